@@ -1,0 +1,138 @@
+package org.xiaochong.normalize;
+
+import java.text.Normalizer;
+
+/**
+ * Canonical text for fingerprints: two values that a reader would call "the same text" map to the
+ * same string. Stateless and thread-safe.
+ *
+ * <p>Steps, in order:
+ *
+ * <ol>
+ *   <li>NFKC: full-width letters, digits and punctuation become their ASCII forms (Ａ１！ → A1!),
+ *       compatibility forms are folded (① → 1, ﬁ → fi).
+ *   <li>Chinese punctuation is unified with its ASCII twin (。→ . 、→ , “” → " 【】《》「」 → ( ) …),
+ *       see {@link #unifyPunctuation(int)}.
+ *   <li>Letters are lower-cased.
+ *   <li>White space (any Unicode space, tab, newline) and invisible format characters (zero-width
+ *       space, BOM, soft hyphen) are dropped, except that one space is kept between two word
+ *       characters of a spaced script ("red  fuji" → "red fuji"). Chinese does not separate words with
+ *       spaces, so "红 富 士" and "红富士" are the same text; reposts often differ only there.
+ * </ol>
+ *
+ * <p>NULL and the empty string normalize to the same value: a field that is missing is missing.
+ */
+public final class TextNormalizer {
+
+  private TextNormalizer() {}
+
+  /** Normalizes free text as described in the class comment. {@code null} gives "". */
+  public static String normalizeText(String text) {
+    if (text == null || text.isEmpty()) {
+      return "";
+    }
+    String folded = isNfkcStable(text) ? text : Normalizer.normalize(text, Normalizer.Form.NFKC);
+    StringBuilder out = new StringBuilder(folded.length());
+    boolean spacePending = false;
+    int previous = -1;
+    for (int i = 0; i < folded.length(); ) {
+      int cp = folded.codePointAt(i);
+      i += Character.charCount(cp);
+      if (isSpaceOrInvisible(cp)) {
+        spacePending = true;
+        continue;
+      }
+      cp = Character.toLowerCase(unifyPunctuation(cp));
+      if (spacePending && previous >= 0 && isSpacedWordChar(previous) && isSpacedWordChar(cp)) {
+        out.append(' ');
+      }
+      spacePending = false;
+      out.appendCodePoint(cp);
+      previous = cp;
+    }
+    return out.toString();
+  }
+
+  /**
+   * Normalizes a phone-like value to its digits: "+86 138-0013-8000", "(0086)13800138000" and
+   * "１３８ ００１３ ８０００" all give "13800138000". The country code 86 is dropped when it precedes a
+   * full national number (11 digits for mobiles, 10-12 with an area code for land lines).
+   */
+  public static String normalizePhone(String phone) {
+    if (phone == null || phone.isEmpty()) {
+      return "";
+    }
+    String folded = Normalizer.normalize(phone, Normalizer.Form.NFKC);
+    StringBuilder digits = new StringBuilder(folded.length());
+    for (int i = 0; i < folded.length(); i++) {
+      char c = folded.charAt(i);
+      if (c >= '0' && c <= '9') {
+        digits.append(c);
+      }
+    }
+    if (digits.length() >= 12 && digits.length() <= 15) {
+      if (digits.charAt(0) == '0' && digits.charAt(1) == '0' && digits.charAt(2) == '8' && digits.charAt(3) == '6') {
+        digits.delete(0, 4);
+      } else if (digits.charAt(0) == '8' && digits.charAt(1) == '6' && digits.length() >= 12) {
+        digits.delete(0, 2);
+      }
+    }
+    return digits.toString();
+  }
+
+  /**
+   * Maps a Chinese (or other CJK) punctuation mark to its ASCII twin; other code points are returned
+   * as they are. Full-width ASCII punctuation (，！？：；（）) is already ASCII after NFKC.
+   */
+  static int unifyPunctuation(int cp) {
+    switch (cp) {
+      case '。': case '｡': case '·': case '・': return '.';
+      case '、': case '､': return ',';
+      case '“': case '”': case '„': case '「': case '」': case '『': case '』': case '〝': case '〞': return '"';
+      case '‘': case '’': return '\'';
+      case '【': case '〔': case '《': case '〈': case '〖': case '［': return '(';
+      case '】': case '〕': case '》': case '〉': case '〗': case '］': return ')';
+      case '～': case '〜': return '~';
+      case '—': case '–': case '―': case '─': case '－': return '-';
+      case '…': return '.';
+      default: return cp;
+    }
+  }
+
+  /**
+   * True when NFKC would not change the text: every char is printable ASCII or a CJK unified ideograph
+   * (U+3400-U+4DBF, U+4E00-U+9FFF have no decomposition). Most crawled Chinese text passes, and this
+   * scan is far cheaper than {@link Normalizer#normalize}.
+   */
+  private static boolean isNfkcStable(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (!((c >= 0x20 && c < 0x7F) || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isSpaceOrInvisible(int cp) {
+    if (Character.isWhitespace(cp) || Character.isSpaceChar(cp)) {
+      return true;
+    }
+    int type = Character.getType(cp);
+    return type == Character.FORMAT || type == Character.CONTROL;
+  }
+
+  /** A letter or digit of a script that separates words with spaces (not Han, kana or Hangul). */
+  private static boolean isSpacedWordChar(int cp) {
+    if (cp < 0x80) {
+      return (cp >= 'a' && cp <= 'z') || (cp >= '0' && cp <= '9') || (cp >= 'A' && cp <= 'Z');
+    }
+    if (!Character.isLetterOrDigit(cp) || Character.isIdeographic(cp)) {
+      return false;
+    }
+    Character.UnicodeScript script = Character.UnicodeScript.of(cp);
+    return script != Character.UnicodeScript.HIRAGANA
+        && script != Character.UnicodeScript.KATAKANA
+        && script != Character.UnicodeScript.HAN;
+  }
+}

@@ -1,0 +1,34 @@
+-- Bookkeeping tables of xiaochong, created by `dedup init-db` and on first use (IF NOT EXISTS).
+-- The archive of removed rows, <table>_removed, is created from the source table itself
+-- (all its columns, plus dedup_run_id, dedup_rule, dedup_kept_id, dedup_score, dedup_removed_at),
+-- so that it works for any source table; see ArchiveTables in the dedup module.
+
+-- One row per `dedup run` (dry runs too) and per `dedup restore`.
+CREATE TABLE IF NOT EXISTS dedup_run (
+  id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  source_table VARCHAR(64) NOT NULL,
+  method VARCHAR(16) NOT NULL,
+  applied BOOLEAN NOT NULL,
+  status VARCHAR(16) NOT NULL,           -- planned | applying | applied | restored | failed
+  config_digest CHAR(32) NOT NULL,       -- MD5 of the effective config (password excluded)
+  window_since DATETIME NULL,
+  window_until DATETIME NULL,
+  records_read BIGINT NOT NULL DEFAULT 0,
+  exact_removed BIGINT NOT NULL DEFAULT 0,
+  near_removed BIGINT NOT NULL DEFAULT 0,
+  started_at DATETIME(3) NOT NULL,
+  finished_at DATETIME(3) NULL,
+  message VARCHAR(1024) NULL
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- The decisions of a run, written before any row is touched, so that an interrupted --apply can be
+-- finished (replay is idempotent: it only moves rows still present in the source table).
+CREATE TABLE IF NOT EXISTS dedup_plan (
+  run_id BIGINT NOT NULL,
+  seq INT NOT NULL,
+  removed_id BIGINT NOT NULL,
+  kept_id BIGINT NOT NULL,
+  rule VARCHAR(16) NOT NULL,
+  score DOUBLE NOT NULL,
+  PRIMARY KEY (run_id, seq)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
