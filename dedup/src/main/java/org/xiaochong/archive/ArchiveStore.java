@@ -1,0 +1,271 @@
+package org.xiaochong.archive;
+
+import java.sql.Timestamp;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.LongConsumer;
+import java.util.stream.Collectors;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.PreparedBatch;
+import org.xiaochong.source.BadInputException;
+import org.xiaochong.source.Database;
+import org.xiaochong.source.TableSpec;
+
+/**
+ * Moves removed rows into {@code <table>_removed} and back, and keeps the run log ({@code
+ * dedup_run}) and the plans ({@code dedup_plan}).
+ *
+ * <p>Nothing is lost: a plan is written before any row moves. Each batch copies rows into the archive
+ * and deletes them from the source in one transaction, and the two row counts must agree or the
+ * batch is rolled back. A row is moved only while its kept record is still in the table, so a row is
+ * never removed in favour of a record that someone else deleted meanwhile. A crash between batches
+ * leaves the run in status {@code applying}; {@link #resumeInterrupted} finishes it (replay is
+ * idempotent: a batch only moves rows still in the source).
+ *
+ * <p>Thread-safe (state lives in the database).
+ */
+public final class ArchiveStore {
+  /** Plan rows per transaction: large enough to amortize commits, small enough to keep locks short. */
+  static final int BATCH = 5000;
+
+  private final Database database;
+  private final TableSpec spec;
+  private List<String> sourceColumns;
+
+  public ArchiveStore(Database database, TableSpec spec) {
+    this.database = database;
+    this.spec = spec;
+  }
+
+  /**
+   * Creates the bookkeeping tables and {@code <table>_removed} when missing, and checks that the
+   * archive has every column of the source.
+   */
+  public void ensureTables(List<String> sourceColumns) {
+    this.sourceColumns = List.copyOf(sourceColumns);
+    database.runScript("/sql/dedup.sql");
+    String removed = spec.removedTable();
+    database.jdbi().useHandle(handle -> {
+      boolean exists = !handle.createQuery(
+              "SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?")
+          .bind(0, removed).mapTo(Integer.class).list().isEmpty();
+      if (!exists) {
+        handle.execute("CREATE TABLE " + q(removed) + " ENGINE=InnoDB AS SELECT * FROM " + q(spec.table()) + " WHERE 1=0");
+        handle.execute("ALTER TABLE " + q(removed)
+            + " ADD COLUMN dedup_run_id BIGINT NOT NULL,"
+            + " ADD COLUMN dedup_rule VARCHAR(16) NOT NULL,"
+            + " ADD COLUMN dedup_kept_id BIGINT NOT NULL,"
+            + " ADD COLUMN dedup_score DOUBLE NOT NULL,"
+            + " ADD COLUMN dedup_removed_at DATETIME(3) NOT NULL,"
+            + " ADD PRIMARY KEY (dedup_run_id, " + q(spec.idColumn()) + "),"
+            + " ADD KEY (dedup_kept_id)");
+      } else {
+        List<String> archived = handle.createQuery(
+                "SELECT LOWER(column_name) FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ?")
+            .bind(0, removed).mapTo(String.class).list();
+        for (String column : this.sourceColumns) {
+          if (!archived.contains(column.toLowerCase(Locale.ROOT))) {
+            throw new BadInputException("archive table " + removed + " has no column '" + column
+                + "' that " + spec.table() + " has: add it with ALTER TABLE before running");
+          }
+        }
+      }
+    });
+  }
+
+  /** Inserts a {@code dedup_run} row and returns its id. */
+  public long startRun(String method, boolean apply, String configDigest, LocalDateTime since, LocalDateTime until) {
+    return database.jdbi().withHandle(handle -> handle.createUpdate(
+            "INSERT INTO dedup_run (source_table, method, applied, status, config_digest, window_since, window_until, started_at)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        .bind(0, spec.table()).bind(1, method).bind(2, apply).bind(3, apply ? "applying" : "planned")
+        .bind(4, configDigest).bind(5, since).bind(6, until).bind(7, now())
+        .executeAndReturnGeneratedKeys("id").mapTo(Long.class).one());
+  }
+
+  public void finishRun(long runId, String status, long recordsRead, long exactRemoved, long nearRemoved, String message) {
+    database.jdbi().useHandle(handle -> handle.createUpdate(
+            "UPDATE dedup_run SET status = ?, records_read = ?, exact_removed = ?, near_removed = ?, finished_at = ?, message = ? WHERE id = ?")
+        .bind(0, status).bind(1, recordsRead).bind(2, exactRemoved).bind(3, nearRemoved).bind(4, now())
+        .bind(5, message == null ? null : message.substring(0, Math.min(1000, message.length()))).bind(6, runId)
+        .execute());
+  }
+
+  /** Writes the plan of a run (before anything moves). */
+  public void writePlan(long runId, DeletionPlan plan) {
+    database.jdbi().useTransaction(handle -> {
+      PreparedBatch batch = handle.prepareBatch(
+          "INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score) VALUES (?, ?, ?, ?, ?, ?)");
+      for (int i = 0; i < plan.size(); i++) {
+        batch.bind(0, runId).bind(1, i).bind(2, plan.removedId(i)).bind(3, plan.keptId(i))
+            .bind(4, plan.rule(i).label).bind(5, plan.score(i)).add();
+        if (batch.size() == BATCH) {
+          batch.execute();
+        }
+      }
+      if (batch.size() > 0) {
+        batch.execute();
+      }
+    });
+  }
+
+  /**
+   * Moves the planned rows of a run into the archive, batch by batch. Returns the rows moved.
+   *
+   * @param progress called with the plan rows handled per batch
+   */
+  public long apply(long runId, LongConsumer progress) {
+    requireColumns();
+    String columns = sourceColumns.stream().map(c -> "t." + q(c)).collect(Collectors.joining(", "));
+    String plainColumns = sourceColumns.stream().map(ArchiveStore::q).collect(Collectors.joining(", "));
+    String id = q(spec.idColumn());
+    String table = q(spec.table());
+    String joins = " FROM dedup_plan p JOIN " + table + " t ON t." + id + " = p.removed_id"
+        + " JOIN " + table + " k ON k." + id + " = p.kept_id"
+        + " WHERE p.run_id = ? AND p.seq >= ? AND p.seq < ?";
+    String insert = "INSERT INTO " + q(spec.removedTable()) + " (" + plainColumns
+        + ", dedup_run_id, dedup_rule, dedup_kept_id, dedup_score, dedup_removed_at) SELECT " + columns
+        + ", p.run_id, p.rule, p.kept_id, p.score, ?" + joins;
+    String delete = "DELETE t" + joins;
+    int planSize = database.jdbi().withHandle(h -> h.createQuery(
+        "SELECT COALESCE(MAX(seq) + 1, 0) FROM dedup_plan WHERE run_id = ?").bind(0, runId).mapTo(Integer.class).one());
+    Timestamp removedAt = Timestamp.valueOf(now());
+    long moved = 0;
+    for (int from = 0; from < planSize; from += BATCH) {
+      int to = Math.min(planSize, from + BATCH);
+      int lo = from;
+      moved += database.jdbi().inTransaction(handle -> {
+        int archived = handle.createUpdate(insert).bind(0, removedAt).bind(1, runId).bind(2, lo).bind(3, to).execute();
+        int deleted = handle.createUpdate(delete).bind(0, runId).bind(1, lo).bind(2, to).execute();
+        if (archived != deleted) {
+          handle.rollback();
+          throw new IllegalStateException("run " + runId + ": batch " + lo + "-" + to + " archived " + archived
+              + " rows but would delete " + deleted + "; rolled back, nothing of this batch changed");
+        }
+        return (long) deleted;
+      });
+      progress.accept(to - from);
+    }
+    return moved;
+  }
+
+  /** Finishes runs of this table left in status {@code applying} by a crash; returns their ids. */
+  public List<Long> resumeInterrupted() {
+    List<Long> runs = database.jdbi().withHandle(h -> h.createQuery(
+        "SELECT id FROM dedup_run WHERE source_table = ? AND status = 'applying' ORDER BY id")
+        .bind(0, spec.table()).mapTo(Long.class).list());
+    for (long runId : runs) {
+      long moved = apply(runId, n -> {});
+      database.jdbi().useHandle(h -> h.createUpdate(
+          "UPDATE dedup_run SET status = 'applied', finished_at = ?, message = ? WHERE id = ?")
+          .bind(0, now()).bind(1, "resumed after an interruption; " + moved + " rows moved on resume").bind(2, runId).execute());
+    }
+    return runs;
+  }
+
+  /** Puts the rows of a run back into the source table. Returns the rows restored. */
+  public long restore(long runId) {
+    requireColumns();
+    Optional<String> status = database.jdbi().withHandle(h -> h.createQuery(
+        "SELECT status FROM dedup_run WHERE id = ? AND source_table = ?").bind(0, runId).bind(1, spec.table())
+        .mapTo(String.class).findOne());
+    if (status.isEmpty()) {
+      throw new BadInputException("run " + runId + " is not a run on table " + spec.table() + " (see `dedup stats`)");
+    }
+    String plainColumns = sourceColumns.stream().map(ArchiveStore::q).collect(Collectors.joining(", "));
+    String id = q(spec.idColumn());
+    String removed = q(spec.removedTable());
+    long restored = 0;
+    long after = Long.MIN_VALUE;
+    while (true) {
+      long lo = after;
+      Optional<Long> hi = database.jdbi().withHandle(h -> h.createQuery(
+          "SELECT MAX(" + id + ") FROM (SELECT " + id + " FROM " + removed + " WHERE dedup_run_id = ? AND " + id
+              + " > ? ORDER BY " + id + " LIMIT " + BATCH + ") b").bind(0, runId).bind(1, lo)
+          .mapTo(Long.class).findOne());
+      if (hi.isEmpty() || hi.get() == null) {
+        break;
+      }
+      long upTo = hi.get();
+      restored += database.jdbi().inTransaction(handle -> {
+        int inserted;
+        try {
+          inserted = handle.createUpdate("INSERT INTO " + q(spec.table()) + " (" + plainColumns + ") SELECT "
+              + plainColumns + " FROM " + removed + " WHERE dedup_run_id = ? AND " + id + " > ? AND " + id + " <= ?")
+              .bind(0, runId).bind(1, lo).bind(2, upTo).execute();
+        } catch (RuntimeException e) {
+          if (String.valueOf(Database.rootMessage(e)).contains("Duplicate entry")) {
+            throw new BadInputException("cannot restore run " + runId + ": a row with the same "
+                + spec.idColumn() + " is in " + spec.table() + " again (" + Database.rootMessage(e)
+                + "); nothing of this batch was restored", e);
+          }
+          throw e;
+        }
+        int deleted = handle.createUpdate("DELETE FROM " + removed + " WHERE dedup_run_id = ? AND " + id + " > ? AND " + id + " <= ?")
+            .bind(0, runId).bind(1, lo).bind(2, upTo).execute();
+        if (inserted != deleted) {
+          handle.rollback();
+          throw new IllegalStateException("restore of run " + runId + " put back " + inserted + " rows but the archive held "
+              + deleted + "; rolled back");
+        }
+        return (long) inserted;
+      });
+      after = upTo;
+    }
+    long total = restored;
+    database.jdbi().useHandle(h -> {
+      h.createUpdate("UPDATE dedup_run SET status = 'restored', message = ? WHERE id = ?")
+          .bind(0, total + " rows restored at " + now()).bind(1, runId).execute();
+      h.createUpdate("DELETE FROM dedup_plan WHERE run_id = ?").bind(0, runId).execute();
+    });
+    return restored;
+  }
+
+  /** Deletes a finished run's plan (the archive keeps every decision). */
+  public void dropPlan(long runId) {
+    database.jdbi().useHandle(h -> h.createUpdate("DELETE FROM dedup_plan WHERE run_id = ?").bind(0, runId).execute());
+  }
+
+  /** Runs of this table, newest first, for {@code dedup stats}. */
+  public List<RunRow> runs(int limit) {
+    return database.jdbi().withHandle(h -> h.createQuery(
+            "SELECT id, method, applied, status, records_read, exact_removed, near_removed, started_at, finished_at"
+                + " FROM dedup_run WHERE source_table = ? ORDER BY id DESC LIMIT " + limit)
+        .bind(0, spec.table())
+        .map((rs, ctx) -> new RunRow(rs.getLong(1), rs.getString(2), rs.getBoolean(3), rs.getString(4), rs.getLong(5),
+            rs.getLong(6), rs.getLong(7), rs.getObject(8, LocalDateTime.class), rs.getObject(9, LocalDateTime.class)))
+        .list());
+  }
+
+  /** Rows in the archive table. */
+  public long archivedRows() {
+    return database.jdbi().withHandle(h -> h.createQuery("SELECT COUNT(*) FROM " + q(spec.removedTable()))
+        .mapTo(Long.class).one());
+  }
+
+  /** One row of {@code dedup_run}. */
+  public record RunRow(long id, String method, boolean applied, String status, long recordsRead, long exactRemoved,
+      long nearRemoved, LocalDateTime startedAt, LocalDateTime finishedAt) {}
+
+  private void requireColumns() {
+    if (sourceColumns == null) {
+      throw new IllegalStateException("call ensureTables first");
+    }
+  }
+
+  private static LocalDateTime now() {
+    return LocalDateTime.now(ZoneOffset.UTC).withNano(LocalDateTime.now(ZoneOffset.UTC).getNano() / 1_000_000 * 1_000_000);
+  }
+
+  private static String q(String identifier) {
+    return TableSpec.quote(identifier);
+  }
+
+  @SuppressWarnings("unused")
+  private static Handle unused(Handle h) {
+    return h;
+  }
+}

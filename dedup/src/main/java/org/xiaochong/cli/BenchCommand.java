@@ -1,0 +1,174 @@
+package org.xiaochong.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.jdbi.v3.core.Handle;
+import org.xiaochong.demo.GroundTruth;
+import org.xiaochong.demo.PostGenerator;
+import org.xiaochong.demo.PostLoader;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.run.DedupRunner;
+import org.xiaochong.run.Progress;
+import org.xiaochong.run.RunSummary;
+import org.xiaochong.source.Database;
+import org.xiaochong.source.TableSpec;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code dedup bench}: generate → load → index → run --apply on generated posts, and beside it, on a
+ * copy of the same table in the same server, the same exact dedup done in SQL (an MD5(CONCAT_WS(…))
+ * column, an index on it, a SELECT of the rows with a newer twin, a DELETE). Prints rows/s per stage,
+ * peak heap, and the ratio of the two.
+ */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description = {"Benchmarks a whole exact run (index + run --apply) on generated posts against the same dedup",
+        "done in SQL by MariaDB, in one run on one server. Run with JAVA_OPTS=-Xmx1g to check the heap target."},
+    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."})
+final class BenchCommand implements Callable<Integer> {
+  @Option(names = "--records", defaultValue = "1000000", description = "Posts to generate (default ${DEFAULT-VALUE}).")
+  long records;
+
+  @Option(names = "--method", defaultValue = "exact", description = "exact (near arrives with the near-duplicate pass).")
+  String method;
+
+  @Option(names = "--seed", defaultValue = "20081118", description = "Random seed (default ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--data-dir", defaultValue = "data/bench", description = "Scratch folder (default ${DEFAULT-VALUE}).")
+  Path dataDir;
+
+  @Option(names = "--skip-sql", description = "Do not run the SQL baseline.")
+  boolean skipSql;
+
+  @Option(names = "--verbose", description = "Print stack traces of errors.")
+  boolean verbose;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws IOException {
+    if (!method.equals("exact")) {
+      spec.commandLine().getErr().println("dedup: bench --method " + method + " needs the near-duplicate pass, not in this build yet");
+      return ExitCodes.USAGE;
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    java.util.Properties props = new java.util.Properties();
+    props.setProperty("data.dir", dataDir.toString());
+    DedupConfig config = DedupConfig.fromProperties(props, Map.of());
+    deleteRecursively(config.indexDir());
+    try (Database database = Database.open(config.db())) {
+      Progress progress = ConsoleProgress.forThisProcess();
+      PostLoader.recreateTable(database);
+      GroundTruth truth = new GroundTruth();
+      long t = System.nanoTime();
+      long loaded;
+      try (Progress.Stage stage = progress.start("load", records)) {
+        loaded = PostLoader.load(database, new PostGenerator(seed, records), records, null, stage, truth::add);
+      }
+      double loadSeconds = (System.nanoTime() - t) / 1e9;
+      out.printf("generate+load: %,d rows in %.1f s (%,.0f rows/s)%n", loaded, loadSeconds, loaded / loadSeconds);
+      if (!skipSql) {
+        database.jdbi().useHandle(h -> {
+          h.execute("DROP TABLE IF EXISTS supply_demand_sqlbench");
+          h.execute("CREATE TABLE supply_demand_sqlbench LIKE supply_demand");
+          h.execute("INSERT INTO supply_demand_sqlbench SELECT * FROM supply_demand");
+        });
+      }
+
+      for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+        pool.resetPeakUsage();
+      }
+      System.gc();
+      DedupRunner.Outcome outcome;
+      try (FingerprintIndex index = FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), true)) {
+        DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(), progress);
+        outcome = runner.run(new DedupRunner.Options("exact", null, null, true, false));
+      }
+      long peakHeap = ManagementFactory.getMemoryPoolMXBeans().stream()
+          .filter(p -> p.getType() == MemoryType.HEAP).mapToLong(p -> p.getPeakUsage().getUsed()).sum();
+      RunSummary summary = outcome.summary();
+      GroundTruth.ExactCheck check = truth.checkExact(outcome.plan());
+      out.println();
+      out.printf("xiaochong exact run --apply on %,d rows (index build included), %d threads, max heap %,d MB:%n",
+          summary.recordsRead(), config.threads(), Runtime.getRuntime().maxMemory() >> 20);
+      for (Map.Entry<String, Double> stage : summary.seconds().entrySet()) {
+        out.printf("  %-8s %7.2f s  %,12.0f rows/s%n", stage.getKey(), stage.getValue(), summary.recordsRead() / stage.getValue());
+      }
+      out.printf("  removed %,d exact duplicates (truth: %,d; wrong: %,d); peak heap %,d MB (sum of heap pool peaks)%n",
+          summary.exactRemoved(), check.expected(), check.wrong(), peakHeap >> 20);
+
+      if (!skipSql) {
+        Map<String, Double> sql = sqlBaseline(database, config.table());
+        double sqlTotal = sql.values().stream().mapToDouble(Double::doubleValue).sum();
+        out.println();
+        out.printf("MariaDB doing the same exact dedup in SQL on a copy of the table:%n");
+        for (Map.Entry<String, Double> stage : sql.entrySet()) {
+          out.printf("  %-12s %7.2f s%n", stage.getKey(), stage.getValue());
+        }
+        out.printf("  total        %7.2f s%n", sqlTotal);
+        long sqlRemoved = database.jdbi().withHandle(h -> h.createQuery("SELECT COUNT(*) FROM sqlbench_doomed").mapTo(Long.class).one());
+        out.printf("  removed %,d (byte-identical fields only: SQL has no normalization)%n", sqlRemoved);
+        out.println();
+        out.printf("ratio: xiaochong %.2f s / SQL %.2f s = %.2f%n", summary.totalSeconds(), sqlTotal, summary.totalSeconds() / sqlTotal);
+        database.jdbi().useHandle(h -> {
+          h.execute("DROP TABLE IF EXISTS supply_demand_sqlbench");
+          h.execute("DROP TABLE IF EXISTS sqlbench_doomed");
+        });
+      }
+    }
+    return ExitCodes.OK;
+  }
+
+  /** The SQL way, stage by stage, on supply_demand_sqlbench. */
+  private static Map<String, Double> sqlBaseline(Database database, TableSpec spec) {
+    Map<String, Double> seconds = new LinkedHashMap<>();
+    String fields = spec.exactFields().stream().map(TableSpec::quote).collect(Collectors.joining(", "));
+    try (Handle h = database.jdbi().open()) {
+      h.execute("ALTER TABLE supply_demand_sqlbench ADD COLUMN md5 CHAR(32)");
+      long t = System.nanoTime();
+      h.execute("UPDATE supply_demand_sqlbench SET md5 = MD5(CONCAT_WS(0x1F, " + fields + "))");
+      seconds.put("md5 update", (System.nanoTime() - t) / 1e9);
+      t = System.nanoTime();
+      h.execute("CREATE INDEX sqlbench_md5 ON supply_demand_sqlbench (md5)");
+      seconds.put("index", (System.nanoTime() - t) / 1e9);
+      t = System.nanoTime();
+      h.execute("DROP TABLE IF EXISTS sqlbench_doomed");
+      // A row goes when a twin is newer (ties: the larger id wins), as in KeepLatestPolicy.
+      h.execute("CREATE TABLE sqlbench_doomed (id BIGINT PRIMARY KEY) ENGINE=InnoDB AS"
+          + " SELECT DISTINCT a.id FROM supply_demand_sqlbench a JOIN supply_demand_sqlbench b ON a.md5 = b.md5"
+          + " AND (COALESCE(b.reg_time, '1000-01-01') > COALESCE(a.reg_time, '1000-01-01')"
+          + " OR (COALESCE(b.reg_time, '1000-01-01') = COALESCE(a.reg_time, '1000-01-01') AND b.id > a.id))");
+      seconds.put("select", (System.nanoTime() - t) / 1e9);
+      t = System.nanoTime();
+      h.execute("DELETE s FROM supply_demand_sqlbench s JOIN sqlbench_doomed d ON s.id = d.id");
+      seconds.put("delete", (System.nanoTime() - t) / 1e9);
+    }
+    return seconds;
+  }
+
+  private static void deleteRecursively(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}

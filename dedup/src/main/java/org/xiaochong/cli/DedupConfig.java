@@ -1,0 +1,173 @@
+package org.xiaochong.cli;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import org.apache.commons.codec.digest.DigestUtils;
+import org.xiaochong.source.BadInputException;
+import org.xiaochong.source.DbSettings;
+import org.xiaochong.source.TableSpec;
+
+/**
+ * The effective configuration: a Java properties file over the defaults. Every key is documented in
+ * {@code config/dedup.properties}; an unknown key is an error (a typo must not silently fall back to a
+ * default), with the closest known key suggested.
+ */
+public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path dataDir, int threads) {
+
+  /** Keys and defaults, in the order of config/dedup.properties. */
+  static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
+
+  static {
+    DEFAULTS.put("db.url", DbSettings.EMBEDDED);
+    DEFAULTS.put("db.user", "");
+    DEFAULTS.put("db.password", "");
+    DEFAULTS.put("data.dir", "data");
+    DEFAULTS.put("source.table", "supply_demand");
+    DEFAULTS.put("source.id-column", "id");
+    DEFAULTS.put("source.time-column", "reg_time");
+    DEFAULTS.put("fields.exact", String.join(",", TableSpec.SAMPLE_TEXT_COLUMNS));
+    DEFAULTS.put("fields.phone", "phone");
+    DEFAULTS.put("fields.near", "title,product,content");
+    DEFAULTS.put("index.dir", "");
+    DEFAULTS.put("threads", "0");
+  }
+
+  public static final String PASSWORD_ENV = "DEDUP_DB_PASSWORD";
+
+  /** Loads {@code file} (may be null: defaults only); {@code env} supplies DEDUP_DB_PASSWORD. */
+  public static DedupConfig load(Path file, Map<String, String> env) {
+    Properties props = new Properties();
+    if (file != null) {
+      try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        props.load(reader);
+      } catch (NoSuchFileException e) {
+        throw new BadInputException("config file " + file + " does not exist");
+      } catch (IOException | IllegalArgumentException e) {
+        throw new BadInputException("config file " + file + " cannot be read: " + e.getMessage(), e);
+      }
+    }
+    return fromProperties(props, env);
+  }
+
+  public static DedupConfig fromProperties(Properties props, Map<String, String> env) {
+    for (String key : props.stringPropertyNames()) {
+      if (!DEFAULTS.containsKey(key)) {
+        throw new BadInputException("unknown config key '" + key + "'" + suggestion(key));
+      }
+    }
+    Map<String, String> values = new LinkedHashMap<>(DEFAULTS);
+    props.stringPropertyNames().forEach(k -> values.put(k, props.getProperty(k).strip()));
+    String password = values.get("db.password");
+    if (password.isEmpty() && env.get(PASSWORD_ENV) != null) {
+      password = env.get(PASSWORD_ENV);
+    }
+    Path dataDir = Path.of(values.get("data.dir"));
+    String user = values.get("db.user");
+    DbSettings db = new DbSettings(values.get("db.url"), user.isEmpty() ? null : user, password, dataDir);
+    TableSpec table = new TableSpec(
+        values.get("source.table"), values.get("source.id-column"), values.get("source.time-column"),
+        list(values.get("fields.exact")), list(values.get("fields.phone")), list(values.get("fields.near")));
+    for (String phone : table.phoneFields()) {
+      if (!table.exactFields().contains(phone) && !table.nearFields().contains(phone)) {
+        throw new BadInputException("fields.phone names '" + phone + "', which is in neither fields.exact nor fields.near");
+      }
+    }
+    String indexDir = values.get("index.dir");
+    Path index = indexDir.isEmpty() ? dataDir.resolve("index").resolve(table.table()) : Path.of(indexDir);
+    int threads;
+    try {
+      threads = Integer.parseInt(values.get("threads"));
+    } catch (NumberFormatException e) {
+      throw new BadInputException("threads '" + values.get("threads") + "' is not a whole number");
+    }
+    if (threads < 0 || threads > 256) {
+      throw new BadInputException("threads (" + threads + ") must be in [0, 256]; 0 means one per core");
+    }
+    if (threads == 0) {
+      threads = Runtime.getRuntime().availableProcessors();
+    }
+    return new DedupConfig(db, table, index, dataDir, threads);
+  }
+
+  /**
+   * A digest of what decides the fingerprints (table and fields): the index records it and refuses
+   * to be used with another.
+   */
+  public String fieldsDigest() {
+    return DigestUtils.md5Hex(String.join("|", table.table(), table.idColumn(), table.timeColumn(),
+        String.join(",", table.exactFields()), String.join(",", table.phoneFields()),
+        String.join(",", table.nearFields())));
+  }
+
+  /** A digest of the whole effective config, password excluded, for the run log. */
+  public String digest() {
+    Map<String, String> sorted = new TreeMap<>();
+    sorted.put("db.url", DbSettings.redactUrl(db.url()));
+    sorted.put("db.user", String.valueOf(db.user()));
+    sorted.put("fields", fieldsDigest());
+    sorted.put("index.dir", indexDir.toAbsolutePath().toString());
+    return DigestUtils.md5Hex(sorted.toString());
+  }
+
+  private static List<String> list(String value) {
+    List<String> items = new ArrayList<>();
+    for (String item : value.split(",")) {
+      if (!item.isBlank()) {
+        items.add(item.strip());
+      }
+    }
+    return items;
+  }
+
+  private static String suggestion(String key) {
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String known : DEFAULTS.keySet()) {
+      int d = editDistance(key, known);
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = known;
+      }
+    }
+    return bestDistance <= 3 ? " (did you mean '" + best + "'?)" : " (known keys: " + String.join(", ", DEFAULTS.keySet()) + ")";
+  }
+
+  private static int editDistance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        current[j] = Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + cost);
+      }
+      int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
+  }
+
+  @Override
+  public String toString() {
+    return "DedupConfig[db=" + db + ", table=" + table + ", indexDir=" + indexDir + ", threads=" + threads + "]";
+  }
+
+  static List<String> knownKeys() {
+    return Arrays.asList(DEFAULTS.keySet().toArray(new String[0]));
+  }
+}

@@ -1,0 +1,45 @@
+package org.xiaochong.cli;
+
+import java.util.concurrent.Callable;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.index.IndexSync;
+import org.xiaochong.run.DedupRunner;
+import org.xiaochong.source.Database;
+import org.xiaochong.source.RecordSource;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code dedup index}: brings the fingerprint index up to date with the table. */
+@Command(
+    name = "index",
+    mixinStandardHelpOptions = true,
+    description = {"Adds the rows not yet indexed and drops ids that left the table (`run` does this itself).",
+        "--rebuild starts from an empty index (after changing fields.* or upgrading)."},
+    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."})
+final class IndexCommand implements Callable<Integer> {
+  @Mixin ConfigOptions options;
+
+  @Option(names = "--rebuild", description = "Rebuild the index from scratch.")
+  boolean rebuild;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    DedupConfig config = options.load();
+    try (Database database = ConfigOptions.openDatabase(config);
+        FingerprintIndex index = ConfigOptions.openIndex(config, rebuild)) {
+      RecordSource source = new RecordSource(database, config.table());
+      source.checkSchema();
+      DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(),
+          ConsoleProgress.forThisProcess());
+      IndexSync.Result result = runner.syncIndex(source);
+      spec.commandLine().getOut().printf("index %s: %,d rows in the table, %,d added, %,d dropped in %.1f s (%,.0f rows/s)%n",
+          config.indexDir(), result.tableRows(), result.added(), result.deleted(), result.seconds(),
+          result.seconds() > 0 ? result.tableRows() / result.seconds() : 0.0);
+    }
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,44 @@
+package org.xiaochong.cli;
+
+import java.util.concurrent.Callable;
+import org.xiaochong.archive.ArchiveStore;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.run.DedupRunner;
+import org.xiaochong.run.Progress;
+import org.xiaochong.source.Database;
+import org.xiaochong.source.RecordSource;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code dedup restore --run ID}: puts the rows a run removed back into the table. */
+@Command(
+    name = "restore",
+    mixinStandardHelpOptions = true,
+    description = {"Moves the rows that run ID archived in <table>_removed back into the table, with their",
+        "original ids and values, and re-indexes them."},
+    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."})
+final class RestoreCommand implements Callable<Integer> {
+  @Mixin ConfigOptions options;
+
+  @Option(names = "--run", required = true, paramLabel = "ID", description = "The run to undo (see `dedup stats`).")
+  long runId;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    DedupConfig config = options.load();
+    try (Database database = ConfigOptions.openDatabase(config);
+        FingerprintIndex index = ConfigOptions.openIndex(config, false)) {
+      RecordSource source = new RecordSource(database, config.table());
+      ArchiveStore archive = new ArchiveStore(database, config.table());
+      archive.ensureTables(source.checkSchema());
+      long restored = archive.restore(runId);
+      new DedupRunner(database, config.table(), index, config.digest(), config.threads(), Progress.NONE).syncIndex(source);
+      spec.commandLine().getOut().printf("restored %,d rows of run %d into %s%n", restored, runId, config.table().table());
+    }
+    return ExitCodes.OK;
+  }
+}

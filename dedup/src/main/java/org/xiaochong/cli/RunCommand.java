@@ -1,0 +1,136 @@
+package org.xiaochong.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import org.jdbi.v3.core.Handle;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.pass.ExactPass;
+import org.xiaochong.report.ReportWriter;
+import org.xiaochong.run.DedupRunner;
+import org.xiaochong.run.RunSummary;
+import org.xiaochong.source.Database;
+import org.xiaochong.source.RecordSource;
+import org.xiaochong.source.TableSpec;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code dedup run}: index, find duplicates, and with --apply archive and delete them. */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Brings the index up to date with the table, then finds duplicates among the records of the window",
+      "(--since/--until on the time column; their duplicates are looked up in the whole table) and keeps the",
+      "latest of each group. Without --apply it only prints the plan."
+    },
+    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."})
+final class RunCommand implements Callable<Integer> {
+  @Mixin ConfigOptions options;
+
+  @Option(names = "--method", defaultValue = "exact", paramLabel = "exact|near|both",
+      description = "exact: same MD5 of the normalized fields (default); near and both: the near-duplicate pass.")
+  String method;
+
+  @Option(names = "--since", converter = TimeArgument.class, paramLabel = "TIME",
+      description = "Examine records with time >= TIME (e.g. 2024-05-01 or 2024-05-01T08:00).")
+  LocalDateTime since;
+
+  @Option(names = "--until", converter = TimeArgument.class, paramLabel = "TIME",
+      description = "Examine records with time <= TIME.")
+  LocalDateTime until;
+
+  @Option(names = "--apply", description = "Archive the duplicates in <table>_removed and delete them (default: dry run).")
+  boolean apply;
+
+  @Option(names = "--report", paramLabel = "DIR", description = "Write summary.json and decisions.jsonl into DIR.")
+  Path report;
+
+  @Option(names = "--rebuild-index", description = "Rebuild the index from the table first (after a config change).")
+  boolean rebuildIndex;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    if (!method.equals("exact")) {
+      if (method.equals("near") || method.equals("both")) {
+        spec.commandLine().getErr().println(
+            "dedup: --method " + method + " needs the near-duplicate pass, which is not in this build yet; use --method exact");
+      } else {
+        spec.commandLine().getErr().println("dedup: --method must be exact, near or both, not '" + method + "'");
+      }
+      return ExitCodes.USAGE;
+    }
+    DedupConfig config = options.load();
+    DedupRunner.Options runOptions = new DedupRunner.Options(method, since, until, apply, rebuildIndex);
+    runOptions.window(); // fail on a reversed window before starting a database
+    try (Database database = ConfigOptions.openDatabase(config);
+        FingerprintIndex index = ConfigOptions.openIndex(config, rebuildIndex)) {
+      DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(),
+          ConsoleProgress.forThisProcess());
+      DedupRunner.Outcome outcome = runner.run(runOptions);
+      print(spec.commandLine().getOut(), outcome.summary(), database, config.table());
+      if (report != null) {
+        ReportWriter.write(report, outcome.summary(), outcome.plan());
+        spec.commandLine().getOut().println("report: " + report.toAbsolutePath());
+      }
+    }
+    return ExitCodes.OK;
+  }
+
+  /** Prints the plan (counts and sample groups) and the one-line summary. */
+  static void print(PrintWriter out, RunSummary summary, Database database, TableSpec table) {
+    out.printf("%s on %s: %,d records in the table, %,d examined%n",
+        summary.applied() ? "run " + summary.runId() + " (applied)" : "dry run", table.table(),
+        summary.recordsRead(), summary.recordsExamined());
+    if (!summary.resumedRuns().isEmpty()) {
+      out.println("finished interrupted run(s) " + summary.resumedRuns() + " first");
+    }
+    out.printf("index: %,d added, %,d dropped%n", summary.indexAdded(), summary.indexDeleted());
+    out.printf("exact: %,d groups, %,d duplicates %s%n", summary.exactGroups(), summary.exactRemoved(),
+        summary.applied() ? "removed" : "to remove");
+    List<ExactPass.Group> samples = summary.exactSamples();
+    if (!samples.isEmpty()) {
+      out.println("sample groups (kept <- removed):");
+      String label = table.exactFields().get(0);
+      try (Handle handle = database.jdbi().open()) {
+        RecordSource source = new RecordSource(database, table);
+        for (ExactPass.Group g : samples) {
+          List<String> values = source.readColumns(handle, g.keptId(), List.of(label));
+          String text = values == null || values.get(0) == null ? "" : values.get(0);
+          if (text.length() > 40) {
+            text = text.substring(0, 40) + "…";
+          }
+          StringBuilder removed = new StringBuilder();
+          for (int i = 0; i < g.removedIds().length; i++) {
+            removed.append(i == 0 ? "" : ", ").append('#').append(g.removedIds()[i]).append(" (")
+                .append(time(g.removedTimes()[i])).append(')');
+          }
+          out.printf("  keep #%d (%s) %s=\"%s\" <- %s%n", g.keptId(), time(g.keptTime()), label, text, removed);
+        }
+      }
+    }
+    if (!summary.applied()) {
+      out.printf("dry run: nothing was changed; add --apply to archive and delete these %,d records%n",
+          summary.exactRemoved() + summary.nearRemoved());
+    }
+    Map<String, Double> seconds = summary.seconds();
+    String stages = seconds.entrySet().stream().filter(e -> !e.getKey().equals("total"))
+        .map(e -> String.format("%s %.1f s", e.getKey(), e.getValue())).collect(Collectors.joining(", "));
+    double total = summary.totalSeconds();
+    out.printf("done: %,d records in %.1f s (%s), %,.0f records/s%n", summary.recordsRead(), total, stages,
+        total > 0 ? summary.recordsRead() / total : 0.0);
+  }
+
+  private static String time(long millis) {
+    LocalDateTime t = RecordSource.fromMillis(millis);
+    return t == null ? "no time" : t.toString().replace('T', ' ');
+  }
+}

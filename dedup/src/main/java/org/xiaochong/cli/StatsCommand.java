@@ -1,0 +1,56 @@
+package org.xiaochong.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.util.concurrent.Callable;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.store.FSDirectory;
+import org.xiaochong.archive.ArchiveStore;
+import org.xiaochong.source.Database;
+import org.xiaochong.source.RecordSource;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** {@code dedup stats}: rows in the table, the archive and the index, and the latest runs. */
+@Command(
+    name = "stats",
+    mixinStandardHelpOptions = true,
+    description = "Shows rows in the table, the archive and the index, and the latest runs.",
+    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."})
+final class StatsCommand implements Callable<Integer> {
+  @Mixin ConfigOptions options;
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    DedupConfig config = options.load();
+    PrintWriter out = spec.commandLine().getOut();
+    try (Database database = ConfigOptions.openDatabase(config)) {
+      RecordSource source = new RecordSource(database, config.table());
+      ArchiveStore archive = new ArchiveStore(database, config.table());
+      archive.ensureTables(source.checkSchema());
+      out.printf("table %s: %,d rows; archive %s: %,d rows%n", config.table().table(), source.count(),
+          config.table().removedTable(), archive.archivedRows());
+      if (Files.isDirectory(config.indexDir())) {
+        try (FSDirectory dir = FSDirectory.open(config.indexDir())) {
+          if (DirectoryReader.indexExists(dir)) {
+            try (DirectoryReader reader = DirectoryReader.open(dir)) {
+              out.printf("index %s: %,d records%n", config.indexDir(), reader.numDocs());
+            }
+          }
+        }
+      } else {
+        out.printf("index %s: not built yet (run `dedup index`)%n", config.indexDir());
+      }
+      out.println("latest runs:");
+      out.printf("  %6s  %-6s  %-8s  %-9s  %10s  %10s  %10s  %s%n", "id", "method", "applied", "status", "records",
+          "exact", "near", "started (UTC)");
+      for (ArchiveStore.RunRow r : archive.runs(10)) {
+        out.printf("  %6d  %-6s  %-8s  %-9s  %,10d  %,10d  %,10d  %s%n", r.id(), r.method(), r.applied(), r.status(),
+            r.recordsRead(), r.exactRemoved(), r.nearRemoved(), r.startedAt());
+      }
+    }
+    return ExitCodes.OK;
+  }
+}

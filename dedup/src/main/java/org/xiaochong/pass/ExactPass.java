@@ -1,0 +1,150 @@
+package org.xiaochong.pass;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.FixedBitSet;
+import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.index.IndexSchema;
+import org.xiaochong.policy.KeepLatestPolicy;
+
+/**
+ * The exact pass (seed 002, 第一步 ④-⑧): for each record of the window, look up every record of the
+ * whole index with the same MD5 key; in each group of two or more keep the latest (see {@link
+ * KeepLatestPolicy}) and plan the others for removal with rule {@code exact} and score 1.
+ *
+ * <p>The seed runs a Lucene TermQuery per record. We do what a TermQuery does underneath, without
+ * scoring or collector overhead: per segment, {@code TermsEnum.seekExact(md5)} and walk the postings,
+ * skipping deleted docs. Every member of a resolved group is marked, so a group is looked up once,
+ * not once per member. The {@link GroupPrefilter} is asked before each lookup.
+ *
+ * <p>Not thread-safe: one instance per run.
+ */
+public final class ExactPass {
+  /** How many groups the result keeps as samples for the dry-run plan and the report. */
+  public static final int SAMPLE_GROUPS = 10;
+
+  /** One group of exact duplicates: the kept record and the removed ones. */
+  public record Group(long keptId, long keptTime, long[] removedIds, long[] removedTimes) {}
+
+  /** What the pass found. */
+  public record Result(long recordsExamined, long groups, long lookups, long lookupsSkipped, List<Group> samples) {}
+
+  private final IndexSnapshot snapshot;
+  private final GroupPrefilter prefilter;
+
+  public ExactPass(IndexSnapshot snapshot, GroupPrefilter prefilter) {
+    this.snapshot = snapshot;
+    this.prefilter = prefilter;
+  }
+
+  /** Runs the pass over the window and adds its decisions to {@code plan}. */
+  public Result run(Window window, DeletionPlan plan) {
+    try {
+      return doRun(window, plan);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private Result doRun(Window window, DeletionPlan plan) throws IOException {
+    List<LeafReaderContext> leaves = snapshot.leaves();
+    FixedBitSet inWindow = snapshot.windowDocs(window);
+    FixedBitSet resolved = new FixedBitSet(Math.max(1, snapshot.maxDoc()));
+    TermsEnum[] termsEnums = new TermsEnum[leaves.size()];
+    for (int i = 0; i < leaves.size(); i++) {
+      Terms terms = leaves.get(i).reader().terms(IndexSchema.MD5);
+      termsEnums[i] = terms == null ? null : terms.iterator();
+    }
+    PostingsEnum postings = null;
+    int[] group = new int[16];
+    long examined = 0;
+    long groups = 0;
+    long lookups = 0;
+    long skipped = 0;
+    List<Group> samples = new ArrayList<>();
+
+    for (LeafReaderContext leaf : leaves) {
+      BinaryDocValues md5s = leaf.reader().getBinaryDocValues(IndexSchema.MD5);
+      int end = leaf.docBase + leaf.reader().maxDoc();
+      for (int doc = nextSet(inWindow, leaf.docBase, end); doc < end; doc = nextSet(inWindow, doc + 1, end)) {
+        examined++;
+        if (resolved.get(doc) || md5s == null || !md5s.advanceExact(doc - leaf.docBase)) {
+          continue;
+        }
+        BytesRef key = md5s.binaryValue();
+        if (!prefilter.mightHaveTwin(BytesRef.deepCopyOf(key).bytes)) {
+          skipped++;
+          continue;
+        }
+        lookups++;
+        int size = 0;
+        for (int i = 0; i < leaves.size(); i++) {
+          if (termsEnums[i] == null || !termsEnums[i].seekExact(key)) {
+            continue;
+          }
+          LeafReaderContext other = leaves.get(i);
+          Bits live = other.reader().getLiveDocs();
+          postings = termsEnums[i].postings(postings, PostingsEnum.NONE);
+          for (int d = postings.nextDoc(); d != PostingsEnum.NO_MORE_DOCS; d = postings.nextDoc()) {
+            if (live == null || live.get(d)) {
+              if (size == group.length) {
+                group = Arrays.copyOf(group, size * 2);
+              }
+              group[size++] = other.docBase + d;
+            }
+          }
+        }
+        for (int i = 0; i < size; i++) {
+          resolved.set(group[i]);
+        }
+        if (size > 1) {
+          groups++;
+          decide(group, size, plan, samples);
+        }
+      }
+    }
+    return new Result(examined, groups, lookups, skipped, samples);
+  }
+
+  private void decide(int[] group, int size, DeletionPlan plan, List<Group> samples) {
+    int kept = group[0];
+    for (int i = 1; i < size; i++) {
+      int d = group[i];
+      if (KeepLatestPolicy.isPreferred(snapshot.time(d), snapshot.id(d), snapshot.time(kept), snapshot.id(kept))) {
+        kept = d;
+      }
+    }
+    long keptId = snapshot.id(kept);
+    long[] removed = new long[size - 1];
+    long[] removedTimes = new long[size - 1];
+    int r = 0;
+    for (int i = 0; i < size; i++) {
+      if (group[i] != kept) {
+        removed[r] = snapshot.id(group[i]);
+        removedTimes[r++] = snapshot.time(group[i]);
+        plan.add(snapshot.id(group[i]), keptId, DeletionPlan.Rule.EXACT, 1.0);
+      }
+    }
+    if (samples.size() < SAMPLE_GROUPS) {
+      samples.add(new Group(keptId, snapshot.time(kept), removed, removedTimes));
+    }
+  }
+
+  private static int nextSet(FixedBitSet bits, int from, int end) {
+    if (from >= end) {
+      return end;
+    }
+    int next = bits.nextSetBit(from);
+    return next == org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS || next >= end ? end : next;
+  }
+}

@@ -1,0 +1,51 @@
+package org.xiaochong.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.run.RunSummary;
+import org.xiaochong.source.BadInputException;
+
+/**
+ * Writes a run's report folder: {@code summary.json} (the counts and seconds per stage) and {@code
+ * decisions.jsonl} (one line per removed record: removed_id, kept_id, rule, score). Dry runs write it
+ * too, so a plan can be reviewed before {@code --apply}.
+ */
+public final class ReportWriter {
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON_LINE = new ObjectMapper();
+
+  private ReportWriter() {}
+
+  public static void write(Path dir, RunSummary summary, DeletionPlan plan) {
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new BadInputException("--report " + dir + " cannot be created: " + e, e);
+    }
+    try {
+      JSON.writeValue(dir.resolve("summary.json").toFile(), summary.toJson());
+      try (BufferedWriter out = Files.newBufferedWriter(dir.resolve("decisions.jsonl"), StandardCharsets.UTF_8)) {
+        Map<String, Object> line = new LinkedHashMap<>();
+        for (int i = 0; i < plan.size(); i++) {
+          line.put("removed_id", plan.removedId(i));
+          line.put("kept_id", plan.keptId(i));
+          line.put("rule", plan.rule(i).label);
+          line.put("score", Math.round(plan.score(i) * 10000) / 10000.0);
+          out.write(JSON_LINE.writeValueAsString(line));
+          out.write('\n');
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the report in " + dir, e);
+    }
+  }
+}

@@ -1,0 +1,137 @@
+package org.xiaochong.run;
+
+import java.time.LocalDateTime;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.lucene.index.DirectoryReader;
+import org.xiaochong.archive.ArchiveStore;
+import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.index.ExactDocumentMaker;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.index.IndexSync;
+import org.xiaochong.pass.ExactPass;
+import org.xiaochong.pass.GroupPrefilter;
+import org.xiaochong.pass.IndexSnapshot;
+import org.xiaochong.pass.Window;
+import org.xiaochong.source.Database;
+import org.xiaochong.source.RecordSource;
+import org.xiaochong.source.TableSpec;
+
+/**
+ * One dedup run, end to end: bring the index up to date with the table, run the passes over the
+ * window, and (with {@code apply}) archive and delete the planned rows, then drop them from the index.
+ * A dry run writes nothing to the database (a read-only user can run it); it only updates the index.
+ *
+ * <p>Not thread-safe: one instance per run.
+ */
+public final class DedupRunner {
+  /** What to run. {@code since}/{@code until} may be null (unbounded). */
+  public record Options(String method, LocalDateTime since, LocalDateTime until, boolean apply, boolean rebuildIndex) {
+    public Options {
+      if (!method.equals("exact")) {
+        throw new IllegalArgumentException("method " + method + " is not available yet");
+      }
+    }
+
+    public Window window() {
+      return Window.of(since, until);
+    }
+  }
+
+  /** The result of a run: its summary and its decisions. */
+  public record Outcome(RunSummary summary, DeletionPlan plan) {}
+
+  private final Database database;
+  private final TableSpec spec;
+  private final FingerprintIndex index;
+  private final String configDigest;
+  private final int threads;
+  private final Progress progress;
+
+  public DedupRunner(Database database, TableSpec spec, FingerprintIndex index, String configDigest, int threads, Progress progress) {
+    this.database = database;
+    this.spec = spec;
+    this.index = index;
+    this.configDigest = configDigest;
+    this.threads = threads;
+    this.progress = progress;
+  }
+
+  /** Brings the index up to date with the table (the {@code index} command; the first stage of a run). */
+  public IndexSync.Result syncIndex(RecordSource source) {
+    long rows = source.count();
+    try (Progress.Stage stage = progress.start("index", rows)) {
+      return new IndexSync(source, index, () -> new ExactDocumentMaker(spec), threads).run(stage);
+    }
+  }
+
+  public Outcome run(Options options) {
+    Window window = options.window(); // validates the window before any work
+    Map<String, Double> seconds = new LinkedHashMap<>();
+    long start = System.nanoTime();
+    RecordSource source = new RecordSource(database, spec);
+    List<String> columns = source.checkSchema();
+    ArchiveStore archive = new ArchiveStore(database, spec);
+    List<Long> resumed = List.of();
+    if (options.apply()) {
+      archive.ensureTables(columns);
+      resumed = archive.resumeInterrupted();
+    }
+
+    long t = System.nanoTime();
+    IndexSync.Result sync = syncIndex(source);
+    seconds.put("index", elapsed(t));
+
+    t = System.nanoTime();
+    DeletionPlan plan = new DeletionPlan();
+    ExactPass.Result exact;
+    try (DirectoryReader reader = index.openReader()) {
+      IndexSnapshot snapshot = new IndexSnapshot(reader);
+      exact = new ExactPass(snapshot, GroupPrefilter.NONE).run(window, plan);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    seconds.put("exact", elapsed(t));
+
+    long runId = 0;
+    if (options.apply()) {
+      t = System.nanoTime();
+      runId = archive.startRun(options.method(), true, configDigest, options.since(), options.until());
+      try {
+        archive.writePlan(runId, plan);
+        try (Progress.Stage stage = progress.start("apply", plan.size())) {
+          archive.apply(runId, stage);
+        }
+        long[] removed = plan.removedIdsSorted();
+        for (int from = 0; from < removed.length; from += 1024) {
+          index.deleteIds(removed, from, Math.min(removed.length, from + 1024));
+        }
+        // The database is the truth: were this commit lost, the next sync drops the ids anyway.
+        index.commit();
+        archive.finishRun(runId, "applied", sync.tableRows(), plan.count(DeletionPlan.Rule.EXACT),
+            plan.count(DeletionPlan.Rule.NEAR), null);
+        archive.dropPlan(runId);
+      } catch (RuntimeException e) {
+        // Batches already committed stay archived (nothing is lost); the run stays 'applying' and the
+        // next run finishes it.
+        try {
+          archive.finishRun(runId, "applying", sync.tableRows(), 0, 0, "interrupted: " + Database.rootMessage(e));
+        } catch (RuntimeException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+        throw e;
+      }
+      seconds.put("apply", elapsed(t));
+    }
+    seconds.put("total", elapsed(start));
+    RunSummary summary = new RunSummary(runId, options.method(), options.apply(), sync.tableRows(),
+        exact.recordsExamined(), sync.added(), sync.deleted(), exact.groups(), plan.count(DeletionPlan.Rule.EXACT),
+        plan.count(DeletionPlan.Rule.NEAR), exact.lookups(), exact.lookupsSkipped(), resumed, seconds, exact.samples());
+    return new Outcome(summary, plan);
+  }
+
+  private static double elapsed(long startNanos) {
+    return Math.round((System.nanoTime() - startNanos) / 1e6) / 1e3;
+  }
+}

@@ -1,0 +1,57 @@
+package org.xiaochong.run;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.xiaochong.pass.ExactPass;
+
+/**
+ * What a run did, for the console, {@code summary.json} and the run log.
+ *
+ * @param runId the dedup_run id; 0 for a dry run (a dry run writes nothing to the database)
+ * @param recordsRead rows in the source table when the run started
+ * @param recordsExamined records of the window examined by the passes
+ * @param seconds seconds per stage ("index", "exact", "apply", …) in execution order
+ */
+public record RunSummary(
+    long runId,
+    String method,
+    boolean applied,
+    long recordsRead,
+    long recordsExamined,
+    long indexAdded,
+    long indexDeleted,
+    long exactGroups,
+    long exactRemoved,
+    long nearRemoved,
+    long exactLookups,
+    long exactLookupsSkipped,
+    List<Long> resumedRuns,
+    Map<String, Double> seconds,
+    List<ExactPass.Group> exactSamples) {
+
+  public double totalSeconds() {
+    return seconds.getOrDefault("total", 0.0);
+  }
+
+  /** The summary as nested maps, in the shape of summary.json. */
+  public Map<String, Object> toJson() {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("run_id", runId);
+    json.put("method", method);
+    json.put("applied", applied);
+    json.put("records_read", recordsRead);
+    json.put("records_examined", recordsExamined);
+    json.put("index", Map.of("added", indexAdded, "deleted", indexDeleted));
+    Map<String, Object> exact = new LinkedHashMap<>();
+    exact.put("groups", exactGroups);
+    exact.put("removed", exactRemoved);
+    exact.put("lookups", exactLookups);
+    exact.put("lookups_skipped", exactLookupsSkipped);
+    json.put("exact", exact);
+    json.put("near", Map.of("removed", nearRemoved));
+    json.put("resumed_runs", resumedRuns);
+    json.put("seconds", seconds);
+    return json;
+  }
+}

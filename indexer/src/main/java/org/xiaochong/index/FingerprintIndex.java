@@ -1,0 +1,205 @@
+package org.xiaochong.index;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+import org.apache.lucene.analysis.core.KeywordAnalyzer;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.LockObtainFailedException;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.document.Document;
+import org.xiaochong.fingerprint.FingerprintVersion;
+import org.xiaochong.source.BadInputException;
+
+/**
+ * The Lucene index of fingerprints on disk, with its writer. The commit user data records the
+ * fingerprint version and the digest of the fingerprinted fields; opening an index built with other
+ * ones fails with a message that says to rebuild. Thread-safe for adds and deletes (IndexWriter is);
+ * one instance per process (Lucene's write lock enforces it).
+ */
+public final class FingerprintIndex implements Closeable {
+  private final Path path;
+  private final Directory directory;
+  private final IndexWriter writer;
+  private final String fieldsDigest;
+
+  private FingerprintIndex(Path path, Directory directory, IndexWriter writer, String fieldsDigest) {
+    this.path = path;
+    this.directory = directory;
+    this.writer = writer;
+    this.fieldsDigest = fieldsDigest;
+  }
+
+  /**
+   * Opens (creating it if needed) the index at {@code path}.
+   *
+   * @param fieldsDigest a digest of what is fingerprinted (table, fields); a change needs a rebuild
+   * @param rebuild start from an empty index whatever is there
+   */
+  public static FingerprintIndex open(Path path, String fieldsDigest, boolean rebuild) {
+    try {
+      Files.createDirectories(path);
+    } catch (IOException e) {
+      throw new BadInputException("index.dir " + path + " cannot be created: " + e, e);
+    }
+    if (!Files.isWritable(path)) {
+      throw new BadInputException("index.dir " + path + " is not writable");
+    }
+    Directory directory = null;
+    try {
+      directory = FSDirectory.open(path);
+      boolean exists = DirectoryReader.indexExists(directory);
+      if (exists && !rebuild) {
+        checkCompatible(path, directory, fieldsDigest);
+      }
+      IndexWriterConfig config = new IndexWriterConfig(new KeywordAnalyzer());
+      config.setOpenMode(rebuild ? IndexWriterConfig.OpenMode.CREATE : IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+      config.setRAMBufferSizeMB(192); // fewer, larger flushes while bulk indexing
+      config.setCommitOnClose(false);
+      IndexWriter writer = new IndexWriter(directory, config);
+      FingerprintIndex index = new FingerprintIndex(path, directory, writer, fieldsDigest);
+      if (!exists || rebuild) {
+        index.commit(); // record version and fields from the start
+      }
+      return index;
+    } catch (LockObtainFailedException e) {
+      closeQuietly(directory);
+      throw new BadInputException("index.dir " + path + " is in use by another dedup process", e);
+    } catch (IOException e) {
+      closeQuietly(directory);
+      throw new UncheckedIOException("cannot open the index in " + path, e);
+    }
+  }
+
+  private static void checkCompatible(Path path, Directory directory, String fieldsDigest) throws IOException {
+    try (DirectoryReader reader = DirectoryReader.open(directory)) {
+      Map<String, String> userData = reader.getIndexCommit().getUserData();
+      String version = userData.get(IndexSchema.USER_DATA_VERSION);
+      if (!FingerprintVersion.CURRENT.name().equals(version)) {
+        throw new BadInputException(
+            "index.dir " + path + " holds fingerprints of version " + version + ", this build makes "
+                + FingerprintVersion.CURRENT + ": rebuild it with `dedup index --rebuild`");
+      }
+      String fields = userData.get(IndexSchema.USER_DATA_FIELDS);
+      if (!fieldsDigest.equals(fields)) {
+        throw new BadInputException(
+            "index.dir " + path + " was built for another table or field list (fields.*, source.*): "
+                + "rebuild it with `dedup index --rebuild` or point index.dir elsewhere");
+      }
+    }
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  public IndexWriter writer() {
+    return writer;
+  }
+
+  public void add(long id, long regTime, byte[] md5) {
+    addDocument(IndexSchema.document(id, regTime, md5));
+  }
+
+  public void addDocument(Document doc) {
+    try {
+      writer.addDocument(doc);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Deletes the documents of these record ids (not yet committed). */
+  public void deleteIds(long[] ids, int from, int to) {
+    Term[] terms = new Term[to - from];
+    for (int i = from; i < to; i++) {
+      terms[i - from] = IndexSchema.idTermOf(ids[i]);
+    }
+    try {
+      writer.deleteDocuments(terms);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Commits pending changes, with the version and fields digest in the user data. */
+  public void commit() {
+    writer.setLiveCommitData(
+        Map.of(
+                IndexSchema.USER_DATA_VERSION, FingerprintVersion.CURRENT.name(),
+                IndexSchema.USER_DATA_FIELDS, fieldsDigest)
+            .entrySet());
+    try {
+      writer.commit();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A near-real-time reader that sees uncommitted changes too. The caller closes it. */
+  public DirectoryReader openReader() {
+    try {
+      return DirectoryReader.open(writer);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The ids of all live documents, sorted. O(live docs) memory: 8 bytes per record. */
+  public static long[] liveIdsSorted(DirectoryReader reader) {
+    long[] ids = new long[reader.numDocs()];
+    int n = 0;
+    try {
+      for (LeafReaderContext leaf : reader.leaves()) {
+        NumericDocValues values = leaf.reader().getNumericDocValues(IndexSchema.ID);
+        if (values == null) {
+          continue;
+        }
+        Bits live = leaf.reader().getLiveDocs();
+        for (int doc = values.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = values.nextDoc()) {
+          if (live == null || live.get(doc)) {
+            ids[n++] = values.longValue();
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    long[] result = n == ids.length ? ids : Arrays.copyOf(ids, n);
+    Arrays.sort(result);
+    return result;
+  }
+
+  /** Closes without committing: uncommitted changes are dropped. */
+  @Override
+  public void close() {
+    try {
+      writer.rollback();
+    } catch (IOException | RuntimeException e) {
+      // rollback also closes; nothing more to do
+    }
+    closeQuietly(directory);
+  }
+
+  private static void closeQuietly(Directory directory) {
+    if (directory != null) {
+      try {
+        directory.close();
+      } catch (IOException ignored) {
+        // best effort
+      }
+    }
+  }
+}

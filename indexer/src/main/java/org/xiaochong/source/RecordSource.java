@@ -1,0 +1,187 @@
+package org.xiaochong.source;
+
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
+import java.util.stream.Collectors;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Query;
+
+/**
+ * Streams the rows of the source table. Rows are read with a streaming result set (MySQL's
+ * {@code fetchSize = Integer.MIN_VALUE}), so the table is never held in memory. Thread-safe: each
+ * call uses its own connection.
+ */
+public final class RecordSource {
+  private static final int ID_BATCH = 1000;
+
+  private final Database database;
+  private final TableSpec spec;
+  private final List<String> columns;
+  private final String selectColumns;
+
+  public RecordSource(Database database, TableSpec spec) {
+    this.database = database;
+    this.spec = spec;
+    this.columns = spec.fingerprintColumns();
+    this.selectColumns =
+        TableSpec.quote(spec.idColumn()) + ", " + TableSpec.quote(spec.timeColumn())
+            + columns.stream().map(c -> ", " + TableSpec.quote(c)).collect(Collectors.joining());
+  }
+
+  public TableSpec spec() {
+    return spec;
+  }
+
+  public Database database() {
+    return database;
+  }
+
+  /**
+   * Checks that the table and every configured column exist and have usable types; returns all
+   * column names of the table in order. Throws {@link BadInputException} naming what is wrong.
+   */
+  public List<String> checkSchema() {
+    return database.jdbi().withHandle(handle -> {
+      try (var statement = handle.getConnection().createStatement();
+          ResultSet rs = statement.executeQuery("SELECT * FROM " + TableSpec.quote(spec.table()) + " LIMIT 0")) {
+        ResultSetMetaData meta = rs.getMetaData();
+        List<String> all = new ArrayList<>();
+        List<Integer> types = new ArrayList<>();
+        for (int i = 1; i <= meta.getColumnCount(); i++) {
+          all.add(meta.getColumnName(i));
+          types.add(meta.getColumnType(i));
+        }
+        List<String> lower = all.stream().map(c -> c.toLowerCase(Locale.ROOT)).toList();
+        requireColumn("source.id-column", spec.idColumn(), lower, all);
+        requireColumn("source.time-column", spec.timeColumn(), lower, all);
+        for (String field : spec.exactFields()) {
+          requireColumn("fields.exact", field, lower, all);
+        }
+        for (String field : spec.nearFields()) {
+          requireColumn("fields.near", field, lower, all);
+        }
+        int idType = types.get(lower.indexOf(spec.idColumn().toLowerCase(Locale.ROOT)));
+        if (idType != Types.BIGINT && idType != Types.INTEGER && idType != Types.SMALLINT && idType != Types.TINYINT) {
+          throw new BadInputException(
+              "source.id-column '" + spec.idColumn() + "' of table '" + spec.table() + "' must be an integer column");
+        }
+        int timeType = types.get(lower.indexOf(spec.timeColumn().toLowerCase(Locale.ROOT)));
+        if (timeType != Types.TIMESTAMP && timeType != Types.DATE && timeType != Types.TIMESTAMP_WITH_TIMEZONE) {
+          throw new BadInputException(
+              "source.time-column '" + spec.timeColumn() + "' of table '" + spec.table()
+                  + "' must be DATETIME, TIMESTAMP or DATE");
+        }
+        return all;
+      } catch (SQLException e) {
+        if (Database.isMissingTable(e)) {
+          throw new BadInputException(
+              "source.table '" + spec.table() + "' does not exist in " + database.displayUrl(), e);
+        }
+        throw new IllegalStateException("cannot read the columns of " + spec.table() + ": " + e.getMessage(), e);
+      }
+    });
+  }
+
+  private void requireColumn(String key, String column, List<String> lower, List<String> all) {
+    if (!lower.contains(column.toLowerCase(Locale.ROOT))) {
+      throw new BadInputException(
+          key + " names column '" + column + "' that table '" + spec.table() + "' does not have (it has: "
+              + String.join(", ", all) + ")");
+    }
+  }
+
+  public long count() {
+    return database.jdbi().withHandle(h ->
+        h.createQuery("SELECT COUNT(*) FROM " + TableSpec.quote(spec.table())).mapTo(Long.class).one());
+  }
+
+  /** Calls {@code consumer} with every id of the table, in increasing order. */
+  public void forEachId(LongConsumer consumer) {
+    stream("SELECT " + TableSpec.quote(spec.idColumn()) + " FROM " + TableSpec.quote(spec.table())
+        + " ORDER BY " + TableSpec.quote(spec.idColumn()), rs -> consumer.accept(rs.getLong(1)));
+  }
+
+  /** Streams every row of the table, in increasing id order. */
+  public void forEachRecord(Consumer<SourceRecord> consumer) {
+    stream("SELECT " + selectColumns + " FROM " + TableSpec.quote(spec.table())
+        + " ORDER BY " + TableSpec.quote(spec.idColumn()), rs -> consumer.accept(read(rs)));
+  }
+
+  private interface RowHandler {
+    void accept(ResultSet rs) throws SQLException;
+  }
+
+  /** Runs a query with a streaming result set: rows arrive one by one, none are buffered. */
+  private void stream(String sql, RowHandler handler) {
+    try (Handle handle = database.jdbi().open();
+        var statement = handle.getConnection().prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+      statement.setFetchSize(Integer.MIN_VALUE);
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          handler.accept(rs);
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("reading " + spec.table() + " failed: " + Database.rootMessage(e), e);
+    }
+  }
+
+  /** Reads the rows with these ids (sorted), in batches; ids no longer in the table are skipped. */
+  public void forEachRecord(long[] ids, int count, Consumer<SourceRecord> consumer) {
+    database.jdbi().useHandle(handle -> {
+      for (int from = 0; from < count; from += ID_BATCH) {
+        int to = Math.min(count, from + ID_BATCH);
+        Query query = handle.createQuery(
+            "SELECT " + selectColumns + " FROM " + TableSpec.quote(spec.table()) + " WHERE "
+                + TableSpec.quote(spec.idColumn()) + " IN (<ids>) ORDER BY " + TableSpec.quote(spec.idColumn()));
+        List<Long> batch = new ArrayList<>(to - from);
+        for (int i = from; i < to; i++) {
+          batch.add(ids[i]);
+        }
+        query.bindList("ids", batch).map((rs, ctx) -> read(rs)).forEach(consumer);
+      }
+    });
+  }
+
+  /** Reads the given columns of one row, or null when the row does not exist (for reports). */
+  public List<String> readColumns(Handle handle, long id, List<String> wanted) {
+    String sql = "SELECT " + wanted.stream().map(TableSpec::quote).collect(Collectors.joining(", "))
+        + " FROM " + TableSpec.quote(spec.table()) + " WHERE " + TableSpec.quote(spec.idColumn()) + " = ?";
+    return handle.createQuery(sql).bind(0, id).map((rs, ctx) -> {
+      List<String> values = new ArrayList<>();
+      for (int i = 1; i <= wanted.size(); i++) {
+        values.add(rs.getString(i));
+      }
+      return values;
+    }).findOne().orElse(null);
+  }
+
+  private SourceRecord read(ResultSet rs) throws SQLException {
+    long id = rs.getLong(1);
+    LocalDateTime time = rs.getObject(2, LocalDateTime.class);
+    String[] values = new String[columns.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = rs.getString(i + 3);
+    }
+    return new SourceRecord(id, toMillis(time), values);
+  }
+
+  /** Epoch milliseconds of a DATETIME read as UTC; NULL is {@link SourceRecord#NULL_TIME}. */
+  public static long toMillis(LocalDateTime time) {
+    return time == null ? SourceRecord.NULL_TIME : time.toInstant(ZoneOffset.UTC).toEpochMilli();
+  }
+
+  public static LocalDateTime fromMillis(long millis) {
+    return millis == SourceRecord.NULL_TIME ? null : LocalDateTime.ofEpochSecond(
+        Math.floorDiv(millis, 1000), (int) Math.floorMod(millis, 1000) * 1_000_000, ZoneOffset.UTC);
+  }
+}
