@@ -277,6 +277,11 @@ public final class CountingBloomFilter {
     saturated += (capped == max ? 1 : 0) - (old == max ? 1 : 0);
   }
 
+  /** Bookkeeping for a removal done counter by counter (ImpCbFilter#delete). */
+  void countRemoval() {
+    netInsertions--;
+  }
+
   long[] words() {
     return words;
   }

@@ -102,10 +102,8 @@ public final class ImpCbFilter {
       long refCount = store.increment(fingerprint);
       return new Insertion(Verdict.DUPLICATE, entry.keptId(), refCount);
     }
+    filter.put(h1, h2);
     filter.positions(h1, h2, positions);
-    for (int p : positions) {
-      filter.increment(p);
-    }
     store.put(new FingerprintEntry(fingerprint, 1, id, positions));
     return new Insertion(Verdict.NEW, id, 1);
   }
@@ -150,6 +148,7 @@ public final class ImpCbFilter {
       int p = saturatedPositions[i];
       filter.setCounter(p, store.countEntriesAtPosition(p, max));
     }
+    filter.countRemoval();
     return Deletion.REMOVED;
   }
 
