@@ -96,15 +96,14 @@ public final class ImpCbFilter {
 
   /** As {@link #insert(byte[], long)} with the MD5 halves in hand. */
   public Insertion insert(long h1, long h2, long id) {
-    Fingerprint fingerprint = new Fingerprint(h1, h2);
-    FingerprintEntry entry = findInStore(h1, h2, fingerprint);
+    FingerprintEntry entry = findInStore(h1, h2);
     if (entry != null) {
-      long refCount = store.increment(fingerprint);
+      long refCount = store.increment(entry.fingerprint());
       return new Insertion(Verdict.DUPLICATE, entry.keptId(), refCount);
     }
     filter.put(h1, h2);
     filter.positions(h1, h2, positions);
-    store.put(new FingerprintEntry(fingerprint, 1, id, positions));
+    store.put(new FingerprintEntry(new Fingerprint(h1, h2), 1, id, positions));
     return new Insertion(Verdict.NEW, id, 1);
   }
 
@@ -115,7 +114,7 @@ public final class ImpCbFilter {
 
   /** As {@link #lookup(byte[])} with the MD5 halves in hand. */
   public OptionalLong lookup(long h1, long h2) {
-    FingerprintEntry entry = findInStore(h1, h2, new Fingerprint(h1, h2));
+    FingerprintEntry entry = findInStore(h1, h2);
     return entry == null ? OptionalLong.empty() : OptionalLong.of(entry.keptId());
   }
 
@@ -126,10 +125,11 @@ public final class ImpCbFilter {
 
   /** As {@link #delete(byte[])} with the MD5 halves in hand. */
   public Deletion delete(long h1, long h2) {
-    Fingerprint fingerprint = new Fingerprint(h1, h2);
-    if (findInStore(h1, h2, fingerprint) == null) {
+    FingerprintEntry entry = findInStore(h1, h2);
+    if (entry == null) {
       return Deletion.ABSENT;
     }
+    Fingerprint fingerprint = entry.fingerprint();
     if (store.decrement(fingerprint) > 0) {
       return Deletion.DEREFERENCED;
     }
@@ -175,14 +175,17 @@ public final class ImpCbFilter {
     return store;
   }
 
-  /** The filter first; the store only if every counter is non-zero. Null if absent. */
-  private FingerprintEntry findInStore(long h1, long h2, Fingerprint fingerprint) {
+  /**
+   * The filter first; the store only if every counter is non-zero. Null if absent. A certainly-new
+   * key allocates nothing here.
+   */
+  private FingerprintEntry findInStore(long h1, long h2) {
     if (!filter.mightContain(h1, h2)) {
       skipped++;
       return null;
     }
     lookups++;
-    FingerprintEntry entry = store.get(fingerprint);
+    FingerprintEntry entry = store.get(new Fingerprint(h1, h2));
     if (entry == null) {
       falsePositives++;
     }
