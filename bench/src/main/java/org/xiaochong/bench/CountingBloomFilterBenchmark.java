@@ -26,21 +26,23 @@ import org.xiaochong.prefilter.CountingBloomFilter;
 import org.xiaochong.prefilter.FilterShape;
 
 /**
- * Add / contains / remove throughput of our packed 4-bit {@link CountingBloomFilter} against Guava's
- * {@link BloomFilter} (add and contains only: it cannot remove) and Commons Collections 4.5's {@link
- * ArrayCountingBloomFilter} (one int per counter), sized for 10M MD5 keys at m/N = 20, k = 10 (seed
- * 001). Commons gets the same m and k ({@code Shape.fromKM}); Guava only takes a target FPP, so it
- * gets ours (8.89e-5) and picks its own m and k (k = 13). Memory of each is printed in setup.
+ * Add / contains / remove throughput of our packed 4-bit {@link CountingBloomFilter} against
+ * Guava's {@link BloomFilter} (add and contains only: it cannot remove) and Commons Collections
+ * 4.5's {@link ArrayCountingBloomFilter} (one int per counter), sized for 10M MD5 keys at m/N = 20,
+ * k = 10 (seed 001). Commons gets the same m and k ({@code Shape.fromKM}); Guava only takes a
+ * target FPP, so it gets ours (8.89e-5) and picks its own m and k (k = 13). Memory of each is
+ * printed in setup.
  *
- * <p>Keys: 2^24 uniform random MD5 digests built in {@code @Setup}, read as {@code keys[i++ & MASK]}.
- * The "filled" filters hold the first 10M of them, so {@code contains} sees ~60% present keys and
- * ~40% absent ones. {@code removeAdd} removes a present key and puts it back (one remove + one add per
- * op), which keeps the filter in steady state. Guava hashes the 16 digest bytes again (murmur3_128):
- * its API takes objects, not hashes; Commons and ours take the two 64-bit halves directly.
+ * <p>Keys: 2^24 uniform random MD5 digests built in {@code @Setup}, read as {@code keys[i++ &
+ * MASK]}. The "filled" filters hold the first 10M of them, so {@code contains} sees ~60% present
+ * keys and ~40% absent ones. {@code removeAdd} removes a present key and puts it back (one remove +
+ * one add per op), which keeps the filter in steady state. Guava hashes the 16 digest bytes again
+ * (murmur3_128): its API takes objects, not hashes; Commons and ours take the two 64-bit halves
+ * directly.
  *
- * <p>Run: {@code java -jar bench/target/benchmarks.jar CountingBloomFilterBenchmark}; short run as in
- * bench/RESULTS.md: {@code java -jar bench/target/benchmarks.jar CountingBloomFilterBenchmark -f 1
- * -wi 2 -i 3 -w 2s -r 2s}.
+ * <p>Run: {@code java -jar bench/target/benchmarks.jar CountingBloomFilterBenchmark}; short run as
+ * in bench/RESULTS.md: {@code java -jar bench/target/benchmarks.jar CountingBloomFilterBenchmark -f
+ * 1 -wi 2 -i 3 -w 2s -r 2s}.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -49,7 +51,9 @@ import org.xiaochong.prefilter.FilterShape;
 // One fork: the filters are 25 MB to 800 MB, so each run needs a big heap of its own. -Xms = -Xmx
 // avoids heap resizing during measurement; 4 GB holds Commons' 800 MB int[] twice (per-iteration
 // fresh filter for add) plus the 256 MB key arrays.
-@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
 public class CountingBloomFilterBenchmark {
 
   static final int INSERTIONS = 10_000_000;
@@ -57,6 +61,7 @@ public class CountingBloomFilterBenchmark {
   static final int HASHES = 10;
   static final int KEY_BITS = 24;
   static final int MASK = (1 << KEY_BITS) - 1;
+
   /** Keys [0, 2^23) are all among the 10M inserted ones: removeAdd only removes present keys. */
   static final int PRESENT_MASK = (1 << 23) - 1;
 
@@ -156,7 +161,8 @@ public class CountingBloomFilterBenchmark {
     long bits = (long) (-INSERTIONS * Math.log(fpp) / (Math.log(2) * Math.log(2)));
     int k = Math.max(1, (int) Math.round((double) bits / INSERTIONS * Math.log(2)));
     System.out.printf(
-        "%nguava: fpp %.3e, m=%,d bits, k=%d, memory ~%,d bytes%n", fpp, bits, k, (bits + 63) / 64 * 8);
+        "%nguava: fpp %.3e, m=%,d bits, k=%d, memory ~%,d bytes%n",
+        fpp, bits, k, (bits + 63) / 64 * 8);
     return filter;
   }
 

@@ -8,7 +8,8 @@ import java.nio.ByteOrder;
  * Multiset of 128-bit keys (MD5 fingerprints) with n-bit saturating counters (n = 4 by default).
  * {@link #mightContain} never answers {@code false} for a key that was put and not removed, and
  * {@link #estimateCount} never reports less than min(true count, 2^n - 1), so errors are one-sided.
- * {@code n = 1} is a plain Bloom filter (counters are sticky at 1; {@link #remove} changes nothing).
+ * {@code n = 1} is a plain Bloom filter (counters are sticky at 1; {@link #remove} changes
+ * nothing).
  *
  * <p>Not thread-safe: one instance per dedup run, or guard it externally.
  */
@@ -107,8 +108,8 @@ public final class CountingBloomFilter {
   }
 
   /**
-   * Removes one occurrence of {@code md5}. Returns false, changes nothing and counts an underflow if
-   * one of its counters is 0 (the key was not in the filter: a caller bug).
+   * Removes one occurrence of {@code md5}. Returns false, changes nothing and counts an underflow
+   * if one of its counters is 0 (the key was not in the filter: a caller bug).
    */
   public boolean remove(byte[] md5) {
     return remove(high(md5), low(md5));
@@ -175,7 +176,8 @@ public final class CountingBloomFilter {
   /** As {@link #positions(byte[], int[])}. */
   public void positions(long h1, long h2, int[] out) {
     if (out.length < k) {
-      throw new IllegalArgumentException("out.length (" + out.length + ") must be >= k (" + k + ")");
+      throw new IllegalArgumentException(
+          "out.length (" + out.length + ") must be >= k (" + k + ")");
     }
     long g = h1;
     for (int i = 0; i < k; i++, g += h2) {

@@ -1,7 +1,8 @@
 package org.xiaochong.prefilter;
 
 /**
- * Shape of a (counting) Bloom filter: {@code counters} m, {@code hashes} k and {@code counterBits} n.
+ * Shape of a (counting) Bloom filter: {@code counters} m, {@code hashes} k and {@code counterBits}
+ * n.
  *
  * <p>Math, with N keys inserted (Bloom 1970; Broder &amp; Mitzenmacher 2004; Fan et al. 2000):
  *
@@ -13,8 +14,8 @@ package org.xiaochong.prefilter;
  *       0.0000889).
  * </ul>
  *
- * <p>Counter widths: 1 (a plain Bloom filter: counters are sticky at 1, so nothing can be removed), 2,
- * 4 (default, the seed's choice) or 8 bits. Memory is {@code ceil(m * n / 64) * 8} bytes.
+ * <p>Counter widths: 1 (a plain Bloom filter: counters are sticky at 1, so nothing can be removed),
+ * 2, 4 (default, the seed's choice) or 8 bits. Memory is {@code ceil(m * n / 64) * 8} bytes.
  *
  * <p>Immutable and thread-safe.
  *

@@ -3,12 +3,13 @@ package org.xiaochong.prefilter;
 import java.util.Arrays;
 
 /**
- * One row of the fingerprint store (seed 000, section 2.3): the fingerprint, how many records carry it
- * ({@code refCount}, >= 1), the id of the record that was kept, and the k counter positions it
+ * One row of the fingerprint store (seed 000, section 2.3): the fingerprint, how many records carry
+ * it ({@code refCount}, >= 1), the id of the record that was kept, and the k counter positions it
  * incremented, so a saturated counter can be recounted from the store on delete. Immutable (the
  * positions are copied in and out), thread-safe.
  */
-public record FingerprintEntry(Fingerprint fingerprint, long refCount, long keptId, int[] positions) {
+public record FingerprintEntry(
+    Fingerprint fingerprint, long refCount, long keptId, int[] positions) {
 
   public FingerprintEntry {
     if (fingerprint == null) {

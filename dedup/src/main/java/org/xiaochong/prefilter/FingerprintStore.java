@@ -4,8 +4,8 @@ import java.util.function.Consumer;
 
 /**
  * The MD5 fingerprint store ("MD5指纹库") behind {@link ImpCbFilter}: exact, possibly slow (a database
- * table or an index in production). Each entry keeps its reference count, the kept record's id and its
- * k counter positions. Implementations state their own thread-safety.
+ * table or an index in production). Each entry keeps its reference count, the kept record's id and
+ * its k counter positions. Implementations state their own thread-safety.
  */
 public interface FingerprintStore {
 

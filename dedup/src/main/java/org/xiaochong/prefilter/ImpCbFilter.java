@@ -7,8 +7,9 @@ import java.util.OptionalLong;
  * FingerprintStore}, so that most lookups of new fingerprints never reach the (slow) store.
  *
  * <ul>
- *   <li>insert/lookup: if any of the key's k counters is 0 the key is certainly new and the store is
- *       not asked ("skipped"). Otherwise the store decides; a miss there is a filter false positive.
+ *   <li>insert/lookup: if any of the key's k counters is 0 the key is certainly new and the store
+ *       is not asked ("skipped"). Otherwise the store decides; a miss there is a filter false
+ *       positive.
  *   <li>a new fingerprint increments its counters (saturating) and is stored with refCount 1, the
  *       kept id and its k positions; a known one only increments its refCount. So each distinct
  *       fingerprint counts once in the filter, however many records carry it.

@@ -14,7 +14,9 @@ public final class PrefilterFormatException extends IOException {
   private final Path file;
 
   PrefilterFormatException(Path file, String problem, String header, Throwable cause) {
-    super("prefilter file " + file + ": " + problem + (header.isEmpty() ? "" : " (" + header + ")"), cause);
+    super(
+        "prefilter file " + file + ": " + problem + (header.isEmpty() ? "" : " (" + header + ")"),
+        cause);
     this.file = file;
   }
 

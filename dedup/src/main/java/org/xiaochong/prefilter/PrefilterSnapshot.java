@@ -18,9 +18,9 @@ import java.util.zip.CheckedInputStream;
 import java.util.zip.CheckedOutputStream;
 
 /**
- * Saves and loads a {@link CountingBloomFilter}, and with it an {@link InMemoryFingerprintStore}, as
- * one file. A file that is corrupt, truncated, of another version or of an unexpected shape throws
- * {@link PrefilterFormatException}, whose one-line message names the header fields read.
+ * Saves and loads a {@link CountingBloomFilter}, and with it an {@link InMemoryFingerprintStore},
+ * as one file. A file that is corrupt, truncated, of another version or of an unexpected shape
+ * throws {@link PrefilterFormatException}, whose one-line message names the header fields read.
  *
  * <p>Format version 1, all big-endian:
  *
@@ -122,7 +122,10 @@ public final class PrefilterSnapshot {
       bytesRead = 4;
       if (magic != MAGIC) {
         throw new PrefilterFormatException(
-            file, String.format("not a prefilter file (magic 0x%08x, expected 0x%08x)", magic, MAGIC), "", null);
+            file,
+            String.format("not a prefilter file (magic 0x%08x, expected 0x%08x)", magic, MAGIC),
+            "",
+            null);
       }
       int version = in.readInt();
       bytesRead = 8;
@@ -135,17 +138,29 @@ public final class PrefilterSnapshot {
       }
       header =
           new Header(
-              version, in.readLong(), in.readInt(), in.readInt(), in.readLong(), in.readLong(), in.readLong());
+              version,
+              in.readLong(),
+              in.readInt(),
+              in.readInt(),
+              in.readLong(),
+              in.readLong(),
+              in.readLong());
       FilterShape shape;
       try {
         shape = new FilterShape(header.m, header.k, header.n);
       } catch (IllegalArgumentException e) {
-        throw new PrefilterFormatException(file, "invalid shape: " + e.getMessage(), header.describe(), e);
+        throw new PrefilterFormatException(
+            file, "invalid shape: " + e.getMessage(), header.describe(), e);
       }
       if (expected != null && !expected.equals(shape)) {
         throw new PrefilterFormatException(
             file,
-            "stale: expected m=" + expected.counters() + ", k=" + expected.hashes() + ", n=" + expected.counterBits(),
+            "stale: expected m="
+                + expected.counters()
+                + ", k="
+                + expected.hashes()
+                + ", n="
+                + expected.counterBits(),
             header.describe(),
             null);
       }
@@ -183,7 +198,8 @@ public final class PrefilterSnapshot {
           long keptId = in.readLong();
           filter.positions(high, low, positions);
           try {
-            store.put(new FingerprintEntry(new Fingerprint(high, low), refCount, keptId, positions));
+            store.put(
+                new FingerprintEntry(new Fingerprint(high, low), refCount, keptId, positions));
           } catch (IllegalArgumentException | IllegalStateException bad) {
             throw new PrefilterFormatException(
                 file, "bad store entry " + e + ": " + bad.getMessage(), header.describe(), bad);
@@ -195,20 +211,26 @@ public final class PrefilterSnapshot {
       if ((int) computed != stored) {
         throw new PrefilterFormatException(
             file,
-            String.format("checksum mismatch (stored 0x%08x, computed 0x%08x)", stored, (int) computed),
+            String.format(
+                "checksum mismatch (stored 0x%08x, computed 0x%08x)", stored, (int) computed),
             header.describe(),
             null);
       }
       if (in.read() != -1) {
-        throw new PrefilterFormatException(file, "trailing bytes after the checksum", header.describe(), null);
+        throw new PrefilterFormatException(
+            file, "trailing bytes after the checksum", header.describe(), null);
       }
       return new PrefilterSnapshot(filter, store);
     } catch (EOFException e) {
-      String where = header == null ? "truncated header after " + bytesRead + " bytes" : "truncated";
+      String where =
+          header == null ? "truncated header after " + bytesRead + " bytes" : "truncated";
       throw new PrefilterFormatException(file, where, header == null ? "" : header.describe(), e);
     } catch (OutOfMemoryError e) {
       throw new PrefilterFormatException(
-          file, "header asks for more memory than available", header == null ? "" : header.describe(), null);
+          file,
+          "header asks for more memory than available",
+          header == null ? "" : header.describe(),
+          null);
     }
   }
 
@@ -256,7 +278,13 @@ public final class PrefilterSnapshot {
         }
         out.flush();
         int checksum = (int) crc.getValue();
-        buffered.write(new byte[] {(byte) (checksum >>> 24), (byte) (checksum >>> 16), (byte) (checksum >>> 8), (byte) checksum});
+        buffered.write(
+            new byte[] {
+              (byte) (checksum >>> 24),
+              (byte) (checksum >>> 16),
+              (byte) (checksum >>> 8),
+              (byte) checksum
+            });
       }
       try {
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

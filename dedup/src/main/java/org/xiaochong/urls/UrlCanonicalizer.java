@@ -5,15 +5,16 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Canonical form of a URL for seen-URL dedup, by crawler-commons' {@link BasicURLNormalizer}: scheme
- * and host lower-cased, IDN hosts to punycode, default ports dropped, fragment dropped, dot segments
- * resolved, percent-encoding normalised (unreserved characters decoded, the rest upper-case escaped).
- * Before it, ASCII tab/CR/LF are removed and C0 controls and spaces trimmed, as the WHATWG URL parser
- * does. With {@code sortQuery} the query parameters are sorted (BasicURLNormalizer 1.4 sorts them
- * by name, and always does; without the option this class keeps their order by normalizing each
- * parameter on its own), so {@code ?b=1&a=2} and {@code ?a=2&b=1} collide: right only when the site
- * ignores the order. BasicURLNormalizer also drops user info ({@code user:pass@}) and adds {@code
- * http://} to scheme-less inputs such as {@code www.sec.gov/edgar.shtml}.
+ * Canonical form of a URL for seen-URL dedup, by crawler-commons' {@link BasicURLNormalizer}:
+ * scheme and host lower-cased, IDN hosts to punycode, default ports dropped, fragment dropped, dot
+ * segments resolved, percent-encoding normalised (unreserved characters decoded, the rest
+ * upper-case escaped). Before it, ASCII tab/CR/LF are removed and C0 controls and spaces trimmed,
+ * as the WHATWG URL parser does. With {@code sortQuery} the query parameters are sorted
+ * (BasicURLNormalizer 1.4 sorts them by name, and always does; without the option this class keeps
+ * their order by normalizing each parameter on its own), so {@code ?b=1&a=2} and {@code ?a=2&b=1}
+ * collide: right only when the site ignores the order. BasicURLNormalizer also drops user info
+ * ({@code user:pass@}) and adds {@code http://} to scheme-less inputs such as {@code
+ * www.sec.gov/edgar.shtml}.
  *
  * <p>This is not a WHATWG URL parser: {@code UrlCanonicalizerTest} measures its agreement with the
  * web-platform-tests expectations on crawler-relevant (absolute http/https) inputs.
@@ -47,7 +48,8 @@ public final class UrlCanonicalizer {
     if (sortQuery) {
       return normalize(cleaned); // BasicURLNormalizer 1.4 always sorts the query parameters
     }
-    // Keep the parameter order: normalize the URL without its query, then each parameter on its own.
+    // Keep the parameter order: normalize the URL without its query, then each parameter on its
+    // own.
     int hash = cleaned.indexOf('#');
     String withoutFragment = hash < 0 ? cleaned : cleaned.substring(0, hash);
     int question = withoutFragment.indexOf('?');
@@ -89,7 +91,8 @@ public final class UrlCanonicalizer {
       return Optional.empty(); // the normalizer throws on some malformed hosts and escapes
     }
     if (normalized == null || !WITH_HOST.matcher(normalized).lookingAt()) {
-      return Optional.empty(); // e.g. "http://" comes back as "http:/": no host, not a crawlable URL
+      return Optional
+          .empty(); // e.g. "http://" comes back as "http:/": no host, not a crawlable URL
     }
     return Optional.of(normalized);
   }

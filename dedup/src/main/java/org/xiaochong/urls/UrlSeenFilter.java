@@ -11,9 +11,10 @@ import org.xiaochong.prefilter.FilterShape;
 import org.xiaochong.prefilter.PrefilterSnapshot;
 
 /**
- * Which (canonical) URLs a crawler has already seen (seed 001): a Bloom filter over the MD5 of the URL.
- * Defaults m/N = 20 bits and k = 10 give a false positive rate of 8.89e-5 at N URLs (about 9 in 100,000
- * new URLs are wrongly skipped). Never a false negative: a URL marked seen is always reported seen.
+ * Which (canonical) URLs a crawler has already seen (seed 001): a Bloom filter over the MD5 of the
+ * URL. Defaults m/N = 20 bits and k = 10 give a false positive rate of 8.89e-5 at N URLs (about 9
+ * in 100,000 new URLs are wrongly skipped). Never a false negative: a URL marked seen is always
+ * reported seen.
  *
  * <p>Two kinds: {@link #plain} (1 bit per position, 2.5 bytes per URL at the defaults) and {@link
  * #counting} (4-bit counters, 4x the memory) which can also {@link #forget} a URL, e.g. to let a
@@ -46,13 +47,15 @@ public final class UrlSeenFilter {
   public static UrlSeenFilter plain(long expectedUrls, double bitsPerKey, int hashes) {
     return new UrlSeenFilter(
         new CountingBloomFilter(
-            FilterShape.fromExpectedInsertions(expectedUrls, bitsPerKey, hashes).withCounterBits(1)));
+            FilterShape.fromExpectedInsertions(expectedUrls, bitsPerKey, hashes)
+                .withCounterBits(1)));
   }
 
   /** A counting filter with 4-bit counters, which supports {@link #forget}. */
   public static UrlSeenFilter counting(long expectedUrls, double countersPerKey, int hashes) {
     return new UrlSeenFilter(
-        new CountingBloomFilter(FilterShape.fromExpectedInsertions(expectedUrls, countersPerKey, hashes)));
+        new CountingBloomFilter(
+            FilterShape.fromExpectedInsertions(expectedUrls, countersPerKey, hashes)));
   }
 
   /**

@@ -18,18 +18,19 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code urls}: reads URLs one per line (a file, or stdin), canonicalizes them and prints the ones not
- * seen before, in canonical form; {@code --tag} prints every line as {@code new<TAB>url} or {@code
- * seen<TAB>url}. {@code --state FILE} loads the seen-set before and saves it after, so runs add up.
- * {@code --forget} removes the given URLs from a counting state instead (for recrawls) and prints the
- * ones that were there ({@code forgotten}/{@code absent} with {@code --tag}).
+ * {@code urls}: reads URLs one per line (a file, or stdin), canonicalizes them and prints the ones
+ * not seen before, in canonical form; {@code --tag} prints every line as {@code new<TAB>url} or
+ * {@code seen<TAB>url}. {@code --state FILE} loads the seen-set before and saves it after, so runs
+ * add up. {@code --forget} removes the given URLs from a counting state instead (for recrawls) and
+ * prints the ones that were there ({@code forgotten}/{@code absent} with {@code --tag}).
  *
- * <p>Exit codes: 0 ok; 1 internal or I/O error (also a corrupt state file); 2 usage; 3 finished, but
- * some lines were not URLs (each reported on stderr). Errors are one line on stderr; the stack trace
- * only with {@code --verbose}.
+ * <p>Exit codes: 0 ok; 1 internal or I/O error (also a corrupt state file); 2 usage; 3 finished,
+ * but some lines were not URLs (each reported on stderr). Errors are one line on stderr; the stack
+ * trace only with {@code --verbose}.
  *
- * <p>Tests: {@code new CommandLine(new UrlsCommand(stdin)).setOut(out).setErr(err).execute(args)}. Not
- * registered anywhere: the main CLI adds it as a subcommand. Not thread-safe; one instance per run.
+ * <p>Tests: {@code new CommandLine(new UrlsCommand(stdin)).setOut(out).setErr(err).execute(args)}.
+ * Not registered anywhere: the main CLI adds it as a subcommand. Not thread-safe; one instance per
+ * run.
  */
 @Command(
     name = "urls",
@@ -87,7 +88,8 @@ public final class UrlsCommand implements Callable<Integer> {
 
   @Option(
       names = "--counting",
-      description = "Create a counting filter (4-bit counters, 4x memory) so URLs can be forgotten.")
+      description =
+          "Create a counting filter (4-bit counters, 4x memory) so URLs can be forgotten.")
   boolean counting;
 
   @Option(names = "--sort-query", description = "Sort query parameters by name, then value.")
@@ -146,7 +148,9 @@ public final class UrlsCommand implements Callable<Integer> {
     UrlSeenFilter seen = openFilter();
     if (forget && !seen.isCounting()) {
       throw new UsageException(
-          "--forget needs a counting filter, but " + state + " is a plain Bloom filter"
+          "--forget needs a counting filter, but "
+              + state
+              + " is a plain Bloom filter"
               + " (create the state with --counting)");
     }
     UrlCanonicalizer canonicalizer = new UrlCanonicalizer(sortQuery);
@@ -191,7 +195,8 @@ public final class UrlsCommand implements Callable<Integer> {
 
   private UrlSeenFilter openFilter() throws IOException {
     if (state != null && Files.exists(state)) {
-      return UrlSeenFilter.load(state); // the saved shape wins over --expected/--bits-per-key/--hashes
+      return UrlSeenFilter.load(
+          state); // the saved shape wins over --expected/--bits-per-key/--hashes
     }
     if (forget) {
       throw new UsageException("state file " + state + " does not exist: nothing to forget");

@@ -136,7 +136,9 @@ class CountingBloomFilterTest {
       for (Map.Entry<Integer, Integer> e : keyCounts.entrySet()) {
         long[] h = pool.get(e.getKey());
         if (e.getValue() > 0) {
-          assertThat(filter.mightContain(h[0], h[1])).as("seed=%s step=%s false negative", seed, step).isTrue();
+          assertThat(filter.mightContain(h[0], h[1]))
+              .as("seed=%s step=%s false negative", seed, step)
+              .isTrue();
           assertThat(filter.estimateCount(h[0], h[1]))
               .as("seed=%s step=%s", seed, step)
               .isGreaterThanOrEqualTo(Math.min(e.getValue(), max));
@@ -178,7 +180,8 @@ class CountingBloomFilterTest {
 
   /**
    * Locks the hashing (MD5 halves, double hashing, fast range): any change to index derivation
-   * changes these numbers and invalidates saved filters. Loose shape m/N = 5, k = 3 (theory 0.0919).
+   * changes these numbers and invalidates saved filters. Loose shape m/N = 5, k = 3 (theory
+   * 0.0919).
    */
   @Test
   void mightContain_fixedKeySet_knownFalsePositiveCount() {

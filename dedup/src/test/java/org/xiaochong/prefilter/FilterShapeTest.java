@@ -20,7 +20,8 @@ class FilterShapeTest {
     "1000, 1, 0, 0.0",
   })
   void expectedFpp_seedShapes_matchesFormula(long m, int k, long n, double fpp) {
-    assertThat(FilterShape.fromCounters(m, k).expectedFpp(n)).isCloseTo(fpp, within(fpp * 1e-3 + 1e-12));
+    assertThat(FilterShape.fromCounters(m, k).expectedFpp(n))
+        .isCloseTo(fpp, within(fpp * 1e-3 + 1e-12));
   }
 
   // Guava BloomFilter.optimalNumOfBits(1_000_000, 0.01) = 9_585_058 (floor); we take the ceiling.
@@ -46,7 +47,8 @@ class FilterShapeTest {
   void constructor_invalidValues_namesValueAndRange() {
     assertThatThrownBy(() -> new FilterShape(100, 65, 4)).hasMessage("k (65) must be in [1, 64]");
     assertThatThrownBy(() -> new FilterShape(100, 0, 4)).hasMessage("k (0) must be in [1, 64]");
-    assertThatThrownBy(() -> new FilterShape(0, 3, 4)).hasMessage("m (0) must be in [1, 2147483647]");
+    assertThatThrownBy(() -> new FilterShape(0, 3, 4))
+        .hasMessage("m (0) must be in [1, 2147483647]");
     assertThatThrownBy(() -> new FilterShape(100, 3, 3))
         .hasMessage("counter bits n (3) must be one of 1, 2, 4, 8");
     assertThatThrownBy(() -> FilterShape.fromExpectedInsertions(10, 1.0))

@@ -16,7 +16,8 @@ class PrefilterSnapshotTest {
   @TempDir Path dir;
 
   private static ImpCbFilter sample() {
-    ImpCbFilter filter = new ImpCbFilter(new FilterShape(5_000, 8, 4), new InMemoryFingerprintStore());
+    ImpCbFilter filter =
+        new ImpCbFilter(new FilterShape(5_000, 8, 4), new InMemoryFingerprintStore());
     for (int i = 0; i < 300; i++) {
       filter.insert(TestKeys.md5("page-" + (i % 250)), i);
     }
@@ -77,7 +78,8 @@ class PrefilterSnapshotTest {
     }
     assertThatThrownBy(() -> PrefilterSnapshot.read(file))
         .isInstanceOf(PrefilterFormatException.class)
-        .hasMessageContaining("truncated: file has " + (size - 10) + " bytes, header implies " + size)
+        .hasMessageContaining(
+            "truncated: file has " + (size - 10) + " bytes, header implies " + size)
         .hasMessageContaining("m=5000, k=8");
   }
 
@@ -118,6 +120,7 @@ class PrefilterSnapshotTest {
     bytes[7] = 2;
     Files.write(file, bytes);
     assertThatThrownBy(() -> PrefilterSnapshot.read(file))
-        .hasMessage("prefilter file " + file + ": unsupported format version 2 (this build reads 1)");
+        .hasMessage(
+            "prefilter file " + file + ": unsupported format version 2 (this build reads 1)");
   }
 }

@@ -40,8 +40,10 @@ class UrlCanonicalizerTest {
 
   @Test
   void canonicalize_sortQuery_sortsParametersByName() {
-    assertThat(sorted.canonicalize("http://example.com/p?b=2&a=1&c")).hasValue("http://example.com/p?a=1&b=2&c");
-    assertThat(keepOrder.canonicalize("http://example.com/p?b=2&a=1&c")).hasValue("http://example.com/p?b=2&a=1&c");
+    assertThat(sorted.canonicalize("http://example.com/p?b=2&a=1&c"))
+        .hasValue("http://example.com/p?a=1&b=2&c");
+    assertThat(keepOrder.canonicalize("http://example.com/p?b=2&a=1&c"))
+        .hasValue("http://example.com/p?b=2&a=1&c");
   }
 
   @Test
@@ -53,10 +55,10 @@ class UrlCanonicalizerTest {
   /**
    * Agreement with the WHATWG URL Standard on web-platform-tests' urltestdata.json (see its
    * SOURCE.md), over the cases a crawler meets: absolute http/https inputs with an expected href.
-   * Expected = href without its fragment, since BasicURLNormalizer drops fragments (a crawler fetches
-   * the same document). crawler-commons is not a WHATWG parser (it drops user info, does not fold
-   * IPv4 number forms or backslashes...), so the floor is the measured rate, rounded down: it
-   * catches regressions, not conformance. Skipped when the data folder is absent.
+   * Expected = href without its fragment, since BasicURLNormalizer drops fragments (a crawler
+   * fetches the same document). crawler-commons is not a WHATWG parser (it drops user info, does
+   * not fold IPv4 number forms or backslashes...), so the floor is the measured rate, rounded down:
+   * it catches regressions, not conformance. Skipped when the data folder is absent.
    */
   @Test
   void canonicalize_wptHttpCases_agreementAboveMeasuredFloor() throws IOException {
@@ -93,21 +95,31 @@ class UrlCanonicalizerTest {
       if (actual.isPresent() && actual.get().equals(expected)) {
         agree++;
       } else if (disagreements.size() < 15) {
-        disagreements.add(input.replace("\n", "\\n").replace("\t", "\\t") + " -> " + actual.orElse("(rejected)") + " != " + expected);
+        disagreements.add(
+            input.replace("\n", "\\n").replace("\t", "\\t")
+                + " -> "
+                + actual.orElse("(rejected)")
+                + " != "
+                + expected);
       }
     }
     double rate = (double) agree / relevant;
     System.out.printf(
-        "WPT urltestdata: %d / %d http(s) cases agree (%.1f%%); %d / %d expected failures rejected%n",
+        "WPT urltestdata: %d / %d http(s) cases agree (%.1f%%); %d / %d expected failures"
+            + " rejected%n",
         agree, relevant, 100 * rate, failuresRejected, failureCases);
     disagreements.forEach(d -> System.out.println("  e.g. " + d));
     assertThat(relevant).isGreaterThan(100);
-    assertThat(rate).as("agreement floor (measured, rounded down)").isGreaterThanOrEqualTo(AGREEMENT_FLOOR);
+    assertThat(rate)
+        .as("agreement floor (measured, rounded down)")
+        .isGreaterThanOrEqualTo(AGREEMENT_FLOOR);
   }
 
   // Measured 2026-11, crawler-commons 1.4: 93 / 151 = 61.6% (and 119 of 193 expected parse failures
-  // with an http(s) prefix are rejected). Main disagreements: user info is dropped (WHATWG keeps it),
-  // backslashes are not read as slashes, "//" and %2e dot segments resolve differently, IPv6 with an
+  // with an http(s) prefix are rejected). Main disagreements: user info is dropped (WHATWG keeps
+  // it),
+  // backslashes are not read as slashes, "//" and %2e dot segments resolve differently, IPv6 with
+  // an
   // embedded IPv4 part is not compressed, trailing spaces in query/fragment are trimmed.
   static final double AGREEMENT_FLOOR = 0.60;
 

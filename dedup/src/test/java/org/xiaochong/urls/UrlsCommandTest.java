@@ -24,7 +24,8 @@ class UrlsCommandTest {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int exitCode =
-        new CommandLine(new UrlsCommand(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8))))
+        new CommandLine(
+                new UrlsCommand(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8))))
             .setOut(new PrintWriter(out))
             .setErr(new PrintWriter(err))
             .execute(args);
@@ -65,7 +66,8 @@ class UrlsCommandTest {
   @Test
   void call_sortQuery_collidesReorderedParameters() {
     String input = "http://a.example/?b=1&a=2\nhttp://a.example/?a=2&b=1\n";
-    assertThat(run(input).out()).isEqualTo("http://a.example/?b=1&a=2\nhttp://a.example/?a=2&b=1\n");
+    assertThat(run(input).out())
+        .isEqualTo("http://a.example/?b=1&a=2\nhttp://a.example/?a=2&b=1\n");
     assertThat(run(input, "--sort-query").out()).isEqualTo("http://a.example/?a=2&b=1\n");
   }
 
@@ -73,7 +75,8 @@ class UrlsCommandTest {
   void call_forget_urlIsNewAgain() {
     String state = dir.resolve("seen.bin").toString();
     run("http://a.example/\nhttp://b.example/\n", "--state", state, "--counting");
-    Run forget = run("http://a.example/\nhttp://z.example/\n", "--state", state, "--forget", "--tag");
+    Run forget =
+        run("http://a.example/\nhttp://z.example/\n", "--state", state, "--forget", "--tag");
     assertThat(forget.exitCode()).isZero();
     assertThat(forget.out()).isEqualTo("forgotten\thttp://a.example/\nabsent\thttp://z.example/\n");
     assertThat(run("http://a.example/\nhttp://b.example/\n", "--state", state).out())
@@ -93,7 +96,8 @@ class UrlsCommandTest {
   void call_forgetWithoutState_usageError() {
     Run run = run("http://a.example/\n", "--forget");
     assertThat(run.exitCode()).isEqualTo(2);
-    assertThat(run.err()).isEqualTo("urls: --forget needs --state FILE holding a counting filter\n");
+    assertThat(run.err())
+        .isEqualTo("urls: --forget needs --state FILE holding a counting filter\n");
   }
 
   @Test
@@ -116,7 +120,9 @@ class UrlsCommandTest {
     Files.write(state, java.util.Arrays.copyOf(bytes, bytes.length - 3));
     Run run = run("http://a.example/\n", "--state", state.toString());
     assertThat(run.exitCode()).isEqualTo(1);
-    assertThat(run.err()).startsWith("urls: prefilter file " + state + ": truncated").hasLineCount(1);
+    assertThat(run.err())
+        .startsWith("urls: prefilter file " + state + ": truncated")
+        .hasLineCount(1);
   }
 
   @Test
