@@ -33,7 +33,9 @@ public final class CountingBloomFilter {
    *   With N keys the load of one counter is Binomial(kN, 1/m) ~ Poisson(lambda = kN/m). Fan et al. [4]
    *   bound P(any counter >= 16) <= m * (e * lambda / 16)^16; at the optimal k, lambda = ln 2, which
    *   gives <= 1.37e-15 * m. With m/N = 20: k = 8 (lambda = 0.4) P(one counter >= 16) ~ lambda^16
-   *   e^-lambda / 16! = 1.4e-20, and k = 10 (lambda = 0.5) gives 4.4e-19 per counter.
+   *   e^-lambda / 16! = 1.4e-20, and k = 10 (lambda = 0.5) gives 4.4e-19 per counter. Reaching the
+   *   sticky 15 at k = 10: 0.5^15 e^-0.5 / 15! = 1.4e-17 per counter, so ~3e-9 saturated counters
+   *   expected in the 200M of a 10M-key filter (the benchmark's filled filter has 0).
    * False positives: P = (1 - e^(-kN/m))^k; m/N = 20: 1.40e-4 at k = 8, 8.89e-5 at k = 10 (seed 001).
    * Underflow: remove() of a key whose counters are not all non-zero is a caller bug (that key was
    *   never put). It is counted in underflows(), nothing is decremented, and the filter stays usable
