@@ -72,10 +72,17 @@ public final class UrlSeenFilter {
     PrefilterSnapshot.write(file, filter);
   }
 
-  /** Marks {@code url} seen; returns true if it certainly had not been seen before. */
+  /**
+   * Marks {@code url} seen; returns true if it certainly had not been seen before. A URL that may
+   * have been seen is not added again, so each URL counts once and one {@link #forget} undoes it.
+   */
   public boolean markSeen(String url) {
     hash(url);
-    return filter.put(digest);
+    if (filter.mightContain(digest)) {
+      return false;
+    }
+    filter.put(digest);
+    return true;
   }
 
   /** False: certainly never seen (or forgotten). True: seen, or a false positive. */
@@ -85,7 +92,9 @@ public final class UrlSeenFilter {
   }
 
   /**
-   * Forgets one {@link #markSeen} of {@code url}; returns false if it was not in the filter.
+   * Forgets {@code url}; returns false if it was not in the filter. Forgetting a URL that was never
+   * marked but is a false positive decrements other URLs' counters and may make one of them look
+   * unseen (it gets crawled again): only forget URLs that were marked.
    *
    * @throws UnsupportedOperationException on a plain filter, whose bits cannot be cleared
    */
@@ -111,7 +120,7 @@ public final class UrlSeenFilter {
     return filter.memoryBytes();
   }
 
-  /** URLs marked minus URLs forgotten (a URL marked twice counts twice). */
+  /** URLs marked minus URLs forgotten. */
   public long netInsertions() {
     return filter.netInsertions();
   }

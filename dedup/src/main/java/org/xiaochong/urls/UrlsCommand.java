@@ -146,6 +146,10 @@ public final class UrlsCommand implements Callable<Integer> {
       throw new UsageException("--forget needs --state FILE holding a counting filter");
     }
     UrlSeenFilter seen = openFilter();
+    if (counting && !seen.isCounting()) {
+      throw new UsageException(
+          "--counting applies to a new state, but " + state + " is a plain Bloom filter");
+    }
     if (forget && !seen.isCounting()) {
       throw new UsageException(
           "--forget needs a counting filter, but "

@@ -57,6 +57,16 @@ class UrlSeenFilterTest {
   }
 
   @Test
+  void forget_urlMarkedTwice_oneForgetSuffices() {
+    UrlSeenFilter filter = UrlSeenFilter.counting(1000, 20, 10);
+    filter.markSeen("http://a.example/");
+    filter.markSeen("http://a.example/");
+    assertThat(filter.netInsertions()).isEqualTo(1);
+    assertThat(filter.forget("http://a.example/")).isTrue();
+    assertThat(filter.mightHaveSeen("http://a.example/")).isFalse();
+  }
+
+  @Test
   void save_thenLoad_sameAnswers() throws IOException {
     UrlSeenFilter filter = UrlSeenFilter.counting(1000, 20, 10);
     filter.markSeen("http://a.example/");

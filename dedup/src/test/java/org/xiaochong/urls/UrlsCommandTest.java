@@ -93,6 +93,15 @@ class UrlsCommandTest {
   }
 
   @Test
+  void call_countingOnPlainState_usageError() {
+    String state = dir.resolve("seen.bin").toString();
+    run("http://a.example/\n", "--state", state);
+    Run run = run("http://a.example/\n", "--state", state, "--counting");
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).startsWith("urls: --counting applies to a new state").hasLineCount(1);
+  }
+
+  @Test
   void call_forgetWithoutState_usageError() {
     Run run = run("http://a.example/\n", "--forget");
     assertThat(run.exitCode()).isEqualTo(2);
