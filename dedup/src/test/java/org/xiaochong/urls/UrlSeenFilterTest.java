@@ -5,7 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.xiaochong.prefilter.FilterShape;
@@ -92,5 +98,44 @@ class UrlSeenFilterTest {
         .isInstanceOf(PrefilterFormatException.class)
         .hasMessageContaining("checksum mismatch")
         .hasMessageContaining("m=20000, k=10, n=1");
+  }
+
+  /**
+   * Real URLs (urls/kasztp-urlset, 48,009 distinct scheme-less URLs, see its SOURCE.md): one pass
+   * of markSeen. A "seen" answer for a canonical URL not met before is a false positive; with the
+   * filter sized for the set (m/N = 20, k = 10) the expected number is sum over i of FPP(i), about 1.
+   */
+  @Test
+  void markSeen_kasztpUrlset_falsePositivesNearTheory() throws IOException {
+    Optional<Path> data = UrlCanonicalizerTest.locate("urls/kasztp-urlset/urlset.csv");
+    Assumptions.assumeTrue(data.isPresent(), "shared data folder absent: skipping");
+    List<String> lines = Files.readAllLines(data.get(), StandardCharsets.UTF_8);
+    UrlCanonicalizer canonicalizer = new UrlCanonicalizer(false);
+    UrlSeenFilter filter = UrlSeenFilter.plain(lines.size(), 20, 10);
+    Set<String> exact = new HashSet<>();
+    int falsePositives = 0;
+    int collapsed = 0;
+    for (String line : lines.subList(1, lines.size())) { // header "domain,label", after a BOM
+      String raw = line.substring(0, line.lastIndexOf(','));
+      Optional<String> url = canonicalizer.canonicalize("http://" + raw);
+      if (url.isEmpty()) {
+        continue;
+      }
+      boolean isNew = filter.markSeen(url.get());
+      boolean reallyNew = exact.add(url.get());
+      assertThat(reallyNew || !isNew).as("false negative for %s", url.get()).isTrue();
+      falsePositives += reallyNew && !isNew ? 1 : 0;
+      collapsed += reallyNew ? 0 : 1;
+    }
+    System.out.printf(
+        "kasztp urlset: %d canonical URLs, %d collapsed by canonicalization, %d false positives%n",
+        exact.size(), collapsed, falsePositives);
+    assertThat(exact.size()).isGreaterThan(47_000);
+    assertThat(falsePositives).isLessThanOrEqualTo(10);
+  }
+
+  @Test
+  void locate_missingData_emptySoTestsSkip() {
+    assertThat(UrlCanonicalizerTest.locate("urls/no-such-folder/x.json")).isEmpty();
   }
 }
