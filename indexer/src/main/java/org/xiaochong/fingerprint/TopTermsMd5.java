@@ -54,14 +54,22 @@ public final class TopTermsMd5 implements Closeable {
    *     so variants smartcn would split still fold, see config/synonyms-zh.txt).
    *  4. NumericTerms: phone numbers -> "tel:<digits>", numbers (+ unit) -> one term each; smartcn would
    *     split "2.5" and "138-0013-8000".
-   *  5. SmartChineseAnalyzer (default stop set = punctuation; it lower-cases and Porter-stems Latin,
+   *  5. Sentence breaks: every run of punctuation or white space becomes one '\n'. smartcn splits its
+   *     input into sentences with a sentence BreakIterator, which does not break at the ASCII
+   *     punctuation that step 1 produces (nor at commas), and its word graph grows faster than the
+   *     sentence: on TopTermsMd5Test.APPLE_POST smartcn took about 1.5-4 ms before this step and
+   *     0.12-0.3 ms after (ScratchProfile runs on the shared machine, see NEAR-FINGERPRINTS.md), with
+   *     the same words. '\n' rather than '。': with a trailing '。' smartcn's HMM splits some words at
+   *     the sentence end (价格面议。 -> 价格/面/议, 联系人。 -> 联系/人); with '\n' it does not.
+   *  6. SmartChineseAnalyzer (default stop set = punctuation; it lower-cases and Porter-stems Latin,
    *     full-width forms are already folded by step 1) on the rest.
-   *  6. Drop tokens without a letter or digit (emoji, symbols) and stop words.
-   *  7. Phone fields: normalizePhone; 7+ digits give a tel: term (counted with the text's own).
-   *  8. Count, rank, hash.
+   *  7. Drop tokens without a letter or digit (emoji, symbols) and stop words.
+   *  8. Phone fields: normalizePhone; 7+ digits give a tel: term (counted with the text's own).
+   *  9. Count, rank, hash.
    */
   private static final String FIELD = "near";
   private static final char FIELD_SEPARATOR = '\n';
+  private static final char SENTENCE_BREAK = '\n';
 
   private static final ThreadLocal<MessageDigest> MD5 = ThreadLocal.withInitial(TopTermsMd5::newMd5);
 
@@ -162,7 +170,7 @@ public final class TopTermsMd5 implements Closeable {
       return Fingerprints.empty(NearOutcome.EMPTY_AFTER_NORMALIZE, false, 0);
     }
     String folded = folding.fold(joined.toString());
-    String words = NumericTerms.extract(folded, counts);
+    String words = breakSentences(NumericTerms.extract(folded, counts));
     int stopped = countWords(words, counts);
     if (counts.isEmpty()) {
       NearOutcome why = stopped > 0 ? NearOutcome.ONLY_STOPWORDS : NearOutcome.EMPTY_AFTER_SEGMENTATION;
@@ -250,6 +258,46 @@ public final class TopTermsMd5 implements Closeable {
       }
     }
     return Set.copyOf(words);
+  }
+
+  /** Replaces each run of punctuation and white space by one '\n' (see step 5 above). */
+  static String breakSentences(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    boolean inBreak = false;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (isBreak(c)) {
+        if (!inBreak) {
+          out.append(SENTENCE_BREAK);
+          inBreak = true;
+        }
+      } else {
+        out.append(c);
+        inBreak = false;
+      }
+    }
+    return out.toString();
+  }
+
+  private static boolean isBreak(char c) {
+    if (c < 0x80) {
+      return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
+    }
+    if (Character.isWhitespace(c) || Character.isSpaceChar(c)) {
+      return true;
+    }
+    switch (Character.getType(c)) {
+      case Character.CONNECTOR_PUNCTUATION:
+      case Character.DASH_PUNCTUATION:
+      case Character.START_PUNCTUATION:
+      case Character.END_PUNCTUATION:
+      case Character.INITIAL_QUOTE_PUNCTUATION:
+      case Character.FINAL_QUOTE_PUNCTUATION:
+      case Character.OTHER_PUNCTUATION:
+        return true;
+      default:
+        return false;
+    }
   }
 
   private static boolean hasLetterOrDigit(CharTermAttribute term) {
