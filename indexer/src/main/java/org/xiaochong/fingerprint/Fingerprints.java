@@ -1,0 +1,160 @@
+package org.xiaochong.fingerprint;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The multi-MD5 fingerprints of one post, in rank order: fingerprint i is MD5(UTF-8 bytes of term i),
+ * and term 0 is the highest-ranked term (see {@link TopTermsMd5}). Immutable and thread-safe.
+ *
+ * <p>Each MD5 is kept as two longs, big-endian: {@link #high(int)} is bytes 0-7 and {@link #low(int)}
+ * bytes 8-15, so {@code hex(i)} is the usual 32-digit MD5 text. {@link #high(int)} doubles as the
+ * compact 64-bit key for Lucene terms and {@link NearSimilarity}: two different terms of two posts
+ * share a 64-bit prefix with probability about n1 * n2 / 2^64, below 1e-13 for posts of 1,000 terms.
+ */
+public final class Fingerprints {
+
+  private static final long[] NO_LONGS = new long[0];
+
+  private final NearOutcome outcome;
+  private final List<String> terms;
+  private final long[] high;
+  private final long[] low;
+  private final long[] sortedPrefixes;
+  private final boolean truncated;
+  private final int analyzedChars;
+
+  Fingerprints(NearOutcome outcome, List<String> terms, long[] high, long[] low, boolean truncated, int analyzedChars) {
+    assert terms.size() == high.length && high.length == low.length
+        : "terms=" + terms.size() + ", high=" + high.length + ", low=" + low.length;
+    assert (outcome == NearOutcome.OK) == !terms.isEmpty() : "outcome=" + outcome + ", terms=" + terms.size();
+    this.outcome = outcome;
+    this.terms = List.copyOf(terms);
+    this.high = high;
+    this.low = low;
+    this.truncated = truncated;
+    this.analyzedChars = analyzedChars;
+    long[] sorted = high.clone();
+    Arrays.sort(sorted);
+    int distinct = 0;
+    for (int i = 0; i < sorted.length; i++) {
+      if (i == 0 || sorted[i] != sorted[distinct - 1]) {
+        sorted[distinct++] = sorted[i];
+      }
+    }
+    this.sortedPrefixes = distinct == sorted.length ? sorted : Arrays.copyOf(sorted, distinct);
+  }
+
+  static Fingerprints empty(NearOutcome outcome, boolean truncated, int analyzedChars) {
+    return new Fingerprints(outcome, List.of(), NO_LONGS, NO_LONGS, truncated, analyzedChars);
+  }
+
+  /** {@link NearOutcome#OK} when there is at least one fingerprint, else the reason there is none. */
+  public NearOutcome outcome() {
+    return outcome;
+  }
+
+  /** Number of fingerprints (= distinct terms after stop words). */
+  public int size() {
+    return high.length;
+  }
+
+  public boolean isEmpty() {
+    return high.length == 0;
+  }
+
+  /** True when the joined text was longer than {@link NearConfig#maxChars()} and was cut. */
+  public boolean truncated() {
+    return truncated;
+  }
+
+  /** Number of normalized chars that were analyzed (after the cap). */
+  public int analyzedChars() {
+    return analyzedChars;
+  }
+
+  /** The ranked terms the fingerprints were computed from, rank 0 first. */
+  public List<String> terms() {
+    return terms;
+  }
+
+  /** MD5 bytes 0-7 of the term at {@code rank}, big-endian: the compact 64-bit key. */
+  public long high(int rank) {
+    return high[rank];
+  }
+
+  /** MD5 bytes 8-15 of the term at {@code rank}, big-endian. */
+  public long low(int rank) {
+    return low[rank];
+  }
+
+  /** The 16 MD5 bytes of the term at {@code rank}. */
+  public byte[] md5(int rank) {
+    byte[] bytes = new byte[16];
+    for (int i = 0; i < 8; i++) {
+      bytes[i] = (byte) (high[rank] >>> (56 - 8 * i));
+      bytes[8 + i] = (byte) (low[rank] >>> (56 - 8 * i));
+    }
+    return bytes;
+  }
+
+  /** The MD5 of the term at {@code rank} as 32 lower-case hex digits. */
+  public String hex(int rank) {
+    return String.format("%016x%016x", high[rank], low[rank]);
+  }
+
+  /** All MD5s as hex, rank order. */
+  public List<String> hexList() {
+    List<String> hex = new ArrayList<>(high.length);
+    for (int i = 0; i < high.length; i++) {
+      hex.add(hex(i));
+    }
+    return hex;
+  }
+
+  /** The 64-bit keys in rank order (a copy). */
+  public long[] prefixes() {
+    return high.clone();
+  }
+
+  /**
+   * The 64-bit keys, distinct and ascending (a copy), for {@link NearSimilarity} and for storing the
+   * set in the index.
+   */
+  public long[] sortedPrefixes() {
+    return sortedPrefixes.clone();
+  }
+
+  long[] sortedPrefixesShared() {
+    return sortedPrefixes;
+  }
+
+  /**
+   * The first {@code pre} fingerprints: the candidate keys. Fewer when the post has fewer terms.
+   *
+   * @throws IllegalArgumentException if {@code pre < 1}
+   */
+  public Fingerprints top(int pre) {
+    if (pre < 1) {
+      throw new IllegalArgumentException("pre (" + pre + ") must be >= 1");
+    }
+    if (pre >= high.length) {
+      return this;
+    }
+    return new Fingerprints(
+        outcome, terms.subList(0, pre), Arrays.copyOf(high, pre), Arrays.copyOf(low, pre), truncated, analyzedChars);
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder text = new StringBuilder("Fingerprints[").append(outcome);
+    for (int i = 0; i < Math.min(high.length, 8); i++) {
+      text.append(i == 0 ? ": " : ", ").append(terms.get(i)).append('=').append(hex(i), 0, 8);
+    }
+    if (high.length > 8) {
+      text.append(", ... (").append(high.length).append(" in all)");
+    }
+    return text.append(truncated ? ", truncated]" : "]").toString();
+  }
+}

@@ -1,0 +1,116 @@
+package org.xiaochong.fingerprint;
+
+import org.xiaochong.normalize.ChineseFolding;
+
+/**
+ * Settings of the near-duplicate (multi-MD5) stage. Validated on construction; reading them from
+ * properties is the caller's job.
+ *
+ * @param pre number of top-ranked fingerprints used as candidate keys (the seed's pre); in [1, 64]
+ * @param minShared least number of shared fingerprints s for a near duplicate; the seed writes s > t,
+ *     so the seed's t is {@code minShared - 1}; in [1, 1000]. A pair whose smaller set has fewer
+ *     fingerprints needs all of them to match, see {@link NearSimilarity#isNearDuplicate}.
+ * @param minSimilarity least Jaccard similarity shared / union; in [0, 1]
+ * @param maxChars analyzed length cap: the normalized, joined fields are cut to this many chars and the
+ *     rest is ignored (reported as {@link Fingerprints#truncated()}); in [16, 10_000_000]
+ * @param useIdf rank by tf * idf when document frequencies are supplied, else by raw tf
+ * @param stopwordsLocation stop word list, see {@link org.xiaochong.normalize.WordLists}; "" for none
+ * @param synonymsLocation synonym groups, see {@link ChineseFolding}; "" for none
+ * @param foldTraditional fold traditional characters to simplified ones before segmentation
+ */
+public record NearConfig(
+    int pre,
+    int minShared,
+    double minSimilarity,
+    int maxChars,
+    boolean useIdf,
+    String stopwordsLocation,
+    String synonymsLocation,
+    boolean foldTraditional) {
+
+  /** The seed's pre: the first three fingerprints are the candidate keys. */
+  public static final int DEFAULT_PRE = 3;
+
+  /**
+   * Five shared terms: a typical 200-char post has 20-40 distinct terms after stop words, and two
+   * unrelated posts of one seller already share phone, name and place (3-4 terms).
+   */
+  public static final int DEFAULT_MIN_SHARED = 5;
+
+  /**
+   * 0.6: a repost with a changed price or date keeps 0.8-0.95 of its terms (NearFingerprintsTest), the
+   * same seller's post about another product shares 0.2-0.4.
+   */
+  public static final double DEFAULT_MIN_SIMILARITY = 0.6;
+
+  /** 20,000 chars: about 50 times a typical post; longer text is mostly pasted boilerplate. */
+  public static final int DEFAULT_MAX_CHARS = 20_000;
+
+  public static final String DEFAULT_STOPWORDS = "classpath:/config/stopwords-zh.txt";
+
+  public NearConfig {
+    checkRange("pre", pre, 1, 64);
+    checkRange("minShared", minShared, 1, 1000);
+    if (!(minSimilarity >= 0 && minSimilarity <= 1)) {
+      throw new IllegalArgumentException("minSimilarity (" + minSimilarity + ") must be in [0, 1]");
+    }
+    checkRange("maxChars", maxChars, 16, 10_000_000);
+    if (stopwordsLocation == null) {
+      throw new IllegalArgumentException("stopwordsLocation (null) must be a location or \"\" for none");
+    }
+    if (synonymsLocation == null) {
+      throw new IllegalArgumentException("synonymsLocation (null) must be a location or \"\" for none");
+    }
+  }
+
+  /** Defaults for agricultural supply/demand posts (see the constants). */
+  public static NearConfig defaults() {
+    return new NearConfig(
+        DEFAULT_PRE,
+        DEFAULT_MIN_SHARED,
+        DEFAULT_MIN_SIMILARITY,
+        DEFAULT_MAX_CHARS,
+        false,
+        DEFAULT_STOPWORDS,
+        ChineseFolding.DEFAULT_SYNONYMS,
+        true);
+  }
+
+  public NearConfig withPre(int newPre) {
+    return new NearConfig(newPre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional);
+  }
+
+  public NearConfig withMinShared(int newMinShared) {
+    return new NearConfig(pre, newMinShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional);
+  }
+
+  public NearConfig withMinSimilarity(double newMinSimilarity) {
+    return new NearConfig(pre, minShared, newMinSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional);
+  }
+
+  public NearConfig withMaxChars(int newMaxChars) {
+    return new NearConfig(pre, minShared, minSimilarity, newMaxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional);
+  }
+
+  public NearConfig withUseIdf(boolean newUseIdf) {
+    return new NearConfig(pre, minShared, minSimilarity, maxChars, newUseIdf, stopwordsLocation, synonymsLocation, foldTraditional);
+  }
+
+  public NearConfig withStopwordsLocation(String location) {
+    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, location, synonymsLocation, foldTraditional);
+  }
+
+  public NearConfig withSynonymsLocation(String location) {
+    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, location, foldTraditional);
+  }
+
+  public NearConfig withFoldTraditional(boolean fold) {
+    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, fold);
+  }
+
+  private static void checkRange(String name, int value, int min, int max) {
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(name + " (" + value + ") must be in [" + min + ", " + max + "]");
+    }
+  }
+}

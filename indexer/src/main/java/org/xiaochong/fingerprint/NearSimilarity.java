@@ -1,0 +1,82 @@
+package org.xiaochong.fingerprint;
+
+/**
+ * Compares two posts by their fingerprint sets: the shared count s (the seed's "相同 MD5 指纹数") and
+ * the Jaccard similarity s / (|A| + |B| - s). Stateless and thread-safe.
+ *
+ * <p>Sets are the distinct 64-bit keys of {@link Fingerprints#sortedPrefixes()} (ascending, as Lucene
+ * or a database can store them). Counting is a merge of two sorted arrays: O(|A| + |B|), no allocation.
+ */
+public final class NearSimilarity {
+
+  private NearSimilarity() {}
+
+  /**
+   * Number of keys in both arrays. Both must be ascending without duplicates (checked with assert).
+   */
+  public static int sharedCount(long[] sortedA, long[] sortedB) {
+    assert isStrictlyAscending(sortedA) && isStrictlyAscending(sortedB) : "keys must be distinct and ascending";
+    int shared = 0;
+    int i = 0;
+    int j = 0;
+    while (i < sortedA.length && j < sortedB.length) {
+      long a = sortedA[i];
+      long b = sortedB[j];
+      if (a == b) {
+        shared++;
+        i++;
+        j++;
+      } else if (a < b) {
+        i++;
+      } else {
+        j++;
+      }
+    }
+    return shared;
+  }
+
+  /** Jaccard similarity of two sorted key sets; 0 when both are empty. */
+  public static double jaccard(long[] sortedA, long[] sortedB) {
+    int shared = sharedCount(sortedA, sortedB);
+    int union = sortedA.length + sortedB.length - shared;
+    return union == 0 ? 0.0 : (double) shared / union;
+  }
+
+  public static int sharedCount(Fingerprints a, Fingerprints b) {
+    return sharedCount(a.sortedPrefixesShared(), b.sortedPrefixesShared());
+  }
+
+  public static double jaccard(Fingerprints a, Fingerprints b) {
+    return jaccard(a.sortedPrefixesShared(), b.sortedPrefixesShared());
+  }
+
+  /**
+   * The near-duplicate decision: s >= min(minShared, |A|, |B|) and jaccard >= minSimilarity, and both
+   * sets non-empty. The min with the set sizes lets short posts (fewer than minShared terms) match when
+   * they share everything the smaller one has; the Jaccard bound then stops a short post from matching
+   * a long one that merely contains it.
+   */
+  public static boolean isNearDuplicate(Fingerprints a, Fingerprints b, NearConfig config) {
+    return isNearDuplicate(a.sortedPrefixesShared(), b.sortedPrefixesShared(), config);
+  }
+
+  /** {@link #isNearDuplicate(Fingerprints, Fingerprints, NearConfig)} on stored key sets. */
+  public static boolean isNearDuplicate(long[] sortedA, long[] sortedB, NearConfig config) {
+    if (sortedA.length == 0 || sortedB.length == 0) {
+      return false;
+    }
+    int shared = sharedCount(sortedA, sortedB);
+    int needed = Math.min(config.minShared(), Math.min(sortedA.length, sortedB.length));
+    int union = sortedA.length + sortedB.length - shared;
+    return shared >= needed && (double) shared / union >= config.minSimilarity();
+  }
+
+  private static boolean isStrictlyAscending(long[] keys) {
+    for (int i = 1; i < keys.length; i++) {
+      if (keys[i - 1] >= keys[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

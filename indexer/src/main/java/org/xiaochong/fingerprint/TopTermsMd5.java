@@ -1,0 +1,329 @@
+package org.xiaochong.fingerprint;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.cn.smart.SmartChineseAnalyzer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.xiaochong.normalize.ChineseFolding;
+import org.xiaochong.normalize.TextNormalizer;
+import org.xiaochong.normalize.WordLists;
+
+/**
+ * Multi-MD5 fingerprints of a post for near-duplicate detection (the seed's 第二步 多重MD5指纹消重):
+ * the post's terms ranked by weight, one MD5 per term. Two posts are near duplicates when they share
+ * enough fingerprints ({@link NearSimilarity}); the top {@link NearConfig#pre()} fingerprints are the
+ * candidate keys to look up.
+ *
+ * <p>Ranking: weight desc, then term asc ({@link String#compareTo}, UTF-16 order, so digits and Latin
+ * come before Han characters). The weight is the term frequency tf, or tf * idf when the config says
+ * {@code useIdf} and {@link DocumentFrequencies} are supplied, with the BM25 idf
+ * ln(1 + (N - df + 0.5) / (df + 0.5)). Fingerprint i = MD5(UTF-8 bytes of term i), format {@value
+ * #FORMAT}.
+ *
+ * <p>Never throws for any text: empty results carry a {@link NearOutcome}.
+ *
+ * <p>Thread-safe: share one instance. The analyzer keeps one token stream per thread (Lucene's {@code
+ * Analyzer} reuse strategy), and each thread has its own {@link MessageDigest}. Close it at the end of
+ * the run to release the per-thread analysis state.
+ */
+public final class TopTermsMd5 implements Closeable {
+
+  /** Version of the term → fingerprint format; change it when terms or hashing change. */
+  public static final String FORMAT = "near-md5/1";
+
+  /*
+   * Pipeline for the values of one post (all fields in the given order, joined by '\n'):
+   *  1. TextNormalizer.normalizeText per field (NFKC, punctuation, lower case, spaces). Each raw field
+   *     is first cut to 2 * maxChars so a 1 MB field costs no more than a 40 K one.
+   *  2. Cap: the joined text is cut to maxChars (never inside a surrogate pair); truncated() says so.
+   *  3. ChineseFolding: traditional -> simplified, then synonyms by longest match (before smartcn,
+   *     so variants smartcn would split still fold, see config/synonyms-zh.txt).
+   *  4. NumericTerms: phone numbers -> "tel:<digits>", numbers (+ unit) -> one term each; smartcn would
+   *     split "2.5" and "138-0013-8000".
+   *  5. Sentence breaks: every run of punctuation or white space becomes one '\n'. smartcn splits its
+   *     input into sentences with a sentence BreakIterator, which does not break at the ASCII
+   *     punctuation that step 1 produces (nor at commas), and its word graph grows faster than the
+   *     sentence: on TopTermsMd5Test.APPLE_POST smartcn took about 1.5-4 ms before this step and
+   *     0.12-0.3 ms after (one-off timings on the shared machine, see NEAR-FINGERPRINTS.md), with
+   *     the same words. '\n' rather than '。': with a trailing '。' smartcn's HMM splits some words at
+   *     the sentence end (价格面议。 -> 价格/面/议, 联系人。 -> 联系/人); with '\n' it does not.
+   *  6. SmartChineseAnalyzer (default stop set = punctuation; it lower-cases and Porter-stems Latin,
+   *     full-width forms are already folded by step 1) on the rest.
+   *  7. Drop tokens without a letter or digit (emoji, symbols) and stop words.
+   *  8. Phone fields: normalizePhone; 7+ digits give a tel: term (counted with the text's own).
+   *  9. Count, rank, hash.
+   */
+  private static final String FIELD = "near";
+  private static final char FIELD_SEPARATOR = '\n';
+  private static final char SENTENCE_BREAK = '\n';
+
+  private static final ThreadLocal<MessageDigest> MD5 = ThreadLocal.withInitial(TopTermsMd5::newMd5);
+
+  private final NearConfig config;
+  private final DocumentFrequencies documentFrequencies; // null: rank by tf
+  private final ChineseFolding folding;
+  private final Set<String> stopWords;
+  private final Analyzer analyzer;
+
+  /** Fingerprints ranked by term frequency. */
+  public TopTermsMd5(NearConfig config) {
+    this(config, null);
+  }
+
+  /**
+   * Fingerprints ranked by tf * idf if {@code config.useIdf()} and {@code documentFrequencies} is not
+   * null, else by tf.
+   *
+   * @throws IllegalArgumentException if a word list is missing or malformed
+   * @throws UncheckedIOException if a word list cannot be read
+   */
+  public TopTermsMd5(NearConfig config, DocumentFrequencies documentFrequencies) {
+    if (config == null) {
+      throw new IllegalArgumentException("config (null) must be a NearConfig");
+    }
+    this.config = config;
+    this.documentFrequencies = config.useIdf() ? documentFrequencies : null;
+    this.folding = ChineseFolding.load(config.foldTraditional(), config.synonymsLocation());
+    this.stopWords = loadStopWords(config.stopwordsLocation(), folding);
+    this.analyzer = new SmartChineseAnalyzer(); // default stop set: punctuation only
+  }
+
+  public NearConfig config() {
+    return config;
+  }
+
+  /** True when ranking uses idf (config says so and frequencies were given). */
+  public boolean ranksByIdf() {
+    return documentFrequencies != null;
+  }
+
+  /** The ranked terms of a post's text fields (for debugging and reports). */
+  public List<String> rankedTerms(String... texts) {
+    return fingerprint(Arrays.asList(texts), List.of()).terms();
+  }
+
+  /** The ranked terms of a post's text fields and phone fields. */
+  public List<String> rankedTerms(Collection<String> texts, Collection<String> phones) {
+    return fingerprint(texts, phones).terms();
+  }
+
+  /** Fingerprints of a post's text fields (title, product, content, ...); nulls are empty fields. */
+  public Fingerprints fingerprint(String... texts) {
+    return fingerprint(Arrays.asList(texts), List.of());
+  }
+
+  /**
+   * Fingerprints of a post: {@code texts} are free-text fields (title, product, content, contact),
+   * {@code phones} phone fields, which only contribute a "tel:" term. Nulls are empty fields.
+   */
+  public Fingerprints fingerprint(Collection<String> texts, Collection<String> phones) {
+    Map<String, Integer> counts = new HashMap<>();
+    for (String phone : phones) {
+      String digits = TextNormalizer.normalizePhone(phone);
+      if (digits.length() >= 7) {
+        counts.merge(NumericTerms.PHONE_PREFIX + digits, 1, Integer::sum);
+      }
+    }
+    int maxChars = config.maxChars();
+    StringBuilder joined = new StringBuilder();
+    for (String text : texts) {
+      if (text == null) {
+        continue;
+      }
+      String raw = text.length() > 2 * maxChars ? text.substring(0, 2 * maxChars) : text;
+      String normalized = TextNormalizer.normalizeText(raw);
+      if (normalized.isEmpty()) {
+        continue;
+      }
+      if (joined.length() > 0) {
+        joined.append(FIELD_SEPARATOR);
+      }
+      joined.append(normalized);
+      if (joined.length() > maxChars) {
+        break;
+      }
+    }
+    boolean truncated = joined.length() > maxChars;
+    if (truncated) {
+      int cut = maxChars;
+      if (Character.isHighSurrogate(joined.charAt(cut - 1))) {
+        cut--;
+      }
+      joined.setLength(cut);
+    }
+    int analyzedChars = joined.length();
+    if (analyzedChars == 0 && counts.isEmpty()) {
+      return Fingerprints.empty(NearOutcome.EMPTY_AFTER_NORMALIZE, false, 0);
+    }
+    String folded = folding.fold(joined.toString());
+    String words = breakSentences(NumericTerms.extract(folded, counts));
+    int stopped = countWords(words, counts);
+    if (counts.isEmpty()) {
+      NearOutcome why = stopped > 0 ? NearOutcome.ONLY_STOPWORDS : NearOutcome.EMPTY_AFTER_SEGMENTATION;
+      return Fingerprints.empty(why, truncated, analyzedChars);
+    }
+    List<String> ranked = rank(counts);
+    long[] high = new long[ranked.size()];
+    long[] low = new long[ranked.size()];
+    MessageDigest md5 = MD5.get();
+    for (int i = 0; i < ranked.size(); i++) {
+      byte[] digest = md5.digest(ranked.get(i).getBytes(StandardCharsets.UTF_8));
+      high[i] = bigEndianLong(digest, 0);
+      low[i] = bigEndianLong(digest, 8);
+    }
+    return new Fingerprints(NearOutcome.OK, ranked, high, low, truncated, analyzedChars);
+  }
+
+  /** MD5 of one term as it is used for fingerprints (UTF-8 bytes), 16 bytes. */
+  public static byte[] md5(String term) {
+    return MD5.get().digest(term.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Releases the analyzer's per-thread state. */
+  @Override
+  public void close() {
+    analyzer.close();
+  }
+
+  /** Segments {@code words} and counts kept tokens; returns the number of stop words dropped. */
+  private int countWords(String words, Map<String, Integer> counts) {
+    int stopped = 0;
+    try (TokenStream stream = analyzer.tokenStream(FIELD, words)) {
+      CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
+      stream.reset();
+      while (stream.incrementToken()) {
+        if (!hasLetterOrDigit(term)) {
+          continue;
+        }
+        String token = term.toString();
+        if (stopWords.contains(token)) {
+          stopped++;
+          continue;
+        }
+        counts.merge(token, 1, Integer::sum);
+      }
+      stream.end();
+    } catch (IOException e) {
+      // StringReader input: smartcn does no real I/O, so this is a bug, not bad data.
+      throw new UncheckedIOException("smartcn failed on a string of " + words.length() + " chars", e);
+    }
+    return stopped;
+  }
+
+  private List<String> rank(Map<String, Integer> counts) {
+    List<String> terms = new ArrayList<>(counts.keySet());
+    if (documentFrequencies == null) {
+      terms.sort((a, b) -> {
+        int byCount = Integer.compare(counts.get(b), counts.get(a));
+        return byCount != 0 ? byCount : a.compareTo(b);
+      });
+      return terms;
+    }
+    Map<String, Double> weights = new HashMap<>(terms.size() * 2);
+    long docCount = Math.max(0, documentFrequencies.docCount());
+    for (String term : terms) {
+      long docFreq = Math.min(docCount, Math.max(0, documentFrequencies.docFreq(term)));
+      double idf = Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5));
+      weights.put(term, counts.get(term) * idf);
+    }
+    terms.sort((a, b) -> {
+      int byWeight = Double.compare(weights.get(b), weights.get(a));
+      return byWeight != 0 ? byWeight : a.compareTo(b);
+    });
+    return terms;
+  }
+
+  private static Set<String> loadStopWords(String location, ChineseFolding folding) {
+    Set<String> words = new HashSet<>();
+    for (String line : WordLists.readLines(location)) {
+      for (String word : line.split("\\s+")) {
+        String folded = folding.fold(TextNormalizer.normalizeText(word));
+        if (!folded.isEmpty()) {
+          words.add(folded);
+        }
+      }
+    }
+    return Set.copyOf(words);
+  }
+
+  /** Replaces each run of punctuation and white space by one '\n' (see step 5 above). */
+  static String breakSentences(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    boolean inBreak = false;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (isBreak(c)) {
+        if (!inBreak) {
+          out.append(SENTENCE_BREAK);
+          inBreak = true;
+        }
+      } else {
+        out.append(c);
+        inBreak = false;
+      }
+    }
+    return out.toString();
+  }
+
+  private static boolean isBreak(char c) {
+    if (c < 0x80) {
+      return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
+    }
+    if (Character.isWhitespace(c) || Character.isSpaceChar(c)) {
+      return true;
+    }
+    switch (Character.getType(c)) {
+      case Character.CONNECTOR_PUNCTUATION:
+      case Character.DASH_PUNCTUATION:
+      case Character.START_PUNCTUATION:
+      case Character.END_PUNCTUATION:
+      case Character.INITIAL_QUOTE_PUNCTUATION:
+      case Character.FINAL_QUOTE_PUNCTUATION:
+      case Character.OTHER_PUNCTUATION:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  private static boolean hasLetterOrDigit(CharTermAttribute term) {
+    for (int i = 0; i < term.length(); ) {
+      int cp = Character.codePointAt(term.buffer(), i, term.length());
+      if (Character.isLetterOrDigit(cp)) {
+        return true;
+      }
+      i += Character.charCount(cp);
+    }
+    return false;
+  }
+
+  private static long bigEndianLong(byte[] bytes, int offset) {
+    long value = 0;
+    for (int i = 0; i < 8; i++) {
+      value = (value << 8) | (bytes[offset + i] & 0xFFL);
+    }
+    return value;
+  }
+
+  private static MessageDigest newMd5() {
+    try {
+      return MessageDigest.getInstance("MD5");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform must provide MD5", e);
+    }
+  }
+}
