@@ -29,7 +29,7 @@ import org.xiaochong.source.TableSpec;
  */
 public final class ArchiveStore {
   /** Plan rows per transaction: large enough to amortize commits, small enough to keep locks short. */
-  static final int BATCH = 5000;
+  static final int BATCH = 10_000;
 
   private final Database database;
   private final TableSpec spec;
@@ -99,8 +99,10 @@ public final class ArchiveStore {
     database.jdbi().useTransaction(handle -> {
       PreparedBatch batch = handle.prepareBatch(
           "INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score) VALUES (?, ?, ?, ?, ?, ?)");
-      for (int i = 0; i < plan.size(); i++) {
-        batch.bind(0, runId).bind(1, i).bind(2, plan.removedId(i)).bind(3, plan.keptId(i))
+      int[] order = plan.orderByRemovedId();
+      for (int seq = 0; seq < order.length; seq++) {
+        int i = order[seq];
+        batch.bind(0, runId).bind(1, seq).bind(2, plan.removedId(i)).bind(3, plan.keptId(i))
             .bind(4, plan.rule(i).label).bind(5, plan.score(i)).add();
         if (batch.size() == BATCH) {
           batch.execute();

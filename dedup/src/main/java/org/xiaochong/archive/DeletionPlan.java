@@ -74,6 +74,23 @@ public final class DeletionPlan {
     return n;
   }
 
+  /**
+   * Positions of the plan ordered by removed id. Writing the plan in this order makes the archive
+   * inserts and source deletes walk both primary keys in order instead of jumping around.
+   */
+  public int[] orderByRemovedId() {
+    Integer[] order = new Integer[size];
+    for (int i = 0; i < size; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> Long.compare(removedIds[a], removedIds[b]));
+    int[] result = new int[size];
+    for (int i = 0; i < size; i++) {
+      result[i] = order[i];
+    }
+    return result;
+  }
+
   /** The removed ids, sorted (for index deletes). */
   public long[] removedIdsSorted() {
     long[] ids = Arrays.copyOf(removedIds, size);

@@ -104,8 +104,8 @@ public final class DedupRunner {
           archive.apply(runId, stage);
         }
         long[] removed = plan.removedIdsSorted();
-        for (int from = 0; from < removed.length; from += 1024) {
-          index.deleteIds(removed, from, Math.min(removed.length, from + 1024));
+        for (int from = 0; from < removed.length; from += 1 << 16) {
+          index.deleteIds(removed, from, Math.min(removed.length, from + (1 << 16)));
         }
         // The database is the truth: were this commit lost, the next sync drops the ids anyway.
         index.commit();

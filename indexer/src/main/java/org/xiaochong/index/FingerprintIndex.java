@@ -13,7 +13,6 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
-import org.apache.lucene.index.Term;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
@@ -123,12 +122,8 @@ public final class FingerprintIndex implements Closeable {
 
   /** Deletes the documents of these record ids (not yet committed). */
   public void deleteIds(long[] ids, int from, int to) {
-    Term[] terms = new Term[to - from];
-    for (int i = from; i < to; i++) {
-      terms[i - from] = IndexSchema.idTermOf(ids[i]);
-    }
     try {
-      writer.deleteDocuments(terms);
+      writer.deleteDocuments(IndexSchema.idsQuery(ids, from, to));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -6,21 +6,22 @@ import org.apache.lucene.document.Field;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.StringField;
-import org.apache.lucene.index.Term;
+import org.apache.lucene.search.Query;
 import org.apache.lucene.util.BytesRef;
-import org.apache.lucene.util.NumericUtils;
 
 /**
  * The fields of the fingerprint index: one document per source record.
  *
  * <pre>
  * field      indexed as                         doc values   used by
- * id         term (8-byte sortable long)        numeric      deletes by id, reading ids
+ * id         LongPoint                          numeric      deletes by id (set query), reading ids
  * reg_time   LongPoint                          numeric      the window range query, keep-latest
  * md5        term (16 raw bytes)                binary       the exact pass's term query
  * </pre>
  *
- * Nothing is stored: the database holds the records, the index only what dedup needs.
+ * Nothing is stored: the database holds the records, the index only what dedup needs. The id is a
+ * point, not a term: a million unique id terms would double the flush cost, and deletes come in
+ * batches that one {@code LongPoint.newSetQuery} serves.
  */
 public final class IndexSchema {
   public static final String ID = "id";
@@ -35,7 +36,7 @@ public final class IndexSchema {
 
   public static Document document(long id, long regTime, byte[] md5) {
     Document doc = new Document();
-    doc.add(new StringField(ID, idTerm(id), Field.Store.NO));
+    doc.add(new LongPoint(ID, id));
     doc.add(new NumericDocValuesField(ID, id));
     doc.add(new LongPoint(REG_TIME, regTime));
     doc.add(new NumericDocValuesField(REG_TIME, regTime));
@@ -45,13 +46,8 @@ public final class IndexSchema {
     return doc;
   }
 
-  public static BytesRef idTerm(long id) {
-    byte[] bytes = new byte[Long.BYTES];
-    NumericUtils.longToSortableBytes(id, bytes, 0);
-    return new BytesRef(bytes);
-  }
-
-  public static Term idTermOf(long id) {
-    return new Term(ID, idTerm(id));
+  /** Matches the documents of these record ids. */
+  public static Query idsQuery(long[] ids, int from, int to) {
+    return LongPoint.newSetQuery(ID, java.util.Arrays.copyOfRange(ids, from, to));
   }
 }

@@ -3,18 +3,17 @@ package org.xiaochong.index;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.math.BigInteger;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.util.FixedBitSet;
 import org.xiaochong.source.RecordSource;
-import org.xiaochong.source.SourceRecord;
 
 /**
  * Brings the index up to date with the table: adds rows not yet indexed, drops ids that left the
@@ -23,11 +22,11 @@ import org.xiaochong.source.SourceRecord;
  *
  * <p>How: the sorted ids of the index are merged with the table's ids (one streaming {@code SELECT id
  * ORDER BY id}, the primary key order); the rows to add are then streamed in full when they are many
- * (or the index is empty), else fetched by id in batches. Fingerprints are computed on {@code threads}
- * worker threads while one thread reads from the database.
+ * (or the index is empty), in {@code threads} id slices read and indexed in parallel, else fetched by
+ * id in batches.
  */
 public final class IndexSync {
-  private static final int BATCH = 512;
+  private static final int PROGRESS_STEP = 1024;
 
   /** What a sync did. */
   public record Result(long tableRows, long added, long deleted, double seconds) {}
@@ -91,8 +90,8 @@ public final class IndexSync {
           gone.add(indexed[i]);
         }
       }
-      for (int from = 0; from < gone.size; from += 1024) {
-        index.deleteIds(gone.values, from, Math.min(gone.size, from + 1024));
+      for (int from = 0; from < gone.size; from += 1 << 16) {
+        index.deleteIds(gone.values, from, Math.min(gone.size, from + (1 << 16)));
       }
       deleted = gone.size;
       if (missing.size == 0) {
@@ -107,125 +106,98 @@ public final class IndexSync {
     return new Result(tableRows, added, deleted, (System.nanoTime() - start) / 1e9);
   }
 
-  /** Streams all rows and indexes those in {@code wanted} (all when null). Returns rows indexed. */
+  /**
+   * Streams all rows and indexes those in {@code wanted} (all when null); returns rows indexed. The id
+   * range is cut into one slice per thread; each thread streams its slice on its own connection and
+   * fingerprints and indexes what it reads, so reading, hashing and indexing all run in parallel (and
+   * the server scans the slices in parallel too).
+   */
   private long addAll(LongList wanted, int wantedCount, LongConsumer progress) {
-    try (Workers workers = new Workers(progress)) {
-      int[] cursor = {0};
-      source.forEachRecord(record -> {
-        if (wanted != null) {
-          while (cursor[0] < wantedCount && wanted.values[cursor[0]] < record.id()) {
-            cursor[0]++;
-          }
-          if (cursor[0] >= wantedCount || wanted.values[cursor[0]] != record.id()) {
-            return;
-          }
-        }
-        workers.submit(record);
-      });
-      return workers.finish();
+    long[] range = source.idRange();
+    if (range == null) {
+      return 0;
     }
-  }
-
-  private long addSome(LongList ids, LongConsumer progress) {
-    try (Workers workers = new Workers(progress)) {
-      source.forEachRecord(ids.values, ids.size, workers::submit);
-      return workers.finish();
+    BigInteger min = BigInteger.valueOf(range[0]);
+    BigInteger span = BigInteger.valueOf(range[1]).subtract(min).add(BigInteger.ONE);
+    List<Callable<Long>> slices = new ArrayList<>();
+    for (int part = 0; part < threads; part++) {
+      long from = min.add(span.multiply(BigInteger.valueOf(part)).divide(BigInteger.valueOf(threads))).longValueExact();
+      BigInteger toExclusive = min.add(span.multiply(BigInteger.valueOf(part + 1)).divide(BigInteger.valueOf(threads)));
+      // The last slice ends after the max id; Long.MAX_VALUE itself is excluded only in theory.
+      long to = toExclusive.bitLength() > 63 ? Long.MAX_VALUE : toExclusive.longValueExact();
+      slices.add(() -> indexSlice(from, to, wanted, wantedCount, progress));
     }
-  }
-
-  /** A reader thread (the caller) hands batches of records to fingerprinting worker threads. */
-  private final class Workers implements AutoCloseable {
-    private final BlockingQueue<List<SourceRecord>> queue = new ArrayBlockingQueue<>(threads * 4);
-    private final ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "xiaochong-fingerprint");
+    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "xiaochong-index-slice");
       t.setDaemon(true);
       return t;
     });
-    private final List<Future<Long>> futures = new ArrayList<>();
-    private List<SourceRecord> batch = new ArrayList<>(BATCH);
-    private final LongConsumer progress;
-
-    Workers(LongConsumer progress) {
-      this.progress = progress;
-      for (int i = 0; i < threads; i++) {
-        futures.add(pool.submit(this::work));
-      }
-    }
-
-    private long work() throws InterruptedException {
-      DocumentMaker maker = makers.get();
-      long done = 0;
-      while (true) {
-        List<SourceRecord> records = queue.take();
-        if (records.isEmpty()) {
-          return done; // poison pill
-        }
-        for (SourceRecord record : records) {
-          index.addDocument(maker.make(record));
-        }
-        done += records.size();
-        progress.accept(records.size());
-      }
-    }
-
-    void submit(SourceRecord record) {
-      batch.add(record);
-      if (batch.size() == BATCH) {
-        put(batch);
-        batch = new ArrayList<>(BATCH);
-      }
-    }
-
-    private void put(List<SourceRecord> records) {
-      try {
-        while (!queue.offer(records, 100, TimeUnit.MILLISECONDS)) {
-          for (Future<Long> f : futures) {
-            if (f.isDone()) {
-              result(f); // a worker died: surface its exception
-            }
-          }
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while indexing", e);
-      }
-    }
-
-    long finish() {
-      if (!batch.isEmpty()) {
-        List<SourceRecord> last = batch;
-        batch = new ArrayList<>();
-        put(last);
-      }
-      for (int i = 0; i < threads; i++) {
-        put(List.of()); // one poison pill per worker; put blocks while the queue is full
-      }
+    try {
       long total = 0;
-      for (Future<Long> f : futures) {
-        total += result(f);
+      for (Future<Long> f : pool.invokeAll(slices)) {
+        total += f.get();
       }
       return total;
-    }
-
-    private long result(Future<Long> f) {
-        try {
-          return f.get();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted while indexing", e);
-        } catch (java.util.concurrent.ExecutionException e) {
-          Throwable cause = e.getCause();
-          if (cause instanceof RuntimeException re) {
-            throw re;
-          }
-          throw new IllegalStateException("fingerprinting failed: " + cause, cause);
-        }
-    }
-
-    @Override
-    public void close() {
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while indexing", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IllegalStateException("indexing failed: " + e.getCause(), e.getCause());
+    } finally {
       pool.shutdownNow();
     }
+  }
+
+  private long indexSlice(long from, long to, LongList wanted, int wantedCount, LongConsumer progress) {
+    DocumentMaker maker = makers.get();
+    int[] cursor = {wanted == null ? 0 : lowerBound(wanted.values, wantedCount, from)};
+    long[] done = {0};
+    source.forEachRecordInRange(from, to, record -> {
+      if (wanted != null) {
+        // Merge walk: both the slice's rows and the wanted ids are increasing.
+        while (cursor[0] < wantedCount && wanted.values[cursor[0]] < record.id()) {
+          cursor[0]++;
+        }
+        if (cursor[0] >= wantedCount || wanted.values[cursor[0]] != record.id()) {
+          return;
+        }
+      }
+      index.addDocument(maker.make(record));
+      if (++done[0] % PROGRESS_STEP == 0) {
+        progress.accept(PROGRESS_STEP);
+      }
+    });
+    progress.accept(done[0] % PROGRESS_STEP);
+    return done[0];
+  }
+
+  /** Fetches the given rows by id in batches and indexes them on this thread (few rows). */
+  private long addSome(LongList ids, LongConsumer progress) {
+    DocumentMaker maker = makers.get();
+    long[] done = {0};
+    source.forEachRecord(ids.values, ids.size, record -> {
+      index.addDocument(maker.make(record));
+      done[0]++;
+      progress.accept(1);
+    });
+    return done[0];
+  }
+
+  private static int lowerBound(long[] sorted, int size, long key) {
+    int lo = 0;
+    int hi = size;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (sorted[mid] < key) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
   }
 
   /** A growable array of longs (no boxing: a table may have 100M ids). */

@@ -31,18 +31,23 @@ public final class TextNormalizer {
     if (text == null || text.isEmpty()) {
       return "";
     }
-    String folded = isNfkcStable(text) ? text : Normalizer.normalize(text, Normalizer.Form.NFKC);
+    boolean fast = isNfkcStable(text);
+    String folded = fast ? text : Normalizer.normalize(text, Normalizer.Form.NFKC);
     StringBuilder out = new StringBuilder(folded.length());
     boolean spacePending = false;
     int previous = -1;
     for (int i = 0; i < folded.length(); ) {
       int cp = folded.codePointAt(i);
       i += Character.charCount(cp);
+      if (fast) {
+        cp = foldFast(cp);
+      }
       if (isSpaceOrInvisible(cp)) {
         spacePending = true;
         continue;
       }
-      cp = Character.toLowerCase(unifyPunctuation(cp));
+      cp = unifyPunctuation(cp);
+      cp = cp < 0x80 ? (cp >= 'A' && cp <= 'Z' ? cp + 32 : cp) : Character.toLowerCase(cp);
       if (spacePending && previous >= 0 && isSpacedWordChar(previous) && isSpacedWordChar(cp)) {
         out.append(' ');
       }
@@ -85,6 +90,9 @@ public final class TextNormalizer {
    * as they are. Full-width ASCII punctuation (，！？：；（）) is already ASCII after NFKC.
    */
   static int unifyPunctuation(int cp) {
+    if (cp < 0xB7) {
+      return cp;
+    }
     switch (cp) {
       case '。': case '｡': case '·': case '・': return '.';
       case '、': case '､': return ',';
@@ -100,21 +108,39 @@ public final class TextNormalizer {
   }
 
   /**
-   * True when NFKC would not change the text: every char is printable ASCII or a CJK unified ideograph
-   * (U+3400-U+4DBF, U+4E00-U+9FFF have no decomposition). Most crawled Chinese text passes, and this
-   * scan is far cheaper than {@link Normalizer#normalize}.
+   * True when NFKC can be skipped because {@link #foldFast(int)} does all it would do: every char is
+   * printable ASCII, a CJK unified ideograph (U+3400-U+4DBF, U+4E00-U+9FFF: no decomposition), CJK
+   * punctuation U+3000-U+3035 (only U+3000 decomposes, to a space, which we drop anyway) or a
+   * full-width ASCII form U+FF01-U+FF5E (NFKC maps each to ASCII by subtracting 0xFEE0). Most
+   * crawled Chinese text passes, and this scan is far cheaper than {@link Normalizer#normalize}.
    */
   private static boolean isNfkcStable(String text) {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
-      if (!((c >= 0x20 && c < 0x7F) || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF))) {
+      if (!((c >= 0x20 && c < 0x7F)
+          || (c >= 0x4E00 && c <= 0x9FFF)
+          || (c >= 0x3000 && c <= 0x3035)
+          || (c >= 0xFF01 && c <= 0xFF5E)
+          || (c >= 0x3400 && c <= 0x4DBF)
+          || c == '\n' || c == '\t' || c == '\r')) {
         return false;
       }
     }
     return true;
   }
 
+  /** NFKC of the chars that {@link #isNfkcStable} lets through: only the full-width forms change. */
+  private static int foldFast(int cp) {
+    return cp >= 0xFF01 && cp <= 0xFF5E ? cp - 0xFEE0 : cp;
+  }
+
   private static boolean isSpaceOrInvisible(int cp) {
+    if (cp < 0x80) {
+      return cp <= 0x20 || cp == 0x7F;
+    }
+    if (cp >= 0x4E00 && cp <= 0x9FFF) {
+      return false; // the common case in Chinese text
+    }
     if (Character.isWhitespace(cp) || Character.isSpaceChar(cp)) {
       return true;
     }

@@ -116,15 +116,34 @@ public final class RecordSource {
         + " ORDER BY " + TableSpec.quote(spec.idColumn()), rs -> consumer.accept(read(rs)));
   }
 
+  /** The smallest and largest id of the table, or null when it is empty. */
+  public long[] idRange() {
+    String id = TableSpec.quote(spec.idColumn());
+    return database.jdbi().withHandle(h -> h.createQuery(
+            "SELECT MIN(" + id + "), MAX(" + id + ") FROM " + TableSpec.quote(spec.table()))
+        .map((rs, ctx) -> rs.getObject(1) == null ? null : new long[] {rs.getLong(1), rs.getLong(2)})
+        .one());
+  }
+
+  /** Streams the rows with {@code from <= id < to}, in increasing id order. */
+  public void forEachRecordInRange(long from, long to, Consumer<SourceRecord> consumer) {
+    String id = TableSpec.quote(spec.idColumn());
+    stream("SELECT " + selectColumns + " FROM " + TableSpec.quote(spec.table()) + " WHERE " + id + " >= ?"
+        + " AND " + id + " < ? ORDER BY " + id, rs -> consumer.accept(read(rs)), from, to);
+  }
+
   private interface RowHandler {
     void accept(ResultSet rs) throws SQLException;
   }
 
   /** Runs a query with a streaming result set: rows arrive one by one, none are buffered. */
-  private void stream(String sql, RowHandler handler) {
+  private void stream(String sql, RowHandler handler, long... parameters) {
     try (Handle handle = database.jdbi().open();
         var statement = handle.getConnection().prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
       statement.setFetchSize(Integer.MIN_VALUE);
+      for (int i = 0; i < parameters.length; i++) {
+        statement.setLong(i + 1, parameters[i]);
+      }
       try (ResultSet rs = statement.executeQuery()) {
         while (rs.next()) {
           handler.accept(rs);
