@@ -1,0 +1,80 @@
+package org.xiaochong.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.xiaochong.source.BadInputException;
+
+class DedupConfigTest {
+  private static final Path DOCUMENTED = Path.of("..", "config", "dedup.properties");
+
+  @Test
+  void documentedConfig_listsEveryKeyWithItsDefault() throws IOException {
+    Properties documented = new Properties();
+    try (Reader reader = Files.newBufferedReader(DOCUMENTED, StandardCharsets.UTF_8)) {
+      documented.load(reader);
+    }
+    assertThat(documented.stringPropertyNames()).containsExactlyInAnyOrderElementsOf(DedupConfig.knownKeys());
+    for (String key : DedupConfig.knownKeys()) {
+      assertThat(documented.getProperty(key)).as(key).isEqualTo(DedupConfig.DEFAULTS.get(key));
+    }
+    // The documented file, used as it is, gives the built-in defaults.
+    assertThat(DedupConfig.fromProperties(documented, Map.of()).fieldsDigest())
+        .isEqualTo(DedupConfig.fromProperties(new Properties(), Map.of()).fieldsDigest());
+  }
+
+  @Test
+  void fromProperties_typoInKey_suggestsTheKnownKey() {
+    Properties props = new Properties();
+    props.setProperty("fileds.exact", "title");
+    assertThatThrownBy(() -> DedupConfig.fromProperties(props, Map.of()))
+        .isInstanceOf(BadInputException.class)
+        .hasMessage("unknown config key 'fileds.exact' (did you mean 'fields.exact'?)");
+  }
+
+  @Test
+  void fromProperties_passwordFromEnvironment_isUsedAndNeverPrinted() {
+    DedupConfig config = DedupConfig.fromProperties(new Properties(), Map.of("DEDUP_DB_PASSWORD", "S3cret!pw"));
+    assertThat(config.db().password()).isEqualTo("S3cret!pw");
+    assertThat(config.toString()).doesNotContain("S3cret!pw");
+    assertThat(config.db().toString()).doesNotContain("S3cret!pw");
+  }
+
+  @Test
+  void fromProperties_injectionInTableName_isRejected() {
+    Properties props = new Properties();
+    props.setProperty("source.table", "x; DROP TABLE y");
+    assertThatThrownBy(() -> DedupConfig.fromProperties(props, Map.of()))
+        .isInstanceOf(BadInputException.class)
+        .hasMessageContaining("source.table 'x; DROP TABLE y' is not a valid SQL identifier");
+  }
+
+  @Test
+  void fromProperties_passwordInUrl_isRejected() {
+    Properties props = new Properties();
+    props.setProperty("db.url", "jdbc:mysql://h/db?user=a&password=hunter2");
+    assertThatThrownBy(() -> DedupConfig.fromProperties(props, Map.of()))
+        .isInstanceOf(BadInputException.class)
+        .hasMessageNotContaining("hunter2")
+        .hasMessageContaining("must not carry the password");
+  }
+
+  @Test
+  void fromProperties_defaultIndexDir_isUnderDataDirPerTable() {
+    Properties props = new Properties();
+    props.setProperty("data.dir", "/srv/x");
+    props.setProperty("source.table", "posts");
+    props.setProperty("fields.exact", "title");
+    props.setProperty("fields.phone", "");
+    props.setProperty("fields.near", "title");
+    assertThat(DedupConfig.fromProperties(props, Map.of()).indexDir()).isEqualTo(Path.of("/srv/x/index/posts"));
+  }
+}
