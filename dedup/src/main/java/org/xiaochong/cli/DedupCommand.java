@@ -36,8 +36,10 @@ public final class DedupCommand implements Callable<Integer> {
     CommandLine cli = new CommandLine(new DedupCommand());
     cli.setOut(out);
     cli.setErr(err);
+    // picocli's parse errors (unknown option, bad --since value, missing --run) also go through this
+    // mapper once it is set, so they must map to USAGE here, not fall through to INTERNAL.
     cli.setExitCodeExceptionMapper(e -> e instanceof BadInputException || e instanceof IllegalArgumentException
-        ? ExitCodes.USAGE : ExitCodes.INTERNAL);
+        || e instanceof CommandLine.ParameterException ? ExitCodes.USAGE : ExitCodes.INTERNAL);
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
       boolean verbose = parseResult.hasMatchedOption("--verbose")
           || parseResult.subcommands().stream().anyMatch(p -> p.hasMatchedOption("--verbose"));

@@ -1,0 +1,105 @@
+package org.xiaochong.fingerprint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ExactKeyTest {
+
+  private static final List<String> FIELDS = List.of("title", "product", "phone", "content");
+
+  private static String key(String... values) {
+    return ExactKey.hex(new ExactKey(FIELDS, List.of("phone")).compute(values));
+  }
+
+  /*
+   * Golden keys: computed once with this code (and cross-checked with an independent Python
+   * hashlib implementation of the documented framing) and pinned. They are persisted in every
+   * index: if a change of TextNormalizer or ExactKey changes any of these values, the change needs a
+   * FingerprintVersion bump (old indexes must be rebuilt), not an update of the literals alone.
+   */
+  @Test
+  void compute_supplyPost_goldenKey() {
+    assertThat(key("供应山东烟台一级红富士苹果", "红富士苹果", "13800138000",
+            "本人有红富士苹果约5000斤，产地山东烟台，个大皮薄，价格2.50元/斤。联系人：王先生，电话：13800138000。"))
+        .isEqualTo("e805ac4696c6660b3d9e1bd56184e18d");
+  }
+
+  @Test
+  void compute_demandPostWithFormattedPhone_goldenKey() {
+    assertThat(key("求购赣南脐橙20吨", "赣南脐橙", "+86 139-0013-9000",
+            "长期大量求购特级赣南脐橙，需求约20吨，要求口感好，收购价3.20元/公斤，江西赣州及周边优先。"))
+        .isEqualTo("6442381fe344b95e9ab458d0e02246e5");
+  }
+
+  @Test
+  void compute_postWithNullAndEmptyFields_goldenKey() {
+    assertThat(key("出售新疆红枣", "新疆红枣", null, "")).isEqualTo("4be5cf699e242dd41770d4bdd38c7f90");
+  }
+
+  @Test
+  void compute_sameValues_sixteenBytesAndStable() {
+    ExactKey exactKey = new ExactKey(FIELDS, List.of("phone"));
+    String[] values = {"a", "b", "c", "d"};
+    byte[] first = exactKey.compute(values);
+    assertThat(first).hasSize(16);
+    assertThat(exactKey.compute(values)).isEqualTo(first);
+  }
+
+  @Test
+  void compute_boundaryShiftedBetweenFields_differs() {
+    ExactKey twoFields = new ExactKey(List.of("x", "y"), List.of());
+    assertThat(ExactKey.hex(twoFields.compute(new String[] {"ab", "c"})))
+        .isNotEqualTo(ExactKey.hex(twoFields.compute(new String[] {"a", "bc"})));
+  }
+
+  @Test
+  void compute_valueContainingSeparatorBytes_cannotFakeABoundary() {
+    ExactKey twoFields = new ExactKey(List.of("x", "y"), List.of());
+    // "a" + RS + "y" US "1" US "b" would be the bytes of field y if the framing used delimiters only.
+    assertThat(ExactKey.hex(twoFields.compute(new String[] {"a\u001Ey\u001F1\u001Fb", ""})))
+        .isNotEqualTo(ExactKey.hex(twoFields.compute(new String[] {"a", "b"})));
+  }
+
+  @Test
+  void compute_valueMovedToAnotherField_differs() {
+    assertThat(key("苹果", "", "", "")).isNotEqualTo(key("", "苹果", "", ""));
+  }
+
+  @Test
+  void compute_whitespaceFullWidthPunctuationVariants_equal() {
+    String original = key("供应山东烟台一级红富士苹果", "红富士苹果", "13800138000",
+        "本人有红富士苹果约5000斤，产地山东烟台，价格2.50元/斤。联系人：王先生");
+    assertThat(key("  供应 山东\u3000烟台一级红富士苹果\n", "红富士苹果 ", "138-0013-8000",
+            "本人有红 富士苹果约5000斤,产地山东烟台,价格2.50元/斤.联系人:王先生"))
+        .isEqualTo(original);
+    assertThat(key("供应山东烟台一级红富士苹果", "红富士苹果", "＋８６ １３８ ００１３ ８０００",
+            "本人有红富士苹果约５０００斤，产地山东烟台，价格２．５０元／斤。联系人：王先生"))
+        .isEqualTo(original);
+  }
+
+  @Test
+  void compute_nullAndEmptyField_equal() {
+    assertThat(key("t", null, null, "c")).isEqualTo(key("t", "", "", "c"));
+  }
+
+  @Test
+  void compute_differentPhoneDigits_differs() {
+    assertThat(key("t", "p", "13800138000", "c")).isNotEqualTo(key("t", "p", "13800138001", "c"));
+  }
+
+  @Test
+  void compute_oneMegabyteField_works() {
+    String big = "红富士苹果🍎 ".repeat(1 << 17); // ~1.1 MB of UTF-8, with 4-byte emoji
+    String withoutSpaces = big.replace(" ", "");
+    assertThat(key("t", "p", "", big)).isEqualTo(key("t", "p", "", withoutSpaces)).hasSize(32);
+  }
+
+  @Test
+  void compute_fewerValuesThanFields_throws() {
+    assertThatThrownBy(() -> new ExactKey(FIELDS, List.of()).compute(new String[] {"a"}))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+}
