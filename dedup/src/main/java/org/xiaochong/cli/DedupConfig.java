@@ -75,9 +75,15 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     Path dataDir = Path.of(values.get("data.dir"));
     String user = values.get("db.user");
     DbSettings db = new DbSettings(values.get("db.url"), user.isEmpty() ? null : user, password, dataDir);
-    TableSpec table = new TableSpec(
-        values.get("source.table"), values.get("source.id-column"), values.get("source.time-column"),
-        list(values.get("fields.exact")), list(values.get("fields.phone")), list(values.get("fields.near")));
+    List<String> exactFields = list(values.get("fields.exact"));
+    List<String> nearFields = list(values.get("fields.near"));
+    List<String> phoneFields = list(values.get("fields.phone"));
+    if (!props.containsKey("fields.phone")) {
+      // The default names the sample table's phone column; it applies only where that column is used.
+      phoneFields = phoneFields.stream().filter(f -> exactFields.contains(f) || nearFields.contains(f)).toList();
+    }
+    TableSpec table = new TableSpec(values.get("source.table"), values.get("source.id-column"),
+        values.get("source.time-column"), exactFields, phoneFields, nearFields);
     for (String phone : table.phoneFields()) {
       if (!table.exactFields().contains(phone) && !table.nearFields().contains(phone)) {
         throw new BadInputException("fields.phone names '" + phone + "', which is in neither fields.exact nor fields.near");
