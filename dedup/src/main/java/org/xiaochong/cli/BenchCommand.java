@@ -96,7 +96,8 @@ final class BenchCommand implements Callable<Integer> {
       System.gc();
       DedupRunner.Outcome outcome;
       try (FingerprintIndex index = FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), true)) {
-        DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(), progress);
+        DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(), progress)
+          .withPrefilter(config.prefilter()).withNotes(spec.commandLine().getOut()::println);
         outcome = runner.run(new DedupRunner.Options("exact", null, null, true, false));
       }
       long peakHeap = ManagementFactory.getMemoryPoolMXBeans().stream()
@@ -111,6 +112,12 @@ final class BenchCommand implements Callable<Integer> {
       }
       out.printf("  removed %,d exact duplicates (truth: %,d; wrong: %,d); peak heap %,d MB (sum of heap pool peaks)%n",
           summary.exactRemoved(), check.expected(), check.wrong(), peakHeap >> 20);
+      if (summary.prefilter() != null) {
+        RunSummary.PrefilterStats p = summary.prefilter();
+        out.printf("  prefilter: %,d index lookups made, %,d skipped; %.1f%% of the lookups for records without a twin"
+                + " skipped (%,d false positives), %,d KB%n", summary.exactLookups(), p.skipped(), 100 * p.uniqueSkipRate(),
+            p.falsePositives(), p.memoryBytes() >> 10);
+      }
 
       if (!skipSql) {
         Map<String, Double> sql = sqlBaseline(database, config.table());

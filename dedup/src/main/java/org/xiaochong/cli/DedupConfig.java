@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.commons.codec.digest.DigestUtils;
+import org.xiaochong.prefilter.PrefilterSettings;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.DbSettings;
 import org.xiaochong.source.TableSpec;
@@ -23,7 +24,8 @@ import org.xiaochong.source.TableSpec;
  * {@code config/dedup.properties}; an unknown key is an error (a typo must not silently fall back to a
  * default), with the closest known key suggested.
  */
-public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path dataDir, int threads) {
+public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path dataDir, int threads,
+    PrefilterSettings prefilter) {
 
   /** Keys and defaults, in the order of config/dedup.properties. */
   static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
@@ -40,6 +42,9 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     DEFAULTS.put("fields.phone", "phone");
     DEFAULTS.put("fields.near", "title,product,content");
     DEFAULTS.put("index.dir", "");
+    DEFAULTS.put("prefilter.enabled", "true");
+    DEFAULTS.put("prefilter.bits-per-key", "20");
+    DEFAULTS.put("prefilter.hashes", "8");
     DEFAULTS.put("threads", "0");
   }
 
@@ -103,7 +108,26 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     if (threads == 0) {
       threads = Runtime.getRuntime().availableProcessors();
     }
-    return new DedupConfig(db, table, index, dataDir, threads);
+    String enabled = values.get("prefilter.enabled");
+    if (!enabled.equals("true") && !enabled.equals("false")) {
+      throw new BadInputException("prefilter.enabled '" + enabled + "' must be true or false");
+    }
+    PrefilterSettings prefilter;
+    try {
+      prefilter = new PrefilterSettings(Boolean.parseBoolean(enabled), integer(values, "prefilter.bits-per-key"),
+          integer(values, "prefilter.hashes"));
+    } catch (IllegalArgumentException e) {
+      throw new BadInputException(e.getMessage(), e);
+    }
+    return new DedupConfig(db, table, index, dataDir, threads, prefilter);
+  }
+
+  private static int integer(Map<String, String> values, String key) {
+    try {
+      return Integer.parseInt(values.get(key));
+    } catch (NumberFormatException e) {
+      throw new BadInputException(key + " '" + values.get(key) + "' is not a whole number");
+    }
   }
 
   /**

@@ -61,7 +61,8 @@ final class DemoCommand implements Callable<Integer> {
       out.printf("loaded %,d rows in %.1f s; ground truth in %s%n", loaded, (System.nanoTime() - t) / 1e9,
           dataDir.resolve("truth.csv"));
       try (FingerprintIndex index = FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), true)) {
-        DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(), progress);
+        DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(), progress)
+          .withPrefilter(config.prefilter()).withNotes(spec.commandLine().getOut()::println);
         DedupRunner.Outcome outcome = runner.run(new DedupRunner.Options("exact", null, null, true, false));
         RunCommand.print(out, outcome.summary(), database, config.table());
         Path report = dataDir.resolve("report");

@@ -34,7 +34,8 @@ final class IndexCommand implements Callable<Integer> {
       RecordSource source = new RecordSource(database, config.table());
       source.checkSchema();
       DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(),
-          ConsoleProgress.forThisProcess());
+          ConsoleProgress.forThisProcess())
+          .withPrefilter(config.prefilter()).withNotes(spec.commandLine().getOut()::println);
       IndexSync.Result result = runner.syncIndex(source);
       spec.commandLine().getOut().printf("index %s: %,d rows in the table, %,d added, %,d dropped in %.1f s (%,.0f rows/s)%n",
           config.indexDir(), result.tableRows(), result.added(), result.deleted(), result.seconds(),

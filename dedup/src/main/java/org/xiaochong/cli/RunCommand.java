@@ -74,7 +74,8 @@ final class RunCommand implements Callable<Integer> {
     try (Database database = ConfigOptions.openDatabase(config);
         FingerprintIndex index = ConfigOptions.openIndex(config, rebuildIndex)) {
       DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(),
-          ConsoleProgress.forThisProcess());
+          ConsoleProgress.forThisProcess())
+          .withPrefilter(config.prefilter()).withNotes(spec.commandLine().getOut()::println);
       DedupRunner.Outcome outcome = runner.run(runOptions);
       print(spec.commandLine().getOut(), outcome.summary(), database, config.table());
       if (report != null) {
@@ -96,6 +97,12 @@ final class RunCommand implements Callable<Integer> {
     out.printf("index: %,d added, %,d dropped%n", summary.indexAdded(), summary.indexDeleted());
     out.printf("exact: %,d groups, %,d duplicates %s%n", summary.exactGroups(), summary.exactRemoved(),
         summary.applied() ? "removed" : "to remove");
+    if (summary.prefilter() != null) {
+      RunSummary.PrefilterStats p = summary.prefilter();
+      out.printf("prefilter: %,d keys asked, %,d index lookups skipped, %,d false positives (%.1f%% of the lookups"
+              + " for records without a twin skipped), %,d KB, %,d saturated counters%n", p.lookups(), p.skipped(),
+          p.falsePositives(), 100 * p.uniqueSkipRate(), p.memoryBytes() >> 10, p.saturated());
+    }
     List<ExactPass.Group> samples = summary.exactSamples();
     if (!samples.isEmpty()) {
       out.println("sample groups (kept <- removed):");

@@ -16,6 +16,7 @@ import org.apache.lucene.util.FixedBitSet;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.prefilter.GroupPrefilter;
 
 /**
  * The exact pass (seed 002, 第一步 ④-⑧): for each record of the window, look up every record of the
@@ -36,8 +37,19 @@ public final class ExactPass {
   /** One group of exact duplicates: the kept record and the removed ones. */
   public record Group(long keptId, long keptTime, long[] removedIds, long[] removedTimes) {}
 
-  /** What the pass found. */
-  public record Result(long recordsExamined, long groups, long lookups, long lookupsSkipped, List<Group> samples) {}
+  /** The key of a group and how many of its records were planned for removal. */
+  public record RemovedKey(byte[] md5, int count) {}
+
+  /**
+   * What the pass found.
+   *
+   * @param lookups term lookups made (after the prefilter)
+   * @param lookupsSkipped lookups the prefilter proved needless
+   * @param lookupsAlone lookups that found the record alone: the prefilter's false positives
+   * @param removedKeys the keys of the removed records, to keep the prefilter in step
+   */
+  public record Result(long recordsExamined, long groups, long lookups, long lookupsSkipped, long lookupsAlone,
+      List<Group> samples, List<RemovedKey> removedKeys) {}
 
   private final IndexSnapshot snapshot;
   private final GroupPrefilter prefilter;
@@ -71,7 +83,9 @@ public final class ExactPass {
     long groups = 0;
     long lookups = 0;
     long skipped = 0;
+    long alone = 0;
     List<Group> samples = new ArrayList<>();
+    List<RemovedKey> removedKeys = new ArrayList<>();
 
     for (LeafReaderContext leaf : leaves) {
       BinaryDocValues md5s = leaf.reader().getBinaryDocValues(IndexSchema.MD5);
@@ -81,8 +95,8 @@ public final class ExactPass {
         if (resolved.get(doc) || md5s == null || !md5s.advanceExact(doc - leaf.docBase)) {
           continue;
         }
-        BytesRef key = md5s.binaryValue();
-        if (!prefilter.mightHaveTwin(BytesRef.deepCopyOf(key).bytes)) {
+        BytesRef key = BytesRef.deepCopyOf(md5s.binaryValue());
+        if (!prefilter.mightHaveTwin(key.bytes)) {
           skipped++;
           continue;
         }
@@ -110,10 +124,13 @@ public final class ExactPass {
         if (size > 1) {
           groups++;
           decide(group, size, plan, samples);
+          removedKeys.add(new RemovedKey(key.bytes, size - 1));
+        } else {
+          alone++;
         }
       }
     }
-    return new Result(examined, groups, lookups, skipped, samples);
+    return new Result(examined, groups, lookups, skipped, alone, samples, removedKeys);
   }
 
   private void decide(int[] group, int size, DeletionPlan plan, List<Group> samples) {

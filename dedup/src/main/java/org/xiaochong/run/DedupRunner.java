@@ -11,9 +11,11 @@ import org.xiaochong.index.ExactDocumentMaker;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSync;
 import org.xiaochong.pass.ExactPass;
-import org.xiaochong.pass.GroupPrefilter;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.Window;
+import org.xiaochong.prefilter.GroupPrefilter;
+import org.xiaochong.prefilter.IndexKeyFilter;
+import org.xiaochong.prefilter.PrefilterSettings;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.TableSpec;
@@ -48,6 +50,20 @@ public final class DedupRunner {
   private final String configDigest;
   private final int threads;
   private final Progress progress;
+  private PrefilterSettings prefilterSettings = PrefilterSettings.DEFAULT;
+  private java.util.function.Consumer<String> notes = note -> {};
+
+  /** Uses these prefilter settings instead of {@link PrefilterSettings#DEFAULT}. */
+  public DedupRunner withPrefilter(PrefilterSettings settings) {
+    this.prefilterSettings = settings;
+    return this;
+  }
+
+  /** Receives one-line notes for the user (e.g. a prefilter rebuilt, and why). */
+  public DedupRunner withNotes(java.util.function.Consumer<String> notes) {
+    this.notes = notes;
+    return this;
+  }
 
   public DedupRunner(Database database, TableSpec spec, FingerprintIndex index, String configDigest, int threads, Progress progress) {
     this.database = database;
@@ -86,9 +102,18 @@ public final class DedupRunner {
     t = System.nanoTime();
     DeletionPlan plan = new DeletionPlan();
     ExactPass.Result exact;
+    IndexKeyFilter prefilter = null;
+    java.nio.file.Path prefilterDir = index.path().resolve("prefilter");
     try (DirectoryReader reader = index.openReader()) {
+      if (prefilterSettings.enabled()) {
+        prefilter = IndexKeyFilter.openOrRebuild(prefilterDir, index.commitGeneration(), reader,
+            prefilterSettings.countersPerKey(), prefilterSettings.hashes(), notes);
+        seconds.put("prefilter", elapsed(t));
+        t = System.nanoTime();
+      }
       IndexSnapshot snapshot = new IndexSnapshot(reader);
-      exact = new ExactPass(snapshot, GroupPrefilter.NONE).run(window, plan);
+      GroupPrefilter groupPrefilter = prefilter == null ? GroupPrefilter.NONE : prefilter;
+      exact = new ExactPass(snapshot, groupPrefilter).run(window, plan);
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -109,6 +134,13 @@ public final class DedupRunner {
         }
         // The database is the truth: were this commit lost, the next sync drops the ids anyway.
         index.commit();
+        if (prefilter != null) {
+          for (ExactPass.RemovedKey removedKey : exact.removedKeys()) {
+            for (int i = 0; i < removedKey.count(); i++) {
+              prefilter.removed(removedKey.md5());
+            }
+          }
+        }
         archive.finishRun(runId, "applied", sync.tableRows(), plan.count(DeletionPlan.Rule.EXACT),
             plan.count(DeletionPlan.Rule.NEAR), null);
         archive.dropPlan(runId);
@@ -124,10 +156,16 @@ public final class DedupRunner {
       }
       seconds.put("apply", elapsed(t));
     }
+    if (prefilter != null) {
+      // Saved under the generation it now matches; a crash before this line only costs a rebuild.
+      prefilter.save(prefilterDir, index.commitGeneration());
+    }
     seconds.put("total", elapsed(start));
     RunSummary summary = new RunSummary(runId, options.method(), options.apply(), sync.tableRows(),
         exact.recordsExamined(), sync.added(), sync.deleted(), exact.groups(), plan.count(DeletionPlan.Rule.EXACT),
-        plan.count(DeletionPlan.Rule.NEAR), exact.lookups(), exact.lookupsSkipped(), resumed, seconds, exact.samples());
+        plan.count(DeletionPlan.Rule.NEAR), exact.lookups(), exact.lookupsSkipped(), resumed, seconds, exact.samples(),
+        prefilter == null ? null : new RunSummary.PrefilterStats(prefilter.lookups(), prefilter.skipped(),
+            exact.lookupsAlone(), prefilter.memoryBytes(), prefilter.saturated()));
     return new Outcome(summary, plan);
   }
 

@@ -28,7 +28,24 @@ public record RunSummary(
     long exactLookupsSkipped,
     List<Long> resumedRuns,
     Map<String, Double> seconds,
-    List<ExactPass.Group> exactSamples) {
+    List<ExactPass.Group> exactSamples,
+    PrefilterStats prefilter) {
+
+  /**
+   * The prefilter's work in the exact pass.
+   *
+   * @param lookups keys asked
+   * @param skipped index lookups saved ("certainly alone")
+   * @param falsePositives lookups made that found the record alone
+   * @param memoryBytes the counters' memory
+   * @param saturated counters at their maximum
+   */
+  public record PrefilterStats(long lookups, long skipped, long falsePositives, long memoryBytes, long saturated) {
+    /** Share of the lookups for records without a twin that the filter saved. */
+    public double uniqueSkipRate() {
+      return skipped + falsePositives == 0 ? 1.0 : (double) skipped / (skipped + falsePositives);
+    }
+  }
 
   public double totalSeconds() {
     return seconds.getOrDefault("total", 0.0);
@@ -50,6 +67,15 @@ public record RunSummary(
     exact.put("lookups_skipped", exactLookupsSkipped);
     json.put("exact", exact);
     json.put("near", Map.of("removed", nearRemoved));
+    if (prefilter != null) {
+      Map<String, Object> p = new LinkedHashMap<>();
+      p.put("lookups", prefilter.lookups());
+      p.put("skipped", prefilter.skipped());
+      p.put("false_positives", prefilter.falsePositives());
+      p.put("memory_bytes", prefilter.memoryBytes());
+      p.put("saturated", prefilter.saturated());
+      json.put("prefilter", p);
+    }
     json.put("resumed_runs", resumedRuns);
     json.put("seconds", seconds);
     return json;

@@ -143,6 +143,15 @@ public final class FingerprintIndex implements Closeable {
     }
   }
 
+  /** The generation of the last commit: it names the prefilter snapshot that matches the index. */
+  public long commitGeneration() {
+    try {
+      return org.apache.lucene.index.SegmentInfos.readLatestCommit(directory).getGeneration();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** A near-real-time reader that sees uncommitted changes too. The caller closes it. */
   public DirectoryReader openReader() {
     try {

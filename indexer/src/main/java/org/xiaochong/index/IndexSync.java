@@ -102,7 +102,9 @@ public final class IndexSync {
         added = addSome(missing, progress);
       }
     }
-    index.commit();
+    if (added > 0 || deleted > 0) {
+      index.commit(); // only on change: the commit generation tags the prefilter snapshot
+    }
     return new Result(tableRows, added, deleted, (System.nanoTime() - start) / 1e9);
   }
 

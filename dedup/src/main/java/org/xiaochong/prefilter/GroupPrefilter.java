@@ -1,4 +1,4 @@
-package org.xiaochong.pass;
+package org.xiaochong.prefilter;
 
 /**
  * Asked before each term query of a pass: may this key have another record in the index? Answering
