@@ -114,6 +114,24 @@ public final class IndexKeyFilter implements GroupPrefilter {
     return true;
   }
 
+  /**
+   * For a key that is not (yet) in the index: false means certainly absent, so the index need not be
+   * asked (seed 000's lookup: any counter at zero).
+   */
+  public boolean mightContain(byte[] md5) {
+    lookups++;
+    if (!filter.mightContain(md5)) {
+      skipped++;
+      return false;
+    }
+    return true;
+  }
+
+  /** A record with this key entered the index. */
+  public void added(byte[] md5) {
+    filter.put(md5);
+  }
+
   /** A record with this key left the index. */
   public void removed(byte[] md5) {
     filter.remove(md5);

@@ -1,0 +1,132 @@
+package org.xiaochong.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDateTime;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.xiaochong.check.OnlineChecker;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.source.RecordSource;
+import org.xiaochong.source.SourceRecord;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code dedup check}: verdicts for incoming JSON-lines records, for ingestion pipelines. */
+@Command(
+    name = "check",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Reads JSON-lines records on stdin (column -> value, as in the table) and writes one verdict per line:",
+      "{\"id\":…, \"verdict\":\"new|exact\", \"kept_id\":…, \"score\":…}. The counting Bloom filter answers",
+      "'certainly new' without an index lookup for most new records. With --add, new records (they need",
+      "the id column, and the time column or now) join the index so later lines are checked against them.",
+      "The database is not opened; the next `dedup run` reconciles the index with the table."
+    },
+    footer = {"", "Exit codes: 0 success, 1 unexpected error, 2 usage or configuration error, 3 some lines were rejected (see their verdict \"error\")."})
+final class CheckCommand implements Callable<Integer> {
+  @Mixin ConfigOptions options;
+
+  @Option(names = "--add", description = "Add new records to the index and the filter.")
+  boolean add;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  private final InputStream stdin;
+
+  CheckCommand() {
+    this(System.in);
+  }
+
+  CheckCommand(InputStream stdin) {
+    this.stdin = stdin;
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    DedupConfig config = options.load();
+    PrintWriter out = spec.commandLine().getOut();
+    ObjectMapper json = new ObjectMapper();
+    long lines = 0;
+    long rejected = 0;
+    Map<String, Long> verdicts = new HashMap<>();
+    String idColumn = config.table().idColumn();
+    String timeColumn = config.table().timeColumn();
+    try (FingerprintIndex index = ConfigOptions.openIndex(config, false);
+        OnlineChecker checker = OnlineChecker.open(index, config.table(), config.prefilter(), spec.commandLine().getErr()::println);
+        BufferedReader in = new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8))) {
+      TimeArgument times = new TimeArgument();
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
+        lines++;
+        if (line.isBlank()) {
+          continue;
+        }
+        ObjectNode verdictLine = json.createObjectNode();
+        try {
+          JsonNode record = json.readTree(line);
+          if (record == null || !record.isObject()) {
+            throw new IllegalArgumentException("not a JSON object");
+          }
+          Map<String, String> fields = new HashMap<>();
+          for (Iterator<Map.Entry<String, JsonNode>> it = record.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            fields.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText());
+          }
+          JsonNode idNode = record.get(idColumn);
+          if (idNode != null && !idNode.canConvertToLong()) {
+            throw new IllegalArgumentException(idColumn + " '" + idNode.asText() + "' is not an integer");
+          }
+          if (idNode != null) {
+            verdictLine.put("id", idNode.asLong());
+          } else {
+            verdictLine.putNull("id");
+          }
+          OnlineChecker.Verdict verdict = checker.check(fields);
+          if (add && verdict.isNew()) {
+            if (idNode == null) {
+              throw new IllegalArgumentException("--add needs the id column '" + idColumn + "' in each record");
+            }
+            String time = fields.get(timeColumn);
+            long millis = time == null ? RecordSource.toMillis(LocalDateTime.now()) : RecordSource.toMillis(times.convert(time));
+            checker.add(idNode.asLong(), time == null && record.has(timeColumn) ? SourceRecord.NULL_TIME : millis, verdict);
+          }
+          verdictLine.put("verdict", verdict.verdict());
+          if (verdict.keptId() == null) {
+            verdictLine.putNull("kept_id");
+          } else {
+            verdictLine.put("kept_id", verdict.keptId());
+          }
+          verdictLine.put("score", verdict.score());
+          verdicts.merge(verdict.verdict(), 1L, Long::sum);
+        } catch (IOException | RuntimeException e) {
+          rejected++;
+          verdictLine.put("line", lines);
+          verdictLine.put("verdict", "error");
+          verdictLine.put("error", e instanceof IOException ? "invalid JSON: " + oneLine(e.getMessage()) : oneLine(e.getMessage()));
+        }
+        out.println(json.writeValueAsString(verdictLine));
+      }
+      out.flush();
+      spec.commandLine().getErr().printf("checked %,d lines: %s, %,d rejected; %,d index lookups, %,d skipped by the prefilter%n",
+          lines, verdicts, rejected, checker.indexLookups(), checker.filterSkipped());
+    }
+    return rejected > 0 ? 3 : ExitCodes.OK;
+  }
+
+  private static String oneLine(String message) {
+    String m = message == null ? "" : message;
+    int nl = m.indexOf('\n');
+    return (nl >= 0 ? m.substring(0, nl) : m).strip();
+  }
+}

@@ -1,0 +1,89 @@
+package org.xiaochong.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.xiaochong.index.ExactDocumentMaker;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.source.SourceRecord;
+import org.xiaochong.source.TableSpec;
+import picocli.CommandLine;
+
+class CheckCommandTest {
+  @TempDir Path dir;
+
+  private int execute(Path config, String stdin, StringWriter out, StringWriter err, String... args) {
+    CommandLine cli = new CommandLine(new CheckCommand(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8))));
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    List<String> all = new ArrayList<>(List.of("--config", config.toString()));
+    all.addAll(List.of(args));
+    return cli.execute(all.toArray(String[]::new));
+  }
+
+  private static String post(long id, String phone, String time) {
+    return "{\"id\":" + id + ",\"title\":\"供应山东烟台红富士苹果\",\"category\":\"供应\",\"product\":\"红富士苹果\","
+        + "\"region\":\"山东烟台\",\"price\":\"2.50元/斤\",\"contact\":\"王先生\",\"phone\":\"" + phone
+        + "\",\"content\":\"本人有红富士苹果约3000斤，价格2.50元/斤。\",\"reg_time\":\"" + time + "\"}";
+  }
+
+  @Test
+  void check_knownNewAndRepeatedRecords_givesVerdictsAndAddsOnlyWithAdd() throws Exception {
+    Path config = dir.resolve("c.properties");
+    Files.writeString(config, "index.dir=" + dir.resolve("index") + "\n");
+    TableSpec spec = TableSpec.sample();
+    ExactDocumentMaker maker = new ExactDocumentMaker(spec);
+    DedupConfig dedupConfig = DedupConfig.load(config, java.util.Map.of());
+    try (FingerprintIndex index = FingerprintIndex.open(dedupConfig.indexDir(), dedupConfig.fieldsDigest(), false)) {
+      // Record 10 is in the index already (as if `dedup index` had run): same post as the input's first line.
+      index.addDocument(maker.make(new SourceRecord(10, 1000, new String[] {"供应山东烟台红富士苹果", "供应", "红富士苹果",
+          "山东烟台", "2.50元/斤", "王先生", "13800138000", "本人有红富士苹果约3000斤，价格2.50元/斤。", null, null, null})));
+      index.commit();
+    }
+    String input = post(11, "+86 138-0013-8000", "2025-01-01 08:00:00") + "\n"
+        + post(12, "13900001111", "2025-01-02 08:00:00") + "\n"
+        + post(13, "139 0000 1111", "2025-01-03 08:00:00") + "\n"
+        + "{broken\n";
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = execute(config, input, out, err);
+    List<JsonNode> verdicts = new ArrayList<>();
+    for (String line : out.toString().split("\n")) {
+      verdicts.add(new ObjectMapper().readTree(line));
+    }
+    assertThat(code).isEqualTo(3); // one line rejected
+    assertThat(verdicts).hasSize(4);
+    assertThat(verdicts.get(0).get("verdict").asText()).isEqualTo("exact");
+    assertThat(verdicts.get(0).get("kept_id").asLong()).isEqualTo(10);
+    assertThat(verdicts.get(1).get("verdict").asText()).isEqualTo("new");
+    // Without --add, record 12 was not remembered: 13 (same post, other phone format) is new too.
+    assertThat(verdicts.get(2).get("verdict").asText()).isEqualTo("new");
+    assertThat(verdicts.get(3).get("verdict").asText()).isEqualTo("error");
+    assertThat(verdicts.get(3).get("error").asText()).startsWith("invalid JSON");
+
+    StringWriter out2 = new StringWriter();
+    int code2 = execute(config, post(12, "13900001111", "2025-01-02 08:00:00") + "\n"
+        + post(13, "139 0000 1111", "2025-01-03 08:00:00") + "\n", out2, new StringWriter(), "--add");
+    assertThat(code2).isZero();
+    String[] lines = out2.toString().split("\n");
+    assertThat(new ObjectMapper().readTree(lines[0]).get("verdict").asText()).isEqualTo("new");
+    assertThat(new ObjectMapper().readTree(lines[1]).get("verdict").asText()).isEqualTo("exact");
+    assertThat(new ObjectMapper().readTree(lines[1]).get("kept_id").asLong()).isEqualTo(12);
+
+    // The added record is in the index for the next process too.
+    StringWriter out3 = new StringWriter();
+    execute(config, post(14, "13900001111", "2025-01-04 08:00:00") + "\n", out3, new StringWriter());
+    assertThat(new ObjectMapper().readTree(out3.toString().strip()).get("kept_id").asLong()).isEqualTo(12);
+  }
+}
