@@ -125,6 +125,8 @@ public final class DedupRunner {
       runId = archive.startRun(options.method(), true, configDigest, options.since(), options.until());
       try {
         archive.writePlan(runId, plan);
+        seconds.put("plan", elapsed(t));
+        t = System.nanoTime();
         try (Progress.Stage stage = progress.start("apply", plan.size())) {
           archive.apply(runId, stage);
         }

@@ -65,7 +65,9 @@ public final class FingerprintIndex implements Closeable {
       }
       IndexWriterConfig config = new IndexWriterConfig(new KeywordAnalyzer());
       config.setOpenMode(rebuild ? IndexWriterConfig.OpenMode.CREATE : IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
-      config.setRAMBufferSizeMB(192); // fewer, larger flushes while bulk indexing
+      // Small enough that segments are flushed by the indexing threads while they index (in
+      // parallel), rather than all at once by the committing thread at the end.
+      config.setRAMBufferSizeMB(48);
       config.setCommitOnClose(false);
       IndexWriter writer = new IndexWriter(directory, config);
       FingerprintIndex index = new FingerprintIndex(path, directory, writer, fieldsDigest);
