@@ -643,6 +643,7 @@ public final class SeedExperiment {
       runFiltered(new MemoryStore(), warmShape, w.hi(), w.lo(), warm);
     }
 
+    double prepUs = w.prepNanosPerItem() / 1000;
     List<String> rows = new ArrayList<>();
     List<String> memRows = new ArrayList<>();
     for (int s = 0; s < o.sizes().length; s++) {
@@ -671,9 +672,10 @@ public final class SeedExperiment {
       double mB = median(tb) / 1e9;
       rows.add(String.format(
           Locale.ROOT,
-          "| %,d | %,d | %,d | %,d | %.2fx | %.2f s | %.2f s | %.2fx | %,d | %.2f / %.2f |",
+          "| %,d | %,d | %,d | %,d | %.2fx | %.2f s | %.2f s | %.2fx | %,d | %.2f / %.2f | %.2fx |",
           n, truth, a.lookups(), b.lookups(), (double) a.lookups() / b.lookups(), mA, mB,
-          mA / mB, b.falsePositives(), mA * 1e6 / n, mB * 1e6 / n));
+          mA / mB, b.falsePositives(), mA * 1e6 / n, mB * 1e6 / n,
+          (mA * 1e6 / n + prepUs) / (mB * 1e6 / n + prepUs)));
 
       if (!o.skipMemory()) {
         long[] ma = new long[o.reps()];
@@ -703,8 +705,8 @@ public final class SeedExperiment {
         o.reps(), COUNTERS_PER_KEY, HASHES, w.prepNanosPerItem() / 1000);
     System.out.println(
         "| size | distinct | store lookups A | store lookups B | lookup ratio | time A | time B"
-            + " | speed-up | FP count | us/URL A / B |");
-    System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+            + " | speed-up | FP count | us/URL A / B | speed-up incl. canonicalize + MD5 |");
+    System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     rows.forEach(System.out::println);
     if (!memRows.isEmpty()) {
       System.out.printf(
