@@ -83,7 +83,7 @@ import org.xiaochong.urls.UrlCanonicalizer;
  * batch: this is how a Lucene-backed key store is kept exact and read-your-writes (Elasticsearch's
  * version map plays the role of the set). Default writer config: 16 MB RAM buffer, TieredMergePolicy,
  * ConcurrentMergeScheduler (merges run on a background thread). The default {@code
- * FSDirectory.open} is an MMapDirectory: the index files (~30 MB at 2M URLs) stay in the OS page
+ * FSDirectory.open} is an MMapDirectory: the index files (22 MB at 2M URLs, 1.2M docs) stay in the OS page
  * cache on a machine with spare RAM, so a lookup costs page-cache memory accesses and the term
  * dictionary walk of each segment, not disk seeks. That is realistic for an index that fits in RAM;
  * {@code --directory nio} makes every block read a {@code pread} system call instead. The index
