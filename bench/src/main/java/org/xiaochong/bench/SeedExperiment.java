@@ -52,8 +52,11 @@ import org.xiaochong.urls.UrlCanonicalizer;
  * <pre>
  * java -Xmx2g -cp bench/target/benchmarks.jar org.xiaochong.bench.SeedExperiment \
  *     [--sizes 500000,1000000,1500000,2000000] [--new-share 0.6] [--dir DIR] [--reps 3]
- *     [--batch 10000] [--directory mmap|nio] [--data PATH]
+ *     [--batch 10000] [--directory mmap|nio] [--data PATH|none] [--skip-memory]
  * </pre>
+ *
+ * <p>The default run takes about 4 minutes on 2 shared cores (bench/RESULTS.md). {@code --data none}
+ * forces synthetic URLs; {@code --skip-memory} drops the HashSet-store rows.
  *
  * <p><b>Workload.</b> A stream of {@code size} URLs; each is new with probability {@code
  * --new-share} (default 0.6, the seed's 60 % new / 40 % repeated), otherwise it repeats an earlier
@@ -164,7 +167,7 @@ public final class SeedExperiment {
             System.out.println(
                 "usage: SeedExperiment [--sizes 500000,1000000,1500000,2000000] [--new-share 0.6]"
                     + " [--dir DIR] [--reps 3] [--batch 10000] [--directory mmap|nio]"
-                    + " [--data urlset.csv] [--skip-memory]");
+                    + " [--data urlset.csv|none] [--skip-memory]");
             System.exit(0);
           }
           default -> throw new IllegalArgumentException("unknown option " + a);
@@ -411,7 +414,8 @@ public final class SeedExperiment {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
-    Path data = o.data() != null ? o.data() : findUrlset();
+    boolean forceSynthetic = o.data() != null && o.data().toString().equals("none");
+    Path data = forceSynthetic ? null : o.data() != null ? o.data() : findUrlset();
     List<String> bases;
     String source;
     if (data != null) {
@@ -420,7 +424,8 @@ public final class SeedExperiment {
           + " rows), repeated and varied";
     } else {
       bases = syntheticBases(48_009);
-      source = "SYNTHETIC URLs (" + URLSET + " not found under ../shared or /work/shared): "
+      source = "SYNTHETIC URLs (" + (forceSynthetic ? "--data none" : URLSET
+          + " not found under ../shared or /work/shared") + "): "
           + bases.size() + " generated bases, repeated and varied";
     }
     int n = Math.toIntExact(o.sizes()[o.sizes().length - 1]);
