@@ -1,0 +1,763 @@
+package org.xiaochong.bench;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.NIOFSDirectory;
+import org.apache.lucene.util.BytesRef;
+import org.xiaochong.prefilter.CountingBloomFilter;
+import org.xiaochong.prefilter.Fingerprint;
+import org.xiaochong.prefilter.FilterShape;
+import org.xiaochong.urls.UrlCanonicalizer;
+
+/**
+ * Seed 000's experiment (IMP-CBFilter, section 3): URL dedup against an MD5 fingerprint store on
+ * disk, (A) the store alone against (B) a counting Bloom filter in front of it, at 500k, 1M, 1.5M
+ * and 2M URLs. A plain {@code main}, not JMH: each measurement is one long pass over a stream
+ * (seconds, millions of operations, an on-disk index growing as it goes), which JMH's fixed-time
+ * iterations do not model.
+ *
+ * <p>Run (after {@code mvn -q -pl bench -am package -DskipTests}):
+ *
+ * <pre>
+ * java -Xmx2g -cp bench/target/benchmarks.jar org.xiaochong.bench.SeedExperiment \
+ *     [--sizes 500000,1000000,1500000,2000000] [--new-share 0.6] [--dir DIR] [--reps 3]
+ *     [--batch 10000] [--directory mmap|nio] [--data PATH|none] [--skip-memory]
+ * </pre>
+ *
+ * <p>The default run takes about 4 minutes on 2 shared cores (bench/RESULTS.md). {@code --data none}
+ * forces synthetic URLs; {@code --skip-memory} drops the HashSet-store rows.
+ *
+ * <p><b>Workload.</b> A stream of {@code size} URLs; each is new with probability {@code
+ * --new-share} (default 0.6, the seed's 60 % new / 40 % repeated), otherwise it repeats an earlier
+ * distinct URL chosen uniformly. Distinct URLs come from the 48,009 real, distinct URLs of {@code
+ * data/urls/kasztp-urlset/urlset.csv} (UTF-8 with BOM; looked up as {@code
+ * ../shared/data/...} relative to the working directory, then {@code /work/shared/data/...}),
+ * "repeated and varied": round r of the list derives a new URL from each base deterministically (a
+ * {@code page=r} query parameter, a path segment {@code /sr}, or both), so every derived URL is
+ * distinct; a derived URL whose canonical form was already produced is skipped. Without the folder,
+ * synthetic URLs are generated and the output says so. A repeat is emitted in a different surface
+ * form (an added {@code #fragment} or an upper-case {@code HTTP://} scheme) so the canonicalizer has
+ * work to do; every URL is canonicalized with {@link UrlCanonicalizer} (query order kept) and keyed by
+ * the MD5 of its canonical form. The stream of each size is a prefix of the largest one.
+ *
+ * <p><b>What is timed.</b> Only the dedup step: fingerprint in, check, insert if new, plus a final
+ * commit of the index. Canonicalization and MD5 are the same work in both variants; they are done
+ * once before the runs and their cost per URL is printed separately, so an end-to-end speed-up can
+ * be derived (it is smaller than the one in the table).
+ *
+ * <p><b>The store</b> (the seed's "MD5指纹库") is a Lucene index in an {@link FSDirectory} on disk:
+ * one document per fingerprint, a {@link StringField} holding the 16 MD5 bytes (not stored, no
+ * norms, docs-only postings). Lookup = {@link TermsEnum#seekExact} of the 16 bytes on every segment
+ * of a near-real-time reader, newest segment first, preceded by a probe of an in-memory set holding
+ * the additions the reader cannot see yet. Every {@code --batch} (10,000) additions the reader is
+ * reopened from the writer ({@link DirectoryReader#openIfChanged(DirectoryReader, IndexWriter)},
+ * which flushes a segment to disk) and the set is cleared, so the set never holds more than one
+ * batch: this is how a Lucene-backed key store is kept exact and read-your-writes (Elasticsearch's
+ * version map plays the role of the set). Default writer config: 16 MB RAM buffer, TieredMergePolicy,
+ * ConcurrentMergeScheduler (merges run on a background thread). The default {@code
+ * FSDirectory.open} is an MMapDirectory: the index files (22 MB at 2M URLs, 1.2M docs) stay in the OS page
+ * cache on a machine with spare RAM, so a lookup costs page-cache memory accesses and the term
+ * dictionary walk of each segment, not disk seeks. That is realistic for an index that fits in RAM;
+ * {@code --directory nio} makes every block read a {@code pread} system call instead. The index
+ * directory is deleted after each run. The refCount update of the seed's store (on each duplicate)
+ * is left out of both variants: every duplicate reaches the store in both, so it would add the same
+ * cost to A and B.
+ *
+ * <p><b>Variants</b>, on the same stream, alternated A, B, A, B, ... with a fresh index each time:
+ *
+ * <ul>
+ *   <li>(A) store alone: every URL -> store lookup -> add if absent.
+ *   <li>(B) IMP-CBFilter: {@link CountingBloomFilter} with 4-bit counters, k = 8, m = 20 x the
+ *       expected distinct URLs (size x new-share), as in the seed. If one of the key's counters is
+ *       0 the URL is certainly new: put it in the filter and add it to the store with no lookup.
+ *       Otherwise look it up in the store; absent there = a filter false positive (then put + add).
+ *       This is {@code ImpCbFilter.insert} without the refCount and counter-position bookkeeping.
+ *   <li>The same two variants with an in-memory {@code HashSet<Fingerprint>} as the store, to show
+ *       what the filter costs when a store lookup is cheap.
+ * </ul>
+ *
+ * <p>Reported: store lookups, filter false positives, and the median wall time of {@code --reps}
+ * runs (after one untimed warm-up pass). Both variants must find the same number of new URLs; the
+ * program fails otherwise. Results and their interpretation: bench/RESULTS.md, "Seed experiment".
+ */
+public final class SeedExperiment {
+
+  private static final VarHandle LONG_BE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+  private static final String FIELD = "md5";
+  private static final String URLSET = "data/urls/kasztp-urlset/urlset.csv";
+  private static final int COUNTERS_PER_KEY = 20;
+  private static final int HASHES = 8;
+  private static final long SEED = 0x5eed000L;
+
+  private SeedExperiment() {}
+
+  // ---------------------------------------------------------------- options
+
+  record Options(
+      long[] sizes,
+      double newShare,
+      Path dir,
+      int reps,
+      int batch,
+      boolean nio,
+      Path data,
+      boolean skipMemory) {
+
+    static Options parse(String[] args) throws IOException {
+      long[] sizes = {500_000, 1_000_000, 1_500_000, 2_000_000};
+      double newShare = 0.6;
+      Path dir = null;
+      int reps = 3;
+      int batch = 10_000;
+      boolean nio = false;
+      Path data = null;
+      boolean skipMemory = false;
+      for (int i = 0; i < args.length; i++) {
+        String a = args[i];
+        switch (a) {
+          case "--sizes" -> sizes =
+              Arrays.stream(args[++i].split(",")).mapToLong(s -> Long.parseLong(s.trim())).toArray();
+          case "--new-share" -> newShare = Double.parseDouble(args[++i]);
+          case "--dir" -> dir = Paths.get(args[++i]);
+          case "--reps" -> reps = Integer.parseInt(args[++i]);
+          case "--batch" -> batch = Integer.parseInt(args[++i]);
+          case "--directory" -> {
+            String d = args[++i];
+            if (!d.equals("mmap") && !d.equals("nio")) {
+              throw new IllegalArgumentException("--directory must be mmap or nio, got " + d);
+            }
+            nio = d.equals("nio");
+          }
+          case "--data" -> data = Paths.get(args[++i]);
+          case "--skip-memory" -> skipMemory = true;
+          case "-h", "--help" -> {
+            System.out.println(
+                "usage: SeedExperiment [--sizes 500000,1000000,1500000,2000000] [--new-share 0.6]"
+                    + " [--dir DIR] [--reps 3] [--batch 10000] [--directory mmap|nio]"
+                    + " [--data urlset.csv|none] [--skip-memory]");
+            System.exit(0);
+          }
+          default -> throw new IllegalArgumentException("unknown option " + a);
+        }
+      }
+      if (!(newShare > 0 && newShare <= 1)) {
+        throw new IllegalArgumentException("--new-share must be in (0, 1], got " + newShare);
+      }
+      if (sizes.length == 0 || Arrays.stream(sizes).anyMatch(s -> s < 1 || s > 50_000_000)) {
+        throw new IllegalArgumentException("--sizes must be in [1, 50000000]");
+      }
+      if (reps < 1 || batch < 1) {
+        throw new IllegalArgumentException("--reps and --batch must be >= 1");
+      }
+      if (dir == null) {
+        dir = Files.createTempDirectory("seedexp");
+      }
+      Files.createDirectories(dir);
+      sizes = Arrays.stream(sizes).sorted().distinct().toArray();
+      return new Options(sizes, newShare, dir, reps, batch, nio, data, skipMemory);
+    }
+  }
+
+  // ---------------------------------------------------------------- stores
+
+  /** The exact fingerprint store: lookup and add. */
+  interface Store extends Closeable {
+    boolean contains(long hi, long lo) throws IOException;
+
+    void add(long hi, long lo) throws IOException;
+
+    /** Makes the additions durable (Lucene commit); no-op in memory. Part of the timed run. */
+    void commit() throws IOException;
+
+    String describe() throws IOException;
+  }
+
+  /** The on-disk store: see the class Javadoc. Not thread-safe. */
+  static final class LuceneStore implements Store {
+    private final Path path;
+    private final Directory directory;
+    private final IndexWriter writer;
+    private final int batch;
+    private final Set<Fingerprint> pending = new HashSet<>();
+    private final byte[] key = new byte[CountingBloomFilter.KEY_BYTES];
+    private final BytesRef keyRef = new BytesRef(key);
+    private final byte[] docKey = new byte[CountingBloomFilter.KEY_BYTES];
+    private final Document doc = new Document();
+    private DirectoryReader reader;
+    private TermsEnum[] enums = new TermsEnum[0];
+    private long reopens;
+
+    LuceneStore(Path path, int batch, boolean nio) throws IOException {
+      this.path = path;
+      this.batch = batch;
+      this.directory = nio ? new NIOFSDirectory(path) : FSDirectory.open(path);
+      this.writer = new IndexWriter(directory, new IndexWriterConfig().setOpenMode(
+          IndexWriterConfig.OpenMode.CREATE));
+      this.reader = DirectoryReader.open(writer);
+      // addDocument copies the bytes into the indexing buffer, so one field can be reused.
+      doc.add(new StringField(FIELD, new BytesRef(docKey), Field.Store.NO));
+    }
+
+    @Override
+    public boolean contains(long hi, long lo) throws IOException {
+      if (!pending.isEmpty() && pending.contains(new Fingerprint(hi, lo))) {
+        return true;
+      }
+      LONG_BE.set(key, 0, hi);
+      LONG_BE.set(key, 8, lo);
+      for (TermsEnum e : enums) {
+        if (e.seekExact(keyRef)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    @Override
+    public void add(long hi, long lo) throws IOException {
+      LONG_BE.set(docKey, 0, hi);
+      LONG_BE.set(docKey, 8, lo);
+      writer.addDocument(doc);
+      pending.add(new Fingerprint(hi, lo));
+      if (pending.size() >= batch) {
+        refresh();
+      }
+    }
+
+    private void refresh() throws IOException {
+      DirectoryReader newer = DirectoryReader.openIfChanged(reader, writer);
+      if (newer != null) {
+        reader.close();
+        reader = newer;
+        List<LeafReaderContext> leaves = reader.leaves();
+        List<TermsEnum> list = new ArrayList<>(leaves.size());
+        for (int i = leaves.size() - 1; i >= 0; i--) { // newest segment first
+          Terms terms = leaves.get(i).reader().terms(FIELD);
+          if (terms != null) {
+            list.add(terms.iterator());
+          }
+        }
+        enums = list.toArray(new TermsEnum[0]);
+        reopens++;
+      }
+      pending.clear();
+    }
+
+    @Override
+    public void commit() throws IOException {
+      writer.commit();
+    }
+
+    int segments() {
+      return enums.length;
+    }
+
+    @Override
+    public String describe() throws IOException {
+      long bytes = 0;
+      for (String f : directory.listAll()) {
+        bytes += directory.fileLength(f);
+      }
+      return String.format(
+          Locale.ROOT,
+          "%s at %s: %d docs, %.1f MB on disk, %d segments in the last reader, %d reopens",
+          directory.getClass().getSimpleName(),
+          path,
+          writer.getDocStats().numDocs,
+          bytes / 1e6,
+          enums.length,
+          reopens);
+    }
+
+    @Override
+    public void close() throws IOException {
+      reader.close();
+      writer.close();
+      directory.close();
+      deleteTree(path);
+    }
+  }
+
+  /** In-memory store: a HashSet of fingerprints. */
+  static final class MemoryStore implements Store {
+    private final Set<Fingerprint> set = new HashSet<>();
+
+    @Override
+    public boolean contains(long hi, long lo) {
+      return set.contains(new Fingerprint(hi, lo));
+    }
+
+    @Override
+    public void add(long hi, long lo) {
+      set.add(new Fingerprint(hi, lo));
+    }
+
+    @Override
+    public void commit() {}
+
+    @Override
+    public String describe() {
+      return "HashSet<Fingerprint> with " + set.size() + " entries";
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  // ---------------------------------------------------------------- one run
+
+  record Run(long newItems, long lookups, long falsePositives, long nanos, String store) {}
+
+  /** Variant A: lookup every item, add the absent ones. */
+  static Run runStoreAlone(Store store, long[] hi, long[] lo, int n) throws IOException {
+    long lookups = 0;
+    long fresh = 0;
+    long t0 = System.nanoTime();
+    for (int i = 0; i < n; i++) {
+      lookups++;
+      if (!store.contains(hi[i], lo[i])) {
+        store.add(hi[i], lo[i]);
+        fresh++;
+      }
+    }
+    store.commit();
+    long nanos = System.nanoTime() - t0;
+    return new Run(fresh, lookups, 0, nanos, store.describe());
+  }
+
+  /** Variant B: IMP-CBFilter, the filter decides certainly-new items without the store. */
+  static Run runFiltered(Store store, FilterShape shape, long[] hi, long[] lo, int n)
+      throws IOException {
+    long lookups = 0;
+    long fresh = 0;
+    long falsePositives = 0;
+    long t0 = System.nanoTime();
+    CountingBloomFilter filter = new CountingBloomFilter(shape); // allocation is part of B's cost
+    for (int i = 0; i < n; i++) {
+      long h = hi[i];
+      long l = lo[i];
+      if (filter.mightContain(h, l)) {
+        lookups++;
+        if (store.contains(h, l)) {
+          continue; // duplicate
+        }
+        falsePositives++;
+      }
+      filter.put(h, l);
+      store.add(h, l);
+      fresh++;
+    }
+    store.commit();
+    long nanos = System.nanoTime() - t0;
+    return new Run(
+        fresh,
+        lookups,
+        falsePositives,
+        nanos,
+        store.describe() + "; filter " + filter.memoryBytes() / 1_000_000.0 + " MB, saturated="
+            + filter.saturatedCounters());
+  }
+
+  // ---------------------------------------------------------------- workload
+
+  /** The prepared stream: MD5 halves per item, and what preparing it cost. */
+  record Workload(
+      long[] hi,
+      long[] lo,
+      long[] newPrefix, // newPrefix[s] = distinct URLs among the first sizes[s] items
+      String source,
+      int bases,
+      long distinct,
+      long skippedDerived,
+      long surfaceMismatches,
+      double prepNanosPerItem,
+      List<String> examples) {}
+
+  static Workload buildWorkload(Options o) throws IOException {
+    UrlCanonicalizer canonicalizer = new UrlCanonicalizer(false);
+    MessageDigest md5;
+    try {
+      md5 = MessageDigest.getInstance("MD5");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    boolean forceSynthetic = o.data() != null && o.data().toString().equals("none");
+    Path data = forceSynthetic ? null : o.data() != null ? o.data() : findUrlset();
+    List<String> bases;
+    String source;
+    if (data != null) {
+      bases = readUrlset(data);
+      source = "real URLs: " + data.toAbsolutePath().normalize() + " (" + bases.size()
+          + " rows), repeated and varied";
+    } else {
+      bases = syntheticBases(48_009);
+      source = "SYNTHETIC URLs (" + (forceSynthetic ? "--data none" : URLSET
+          + " not found under ../shared or /work/shared") + "): "
+          + bases.size() + " generated bases, repeated and varied";
+    }
+    int n = Math.toIntExact(o.sizes()[o.sizes().length - 1]);
+    SplittableRandom rnd = new SplittableRandom(SEED);
+    boolean[] isNew = new boolean[n];
+    int distinctNeeded = 0;
+    for (int i = 0; i < n; i++) {
+      isNew[i] = i == 0 || rnd.nextDouble() < o.newShare();
+      if (isNew[i]) {
+        distinctNeeded++;
+      }
+    }
+    long t0 = System.nanoTime();
+    // The distinct URLs, in order of first appearance: base j % B, variation round j / B.
+    String[] raw = new String[distinctNeeded];
+    long[] dHi = new long[distinctNeeded];
+    long[] dLo = new long[distinctNeeded];
+    Set<Fingerprint> seen = new HashSet<>(distinctNeeded * 2);
+    long skipped = 0;
+    int produced = 0;
+    List<String> examples = new ArrayList<>();
+    for (long j = 0; produced < distinctNeeded; j++) {
+      String base = bases.get((int) (j % bases.size()));
+      long round = j / bases.size();
+      String url = derive(base, round);
+      Optional<String> canonical = canonicalizer.canonicalize(url);
+      if (canonical.isEmpty()) {
+        skipped++;
+        continue;
+      }
+      byte[] digest = md5.digest(canonical.get().getBytes(StandardCharsets.UTF_8));
+      long h = (long) LONG_BE.get(digest, 0);
+      long l = (long) LONG_BE.get(digest, 8);
+      if (!seen.add(new Fingerprint(h, l))) {
+        skipped++; // same canonical URL as an earlier one (e.g. two bases differing only in case)
+        continue;
+      }
+      if (j % bases.size() == 7 && examples.size() < 4) {
+        examples.add(url + "  ->  " + canonical.get());
+      }
+      raw[produced] = url;
+      dHi[produced] = h;
+      dLo[produced] = l;
+      produced++;
+    }
+    seen = null;
+    // The stream: new items take the next distinct URL; repeats a uniformly chosen earlier one, in
+    // another surface form, canonicalized again.
+    long[] hi = new long[n];
+    long[] lo = new long[n];
+    int next = 0;
+    long mismatches = 0;
+    for (int i = 0; i < n; i++) {
+      if (isNew[i]) {
+        hi[i] = dHi[next];
+        lo[i] = dLo[next];
+        next++;
+      } else {
+        int pick = rnd.nextInt(next);
+        String surface = (i & 1) == 0 ? raw[pick] + "#section-" + (i % 97) : "HTTP://" + raw[pick];
+        Optional<String> canonical = canonicalizer.canonicalize(surface);
+        if (canonical.isEmpty()) {
+          mismatches++;
+          hi[i] = dHi[pick];
+          lo[i] = dLo[pick];
+          continue;
+        }
+        byte[] digest = md5.digest(canonical.get().getBytes(StandardCharsets.UTF_8));
+        hi[i] = (long) LONG_BE.get(digest, 0);
+        lo[i] = (long) LONG_BE.get(digest, 8);
+        if (hi[i] != dHi[pick] || lo[i] != dLo[pick]) {
+          mismatches++; // the surface form did not canonicalize back: the item stays as emitted
+        }
+      }
+    }
+    long prepNanos = System.nanoTime() - t0;
+    // Ground truth: distinct fingerprints in each prefix (exact, by sorting).
+    long[] newPrefix = new long[o.sizes().length];
+    for (int s = 0; s < o.sizes().length; s++) {
+      newPrefix[s] = countDistinct(hi, lo, (int) o.sizes()[s]);
+    }
+    return new Workload(
+        hi,
+        lo,
+        newPrefix,
+        source,
+        bases.size(),
+        distinctNeeded,
+        skipped,
+        mismatches,
+        (double) prepNanos / (n + skipped),
+        examples);
+  }
+
+  /** Variation round r of a scheme-less base URL; r = 0 is the base itself. */
+  static String derive(String base, long round) {
+    if (round == 0) {
+      return base;
+    }
+    int hash = base.indexOf('#');
+    String b = hash < 0 ? base : base.substring(0, hash);
+    int slash = b.indexOf('/');
+    String host = slash < 0 ? b : b.substring(0, slash);
+    String rest = slash < 0 ? "" : b.substring(slash);
+    String sep = rest.indexOf('?') < 0 ? "?" : "&";
+    return switch ((int) (round % 3)) {
+      case 1 -> b + sep + "page=" + round;
+      case 2 -> host + "/s" + round + (rest.isEmpty() ? "/" : rest);
+      default -> host + "/a" + round + (rest.isEmpty() ? "/" : rest) + sep + "ref=" + round;
+    };
+  }
+
+  static Path findUrlset() {
+    for (Path p :
+        List.of(Paths.get("..", "shared", URLSET), Paths.get("/work/shared", URLSET))) {
+      if (Files.isRegularFile(p)) {
+        return p;
+      }
+    }
+    return null;
+  }
+
+  /** The "domain" column of urlset.csv; strips the UTF-8 BOM and skips the header. */
+  static List<String> readUrlset(Path p) throws IOException {
+    List<String> lines = Files.readAllLines(p, StandardCharsets.UTF_8);
+    List<String> out = new ArrayList<>(lines.size());
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i);
+      if (i == 0) {
+        if (!line.isEmpty() && line.charAt(0) == '\uFEFF') {
+          line = line.substring(1);
+        }
+        if (line.startsWith("domain,")) {
+          continue;
+        }
+      }
+      int comma = line.lastIndexOf(',');
+      String url = (comma < 0 ? line : line.substring(0, comma)).trim();
+      if (!url.isEmpty()) {
+        out.add(url);
+      }
+    }
+    if (out.isEmpty()) {
+      throw new IOException(p + " holds no URLs");
+    }
+    return out;
+  }
+
+  static List<String> syntheticBases(int count) {
+    SplittableRandom r = new SplittableRandom(SEED + 1);
+    String[] tlds = {"com", "org", "net", "de", "cn", "edu"};
+    String[] words = {"news", "shop", "blog", "docs", "item", "user", "post", "tag", "wiki"};
+    List<String> out = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      out.add(
+          "www.site" + r.nextInt(5_000) + "." + tlds[r.nextInt(tlds.length)] + "/"
+              + words[r.nextInt(words.length)] + "/" + i + ".html");
+    }
+    return out;
+  }
+
+  static long countDistinct(long[] hi, long[] lo, int n) {
+    long[][] pairs = new long[n][];
+    for (int i = 0; i < n; i++) {
+      pairs[i] = new long[] {hi[i], lo[i]};
+    }
+    Arrays.sort(pairs, Comparator.<long[]>comparingLong(a -> a[0]).thenComparingLong(a -> a[1]));
+    long distinct = n == 0 ? 0 : 1;
+    for (int i = 1; i < n; i++) {
+      if (pairs[i][0] != pairs[i - 1][0] || pairs[i][1] != pairs[i - 1][1]) {
+        distinct++;
+      }
+    }
+    return distinct;
+  }
+
+  // ---------------------------------------------------------------- main
+
+  public static void main(String[] args) throws Exception {
+    Options o = Options.parse(args);
+    long start = System.nanoTime();
+    System.out.printf(
+        Locale.ROOT,
+        "SeedExperiment: JDK %s, %d CPUs, max heap %d MB, new share %.2f, reps %d, batch %d,"
+            + " directory %s, index dir %s%n",
+        System.getProperty("java.vm.version"),
+        Runtime.getRuntime().availableProcessors(),
+        Runtime.getRuntime().maxMemory() >> 20,
+        o.newShare(),
+        o.reps(),
+        o.batch(),
+        o.nio() ? "NIOFSDirectory" : "FSDirectory.open (MMapDirectory)",
+        o.dir().toAbsolutePath());
+    Workload w = buildWorkload(o);
+    System.out.printf(
+        Locale.ROOT,
+        "workload: %s; %d distinct URLs needed for %d items, %d derived URLs skipped"
+            + " (no canonical form or same canonical as an earlier one), %d repeats whose surface"
+            + " form canonicalized differently; canonicalize + MD5 cost %.2f us per URL"
+            + " (not in the timed runs)%n",
+        w.source(),
+        w.distinct(),
+        w.hi().length,
+        w.skippedDerived(),
+        w.surfaceMismatches(),
+        w.prepNanosPerItem() / 1000);
+    w.examples().forEach(e -> System.out.println("  e.g. " + e));
+
+    // Warm-up: both variants, both stores, untimed, on a small prefix.
+    int warm = (int) Math.min(200_000, o.sizes()[0]);
+    FilterShape warmShape = shape(warm, o.newShare());
+    for (int r = 0; r < 2; r++) {
+      try (Store s = new LuceneStore(o.dir().resolve("warm-a"), o.batch(), o.nio())) {
+        runStoreAlone(s, w.hi(), w.lo(), warm);
+      }
+      try (Store s = new LuceneStore(o.dir().resolve("warm-b"), o.batch(), o.nio())) {
+        runFiltered(s, warmShape, w.hi(), w.lo(), warm);
+      }
+      runStoreAlone(new MemoryStore(), w.hi(), w.lo(), warm);
+      runFiltered(new MemoryStore(), warmShape, w.hi(), w.lo(), warm);
+    }
+
+    double prepUs = w.prepNanosPerItem() / 1000;
+    List<String> rows = new ArrayList<>();
+    List<String> memRows = new ArrayList<>();
+    for (int s = 0; s < o.sizes().length; s++) {
+      int n = (int) o.sizes()[s];
+      long truth = w.newPrefix()[s];
+      FilterShape shape = shape(n, o.newShare());
+      long[] ta = new long[o.reps()];
+      long[] tb = new long[o.reps()];
+      Run a = null;
+      Run b = null;
+      for (int r = 0; r < o.reps(); r++) {
+        try (Store st = new LuceneStore(o.dir().resolve("a-" + n + "-" + r), o.batch(), o.nio())) {
+          a = check(runStoreAlone(st, w.hi(), w.lo(), n), truth, "A", n);
+        }
+        ta[r] = a.nanos();
+        try (Store st = new LuceneStore(o.dir().resolve("b-" + n + "-" + r), o.batch(), o.nio())) {
+          b = check(runFiltered(st, shape, w.hi(), w.lo(), n), truth, "B", n);
+        }
+        tb[r] = b.nanos();
+        System.out.printf(
+            Locale.ROOT,
+            "  size %,d rep %d: A %.2f s (%s) | B %.2f s (%s)%n",
+            n, r + 1, a.nanos() / 1e9, a.store(), b.nanos() / 1e9, b.store());
+      }
+      double mA = median(ta) / 1e9;
+      double mB = median(tb) / 1e9;
+      rows.add(String.format(
+          Locale.ROOT,
+          "| %,d | %,d | %,d | %,d | %.2fx | %.2f s | %.2f s | %.2fx | %,d | %.2f / %.2f | %.2fx |",
+          n, truth, a.lookups(), b.lookups(), (double) a.lookups() / b.lookups(), mA, mB,
+          mA / mB, b.falsePositives(), mA * 1e6 / n, mB * 1e6 / n,
+          (mA * 1e6 / n + prepUs) / (mB * 1e6 / n + prepUs)));
+
+      if (!o.skipMemory()) {
+        long[] ma = new long[o.reps()];
+        long[] mb = new long[o.reps()];
+        Run x = null;
+        Run y = null;
+        for (int r = 0; r < o.reps(); r++) {
+          x = check(runStoreAlone(new MemoryStore(), w.hi(), w.lo(), n), truth, "A-mem", n);
+          ma[r] = x.nanos();
+          y = check(runFiltered(new MemoryStore(), shape, w.hi(), w.lo(), n), truth, "B-mem", n);
+          mb[r] = y.nanos();
+        }
+        double xa = median(ma) / 1e9;
+        double yb = median(mb) / 1e9;
+        memRows.add(String.format(
+            Locale.ROOT,
+            "| %,d | %,d | %,d | %.3f s | %.3f s | %.2fx | %,d |",
+            n, x.lookups(), y.lookups(), xa, yb, xa / yb, y.falsePositives()));
+      }
+    }
+
+    System.out.printf(
+        Locale.ROOT,
+        "%nOn-disk Lucene store, median of %d runs; filter m = %d x expected distinct, k = %d,"
+            + " 4-bit counters. Timed: dedup step only (canonicalize + MD5 = %.2f us per URL,"
+            + " the same in A and B, excluded).%n%n",
+        o.reps(), COUNTERS_PER_KEY, HASHES, w.prepNanosPerItem() / 1000);
+    System.out.println(
+        "| size | distinct | store lookups A | store lookups B | lookup ratio | time A | time B"
+            + " | speed-up | FP count | us/URL A / B | speed-up incl. canonicalize + MD5 |");
+    System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    rows.forEach(System.out::println);
+    if (!memRows.isEmpty()) {
+      System.out.printf(
+          Locale.ROOT, "%nIn-memory HashSet<Fingerprint> store, median of %d runs.%n%n", o.reps());
+      System.out.println(
+          "| size | lookups A | lookups B | time A (set alone) | time B (filter + set) |"
+              + " speed-up | FP count |");
+      System.out.println("|---:|---:|---:|---:|---:|---:|---:|");
+      memRows.forEach(System.out::println);
+    }
+    System.out.printf(Locale.ROOT, "%ntotal %.0f s%n", (System.nanoTime() - start) / 1e9);
+  }
+
+  static FilterShape shape(long size, double newShare) {
+    long expected = Math.max(1, Math.round(size * newShare));
+    return FilterShape.fromExpectedInsertions(expected, COUNTERS_PER_KEY, HASHES);
+  }
+
+  static Run check(Run run, long truth, String variant, int n) {
+    if (run.newItems() != truth) {
+      throw new IllegalStateException(
+          variant + " at size " + n + " found " + run.newItems() + " new URLs, expected " + truth);
+    }
+    return run;
+  }
+
+  static double median(long[] v) {
+    long[] c = v.clone();
+    Arrays.sort(c);
+    return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2.0;
+  }
+
+  static void deleteTree(Path p) {
+    if (!Files.exists(p)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(p)) {
+      walk.sorted(Comparator.reverseOrder()).forEach(f -> {
+        try {
+          Files.delete(f);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
