@@ -91,6 +91,53 @@ public final class DeletionPlan {
     return result;
   }
 
+  /**
+   * Points every removal whose kept record is itself planned for removal (an exact twin of a record
+   * the near pass then removed) to the record that finally stays, so the archive never points to a
+   * removed row and no chain is left. The rule and score of the removal stay. Returns how many
+   * removals were re-pointed.
+   *
+   * @throws IllegalStateException if the plan has a cycle (a bug in a pass)
+   */
+  public int collapseChains() {
+    int[] order = orderByRemovedId();
+    long[] sortedRemoved = new long[size];
+    for (int i = 0; i < size; i++) {
+      sortedRemoved[i] = removedIds[order[i]];
+    }
+    int repointed = 0;
+    for (int i = 0; i < size; i++) {
+      long kept = keptIds[i];
+      int steps = 0;
+      int at;
+      while ((at = Arrays.binarySearch(sortedRemoved, kept)) >= 0) {
+        kept = keptIds[order[at]];
+        if (++steps > size) {
+          throw new IllegalStateException("the plan has a cycle through record " + removedIds[i]);
+        }
+      }
+      if (kept != keptIds[i]) {
+        keptIds[i] = kept;
+        repointed++;
+      }
+    }
+    return repointed;
+  }
+
+  /** The ids removed by one rule, sorted. */
+  public long[] removedIdsSorted(Rule rule) {
+    long[] ids = new long[size];
+    int n = 0;
+    for (int i = 0; i < size; i++) {
+      if (rules[i] == rule.ordinal()) {
+        ids[n++] = removedIds[i];
+      }
+    }
+    ids = Arrays.copyOf(ids, n);
+    Arrays.sort(ids);
+    return ids;
+  }
+
   /** The removed ids, sorted (for index deletes). */
   public long[] removedIdsSorted() {
     long[] ids = Arrays.copyOf(removedIds, size);

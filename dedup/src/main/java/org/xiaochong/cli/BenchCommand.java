@@ -43,7 +43,8 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--records", defaultValue = "1000000", description = "Posts to generate (default ${DEFAULT-VALUE}).")
   long records;
 
-  @Option(names = "--method", defaultValue = "exact", description = "exact (near arrives with the near-duplicate pass).")
+  @Option(names = "--method", defaultValue = "exact", paramLabel = "exact|near|both",
+      description = "Passes to run (default ${DEFAULT-VALUE}); near and both also time the near index build (segmentation).")
   String method;
 
   @Option(names = "--seed", defaultValue = "20081118", description = "Random seed (default ${DEFAULT-VALUE}).")
@@ -62,10 +63,11 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    if (!method.equals("exact")) {
-      spec.commandLine().getErr().println("dedup: bench --method " + method + " needs the near-duplicate pass, not in this build yet");
+    if (!method.equals("exact") && !method.equals("near") && !method.equals("both")) {
+      spec.commandLine().getErr().println("dedup: bench --method must be exact, near or both, not '" + method + "'");
       return ExitCodes.USAGE;
     }
+    boolean near = !method.equals("exact");
     PrintWriter out = spec.commandLine().getOut();
     java.util.Properties props = new java.util.Properties();
     props.setProperty("data.dir", dataDir.toString());
@@ -95,23 +97,38 @@ final class BenchCommand implements Callable<Integer> {
       }
       System.gc();
       DedupRunner.Outcome outcome;
-      try (FingerprintIndex index = FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), true)) {
+      try (FingerprintIndex index = FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), true);
+          FingerprintIndex nearIndex = near ? FingerprintIndex.open(config.nearIndexDir(), config.nearFieldsDigest(), true) : null) {
         DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(), progress)
           .withPrefilter(config.prefilter()).withNotes(spec.commandLine().getOut()::println);
-        outcome = runner.run(new DedupRunner.Options("exact", null, null, true, false));
+        if (near) {
+          runner.withNear(nearIndex, config.near());
+        }
+        outcome = runner.run(new DedupRunner.Options(method, null, null, true, false));
       }
       long peakHeap = ManagementFactory.getMemoryPoolMXBeans().stream()
           .filter(p -> p.getType() == MemoryType.HEAP).mapToLong(p -> p.getPeakUsage().getUsed()).sum();
       RunSummary summary = outcome.summary();
       GroundTruth.ExactCheck check = truth.checkExact(outcome.plan());
       out.println();
-      out.printf("xiaochong exact run --apply on %,d rows (index build included), %d threads, max heap %,d MB:%n",
+      out.printf("xiaochong " + method + " run --apply on %,d rows (index build included), %d threads, max heap %,d MB:%n",
           summary.recordsRead(), config.threads(), Runtime.getRuntime().maxMemory() >> 20);
       for (Map.Entry<String, Double> stage : summary.seconds().entrySet()) {
         out.printf("  %-8s %7.2f s  %,12.0f rows/s%n", stage.getKey(), stage.getValue(), summary.recordsRead() / stage.getValue());
       }
       out.printf("  removed %,d exact duplicates (truth: %,d; wrong: %,d); peak heap %,d MB (sum of heap pool peaks)%n",
           summary.exactRemoved(), check.expected(), check.wrong(), peakHeap >> 20);
+      if (near) {
+        GroundTruth.NearCheck all = truth.checkAll(outcome.plan());
+        RunSummary.NearStats n = summary.near();
+        out.printf("  near: removed %,d (precision %.4f, near recall %.4f, recall all %.4f, %,d hard-negative merges);"
+                + " %,d key lookups, %,d candidates compared, %,d without fingerprints%n", summary.nearRemoved(),
+            all.precision(), all.nearRecall(), all.recall(), all.hardNegativeMerges(), n.lookups(), n.candidates(),
+            n.emptyTotal());
+        double segmenting = summary.seconds().getOrDefault("near_index", 0.0);
+        out.printf("  segmenting (near index build): %.2f s = %.1f%% of the run%n", segmenting,
+            summary.totalSeconds() > 0 ? 100 * segmenting / summary.totalSeconds() : 0.0);
+      }
       if (summary.prefilter() != null) {
         RunSummary.PrefilterStats p = summary.prefilter();
         out.printf("  prefilter: %,d index lookups made, %,d skipped; %.1f%% of the lookups for records without a twin"

@@ -25,4 +25,9 @@ final class ConfigOptions {
   static FingerprintIndex openIndex(DedupConfig config, boolean rebuild) {
     return FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), rebuild);
   }
+
+  /** The near index, {@code <index.dir>/near}; only for --method near|both. */
+  static FingerprintIndex openNearIndex(DedupConfig config, boolean rebuild) {
+    return FingerprintIndex.open(config.nearIndexDir(), config.nearFieldsDigest(), rebuild);
+  }
 }

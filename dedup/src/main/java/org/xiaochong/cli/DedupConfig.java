@@ -14,6 +14,9 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.commons.codec.digest.DigestUtils;
+import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.fingerprint.TopTermsMd5;
+import org.xiaochong.normalize.ChineseFolding;
 import org.xiaochong.prefilter.PrefilterSettings;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.DbSettings;
@@ -25,7 +28,7 @@ import org.xiaochong.source.TableSpec;
  * default), with the closest known key suggested.
  */
 public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path dataDir, int threads,
-    PrefilterSettings prefilter) {
+    PrefilterSettings prefilter, NearConfig near) {
 
   /** Keys and defaults, in the order of config/dedup.properties. */
   static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
@@ -45,6 +48,14 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     DEFAULTS.put("prefilter.enabled", "true");
     DEFAULTS.put("prefilter.bits-per-key", "20");
     DEFAULTS.put("prefilter.hashes", "8");
+    DEFAULTS.put("near.pre", "3");
+    DEFAULTS.put("near.min-shared", "5");
+    DEFAULTS.put("near.min-similarity", "0.6");
+    DEFAULTS.put("near.max-chars", "20000");
+    DEFAULTS.put("near.idf", "false");
+    DEFAULTS.put("near.stopwords", NearConfig.DEFAULT_STOPWORDS);
+    DEFAULTS.put("near.synonyms", ChineseFolding.DEFAULT_SYNONYMS);
+    DEFAULTS.put("near.traditional", "true");
     DEFAULTS.put("threads", "0");
   }
 
@@ -119,7 +130,38 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     } catch (IllegalArgumentException e) {
       throw new BadInputException(e.getMessage(), e);
     }
-    return new DedupConfig(db, table, index, dataDir, threads, prefilter);
+    return new DedupConfig(db, table, index, dataDir, threads, prefilter, near(values));
+  }
+
+  private static NearConfig near(Map<String, String> values) {
+    double minSimilarity;
+    try {
+      minSimilarity = Double.parseDouble(values.get("near.min-similarity"));
+    } catch (NumberFormatException e) {
+      throw new BadInputException("near.min-similarity '" + values.get("near.min-similarity") + "' is not a number");
+    }
+    boolean idf = bool(values, "near.idf");
+    if (idf) {
+      // Ranking by tf*idf needs one frozen document-frequency snapshot shared by the index build and the
+      // pass; the near index is built from raw tf only in this build.
+      throw new BadInputException("near.idf=true is not supported by the near pass yet (it ranks by term frequency);"
+          + " set near.idf=false");
+    }
+    try {
+      return new NearConfig(integer(values, "near.pre"), integer(values, "near.min-shared"), minSimilarity,
+          integer(values, "near.max-chars"), idf, values.get("near.stopwords"), values.get("near.synonyms"),
+          bool(values, "near.traditional"));
+    } catch (IllegalArgumentException e) {
+      throw new BadInputException("near.*: " + e.getMessage(), e);
+    }
+  }
+
+  private static boolean bool(Map<String, String> values, String key) {
+    String value = values.get(key);
+    if (!value.equals("true") && !value.equals("false")) {
+      throw new BadInputException(key + " '" + value + "' must be true or false");
+    }
+    return Boolean.parseBoolean(value);
   }
 
   private static int integer(Map<String, String> values, String key) {
@@ -138,6 +180,22 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     return DigestUtils.md5Hex(String.join("|", table.table(), table.idColumn(), table.timeColumn(),
         String.join(",", table.exactFields()), String.join(",", table.phoneFields()),
         String.join(",", table.nearFields())));
+  }
+
+  /**
+   * A digest of what decides the near index's documents: the fields digest plus the near settings
+   * that change fingerprints or stored top keys (not near.min-shared / near.min-similarity, which
+   * only the pass reads, so they can be tuned without a rebuild).
+   */
+  public String nearFieldsDigest() {
+    return DigestUtils.md5Hex(String.join("|", fieldsDigest(), TopTermsMd5.FORMAT, String.valueOf(near.pre()),
+        String.valueOf(near.maxChars()), String.valueOf(near.useIdf()), near.stopwordsLocation(),
+        near.synonymsLocation(), String.valueOf(near.foldTraditional())));
+  }
+
+  /** The near index folder: {@code <index.dir>/near}. */
+  public Path nearIndexDir() {
+    return indexDir.resolve("near");
   }
 
   /** A digest of the whole effective config, password excluded, for the run log. */

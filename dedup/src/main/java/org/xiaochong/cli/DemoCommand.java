@@ -33,6 +33,10 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--data-dir", defaultValue = "data/demo", description = "Where the demo database, index and report go (default ${DEFAULT-VALUE}).")
   Path dataDir;
 
+  @Option(names = "--method", defaultValue = "exact", paramLabel = "exact|near|both",
+      description = "Passes to run (default ${DEFAULT-VALUE}; both adds the near-duplicate pass, ~1 ms per post more).")
+  String method;
+
   @Option(names = "--verbose", description = "Print stack traces of errors.")
   boolean verbose;
 
@@ -42,6 +46,9 @@ final class DemoCommand implements Callable<Integer> {
   public Integer call() {
     if (records < 1 || records > 50_000_000) {
       throw new IllegalArgumentException("--records (" + records + ") must be in [1, 50000000]");
+    }
+    if (!method.equals("exact") && !method.equals("near") && !method.equals("both")) {
+      throw new IllegalArgumentException("--method must be exact, near or both, not '" + method + "'");
     }
     var out = spec.commandLine().getOut();
     java.util.Properties props = new java.util.Properties();
@@ -60,10 +67,15 @@ final class DemoCommand implements Callable<Integer> {
       }
       out.printf("loaded %,d rows in %.1f s; ground truth in %s%n", loaded, (System.nanoTime() - t) / 1e9,
           dataDir.resolve("truth.csv"));
-      try (FingerprintIndex index = FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), true)) {
+      boolean near = !method.equals("exact");
+      try (FingerprintIndex index = FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), true);
+          FingerprintIndex nearIndex = near ? FingerprintIndex.open(config.nearIndexDir(), config.nearFieldsDigest(), true) : null) {
         DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(), progress)
           .withPrefilter(config.prefilter()).withNotes(spec.commandLine().getOut()::println);
-        DedupRunner.Outcome outcome = runner.run(new DedupRunner.Options("exact", null, null, true, false));
+        if (near) {
+          runner.withNear(nearIndex, config.near());
+        }
+        DedupRunner.Outcome outcome = runner.run(new DedupRunner.Options(method, null, null, true, false));
         RunCommand.print(out, outcome.summary(), database, config.table());
         Path report = dataDir.resolve("report");
         ReportWriter.write(report, outcome.summary(), outcome.plan());
@@ -71,6 +83,14 @@ final class DemoCommand implements Callable<Integer> {
         out.printf("ground truth: %,d exact duplicates in the data, %,d removed correctly, %,d wrongly "
                 + "(precision %.4f, recall %.4f)%n", check.expected(), check.correct(), check.wrong(), check.precision(),
             check.recall());
+        if (near) {
+          GroundTruth.NearCheck all = truth.checkAll(outcome.plan());
+          out.printf("ground truth, all removals: %,d duplicates in the data (%,d near variants), %,d removed correctly,"
+                  + " %,d wrongly (%,d hard-negative merges); precision %.4f, recall %.4f, near precision %.4f,"
+                  + " near recall %.4f%s%n", all.expected(), all.expectedNear(), all.correct(), all.wrong(),
+              all.hardNegativeMerges(), all.precision(), all.recall(), all.nearPrecision(), all.nearRecall(),
+              method.equals("near") ? " (near alone also removes exact copies: read the recall over all)" : "");
+        }
         out.println("report: " + report.toAbsolutePath() + " (summary.json, decisions.jsonl)");
         out.println("undo with: echo data.dir=" + dataDir + " > demo.properties && bin/dedup restore --config demo.properties --run "
             + outcome.summary().runId());

@@ -59,23 +59,26 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (!method.equals("exact")) {
-      if (method.equals("near") || method.equals("both")) {
-        spec.commandLine().getErr().println(
-            "dedup: --method " + method + " needs the near-duplicate pass, which is not in this build yet; use --method exact");
-      } else {
-        spec.commandLine().getErr().println("dedup: --method must be exact, near or both, not '" + method + "'");
-      }
+    if (!method.equals("exact") && !method.equals("near") && !method.equals("both")) {
+      spec.commandLine().getErr().println("dedup: --method must be exact, near or both, not '" + method + "'");
       return ExitCodes.USAGE;
     }
     DedupConfig config = options.load();
     DedupRunner.Options runOptions = new DedupRunner.Options(method, since, until, apply, rebuildIndex);
     runOptions.window(); // fail on a reversed window before starting a database
+    if (runOptions.near() && config.table().nearFields().isEmpty()) {
+      spec.commandLine().getErr().println("dedup: --method " + method + " needs fields.near (it is empty)");
+      return ExitCodes.USAGE;
+    }
     try (Database database = ConfigOptions.openDatabase(config);
-        FingerprintIndex index = ConfigOptions.openIndex(config, rebuildIndex)) {
+        FingerprintIndex index = ConfigOptions.openIndex(config, rebuildIndex);
+        FingerprintIndex nearIndex = runOptions.near() ? ConfigOptions.openNearIndex(config, rebuildIndex) : null) {
       DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(),
           ConsoleProgress.forThisProcess())
           .withPrefilter(config.prefilter()).withNotes(spec.commandLine().getOut()::println);
+      if (nearIndex != null) {
+        runner.withNear(nearIndex, config.near());
+      }
       DedupRunner.Outcome outcome = runner.run(runOptions);
       print(spec.commandLine().getOut(), outcome.summary(), database, config.table());
       if (report != null) {
@@ -97,6 +100,14 @@ final class RunCommand implements Callable<Integer> {
     out.printf("index: %,d added, %,d dropped%n", summary.indexAdded(), summary.indexDeleted());
     out.printf("exact: %,d groups, %,d duplicates %s%n", summary.exactGroups(), summary.exactRemoved(),
         summary.applied() ? "removed" : "to remove");
+    if (summary.near() != null) {
+      RunSummary.NearStats n = summary.near();
+      out.printf("near: %,d examined, %,d near duplicates %s, %,d key lookups, %,d candidates compared, "
+              + "%,d skipped (removed by the exact pass), %,d without fingerprints %s (exact pass only), %,d truncated"
+              + " to near.max-chars, %,d exact removals re-pointed to a near survivor%n",
+          n.examined(), n.removed(), summary.applied() ? "removed" : "to remove", n.lookups(), n.candidates(),
+          n.skippedExact(), n.emptyTotal(), n.empty(), n.truncated(), n.repointed());
+    }
     if (summary.prefilter() != null) {
       RunSummary.PrefilterStats p = summary.prefilter();
       out.printf("prefilter: %,d keys asked, %,d index lookups skipped, %,d false positives (%.1f%% of the lookups"

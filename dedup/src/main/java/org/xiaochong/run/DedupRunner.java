@@ -10,7 +10,11 @@ import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.ExactDocumentMaker;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSync;
+import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.fingerprint.TopTermsMd5;
+import org.xiaochong.index.NearDocumentMaker;
 import org.xiaochong.pass.ExactPass;
+import org.xiaochong.pass.NearPass;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.Window;
 import org.xiaochong.prefilter.GroupPrefilter;
@@ -31,9 +35,17 @@ public final class DedupRunner {
   /** What to run. {@code since}/{@code until} may be null (unbounded). */
   public record Options(String method, LocalDateTime since, LocalDateTime until, boolean apply, boolean rebuildIndex) {
     public Options {
-      if (!method.equals("exact")) {
-        throw new IllegalArgumentException("method " + method + " is not available yet");
+      if (!method.equals("exact") && !method.equals("near") && !method.equals("both")) {
+        throw new IllegalArgumentException("method must be exact, near or both, not '" + method + "'");
       }
+    }
+
+    public boolean exact() {
+      return !method.equals("near");
+    }
+
+    public boolean near() {
+      return !method.equals("exact");
     }
 
     public Window window() {
@@ -52,6 +64,19 @@ public final class DedupRunner {
   private final Progress progress;
   private PrefilterSettings prefilterSettings = PrefilterSettings.DEFAULT;
   private java.util.function.Consumer<String> notes = note -> {};
+
+  private FingerprintIndex nearIndex;
+  private NearConfig nearConfig;
+
+  /**
+   * The near index and settings, needed for {@code --method near|both}. The runner does not close the
+   * index.
+   */
+  public DedupRunner withNear(FingerprintIndex nearIndex, NearConfig nearConfig) {
+    this.nearIndex = nearIndex;
+    this.nearConfig = nearConfig;
+    return this;
+  }
 
   /** Uses these prefilter settings instead of {@link PrefilterSettings#DEFAULT}. */
   public DedupRunner withPrefilter(PrefilterSettings settings) {
@@ -82,8 +107,26 @@ public final class DedupRunner {
     }
   }
 
+  /**
+   * Brings the near index up to date with the table: fingerprints (smartcn) for rows not yet in it.
+   * One {@link TopTermsMd5} is shared by the worker threads (it is thread-safe).
+   */
+  public IndexSync.Result syncNearIndex(RecordSource source) {
+    if (nearIndex == null) {
+      throw new IllegalStateException("no near index: call withNear first");
+    }
+    long rows = source.count();
+    try (TopTermsMd5 fingerprinter = new TopTermsMd5(nearConfig);
+        Progress.Stage stage = progress.start("near index", rows)) {
+      return new IndexSync(source, nearIndex, () -> new NearDocumentMaker(spec, fingerprinter), threads).run(stage);
+    }
+  }
+
   public Outcome run(Options options) {
     Window window = options.window(); // validates the window before any work
+    if (options.near() && nearIndex == null) {
+      throw new IllegalStateException("--method " + options.method() + " needs the near index: call withNear first");
+    }
     Map<String, Double> seconds = new LinkedHashMap<>();
     long start = System.nanoTime();
     RecordSource source = new RecordSource(database, spec);
@@ -101,10 +144,10 @@ public final class DedupRunner {
 
     t = System.nanoTime();
     DeletionPlan plan = new DeletionPlan();
-    ExactPass.Result exact;
+    ExactPass.Result exact = new ExactPass.Result(0, 0, 0, 0, 0, List.of(), List.of());
     IndexKeyFilter prefilter = null;
     java.nio.file.Path prefilterDir = index.path().resolve("prefilter");
-    try (DirectoryReader reader = index.openReader()) {
+    if (options.exact()) try (DirectoryReader reader = index.openReader()) {
       if (prefilterSettings.enabled()) {
         prefilter = IndexKeyFilter.openOrRebuild(prefilterDir, index.commitGeneration(), reader,
             prefilterSettings.countersPerKey(), prefilterSettings.hashes(), notes);
@@ -117,7 +160,30 @@ public final class DedupRunner {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-    seconds.put("exact", elapsed(t));
+    if (options.exact()) {
+      seconds.put("exact", elapsed(t));
+    }
+
+    RunSummary.NearStats nearStats = null;
+    if (options.near()) {
+      t = System.nanoTime();
+      IndexSync.Result nearSync = syncNearIndex(source);
+      seconds.put("near_index", elapsed(t));
+      t = System.nanoTime();
+      NearPass.Result near;
+      try (DirectoryReader reader = nearIndex.openReader()) {
+        near = new NearPass(new IndexSnapshot(reader), nearConfig)
+            .run(window, plan.removedIdsSorted(DeletionPlan.Rule.EXACT), plan);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      long repointed = plan.collapseChains();
+      Map<String, Long> empty = new LinkedHashMap<>();
+      near.empty().forEach((reason, count) -> empty.put(reason.name().toLowerCase(java.util.Locale.ROOT), count));
+      nearStats = new RunSummary.NearStats(near.recordsExamined(), near.removed(), near.skippedExact(), near.lookups(),
+          near.candidates(), empty, near.truncated(), repointed, nearSync.added());
+      seconds.put("near", elapsed(t));
+    }
 
     long runId = 0;
     if (options.apply()) {
@@ -133,9 +199,15 @@ public final class DedupRunner {
         long[] removed = plan.removedIdsSorted();
         for (int from = 0; from < removed.length; from += 1 << 16) {
           index.deleteIds(removed, from, Math.min(removed.length, from + (1 << 16)));
+          if (nearIndex != null) {
+            nearIndex.deleteIds(removed, from, Math.min(removed.length, from + (1 << 16)));
+          }
         }
         // The database is the truth: were this commit lost, the next sync drops the ids anyway.
         index.commit();
+        if (nearIndex != null) {
+          nearIndex.commit();
+        }
         if (prefilter != null) {
           for (ExactPass.RemovedKey removedKey : exact.removedKeys()) {
             for (int i = 0; i < removedKey.count(); i++) {
@@ -163,11 +235,12 @@ public final class DedupRunner {
       prefilter.save(prefilterDir, index.commitGeneration());
     }
     seconds.put("total", elapsed(start));
+    long examined = options.exact() ? exact.recordsExamined() : nearStats.examined();
     RunSummary summary = new RunSummary(runId, options.method(), options.apply(), sync.tableRows(),
-        exact.recordsExamined(), sync.added(), sync.deleted(), exact.groups(), plan.count(DeletionPlan.Rule.EXACT),
+        examined, sync.added(), sync.deleted(), exact.groups(), plan.count(DeletionPlan.Rule.EXACT),
         plan.count(DeletionPlan.Rule.NEAR), exact.lookups(), exact.lookupsSkipped(), resumed, seconds, exact.samples(),
         prefilter == null ? null : new RunSummary.PrefilterStats(prefilter.lookups(), prefilter.skipped(),
-            exact.lookupsAlone(), prefilter.memoryBytes(), prefilter.saturated()));
+            exact.lookupsAlone(), prefilter.memoryBytes(), prefilter.saturated()), nearStats);
     return new Outcome(summary, plan);
   }
 

@@ -29,7 +29,28 @@ public record RunSummary(
     List<Long> resumedRuns,
     Map<String, Double> seconds,
     List<ExactPass.Group> exactSamples,
-    PrefilterStats prefilter) {
+    PrefilterStats prefilter,
+    NearStats near) {
+
+  /**
+   * The near pass's work (null when the method has no near pass).
+   *
+   * @param examined live records of the window
+   * @param removed records the near pass planned for removal
+   * @param skippedExact records of the window the exact pass had removed
+   * @param lookups key lookups (top-pre keys of the examined records)
+   * @param candidates kept records compared with an examined record
+   * @param empty records of the window without fingerprints, per reason (exact pass only)
+   * @param truncated records of the window cut to near.max-chars (fingerprinted on their start)
+   * @param repointed exact removals re-pointed to the near survivor of their kept record
+   * @param indexAdded near index documents added by the sync
+   */
+  public record NearStats(long examined, long removed, long skippedExact, long lookups, long candidates,
+      Map<String, Long> empty, long truncated, long repointed, long indexAdded) {
+    public long emptyTotal() {
+      return empty.values().stream().mapToLong(Long::longValue).sum();
+    }
+  }
 
   /**
    * The prefilter's work in the exact pass.
@@ -66,7 +87,19 @@ public record RunSummary(
     exact.put("lookups", exactLookups);
     exact.put("lookups_skipped", exactLookupsSkipped);
     json.put("exact", exact);
-    json.put("near", Map.of("removed", nearRemoved));
+    Map<String, Object> nearJson = new LinkedHashMap<>();
+    nearJson.put("removed", nearRemoved);
+    if (near != null) {
+      nearJson.put("examined", near.examined());
+      nearJson.put("skipped_exact", near.skippedExact());
+      nearJson.put("lookups", near.lookups());
+      nearJson.put("candidates", near.candidates());
+      nearJson.put("empty", near.empty());
+      nearJson.put("truncated", near.truncated());
+      nearJson.put("repointed", near.repointed());
+      nearJson.put("index_added", near.indexAdded());
+    }
+    json.put("near", nearJson);
     if (prefilter != null) {
       Map<String, Object> p = new LinkedHashMap<>();
       p.put("lookups", prefilter.lookups());

@@ -83,11 +83,20 @@ class CliIT extends DbTestSupport {
   }
 
   @Test
-  void run_methodNear_exitCode2AndNothingRemoved() {
-    CliRun run = cli("run", "--config", config.toString(), "--method", "near", "--apply");
+  void run_methodNearDryRun_printsTheNearPassAndRemovesNothing() {
+    CliRun run = cli("run", "--config", config.toString(), "--method", "near");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("near: ").contains("examined");
+    assertThat(count("supply_demand")).isEqualTo(loaded);
+  }
+
+  @Test
+  void run_unknownMethod_exitCode2AndNothingRemoved() {
+    CliRun run = cli("run", "--config", config.toString(), "--method", "fuzzy", "--apply");
 
     assertThat(run.exitCode()).isEqualTo(2);
-    assertThat(run.errLines()).singleElement().asString().contains("--method near");
+    assertThat(run.errLines()).singleElement().asString().contains("--method");
     assertThat(count("supply_demand")).isEqualTo(loaded);
   }
 

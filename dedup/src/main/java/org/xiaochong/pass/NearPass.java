@@ -1,0 +1,294 @@
+package org.xiaochong.pass;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.FixedBitSet;
+import org.apache.lucene.util.IntroSorter;
+import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.fingerprint.NearOutcome;
+import org.xiaochong.fingerprint.NearSimilarity;
+import org.xiaochong.index.NearSchema;
+
+/**
+ * The near-duplicate pass (seed 002, 第二步): multi-MD5 fingerprints compared by shared count and
+ * Jaccard similarity ({@link NearSimilarity#isNearDuplicate}).
+ *
+ * <p>Greedy, newest first: the live documents of the near index are ordered by (time desc, id desc).
+ * A record is a candidate for the records after it once it is <em>kept</em>. A record of the window
+ * looks up, per segment, the postings of its top-{@code pre} keys (term {@link NearSchema#KEY}), keeps
+ * the kept documents among them as candidates, and compares its key set with each candidate's; if the
+ * most similar candidate is a near duplicate, the record is planned for removal in favour of it (rule
+ * near, score = Jaccard similarity), else the record is kept. Since every kept record is newer than the
+ * records after it and is never removed later, every removal points to a surviving newer record: no
+ * chains.
+ *
+ * <p>Records outside the window are not examined but are kept (they stay, so they may absorb older
+ * records of the window). Records the exact pass removed are skipped; its kept records take part like
+ * any other. Records whose fingerprint set is empty (see {@link NearOutcome}) are counted per reason and
+ * kept out of the pass: only the exact pass can remove them.
+ *
+ * <p>Not thread-safe: one instance per run.
+ */
+public final class NearPass {
+
+  /**
+   * What the pass found.
+   *
+   * @param recordsExamined live records of the window
+   * @param removed records planned for removal by this pass
+   * @param skippedExact records of the window the exact pass had already removed
+   * @param lookups key lookups (one per top key of an examined record, all segments)
+   * @param candidates kept records compared with an examined record (similarity computed)
+   * @param empty records of the window without fingerprints, per reason
+   * @param truncated records of the window cut to near.max-chars (still fingerprinted)
+   */
+  public record Result(long recordsExamined, long removed, long skippedExact, long lookups, long candidates,
+      Map<NearOutcome, Long> empty, long truncated) {}
+
+  private final IndexSnapshot snapshot;
+  private final NearConfig config;
+
+  public NearPass(IndexSnapshot snapshot, NearConfig config) {
+    this.snapshot = snapshot;
+    this.config = config;
+  }
+
+  /**
+   * Runs the pass over the window and adds its decisions to {@code plan}.
+   *
+   * @param exactRemovedSorted ids the exact pass removed, ascending (they take no part)
+   */
+  public Result run(Window window, long[] exactRemovedSorted, DeletionPlan plan) {
+    try {
+      return doRun(window, exactRemovedSorted, plan);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private Result doRun(Window window, long[] exactRemoved, DeletionPlan plan) throws IOException {
+    List<LeafReaderContext> leaves = snapshot.leaves();
+    int maxDoc = Math.max(1, snapshot.maxDoc());
+    FixedBitSet inWindow = snapshot.windowDocs(window);
+    Map<NearOutcome, Long> empty = new EnumMap<>(NearOutcome.class);
+    long examined = 0;
+    long skippedExact = 0;
+    long truncated = 0;
+
+    // The records taking part: live, not removed by the exact pass, with fingerprints.
+    int[] order = new int[snapshot.maxDoc()];
+    int n = 0;
+    for (LeafReaderContext leaf : leaves) {
+      Bits live = leaf.reader().getLiveDocs();
+      NumericDocValues outcomes = leaf.reader().getNumericDocValues(NearSchema.OUTCOME);
+      for (int d = 0; d < leaf.reader().maxDoc(); d++) {
+        if (live != null && !live.get(d)) {
+          continue;
+        }
+        int doc = leaf.docBase + d;
+        boolean inside = inWindow.get(doc);
+        if (inside) {
+          examined++;
+        }
+        if (Arrays.binarySearch(exactRemoved, snapshot.id(doc)) >= 0) {
+          if (inside) {
+            skippedExact++;
+          }
+          continue;
+        }
+        long stored = outcomes != null && outcomes.advanceExact(d) ? outcomes.longValue() : NearOutcome.EMPTY_AFTER_NORMALIZE.ordinal();
+        NearOutcome outcome = NearSchema.outcome(stored);
+        if (inside && NearSchema.truncated(stored)) {
+          truncated++;
+        }
+        if (outcome != NearOutcome.OK) {
+          if (inside) {
+            empty.merge(outcome, 1L, Long::sum);
+          }
+          continue;
+        }
+        order[n++] = doc;
+      }
+    }
+    sortNewestFirst(order, n);
+
+    TermsEnum[] termsEnums = new TermsEnum[leaves.size()];
+    for (int i = 0; i < leaves.size(); i++) {
+      Terms terms = leaves.get(i).reader().terms(NearSchema.KEY);
+      termsEnums[i] = terms == null ? null : terms.iterator();
+    }
+    FixedBitSet kept = new FixedBitSet(maxDoc);
+    FixedBitSet touched = new FixedBitSet(maxDoc);
+    int[] candidates = new int[64];
+    PostingsEnum postings = null;
+    long lookups = 0;
+    long compared = 0;
+    long removed = 0;
+
+    for (int o = 0; o < n; o++) {
+      int doc = order[o];
+      if (!inWindow.get(doc)) {
+        kept.set(doc);
+        continue;
+      }
+      long[] top = readKeys(leaves, doc, NearSchema.TOP);
+      int size = 0;
+      for (int k = 0; k < top.length; k++) {
+        if (isRepeat(top, k)) {
+          continue;
+        }
+        lookups++;
+        BytesRef term = NearSchema.keyBytes(top[k]);
+        for (int i = 0; i < leaves.size(); i++) {
+          if (termsEnums[i] == null || !termsEnums[i].seekExact(term)) {
+            continue;
+          }
+          int base = leaves.get(i).docBase;
+          postings = termsEnums[i].postings(postings, PostingsEnum.NONE);
+          for (int d = postings.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = postings.nextDoc()) {
+            int g = base + d;
+            if (kept.get(g) && !touched.getAndSet(g)) {
+              if (size == candidates.length) {
+                candidates = Arrays.copyOf(candidates, size * 2);
+              }
+              candidates[size++] = g;
+            }
+          }
+        }
+      }
+      int best = -1;
+      double bestSimilarity = -1;
+      if (size > 0) {
+        long[] keys = readKeys(leaves, doc, NearSchema.KEYS);
+        Arrays.sort(candidates, 0, size); // forward-only doc values per segment
+        int leafIndex = -1;
+        BinaryDocValues values = null;
+        for (int c = 0; c < size; c++) {
+          int g = candidates[c];
+          touched.clear(g);
+          int li = ReaderUtil.subIndex(g, leaves);
+          if (li != leafIndex) {
+            leafIndex = li;
+            values = leaves.get(li).reader().getBinaryDocValues(NearSchema.KEYS);
+          }
+          if (values == null || !values.advanceExact(g - leaves.get(li).docBase)) {
+            continue;
+          }
+          compared++;
+          long[] other = NearSchema.decode(values.binaryValue());
+          if (!NearSimilarity.isNearDuplicate(keys, other, config) || !sameSubject(leaves, doc, top, keys, g, other)) {
+            continue;
+          }
+          double similarity = NearSimilarity.jaccard(keys, other);
+          // Ties: the newer candidate (the plan then points to the latest copy).
+          if (similarity > bestSimilarity || (similarity == bestSimilarity && newer(g, best))) {
+            best = g;
+            bestSimilarity = similarity;
+          }
+        }
+      }
+      if (best >= 0) {
+        plan.add(snapshot.id(doc), snapshot.id(best), DeletionPlan.Rule.NEAR, bestSimilarity);
+        removed++;
+      } else {
+        kept.set(doc);
+      }
+    }
+    return new Result(examined, removed, skippedExact, lookups, compared, empty, truncated);
+  }
+
+  /**
+   * The two vetoes on top of the similarity (see NEAR-FINGERPRINTS.md, "Vetoes"): both posts' top
+   * terms must be in the other's set (their subject, usually the product: the same seller's post about
+   * another product shares most other words), and when both carry phone numbers they must share one
+   * (the same product from another seller is another post).
+   */
+  private static boolean sameSubject(List<LeafReaderContext> leaves, int doc, long[] top, long[] keys, int candidate,
+      long[] candidateKeys) throws IOException {
+    if (top.length > 0 && Arrays.binarySearch(candidateKeys, top[0]) < 0) {
+      return false;
+    }
+    long[] candidateTop = readKeys(leaves, candidate, NearSchema.TOP);
+    if (candidateTop.length > 0 && Arrays.binarySearch(keys, candidateTop[0]) < 0) {
+      return false;
+    }
+    long[] tel = readKeys(leaves, doc, NearSchema.TEL);
+    if (tel.length == 0) {
+      return true;
+    }
+    long[] candidateTel = readKeys(leaves, candidate, NearSchema.TEL);
+    return candidateTel.length == 0 || NearSimilarity.sharedCount(tel, candidateTel) > 0;
+  }
+
+  private boolean newer(int a, int b) {
+    return snapshot.time(a) > snapshot.time(b) || (snapshot.time(a) == snapshot.time(b) && snapshot.id(a) > snapshot.id(b));
+  }
+
+  private static boolean isRepeat(long[] keys, int k) {
+    for (int i = 0; i < k; i++) {
+      if (keys[i] == keys[k]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Keys of one document from a binary doc values field (a fresh iterator: documents come in any order). */
+  private static long[] readKeys(List<LeafReaderContext> leaves, int doc, String field) throws IOException {
+    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+    BinaryDocValues values = leaf.reader().getBinaryDocValues(field);
+    if (values == null || !values.advanceExact(doc - leaf.docBase)) {
+      return new long[0];
+    }
+    return NearSchema.decode(values.binaryValue());
+  }
+
+  /** Orders docs by (time desc, id desc), the keep-latest order. */
+  private void sortNewestFirst(int[] docs, int n) {
+    new IntroSorter() {
+      private int pivot;
+
+      @Override
+      protected void swap(int i, int j) {
+        int t = docs[i];
+        docs[i] = docs[j];
+        docs[j] = t;
+      }
+
+      @Override
+      protected void setPivot(int i) {
+        pivot = docs[i];
+      }
+
+      @Override
+      protected int comparePivot(int j) {
+        return compareNewestFirst(pivot, docs[j]);
+      }
+
+      @Override
+      protected int compare(int i, int j) {
+        return compareNewestFirst(docs[i], docs[j]);
+      }
+    }.sort(0, n);
+  }
+
+  private int compareNewestFirst(int a, int b) {
+    int byTime = Long.compare(snapshot.time(b), snapshot.time(a));
+    return byTime != 0 ? byTime : Long.compare(snapshot.id(b), snapshot.id(a));
+  }
+}

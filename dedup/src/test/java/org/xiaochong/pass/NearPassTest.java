@@ -1,0 +1,121 @@
+package org.xiaochong.pass;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.lucene.index.DirectoryReader;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.fingerprint.NearOutcome;
+import org.xiaochong.fingerprint.TopTermsMd5;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.index.NearSchema;
+
+/**
+ * The greedy newest-first rule of {@link NearPass} on a tiny hand-made near index. Each post names its
+ * product twice (as title and in the text, like real posts), so the product is its top-ranked term: the
+ * same-subject veto relies on that (with every term once, the tie-break would rank the stock number
+ * first).
+ */
+class NearPassTest {
+  private static final String APPLE = "红富士苹果：供应山东烟台红富士苹果约12000斤，个大皮薄，价格2.50元/斤，联系人王先生，电话13800138000。";
+  private static final String APPLE_PRICE = "红富士苹果：供应山东烟台红富士苹果约12000斤，个大皮薄，价格2.80元/斤，联系人王先生，电话13800138000。";
+  private static final String APPLE_SENTENCE = "红富士苹果：供应山东烟台红富士苹果约12000斤，个大皮薄，价格2.50元/斤，全国包邮，联系人王先生，电话13800138000。";
+  private static final String APPLE_OTHER_SELLER = "红富士苹果：供应山东烟台红富士苹果约12000斤，个大皮薄，价格2.50元/斤，联系人李女士，电话13912345678。";
+  private static final String PEAR_SAME_SELLER = "黄花梨：供应山东烟台黄花梨约12000斤，个大皮薄，价格2.50元/斤，联系人王先生，电话13800138000。";
+
+  private static TopTermsMd5 fingerprinter;
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void start() {
+    fingerprinter = new TopTermsMd5(NearConfig.defaults());
+  }
+
+  @AfterAll
+  static void stop() {
+    fingerprinter.close();
+  }
+
+  private Map<Long, Long> run(Window window, long[] exactRemoved, Object[]... posts) {
+    try (FingerprintIndex index = FingerprintIndex.open(dir, "test", true)) {
+      for (Object[] p : posts) {
+        index.addDocument(NearSchema.document((Long) p[0], (Long) p[1], fingerprinter.fingerprint((String) p[2]), 3));
+      }
+      index.commit();
+      DeletionPlan plan = new DeletionPlan();
+      try (DirectoryReader reader = index.openReader()) {
+        last = new NearPass(new IndexSnapshot(reader), NearConfig.defaults()).run(window, exactRemoved, plan);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      Map<Long, Long> removedToKept = new HashMap<>();
+      for (int i = 0; i < plan.size(); i++) {
+        assertThat(plan.rule(i)).isEqualTo(DeletionPlan.Rule.NEAR);
+        assertThat(plan.score(i)).isBetween(0.6, 1.0);
+        removedToKept.put(plan.removedId(i), plan.keptId(i));
+      }
+      return removedToKept;
+    }
+  }
+
+  private NearPass.Result last;
+
+  private static Object[] post(long id, long time, String text) {
+    return new Object[] {id, time, text};
+  }
+
+  @Test
+  void run_threeNearCopies_bothOlderPointToTheNewest() {
+    Map<Long, Long> plan = run(Window.ALL, new long[0],
+        post(1, 100, APPLE), post(2, 300, APPLE_PRICE), post(3, 200, APPLE_SENTENCE));
+    assertThat(plan).containsOnly(Map.entry(1L, 2L), Map.entry(3L, 2L));
+    assertThat(last.removed()).isEqualTo(2);
+  }
+
+  @Test
+  void run_timeTie_keepsTheLargerId() {
+    Map<Long, Long> plan = run(Window.ALL, new long[0], post(5, 100, APPLE), post(4, 100, APPLE_PRICE));
+    assertThat(plan).containsOnly(Map.entry(4L, 5L));
+  }
+
+  @Test
+  void run_hardNegatives_areNotMerged() {
+    Map<Long, Long> plan = run(Window.ALL, new long[0],
+        post(1, 100, APPLE), post(2, 200, APPLE_OTHER_SELLER), post(3, 300, PEAR_SAME_SELLER));
+    assertThat(plan).isEmpty();
+  }
+
+  @Test
+  void run_exactRemovedRecord_takesNoPart() {
+    // 2 is the newest but the exact pass removed it: 1 must point to 3, not to 2.
+    Map<Long, Long> plan = run(Window.ALL, new long[] {2},
+        post(1, 100, APPLE), post(2, 300, APPLE), post(3, 200, APPLE_PRICE));
+    assertThat(plan).containsOnly(Map.entry(1L, 3L));
+    assertThat(last.skippedExact()).isEqualTo(1);
+  }
+
+  @Test
+  void run_newerRecordOutsideTheWindow_isKeptAndAbsorbsTheWindow() {
+    Map<Long, Long> plan = run(new Window(0, 250), new long[0],
+        post(1, 100, APPLE), post(2, 300, APPLE_PRICE), post(3, 200, APPLE_SENTENCE));
+    assertThat(plan).containsOnly(Map.entry(1L, 2L), Map.entry(3L, 2L));
+    assertThat(last.recordsExamined()).isEqualTo(2);
+  }
+
+  @Test
+  void run_postsWithoutWords_areCountedAndNeverMerged() {
+    Map<Long, Long> plan = run(Window.ALL, new long[0],
+        post(1, 100, "！！！。。。"), post(2, 200, "！！！。。。"), post(3, 100, "😀🍎👍"), post(4, 200, "😀🍎👍"),
+        post(5, 100, "   "));
+    assertThat(plan).isEmpty();
+    assertThat(last.empty()).containsEntry(NearOutcome.EMPTY_AFTER_SEGMENTATION, 4L)
+        .containsEntry(NearOutcome.EMPTY_AFTER_NORMALIZE, 1L);
+  }
+}

@@ -1,0 +1,52 @@
+package org.xiaochong.index;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.lucene.document.Document;
+import org.xiaochong.fingerprint.Fingerprints;
+import org.xiaochong.fingerprint.TopTermsMd5;
+import org.xiaochong.source.SourceRecord;
+import org.xiaochong.source.TableSpec;
+
+/**
+ * Near index documents ({@link NearSchema}): the multi-MD5 fingerprints of the {@code fields.near}
+ * columns. Phone columns among them contribute one {@code tel:} term each. The {@link TopTermsMd5} is
+ * thread-safe and may be shared; this class keeps small per-instance buffers, so one per thread.
+ */
+public final class NearDocumentMaker implements DocumentMaker {
+  private final TopTermsMd5 fingerprinter;
+  private final int[] textColumns;
+  private final int[] phoneColumns;
+  private final String[] texts;
+  private final String[] phones;
+
+  public NearDocumentMaker(TableSpec spec, TopTermsMd5 fingerprinter) {
+    this.fingerprinter = fingerprinter;
+    List<String> columns = spec.fingerprintColumns();
+    List<Integer> text = new ArrayList<>();
+    List<Integer> phone = new ArrayList<>();
+    for (String field : spec.nearFields()) {
+      (spec.phoneFields().contains(field) ? phone : text).add(columns.indexOf(field));
+    }
+    this.textColumns = text.stream().mapToInt(Integer::intValue).toArray();
+    this.phoneColumns = phone.stream().mapToInt(Integer::intValue).toArray();
+    this.texts = new String[textColumns.length];
+    this.phones = new String[phoneColumns.length];
+  }
+
+  public Fingerprints fingerprint(SourceRecord record) {
+    for (int i = 0; i < textColumns.length; i++) {
+      texts[i] = record.values()[textColumns[i]];
+    }
+    for (int i = 0; i < phoneColumns.length; i++) {
+      phones[i] = record.values()[phoneColumns[i]];
+    }
+    return fingerprinter.fingerprint(Arrays.asList(texts), Arrays.asList(phones));
+  }
+
+  @Override
+  public Document make(SourceRecord record) {
+    return NearSchema.document(record.id(), record.regTime(), fingerprint(record), fingerprinter.config().pre());
+  }
+}
