@@ -132,6 +132,7 @@ public final class NearPass {
       Terms terms = leaves.get(i).reader().terms(NearSchema.KEY);
       termsEnums[i] = terms == null ? null : terms.iterator();
     }
+    KeyFrequencies frequencies = new KeyFrequencies(leaves, NearSchema.KEY);
     FixedBitSet kept = new FixedBitSet(maxDoc);
     FixedBitSet touched = new FixedBitSet(maxDoc);
     int[] candidates = new int[64];
@@ -147,13 +148,12 @@ public final class NearPass {
         continue;
       }
       long[] top = readKeys(leaves, doc, NearSchema.TOP);
+      long[] keys = readKeys(leaves, doc, NearSchema.KEYS);
+      long[] candidateKeys = rarestSharedKeys(keys, frequencies, config.pre());
       int size = 0;
-      for (int k = 0; k < top.length; k++) {
-        if (isRepeat(top, k)) {
-          continue;
-        }
+      for (long candidateKey : candidateKeys) {
         lookups++;
-        BytesRef term = NearSchema.keyBytes(top[k]);
+        BytesRef term = NearSchema.keyBytes(candidateKey);
         for (int i = 0; i < leaves.size(); i++) {
           if (termsEnums[i] == null || !termsEnums[i].seekExact(term)) {
             continue;
@@ -174,7 +174,6 @@ public final class NearPass {
       int best = -1;
       double bestSimilarity = -1;
       if (size > 0) {
-        long[] keys = readKeys(leaves, doc, NearSchema.KEYS);
         Arrays.sort(candidates, 0, size); // forward-only doc values per segment
         int leafIndex = -1;
         BinaryDocValues values = null;
@@ -239,13 +238,41 @@ public final class NearPass {
     return snapshot.time(a) > snapshot.time(b) || (snapshot.time(a) == snapshot.time(b) && snapshot.id(a) > snapshot.id(b));
   }
 
-  private static boolean isRepeat(long[] keys, int k) {
-    for (int i = 0; i < k; i++) {
-      if (keys[i] == keys[k]) {
-        return true;
+  /**
+   * The candidate keys of a record: its {@code pre} rarest keys that at least one other record holds
+   * (document frequency >= 2; ties by key). The seed looks up the top-{@code pre} keys by term
+   * frequency; in short posts those are boilerplate (product, region, 供应) that thousands of posts
+   * share, so every record met thousands of candidates. A near duplicate shares most of its keys,
+   * rare ones included (a stock quantity, a phone, a name), so the rarest shared keys find it with a
+   * handful of candidates. Keys held by this record alone cannot lead anywhere and are skipped.
+   */
+  static long[] rarestSharedKeys(long[] keys, KeyFrequencies frequencies, int pre) {
+    long[] best = new long[pre];
+    int[] bestFrequency = new int[pre];
+    int found = 0;
+    for (long key : keys) {
+      int frequency = frequencies.get(key);
+      if (frequency < 2) {
+        continue;
       }
+      // Insertion into the small sorted array of the best so far.
+      int at = found;
+      while (at > 0 && (bestFrequency[at - 1] > frequency || (bestFrequency[at - 1] == frequency && best[at - 1] > key))) {
+        at--;
+      }
+      if (at >= pre) {
+        continue;
+      }
+      int last = Math.min(found, pre - 1);
+      for (int i = last; i > at; i--) {
+        best[i] = best[i - 1];
+        bestFrequency[i] = bestFrequency[i - 1];
+      }
+      best[at] = key;
+      bestFrequency[at] = frequency;
+      found = Math.min(pre, found + 1);
     }
-    return false;
+    return Arrays.copyOf(best, found);
   }
 
   /** Keys of one document from a binary doc values field (a fresh iterator: documents come in any order). */

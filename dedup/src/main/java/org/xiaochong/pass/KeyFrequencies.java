@@ -1,0 +1,93 @@
+package org.xiaochong.pass;
+
+import java.io.IOException;
+import java.util.List;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * Document frequency of every near key of the index: an open-addressing map from the 64-bit key to
+ * its count of documents, summed over segments (deleted documents included: it only ranks keys). Built
+ * in one walk over the term dictionaries; about 24 bytes per distinct key. Not thread-safe.
+ */
+final class KeyFrequencies {
+  private long[] keys;
+  private int[] counts;
+  private boolean[] used;
+  private int size;
+
+  KeyFrequencies(List<LeafReaderContext> leaves, String field) throws IOException {
+    int capacity = 1 << 16;
+    keys = new long[capacity];
+    counts = new int[capacity];
+    used = new boolean[capacity];
+    for (LeafReaderContext leaf : leaves) {
+      Terms terms = leaf.reader().terms(field);
+      if (terms == null) {
+        continue;
+      }
+      TermsEnum termsEnum = terms.iterator();
+      for (BytesRef term = termsEnum.next(); term != null; term = termsEnum.next()) {
+        add(readLong(term), termsEnum.docFreq());
+      }
+    }
+  }
+
+  /** Documents holding the key (0 when none). */
+  int get(long key) {
+    int mask = keys.length - 1;
+    for (int slot = mix(key) & mask; used[slot]; slot = (slot + 1) & mask) {
+      if (keys[slot] == key) {
+        return counts[slot];
+      }
+    }
+    return 0;
+  }
+
+  private void add(long key, int count) {
+    if (2 * (size + 1) > keys.length) {
+      grow();
+    }
+    int mask = keys.length - 1;
+    int slot = mix(key) & mask;
+    while (used[slot] && keys[slot] != key) {
+      slot = (slot + 1) & mask;
+    }
+    if (!used[slot]) {
+      used[slot] = true;
+      keys[slot] = key;
+      size++;
+    }
+    counts[slot] += count;
+  }
+
+  private void grow() {
+    long[] oldKeys = keys;
+    int[] oldCounts = counts;
+    boolean[] oldUsed = used;
+    keys = new long[oldKeys.length * 2];
+    counts = new int[oldKeys.length * 2];
+    used = new boolean[oldKeys.length * 2];
+    size = 0;
+    for (int i = 0; i < oldKeys.length; i++) {
+      if (oldUsed[i]) {
+        add(oldKeys[i], oldCounts[i]);
+      }
+    }
+  }
+
+  /** The keys are MD5 prefixes (uniform already); fold the high bits in for the table index. */
+  private static int mix(long key) {
+    return (int) (key ^ (key >>> 32));
+  }
+
+  private static long readLong(BytesRef term) {
+    long v = 0;
+    for (int i = 0; i < 8; i++) {
+      v = (v << 8) | (term.bytes[term.offset + i] & 0xFF);
+    }
+    return v;
+  }
+}
