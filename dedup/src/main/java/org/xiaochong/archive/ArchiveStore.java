@@ -1,15 +1,21 @@
 package org.xiaochong.archive;
 
+import java.sql.PreparedStatement;
 import java.sql.Timestamp;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.LongConsumer;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.statement.PreparedBatch;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.TableSpec;
@@ -30,6 +36,8 @@ import org.xiaochong.source.TableSpec;
 public final class ArchiveStore {
   /** Plan rows per transaction: large enough to amortize commits, small enough to keep locks short. */
   static final int BATCH = 10_000;
+  /** Batches applied at once, on their own connections. */
+  static final int PARALLEL_BATCHES = 2;
 
   private final Database database;
   private final TableSpec spec;
@@ -96,22 +104,71 @@ public final class ArchiveStore {
 
   /** Writes the plan of a run (before anything moves). */
   public void writePlan(long runId, DeletionPlan plan) {
+    int[] order = plan.orderByRemovedId();
+    // Two halves on two connections at once. Each entry is a decision that stands on its own, so even
+    // a plan cut short by a failure is safe to apply (resumeInterrupted would).
+    int half = order.length / 2;
+    runInParallel(List.of(() -> writePlanRows(runId, plan, order, 0, half),
+        () -> writePlanRows(runId, plan, order, half, order.length)), "writing the plan of run " + runId);
+  }
+
+  private int writePlanRows(long runId, DeletionPlan plan, int[] order, int from, int to) {
     database.jdbi().useTransaction(handle -> {
-      PreparedBatch batch = handle.prepareBatch(
-          "INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score) VALUES (?, ?, ?, ?, ?, ?)");
-      int[] order = plan.orderByRemovedId();
-      for (int seq = 0; seq < order.length; seq++) {
-        int i = order[seq];
-        batch.bind(0, runId).bind(1, seq).bind(2, plan.removedId(i)).bind(3, plan.keptId(i))
-            .bind(4, plan.rule(i).label).bind(5, plan.score(i)).add();
-        if (batch.size() == BATCH) {
-          batch.execute();
+      try (PreparedStatement insert = handle.getConnection().prepareStatement(
+          "INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score) VALUES (?, ?, ?, ?, ?, ?)")) {
+        int pending = 0;
+        for (int seq = from; seq < to; seq++) {
+          int i = order[seq];
+          insert.setLong(1, runId);
+          insert.setInt(2, seq);
+          insert.setLong(3, plan.removedId(i));
+          insert.setLong(4, plan.keptId(i));
+          insert.setString(5, plan.rule(i).label);
+          insert.setDouble(6, plan.score(i));
+          insert.addBatch();
+          if (++pending == BATCH) {
+            insert.executeBatch();
+            pending = 0;
+          }
         }
-      }
-      if (batch.size() > 0) {
-        batch.execute();
+        if (pending > 0) {
+          insert.executeBatch();
+        }
+      } catch (java.sql.SQLException e) {
+        throw new IllegalStateException("writing the plan of run " + runId + " failed: " + Database.rootMessage(e), e);
       }
     });
+    return to - from;
+  }
+
+  /** Runs the tasks on their own threads (and connections); the first failure is rethrown. */
+  private <T> List<T> runInParallel(List<java.util.concurrent.Callable<T>> tasks, String what) {
+    ExecutorService pool = Executors.newFixedThreadPool(PARALLEL_BATCHES, r -> {
+      Thread t = new Thread(r, "xiaochong-apply");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<Future<T>> futures = new ArrayList<>();
+      for (java.util.concurrent.Callable<T> task : tasks) {
+        futures.add(pool.submit(task));
+      }
+      List<T> results = new ArrayList<>();
+      for (Future<T> future : futures) {
+        results.add(future.get());
+      }
+      return results;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while " + what, e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IllegalStateException(what + " failed: " + e.getCause(), e.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   /**
@@ -135,23 +192,42 @@ public final class ArchiveStore {
     int planSize = database.jdbi().withHandle(h -> h.createQuery(
         "SELECT COALESCE(MAX(seq) + 1, 0) FROM dedup_plan WHERE run_id = ?").bind(0, runId).mapTo(Integer.class).one());
     Timestamp removedAt = Timestamp.valueOf(now());
-    long moved = 0;
+    // Batches are disjoint id ranges (the plan is in removed-id order) and never touch a kept row, so
+    // two run at once, each in its own transaction, and the server uses both cores. READ COMMITTED:
+    // INSERT … SELECT takes no gap locks, so the batches do not block each other.
+    List<java.util.concurrent.Callable<Integer>> batches = new ArrayList<>();
     for (int from = 0; from < planSize; from += BATCH) {
-      int to = Math.min(planSize, from + BATCH);
       int lo = from;
-      moved += database.jdbi().inTransaction(handle -> {
-        int archived = handle.createUpdate(insert).bind(0, removedAt).bind(1, runId).bind(2, lo).bind(3, to).execute();
-        int deleted = handle.createUpdate(delete).bind(0, runId).bind(1, lo).bind(2, to).execute();
-        if (archived != deleted) {
-          handle.rollback();
-          throw new IllegalStateException("run " + runId + ": batch " + lo + "-" + to + " archived " + archived
-              + " rows but would delete " + deleted + "; rolled back, nothing of this batch changed");
-        }
-        return (long) deleted;
+      int to = Math.min(planSize, from + BATCH);
+      batches.add(() -> {
+        int moved = moveBatch(runId, lo, to, insert, delete, removedAt);
+        progress.accept(to - lo);
+        return moved;
       });
-      progress.accept(to - from);
     }
-    return moved;
+    return runInParallel(batches, "applying run " + runId).stream().mapToLong(Integer::longValue).sum();
+  }
+
+  /** Archives and deletes plan rows [lo, to) in one transaction; retried when the server reports a deadlock. */
+  private int moveBatch(long runId, int lo, int to, String insert, String delete, Timestamp removedAt) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return database.jdbi().inTransaction(TransactionIsolationLevel.READ_COMMITTED, handle -> {
+          int archived = handle.createUpdate(insert).bind(0, removedAt).bind(1, runId).bind(2, lo).bind(3, to).execute();
+          int deleted = handle.createUpdate(delete).bind(0, runId).bind(1, lo).bind(2, to).execute();
+          if (archived != deleted) {
+            handle.rollback();
+            throw new IllegalStateException("run " + runId + ": batch " + lo + "-" + to + " archived " + archived
+                + " rows but would delete " + deleted + "; rolled back, nothing of this batch changed");
+          }
+          return deleted;
+        });
+      } catch (RuntimeException e) {
+        if (attempt >= 3 || !Database.isDeadlock(e)) {
+          throw e;
+        }
+      }
+    }
   }
 
   /** Finishes runs of this table left in status {@code applying} by a crash; returns their ids. */

@@ -183,6 +183,11 @@ public final class Database implements AutoCloseable {
     return hasSqlState(e, "42S22");
   }
 
+  /** True when the server rolled the transaction back to break a deadlock (SQLState 40001). */
+  public static boolean isDeadlock(Throwable e) {
+    return hasSqlState(e, "40001");
+  }
+
   private static boolean hasSqlState(Throwable e, String state) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof SQLException sql && state.equals(sql.getSQLState())) {
