@@ -23,6 +23,8 @@ public final class ExactKey {
   private final byte[][] names;
   private final boolean[] isPhone;
   private final MessageDigest md5 = DigestUtils.getMd5Digest();
+  private final StringBuilder normalized = new StringBuilder(1024);
+  private byte[] utf8 = new byte[4096];
 
   /**
    * @param fields the field names, in key order
@@ -45,17 +47,55 @@ public final class ExactKey {
     }
     md5.reset();
     for (int i = 0; i < names.length; i++) {
-      String normalized =
-          isPhone[i] ? TextNormalizer.normalizePhone(values[i]) : TextNormalizer.normalizeText(values[i]);
-      byte[] value = normalized.getBytes(StandardCharsets.UTF_8);
+      normalized.setLength(0);
+      if (isPhone[i]) {
+        normalized.append(TextNormalizer.normalizePhone(values[i]));
+      } else {
+        TextNormalizer.normalizeText(values[i], normalized);
+      }
+      int length = encodeUtf8(normalized);
       md5.update(names[i]);
       md5.update(UNIT_SEPARATOR);
-      md5.update(Integer.toString(value.length).getBytes(StandardCharsets.US_ASCII));
+      md5.update(Integer.toString(length).getBytes(StandardCharsets.US_ASCII));
       md5.update(UNIT_SEPARATOR);
-      md5.update(value);
+      md5.update(utf8, 0, length);
       md5.update(RECORD_SEPARATOR);
     }
     return md5.digest();
+  }
+
+  /**
+   * UTF-8 of the builder into the reused buffer; returns the byte count. Same bytes as
+   * {@code toString().getBytes(UTF_8)}, including '?' for a lone surrogate.
+   */
+  private int encodeUtf8(CharSequence text) {
+    int needed = text.length() * 3;
+    if (utf8.length < needed) {
+      utf8 = new byte[Math.max(needed, utf8.length * 2)];
+    }
+    int n = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 0x80) {
+        utf8[n++] = (byte) c;
+      } else if (c < 0x800) {
+        utf8[n++] = (byte) (0xC0 | (c >> 6));
+        utf8[n++] = (byte) (0x80 | (c & 0x3F));
+      } else if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+        int cp = Character.toCodePoint(c, text.charAt(++i));
+        utf8[n++] = (byte) (0xF0 | (cp >> 18));
+        utf8[n++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+        utf8[n++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+        utf8[n++] = (byte) (0x80 | (cp & 0x3F));
+      } else if (Character.isSurrogate(c)) {
+        utf8[n++] = '?'; // what String.getBytes(UTF_8) writes for a lone surrogate
+      } else {
+        utf8[n++] = (byte) (0xE0 | (c >> 12));
+        utf8[n++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+        utf8[n++] = (byte) (0x80 | (c & 0x3F));
+      }
+    }
+    return n;
   }
 
   /** Lower-case hex of a key, for reports and tests. */

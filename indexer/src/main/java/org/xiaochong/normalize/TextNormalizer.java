@@ -31,9 +31,21 @@ public final class TextNormalizer {
     if (text == null || text.isEmpty()) {
       return "";
     }
+    StringBuilder out = new StringBuilder(text.length());
+    normalizeText(text, out);
+    return out.toString();
+  }
+
+  /**
+   * Appends the normalized text to {@code out}; the same result as {@link #normalizeText(String)}
+   * without allocating a String (the hot path of the exact key, which reuses one builder).
+   */
+  public static void normalizeText(String text, StringBuilder out) {
+    if (text == null || text.isEmpty()) {
+      return;
+    }
     boolean fast = isNfkcStable(text);
     String folded = fast ? text : Normalizer.normalize(text, Normalizer.Form.NFKC);
-    StringBuilder out = new StringBuilder(folded.length());
     boolean spacePending = false;
     int previous = -1;
     for (int i = 0; i < folded.length(); ) {
@@ -55,7 +67,6 @@ public final class TextNormalizer {
       out.appendCodePoint(cp);
       previous = cp;
     }
-    return out.toString();
   }
 
   /**
