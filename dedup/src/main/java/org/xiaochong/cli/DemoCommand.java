@@ -79,6 +79,8 @@ final class DemoCommand implements Callable<Integer> {
         RunCommand.print(out, outcome.summary(), database, config.table());
         Path report = dataDir.resolve("report");
         ReportWriter.write(report, outcome.summary(), outcome.plan());
+        org.xiaochong.report.HtmlReport.write(report.resolve("report.html"), outcome.summary(), outcome.plan(), database,
+            config.table());
         GroundTruth.ExactCheck check = truth.checkExact(outcome.plan());
         out.printf("ground truth: %,d exact duplicates in the data, %,d removed correctly, %,d wrongly "
                 + "(precision %.4f, recall %.4f)%n", check.expected(), check.correct(), check.wrong(), check.precision(),
@@ -91,7 +93,7 @@ final class DemoCommand implements Callable<Integer> {
               all.hardNegativeMerges(), all.precision(), all.recall(), all.nearPrecision(), all.nearRecall(),
               method.equals("near") ? " (near alone also removes exact copies: read the recall over all)" : "");
         }
-        out.println("report: " + report.toAbsolutePath() + " (summary.json, decisions.jsonl)");
+        out.println("report: " + report.toAbsolutePath() + " (summary.json, decisions.jsonl, report.html)");
         out.println("undo with: echo data.dir=" + dataDir + " > demo.properties && bin/dedup restore --config demo.properties --run "
             + outcome.summary().runId());
       }

@@ -83,6 +83,8 @@ final class RunCommand implements Callable<Integer> {
       print(spec.commandLine().getOut(), outcome.summary(), database, config.table());
       if (report != null) {
         ReportWriter.write(report, outcome.summary(), outcome.plan());
+        org.xiaochong.report.HtmlReport.write(report.resolve("report.html"), outcome.summary(), outcome.plan(), database,
+            config.table());
         spec.commandLine().getOut().println("report: " + report.toAbsolutePath());
       }
     }
