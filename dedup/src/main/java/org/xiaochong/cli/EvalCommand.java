@@ -77,6 +77,11 @@ final class EvalCommand implements Callable<Integer> {
       description = "The labelled data folder (default: ../shared/data, then /work/shared/data).")
   Path sharedData;
 
+  @Option(names = {"-c", "--config"}, paramLabel = "FILE",
+      description = "Use the database of this config (db.*) instead of an embedded one in --data-dir; eval creates"
+          + " and drops its own eval_* tables there.")
+  Path config;
+
   @Option(names = "--verbose", description = "Print stack traces of errors.")
   boolean verbose;
 
@@ -103,7 +108,8 @@ final class EvalCommand implements Callable<Integer> {
     Files.createDirectories(dataDir);
     Properties props = new Properties();
     props.setProperty("data.dir", dataDir.toString());
-    DedupConfig base = DedupConfig.fromProperties(props, java.util.Map.of());
+    DedupConfig base = config != null ? DedupConfig.load(config, System.getenv())
+        : DedupConfig.fromProperties(props, java.util.Map.of());
     try (Database database = Database.open(base.db())) {
       for (String name : names) {
         if (!name.equals("generated") && !haveShared) {
