@@ -115,12 +115,12 @@ final class EvalCommand implements Callable<Integer> {
       // (seconds): a throwaway "both" run on 2,000 generated posts first, not counted anywhere.
       long w = System.nanoTime();
       long wanted = records;
-      records = 2_000;
+      records = Math.min(wanted, 5_000);
       Loaded warm = loadGenerated(database, "eval_warmup");
       records = wanted;
       runMethod(database, warm, METHODS[0], new PrintWriter(java.io.Writer.nullWriter()));
       drop(database, warm.table());
-      out.printf("warm-up (smartcn dictionaries, JIT; one run on 2,000 generated posts): %.1f s, not counted%n",
+      out.printf("warm-up (smartcn dictionaries, JIT; one run on %,d generated posts): %.1f s, not counted%n", Math.min(wanted, 5_000),
           (System.nanoTime() - w) / 1e9);
       for (String name : names) {
         if (!name.equals("generated") && !haveShared) {
@@ -144,6 +144,7 @@ final class EvalCommand implements Callable<Integer> {
         List<String> notes = new ArrayList<>();
         for (String[] method : METHODS) {
           DedupRunner.Outcome outcome = runMethod(database, loaded, method, out);
+          notes.add("stages of method " + method[1].charAt(0) + " (s): " + outcome.summary().seconds());
           var near = outcome.summary().near();
           if (near != null && method[0].equals("near")) {
             notes.add(String.format("near pass (method 3): %,d records examined, %,d without fingerprints %s, %,d"
