@@ -18,6 +18,7 @@ import org.xiaochong.load.RowReader;
 import org.xiaochong.load.TableLoader;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
+import org.xiaochong.source.TableSpec;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -34,7 +35,8 @@ import picocli.CommandLine.Parameters;
       "column BIGINT PRIMARY KEY (ids 1..n when the file has none), the time column DATETIME (NULL when the file",
       "has none), every other column TEXT, utf8mb4. An existing table must have every loaded column (new ids",
       "continue after its largest). Column names are made SQL identifiers: lower case, other characters -> _",
-      "('Site name' -> site_name). Times: yyyy-MM-dd[ HH:mm[:ss]]; blank is NULL."
+      "('Site name' -> site_name). Times: yyyy-MM-dd[ HH:mm[:ss]]; blank is NULL. On bad input a table this command",
+      "created is dropped again; rows already added to an existing table stay (the message says how many)."
     },
     footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or bad input (missing"
         + " file, bad header, ragged row: the message names the line)."})
@@ -123,28 +125,18 @@ final class LoadCommand implements Callable<Integer> {
       }
       try (Database database = ConfigOptions.openDatabase(config);
           TableLoader loader = new TableLoader(database, table, id, time, text)) {
-        String[] row;
-        String[] values = new String[text.size()];
-        while ((row = reader.next()) != null) {
-          Long rowId = null;
-          if (idAt >= 0) {
-            String v = row[idAt] == null ? "" : row[idAt].strip();
-            try {
-              rowId = Long.parseLong(v);
-            } catch (NumberFormatException e) {
-              throw new BadInputException("line " + reader.line() + ": id '" + v + "' is not a whole number");
-            }
+        try {
+          copy(reader, loader, idAt, timeAt, textAt, time);
+        } catch (BadInputException e) {
+          // A new table is dropped, so the corrected file can simply be loaded again; rows already added to
+          // an existing table stay (committed batch by batch) and the message says how many.
+          if (loader.created()) {
+            loader.close(); // its connection must not hold the table while it is dropped
+            database.jdbi().useHandle(h -> h.execute("DROP TABLE IF EXISTS " + TableSpec.quote(table)));
+            throw new BadInputException(e.getMessage() + " (nothing loaded: the new table " + table + " was dropped)", e);
           }
-          LocalDateTime rowTime;
-          try {
-            rowTime = timeAt >= 0 ? TableLoader.parseTime(row[timeAt]) : null;
-          } catch (IllegalArgumentException e) {
-            throw new BadInputException("line " + reader.line() + ": " + time + " " + e.getMessage());
-          }
-          for (int i = 0; i < values.length; i++) {
-            values[i] = row[textAt.get(i)];
-          }
-          loader.add(rowId, rowTime, values);
+          throw new BadInputException(e.getMessage() + " (" + loader.inserted() + " rows before it were already added"
+              + " to " + table + ")", e);
         }
         long n = loader.finish();
         spec.commandLine().getOut().printf("loaded %,d rows into %s (%s table; id %s, time %s, text columns %s) in %.1f s%n",
@@ -159,6 +151,33 @@ final class LoadCommand implements Callable<Integer> {
       throw new UncheckedIOException(e);
     }
     return ExitCodes.OK;
+  }
+
+  private static void copy(RowReader reader, TableLoader loader, int idAt, int timeAt, List<Integer> textAt,
+      String time) throws IOException {
+    String[] row;
+    String[] values = new String[textAt.size()];
+    while ((row = reader.next()) != null) {
+      Long rowId = null;
+      if (idAt >= 0) {
+        String v = row[idAt] == null ? "" : row[idAt].strip();
+        try {
+          rowId = Long.parseLong(v);
+        } catch (NumberFormatException e) {
+          throw new BadInputException("line " + reader.line() + ": id '" + v + "' is not a whole number");
+        }
+      }
+      LocalDateTime rowTime;
+      try {
+        rowTime = timeAt >= 0 ? TableLoader.parseTime(row[timeAt]) : null;
+      } catch (IllegalArgumentException e) {
+        throw new BadInputException("line " + reader.line() + ": " + time + " " + e.getMessage());
+      }
+      for (int i = 0; i < values.length; i++) {
+        values[i] = row[textAt.get(i)];
+      }
+      loader.add(rowId, rowTime, values);
+    }
   }
 
   static RowReader open(Path file, String kind, boolean trim) throws IOException {

@@ -35,6 +35,7 @@ public final class TableLoader implements AutoCloseable {
   private long nextId;
   private int pending;
   private long inserted;
+  private boolean closed;
 
   public TableLoader(Database database, String table, String idColumn, String timeColumn, List<String> textColumns) {
     List<String> all = new ArrayList<>();
@@ -101,6 +102,11 @@ public final class TableLoader implements AutoCloseable {
   /** True when this loader created the table. */
   public boolean created() {
     return created;
+  }
+
+  /** Rows sent and committed so far. */
+  public long inserted() {
+    return inserted;
   }
 
   /** The id the next row without one gets. */
@@ -194,6 +200,10 @@ public final class TableLoader implements AutoCloseable {
 
   @Override
   public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
     try {
       insert.close();
       connection.rollback();

@@ -92,7 +92,8 @@ class LoadCommandIT extends DbTestSupport {
 
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.errLines()).hasSize(1);
-    assertThat(run.err()).contains("line 5").contains("3 fields");
+    assertThat(run.err()).contains("line 5").contains("3 fields").contains("was dropped");
+    assertThat(tableExists("load_ragged")).isFalse();
   }
 
   @Test
