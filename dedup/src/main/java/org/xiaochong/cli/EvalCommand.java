@@ -33,16 +33,20 @@ import picocli.CommandLine.Option;
     name = "eval",
     mixinStandardHelpOptions = true,
     description = {
-      "Runs method 1 (exact then near: --method both), 2 (exact only) and 3 (near only) on a labelled data set in",
-      "an embedded MariaDB (data in --data-dir), each on a fresh copy of the table with a fresh index, as a dry",
-      "run, and prints the seed's Table 1 (seed 002: P/R m1 95.1/96.3, m2 98.7/89.5, m3 90.2/95.8) for it.",
-      "A removed record is correct when its kept record is in its true cluster; precision = correct removals /",
-      "removals; recall = correct removals / Σ over true clusters (size − 1); F1 their harmonic mean; seconds",
-      "= the run (index + passes) without loading; records/s = records / seconds.",
-      "Data sets: generated (PostGenerator, --records), and when ../shared/data or /work/shared/data exists:",
-      "restaurants, cora (pair files), febrl1-3 (cluster in rec_id, not loaded), childcare (True Id, not",
-      "loaded), pawsx (zh sentence pairs: share of label-0 pairs merged = false-positive rate, share of",
-      "label-1 pairs merged). Only fields.exact / fields.near differ per data set; all else is the default config."
+      "Runs method 1 (exact then near: --method both), 2 (exact only) and 3 (near",
+      "only) on a labelled data set in an embedded MariaDB (data in --data-dir), each",
+      "on a fresh copy of the table with a fresh index, as a dry run, and prints the",
+      "seed's Table 1 (seed 002: P/R m1 95.1/96.3, m2 98.7/89.5, m3 90.2/95.8) for",
+      "it. A removed record is correct when its kept record is in its true cluster;",
+      "precision = correct removals / removals; recall = correct removals / Σ over",
+      "true clusters (size − 1); F1 their harmonic mean; seconds = the run (index +",
+      "passes) without loading; records/s = records / seconds. Data sets: generated",
+      "(PostGenerator, --records), and when ../shared/data or /work/shared/data",
+      "exists: restaurants, cora (pair files), febrl1-3 (cluster in rec_id, not",
+      "loaded), childcare (True Id, not loaded), pawsx (zh sentence pairs: share of",
+      "label-0 pairs merged = false-positive rate, share of label-1 pairs merged).",
+      "Only fields.exact / fields.near differ per data set; all else is the default",
+      "config."
     },
     footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage error."})
 final class EvalCommand implements Callable<Integer> {
@@ -110,6 +114,18 @@ final class EvalCommand implements Callable<Integer> {
     props.setProperty("data.dir", dataDir.toString());
     DedupConfig base = config != null ? DedupConfig.load(config, System.getenv())
         : DedupConfig.fromProperties(props, java.util.Map.of());
+    List<String> runnable = new ArrayList<>();
+    for (String name : names) {
+      if (!name.equals("generated") && !haveShared) {
+        out.println("dataset " + name + ": skipped, no labelled data at " + shared.toAbsolutePath()
+            + " (only the generated set is built in)");
+      } else {
+        runnable.add(name);
+      }
+    }
+    if (runnable.isEmpty()) {
+      return ExitCodes.OK;
+    }
     try (Database database = Database.open(base.db())) {
       // The first runs of a JVM also pay for loading the smartcn dictionaries and for JIT compilation
       // (seconds): a throwaway "both" run on 2,000 generated posts first, not counted anywhere.
@@ -122,12 +138,7 @@ final class EvalCommand implements Callable<Integer> {
       drop(database, warm.table());
       out.printf("warm-up (smartcn dictionaries, JIT; one run on %,d generated posts): %.1f s, not counted%n", Math.min(wanted, 5_000),
           (System.nanoTime() - w) / 1e9);
-      for (String name : names) {
-        if (!name.equals("generated") && !haveShared) {
-          out.println("dataset " + name + ": skipped, no labelled data at " + shared.toAbsolutePath()
-              + " (only the generated set is built in)");
-          continue;
-        }
+      for (String name : runnable) {
         long t = System.nanoTime();
         Loaded loaded = load(database, name, shared);
         out.printf("%n### %s: %,d records%s%s; loaded in %.1f s%n", name, loaded.truth().records(),

@@ -30,13 +30,16 @@ import picocli.CommandLine.Parameters;
     name = "load",
     mixinStandardHelpOptions = true,
     description = {
-      "Loads a CSV (header row, RFC 4180 quoting), TSV (header row, tab-separated, no quoting) or JSON-lines",
-      "file into TABLE, streaming, in batches of " + TableLoader.BATCH + " rows. A missing table is created: the id",
-      "column BIGINT PRIMARY KEY (ids 1..n when the file has none), the time column DATETIME (NULL when the file",
-      "has none), every other column TEXT, utf8mb4. An existing table must have every loaded column (new ids",
-      "continue after its largest). Column names are made SQL identifiers: lower case, other characters -> _",
-      "('Site name' -> site_name). Times: yyyy-MM-dd[ HH:mm[:ss]]; blank is NULL. On bad input a table this command",
-      "created is dropped again; rows already added to an existing table stay (the message says how many)."
+      "Loads a CSV (header row, RFC 4180 quoting), TSV (header row, tab-separated, no",
+      "quoting) or JSON-lines file into TABLE, streaming, in batches of 1000 rows. A",
+      "missing table is created: the id column BIGINT PRIMARY KEY (ids 1..n when the",
+      "file has none), the time column DATETIME (NULL when the file has none), every",
+      "other column TEXT, utf8mb4. An existing table must have every loaded column",
+      "(new ids continue after its largest). Column names are made SQL identifiers:",
+      "lower case, other characters -> _ ('Site name' -> site_name). Times: yyyy-MM-",
+      "dd[ HH:mm[:ss]]; blank is NULL. On bad input a table this command created is",
+      "dropped again; rows already added to an existing table stay (the message says",
+      "how many)."
     },
     footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or bad input (missing"
         + " file, bad header, ragged row: the message names the line)."})
