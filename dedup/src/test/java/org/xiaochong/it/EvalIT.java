@@ -36,4 +36,14 @@ class EvalIT extends DbTestSupport {
     assertThat(rows.get(2)).startsWith("| 3 near only |");
     assertThat(tableExists("eval_generated")).isFalse();
   }
+
+  @Test
+  void realDataSet_withoutTheSharedData_isSkippedWithOneLine() {
+    CliRun run = cli("eval", "--dataset", "restaurants", "--shared-data", dir.resolve("absent").toString(),
+        "--data-dir", dir.resolve("eval").toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out().lines().toList()).singleElement().asString()
+        .startsWith("dataset restaurants: skipped, no labelled data at");
+  }
 }
