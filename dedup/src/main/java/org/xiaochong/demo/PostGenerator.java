@@ -99,6 +99,8 @@ public final class PostGenerator {
   private final Kind[] exactKinds = {Kind.EXACT_REPOST, Kind.EXACT_WHITESPACE, Kind.EXACT_FULLWIDTH, Kind.EXACT_PUNCTUATION, Kind.EXACT_PHONE_FORMAT};
   private final Kind[] nearKinds = {Kind.NEAR_PRICE, Kind.NEAR_ADDED_SENTENCE, Kind.NEAR_DROPPED_SENTENCE, Kind.NEAR_REORDERED, Kind.NEAR_PHONE_IN_TEXT, Kind.NEAR_TITLE, Kind.NEAR_TYPO};
 
+  /** The offers (seller, product, region, price …) of every original so far, as 64-bit hashes. */
+  private final java.util.Set<Long> offers = new java.util.HashSet<>();
   private long nextId = 1;
   private long nextCluster = 1;
 
@@ -138,19 +140,25 @@ public final class PostGenerator {
     long cluster = nextCluster++;
     Base base;
     Kind originalKind = Kind.ORIGINAL;
+    Base hardNegative = null;
     if (!recentBases.isEmpty() && random.nextDouble() < HARD_NEGATIVE_SHARE) {
       Base other = recentBases.get(random.nextInt(recentBases.size()));
-      if (random.nextBoolean()) {
-        String product = pickOther(PRODUCTS, other.product());
-        base = new Base(cluster, other.supply(), product, other.region(), other.grade(), other.quality(),
-            other.priceCents(), other.unit(), uniqueStock(cluster), other.seller(), other.extras(), randomTime());
-        originalKind = Kind.HARD_NEGATIVE_SELLER;
-      } else {
-        int seller = (other.seller() + 1 + random.nextInt(sellers - 1)) % sellers;
-        base = new Base(cluster, other.supply(), other.product(), other.region(), other.grade(), other.quality(),
+      // Two hard negatives of one original (or a chain of them) must not land on the same offer, or
+      // they would be true duplicates labelled as different clusters.
+      for (int attempt = 0; attempt < 20 && hardNegative == null; attempt++) {
+        boolean otherProduct = random.nextBoolean();
+        String product = otherProduct ? pickOther(PRODUCTS, other.product()) : other.product();
+        int seller = otherProduct ? other.seller() : (other.seller() + 1 + random.nextInt(sellers - 1)) % sellers;
+        Base candidate = new Base(cluster, other.supply(), product, other.region(), other.grade(), other.quality(),
             other.priceCents(), other.unit(), uniqueStock(cluster), seller, other.extras(), randomTime());
-        originalKind = Kind.HARD_NEGATIVE_PRODUCT;
+        if (offers.add(offerOf(candidate))) {
+          hardNegative = candidate;
+          originalKind = otherProduct ? Kind.HARD_NEGATIVE_SELLER : Kind.HARD_NEGATIVE_PRODUCT;
+        }
       }
+    }
+    if (hardNegative != null) {
+      base = hardNegative;
     } else {
       List<String> extras = new ArrayList<>();
       int n = random.nextInt(3);
@@ -165,6 +173,7 @@ public final class PostGenerator {
           QUALITIES[random.nextInt(QUALITIES.length)], 50 + random.nextInt(3000), UNITS[random.nextInt(UNITS.length)],
           uniqueStock(cluster), random.nextInt(sellers), extras, randomTime());
     }
+    offers.add(offerOf(base));
     if (recentBases.size() < 1000) {
       recentBases.add(base);
     } else {
@@ -186,6 +195,11 @@ public final class PostGenerator {
       }
     }
     return posts;
+  }
+
+  private static long offerOf(Base b) {
+    return java.util.Objects.hash(b.supply(), b.product(), b.region(), b.grade(), b.quality(), b.priceCents(), b.unit(),
+            b.seller(), b.extras()) * 0x9E3779B97F4A7C15L;
   }
 
   private long uniqueStock(long cluster) {
