@@ -152,6 +152,12 @@ public final class NearPass {
       long[] candidateKeys = rarestSharedKeys(keys, frequencies, config.pre());
       int size = 0;
       for (long candidateKey : candidateKeys) {
+        // Keys come rarest first. A common key (held by thousands of posts: a product, a region) is
+        // only looked up while the rarer ones found nothing: each of its holders would otherwise be
+        // compared, and the pass would grow with the square of the posts per product.
+        if (size > 0 && frequencies.get(candidateKey) > COMMON_KEY) {
+          break;
+        }
         lookups++;
         BytesRef term = NearSchema.keyBytes(candidateKey);
         for (int i = 0; i < leaves.size(); i++) {
@@ -246,6 +252,9 @@ public final class NearPass {
    * rare ones included (a stock quantity, a phone, a name), so the rarest shared keys find it with a
    * handful of candidates. Keys held by this record alone cannot lead anywhere and are skipped.
    */
+  /** Documents above which a key counts as common (see the candidate loop). */
+  static final int COMMON_KEY = 64;
+
   static long[] rarestSharedKeys(long[] keys, KeyFrequencies frequencies, int pre) {
     long[] best = new long[pre];
     int[] bestFrequency = new int[pre];
