@@ -112,13 +112,24 @@ public final class DedupRunner {
    * One {@link TopTermsMd5} is shared by the worker threads (it is thread-safe).
    */
   public IndexSync.Result syncNearIndex(RecordSource source) {
+    return syncNearIndex(source, new long[0]);
+  }
+
+  /**
+   * As {@link #syncNearIndex(RecordSource)}, leaving out the rows of {@code skipSorted}: rows the exact
+   * pass of this run removes need no near fingerprints (segmenting is the costly stage), and a later
+   * sync adds them if they are still in the table (a dry run).
+   */
+  public IndexSync.Result syncNearIndex(RecordSource source, long[] skipSorted) {
     if (nearIndex == null) {
       throw new IllegalStateException("no near index: call withNear first");
     }
     long rows = source.count();
     try (TopTermsMd5 fingerprinter = new TopTermsMd5(nearConfig);
         Progress.Stage stage = progress.start("near index", rows)) {
-      return new IndexSync(source, nearIndex, () -> new NearDocumentMaker(spec, fingerprinter), threads).run(stage);
+      return new IndexSync(source, nearIndex, () -> new NearDocumentMaker(spec, fingerprinter), threads)
+          .skipping(id -> java.util.Arrays.binarySearch(skipSorted, id) >= 0)
+          .run(stage);
     }
   }
 
@@ -167,7 +178,7 @@ public final class DedupRunner {
     RunSummary.NearStats nearStats = null;
     if (options.near()) {
       t = System.nanoTime();
-      IndexSync.Result nearSync = syncNearIndex(source);
+      IndexSync.Result nearSync = syncNearIndex(source, plan.removedIdsSorted());
       seconds.put("near_index", elapsed(t));
       t = System.nanoTime();
       NearPass.Result near;

@@ -35,6 +35,7 @@ public final class IndexSync {
   private final FingerprintIndex index;
   private final Supplier<DocumentMaker> makers;
   private final int threads;
+  private java.util.function.LongPredicate skip = id -> false;
 
   public IndexSync(RecordSource source, FingerprintIndex index, Supplier<DocumentMaker> makers, int threads) {
     if (threads < 1) {
@@ -44,6 +45,15 @@ public final class IndexSync {
     this.index = index;
     this.makers = makers;
     this.threads = threads;
+  }
+
+  /**
+   * Leaves out the rows whose id matches: they stay "missing" and a later sync adds them if they are
+   * still in the table. The near index uses it for rows the exact pass of the same run removes.
+   */
+  public IndexSync skipping(java.util.function.LongPredicate ids) {
+    this.skip = ids;
+    return this;
   }
 
   /**
@@ -167,6 +177,9 @@ public final class IndexSync {
           return;
         }
       }
+      if (skip.test(record.id())) {
+        return;
+      }
       index.addDocument(maker.make(record));
       if (++done[0] % PROGRESS_STEP == 0) {
         progress.accept(PROGRESS_STEP);
@@ -181,6 +194,9 @@ public final class IndexSync {
     DocumentMaker maker = makers.get();
     long[] done = {0};
     source.forEachRecord(ids.values, ids.size, record -> {
+      if (skip.test(record.id())) {
+        return;
+      }
       index.addDocument(maker.make(record));
       done[0]++;
       progress.accept(1);
