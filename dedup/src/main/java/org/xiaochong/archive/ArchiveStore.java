@@ -4,6 +4,7 @@ import java.sql.PreparedStatement;
 import java.sql.Timestamp;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -335,15 +336,10 @@ public final class ArchiveStore {
   }
 
   private static LocalDateTime now() {
-    return LocalDateTime.now(ZoneOffset.UTC).withNano(LocalDateTime.now(ZoneOffset.UTC).getNano() / 1_000_000 * 1_000_000);
+    return LocalDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MILLIS); // the columns are DATETIME(3)
   }
 
   private static String q(String identifier) {
     return TableSpec.quote(identifier);
-  }
-
-  @SuppressWarnings("unused")
-  private static Handle unused(Handle h) {
-    return h;
   }
 }

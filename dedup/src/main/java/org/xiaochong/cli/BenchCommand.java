@@ -5,14 +5,11 @@ import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.jdbi.v3.core.Handle;
 import org.xiaochong.demo.GroundTruth;
 import org.xiaochong.demo.PostGenerator;
@@ -69,10 +66,8 @@ final class BenchCommand implements Callable<Integer> {
     }
     boolean near = !method.equals("exact");
     PrintWriter out = spec.commandLine().getOut();
-    java.util.Properties props = new java.util.Properties();
-    props.setProperty("data.dir", dataDir.toString());
-    DedupConfig config = DedupConfig.fromProperties(props, Map.of());
-    deleteRecursively(config.indexDir());
+    DedupConfig config = DedupConfig.forDataDir(dataDir);
+    EvalCommand.deleteTree(config.indexDir());
     try (Database database = Database.open(config.db())) {
       Progress progress = ConsoleProgress.forThisProcess();
       PostLoader.recreateTable(database);
@@ -183,16 +178,5 @@ final class BenchCommand implements Callable<Integer> {
       seconds.put("delete", (System.nanoTime() - t) / 1e9);
     }
     return seconds;
-  }
-
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 }

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,6 +73,13 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
       }
     }
     return fromProperties(props, env);
+  }
+
+  /** The defaults with {@code data.dir} set: the embedded database and index under {@code dataDir}. */
+  public static DedupConfig forDataDir(Path dataDir) {
+    Properties props = new Properties();
+    props.setProperty("data.dir", dataDir.toString());
+    return fromProperties(props, Map.of());
   }
 
   public static DedupConfig fromProperties(Properties props, Map<String, String> env) {
@@ -256,6 +262,6 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
   }
 
   static List<String> knownKeys() {
-    return Arrays.asList(DEFAULTS.keySet().toArray(new String[0]));
+    return List.copyOf(DEFAULTS.keySet());
   }
 }

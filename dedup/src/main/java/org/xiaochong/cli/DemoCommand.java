@@ -51,9 +51,7 @@ final class DemoCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--method must be exact, near or both, not '" + method + "'");
     }
     var out = spec.commandLine().getOut();
-    java.util.Properties props = new java.util.Properties();
-    props.setProperty("data.dir", dataDir.toString());
-    DedupConfig config = DedupConfig.fromProperties(props, java.util.Map.of());
+    DedupConfig config = DedupConfig.forDataDir(dataDir);
     try (Database database = Database.open(config.db())) {
       out.printf("generating and loading %,d posts into %s ...%n", records, database.displayUrl());
       long t = System.nanoTime();

@@ -110,10 +110,7 @@ final class EvalCommand implements Callable<Integer> {
         : Files.isDirectory(Path.of("../shared/data")) ? Path.of("../shared/data") : Path.of("/work/shared/data");
     boolean haveShared = Files.isDirectory(shared);
     Files.createDirectories(dataDir);
-    Properties props = new Properties();
-    props.setProperty("data.dir", dataDir.toString());
-    DedupConfig base = config != null ? DedupConfig.load(config, System.getenv())
-        : DedupConfig.fromProperties(props, java.util.Map.of());
+    DedupConfig base = config != null ? DedupConfig.load(config, System.getenv()) : DedupConfig.forDataDir(dataDir);
     List<String> runnable = new ArrayList<>();
     for (String name : names) {
       if (!name.equals("generated") && !haveShared) {
@@ -386,7 +383,8 @@ final class EvalCommand implements Callable<Integer> {
     });
   }
 
-  private static void deleteTree(Path dir) {
+  /** Deletes a folder and everything in it; nothing when it does not exist. */
+  static void deleteTree(Path dir) {
     if (!Files.exists(dir)) {
       return;
     }
