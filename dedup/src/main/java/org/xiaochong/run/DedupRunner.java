@@ -101,7 +101,7 @@ public final class DedupRunner {
 
   /** Brings the index up to date with the table (the {@code index} command; the first stage of a run). */
   public IndexSync.Result syncIndex(RecordSource source) {
-    long rows = source.count();
+    long rows = progressTotal(source);
     try (Progress.Stage stage = progress.start("index", rows)) {
       return new IndexSync(source, index, () -> new ExactDocumentMaker(spec), threads).run(stage);
     }
@@ -124,13 +124,18 @@ public final class DedupRunner {
     if (nearIndex == null) {
       throw new IllegalStateException("no near index: call withNear first");
     }
-    long rows = source.count();
+    long rows = progressTotal(source);
     try (TopTermsMd5 fingerprinter = new TopTermsMd5(nearConfig);
         Progress.Stage stage = progress.start("near index", rows)) {
       return new IndexSync(source, nearIndex, () -> new NearDocumentMaker(spec, fingerprinter), threads)
           .skipping(id -> java.util.Arrays.binarySearch(skipSorted, id) >= 0)
           .run(stage);
     }
+  }
+
+  /** The row count for a progress bar; a COUNT(*) scan is only worth it when a bar is shown. */
+  private long progressTotal(RecordSource source) {
+    return progress == Progress.NONE ? -1 : source.count();
   }
 
   public Outcome run(Options options) {
