@@ -14,6 +14,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.commons.codec.digest.DigestUtils;
 import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.index.NearSchema;
 import org.xiaochong.fingerprint.TopTermsMd5;
 import org.xiaochong.normalize.ChineseFolding;
 import org.xiaochong.prefilter.PrefilterSettings;
@@ -43,6 +44,7 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     DEFAULTS.put("fields.exact", String.join(",", TableSpec.SAMPLE_TEXT_COLUMNS));
     DEFAULTS.put("fields.phone", "phone");
     DEFAULTS.put("fields.near", "title,product,content");
+    DEFAULTS.put("fields.must-match", "product");
     DEFAULTS.put("index.dir", "");
     DEFAULTS.put("prefilter.enabled", "true");
     DEFAULTS.put("prefilter.bits-per-key", "20");
@@ -55,6 +57,7 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     DEFAULTS.put("near.stopwords", NearConfig.DEFAULT_STOPWORDS);
     DEFAULTS.put("near.synonyms", ChineseFolding.DEFAULT_SYNONYMS);
     DEFAULTS.put("near.traditional", "true");
+    DEFAULTS.put("near.shared-number", "true");
     DEFAULTS.put("threads", "0");
   }
 
@@ -104,8 +107,13 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
       // The default names the sample table's phone column; it applies only where that column is used.
       phoneFields = phoneFields.stream().filter(f -> exactFields.contains(f) || nearFields.contains(f)).toList();
     }
+    List<String> mustMatchFields = list(values.get("fields.must-match"));
+    if (!props.containsKey("fields.must-match")) {
+      // Like fields.phone: the default names a sample-table column and applies only where it is used.
+      mustMatchFields = mustMatchFields.stream().filter(f -> exactFields.contains(f) || nearFields.contains(f)).toList();
+    }
     TableSpec table = new TableSpec(values.get("source.table"), values.get("source.id-column"),
-        values.get("source.time-column"), exactFields, phoneFields, nearFields);
+        values.get("source.time-column"), exactFields, phoneFields, nearFields, mustMatchFields);
     for (String phone : table.phoneFields()) {
       if (!table.exactFields().contains(phone) && !table.nearFields().contains(phone)) {
         throw new BadInputException("fields.phone names '" + phone + "', which is in neither fields.exact nor fields.near");
@@ -156,7 +164,7 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     try {
       return new NearConfig(integer(values, "near.pre"), integer(values, "near.min-shared"), minSimilarity,
           integer(values, "near.max-chars"), idf, values.get("near.stopwords"), values.get("near.synonyms"),
-          bool(values, "near.traditional"));
+          bool(values, "near.traditional"), bool(values, "near.shared-number"));
     } catch (IllegalArgumentException e) {
       throw new BadInputException("near.*: " + e.getMessage(), e);
     }
@@ -194,7 +202,8 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
    * only the pass reads, so they can be tuned without a rebuild).
    */
   public String nearFieldsDigest() {
-    return DigestUtils.md5Hex(String.join("|", fieldsDigest(), TopTermsMd5.FORMAT, String.valueOf(near.pre()),
+    return DigestUtils.md5Hex(String.join("|", fieldsDigest(), TopTermsMd5.FORMAT, NearSchema.LAYOUT,
+        String.join(",", table.mustMatchFields()), String.valueOf(near.pre()),
         String.valueOf(near.maxChars()), String.valueOf(near.useIdf()), near.stopwordsLocation(),
         near.synonymsLocation(), String.valueOf(near.foldTraditional())));
   }

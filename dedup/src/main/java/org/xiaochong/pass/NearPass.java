@@ -196,7 +196,7 @@ public final class NearPass {
           }
           compared++;
           long[] other = NearSchema.decode(values.binaryValue());
-          if (!NearSimilarity.isNearDuplicate(keys, other, config) || !sameSubject(leaves, doc, top, keys, g, other)) {
+          if (!NearSimilarity.isNearDuplicate(keys, other, config) || !sameSubject(leaves, doc, top, keys, g, other, config.requireSharedNumber())) {
             continue;
           }
           double similarity = NearSimilarity.jaccard(keys, other);
@@ -218,13 +218,25 @@ public final class NearPass {
   }
 
   /**
-   * The two vetoes on top of the similarity (see NEAR-FINGERPRINTS.md, "Vetoes"): both posts' top
-   * terms must be in the other's set (their subject, usually the product: the same seller's post about
-   * another product shares most other words), and when both carry phone numbers they must share one
-   * (the same product from another seller is another post).
+   * The vetoes on top of the similarity (see NEAR-FINGERPRINTS.md, "Vetoes"), each a cheap test of
+   * evidence that two similar posts are different offers:
+   *
+   * <ol>
+   *   <li>same subject: both posts' top terms must be in the other's set (their subject, usually the
+   *       product: the same seller's post about another product shares most other words);
+   *   <li>same seller: when both carry phone numbers, they must share one (the same product from
+   *       another seller is another post);
+   *   <li>must-match fields ({@code fields.must-match}, default product): when both values are
+   *       non-empty they must be equal after normalization and folding (玉米 and 玉米种子 share the
+   *       word 玉米, so rule 1 lets them through);
+   *   <li>shared number ({@code near.shared-number}): when both carry at least two numbers (not
+   *       phones), they must share one. A repost changes its price or its date, not every number, while
+   *       the same seller's next offer of the same product has another quantity and price. With one
+   *       number each (a price only) a changed price is the likelier story, so no veto.
+   * </ol>
    */
   private static boolean sameSubject(List<LeafReaderContext> leaves, int doc, long[] top, long[] keys, int candidate,
-      long[] candidateKeys) throws IOException {
+      long[] candidateKeys, boolean requireSharedNumber) throws IOException {
     if (top.length > 0 && Arrays.binarySearch(candidateKeys, top[0]) < 0) {
       return false;
     }
@@ -232,12 +244,43 @@ public final class NearPass {
     if (candidateTop.length > 0 && Arrays.binarySearch(keys, candidateTop[0]) < 0) {
       return false;
     }
-    long[] tel = readKeys(leaves, doc, NearSchema.TEL);
-    if (tel.length == 0) {
+    if (!bothOrNeitherShare(leaves, doc, candidate, NearSchema.TEL)) {
+      return false;
+    }
+    if (requireSharedNumber && !shareANumber(leaves, doc, candidate)) {
+      return false;
+    }
+    long[] match = readKeys(leaves, doc, NearSchema.MATCH);
+    if (match.length > 0) {
+      long[] candidateMatch = readKeys(leaves, candidate, NearSchema.MATCH);
+      for (int i = 0; i < Math.min(match.length, candidateMatch.length); i++) {
+        if (match[i] != 0 && candidateMatch[i] != 0 && match[i] != candidateMatch[i]) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** False when both documents carry two or more numbers and share none of them. */
+  private static boolean shareANumber(List<LeafReaderContext> leaves, int doc, int candidate) throws IOException {
+    long[] mine = readKeys(leaves, doc, NearSchema.NUM);
+    if (mine.length < 2) {
       return true;
     }
-    long[] candidateTel = readKeys(leaves, candidate, NearSchema.TEL);
-    return candidateTel.length == 0 || NearSimilarity.sharedCount(tel, candidateTel) > 0;
+    long[] theirs = readKeys(leaves, candidate, NearSchema.NUM);
+    return theirs.length < 2 || NearSimilarity.sharedCount(mine, theirs) > 0;
+  }
+
+  /** False when both documents hold keys in {@code field} (sorted) and share none of them. */
+  private static boolean bothOrNeitherShare(List<LeafReaderContext> leaves, int doc, int candidate, String field)
+      throws IOException {
+    long[] mine = readKeys(leaves, doc, field);
+    if (mine.length == 0) {
+      return true;
+    }
+    long[] theirs = readKeys(leaves, candidate, field);
+    return theirs.length == 0 || NearSimilarity.sharedCount(mine, theirs) > 0;
   }
 
   private boolean newer(int a, int b) {

@@ -44,14 +44,20 @@ class NearPassTest {
   }
 
   private Map<Long, Long> run(Window window, long[] exactRemoved, Object[]... posts) {
+    return run(NearConfig.defaults(), window, exactRemoved, posts);
+  }
+
+  /** Posts are {id, time, text} or {id, time, text, product} (product: the one must-match field). */
+  private Map<Long, Long> run(NearConfig config, Window window, long[] exactRemoved, Object[]... posts) {
     try (FingerprintIndex index = FingerprintIndex.open(dir, "test", true)) {
       for (Object[] p : posts) {
-        index.addDocument(NearSchema.document((Long) p[0], (Long) p[1], fingerprinter.fingerprint((String) p[2]), 3));
+        long[] matchKeys = p.length > 3 ? new long[] {fingerprinter.matchKey((String) p[3])} : new long[0];
+        index.addDocument(NearSchema.document((Long) p[0], (Long) p[1], fingerprinter.fingerprint((String) p[2]), 3, matchKeys));
       }
       index.commit();
       DeletionPlan plan = new DeletionPlan();
       try (DirectoryReader reader = index.openReader()) {
-        last = new NearPass(new IndexSnapshot(reader), NearConfig.defaults()).run(window, exactRemoved, plan);
+        last = new NearPass(new IndexSnapshot(reader), config).run(window, exactRemoved, plan);
       } catch (java.io.IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
@@ -69,6 +75,42 @@ class NearPassTest {
 
   private static Object[] post(long id, long time, String text) {
     return new Object[] {id, time, text};
+  }
+
+  private static Object[] post(long id, long time, String text, String product) {
+    return new Object[] {id, time, text, product};
+  }
+
+  private static final String CORN = "玉米：供应黑龙江哈尔滨玉米约310745斤，新鲜采摘，价格26.26元/斤，全国包邮，联系人马先生，电话13856497542。";
+  private static final String CORN_SEED = "玉米：供应黑龙江哈尔滨玉米种子约317255斤，新鲜采摘，价格26.26元/斤，全国包邮，联系人马先生，电话13856497542。";
+
+  @Test
+  void run_sameSellerOtherProductSharingAWord_onlyTheMustMatchFieldTellsThemApart() {
+    // 玉米种子 segments to 玉米 + 种子, so the text alone passes every other veto: the pair merges ...
+    assertThat(run(Window.ALL, new long[0], post(1, 100, CORN), post(2, 200, CORN_SEED))).containsOnly(Map.entry(1L, 2L));
+    // ... unless the product column, folded, must match.
+    assertThat(run(Window.ALL, new long[0], post(1, 100, CORN, "玉米"), post(2, 200, CORN_SEED, "玉米种子"))).isEmpty();
+    // Folded values match: synonyms (西红柿 = 番茄) and white space do not count as a difference.
+    assertThat(run(Window.ALL, new long[0], post(1, 100, CORN, "西红柿"), post(2, 200, CORN, " 番茄 "))).containsOnly(Map.entry(1L, 2L));
+    // An empty value is no evidence either way.
+    assertThat(run(Window.ALL, new long[0], post(1, 100, CORN, ""), post(2, 200, CORN, "玉米"))).containsOnly(Map.entry(1L, 2L));
+  }
+
+  @Test
+  void run_sameSellerSameProductOtherQuantityAndPrice_vetoedBySharedNumber() {
+    String nextOffer = "红富士苹果：供应山东烟台红富士苹果约30000斤，个大皮薄，价格3.10元/斤，联系人王先生，电话13800138000。";
+    assertThat(run(NearConfig.defaults().withRequireSharedNumber(false), Window.ALL, new long[0],
+        post(1, 100, APPLE), post(2, 200, nextOffer))).containsOnly(Map.entry(1L, 2L));
+    assertThat(run(Window.ALL, new long[0], post(1, 100, APPLE), post(2, 200, nextOffer))).isEmpty();
+    // A changed price alone keeps the quantity: still a near duplicate (APPLE_PRICE above).
+    assertThat(run(Window.ALL, new long[0], post(1, 100, APPLE), post(2, 200, APPLE_PRICE))).containsOnly(Map.entry(1L, 2L));
+  }
+
+  @Test
+  void run_postWithOnlyAPrice_changedPriceIsStillANearDuplicate() {
+    String before = "红富士苹果：供应山东烟台红富士苹果，个大皮薄，品质保证，价格2.50元/斤，联系人王先生，电话13800138000。";
+    String after = "红富士苹果：供应山东烟台红富士苹果，个大皮薄，品质保证，价格2.80元/斤，联系人王先生，电话13800138000。";
+    assertThat(run(Window.ALL, new long[0], post(1, 100, before), post(2, 200, after))).containsOnly(Map.entry(1L, 2L));
   }
 
   @Test

@@ -17,6 +17,10 @@ import org.xiaochong.normalize.ChineseFolding;
  * @param stopwordsLocation stop word list, see {@link org.xiaochong.normalize.WordLists}; "" for none
  * @param synonymsLocation synonym groups, see {@link ChineseFolding}; "" for none
  * @param foldTraditional fold traditional characters to simplified ones before segmentation
+ * @param requireSharedNumber when both posts carry two or more numbers (quantities, prices, dates; not
+ *     phone numbers), they must share at least one to be near duplicates: a repost changes its price or its
+ *     date, rarely every number at once, while the same seller's next offer of the same product has
+ *     another quantity, price and origin
  */
 public record NearConfig(
     int pre,
@@ -26,7 +30,8 @@ public record NearConfig(
     boolean useIdf,
     String stopwordsLocation,
     String synonymsLocation,
-    boolean foldTraditional) {
+    boolean foldTraditional,
+    boolean requireSharedNumber) {
 
   /** The seed's pre: the first three fingerprints are the candidate keys. */
   public static final int DEFAULT_PRE = 3;
@@ -63,6 +68,12 @@ public record NearConfig(
     }
   }
 
+  /** Settings with the shared-number veto on (its default). */
+  public NearConfig(int pre, int minShared, double minSimilarity, int maxChars, boolean useIdf, String stopwordsLocation,
+      String synonymsLocation, boolean foldTraditional) {
+    this(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional, true);
+  }
+
   /** Defaults for agricultural supply/demand posts (see the constants). */
   public static NearConfig defaults() {
     return new NearConfig(
@@ -73,39 +84,45 @@ public record NearConfig(
         false,
         DEFAULT_STOPWORDS,
         ChineseFolding.DEFAULT_SYNONYMS,
+        true,
         true);
   }
 
   public NearConfig withPre(int newPre) {
-    return new NearConfig(newPre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional);
+    return new NearConfig(newPre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional, requireSharedNumber);
   }
 
   public NearConfig withMinShared(int newMinShared) {
-    return new NearConfig(pre, newMinShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional);
+    return new NearConfig(pre, newMinShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional, requireSharedNumber);
   }
 
   public NearConfig withMinSimilarity(double newMinSimilarity) {
-    return new NearConfig(pre, minShared, newMinSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional);
+    return new NearConfig(pre, minShared, newMinSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional, requireSharedNumber);
   }
 
   public NearConfig withMaxChars(int newMaxChars) {
-    return new NearConfig(pre, minShared, minSimilarity, newMaxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional);
+    return new NearConfig(pre, minShared, minSimilarity, newMaxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional, requireSharedNumber);
   }
 
   public NearConfig withUseIdf(boolean newUseIdf) {
-    return new NearConfig(pre, minShared, minSimilarity, maxChars, newUseIdf, stopwordsLocation, synonymsLocation, foldTraditional);
+    return new NearConfig(pre, minShared, minSimilarity, maxChars, newUseIdf, stopwordsLocation, synonymsLocation, foldTraditional, requireSharedNumber);
   }
 
   public NearConfig withStopwordsLocation(String location) {
-    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, location, synonymsLocation, foldTraditional);
+    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, location, synonymsLocation, foldTraditional, requireSharedNumber);
   }
 
   public NearConfig withSynonymsLocation(String location) {
-    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, location, foldTraditional);
+    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, location, foldTraditional, requireSharedNumber);
   }
 
   public NearConfig withFoldTraditional(boolean fold) {
-    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, fold);
+    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, fold, requireSharedNumber);
+  }
+
+  public NearConfig withRequireSharedNumber(boolean require) {
+    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation,
+        foldTraditional, require);
   }
 
   private static void checkRange(String name, int value, int min, int max) {

@@ -14,7 +14,7 @@ import org.xiaochong.normalize.TextNormalizer;
  *
  * <ul>
  *   <li>{@code tel:<digits>} for a phone number: one run of 7+ digits ("13800138000", also QQ-like
- *       ids), or digit groups joined by '-', ' ', '(', ')', '+' whose digits, after {@link
+ *       ids) without a unit right after it ("1017882吨" is a quantity), or digit groups joined by '-', ' ', '(', ')', '+' whose digits, after {@link
  *       TextNormalizer#normalizePhone} (drops a leading 86 / 0086), form a mobile number
  *       (1[3-9] + 9 digits) or a land line with area code (0 + 9-11 digits): "138 0013 8000",
  *       "+86 138-0013-8000", "(0535)6212345".
@@ -117,10 +117,10 @@ final class NumericTerms {
     int size = atoms.size();
     for (int start = 0; start < size; ) {
       int end = size;
-      String phone = phoneOf(atoms.subList(start, end));
+      String phone = phoneOf(atoms.subList(start, end), end == size && unit != null);
       while (phone == null && end > start + 1) {
         end--;
-        phone = phoneOf(atoms.subList(start, end));
+        phone = phoneOf(atoms.subList(start, end), false);
       }
       if (phone != null) {
         counts.merge(PHONE_PREFIX + phone, 1, Integer::sum);
@@ -138,8 +138,11 @@ final class NumericTerms {
     return false;
   }
 
-  /** The phone digits if the groups form a phone number, else null. Decorated groups never do. */
-  private static String phoneOf(List<String> atoms) {
+  /**
+   * The phone digits if the groups form a phone number, else null. Decorated groups never do, nor does
+   * one group with a unit right after it: "1017882吨" is a quantity, not a QQ-like id.
+   */
+  private static String phoneOf(List<String> atoms, boolean unitFollows) {
     for (String atom : atoms) {
       if (!isPlainDigits(atom)) {
         return null;
@@ -147,7 +150,7 @@ final class NumericTerms {
     }
     if (atoms.size() == 1) {
       String digits = atoms.get(0);
-      return digits.length() >= MIN_PHONE_DIGITS ? TextNormalizer.normalizePhone(digits) : null;
+      return digits.length() >= MIN_PHONE_DIGITS && !unitFollows ? TextNormalizer.normalizePhone(digits) : null;
     }
     String digits = TextNormalizer.normalizePhone(String.join("", atoms));
     return isMobile(digits) || isLandLine(digits) ? digits : null;

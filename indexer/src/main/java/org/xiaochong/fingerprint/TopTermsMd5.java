@@ -43,7 +43,7 @@ import org.xiaochong.normalize.WordLists;
 public final class TopTermsMd5 implements Closeable {
 
   /** Version of the term → fingerprint format; change it when terms or hashing change. */
-  public static final String FORMAT = "near-md5/1";
+  public static final String FORMAT = "near-md5/2"; // 2: a 7+ digit number with a unit is a number, not a tel:
 
   /*
    * Pipeline for the values of one post (all fields in the given order, joined by '\n'):
@@ -186,6 +186,25 @@ public final class TopTermsMd5 implements Closeable {
       low[i] = bigEndianLong(digest, 8);
     }
     return new Fingerprints(NearOutcome.OK, ranked, high, low, truncated, analyzedChars);
+  }
+
+  /**
+   * The key of a must-match field value ({@code fields.must-match}): the value normalized and folded
+   * as the text of a post is (so 西红柿 and 番茄, 蘋果 and 苹果 match), then the first 8 bytes of its
+   * MD5; 0 for a null or empty value (no evidence either way).
+   */
+  public long matchKey(String value) {
+    if (value == null) {
+      return 0;
+    }
+    int maxChars = config.maxChars();
+    String raw = value.length() > maxChars ? value.substring(0, maxChars) : value;
+    String folded = folding.fold(TextNormalizer.normalizeText(raw));
+    if (folded.isEmpty()) {
+      return 0;
+    }
+    long key = bigEndianLong(md5(folded), 0);
+    return key == 0 ? 1 : key; // 0 means "empty"
   }
 
   /** MD5 of one term as it is used for fingerprints (UTF-8 bytes), 16 bytes. */

@@ -11,7 +11,8 @@ import org.xiaochong.source.TableSpec;
 
 /**
  * Near index documents ({@link NearSchema}): the multi-MD5 fingerprints of the {@code fields.near}
- * columns. Phone columns among them contribute one {@code tel:} term each. The {@link TopTermsMd5} is
+ * columns. Phone columns among them contribute one {@code tel:} term each; the {@code
+ * fields.must-match} columns give one match key each. The {@link TopTermsMd5} is
  * thread-safe and may be shared; this class keeps small per-instance buffers, so one per thread.
  */
 public final class NearDocumentMaker implements DocumentMaker {
@@ -20,6 +21,7 @@ public final class NearDocumentMaker implements DocumentMaker {
   private final int[] phoneColumns;
   private final String[] texts;
   private final String[] phones;
+  private final int[] mustMatchColumns;
 
   public NearDocumentMaker(TableSpec spec, TopTermsMd5 fingerprinter) {
     this.fingerprinter = fingerprinter;
@@ -33,6 +35,7 @@ public final class NearDocumentMaker implements DocumentMaker {
     this.phoneColumns = phone.stream().mapToInt(Integer::intValue).toArray();
     this.texts = new String[textColumns.length];
     this.phones = new String[phoneColumns.length];
+    this.mustMatchColumns = spec.mustMatchFields().stream().mapToInt(columns::indexOf).toArray();
   }
 
   public Fingerprints fingerprint(SourceRecord record) {
@@ -45,8 +48,18 @@ public final class NearDocumentMaker implements DocumentMaker {
     return fingerprinter.fingerprint(Arrays.asList(texts), Arrays.asList(phones));
   }
 
+  /** The keys of the record's fields.must-match values, in config order (0 for an empty value). */
+  public long[] matchKeys(SourceRecord record) {
+    long[] keys = new long[mustMatchColumns.length];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = fingerprinter.matchKey(record.values()[mustMatchColumns[i]]);
+    }
+    return keys;
+  }
+
   @Override
   public Document make(SourceRecord record) {
-    return NearSchema.document(record.id(), record.regTime(), fingerprint(record), fingerprinter.config().pre());
+    return NearSchema.document(record.id(), record.regTime(), fingerprint(record), fingerprinter.config().pre(),
+        matchKeys(record));
   }
 }

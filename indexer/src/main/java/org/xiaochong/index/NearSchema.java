@@ -22,6 +22,8 @@ import org.xiaochong.fingerprint.NearOutcome;
  * near_keys      -                                 binary       similarity: distinct keys, ascending
  * near_top       -                                 binary       the post's top-pre keys, rank order
  * near_tel       -                                 binary       keys of the post's tel: terms, ascending
+ * near_num       -                                 binary       keys of the post's number terms, ascending
+ * near_match     -                                 binary       one key per fields.must-match column (0: empty)
  * near_outcome   -                                 numeric      {@link NearOutcome} ordinal (+256 if truncated)
  * </pre>
  *
@@ -34,13 +36,24 @@ public final class NearSchema {
   public static final String KEYS = "near_keys";
   public static final String TOP = "near_top";
   public static final String TEL = "near_tel";
+  public static final String NUM = "near_num";
+  public static final String MATCH = "near_match";
+  /**
+   * Version of the document layout above; part of the near index digest, so an index written with
+   * another layout is rebuilt (2: near_num and near_match added).
+   */
+  public static final String LAYOUT = "near-schema/2";
   public static final String OUTCOME = "near_outcome";
   /** Added to the outcome ordinal when the post was cut to near.max-chars. */
   public static final int TRUNCATED_FLAG = 256;
 
   private NearSchema() {}
 
-  public static Document document(long id, long regTime, Fingerprints fingerprints, int pre) {
+  /**
+   * @param matchKeys the keys of the fields.must-match values ({@code TopTermsMd5#matchKey}), in the
+   *     order of the config; empty when no field must match
+   */
+  public static Document document(long id, long regTime, Fingerprints fingerprints, int pre, long[] matchKeys) {
     Document doc = new Document();
     doc.add(new LongPoint(IndexSchema.ID, id));
     doc.add(new NumericDocValuesField(IndexSchema.ID, id));
@@ -53,20 +66,44 @@ public final class NearSchema {
     doc.add(new BinaryDocValuesField(KEYS, new BytesRef(encode(sorted, sorted.length))));
     long[] ranked = fingerprints.prefixes();
     doc.add(new BinaryDocValuesField(TOP, new BytesRef(encode(ranked, Math.min(pre, ranked.length)))));
-    long[] tel = new long[ranked.length];
-    int tels = 0;
-    for (int i = 0; i < ranked.length; i++) {
-      if (fingerprints.terms().get(i).startsWith("tel:")) {
-        tel[tels++] = ranked[i];
-      }
-    }
-    if (tels > 0) {
-      java.util.Arrays.sort(tel, 0, tels);
-      doc.add(new BinaryDocValuesField(TEL, new BytesRef(encode(tel, tels))));
+    addKeysOf(doc, TEL, fingerprints, NearSchema::isPhoneTerm);
+    addKeysOf(doc, NUM, fingerprints, NearSchema::isNumberTerm);
+    if (matchKeys.length > 0) {
+      doc.add(new BinaryDocValuesField(MATCH, new BytesRef(encode(matchKeys, matchKeys.length))));
     }
     NearOutcome outcome = fingerprints.outcome();
     doc.add(new NumericDocValuesField(OUTCOME, outcome.ordinal() + (fingerprints.truncated() ? TRUNCATED_FLAG : 0)));
     return doc;
+  }
+
+  /** A phone number term of {@code NumericTerms}: "tel:13800138000". */
+  static boolean isPhoneTerm(String term) {
+    return term.startsWith("tel:");
+  }
+
+  /**
+   * A number term of {@code NumericTerms} ("1000斤", "2.5元", "2023"): only they start with a digit,
+   * because numbers are taken out of the text before smartcn segments it.
+   */
+  static boolean isNumberTerm(String term) {
+    return !term.isEmpty() && term.charAt(0) >= '0' && term.charAt(0) <= '9';
+  }
+
+  /** Stores the keys of the terms that {@code kind} accepts, ascending, in binary doc values {@code field}. */
+  private static void addKeysOf(Document doc, String field, Fingerprints fingerprints,
+      java.util.function.Predicate<String> kind) {
+    long[] ranked = fingerprints.prefixes();
+    long[] keys = new long[ranked.length];
+    int count = 0;
+    for (int i = 0; i < ranked.length; i++) {
+      if (kind.test(fingerprints.terms().get(i))) {
+        keys[count++] = ranked[i];
+      }
+    }
+    if (count > 0) {
+      java.util.Arrays.sort(keys, 0, count);
+      doc.add(new BinaryDocValuesField(field, new BytesRef(encode(keys, count))));
+    }
   }
 
   /** The term of one key: 8 bytes, big-endian. */

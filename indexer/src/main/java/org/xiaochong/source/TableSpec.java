@@ -16,6 +16,9 @@ import java.util.regex.Pattern;
  * @param exactFields the columns hashed into the exact (single MD5) key, in this order
  * @param phoneFields the subset of columns holding phone numbers, compared by their digits only
  * @param nearFields the columns segmented into multi-MD5 fingerprints (may be empty)
+ * @param mustMatchFields columns whose values (normalized and folded) must be equal for two records to
+ *     be near duplicates, when both are non-empty: a blocking rule, like dedupe's and Splink's (may be
+ *     empty)
  */
 public record TableSpec(
     String table,
@@ -23,7 +26,8 @@ public record TableSpec(
     String timeColumn,
     List<String> exactFields,
     List<String> phoneFields,
-    List<String> nearFields) {
+    List<String> nearFields,
+    List<String> mustMatchFields) {
 
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]{0,63}");
 
@@ -38,22 +42,30 @@ public record TableSpec(
     exactFields = List.copyOf(exactFields);
     phoneFields = List.copyOf(phoneFields);
     nearFields = List.copyOf(nearFields);
+    mustMatchFields = List.copyOf(mustMatchFields);
     if (exactFields.isEmpty()) {
       throw new BadInputException("fields.exact is empty: name at least one column to hash");
     }
     exactFields.forEach(f -> requireIdentifier("fields.exact", f));
     phoneFields.forEach(f -> requireIdentifier("fields.phone", f));
     nearFields.forEach(f -> requireIdentifier("fields.near", f));
+    mustMatchFields.forEach(f -> requireIdentifier("fields.must-match", f));
     if (new LinkedHashSet<>(exactFields).size() != exactFields.size()) {
       throw new BadInputException("fields.exact " + exactFields + " names a column twice");
     }
   }
 
-  /** The sample table with every text column in the exact key and the default near fields. */
+  /** A table without must-match fields. */
+  public TableSpec(String table, String idColumn, String timeColumn, List<String> exactFields, List<String> phoneFields,
+      List<String> nearFields) {
+    this(table, idColumn, timeColumn, exactFields, phoneFields, nearFields, List.of());
+  }
+
+  /** The sample table with every text column in the exact key and the default near and must-match fields. */
   public static TableSpec sample() {
     return new TableSpec(
         "supply_demand", "id", "reg_time", SAMPLE_TEXT_COLUMNS, List.of("phone"),
-        List.of("title", "product", "content"));
+        List.of("title", "product", "content"), List.of("product"));
   }
 
   /** The name of the archive table: {@code <table>_removed}. */
@@ -61,10 +73,11 @@ public record TableSpec(
     return table + "_removed";
   }
 
-  /** Columns to read for fingerprints: the exact fields, then near fields not already in them. */
+  /** Columns to read for fingerprints: the exact fields, then near and must-match fields not already in them. */
   public List<String> fingerprintColumns() {
     Set<String> columns = new LinkedHashSet<>(exactFields);
     columns.addAll(nearFields);
+    columns.addAll(mustMatchFields);
     return List.copyOf(columns);
   }
 

@@ -58,6 +58,13 @@ class NumericTermsTest {
   }
 
   @Test
+  void extract_longNumberWithUnit_isAQuantityNotAPhone() {
+    Map<String, Integer> counts = new TreeMap<>();
+    NumericTerms.extract("约1017882吨，QQ 1017882", counts);
+    assertThat(counts).containsOnly(Map.entry("1017882吨", 1), Map.entry("tel:1017882", 1));
+  }
+
+  @Test
   void extract_dateWithDashes_threeNumbersNotAPhone() {
     assertThat(termsOf("2023-05-01")).containsOnlyKeys("2023", "05", "01");
   }
