@@ -70,6 +70,11 @@ final class EvalCommand implements Callable<Integer> {
       description = "Cap on the records loaded from a real data set (0 = all; default ${DEFAULT-VALUE}).")
   long maxRecords;
 
+  @Option(names = "--exact-share", defaultValue = "0.6",
+      description = "Generated data: chance that a duplicate is an exact copy rather than a near one (default ${DEFAULT-VALUE};"
+          + " the seed's data had about 0.9).")
+  double exactShare;
+
   @Option(names = "--seed", defaultValue = "20081118", description = "Seed of the generated data (default ${DEFAULT-VALUE}).")
   long seed;
 
@@ -253,7 +258,7 @@ final class EvalCommand implements Callable<Integer> {
     List<String> columns = TableSpec.SAMPLE_TEXT_COLUMNS;
     Truth truth = new Truth();
     try (TableLoader loader = new TableLoader(database, table, "id", "reg_time", columns)) {
-      new PostGenerator(seed, records).generate(records, p -> {
+      new PostGenerator(seed, records, exactShare).generate(records, p -> {
         loader.add(p.id(), p.regTime(), new String[] {p.title(), p.category(), p.product(), p.region(), p.price(),
             p.contact(), p.phone(), p.content()});
         truth.add(p.id(), "g" + p.cluster());
@@ -261,7 +266,7 @@ final class EvalCommand implements Callable<Integer> {
       loader.finish();
     }
     return new Loaded(table, truth, columns, List.of("title", "product", "content"), null, null,
-        " (seed " + seed + ")");
+        " (seed " + seed + ", exact share " + exactShare + ")");
   }
 
   /** A CSV with an id column and a pair file p1,p2 of ids; {@code hidden} columns are not loaded. */
