@@ -51,8 +51,26 @@ public final class NearSchema {
       doc.add(new StringField(KEY, keyBytes(key), Field.Store.NO));
     }
     doc.add(new BinaryDocValuesField(KEYS, new BytesRef(encode(sorted, sorted.length))));
+    long[] top = topKeys(fingerprints, pre);
+    doc.add(new BinaryDocValuesField(TOP, new BytesRef(encode(top, top.length))));
+    long[] tel = telKeys(fingerprints);
+    if (tel.length > 0) {
+      doc.add(new BinaryDocValuesField(TEL, new BytesRef(encode(tel, tel.length))));
+    }
+    NearOutcome outcome = fingerprints.outcome();
+    doc.add(new NumericDocValuesField(OUTCOME, outcome.ordinal() + (fingerprints.truncated() ? TRUNCATED_FLAG : 0)));
+    return doc;
+  }
+
+  /** The keys stored in {@link #TOP}: the first {@code pre} keys in rank order. */
+  public static long[] topKeys(Fingerprints fingerprints, int pre) {
     long[] ranked = fingerprints.prefixes();
-    doc.add(new BinaryDocValuesField(TOP, new BytesRef(encode(ranked, Math.min(pre, ranked.length)))));
+    return java.util.Arrays.copyOf(ranked, Math.min(pre, ranked.length));
+  }
+
+  /** The keys stored in {@link #TEL}: those of the {@code tel:} terms, ascending. */
+  public static long[] telKeys(Fingerprints fingerprints) {
+    long[] ranked = fingerprints.prefixes();
     long[] tel = new long[ranked.length];
     int tels = 0;
     for (int i = 0; i < ranked.length; i++) {
@@ -60,13 +78,9 @@ public final class NearSchema {
         tel[tels++] = ranked[i];
       }
     }
-    if (tels > 0) {
-      java.util.Arrays.sort(tel, 0, tels);
-      doc.add(new BinaryDocValuesField(TEL, new BytesRef(encode(tel, tels))));
-    }
-    NearOutcome outcome = fingerprints.outcome();
-    doc.add(new NumericDocValuesField(OUTCOME, outcome.ordinal() + (fingerprints.truncated() ? TRUNCATED_FLAG : 0)));
-    return doc;
+    tel = java.util.Arrays.copyOf(tel, tels);
+    java.util.Arrays.sort(tel);
+    return tel;
   }
 
   /** The term of one key: 8 bytes, big-endian. */
