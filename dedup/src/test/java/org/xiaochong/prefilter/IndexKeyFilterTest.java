@@ -89,7 +89,7 @@ class IndexKeyFilterTest {
         bytes[bytes.length / 2] ^= 0x5A;
         Files.write(file, bytes);
         IndexKeyFilter rebuilt = IndexKeyFilter.openOrRebuild(dir.resolve("pf"), generation, reader, 20, 8, notes::add);
-        assertThat(notes).singleElement().asString().startsWith("prefilter: rebuilt from the index (").contains("checksum");
+        assertThat(notes).singleElement().asString().startsWith("prefilter: exact keys rebuilt from the index (").contains("checksum");
         assertThat(rebuilt.mightHaveTwin(key(5))).isTrue();
       }
     }
