@@ -137,16 +137,27 @@ public final class IndexKeyFilter implements GroupPrefilter {
 
   /** A new filter of every live key of the index, with room for 25 % more. */
   public static IndexKeyFilter rebuild(Kind kind, DirectoryReader reader, int countersPerKey, int hashes) {
+    return rebuild(kind, reader, countersPerKey, keys -> shape(keys, countersPerKey, hashes));
+  }
+
+  /** A filter of this kind and shape rebuilt from {@code reader}: what this one must equal when in step. */
+  public IndexKeyFilter rebuiltFrom(DirectoryReader reader) {
+    FilterShape same = filter.shape();
+    return rebuild(kind, reader, countersPerKey, keys -> same);
+  }
+
+  private static IndexKeyFilter rebuild(Kind kind, DirectoryReader reader, int countersPerKey,
+      java.util.function.LongFunction<FilterShape> shapeForKeys) {
     CountingBloomFilter filter;
     if (kind.perRecord) {
       // One key per live record: the size is known, the keys go straight in.
-      filter = new CountingBloomFilter(shape(reader.numDocs(), countersPerKey, hashes));
+      filter = new CountingBloomFilter(shapeForKeys.apply(reader.numDocs()));
       forEachLiveKey(kind, reader, filter::put);
     } else {
       // The distinct keys are counted by the walk itself: collect the keys (8 bytes each), then size.
       LongList keys = new LongList();
       forEachLiveKey(kind, reader, (h1, h2) -> keys.add(h1));
-      filter = new CountingBloomFilter(shape(keys.size, countersPerKey, hashes));
+      filter = new CountingBloomFilter(shapeForKeys.apply(keys.size));
       for (int i = 0; i < keys.size; i++) {
         filter.put(keys.values[i], secondHash(keys.values[i]));
       }
