@@ -275,8 +275,8 @@ public final class IndexKeyFilter implements GroupPrefilter {
    * Keeps the filter in step with a change of its index from {@code before} to {@code after} (two
    * readers of one index, e.g. around a sync, the deletes of an applied run or a restore): the keys of
    * the records that left are taken out, those of the records that came in are put in, so the filter
-   * equals one rebuilt from {@code after} (up to saturated counters). Records are told apart by id. A
-   * change of more than half the index is cheaper to rebuild, and is.
+   * equals one rebuilt from {@code after} (up to saturated counters). Records are told apart by id. The
+   * first build (an empty {@code before}) and a filter grown past its counters per key are rebuilt.
    */
   public void follow(DirectoryReader before, DirectoryReader after) {
     if (before.getVersion() == after.getVersion()) {
@@ -301,8 +301,8 @@ public final class IndexKeyFilter implements GroupPrefilter {
     if (left.size + came.size == 0) {
       return;
     }
-    if (left.size + came.size > after.numDocs() / 2) {
-      filter = rebuild(kind, after, countersPerKey, filter.shape().hashes()).filter;
+    if (was.length == 0) {
+      filter = rebuild(kind, after, countersPerKey, filter.shape().hashes()).filter; // a first build
       return;
     }
     long[] leftIds = Arrays.copyOf(left.values, left.size);
@@ -310,8 +310,16 @@ public final class IndexKeyFilter implements GroupPrefilter {
     if (kind.perRecord) {
       forEachKey(before, leftIds, (h1, h2) -> filter.remove(h1, h2));
       forEachKey(after, cameIds, (h1, h2) -> filter.put(h1, h2));
-      return;
+    } else {
+      followNearKeys(before, after, leftIds, cameIds);
     }
+    if (filter.netInsertions() * countersPerKey > filter.shape().counters()) {
+      // Grown past its counters per key: false positives would climb; rebuild with room to grow.
+      filter = rebuild(kind, after, countersPerKey, filter.shape().hashes()).filter;
+    }
+  }
+
+  private void followNearKeys(DirectoryReader before, DirectoryReader after, long[] leftIds, long[] cameIds) {
     // A set: a key changes only when its last holder left or its first holder came.
     LongList touched = new LongList();
     forEachKey(before, leftIds, (h1, h2) -> touched.add(h1));
