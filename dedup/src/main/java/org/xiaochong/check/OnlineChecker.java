@@ -3,9 +3,13 @@ package org.xiaochong.check;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
@@ -15,8 +19,17 @@ import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.xiaochong.fingerprint.ExactKey;
+import org.xiaochong.fingerprint.Fingerprints;
+import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.fingerprint.NearOutcome;
+import org.xiaochong.fingerprint.NearSimilarity;
+import org.xiaochong.fingerprint.TopTermsMd5;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSchema;
+import org.xiaochong.index.NearDocumentMaker;
+import org.xiaochong.index.NearSchema;
+import org.xiaochong.pass.IndexedNearKeys;
+import org.xiaochong.pass.NearRule;
 import org.xiaochong.policy.KeepLatestPolicy;
 import org.xiaochong.prefilter.IndexKeyFilter;
 import org.xiaochong.prefilter.PrefilterSettings;
@@ -24,28 +37,41 @@ import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 
 /**
- * Checks incoming records against the index before they are stored: the online form of the exact
- * pass, for ingestion. The prefilter answers "certainly new" for most new records without touching the
- * index; the others get a term lookup. With {@link #add} a new record joins the index and the filter,
+ * Checks incoming records against the indexes before they are stored: the online form of the exact
+ * and near passes, for ingestion. A record is {@code exact} when a record of the index has its exact
+ * key, else {@code near} when a record of the near index is its near duplicate by the rule of the near
+ * pass ({@link NearRule}), else {@code new}. The counting Bloom filters answer "certainly absent" for
+ * most keys of new records without touching the index: the exact filter before the md5 lookup, the near
+ * filter before each near key's lookup. With {@link #add} a new record joins both indexes and filters,
  * so later records of the same stream are checked against it; the next {@code dedup run} reconciles
- * the index with the table (ids that never reached the table are dropped then).
+ * the indexes with the table (ids that never reached the table are dropped then).
  *
  * <pre>{@code
- * try (OnlineChecker checker = OnlineChecker.open(index, spec, PrefilterSettings.DEFAULT)) {
+ * try (OnlineChecker checker = OnlineChecker.open(index, nearIndex, spec, NearConfig.defaults(),
+ *     PrefilterSettings.DEFAULT, System.err::println)) {
  *   OnlineChecker.Verdict v = checker.check(Map.of("title", "供应红富士苹果", "phone", "138 0013 8000"));
  *   if (v.isNew()) checker.add(42L, System.currentTimeMillis(), v);
  * }
  * }</pre>
  *
- * Not thread-safe: one instance per stream. It holds the index's write lock while open.
+ * Not thread-safe: one instance per stream. It holds the indexes' write locks while open.
  */
 public final class OnlineChecker implements Closeable {
-  /** The answer for one record: {@code new}, or {@code exact} with the id of the record it repeats. */
-  public record Verdict(String verdict, Long keptId, double score, byte[] md5) {
+  /**
+   * The answer for one record: {@code new}, {@code exact} or {@code near} with the id of the record it
+   * repeats and the similarity (1.0 for exact; Jaccard of the near keys for near).
+   *
+   * @param md5 the record's exact key
+   * @param near the record's near fingerprints (null when not computed: exact verdicts, no near index)
+   */
+  public record Verdict(String verdict, Long keptId, double score, byte[] md5, NearPost near) {
     public boolean isNew() {
       return verdict.equals("new");
     }
   }
+
+  /** A record's near fingerprints and its fields.must-match keys, as the near index stores them. */
+  public record NearPost(Fingerprints fingerprints, long[] matchKeys) {}
 
   private final FingerprintIndex index;
   private final TableSpec spec;
@@ -54,28 +80,55 @@ public final class OnlineChecker implements Closeable {
   private final DirectoryReader reader;
   /** Keys added in this session (the reader does not see them): key → (id, time). */
   private final Map<BytesRef, long[]> added = new HashMap<>();
+  private final NearChecker near;
   private long indexLookups;
 
-  private OnlineChecker(FingerprintIndex index, TableSpec spec, IndexKeyFilter filter, DirectoryReader reader) {
+  private OnlineChecker(FingerprintIndex index, TableSpec spec, IndexKeyFilter filter, DirectoryReader reader,
+      NearChecker near) {
     this.index = index;
     this.spec = spec;
     this.exactKey = new ExactKey(spec.exactFields(), spec.phoneFields());
     this.filter = filter;
     this.reader = reader;
+    this.near = near;
   }
 
-  /** Opens a checker over the index (its prefilter snapshot is loaded, or rebuilt from the index). */
+  /** A checker of exact verdicts only (no near index). */
   public static OnlineChecker open(FingerprintIndex index, TableSpec spec, PrefilterSettings settings,
       java.util.function.Consumer<String> notes) {
-    DirectoryReader reader = index.openReader();
-    IndexKeyFilter filter = settings.enabled()
-        ? IndexKeyFilter.openOrRebuild(index.path().resolve("prefilter"), index.commitGeneration(), reader,
-            settings.countersPerKey(), settings.hashes(), notes)
-        : null;
-    return new OnlineChecker(index, spec, filter, reader);
+    return open(index, null, spec, null, settings, notes);
   }
 
-  /** Checks one record given as column → value (columns not in fields.exact are ignored). */
+  /**
+   * Opens a checker over the index and, when {@code nearIndex} is not null, the near index (their
+   * prefilter snapshots are loaded, or rebuilt from the indexes).
+   *
+   * @param nearConfig the near settings the near index was built with ({@code near.*}); unused without it
+   */
+  public static OnlineChecker open(FingerprintIndex index, FingerprintIndex nearIndex, TableSpec spec,
+      NearConfig nearConfig, PrefilterSettings settings, java.util.function.Consumer<String> notes) {
+    DirectoryReader reader = index.openReader();
+    IndexKeyFilter filter = settings.enabled()
+        ? IndexKeyFilter.openOrRebuild(IndexKeyFilter.Kind.EXACT, filterDir(index), index.commitGeneration(), reader,
+            settings.countersPerKey(), settings.hashes(), notes)
+        : null;
+    NearChecker near = null;
+    if (nearIndex != null) {
+      DirectoryReader nearReader = nearIndex.openReader();
+      IndexKeyFilter nearFilter = settings.enabled()
+          ? IndexKeyFilter.openOrRebuild(IndexKeyFilter.Kind.NEAR, filterDir(index), nearIndex.commitGeneration(),
+              nearReader, settings.countersPerKey(), settings.hashes(), notes)
+          : null;
+      near = new NearChecker(nearIndex, nearReader, nearFilter, spec, nearConfig);
+    }
+    return new OnlineChecker(index, spec, filter, reader, near);
+  }
+
+  private static java.nio.file.Path filterDir(FingerprintIndex index) {
+    return index.path().resolve(IndexKeyFilter.DIR);
+  }
+
+  /** Checks one record given as column → value (columns in neither fields.exact nor fields.near are ignored). */
   public Verdict check(Map<String, String> fields) {
     List<String> names = spec.exactFields();
     String[] values = new String[names.size()];
@@ -86,23 +139,35 @@ public final class OnlineChecker implements Closeable {
     BytesRef key = new BytesRef(md5);
     long[] sameSession = added.get(key);
     if (sameSession != null) {
-      return new Verdict("exact", sameSession[0], 1.0, md5);
+      return new Verdict("exact", sameSession[0], 1.0, md5, null);
     }
-    if (filter != null && !filter.mightContain(md5)) {
-      return new Verdict("new", null, 0.0, md5);
+    if (filter == null || filter.mightContain(md5)) {
+      indexLookups++;
+      Long kept = latestWithKey(key);
+      if (kept != null) {
+        return new Verdict("exact", kept, 1.0, md5, null);
+      }
     }
-    indexLookups++;
-    Long kept = latestWithKey(key);
-    return kept == null ? new Verdict("new", null, 0.0, md5) : new Verdict("exact", kept, 1.0, md5);
+    if (near == null) {
+      return new Verdict("new", null, 0.0, md5, null);
+    }
+    NearPost fingerprints = near.fingerprint(fields);
+    NearChecker.Match match = near.find(fingerprints);
+    return match == null
+        ? new Verdict("new", null, 0.0, md5, fingerprints)
+        : new Verdict("near", match.id(), match.similarity(), md5, fingerprints);
   }
 
-  /** Adds a record judged new to the index and the filter. */
+  /** Adds a record judged new to the indexes and the filters. */
   public void add(long id, long regTime, Verdict verdict) {
     index.add(id, regTime, verdict.md5());
     if (filter != null) {
       filter.added(verdict.md5());
     }
     added.put(new BytesRef(verdict.md5()), new long[] {id, regTime});
+    if (near != null && verdict.near() != null) {
+      near.add(id, regTime, verdict.near());
+    }
   }
 
   /** The id of the latest record (KeepLatestPolicy) in the index with this key, or null. */
@@ -143,27 +208,231 @@ public final class OnlineChecker implements Closeable {
     return found ? bestId : null;
   }
 
+  /** Exact-key lookups in the index (those the filter did not skip). */
   public long indexLookups() {
     return indexLookups;
   }
 
+  /** Exact-key lookups the filter skipped. */
   public long filterSkipped() {
     return filter == null ? 0 : filter.skipped();
   }
 
-  /** Commits added records (and saves the filter for the new index generation). */
+  /** Near-key lookups in the near index's term dictionary (0 without a near index). */
+  public long nearLookups() {
+    return near == null ? 0 : near.lookups;
+  }
+
+  /** Near-key lookups the near filter skipped (the key is certainly held by no record). */
+  public long nearSkipped() {
+    return near == null || near.filter == null ? 0 : near.filter.skipped();
+  }
+
+  /** Commits added records (and saves the filters for the new index generations). */
   @Override
   public void close() {
     try {
       if (!added.isEmpty()) {
         index.commit();
         if (filter != null) {
-          filter.save(index.path().resolve("prefilter"), index.commitGeneration());
+          filter.save(filterDir(index), index.commitGeneration());
+        }
+        if (near != null) {
+          near.commit(filterDir(index));
         }
       }
       reader.close();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } finally {
+      if (near != null) {
+        near.close();
+      }
+    }
+  }
+
+  /**
+   * The near side: fingerprints as the indexer makes them ({@link NearDocumentMaker}), candidates by
+   * the near pass's candidate keys, the decision of {@link NearRule}. Records added in this session
+   * are held in memory (the reader does not see them) and take part like indexed ones.
+   */
+  private static final class NearChecker {
+    record Match(long id, double similarity) {}
+
+    /** A record added in this session. */
+    private record Added(long id, long time, NearRule.Stored keys) {}
+
+    private final FingerprintIndex nearIndex;
+    private final DirectoryReader reader;
+    private final List<LeafReaderContext> leaves;
+    private final TermsEnum[] termsEnums;
+    private final IndexKeyFilter filter;
+    private final NearConfig config;
+    private final TopTermsMd5 fingerprinter;
+    private final NearDocumentMaker maker;
+    private final List<String> columns;
+    private final List<Added> session = new ArrayList<>();
+    /** Near key → indexes into {@link #session} of the added records holding it. */
+    private final Map<Long, List<Integer>> sessionHolders = new HashMap<>();
+    private long lookups;
+
+    NearChecker(FingerprintIndex nearIndex, DirectoryReader reader, IndexKeyFilter filter, TableSpec spec,
+        NearConfig config) {
+      this.nearIndex = nearIndex;
+      this.reader = reader;
+      this.leaves = reader.leaves();
+      this.filter = filter;
+      this.config = config;
+      this.fingerprinter = new TopTermsMd5(config);
+      this.maker = new NearDocumentMaker(spec, fingerprinter);
+      this.columns = spec.fingerprintColumns();
+      this.termsEnums = new TermsEnum[leaves.size()];
+      try {
+        for (int i = 0; i < leaves.size(); i++) {
+          Terms terms = leaves.get(i).reader().terms(NearSchema.KEY);
+          termsEnums[i] = terms == null ? null : terms.iterator();
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    NearPost fingerprint(Map<String, String> fields) {
+      String[] values = new String[columns.size()];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = fields.get(columns.get(i));
+      }
+      SourceRecord record = new SourceRecord(0, SourceRecord.NULL_TIME, values);
+      return new NearPost(maker.fingerprint(record), maker.matchKeys(record));
+    }
+
+    /** The most similar near duplicate (ties: the newer), or null. */
+    Match find(NearPost post) {
+      Fingerprints fingerprints = post.fingerprints();
+      if (fingerprints.outcome() != NearOutcome.OK) {
+        return null; // no keys: only the exact check applies (as in the pass)
+      }
+      NearRule.Stored record = NearRule.Stored.of(fingerprints, config.pre(), post.matchKeys());
+      long[] keys = record.keys();
+      int[] holders = new int[keys.length];
+      try {
+        for (int i = 0; i < keys.length; i++) {
+          holders[i] = sessionHolders.getOrDefault(keys[i], List.of()).size() + documentFrequency(keys[i]);
+        }
+        long[] candidateKeys = NearRule.candidateKeys(keys, key -> holders[Arrays.binarySearch(keys, key)], 1,
+            config.pre());
+        Set<Integer> docs = new LinkedHashSet<>();
+        Set<Integer> added = new LinkedHashSet<>();
+        for (long key : candidateKeys) {
+          if (NearRule.stopBefore(holders[Arrays.binarySearch(keys, key)], docs.size() + added.size())) {
+            break;
+          }
+          collectHolders(key, docs);
+          added.addAll(sessionHolders.getOrDefault(key, List.of()));
+        }
+        Match best = null;
+        long bestTime = 0;
+        for (int doc : docs) {
+          NearRule.Keys candidate = IndexedNearKeys.of(leaves, doc);
+          LeafReaderContext leaf = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(doc, leaves));
+          long id = numeric(leaf, IndexSchema.ID, doc - leaf.docBase, 0);
+          long time = numeric(leaf, IndexSchema.REG_TIME, doc - leaf.docBase, SourceRecord.NULL_TIME);
+          if (NearRule.isNearDuplicate(record, candidate, config)) {
+            double similarity = NearSimilarity.jaccard(keys, candidate.keys());
+            if (best == null || NearRule.isBetter(similarity, time, id, best.similarity(), bestTime, best.id())) {
+              best = new Match(id, similarity);
+              bestTime = time;
+            }
+          }
+        }
+        for (int s : added) {
+          Added candidate = session.get(s);
+          if (NearRule.isNearDuplicate(record, candidate.keys(), config)) {
+            double similarity = NearSimilarity.jaccard(keys, candidate.keys().keys());
+            if (best == null || NearRule.isBetter(similarity, candidate.time(), candidate.id(), best.similarity(),
+                bestTime, best.id())) {
+              best = new Match(candidate.id(), similarity);
+              bestTime = candidate.time();
+            }
+          }
+        }
+        return best;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    /** Records of the index holding the key (deleted ones included: it only ranks keys); 0 when the filter rules it out. */
+    private int documentFrequency(long key) throws IOException {
+      if (filter != null && !filter.mightContain(key)) {
+        return 0; // certainly held by no record: no lookup
+      }
+      lookups++;
+      BytesRef term = NearSchema.keyBytes(key);
+      int frequency = 0;
+      for (TermsEnum termsEnum : termsEnums) {
+        if (termsEnum != null && termsEnum.seekExact(term)) {
+          frequency += termsEnum.docFreq();
+        }
+      }
+      return frequency;
+    }
+
+    /** Adds the live documents holding {@code key} to {@code docs} (global ids, no repeats). */
+    private void collectHolders(long key, Set<Integer> docs) throws IOException {
+      BytesRef term = NearSchema.keyBytes(key);
+      for (int i = 0; i < leaves.size(); i++) {
+        if (termsEnums[i] == null || !termsEnums[i].seekExact(term)) {
+          continue;
+        }
+        Bits live = leaves.get(i).reader().getLiveDocs();
+        PostingsEnum postings = termsEnums[i].postings(null, PostingsEnum.NONE);
+        for (int d = postings.nextDoc(); d != PostingsEnum.NO_MORE_DOCS; d = postings.nextDoc()) {
+          int doc = leaves.get(i).docBase + d;
+          if (live == null || live.get(d)) {
+            docs.add(doc);
+          }
+        }
+      }
+    }
+
+    private static long numeric(LeafReaderContext leaf, String field, int doc, long missing) throws IOException {
+      NumericDocValues values = leaf.reader().getNumericDocValues(field);
+      return values != null && values.advanceExact(doc) ? values.longValue() : missing;
+    }
+
+    void add(long id, long regTime, NearPost post) {
+      Fingerprints fingerprints = post.fingerprints();
+      nearIndex.addDocument(NearSchema.document(id, regTime, fingerprints, config.pre(), post.matchKeys()));
+      if (fingerprints.outcome() != NearOutcome.OK) {
+        return;
+      }
+      NearRule.Stored keys = NearRule.Stored.of(fingerprints, config.pre(), post.matchKeys());
+      for (long key : keys.keys()) {
+        List<Integer> holders = sessionHolders.computeIfAbsent(key, k -> new ArrayList<>());
+        if (filter != null) {
+          filter.addedNearKey(key, reader, !holders.isEmpty());
+        }
+        holders.add(session.size());
+      }
+      session.add(new Added(id, regTime, keys));
+    }
+
+    void commit(java.nio.file.Path filterDir) {
+      nearIndex.commit();
+      if (filter != null) {
+        filter.save(filterDir, nearIndex.commitGeneration());
+      }
+    }
+
+    void close() {
+      try {
+        reader.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } finally {
+        fingerprinter.close();
+      }
     }
   }
 }

@@ -29,9 +29,11 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Reads JSON-lines records on stdin (column -> value, as in the table) and writes one verdict per line:",
-      "{\"id\":…, \"verdict\":\"new|exact\", \"kept_id\":…, \"score\":…}. The counting Bloom filter answers",
-      "'certainly new' without an index lookup for most new records. With --add, new records (they need",
-      "the id column, and the time column or now) join the index so later lines are checked against them.",
+      "{\"id\":…, \"verdict\":\"new|exact|near\", \"kept_id\":…, \"score\":…}: exact = same exact key as",
+      "kept_id; near = near duplicate of kept_id by the rule of the near pass (score = Jaccard similarity;",
+      "needs the near index of a `run --method near|both`). Counting Bloom filters answer 'certainly",
+      "absent' without an index lookup for most keys of new records. With --add, new records (they need",
+      "the id column, and the time column or now) join the indexes so later lines are checked against them.",
       "The database is not opened; the next `dedup run` reconciles the index with the table."
     },
     footer = {"", "Exit codes: 0 success, 1 unexpected error, 2 usage or configuration error, 3 some lines were rejected (see their verdict \"error\")."})
@@ -63,9 +65,15 @@ final class CheckCommand implements Callable<Integer> {
     Map<String, Long> verdicts = new HashMap<>();
     String idColumn = config.table().idColumn();
     String timeColumn = config.table().timeColumn();
+    PrintWriter err = spec.commandLine().getErr();
     try (FingerprintIndex index = ConfigOptions.openIndex(config, false);
-        OnlineChecker checker = OnlineChecker.open(index, config.table(), config.prefilter(), spec.commandLine().getErr()::println);
+        FingerprintIndex nearIndex = ConfigOptions.openNearIndexIfBuilt(config);
+        OnlineChecker checker = OnlineChecker.open(index, nearIndex, config.table(), config.near(), config.prefilter(),
+            err::println);
         BufferedReader in = new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8))) {
+      if (nearIndex == null && !config.table().nearFields().isEmpty()) {
+        err.println("check: no near index yet (`dedup run --method near|both` builds it): exact verdicts only");
+      }
       TimeArgument times = new TimeArgument();
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         lines++;
@@ -118,8 +126,10 @@ final class CheckCommand implements Callable<Integer> {
         out.println(json.writeValueAsString(verdictLine));
       }
       out.flush();
-      spec.commandLine().getErr().printf("checked %,d lines: %s, %,d rejected; %,d index lookups, %,d skipped by the prefilter%n",
-          lines, verdicts, rejected, checker.indexLookups(), checker.filterSkipped());
+      err.printf("checked %,d lines: %s, %,d rejected; exact keys: %,d index lookups, %,d skipped by the prefilter;"
+              + " near keys: %,d index lookups, %,d skipped by the prefilter%n",
+          lines, verdicts, rejected, checker.indexLookups(), checker.filterSkipped(), checker.nearLookups(),
+          checker.nearSkipped());
     }
     return rejected > 0 ? 3 : ExitCodes.OK;
   }

@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
     name = "restore",
     mixinStandardHelpOptions = true,
     description = {"Moves the rows that run ID archived in <table>_removed back into the table, with their",
-        "original ids and values, and re-indexes them."},
+        "original ids and values, and re-indexes them (the near index too, when a near run built it)."},
     footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."})
 final class RestoreCommand implements Callable<Integer> {
   @Mixin ConfigOptions options;
@@ -31,12 +31,18 @@ final class RestoreCommand implements Callable<Integer> {
   public Integer call() {
     DedupConfig config = options.load();
     try (Database database = ConfigOptions.openDatabase(config);
-        FingerprintIndex index = ConfigOptions.openIndex(config, false)) {
+        FingerprintIndex index = ConfigOptions.openIndex(config, false);
+        FingerprintIndex nearIndex = ConfigOptions.openNearIndexIfBuilt(config)) {
       RecordSource source = new RecordSource(database, config.table());
       ArchiveStore archive = new ArchiveStore(database, config.table());
       archive.ensureTables(source.checkSchema());
       long restored = archive.restore(runId);
-      new DedupRunner(database, config.table(), index, config.digest(), config.threads(), Progress.NONE).syncIndex(source);
+      DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(), Progress.NONE)
+          .withPrefilter(config.prefilter()).withNotes(spec.commandLine().getErr()::println);
+      if (nearIndex != null) {
+        runner.withNear(nearIndex, config.near());
+      }
+      runner.syncIndexesInStep(source);
       spec.commandLine().getOut().printf("restored %,d rows of run %d into %s%n", restored, runId, config.table().table());
     }
     return ExitCodes.OK;

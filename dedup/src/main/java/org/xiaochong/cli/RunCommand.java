@@ -72,7 +72,8 @@ final class RunCommand implements Callable<Integer> {
     }
     try (Database database = ConfigOptions.openDatabase(config);
         FingerprintIndex index = ConfigOptions.openIndex(config, rebuildIndex);
-        FingerprintIndex nearIndex = runOptions.near() ? ConfigOptions.openNearIndex(config, rebuildIndex) : null) {
+        FingerprintIndex nearIndex = runOptions.near() ? ConfigOptions.openNearIndex(config, rebuildIndex)
+            : apply ? ConfigOptions.openNearIndexIfBuilt(config) : null) {
       DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(),
           ConsoleProgress.forThisProcess())
           .withPrefilter(config.prefilter()).withNotes(spec.commandLine().getOut()::println);

@@ -37,19 +37,15 @@ public final class ExactPass {
   /** One group of exact duplicates: the kept record and the removed ones. */
   public record Group(long keptId, long keptTime, long[] removedIds, long[] removedTimes) {}
 
-  /** The key of a group and how many of its records were planned for removal. */
-  public record RemovedKey(byte[] md5, int count) {}
-
   /**
    * What the pass found.
    *
    * @param lookups term lookups made (after the prefilter)
    * @param lookupsSkipped lookups the prefilter proved needless
    * @param lookupsAlone lookups that found the record alone: the prefilter's false positives
-   * @param removedKeys the keys of the removed records, to keep the prefilter in step
    */
   public record Result(long recordsExamined, long groups, long lookups, long lookupsSkipped, long lookupsAlone,
-      List<Group> samples, List<RemovedKey> removedKeys) {}
+      List<Group> samples) {}
 
   private final IndexSnapshot snapshot;
   private final GroupPrefilter prefilter;
@@ -85,7 +81,6 @@ public final class ExactPass {
     long skipped = 0;
     long alone = 0;
     List<Group> samples = new ArrayList<>();
-    List<RemovedKey> removedKeys = new ArrayList<>();
 
     for (LeafReaderContext leaf : leaves) {
       BinaryDocValues md5s = leaf.reader().getBinaryDocValues(IndexSchema.MD5);
@@ -124,13 +119,12 @@ public final class ExactPass {
         if (size > 1) {
           groups++;
           decide(group, size, plan, samples);
-          removedKeys.add(new RemovedKey(key.bytes, size - 1));
         } else {
           alone++;
         }
       }
     }
-    return new Result(examined, groups, lookups, skipped, alone, samples, removedKeys);
+    return new Result(examined, groups, lookups, skipped, alone, samples);
   }
 
   private void decide(int[] group, int size, DeletionPlan plan, List<Group> samples) {

@@ -52,13 +52,16 @@ public final class NearPass {
    * @param recordsExamined live records of the window
    * @param removed records planned for removal by this pass
    * @param skippedExact records of the window the exact pass had already removed
-   * @param lookups key lookups (one per top key of an examined record, all segments)
+   * @param lookups key lookups (one per candidate key of an examined record, all segments)
+   * @param keysAlone keys of examined records that no other record holds (document frequency 1): the
+   *     lookups a Bloom filter in front of the term dictionary would skip. The pass skips them with
+   *     {@link KeyFrequencies}, the exact form of that filter, so it has no false positives.
    * @param candidates kept records compared with an examined record (similarity computed)
    * @param empty records of the window without fingerprints, per reason
    * @param truncated records of the window cut to near.max-chars (still fingerprinted)
    */
-  public record Result(long recordsExamined, long removed, long skippedExact, long lookups, long candidates,
-      Map<NearOutcome, Long> empty, long truncated) {}
+  public record Result(long recordsExamined, long removed, long skippedExact, long lookups, long keysAlone,
+      long candidates, Map<NearOutcome, Long> empty, long truncated) {}
 
   private final IndexSnapshot snapshot;
   private final NearConfig config;
@@ -138,6 +141,7 @@ public final class NearPass {
     int[] candidates = new int[64];
     PostingsEnum postings = null;
     long lookups = 0;
+    long keysAlone = 0;
     long compared = 0;
     long removed = 0;
 
@@ -147,15 +151,17 @@ public final class NearPass {
         kept.set(doc);
         continue;
       }
-      long[] top = readKeys(leaves, doc, NearSchema.TOP);
-      long[] keys = readKeys(leaves, doc, NearSchema.KEYS);
-      long[] candidateKeys = rarestSharedKeys(keys, frequencies, config.pre());
+      NearRule.Keys record = IndexedNearKeys.of(leaves, doc);
+      long[] keys = record.keys();
+      for (long key : keys) {
+        if (frequencies.get(key) < 2) {
+          keysAlone++;
+        }
+      }
+      long[] candidateKeys = NearRule.candidateKeys(keys, frequencies::get, 2, config.pre());
       int size = 0;
       for (long candidateKey : candidateKeys) {
-        // Keys come rarest first. A common key (held by thousands of posts: a product, a region) is
-        // only looked up while the rarer ones found nothing: each of its holders would otherwise be
-        // compared, and the pass would grow with the square of the posts per product.
-        if (size > 0 && frequencies.get(candidateKey) > COMMON_KEY) {
+        if (NearRule.stopBefore(frequencies.get(candidateKey), size)) {
           break;
         }
         lookups++;
@@ -196,12 +202,12 @@ public final class NearPass {
           }
           compared++;
           long[] other = NearSchema.decode(values.binaryValue());
-          if (!NearSimilarity.isNearDuplicate(keys, other, config) || !sameSubject(leaves, doc, top, keys, g, other, config.requireSharedNumber())) {
+          if (!NearRule.isNearDuplicate(record, new IndexedNearKeys(leaves, g, other), config)) {
             continue;
           }
           double similarity = NearSimilarity.jaccard(keys, other);
-          // Ties: the newer candidate (the plan then points to the latest copy).
-          if (similarity > bestSimilarity || (similarity == bestSimilarity && newer(g, best))) {
+          if (best < 0 || NearRule.isBetter(similarity, snapshot.time(g), snapshot.id(g), bestSimilarity,
+              snapshot.time(best), snapshot.id(best))) {
             best = g;
             bestSimilarity = similarity;
           }
@@ -214,127 +220,7 @@ public final class NearPass {
         kept.set(doc);
       }
     }
-    return new Result(examined, removed, skippedExact, lookups, compared, empty, truncated);
-  }
-
-  /**
-   * The vetoes on top of the similarity (see NEAR-FINGERPRINTS.md, "Vetoes"), each a cheap test of
-   * evidence that two similar posts are different offers:
-   *
-   * <ol>
-   *   <li>same subject: both posts' top terms must be in the other's set (their subject, usually the
-   *       product: the same seller's post about another product shares most other words);
-   *   <li>same seller: when both carry phone numbers, they must share one (the same product from
-   *       another seller is another post);
-   *   <li>must-match fields ({@code fields.must-match}, default product): when both values are
-   *       non-empty they must be equal after normalization and folding (玉米 and 玉米种子 share the
-   *       word 玉米, so rule 1 lets them through);
-   *   <li>shared number ({@code near.shared-number}): when both carry at least two numbers (not
-   *       phones), they must share one. A repost changes its price or its date, not every number, while
-   *       the same seller's next offer of the same product has another quantity and price. With one
-   *       number each (a price only) a changed price is the likelier story, so no veto.
-   * </ol>
-   */
-  private static boolean sameSubject(List<LeafReaderContext> leaves, int doc, long[] top, long[] keys, int candidate,
-      long[] candidateKeys, boolean requireSharedNumber) throws IOException {
-    if (top.length > 0 && Arrays.binarySearch(candidateKeys, top[0]) < 0) {
-      return false;
-    }
-    long[] candidateTop = readKeys(leaves, candidate, NearSchema.TOP);
-    if (candidateTop.length > 0 && Arrays.binarySearch(keys, candidateTop[0]) < 0) {
-      return false;
-    }
-    if (!bothOrNeitherShare(leaves, doc, candidate, NearSchema.TEL)) {
-      return false;
-    }
-    if (requireSharedNumber && !shareANumber(leaves, doc, candidate)) {
-      return false;
-    }
-    long[] match = readKeys(leaves, doc, NearSchema.MATCH);
-    if (match.length > 0) {
-      long[] candidateMatch = readKeys(leaves, candidate, NearSchema.MATCH);
-      for (int i = 0; i < Math.min(match.length, candidateMatch.length); i++) {
-        if (match[i] != 0 && candidateMatch[i] != 0 && match[i] != candidateMatch[i]) {
-          return false;
-        }
-      }
-    }
-    return true;
-  }
-
-  /** False when both documents carry two or more numbers and share none of them. */
-  private static boolean shareANumber(List<LeafReaderContext> leaves, int doc, int candidate) throws IOException {
-    long[] mine = readKeys(leaves, doc, NearSchema.NUM);
-    if (mine.length < 2) {
-      return true;
-    }
-    long[] theirs = readKeys(leaves, candidate, NearSchema.NUM);
-    return theirs.length < 2 || NearSimilarity.sharedCount(mine, theirs) > 0;
-  }
-
-  /** False when both documents hold keys in {@code field} (sorted) and share none of them. */
-  private static boolean bothOrNeitherShare(List<LeafReaderContext> leaves, int doc, int candidate, String field)
-      throws IOException {
-    long[] mine = readKeys(leaves, doc, field);
-    if (mine.length == 0) {
-      return true;
-    }
-    long[] theirs = readKeys(leaves, candidate, field);
-    return theirs.length == 0 || NearSimilarity.sharedCount(mine, theirs) > 0;
-  }
-
-  private boolean newer(int a, int b) {
-    return snapshot.time(a) > snapshot.time(b) || (snapshot.time(a) == snapshot.time(b) && snapshot.id(a) > snapshot.id(b));
-  }
-
-  /**
-   * The candidate keys of a record: its {@code pre} rarest keys that at least one other record holds
-   * (document frequency >= 2; ties by key). The seed looks up the top-{@code pre} keys by term
-   * frequency; in short posts those are boilerplate (product, region, 供应) that thousands of posts
-   * share, so every record met thousands of candidates. A near duplicate shares most of its keys,
-   * rare ones included (a stock quantity, a phone, a name), so the rarest shared keys find it with a
-   * handful of candidates. Keys held by this record alone cannot lead anywhere and are skipped.
-   */
-  /** Documents above which a key counts as common (see the candidate loop). */
-  static final int COMMON_KEY = 64;
-
-  static long[] rarestSharedKeys(long[] keys, KeyFrequencies frequencies, int pre) {
-    long[] best = new long[pre];
-    int[] bestFrequency = new int[pre];
-    int found = 0;
-    for (long key : keys) {
-      int frequency = frequencies.get(key);
-      if (frequency < 2) {
-        continue;
-      }
-      // Insertion into the small sorted array of the best so far.
-      int at = found;
-      while (at > 0 && (bestFrequency[at - 1] > frequency || (bestFrequency[at - 1] == frequency && best[at - 1] > key))) {
-        at--;
-      }
-      if (at >= pre) {
-        continue;
-      }
-      int last = Math.min(found, pre - 1);
-      for (int i = last; i > at; i--) {
-        best[i] = best[i - 1];
-        bestFrequency[i] = bestFrequency[i - 1];
-      }
-      best[at] = key;
-      bestFrequency[at] = frequency;
-      found = Math.min(pre, found + 1);
-    }
-    return Arrays.copyOf(best, found);
-  }
-
-  /** Keys of one document from a binary doc values field (a fresh iterator: documents come in any order). */
-  private static long[] readKeys(List<LeafReaderContext> leaves, int doc, String field) throws IOException {
-    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
-    BinaryDocValues values = leaf.reader().getBinaryDocValues(field);
-    if (values == null || !values.advanceExact(doc - leaf.docBase)) {
-      return new long[0];
-    }
-    return NearSchema.decode(values.binaryValue());
+    return new Result(examined, removed, skippedExact, lookups, keysAlone, compared, empty, truncated);
   }
 
   /** Orders docs by (time desc, id desc), the keep-latest order. */

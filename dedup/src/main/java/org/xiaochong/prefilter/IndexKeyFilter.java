@@ -6,39 +6,97 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.function.Consumer;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.MultiBits;
+import org.apache.lucene.index.MultiTerms;
+import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
+import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSchema;
+import org.xiaochong.index.NearSchema;
 
 /**
- * The IMP-CBFilter of seed 000 in front of the fingerprint index: a counting Bloom filter holding
- * every exact key of the index, with the Lucene index as its store. A pass asks it before each term
- * lookup; since the record asking is itself in the index, an estimated count below 2 proves the key
- * has no twin (a counting filter never under-counts), and the lookup is skipped.
+ * The IMP-CBFilter of seed 000 in front of a Lucene index: a counting Bloom filter of the index's
+ * keys, with the index as its store. Two kinds ({@link Kind}):
  *
- * <p>Persistence: the filter is saved beside the index as {@code prefilter/exact-<generation>.cbf},
- * tagged with the index commit generation it matches. A run loads the file of the current generation;
- * a missing, stale (other generation or shape) or corrupt file is reported in one line and the filter
- * is rebuilt from the index's md5 terms (one pass over the terms: about a second per million keys).
- * Deletes go through {@link #removed}; a saturated counter stays put (never a false negative, only a
- * possible extra lookup) and is reset by the next rebuild. Not thread-safe: one instance per run.
+ * <ul>
+ *   <li>{@link Kind#EXACT}: every exact key (md5 term) once per record holding it, a multiset. A pass
+ *       asks it before each term lookup; since the record asking is itself in the index, an estimated
+ *       count below 2 proves the key has no twin (a counting filter never under-counts), and the
+ *       lookup is skipped. {@code check} asks it for a record not in the index: a zero counter proves
+ *       the key absent.
+ *   <li>{@link Kind#NEAR}: every near key (near_key term) held by a live record, once (a set: seed
+ *       000's "只记录一次", the reference counts are the index's postings). {@code check} asks it
+ *       before each candidate key's term lookup: a zero counter proves no record holds the key. One
+ *       entry per distinct key instead of one per (record, key) keeps it small (a post has 15-40
+ *       keys, most of them shared) and its counters far from saturation.
+ * </ul>
+ *
+ * <p>Persistence: the filter is saved beside the index as {@code prefilter/<kind>-<generation>.cbf}
+ * ({@link PrefilterSnapshot}), tagged with the commit generation of the index it matches. A run loads
+ * the file of the current generation; a missing, stale (other generation or shape) or corrupt file is
+ * reported in one line and the filter is rebuilt from the index's terms (one pass over the terms).
+ * Changes of the index are followed with {@link #follow} (keys of the records that left are taken
+ * out, keys of those that came in put in); a saturated counter stays put (never a false negative, only
+ * a possible extra lookup) and is reset by the next rebuild. Not thread-safe: one instance per run.
  */
 public final class IndexKeyFilter implements GroupPrefilter {
-  private static final String PREFIX = "exact-";
+  /** The folder of the snapshots, under the (exact) index folder. */
+  public static final String DIR = "prefilter";
   private static final String SUFFIX = ".cbf";
 
-  private final CountingBloomFilter filter;
+  /** What a filter holds. */
+  public enum Kind {
+    /** Exact keys of the fingerprint index, once per record. */
+    EXACT("exact-", IndexSchema.MD5, IndexSchema.MD5, CountingBloomFilter.KEY_BYTES, true),
+    /** Near keys of the near index, once per distinct key held by a live record. */
+    NEAR("near-", NearSchema.KEY, NearSchema.KEYS, Long.BYTES, false);
+
+    private final String prefix;
+    private final String termField;
+    private final String valuesField;
+    private final int keyBytes;
+    private final boolean perRecord;
+
+    Kind(String prefix, String termField, String valuesField, int keyBytes, boolean perRecord) {
+      this.prefix = prefix;
+      this.termField = termField;
+      this.valuesField = valuesField;
+      this.keyBytes = keyBytes;
+      this.perRecord = perRecord;
+    }
+
+    /** The snapshot file for an index generation. */
+    public Path file(Path dir, long generation) {
+      return dir.resolve(prefix + generation + SUFFIX);
+    }
+  }
+
+  private final Kind kind;
+  private final int countersPerKey;
+  private CountingBloomFilter filter;
   private long lookups;
   private long skipped;
 
-  private IndexKeyFilter(CountingBloomFilter filter) {
+  private IndexKeyFilter(Kind kind, CountingBloomFilter filter, int countersPerKey) {
+    this.kind = kind;
     this.filter = filter;
+    this.countersPerKey = countersPerKey;
+  }
+
+  /** {@link #openOrRebuild(Kind, Path, long, DirectoryReader, int, int, Consumer)} for {@link Kind#EXACT}. */
+  public static IndexKeyFilter openOrRebuild(Path dir, long generation, DirectoryReader reader, int countersPerKey,
+      int hashes, Consumer<String> notes) {
+    return openOrRebuild(Kind.EXACT, dir, generation, reader, countersPerKey, hashes, notes);
   }
 
   /**
@@ -46,19 +104,21 @@ public final class IndexKeyFilter implements GroupPrefilter {
    *
    * @param notes receives one line when the filter had to be rebuilt, saying why
    */
-  public static IndexKeyFilter openOrRebuild(Path dir, long generation, DirectoryReader reader, int countersPerKey,
-      int hashes, Consumer<String> notes) {
-    long capacity = Math.max(1024, reader.numDocs() + reader.numDocs() / 4); // room to grow 25 %
-    Path file = dir.resolve(PREFIX + generation + SUFFIX);
+  public static IndexKeyFilter openOrRebuild(Kind kind, Path dir, long generation, DirectoryReader reader,
+      int countersPerKey, int hashes, Consumer<String> notes) {
+    Path file = kind.file(dir, generation);
     String reason;
     if (Files.exists(file)) {
       try {
-        PrefilterSnapshot snapshot = PrefilterSnapshot.read(file);
-        CountingBloomFilter loaded = snapshot.filter();
+        CountingBloomFilter loaded = PrefilterSnapshot.read(file).filter();
         FilterShape shape = loaded.shape();
-        if (shape.hashes() == hashes && shape.counters() >= (long) countersPerKey * reader.numDocs()
-            && loaded.netInsertions() == reader.numDocs()) {
-          return new IndexKeyFilter(loaded);
+        // EXACT: one key per live record. NEAR: the distinct live keys are only known by a walk of the
+        // terms (a rebuild); the generation tag and the checksum vouch for the file, and it must not be
+        // fuller than the counters per key allow.
+        long expected = kind.perRecord ? reader.numDocs() : loaded.netInsertions();
+        if (shape.hashes() == hashes && shape.counters() >= (long) countersPerKey * expected
+            && loaded.netInsertions() == expected && loaded.underflows() == 0) {
+          return new IndexKeyFilter(kind, loaded, countersPerKey);
         }
         reason = "its shape or count does not fit the index (" + shape + ", " + loaded.netInsertions()
             + " keys for " + reader.numDocs() + " records)";
@@ -70,29 +130,67 @@ public final class IndexKeyFilter implements GroupPrefilter {
     } else {
       reason = "no snapshot for this index version";
     }
-    notes.accept("prefilter: rebuilt from the index (" + reason + ")");
-    return rebuild(reader, FilterShape.fromExpectedInsertions(capacity, countersPerKey, hashes));
+    notes.accept("prefilter: " + kind.name().toLowerCase(java.util.Locale.ROOT) + " keys rebuilt from the index ("
+        + reason + ")");
+    return rebuild(kind, reader, countersPerKey, hashes);
   }
 
-  /** Puts every live md5 of the index into a new filter, once per record holding it. */
-  static IndexKeyFilter rebuild(DirectoryReader reader, FilterShape shape) {
-    CountingBloomFilter filter = new CountingBloomFilter(shape);
-    byte[] key = new byte[CountingBloomFilter.KEY_BYTES];
+  /** A new filter of every live key of the index, with room for 25 % more. */
+  public static IndexKeyFilter rebuild(Kind kind, DirectoryReader reader, int countersPerKey, int hashes) {
+    return rebuild(kind, reader, countersPerKey, keys -> shape(keys, countersPerKey, hashes));
+  }
+
+  /** A filter of this kind and shape rebuilt from {@code reader}: what this one must equal when in step. */
+  public IndexKeyFilter rebuiltFrom(DirectoryReader reader) {
+    FilterShape same = filter.shape();
+    return rebuild(kind, reader, countersPerKey, keys -> same);
+  }
+
+  private static IndexKeyFilter rebuild(Kind kind, DirectoryReader reader, int countersPerKey,
+      java.util.function.LongFunction<FilterShape> shapeForKeys) {
+    CountingBloomFilter filter;
+    if (kind.perRecord) {
+      // One key per live record: the size is known, the keys go straight in.
+      filter = new CountingBloomFilter(shapeForKeys.apply(reader.numDocs()));
+      forEachLiveKey(kind, reader, filter::put);
+    } else {
+      // The distinct keys are counted by the walk itself: collect the keys (8 bytes each), then size.
+      LongList keys = new LongList();
+      forEachLiveKey(kind, reader, (h1, h2) -> keys.add(h1));
+      filter = new CountingBloomFilter(shapeForKeys.apply(keys.size));
+      for (int i = 0; i < keys.size; i++) {
+        filter.put(keys.values[i], secondHash(keys.values[i]));
+      }
+    }
+    return new IndexKeyFilter(kind, filter, countersPerKey);
+  }
+
+  private static FilterShape shape(long keys, int countersPerKey, int hashes) {
+    return FilterShape.fromExpectedInsertions(Math.max(1024, keys + keys / 4), countersPerKey, hashes);
+  }
+
+  /**
+   * Every live key: once per record holding it (EXACT) or once per distinct key held by a live record
+   * (NEAR). Merged terms over all segments, so a key in several segments is one term.
+   */
+  private static void forEachLiveKey(Kind kind, DirectoryReader reader, KeyConsumer consumer) {
     try {
+      Terms terms = MultiTerms.getTerms(reader, kind.termField);
+      if (terms == null) {
+        return;
+      }
+      Bits live = MultiBits.getLiveDocs(reader);
+      TermsEnum termsEnum = terms.iterator();
       PostingsEnum postings = null;
-      for (LeafReaderContext leaf : reader.leaves()) {
-        Terms terms = leaf.reader().terms(IndexSchema.MD5);
-        if (terms == null) {
-          continue;
-        }
-        Bits live = leaf.reader().getLiveDocs();
-        TermsEnum termsEnum = terms.iterator();
-        for (BytesRef term = termsEnum.next(); term != null; term = termsEnum.next()) {
-          System.arraycopy(term.bytes, term.offset, key, 0, key.length);
-          postings = termsEnum.postings(postings, PostingsEnum.NONE);
-          for (int doc = postings.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS; doc = postings.nextDoc()) {
-            if (live == null || live.get(doc)) {
-              filter.put(key);
+      for (BytesRef term = termsEnum.next(); term != null; term = termsEnum.next()) {
+        long h1 = readLong(term.bytes, term.offset);
+        long h2 = kind.perRecord ? readLong(term.bytes, term.offset + Long.BYTES) : secondHash(h1);
+        postings = termsEnum.postings(postings, PostingsEnum.NONE);
+        for (int doc = postings.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS; doc = postings.nextDoc()) {
+          if (live == null || live.get(doc)) {
+            consumer.accept(h1, h2);
+            if (!kind.perRecord) {
+              break;
             }
           }
         }
@@ -100,7 +198,20 @@ public final class IndexKeyFilter implements GroupPrefilter {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return new IndexKeyFilter(filter);
+  }
+
+  /**
+   * The second hash of a 64-bit near key for double hashing (an exact key has two MD5 halves; a near
+   * key is one half): MurmurHash3's 64-bit finalizer of the key, so h2 is independent of h1's bits.
+   */
+  static long secondHash(long key) {
+    long h = key;
+    h ^= h >>> 33;
+    h *= 0xff51afd7ed558ccdL;
+    h ^= h >>> 33;
+    h *= 0xc4ceb9fe1a85ec53L;
+    h ^= h >>> 33;
+    return h;
   }
 
   @Override
@@ -115,8 +226,8 @@ public final class IndexKeyFilter implements GroupPrefilter {
   }
 
   /**
-   * For a key that is not (yet) in the index: false means certainly absent, so the index need not be
-   * asked (seed 000's lookup: any counter at zero).
+   * For an exact key that is not (yet) in the index: false means certainly absent, so the index need
+   * not be asked (seed 000's lookup: any counter at zero). Counted in lookups / skipped.
    */
   public boolean mightContain(byte[] md5) {
     lookups++;
@@ -127,29 +238,204 @@ public final class IndexKeyFilter implements GroupPrefilter {
     return true;
   }
 
-  /** A record with this key entered the index. */
+  /** As {@link #mightContain(byte[])} for a near key: false means no live record holds it. */
+  public boolean mightContain(long nearKey) {
+    lookups++;
+    if (!filter.mightContain(nearKey, secondHash(nearKey))) {
+      skipped++;
+      return false;
+    }
+    return true;
+  }
+
+  /** A record with this exact key entered the index. */
   public void added(byte[] md5) {
     filter.put(md5);
   }
 
-  /** A record with this key left the index. */
+  /** A record with this exact key left the index. */
   public void removed(byte[] md5) {
     filter.remove(md5);
   }
 
-  /** Saves the filter for {@code generation} and deletes snapshots of older generations. */
+  /**
+   * A record with this near key entered the index, which {@code reader} (taken before) does not show;
+   * {@code heldElsewhere} says whether a record added since holds it already. The key is put unless a
+   * live record held it: the filter is certain for most keys, the index is asked for the rest.
+   */
+  public void addedNearKey(long nearKey, DirectoryReader reader, boolean heldElsewhere) {
+    long h2 = secondHash(nearKey);
+    if (heldElsewhere || filter.mightContain(nearKey, h2) && anyLive(reader, NearSchema.keyBytes(nearKey))) {
+      return;
+    }
+    filter.put(nearKey, h2);
+  }
+
+  /**
+   * Keeps the filter in step with a change of its index from {@code before} to {@code after} (two
+   * readers of one index, e.g. around a sync, the deletes of an applied run or a restore): the keys of
+   * the records that left are taken out, those of the records that came in are put in, so the filter
+   * equals one rebuilt from {@code after} (up to saturated counters). Records are told apart by id. The
+   * first build (an empty {@code before}) and a filter grown past its counters per key are rebuilt.
+   */
+  public void follow(DirectoryReader before, DirectoryReader after) {
+    if (before.getVersion() == after.getVersion()) {
+      return;
+    }
+    long[] was = FingerprintIndex.liveIdsSorted(before);
+    long[] is = FingerprintIndex.liveIdsSorted(after);
+    LongList left = new LongList();
+    LongList came = new LongList();
+    int i = 0;
+    int j = 0;
+    while (i < was.length || j < is.length) {
+      if (j == is.length || i < was.length && was[i] < is[j]) {
+        left.add(was[i++]);
+      } else if (i == was.length || is[j] < was[i]) {
+        came.add(is[j++]);
+      } else {
+        i++;
+        j++;
+      }
+    }
+    if (left.size + came.size == 0) {
+      return;
+    }
+    if (was.length == 0) {
+      filter = rebuild(kind, after, countersPerKey, filter.shape().hashes()).filter; // a first build
+      return;
+    }
+    long[] leftIds = Arrays.copyOf(left.values, left.size);
+    long[] cameIds = Arrays.copyOf(came.values, came.size);
+    if (kind.perRecord) {
+      forEachKey(before, leftIds, (h1, h2) -> filter.remove(h1, h2));
+      forEachKey(after, cameIds, (h1, h2) -> filter.put(h1, h2));
+    } else {
+      followNearKeys(before, after, leftIds, cameIds);
+    }
+    if (filter.netInsertions() * countersPerKey > filter.shape().counters()) {
+      // Grown past its counters per key: false positives would climb; rebuild with room to grow.
+      filter = rebuild(kind, after, countersPerKey, filter.shape().hashes()).filter;
+    }
+  }
+
+  private void followNearKeys(DirectoryReader before, DirectoryReader after, long[] leftIds, long[] cameIds) {
+    // A set: a key changes only when its last holder left or its first holder came.
+    LongList touched = new LongList();
+    forEachKey(before, leftIds, (h1, h2) -> touched.add(h1));
+    forEachKey(after, cameIds, (h1, h2) -> touched.add(h1));
+    long[] keys = Arrays.copyOf(touched.values, touched.size);
+    Arrays.sort(keys);
+    for (int k = 0; k < keys.length; k++) {
+      if (k > 0 && keys[k] == keys[k - 1]) {
+        continue;
+      }
+      BytesRef term = NearSchema.keyBytes(keys[k]);
+      boolean held = anyLive(before, term);
+      boolean holds = anyLive(after, term);
+      if (held && !holds) {
+        filter.remove(keys[k], secondHash(keys[k]));
+      } else if (!held && holds) {
+        filter.put(keys[k], secondHash(keys[k]));
+      }
+    }
+  }
+
+  private interface KeyConsumer {
+    void accept(long h1, long h2);
+  }
+
+  /** The keys (doc values) of the live records of {@code reader} whose id is in {@code idsSorted}. */
+  private void forEachKey(DirectoryReader reader, long[] idsSorted, KeyConsumer consumer) {
+    if (idsSorted.length == 0) {
+      return;
+    }
+    try {
+      for (LeafReaderContext leaf : reader.leaves()) {
+        LeafReader leafReader = leaf.reader();
+        Bits live = leafReader.getLiveDocs();
+        NumericDocValues ids = leafReader.getNumericDocValues(IndexSchema.ID);
+        BinaryDocValues values = leafReader.getBinaryDocValues(kind.valuesField);
+        if (ids == null || values == null) {
+          continue;
+        }
+        for (int doc = ids.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS; doc = ids.nextDoc()) {
+          if (live != null && !live.get(doc) || Arrays.binarySearch(idsSorted, ids.longValue()) < 0
+              || !values.advanceExact(doc)) {
+            continue;
+          }
+          BytesRef bytes = values.binaryValue();
+          for (int at = bytes.offset; at + kind.keyBytes <= bytes.offset + bytes.length; at += kind.keyBytes) {
+            long h1 = readLong(bytes.bytes, at);
+            consumer.accept(h1, kind.perRecord ? readLong(bytes.bytes, at + Long.BYTES) : secondHash(h1));
+            if (kind.perRecord) {
+              break; // one exact key per record
+            }
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Whether a live record of {@code reader} holds the near key {@code term}. */
+  private static boolean anyLive(DirectoryReader reader, BytesRef term) {
+    try {
+      for (LeafReaderContext leaf : reader.leaves()) {
+        Terms terms = leaf.reader().terms(NearSchema.KEY);
+        if (terms == null) {
+          continue;
+        }
+        TermsEnum termsEnum = terms.iterator();
+        if (!termsEnum.seekExact(term)) {
+          continue;
+        }
+        Bits live = leaf.reader().getLiveDocs();
+        PostingsEnum postings = termsEnum.postings(null, PostingsEnum.NONE);
+        for (int doc = postings.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS; doc = postings.nextDoc()) {
+          if (live == null || live.get(doc)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Saves the filter for {@code generation} and deletes snapshots of older generations of its kind. */
   public void save(Path dir, long generation) {
     try {
       Files.createDirectories(dir);
-      try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, PREFIX + "*" + SUFFIX)) {
+      try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, kind.prefix + "*" + SUFFIX)) {
         for (Path p : old) {
           Files.deleteIfExists(p);
         }
       }
-      PrefilterSnapshot.write(dir.resolve(PREFIX + generation + SUFFIX), filter);
+      PrefilterSnapshot.write(kind.file(dir, generation), filter);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot save the prefilter in " + dir, e);
     }
+  }
+
+  /** True when both filters have the same shape and every counter is equal. */
+  public boolean sameCounters(IndexKeyFilter other) {
+    return filter.shape().equals(other.filter.shape()) && Arrays.equals(filter.words(), other.filter.words());
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  public FilterShape shape() {
+    return filter.shape();
+  }
+
+  /** Keys put minus keys removed: records (EXACT) or distinct keys (NEAR). */
+  public long keys() {
+    return filter.netInsertions();
   }
 
   public long lookups() {
@@ -166,5 +452,26 @@ public final class IndexKeyFilter implements GroupPrefilter {
 
   public long saturated() {
     return filter.saturatedCounters();
+  }
+
+  private static long readLong(byte[] bytes, int offset) {
+    long v = 0;
+    for (int b = 0; b < Long.BYTES; b++) {
+      v = (v << 8) | (bytes[offset + b] & 0xFF);
+    }
+    return v;
+  }
+
+  /** A growable array of longs. */
+  private static final class LongList {
+    long[] values = new long[1024];
+    int size;
+
+    void add(long value) {
+      if (size == values.length) {
+        values = Arrays.copyOf(values, size * 2);
+      }
+      values[size++] = value;
+    }
   }
 }

@@ -108,6 +108,23 @@ public final class DedupRunner {
   }
 
   /**
+   * Brings the index, and the near index when there is one, up to date with the table, keeping their
+   * prefilters in step (the {@code restore} command: the restored rows' keys are put back instead of
+   * rebuilding the filters). Returns the sync of the index.
+   */
+  public IndexSync.Result syncIndexesInStep(RecordSource source) {
+    IndexKeyFilter prefilter = openFilter(IndexKeyFilter.Kind.EXACT, index);
+    IndexSync.Result sync = inStep(index, prefilter, () -> syncIndex(source));
+    saveFilter(prefilter, index);
+    if (nearIndex != null) {
+      IndexKeyFilter nearFilter = openFilter(IndexKeyFilter.Kind.NEAR, nearIndex);
+      inStep(nearIndex, nearFilter, () -> syncNearIndex(source));
+      saveFilter(nearFilter, nearIndex);
+    }
+    return sync;
+  }
+
+  /**
    * Brings the near index up to date with the table: fingerprints (smartcn) for rows not yet in it.
    * One {@link TopTermsMd5} is shared by the worker threads (it is thread-safe).
    */
@@ -155,38 +172,35 @@ public final class DedupRunner {
     }
 
     long t = System.nanoTime();
-    IndexSync.Result sync = syncIndex(source);
+    IndexKeyFilter prefilter = openFilter(IndexKeyFilter.Kind.EXACT, index);
+    IndexKeyFilter nearFilter = nearIndex == null ? null : openFilter(IndexKeyFilter.Kind.NEAR, nearIndex);
+    if (prefilter != null) {
+      seconds.put("prefilter", elapsed(t));
+      t = System.nanoTime();
+    }
+    IndexSync.Result sync = inStep(index, prefilter, () -> syncIndex(source));
     seconds.put("index", elapsed(t));
 
     t = System.nanoTime();
     DeletionPlan plan = new DeletionPlan();
-    ExactPass.Result exact = new ExactPass.Result(0, 0, 0, 0, 0, List.of(), List.of());
-    IndexKeyFilter prefilter = null;
-    java.nio.file.Path prefilterDir = index.path().resolve("prefilter");
-    if (options.exact()) try (DirectoryReader reader = index.openReader()) {
-      if (prefilterSettings.enabled()) {
-        prefilter = IndexKeyFilter.openOrRebuild(prefilterDir, index.commitGeneration(), reader,
-            prefilterSettings.countersPerKey(), prefilterSettings.hashes(), notes);
-        seconds.put("prefilter", elapsed(t));
-        t = System.nanoTime();
-      }
-      IndexSnapshot snapshot = new IndexSnapshot(reader);
-      GroupPrefilter groupPrefilter = prefilter == null ? GroupPrefilter.NONE : prefilter;
-      exact = new ExactPass(snapshot, groupPrefilter).run(window, plan);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    ExactPass.Result exact = new ExactPass.Result(0, 0, 0, 0, 0, List.of());
     if (options.exact()) {
+      try (DirectoryReader reader = index.openReader()) {
+        GroupPrefilter groupPrefilter = prefilter == null ? GroupPrefilter.NONE : prefilter;
+        exact = new ExactPass(new IndexSnapshot(reader), groupPrefilter).run(window, plan);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
       seconds.put("exact", elapsed(t));
     }
 
     RunSummary.NearStats nearStats = null;
+    NearPass.Result near = null;
     if (options.near()) {
       t = System.nanoTime();
-      IndexSync.Result nearSync = syncNearIndex(source, plan.removedIdsSorted());
+      IndexSync.Result nearSync = inStep(nearIndex, nearFilter, () -> syncNearIndex(source, plan.removedIdsSorted()));
       seconds.put("near_index", elapsed(t));
       t = System.nanoTime();
-      NearPass.Result near;
       try (DirectoryReader reader = nearIndex.openReader()) {
         near = new NearPass(new IndexSnapshot(reader), nearConfig)
             .run(window, plan.removedIdsSorted(DeletionPlan.Rule.EXACT), plan);
@@ -212,24 +226,11 @@ public final class DedupRunner {
         try (Progress.Stage stage = progress.start("apply", plan.size())) {
           archive.apply(runId, stage);
         }
+        // The database is the truth: were these commits lost, the next sync drops the ids anyway.
         long[] removed = plan.removedIdsSorted();
-        for (int from = 0; from < removed.length; from += 1 << 16) {
-          index.deleteIds(removed, from, Math.min(removed.length, from + (1 << 16)));
-          if (nearIndex != null) {
-            nearIndex.deleteIds(removed, from, Math.min(removed.length, from + (1 << 16)));
-          }
-        }
-        // The database is the truth: were this commit lost, the next sync drops the ids anyway.
-        index.commit();
+        inStep(index, prefilter, () -> deleteAndCommit(index, removed));
         if (nearIndex != null) {
-          nearIndex.commit();
-        }
-        if (prefilter != null) {
-          for (ExactPass.RemovedKey removedKey : exact.removedKeys()) {
-            for (int i = 0; i < removedKey.count(); i++) {
-              prefilter.removed(removedKey.md5());
-            }
-          }
+          inStep(nearIndex, nearFilter, () -> deleteAndCommit(nearIndex, removed));
         }
         archive.finishRun(runId, "applied", sync.tableRows(), plan.count(DeletionPlan.Rule.EXACT),
             plan.count(DeletionPlan.Rule.NEAR), null);
@@ -246,18 +247,84 @@ public final class DedupRunner {
       }
       seconds.put("apply", elapsed(t));
     }
-    if (prefilter != null) {
-      // Saved under the generation it now matches; a crash before this line only costs a rebuild.
-      prefilter.save(prefilterDir, index.commitGeneration());
-    }
+    // Saved under the generations they now match; a crash before this line only costs a rebuild.
+    saveFilter(prefilter, index);
+    saveFilter(nearFilter, nearIndex);
     seconds.put("total", elapsed(start));
     long examined = options.exact() ? exact.recordsExamined() : nearStats.examined();
     RunSummary summary = new RunSummary(runId, options.method(), options.apply(), sync.tableRows(),
         examined, sync.added(), sync.deleted(), exact.groups(), plan.count(DeletionPlan.Rule.EXACT),
         plan.count(DeletionPlan.Rule.NEAR), exact.lookups(), exact.lookupsSkipped(), resumed, seconds, exact.samples(),
         prefilter == null ? null : new RunSummary.PrefilterStats(prefilter.lookups(), prefilter.skipped(),
-            exact.lookupsAlone(), prefilter.memoryBytes(), prefilter.saturated()), nearStats);
+            exact.lookupsAlone(), prefilter.memoryBytes(), prefilter.saturated(), nearFilterStats(nearFilter, near)),
+        nearStats);
     return new Outcome(summary, plan);
+  }
+
+  /**
+   * The near pass's side of the prefilter. The pass does not ask the near filter: it reads every key's
+   * document frequency from the term dictionary once ({@code KeyFrequencies}), which is the exact form
+   * of the same filter (a count per key with no false positives), so a Bloom probe could only repeat
+   * an answer the pass already has. {@code skipped} counts the keys that map proved held by the record
+   * alone (the lookups the filter would skip); the filter itself is kept in step for {@code check}.
+   */
+  private static RunSummary.NearPrefilterStats nearFilterStats(IndexKeyFilter nearFilter, NearPass.Result near) {
+    if (nearFilter == null) {
+      return null;
+    }
+    return new RunSummary.NearPrefilterStats(near == null ? 0 : near.lookups(), near == null ? 0 : near.keysAlone(),
+        nearFilter.keys(), nearFilter.memoryBytes(), nearFilter.saturated());
+  }
+
+  /** The filter of {@code kind} for the index at its current generation (loaded or rebuilt); null when disabled. */
+  private IndexKeyFilter openFilter(IndexKeyFilter.Kind kind, FingerprintIndex keyIndex) {
+    if (!prefilterSettings.enabled()) {
+      return null;
+    }
+    try (DirectoryReader reader = keyIndex.openReader()) {
+      return IndexKeyFilter.openOrRebuild(kind, filterDir(), keyIndex.commitGeneration(), reader,
+          prefilterSettings.countersPerKey(), prefilterSettings.hashes(), notes);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private void saveFilter(IndexKeyFilter filter, FingerprintIndex keyIndex) {
+    if (filter != null) {
+      filter.save(filterDir(), keyIndex.commitGeneration());
+    }
+  }
+
+  /** Where both filters are saved: {@code <index.dir>/prefilter}. */
+  private java.nio.file.Path filterDir() {
+    return index.path().resolve(IndexKeyFilter.DIR);
+  }
+
+  /**
+   * Runs {@code change} on {@code keyIndex} and keeps {@code filter} in step with it (the keys of the
+   * records that left are taken out, those that came in put in) instead of rebuilding it.
+   */
+  private static <T> T inStep(FingerprintIndex keyIndex, IndexKeyFilter filter, java.util.function.Supplier<T> change) {
+    if (filter == null) {
+      return change.get();
+    }
+    try (DirectoryReader before = keyIndex.openReader()) {
+      T result = change.get();
+      try (DirectoryReader after = keyIndex.openReader()) {
+        filter.follow(before, after);
+      }
+      return result;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static Void deleteAndCommit(FingerprintIndex keyIndex, long[] ids) {
+    for (int from = 0; from < ids.length; from += 1 << 16) {
+      keyIndex.deleteIds(ids, from, Math.min(ids.length, from + (1 << 16)));
+    }
+    keyIndex.commit();
+    return null;
   }
 
   private static double elapsed(long startNanos) {

@@ -60,13 +60,29 @@ public record RunSummary(
    * @param falsePositives lookups made that found the record alone
    * @param memoryBytes the counters' memory
    * @param saturated counters at their maximum
+   * @param near the near keys' side (null when the run had no near index)
    */
-  public record PrefilterStats(long lookups, long skipped, long falsePositives, long memoryBytes, long saturated) {
+  public record PrefilterStats(long lookups, long skipped, long falsePositives, long memoryBytes, long saturated,
+      NearPrefilterStats near) {
     /** Share of the lookups for records without a twin that the filter saved. */
     public double uniqueSkipRate() {
       return skipped + falsePositives == 0 ? 1.0 : (double) skipped / (skipped + falsePositives);
     }
   }
+
+  /**
+   * The near keys' prefilter. The near pass knows every key's document frequency exactly (the
+   * term dictionary's), so it needs no Bloom probe: {@code skipped} counts the keys of examined records
+   * that no other record holds, which the pass never looks up. The counting filter of near keys is kept
+   * in step with the near index for {@code check}.
+   *
+   * @param lookups candidate-key lookups of the near pass
+   * @param skipped keys of examined records held by no other record (not looked up)
+   * @param keys distinct near keys in the filter
+   * @param memoryBytes the near filter's counters
+   * @param saturated its counters at their maximum
+   */
+  public record NearPrefilterStats(long lookups, long skipped, long keys, long memoryBytes, long saturated) {}
 
   public double totalSeconds() {
     return seconds.getOrDefault("total", 0.0);
@@ -107,6 +123,11 @@ public record RunSummary(
       p.put("false_positives", prefilter.falsePositives());
       p.put("memory_bytes", prefilter.memoryBytes());
       p.put("saturated", prefilter.saturated());
+      if (prefilter.near() != null) {
+        NearPrefilterStats n = prefilter.near();
+        p.put("near", Map.of("lookups", n.lookups(), "skipped", n.skipped(), "keys", n.keys(),
+            "memory_bytes", n.memoryBytes(), "saturated", n.saturated()));
+      }
       json.put("prefilter", p);
     }
     json.put("resumed_runs", resumedRuns);

@@ -10,6 +10,11 @@ import java.util.Random;
 import org.apache.lucene.index.DirectoryReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.fingerprint.TopTermsMd5;
+import org.xiaochong.index.NearSchema;
 import org.xiaochong.index.FingerprintIndex;
 
 class IndexKeyFilterTest {
@@ -89,7 +94,7 @@ class IndexKeyFilterTest {
         bytes[bytes.length / 2] ^= 0x5A;
         Files.write(file, bytes);
         IndexKeyFilter rebuilt = IndexKeyFilter.openOrRebuild(dir.resolve("pf"), generation, reader, 20, 8, notes::add);
-        assertThat(notes).singleElement().asString().startsWith("prefilter: rebuilt from the index (").contains("checksum");
+        assertThat(notes).singleElement().asString().startsWith("prefilter: exact keys rebuilt from the index (").contains("checksum");
         assertThat(rebuilt.mightHaveTwin(key(5))).isTrue();
       }
     }
@@ -108,6 +113,103 @@ class IndexKeyFilterTest {
         assertThat(filter.mightHaveTwin(key(7))).isFalse();
         assertThat(filter.skipped()).isEqualTo(1);
         assertThat(filter.lookups()).isEqualTo(2);
+      }
+    }
+  }
+
+  /** A near index document with synthetic text: shared words by product and grade, its own number and phone. */
+  private static org.apache.lucene.document.Document nearDoc(TopTermsMd5 fingerprinter, long id) {
+    String text = "供应" + PRODUCTS[(int) (id % PRODUCTS.length)] + "，等级" + (id % 7) + "，库存" + (id * 37) + "斤，电话"
+        + (13800000000L + id * 7919);
+    return NearSchema.document(id, id, fingerprinter.fingerprint(text), 3, new long[0]);
+  }
+
+  private static final String[] PRODUCTS = {"红富士苹果", "黄花梨", "西红柿", "土豆", "大白菜", "猕猴桃"};
+
+  @Test
+  void nearKind_rebuild_holdsEveryLiveKeyOnce_andRulesOutMostAbsentKeys() throws Exception {
+    try (TopTermsMd5 fingerprinter = new TopTermsMd5(NearConfig.defaults());
+        FingerprintIndex index = FingerprintIndex.open(dir.resolve("near"), "digest", false)) {
+      java.util.Set<Long> liveKeys = new java.util.HashSet<>();
+      for (long id = 1; id <= 300; id++) {
+        index.addDocument(nearDoc(fingerprinter, id));
+      }
+      index.commit();
+      index.deleteIds(new long[] {1, 2, 3}, 0, 3);
+      index.commit();
+      for (long id = 4; id <= 300; id++) {
+        for (long key : fingerprinter.fingerprint("供应" + PRODUCTS[(int) (id % PRODUCTS.length)] + "，等级" + (id % 7)
+            + "，库存" + (id * 37) + "斤，电话" + (13800000000L + id * 7919)).sortedPrefixes()) {
+          liveKeys.add(key);
+        }
+      }
+      try (DirectoryReader reader = index.openReader()) {
+        IndexKeyFilter filter = IndexKeyFilter.rebuild(IndexKeyFilter.Kind.NEAR, reader, 20, 8);
+
+        assertThat(filter.keys()).as("one entry per distinct live key").isEqualTo(liveKeys.size());
+        for (long key : liveKeys) {
+          assertThat(filter.mightContain(key)).isTrue();
+        }
+        Random random = new Random(42);
+        int absentSkipped = 0;
+        for (int i = 0; i < 10_000; i++) {
+          if (!filter.mightContain(random.nextLong())) {
+            absentSkipped++;
+          }
+        }
+        assertThat(absentSkipped).isGreaterThan(9_900);
+        assertThat(filter.skipped()).isEqualTo(absentSkipped);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(IndexKeyFilter.Kind.class)
+  void follow_deletesAndAdds_equalsARebuildCounterForCounter_andIsSavedAndLoadedForTheNewGeneration(
+      IndexKeyFilter.Kind kind) throws Exception {
+    try (TopTermsMd5 fingerprinter = new TopTermsMd5(NearConfig.defaults());
+        FingerprintIndex index = FingerprintIndex.open(dir.resolve("index"), "digest", false)) {
+      for (long id = 1; id <= 400; id++) {
+        if (kind == IndexKeyFilter.Kind.NEAR) {
+          index.addDocument(nearDoc(fingerprinter, id));
+        } else {
+          index.add(id, id, key(id % 150)); // groups of 2-3 twins
+        }
+      }
+      index.commit();
+      IndexKeyFilter filter;
+      try (DirectoryReader reader = index.openReader()) {
+        filter = IndexKeyFilter.rebuild(kind, reader, 20, 8);
+      }
+      try (DirectoryReader before = index.openReader()) {
+        long[] gone = new long[60];
+        for (int i = 0; i < gone.length; i++) {
+          gone[i] = 5 * i + 1; // 1, 6, 11, ...: some keys lose their last holder, some keep one
+        }
+        index.deleteIds(gone, 0, gone.length);
+        for (long id = 1001; id <= 1040; id++) {
+          if (kind == IndexKeyFilter.Kind.NEAR) {
+            index.addDocument(nearDoc(fingerprinter, id));
+          } else {
+            index.add(id, id, key(id % 170)); // new keys and new twins of old ones
+          }
+        }
+        index.commit();
+        try (DirectoryReader after = index.openReader()) {
+          filter.follow(before, after);
+
+          assertThat(filter.sameCounters(filter.rebuiltFrom(after))).isTrue();
+          assertThat(filter.sameCounters(IndexKeyFilter.rebuild(kind, before, 20, 8))).isFalse();
+
+          filter.save(dir.resolve("pf"), index.commitGeneration());
+          assertThat(dir.resolve("pf").resolve(kind.name().toLowerCase(java.util.Locale.ROOT) + "-"
+              + index.commitGeneration() + ".cbf")).exists();
+          List<String> notes = new ArrayList<>();
+          IndexKeyFilter loaded = IndexKeyFilter.openOrRebuild(kind, dir.resolve("pf"), index.commitGeneration(), after,
+              20, 8, notes::add);
+          assertThat(notes).isEmpty();
+          assertThat(loaded.sameCounters(filter)).isTrue();
+        }
       }
     }
   }

@@ -84,6 +84,18 @@ public final class FingerprintIndex implements Closeable {
     }
   }
 
+  /** Whether an index was ever committed at {@code path} (creates nothing). */
+  public static boolean exists(Path path) {
+    if (!Files.isDirectory(path)) {
+      return false;
+    }
+    try (Directory directory = FSDirectory.open(path)) {
+      return DirectoryReader.indexExists(directory);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the index in " + path, e);
+    }
+  }
+
   private static void checkCompatible(Path path, Directory directory, String fieldsDigest) throws IOException {
     try (DirectoryReader reader = DirectoryReader.open(directory)) {
       Map<String, String> userData = reader.getIndexCommit().getUserData();

@@ -64,34 +64,42 @@ public final class NearSchema {
       doc.add(new StringField(KEY, keyBytes(key), Field.Store.NO));
     }
     doc.add(new BinaryDocValuesField(KEYS, new BytesRef(encode(sorted, sorted.length))));
-    long[] ranked = fingerprints.prefixes();
-    doc.add(new BinaryDocValuesField(TOP, new BytesRef(encode(ranked, Math.min(pre, ranked.length)))));
-    addKeysOf(doc, TEL, fingerprints, NearSchema::isPhoneTerm);
-    addKeysOf(doc, NUM, fingerprints, NearSchema::isNumberTerm);
-    if (matchKeys.length > 0) {
-      doc.add(new BinaryDocValuesField(MATCH, new BytesRef(encode(matchKeys, matchKeys.length))));
-    }
+    long[] top = topKeys(fingerprints, pre);
+    doc.add(new BinaryDocValuesField(TOP, new BytesRef(encode(top, top.length))));
+    addIfAny(doc, TEL, telKeys(fingerprints));
+    addIfAny(doc, NUM, numberKeys(fingerprints));
+    addIfAny(doc, MATCH, matchKeys);
     NearOutcome outcome = fingerprints.outcome();
     doc.add(new NumericDocValuesField(OUTCOME, outcome.ordinal() + (fingerprints.truncated() ? TRUNCATED_FLAG : 0)));
     return doc;
   }
 
-  /** A phone number term of {@code NumericTerms}: "tel:13800138000". */
-  static boolean isPhoneTerm(String term) {
-    return term.startsWith("tel:");
+  private static void addIfAny(Document doc, String field, long[] keys) {
+    if (keys.length > 0) {
+      doc.add(new BinaryDocValuesField(field, new BytesRef(encode(keys, keys.length))));
+    }
+  }
+
+  /** The keys stored in {@link #TOP}: the first {@code pre} keys in rank order. */
+  public static long[] topKeys(Fingerprints fingerprints, int pre) {
+    long[] ranked = fingerprints.prefixes();
+    return java.util.Arrays.copyOf(ranked, Math.min(pre, ranked.length));
+  }
+
+  /** The keys stored in {@link #TEL}: those of the {@code tel:} terms ("tel:13800138000"), ascending. */
+  public static long[] telKeys(Fingerprints fingerprints) {
+    return keysOf(fingerprints, term -> term.startsWith("tel:"));
   }
 
   /**
-   * A number term of {@code NumericTerms} ("1000斤", "2.5元", "2023"): only they start with a digit,
-   * because numbers are taken out of the text before smartcn segments it.
+   * The keys stored in {@link #NUM}: those of the number terms ("1000斤", "2.5元", "2023"), ascending.
+   * Only they start with a digit, because numbers are taken out of the text before smartcn segments it.
    */
-  static boolean isNumberTerm(String term) {
-    return !term.isEmpty() && term.charAt(0) >= '0' && term.charAt(0) <= '9';
+  public static long[] numberKeys(Fingerprints fingerprints) {
+    return keysOf(fingerprints, term -> !term.isEmpty() && term.charAt(0) >= '0' && term.charAt(0) <= '9');
   }
 
-  /** Stores the keys of the terms that {@code kind} accepts, ascending, in binary doc values {@code field}. */
-  private static void addKeysOf(Document doc, String field, Fingerprints fingerprints,
-      java.util.function.Predicate<String> kind) {
+  private static long[] keysOf(Fingerprints fingerprints, java.util.function.Predicate<String> kind) {
     long[] ranked = fingerprints.prefixes();
     long[] keys = new long[ranked.length];
     int count = 0;
@@ -100,10 +108,9 @@ public final class NearSchema {
         keys[count++] = ranked[i];
       }
     }
-    if (count > 0) {
-      java.util.Arrays.sort(keys, 0, count);
-      doc.add(new BinaryDocValuesField(field, new BytesRef(encode(keys, count))));
-    }
+    keys = java.util.Arrays.copyOf(keys, count);
+    java.util.Arrays.sort(keys);
+    return keys;
   }
 
   /** The term of one key: 8 bytes, big-endian. */

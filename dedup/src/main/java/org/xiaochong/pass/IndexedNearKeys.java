@@ -1,0 +1,59 @@
+package org.xiaochong.pass;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
+import org.xiaochong.index.NearSchema;
+
+/**
+ * The stored keys of one document of the near index, for {@link NearRule}: the key set is given (the
+ * caller has read it), the others are read from doc values when the rule asks for them.
+ *
+ * @param leaves the reader's leaves
+ * @param doc the global doc id
+ * @param keys the document's {@link NearSchema#KEYS}
+ */
+public record IndexedNearKeys(List<LeafReaderContext> leaves, int doc, long[] keys) implements NearRule.Keys {
+
+  /** The document with its key set read from the index. */
+  public static IndexedNearKeys of(List<LeafReaderContext> leaves, int doc) {
+    return new IndexedNearKeys(leaves, doc, read(leaves, doc, NearSchema.KEYS));
+  }
+
+  @Override
+  public long[] top() {
+    return read(leaves, doc, NearSchema.TOP);
+  }
+
+  @Override
+  public long[] tel() {
+    return read(leaves, doc, NearSchema.TEL);
+  }
+
+  @Override
+  public long[] numbers() {
+    return read(leaves, doc, NearSchema.NUM);
+  }
+
+  @Override
+  public long[] matches() {
+    return read(leaves, doc, NearSchema.MATCH);
+  }
+
+  /** Keys of one document from a binary doc values field (a fresh iterator: documents come in any order). */
+  static long[] read(List<LeafReaderContext> leaves, int doc, String field) {
+    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+    try {
+      BinaryDocValues values = leaf.reader().getBinaryDocValues(field);
+      if (values == null || !values.advanceExact(doc - leaf.docBase)) {
+        return new long[0];
+      }
+      return NearSchema.decode(values.binaryValue());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,254 @@
+package org.xiaochong.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.MultiBits;
+import org.apache.lucene.index.MultiTerms;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.demo.GroundTruth;
+import org.xiaochong.demo.PostGenerator;
+import org.xiaochong.demo.PostLoader;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.index.IndexSchema;
+import org.xiaochong.index.NearSchema;
+import org.xiaochong.prefilter.IndexKeyFilter;
+
+/**
+ * {@code dedup check} on JSON lines against the indexes of a real run over generated posts (known
+ * clusters), and the prefilters kept in step through an applied run and a restore.
+ */
+@Tag("db")
+class CheckIT extends DbTestSupport {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final long RECORDS = 3_000;
+  private static final List<String> COLUMNS =
+      List.of("title", "category", "product", "region", "price", "contact", "phone", "content");
+  /** A post of a product the generator never makes, and a repost of it with another price and stock. */
+  private static final Map<String, String> TRUFFLE = post("800元/斤", "约300斤");
+  private static final Map<String, String> TRUFFLE_REPOST = post("850元/斤", "约280斤");
+
+  @TempDir Path dir;
+  private Path config;
+  private final GroundTruth truth = new GroundTruth();
+
+  private static Map<String, String> post(String price, String stock) {
+    Map<String, String> post = new LinkedHashMap<>();
+    post.put("title", "野生黑松露");
+    post.put("category", "供应");
+    post.put("product", "野生黑松露");
+    post.put("region", "云南楚雄");
+    post.put("price", price);
+    post.put("contact", "欧阳先生");
+    post.put("phone", "137 1234 5678");
+    post.put("content", "野生黑松露：供应云南楚雄野生黑松露" + stock + "，个大味浓，价格" + price + "，联系人欧阳先生，电话13712345678。");
+    return post;
+  }
+
+  @BeforeEach
+  void loadPosts() {
+    PostLoader.recreateTable(database());
+    PostLoader.load(database(), new PostGenerator(7L, RECORDS), RECORDS, null, n -> {}, truth::add);
+    config = writeConfig(dir, "supply_demand", dir.resolve("index"), Map.of());
+  }
+
+  /** Runs {@code dedup check} with these lines on stdin; returns the verdicts in order. */
+  private List<JsonNode> check(List<String> lines, List<String> errLines, String... extra) throws Exception {
+    List<String> args = new ArrayList<>(List.of("check", "--config", config.toString()));
+    args.addAll(List.of(extra));
+    InputStream stdin = System.in;
+    CliRun run;
+    try {
+      System.setIn(new ByteArrayInputStream((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8)));
+      run = cli(args.toArray(String[]::new)); // picocli builds CheckCommand (and reads System.in) here
+    } finally {
+      System.setIn(stdin);
+    }
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    errLines.addAll(run.errLines());
+    List<JsonNode> verdicts = new ArrayList<>();
+    for (String line : run.out().split("\n")) {
+      verdicts.add(JSON.readTree(line));
+    }
+    assertThat(verdicts).hasSize(lines.size());
+    return verdicts;
+  }
+
+  private static String line(long id, Map<String, String> columns) {
+    ObjectNode node = JSON.createObjectNode();
+    node.put("id", id);
+    columns.forEach(node::put);
+    node.put("reg_time", "2030-01-01T08:00");
+    return node.toString();
+  }
+
+  /** The sample columns of rows of a table (NULL kept as null), by id. */
+  private static Map<Long, Map<String, String>> rows(String sql) {
+    return withHandle(h -> {
+      Map<Long, Map<String, String>> rows = new LinkedHashMap<>();
+      h.createQuery(sql).map((rs, ctx) -> {
+        Map<String, String> columns = new LinkedHashMap<>();
+        for (String c : COLUMNS) {
+          columns.put(c, rs.getString(c));
+        }
+        rows.put(rs.getLong("id"), columns);
+        return null;
+      }).list();
+      return rows;
+    });
+  }
+
+  @Test
+  void check_afterAnAppliedBothRun_givesNewExactAndNearWithTheKeptIdsOfTheGroundTruth() throws Exception {
+    CliRun run = cli("run", "--config", config.toString(), "--method", "both", "--apply");
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    // Survivors: each is the only holder of its exact key now. Near-removed rows: each has a survivor of
+    // its own cluster (its kept record).
+    Map<Long, Map<String, String>> survivors = rows("SELECT * FROM supply_demand ORDER BY id LIMIT 100");
+    Map<Long, Map<String, String>> nearRemoved = rows(
+        "SELECT * FROM supply_demand_removed WHERE dedup_rule = 'near' ORDER BY id LIMIT 200");
+    Map<Long, Long> keptOf = new LinkedHashMap<>();
+    withHandle(h -> h.createQuery("SELECT id, dedup_kept_id FROM supply_demand_removed WHERE dedup_rule = 'near'")
+        .map((rs, ctx) -> keptOf.put(rs.getLong(1), rs.getLong(2))).list());
+    assertThat(nearRemoved).hasSizeGreaterThan(50);
+
+    List<String> lines = new ArrayList<>();
+    long newId = 10_000_000;
+    for (Map<String, String> columns : survivors.values()) {
+      lines.add(line(newId++, columns));
+    }
+    for (Map<String, String> columns : nearRemoved.values()) {
+      lines.add(line(newId++, columns));
+    }
+    lines.add(line(newId, TRUFFLE));
+    List<String> err = new ArrayList<>();
+    List<JsonNode> verdicts = check(lines, err);
+
+    int i = 0;
+    for (long id : survivors.keySet()) {
+      JsonNode v = verdicts.get(i++);
+      assertThat(v.get("verdict").asText()).as("copy of survivor %d", id).isEqualTo("exact");
+      assertThat(v.get("kept_id").asLong()).isEqualTo(id);
+      assertThat(v.get("score").asDouble()).isEqualTo(1.0);
+    }
+    int sameKept = 0;
+    for (long id : nearRemoved.keySet()) {
+      JsonNode v = verdicts.get(i++);
+      assertThat(v.get("verdict").asText()).as("near-removed row %d", id).isEqualTo("near");
+      long kept = v.get("kept_id").asLong();
+      assertThat(truth.cluster(kept)).as("row %d -> %d", id, kept).isEqualTo(truth.cluster(id));
+      assertThat(v.get("score").asDouble()).isBetween(0.6, 1.0);
+      if (kept == keptOf.get(id)) {
+        sameKept++;
+      }
+    }
+    JsonNode fresh = verdicts.get(i);
+    assertThat(fresh.get("verdict").asText()).isEqualTo("new");
+    assertThat(fresh.get("kept_id").isNull()).isTrue();
+    System.out.printf("check IT: %d near-removed rows, %d with the run's kept id; %s%n", nearRemoved.size(), sameKept,
+        err.get(err.size() - 1));
+    // Survivors of one cluster are one record, so the check points where the run pointed.
+    assertThat(sameKept).isEqualTo(nearRemoved.size());
+    String summary = err.get(err.size() - 1);
+    assertThat(summary).contains("near keys:");
+    long nearSkipped = Long.parseLong(summary.replaceAll(".*near keys: [0-9,]+ index lookups, ([0-9,]+) skipped.*", "$1")
+        .replace(",", ""));
+    assertThat(nearSkipped).as("the truffle post's own keys are in no record").isPositive();
+  }
+
+  @Test
+  void check_withAdd_laterLinesOfTheSameStreamAreExactAndNear_andTheNextProcessSeesThem() throws Exception {
+    CliRun run = cli("run", "--config", config.toString(), "--method", "both");
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    List<String> stream = List.of(line(900_001, TRUFFLE), line(900_002, TRUFFLE), line(900_003, TRUFFLE_REPOST));
+
+    List<JsonNode> without = check(stream, new ArrayList<>());
+    assertThat(without).extracting(v -> v.get("verdict").asText()).containsExactly("new", "new", "new");
+
+    List<JsonNode> with = check(stream, new ArrayList<>(), "--add");
+    assertThat(with).extracting(v -> v.get("verdict").asText()).containsExactly("new", "exact", "near");
+    assertThat(with.get(1).get("kept_id").asLong()).isEqualTo(900_001);
+    assertThat(with.get(2).get("kept_id").asLong()).isEqualTo(900_001);
+    assertThat(with.get(2).get("score").asDouble()).isBetween(0.6, 1.0);
+
+    List<String> err = new ArrayList<>();
+    List<JsonNode> later = check(List.of(line(900_004, TRUFFLE_REPOST)), err);
+    assertThat(later.get(0).get("verdict").asText()).isEqualTo("near");
+    assertThat(later.get(0).get("kept_id").asLong()).isEqualTo(900_001);
+    assertThat(err).as("the filters saved by --add are loaded, not rebuilt").noneMatch(l -> l.contains("rebuilt"));
+  }
+
+  @Test
+  void bothApplyThenRestore_savedFiltersEqualRebuildsCounterForCounter_andMissNoLiveKey() throws Exception {
+    CliRun run = cli("run", "--config", config.toString(), "--method", "both", "--apply");
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    long runId = withHandle(h -> h.createQuery("SELECT MAX(id) FROM dedup_run").mapTo(Long.class).one());
+    assertThat(count("supply_demand")).isLessThan(RECORDS);
+
+    CliRun restore = cli("restore", "--config", config.toString(), "--run", Long.toString(runId));
+
+    assertThat(restore.exitCode()).as(restore.err()).isZero();
+    assertThat(restore.err()).as("both filters followed the restore").doesNotContain("rebuilt");
+    assertThat(count("supply_demand")).isEqualTo(RECORDS);
+    DedupConfig dedup = loadConfig(config);
+    try (FingerprintIndex index = FingerprintIndex.open(dedup.indexDir(), dedup.fieldsDigest(), false);
+        FingerprintIndex near = FingerprintIndex.open(dedup.nearIndexDir(), dedup.nearFieldsDigest(), false)) {
+      assertFilterInStep(IndexKeyFilter.Kind.EXACT, index, dedup);
+      assertFilterInStep(IndexKeyFilter.Kind.NEAR, near, dedup);
+    }
+  }
+
+  private static void assertFilterInStep(IndexKeyFilter.Kind kind, FingerprintIndex keyIndex, DedupConfig dedup)
+      throws Exception {
+    try (DirectoryReader reader = keyIndex.openReader()) {
+      assertThat(reader.numDocs()).isEqualTo((int) RECORDS);
+      List<String> notes = new ArrayList<>();
+      IndexKeyFilter saved = IndexKeyFilter.openOrRebuild(kind, dedup.indexDir().resolve(IndexKeyFilter.DIR),
+          keyIndex.commitGeneration(), reader, 20, 8, notes::add);
+      assertThat(notes).as("%s: the saved snapshot is for this generation", kind).isEmpty();
+      assertThat(saved.sameCounters(saved.rebuiltFrom(reader))).as("%s counters", kind).isTrue();
+      // No false negative: every key a live record holds is "maybe present".
+      String field = kind == IndexKeyFilter.Kind.EXACT ? IndexSchema.MD5 : NearSchema.KEY;
+      Terms terms = MultiTerms.getTerms(reader, field);
+      Bits live = MultiBits.getLiveDocs(reader);
+      TermsEnum termsEnum = terms.iterator();
+      long liveKeys = 0;
+      for (BytesRef term = termsEnum.next(); term != null; term = termsEnum.next()) {
+        PostingsEnum postings = termsEnum.postings(null, PostingsEnum.NONE);
+        boolean held = false;
+        for (int doc = postings.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS && !held; doc = postings.nextDoc()) {
+          held = live == null || live.get(doc);
+        }
+        if (held) {
+          liveKeys++;
+          boolean maybe = kind == IndexKeyFilter.Kind.EXACT
+              ? saved.mightContain(BytesRef.deepCopyOf(term).bytes)
+              : saved.mightContain(NearSchema.decode(term)[0]);
+          assertThat(maybe).as("%s key held by a live record", kind).isTrue();
+        }
+      }
+      assertThat(liveKeys).isPositive();
+      assertThat(saved.skipped()).isZero();
+    }
+  }
+}

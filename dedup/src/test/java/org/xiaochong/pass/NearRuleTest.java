@@ -1,0 +1,102 @@
+package org.xiaochong.pass;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.xiaochong.fingerprint.NearConfig;
+
+/** The shared near-duplicate rule on hand-made key sets (keys are small numbers: the rule only compares them). */
+class NearRuleTest {
+  private static final NearConfig CONFIG = NearConfig.defaults(); // min-shared 5, min-similarity 0.6
+
+  /** Ten keys 1..10, top key 1, phone key 9. */
+  private static final NearRule.Stored POST = new NearRule.Stored(range(1, 10), new long[] {1, 2, 3}, new long[] {9});
+
+  private static long[] range(long from, long to) {
+    long[] keys = new long[(int) (to - from + 1)];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = from + i;
+    }
+    return keys;
+  }
+
+  @Test
+  void isNearDuplicate_sameSubjectAndPhone_similarEnough_isTrue() {
+    // 9 of 11 keys shared (key 10 replaced by 11): Jaccard 0.82.
+    NearRule.Stored repost = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 11}, new long[] {1, 3, 2},
+        new long[] {9});
+
+    assertThat(NearRule.isNearDuplicate(POST, repost, CONFIG)).isTrue();
+    assertThat(NearRule.isNearDuplicate(repost, POST, CONFIG)).isTrue();
+  }
+
+  @Test
+  void isNearDuplicate_belowMinSimilarity_isFalse() {
+    // 5 shared of 15: Jaccard 0.33.
+    NearRule.Stored other = new NearRule.Stored(range(1, 5), new long[] {1}, new long[0]);
+    NearRule.Stored longer = new NearRule.Stored(range(1, 15), new long[] {1}, new long[0]);
+
+    assertThat(NearRule.isNearDuplicate(other, longer, CONFIG)).isFalse();
+  }
+
+  @Test
+  void isNearDuplicate_candidateLacksTheTopTerm_isVetoed() {
+    // Same seller, other product: key 1 (the subject) replaced by 12; Jaccard 9/11 would pass.
+    NearRule.Stored otherProduct = new NearRule.Stored(new long[] {2, 3, 4, 5, 6, 7, 8, 9, 10, 12},
+        new long[] {12, 2, 3}, new long[] {9});
+
+    assertThat(NearRule.isNearDuplicate(POST, otherProduct, CONFIG)).isFalse();
+    assertThat(NearRule.isNearDuplicate(otherProduct, POST, CONFIG)).isFalse();
+  }
+
+  @Test
+  void isNearDuplicate_candidateTopTermNotInRecord_isVetoed() {
+    // The candidate's subject (13) is not in the record, although the record's subject is in the candidate.
+    NearRule.Stored candidate = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 13},
+        new long[] {13, 1, 2}, new long[] {9});
+
+    assertThat(NearRule.isNearDuplicate(POST, candidate, CONFIG)).isFalse();
+  }
+
+  @Test
+  void isNearDuplicate_bothWithPhonesButNoneShared_isVetoed_andAMissingPhoneIsNoVeto() {
+    // Same product, another seller: phone 9 replaced by phone 14.
+    NearRule.Stored otherSeller = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 6, 7, 8, 10, 14},
+        new long[] {1, 2, 3}, new long[] {14});
+    NearRule.Stored noPhone = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 6, 7, 8, 10, 14},
+        new long[] {1, 2, 3}, new long[0]);
+
+    assertThat(NearRule.isNearDuplicate(POST, otherSeller, CONFIG)).isFalse();
+    assertThat(NearRule.isNearDuplicate(POST, noPhone, CONFIG)).isTrue();
+  }
+
+  @Test
+  void isBetter_moreSimilarWins_tieGoesToTheNewer_thenTheLargerId() {
+    assertThat(NearRule.isBetter(0.9, 1, 1, 0.8, 5, 5)).isTrue();
+    assertThat(NearRule.isBetter(0.8, 9, 9, 0.9, 1, 1)).isFalse();
+    assertThat(NearRule.isBetter(0.8, 6, 1, 0.8, 5, 9)).isTrue();
+    assertThat(NearRule.isBetter(0.8, 5, 10, 0.8, 5, 9)).isTrue();
+    assertThat(NearRule.isBetter(0.8, 5, 8, 0.8, 5, 9)).isFalse();
+    assertThat(NearRule.isBetter(0.0, Long.MIN_VALUE, 1, -1, 0, 0)).isTrue();
+  }
+
+  @Test
+  void candidateKeys_rarestFirst_skipsKeysBelowMinHolders() {
+    Map<Long, Integer> holders = Map.of(1L, 500, 2L, 1, 3L, 7, 4L, 2, 5L, 0, 6L, 3);
+    long[] keys = {1, 2, 3, 4, 5, 6};
+
+    // In the pass the record holds each key itself: keys held once lead nowhere.
+    assertThat(NearRule.candidateKeys(keys, k -> holders.get(k), 2, 3)).containsExactly(4, 6, 3);
+    // In the online check the record is not in the index: a key held once is a candidate.
+    assertThat(NearRule.candidateKeys(keys, k -> holders.get(k), 1, 3)).containsExactly(2, 4, 6);
+    assertThat(NearRule.candidateKeys(keys, k -> holders.get(k), 1, 10)).containsExactly(2, 4, 6, 3, 1);
+  }
+
+  @Test
+  void stopBefore_aCommonKey_onlyOnceACandidateWasFound() {
+    assertThat(NearRule.stopBefore(NearRule.COMMON_KEY + 1, 0)).isFalse();
+    assertThat(NearRule.stopBefore(NearRule.COMMON_KEY + 1, 1)).isTrue();
+    assertThat(NearRule.stopBefore(NearRule.COMMON_KEY, 3)).isFalse();
+  }
+}
