@@ -202,11 +202,15 @@ public final class PostGenerator {
     if (random.nextDouble() < DUPLICATE_SHARE) {
       int variants = 1 + random.nextInt(3);
       List<Kind> kinds = new ArrayList<>();
+      // Exact or near with the given share, then a kind of that family not used yet in this cluster
+      // (drawing a kind and retrying on a repeat would favour the larger near family).
       while (kinds.size() < variants) {
-        Kind kind = random.nextDouble() < exactShare ? exactKinds[random.nextInt(exactKinds.length)] : nearKinds[random.nextInt(nearKinds.length)];
-        if (!kinds.contains(kind)) {
-          kinds.add(kind);
+        Kind[] family = random.nextDouble() < exactShare ? exactKinds : nearKinds;
+        Kind kind = family[random.nextInt(family.length)];
+        while (kinds.contains(kind)) {
+          kind = family[random.nextInt(family.length)];
         }
+        kinds.add(kind);
       }
       for (Kind kind : kinds) {
         posts.add(variant(base, kind));
