@@ -68,9 +68,10 @@ public final class NearRule {
    *       non-empty they must be equal after normalization and folding (玉米 and 玉米种子 share the
    *       word 玉米, so rule 1 lets them through);
    *   <li>shared number ({@code near.shared-number}): when both carry at least two numbers (not
-   *       phones), they must share one. A repost changes its price or its date, not every number,
-   *       while the same seller's next offer of the same product has another quantity and price. With
-   *       one number each (a price only) a changed price is the likelier story, so no veto.
+   *       phones) and share none, every other term must be shared. A repost changes its price or its
+   *       quantity and little else (both may change: "约280斤 … 850元" for "约300斤 … 800元"), while
+   *       the same seller's next offer of the same product has other numbers <em>and</em> another
+   *       origin, grade or description. With one number each (a price only) there is no veto.
    * </ol>
    */
   public static boolean isNearDuplicate(Keys record, Keys candidate, NearConfig config) {
@@ -90,7 +91,7 @@ public final class NearRule {
     if (!shareOneIfBothHave(record.tel(), candidate, Keys::tel, 1)) {
       return false;
     }
-    if (config.requireSharedNumber() && !shareOneIfBothHave(record.numbers(), candidate, Keys::numbers, 2)) {
+    if (config.requireSharedNumber() && !numbersAgree(keys, record.numbers(), candidateKeys, candidate)) {
       return false;
     }
     long[] matches = record.matches();
@@ -103,6 +104,24 @@ public final class NearRule {
       }
     }
     return true;
+  }
+
+  /**
+   * The shared-number rule: true unless both posts carry two or more numbers, share none, and differ in
+   * some other term. Number keys are a subset of the keys, so with no shared number the shared keys
+   * are all non-number ones: every other term is shared when the shared count equals each post's
+   * count of non-number keys.
+   */
+  private static boolean numbersAgree(long[] keys, long[] numbers, long[] candidateKeys, Keys candidate) {
+    if (numbers.length < 2) {
+      return true;
+    }
+    long[] candidateNumbers = candidate.numbers();
+    if (candidateNumbers.length < 2 || NearSimilarity.sharedCount(numbers, candidateNumbers) > 0) {
+      return true;
+    }
+    int shared = NearSimilarity.sharedCount(keys, candidateKeys);
+    return shared == keys.length - numbers.length && shared == candidateKeys.length - candidateNumbers.length;
   }
 
   /**

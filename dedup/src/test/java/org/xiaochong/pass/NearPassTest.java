@@ -97,13 +97,18 @@ class NearPassTest {
   }
 
   @Test
-  void run_sameSellerSameProductOtherQuantityAndPrice_vetoedBySharedNumber() {
-    String nextOffer = "红富士苹果：供应山东烟台红富士苹果约30000斤，个大皮薄，价格3.10元/斤，联系人王先生，电话13800138000。";
+  void run_sameSellerSameProductOtherNumbersAndDescription_vetoedBySharedNumber() {
+    // Another quantity, another price, another origin (烟台 -> 威海): similarity 0.7, but another offer.
+    String offer = "红富士苹果：供应山东烟台红富士苹果约12000斤，个大皮薄，欢迎实地考察，支持视频看货，价格2.50元/斤，联系人王先生，电话13800138000。";
+    String nextOffer = "红富士苹果：供应山东威海红富士苹果约30000斤，个大皮薄，欢迎实地考察，支持视频看货，价格3.10元/斤，联系人王先生，电话13800138000。";
     assertThat(run(NearConfig.defaults().withRequireSharedNumber(false), Window.ALL, new long[0],
-        post(1, 100, APPLE), post(2, 200, nextOffer))).containsOnly(Map.entry(1L, 2L));
-    assertThat(run(Window.ALL, new long[0], post(1, 100, APPLE), post(2, 200, nextOffer))).isEmpty();
+        post(1, 100, offer), post(2, 200, nextOffer))).containsOnly(Map.entry(1L, 2L));
+    assertThat(run(Window.ALL, new long[0], post(1, 100, offer), post(2, 200, nextOffer))).isEmpty();
     // A changed price alone keeps the quantity: still a near duplicate (APPLE_PRICE above).
     assertThat(run(Window.ALL, new long[0], post(1, 100, APPLE), post(2, 200, APPLE_PRICE))).containsOnly(Map.entry(1L, 2L));
+    // Price and stock both updated, nothing else changed: a repost.
+    String update = "红富士苹果：供应山东烟台红富士苹果约9000斤，个大皮薄，价格2.80元/斤，联系人王先生，电话13800138000。";
+    assertThat(run(Window.ALL, new long[0], post(1, 100, APPLE), post(2, 200, update))).containsOnly(Map.entry(1L, 2L));
   }
 
   @Test

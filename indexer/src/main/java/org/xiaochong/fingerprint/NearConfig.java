@@ -18,9 +18,9 @@ import org.xiaochong.normalize.ChineseFolding;
  * @param synonymsLocation synonym groups, see {@link ChineseFolding}; "" for none
  * @param foldTraditional fold traditional characters to simplified ones before segmentation
  * @param requireSharedNumber when both posts carry two or more numbers (quantities, prices, dates; not
- *     phone numbers), they must share at least one to be near duplicates: a repost changes its price or its
- *     date, rarely every number at once, while the same seller's next offer of the same product has
- *     another quantity, price and origin
+ *     phone numbers) and share none, every other term must be shared for a near duplicate: a repost
+ *     updates its price or stock and little else, while the same seller's next offer of the same
+ *     product has other numbers and another origin, grade or description
  */
 public record NearConfig(
     int pre,
