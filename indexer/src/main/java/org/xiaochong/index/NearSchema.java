@@ -3,7 +3,6 @@ package org.xiaochong.index;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
-import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.util.BytesRef;
@@ -16,8 +15,8 @@ import org.xiaochong.fingerprint.NearOutcome;
  *
  * <pre>
  * field          indexed as                        doc values   used by
- * id             LongPoint                         numeric      deletes by id, reading ids
- * reg_time       LongPoint                         numeric      the window, newest-first order
+ * id             -                                 numeric      deletes by id, reading ids
+ * reg_time       -                                 numeric      the window, newest-first order
  * near_key       term per key (8 bytes, BE)        -            candidate lookups (top-pre keys of a post)
  * near_keys      -                                 binary       similarity: distinct keys, ascending
  * near_top       -                                 binary       the post's top-pre keys, rank order
@@ -55,9 +54,7 @@ public final class NearSchema {
    */
   public static Document document(long id, long regTime, Fingerprints fingerprints, int pre, long[] matchKeys) {
     Document doc = new Document();
-    doc.add(new LongPoint(IndexSchema.ID, id));
     doc.add(new NumericDocValuesField(IndexSchema.ID, id));
-    doc.add(new LongPoint(IndexSchema.REG_TIME, regTime));
     doc.add(new NumericDocValuesField(IndexSchema.REG_TIME, regTime));
     long[] sorted = fingerprints.sortedPrefixes();
     for (long key : sorted) {

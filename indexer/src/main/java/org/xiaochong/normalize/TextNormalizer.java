@@ -51,6 +51,14 @@ public final class TextNormalizer {
     for (int i = 0; i < folded.length(); ) {
       int cp = folded.codePointAt(i);
       i += Character.charCount(cp);
+      if (cp >= 0x4E00 && cp <= 0x9FFF) {
+        // Most chars of a Chinese post: a CJK ideograph has no case, is neither space nor
+        // punctuation, and never gets a space before it; the steps below would keep it as it is.
+        out.append((char) cp);
+        spacePending = false;
+        previous = cp;
+        continue;
+      }
       if (fast) {
         cp = foldFast(cp);
       }

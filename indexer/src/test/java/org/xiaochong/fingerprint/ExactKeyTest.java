@@ -102,4 +102,42 @@ class ExactKeyTest {
     assertThatThrownBy(() -> new ExactKey(FIELDS, List.of()).compute(new String[] {"a"}))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  /**
+   * The reused buffers of ExactKey (UTF-8, length digits) against the framing as documented, written
+   * the plain way: random mixes of Han, full-width, spaces, Latin, emoji and lone surrogates, with
+   * normalized lengths from 0 to over 1,000 bytes (1 to 4 length digits).
+   */
+  @Test
+  void compute_randomValues_sameAsDocumentedFraming() throws Exception {
+    long seed = Long.getLong("tests.seed", System.nanoTime()); // -Dtests.seed=N replays a failure
+    java.util.Random random = new java.util.Random(seed);
+    String[] pieces = {"红富士", "苹果", "Ａ１！", " ", "\u3000", "Red Fuji", "。", "🍎", "\uD800", "13800138000", "+86 ", "x"};
+    ExactKey exactKey = new ExactKey(FIELDS, List.of("phone"));
+    for (int round = 0; round < 2000; round++) {
+      String[] values = new String[FIELDS.size()];
+      for (int f = 0; f < values.length; f++) {
+        StringBuilder value = new StringBuilder();
+        int count = random.nextInt(4) == 0 ? random.nextInt(400) : random.nextInt(12);
+        for (int i = 0; i < count; i++) {
+          value.append(pieces[random.nextInt(pieces.length)]);
+        }
+        values[f] = random.nextInt(10) == 0 ? null : value.toString();
+      }
+      java.security.MessageDigest md5 = java.security.MessageDigest.getInstance("MD5");
+      for (int f = 0; f < values.length; f++) {
+        String normalized = FIELDS.get(f).equals("phone")
+            ? org.xiaochong.normalize.TextNormalizer.normalizePhone(values[f])
+            : org.xiaochong.normalize.TextNormalizer.normalizeText(values[f]);
+        byte[] utf8 = normalized.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        md5.update(FIELDS.get(f).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        md5.update((byte) 0x1F);
+        md5.update(Integer.toString(utf8.length).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        md5.update((byte) 0x1F);
+        md5.update(utf8);
+        md5.update((byte) 0x1E);
+      }
+      assertThat(exactKey.compute(values)).as("seed %s, round %s", seed, round).isEqualTo(md5.digest());
+    }
+  }
 }
