@@ -1,6 +1,12 @@
 package org.xiaochong.archive;
 
+import com.mysql.cj.jdbc.JdbcStatement;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -39,6 +45,8 @@ public final class ArchiveStore {
   static final int BATCH = 10_000;
   /** Batches applied at once, on their own connections. */
   static final int PARALLEL_BATCHES = 2;
+  /** Plan rows per LOAD DATA statement: ~2 MB of text. */
+  private static final int PLAN_LOAD_CHUNK = 50_000;
 
   private final Database database;
   private final TableSpec spec;
@@ -114,6 +122,14 @@ public final class ArchiveStore {
   }
 
   private int writePlanRows(long runId, DeletionPlan plan, int[] order, int from, int to) {
+    try (Connection loader = database.openLocalInfileConnection()) {
+      if (loader != null) {
+        loadPlanRows(loader, runId, plan, order, from, to);
+        return to - from;
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("writing the plan of run " + runId + " failed: " + Database.rootMessage(e), e);
+    }
     database.jdbi().useTransaction(handle -> {
       try (PreparedStatement insert = handle.getConnection().prepareStatement(
           "INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score) VALUES (?, ?, ?, ?, ?, ?)")) {
@@ -135,11 +151,46 @@ public final class ArchiveStore {
         if (pending > 0) {
           insert.executeBatch();
         }
-      } catch (java.sql.SQLException e) {
+      } catch (SQLException e) {
         throw new IllegalStateException("writing the plan of run " + runId + " failed: " + Database.rootMessage(e), e);
       }
     });
     return to - from;
+  }
+
+  /**
+   * Writes plan rows [from, to) with LOAD DATA LOCAL INFILE from memory, in one transaction: the
+   * server parses tab-separated numbers instead of multi-row INSERT statements, about 3x less time
+   * for 261k rows (bench/RESULTS.md). In chunks, so a plan of millions of rows is never one buffer.
+   * LOCAL turns rejected rows into warnings, so the loaded count is checked.
+   */
+  private static void loadPlanRows(Connection connection, long runId, DeletionPlan plan, int[] order, int from, int to)
+      throws SQLException {
+    connection.setAutoCommit(false);
+    try (Statement statement = connection.createStatement()) {
+      StringBuilder rows = new StringBuilder();
+      for (int chunk = from; chunk < to; chunk += PLAN_LOAD_CHUNK) {
+        int end = Math.min(to, chunk + PLAN_LOAD_CHUNK);
+        rows.setLength(0);
+        for (int seq = chunk; seq < end; seq++) {
+          int i = order[seq];
+          rows.append(runId).append('\t').append(seq).append('\t').append(plan.removedId(i)).append('\t')
+              .append(plan.keptId(i)).append('\t').append(plan.rule(i).label).append('\t').append(plan.score(i))
+              .append('\n');
+        }
+        // Only digits, '.', 'E', '-' and rule labels: ASCII, nothing to escape.
+        statement.unwrap(JdbcStatement.class).setLocalInfileInputStream(
+            new ByteArrayInputStream(rows.toString().getBytes(StandardCharsets.US_ASCII)));
+        long loaded = statement.executeLargeUpdate("LOAD DATA LOCAL INFILE 'dedup_plan' INTO TABLE dedup_plan"
+            + " FIELDS TERMINATED BY '\\t' LINES TERMINATED BY '\\n' (run_id, seq, removed_id, kept_id, rule, score)");
+        if (loaded != end - chunk) {
+          connection.rollback();
+          throw new IllegalStateException("writing the plan of run " + runId + ": loaded " + loaded + " of "
+              + (end - chunk) + " rows (seq " + chunk + "-" + end + "); rolled back");
+        }
+      }
+    }
+    connection.commit();
   }
 
   /** Runs the tasks on their own threads (and connections); the first failure is rethrown. */

@@ -226,15 +226,8 @@ public final class DedupRunner {
         try (Progress.Stage stage = progress.start("apply", plan.size())) {
           archive.apply(runId, stage);
         }
-        // The database is the truth: were these commits lost, the next sync drops the ids anyway.
-        long[] removed = plan.removedIdsSorted();
-        inStep(index, prefilter, () -> deleteAndCommit(index, removed));
-        if (nearIndex != null) {
-          inStep(nearIndex, nearFilter, () -> deleteAndCommit(nearIndex, removed));
-        }
         archive.finishRun(runId, "applied", sync.tableRows(), plan.count(DeletionPlan.Rule.EXACT),
             plan.count(DeletionPlan.Rule.NEAR), null);
-        archive.dropPlan(runId);
       } catch (RuntimeException e) {
         // Batches already committed stay archived (nothing is lost); the run stays 'applying' and the
         // next run finishes it.
@@ -244,6 +237,34 @@ public final class DedupRunner {
           e.addSuppressed(suppressed);
         }
         throw e;
+      }
+      // The rows are moved and the run is recorded; what is left is cleanup. The server deletes the
+      // plan rows (~0.4 s for 261k) while this thread drops the ids from the indexes.
+      long finishedRun = runId;
+      java.util.concurrent.CompletableFuture<Void> planDropped =
+          java.util.concurrent.CompletableFuture.runAsync(() -> archive.dropPlan(finishedRun));
+      RuntimeException failure = null;
+      try {
+        long[] removed = plan.removedIdsSorted();
+        inStep(index, prefilter, () -> deleteAndCommit(index, removed));
+        if (nearIndex != null) {
+          inStep(nearIndex, nearFilter, () -> deleteAndCommit(nearIndex, removed));
+        }
+      } catch (RuntimeException e) {
+        failure = e;
+      }
+      try {
+        planDropped.join();
+      } catch (java.util.concurrent.CompletionException e) {
+        RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : e;
+        if (failure == null) {
+          failure = cause;
+        } else {
+          failure.addSuppressed(cause);
+        }
+      }
+      if (failure != null) {
+        throw failure;
       }
       seconds.put("apply", elapsed(t));
     }

@@ -31,12 +31,16 @@ public final class Database implements AutoCloseable {
   public static final String EMBEDDED_SCHEMA = "xiaochong";
 
   private final Jdbi jdbi;
+  private final String url;
+  private final Properties connectionProperties;
   private final String displayUrl;
   private final DB embedded;
 
-  private Database(Jdbi jdbi, String displayUrl, DB embedded) {
+  private Database(Jdbi jdbi, String url, Properties connectionProperties, DB embedded) {
     this.jdbi = jdbi;
-    this.displayUrl = displayUrl;
+    this.url = url;
+    this.connectionProperties = connectionProperties;
+    this.displayUrl = DbSettings.redactUrl(url);
     this.embedded = embedded;
   }
 
@@ -67,7 +71,7 @@ public final class Database implements AutoCloseable {
     props.putIfAbsent("useUnicode", "true");
     props.putIfAbsent("connectTimeout", "10000");
     Jdbi jdbi = Jdbi.create(url, props).installPlugin(new SqlObjectPlugin());
-    Database db = new Database(jdbi, DbSettings.redactUrl(url), embedded);
+    Database db = new Database(jdbi, url, props, embedded);
     try (Handle handle = jdbi.open()) {
       handle.execute("SELECT 1");
     } catch (RuntimeException e) {
@@ -127,6 +131,24 @@ public final class Database implements AutoCloseable {
 
   public Jdbi jdbi() {
     return jdbi;
+  }
+
+  /**
+   * A new connection that can answer {@code LOAD DATA LOCAL INFILE} from a stream the caller sets
+   * ({@code com.mysql.cj.jdbc.JdbcStatement#setLocalInfileInputStream}), or null when this server is
+   * not trusted with that: a connection with the capability lets the server ask for any file of this
+   * machine in reply to any statement (Connector/J cannot limit it to streams), so only the embedded
+   * server, started by this process, gets one; the Jdbi connections never have it. The caller closes
+   * the connection.
+   */
+  public Connection openLocalInfileConnection() throws SQLException {
+    if (embedded == null) {
+      return null;
+    }
+    Properties props = new Properties();
+    props.putAll(connectionProperties);
+    props.setProperty("allowLoadLocalInfile", "true");
+    return DriverManager.getConnection(url, props);
   }
 
   /** The JDBC URL without credentials, for messages. */
