@@ -102,16 +102,10 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     DbSettings db = new DbSettings(values.get("db.url"), user.isEmpty() ? null : user, password, dataDir);
     List<String> exactFields = list(values.get("fields.exact"));
     List<String> nearFields = list(values.get("fields.near"));
-    List<String> phoneFields = list(values.get("fields.phone"));
-    if (!props.containsKey("fields.phone")) {
-      // The default names the sample table's phone column; it applies only where that column is used.
-      phoneFields = phoneFields.stream().filter(f -> exactFields.contains(f) || nearFields.contains(f)).toList();
-    }
-    List<String> mustMatchFields = list(values.get("fields.must-match"));
-    if (!props.containsKey("fields.must-match")) {
-      // Like fields.phone: the default names a sample-table column and applies only where it is used.
-      mustMatchFields = mustMatchFields.stream().filter(f -> exactFields.contains(f) || nearFields.contains(f)).toList();
-    }
+    // fields.phone and fields.must-match default to columns of the sample table (phone, product); a
+    // default applies only where that column is used, so another table's config need not clear them.
+    List<String> phoneFields = columnsInUse(props, values, "fields.phone", exactFields, nearFields);
+    List<String> mustMatchFields = columnsInUse(props, values, "fields.must-match", exactFields, nearFields);
     TableSpec table = new TableSpec(values.get("source.table"), values.get("source.id-column"),
         values.get("source.time-column"), exactFields, phoneFields, nearFields, mustMatchFields);
     for (String phone : table.phoneFields()) {
@@ -168,6 +162,16 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     } catch (IllegalArgumentException e) {
       throw new BadInputException("near.*: " + e.getMessage(), e);
     }
+  }
+
+  /** The key's columns; when the key is left at its default, only those in fields.exact or fields.near. */
+  private static List<String> columnsInUse(Properties props, Map<String, String> values, String key,
+      List<String> exactFields, List<String> nearFields) {
+    List<String> columns = list(values.get(key));
+    if (props.containsKey(key)) {
+      return columns;
+    }
+    return columns.stream().filter(f -> exactFields.contains(f) || nearFields.contains(f)).toList();
   }
 
   private static boolean bool(Map<String, String> values, String key) {

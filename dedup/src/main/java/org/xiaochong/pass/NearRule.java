@@ -88,7 +88,7 @@ public final class NearRule {
     if (candidateTop.length > 0 && Arrays.binarySearch(keys, candidateTop[0]) < 0) {
       return false;
     }
-    if (!shareOneIfBothHave(record.tel(), candidate, Keys::tel, 1)) {
+    if (!phonesAgree(record.tel(), candidate)) {
       return false;
     }
     if (config.requireSharedNumber() && !numbersAgree(keys, record.numbers(), candidateKeys, candidate)) {
@@ -124,17 +124,13 @@ public final class NearRule {
     return shared == keys.length - numbers.length && shared == candidateKeys.length - candidateNumbers.length;
   }
 
-  /**
-   * False when both posts hold at least {@code atLeast} keys of a kind (sorted) and share none; the
-   * candidate's keys are read only when the record has enough.
-   */
-  private static boolean shareOneIfBothHave(long[] mine, Keys candidate, java.util.function.Function<Keys, long[]> kind,
-      int atLeast) {
-    if (mine.length < atLeast) {
+  /** False when both posts carry phone numbers and share none (the candidate's are read only if needed). */
+  private static boolean phonesAgree(long[] tel, Keys candidate) {
+    if (tel.length == 0) {
       return true;
     }
-    long[] theirs = kind.apply(candidate);
-    return theirs.length < atLeast || NearSimilarity.sharedCount(mine, theirs) > 0;
+    long[] candidateTel = candidate.tel();
+    return candidateTel.length == 0 || NearSimilarity.sharedCount(tel, candidateTel) > 0;
   }
 
   /**
