@@ -12,8 +12,6 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.MultiBits;
-import org.apache.lucene.index.MultiTerms;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Terms;
@@ -21,6 +19,7 @@ import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.index.IdSet;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.NearSchema;
 
@@ -150,16 +149,15 @@ public final class IndexKeyFilter implements GroupPrefilter {
       java.util.function.LongFunction<FilterShape> shapeForKeys) {
     CountingBloomFilter filter;
     if (kind.perRecord) {
-      // One key per live record: the size is known, the keys go straight in.
+      // One key per live record: the size is known, the keys go straight in, read from the doc
+      // values (one sequential read per record, no walk of the term dictionary).
       filter = new CountingBloomFilter(shapeForKeys.apply(reader.numDocs()));
-      forEachLiveKey(kind, reader, filter::put);
+      forEachKey(kind, reader, id -> true, filter::put);
     } else {
-      // The distinct keys are counted by the walk itself: collect the keys (8 bytes each), then size.
-      LongList keys = new LongList();
-      forEachLiveKey(kind, reader, (h1, h2) -> keys.add(h1));
-      filter = new CountingBloomFilter(shapeForKeys.apply(keys.size));
-      for (int i = 0; i < keys.size; i++) {
-        filter.put(keys.values[i], secondHash(keys.values[i]));
+      long[] keys = distinctLiveKeys(reader);
+      filter = new CountingBloomFilter(shapeForKeys.apply(keys.length));
+      for (long key : keys) {
+        filter.put(key, secondHash(key));
       }
     }
     return new IndexKeyFilter(kind, filter, countersPerKey);
@@ -170,34 +168,52 @@ public final class IndexKeyFilter implements GroupPrefilter {
   }
 
   /**
-   * Every live key: once per record holding it (EXACT) or once per distinct key held by a live record
-   * (NEAR). Merged terms over all segments, so a key in several segments is one term.
+   * The distinct near keys held by a live record, sorted: each segment's term dictionary walked on its
+   * own (a key is one term per segment), then sorted and made unique, which is cheaper than merging the
+   * segments' terms while walking them.
    */
-  private static void forEachLiveKey(Kind kind, DirectoryReader reader, KeyConsumer consumer) {
+  private static long[] distinctLiveKeys(DirectoryReader reader) {
+    LongList keys = new LongList();
     try {
-      Terms terms = MultiTerms.getTerms(reader, kind.termField);
-      if (terms == null) {
-        return;
-      }
-      Bits live = MultiBits.getLiveDocs(reader);
-      TermsEnum termsEnum = terms.iterator();
-      PostingsEnum postings = null;
-      for (BytesRef term = termsEnum.next(); term != null; term = termsEnum.next()) {
-        long h1 = readLong(term.bytes, term.offset);
-        long h2 = kind.perRecord ? readLong(term.bytes, term.offset + Long.BYTES) : secondHash(h1);
-        postings = termsEnum.postings(postings, PostingsEnum.NONE);
-        for (int doc = postings.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS; doc = postings.nextDoc()) {
-          if (live == null || live.get(doc)) {
-            consumer.accept(h1, h2);
-            if (!kind.perRecord) {
-              break;
+      for (LeafReaderContext leaf : reader.leaves()) {
+        Terms terms = leaf.reader().terms(Kind.NEAR.termField);
+        if (terms == null) {
+          continue;
+        }
+        Bits live = leaf.reader().getLiveDocs();
+        TermsEnum termsEnum = terms.iterator();
+        PostingsEnum postings = null;
+        for (BytesRef term = termsEnum.next(); term != null; term = termsEnum.next()) {
+          if (live != null) {
+            postings = termsEnum.postings(postings, PostingsEnum.NONE);
+            if (!anyLive(postings, live)) {
+              continue;
             }
           }
+          keys.add(readLong(term.bytes, term.offset));
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    long[] sorted = Arrays.copyOf(keys.values, keys.size);
+    Arrays.sort(sorted);
+    int distinct = 0;
+    for (int i = 0; i < sorted.length; i++) {
+      if (i == 0 || sorted[i] != sorted[i - 1]) {
+        sorted[distinct++] = sorted[i];
+      }
+    }
+    return Arrays.copyOf(sorted, distinct);
+  }
+
+  private static boolean anyLive(PostingsEnum postings, Bits live) throws IOException {
+    for (int doc = postings.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS; doc = postings.nextDoc()) {
+      if (live.get(doc)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -319,6 +335,18 @@ public final class IndexKeyFilter implements GroupPrefilter {
     }
   }
 
+  /**
+   * As {@link #follow} for a change that only deleted the records with these ids (the deletes of an
+   * applied run): the records that left are known, so the ids of the two readers need not be compared.
+   */
+  public void followDeletes(DirectoryReader before, DirectoryReader after, long[] idsSorted) {
+    if (kind.perRecord) {
+      forEachKey(before, idsSorted, (h1, h2) -> filter.remove(h1, h2));
+    } else {
+      followNearKeys(before, after, idsSorted, new long[0]);
+    }
+  }
+
   private void followNearKeys(DirectoryReader before, DirectoryReader after, long[] leftIds, long[] cameIds) {
     // A set: a key changes only when its last holder left or its first holder came.
     LongList touched = new LongList();
@@ -347,9 +375,14 @@ public final class IndexKeyFilter implements GroupPrefilter {
 
   /** The keys (doc values) of the live records of {@code reader} whose id is in {@code idsSorted}. */
   private void forEachKey(DirectoryReader reader, long[] idsSorted, KeyConsumer consumer) {
-    if (idsSorted.length == 0) {
-      return;
+    if (idsSorted.length > 0) {
+      forEachKey(kind, reader, IdSet.of(idsSorted), consumer);
     }
+  }
+
+  /** The keys (doc values) of the live records of {@code reader} whose id {@code wanted} accepts. */
+  private static void forEachKey(Kind kind, DirectoryReader reader, java.util.function.LongPredicate wanted,
+      KeyConsumer consumer) {
     try {
       for (LeafReaderContext leaf : reader.leaves()) {
         LeafReader leafReader = leaf.reader();
@@ -360,8 +393,7 @@ public final class IndexKeyFilter implements GroupPrefilter {
           continue;
         }
         for (int doc = ids.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS; doc = ids.nextDoc()) {
-          if (live != null && !live.get(doc) || Arrays.binarySearch(idsSorted, ids.longValue()) < 0
-              || !values.advanceExact(doc)) {
+          if (live != null && !live.get(doc) || !wanted.test(ids.longValue()) || !values.advanceExact(doc)) {
             continue;
           }
           BytesRef bytes = values.binaryValue();

@@ -145,7 +145,7 @@ public final class DedupRunner {
     try (TopTermsMd5 fingerprinter = new TopTermsMd5(nearConfig);
         Progress.Stage stage = progress.start("near index", rows)) {
       return new IndexSync(source, nearIndex, () -> new NearDocumentMaker(spec, fingerprinter), threads)
-          .skipping(id -> java.util.Arrays.binarySearch(skipSorted, id) >= 0)
+          .skipping(org.xiaochong.index.IdSet.of(skipSorted))
           .run(stage);
     }
   }
@@ -246,9 +246,9 @@ public final class DedupRunner {
       RuntimeException failure = null;
       try {
         long[] removed = plan.removedIdsSorted();
-        inStep(index, prefilter, () -> deleteAndCommit(index, removed));
+        deleteInStep(index, prefilter, removed);
         if (nearIndex != null) {
-          inStep(nearIndex, nearFilter, () -> deleteAndCommit(nearIndex, removed));
+          deleteInStep(nearIndex, nearFilter, removed);
         }
       } catch (RuntimeException e) {
         failure = e;
@@ -340,12 +340,19 @@ public final class DedupRunner {
     }
   }
 
-  private static Void deleteAndCommit(FingerprintIndex keyIndex, long[] ids) {
-    for (int from = 0; from < ids.length; from += 1 << 16) {
-      keyIndex.deleteIds(ids, from, Math.min(ids.length, from + (1 << 16)));
+  /** Deletes the records with these ids from {@code keyIndex}, commits, and takes their keys out of {@code filter}. */
+  private static void deleteInStep(FingerprintIndex keyIndex, IndexKeyFilter filter, long[] idsSorted) {
+    try (DirectoryReader before = filter == null ? null : keyIndex.openReader()) {
+      keyIndex.deleteIds(idsSorted, 0, idsSorted.length);
+      keyIndex.commit();
+      if (filter != null) {
+        try (DirectoryReader after = keyIndex.openReader()) {
+          filter.followDeletes(before, after, idsSorted);
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
-    keyIndex.commit();
-    return null;
   }
 
   private static double elapsed(long startNanos) {

@@ -20,7 +20,7 @@ import org.apache.lucene.util.BytesRef;
  *
  * Nothing is stored: the database holds the records, the index only what dedup needs. Only the md5
  * is searched by value; id and time are doc values only. The passes load both into arrays anyway
- * (IndexSnapshot) and test the window there, and deletes come in batches of up to 65,536 ids, each
+ * (IndexSnapshot) and test the window there, and deletes come in batches of up to a million ids, each
  * one scan of the id doc values. Points on id and time (built before 2026-11-22, still readable:
  * nothing reads them) cost a fifth of the 1M-row index build (BKD trees at every flush) for
  * queries a doc-values scan answers as fast (bench/RESULTS.md). Not terms either: a million unique

@@ -100,9 +100,7 @@ public final class IndexSync {
           gone.add(indexed[i]);
         }
       }
-      for (int from = 0; from < gone.size; from += 1 << 16) {
-        index.deleteIds(gone.values, from, Math.min(gone.size, from + (1 << 16)));
-      }
+      index.deleteIds(gone.values, 0, gone.size);
       deleted = gone.size;
       if (missing.size == 0) {
         added = 0;
