@@ -12,7 +12,6 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.xiaochong.demo.GroundTruth;
-import org.xiaochong.demo.PostGenerator;
 import org.xiaochong.demo.PostLoader;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.run.DedupRunner;
@@ -70,12 +69,11 @@ final class BenchCommand implements Callable<Integer> {
     EvalCommand.deleteTree(config.indexDir());
     try (Database database = Database.open(config.db())) {
       Progress progress = ConsoleProgress.forThisProcess();
-      PostLoader.recreateTable(database);
       GroundTruth truth = new GroundTruth();
       long t = System.nanoTime();
       long loaded;
       try (Progress.Stage stage = progress.start("load", records)) {
-        loaded = PostLoader.load(database, new PostGenerator(seed, records), records, null, stage, truth::add);
+        loaded = PostLoader.reload(database, seed, records, null, stage, truth::add);
       }
       double loadSeconds = (System.nanoTime() - t) / 1e9;
       out.printf("generate+load: %,d rows in %.1f s (%,.0f rows/s)%n", loaded, loadSeconds, loaded / loadSeconds);
@@ -92,13 +90,10 @@ final class BenchCommand implements Callable<Integer> {
       }
       System.gc();
       DedupRunner.Outcome outcome;
-      try (FingerprintIndex index = FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), true);
-          FingerprintIndex nearIndex = near ? FingerprintIndex.open(config.nearIndexDir(), config.nearFieldsDigest(), true) : null) {
-        DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(), progress)
-          .withPrefilter(config.prefilter()).withNotes(spec.commandLine().getOut()::println);
-        if (near) {
-          runner.withNear(nearIndex, config.near());
-        }
+      try (FingerprintIndex index = ConfigOptions.openIndex(config, true);
+          FingerprintIndex nearIndex = near ? ConfigOptions.openNearIndex(config, true) : null) {
+        DedupRunner runner = ConfigOptions.runner(config, database, index, nearIndex, progress,
+            spec.commandLine().getOut()::println);
         outcome = runner.run(new DedupRunner.Options(method, null, null, true, false));
       }
       long peakHeap = ManagementFactory.getMemoryPoolMXBeans().stream()

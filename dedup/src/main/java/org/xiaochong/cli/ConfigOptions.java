@@ -1,7 +1,10 @@
 package org.xiaochong.cli;
 
 import java.nio.file.Path;
+import java.util.function.Consumer;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.run.DedupRunner;
+import org.xiaochong.run.Progress;
 import org.xiaochong.source.Database;
 import picocli.CommandLine.Option;
 
@@ -40,5 +43,21 @@ final class ConfigOptions {
   /** The near index, {@code <index.dir>/near}; only for --method near|both. */
   static FingerprintIndex openNearIndex(DedupConfig config, boolean rebuild) {
     return FingerprintIndex.open(config.nearIndexDir(), config.nearFieldsDigest(), rebuild);
+  }
+
+  /**
+   * A runner for the configured table, with the configured prefilter and, when {@code nearIndex} is
+   * not null, the near index and settings.
+   *
+   * @param notes receives one-line notes for the user (e.g. a prefilter rebuilt, and why)
+   */
+  static DedupRunner runner(DedupConfig config, Database database, FingerprintIndex index, FingerprintIndex nearIndex,
+      Progress progress, Consumer<String> notes) {
+    DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(), progress)
+        .withPrefilter(config.prefilter()).withNotes(notes);
+    if (nearIndex != null) {
+      runner.withNear(nearIndex, config.near());
+    }
+    return runner;
   }
 }

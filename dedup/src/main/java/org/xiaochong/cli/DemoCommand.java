@@ -3,7 +3,6 @@ package org.xiaochong.cli;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.xiaochong.demo.GroundTruth;
-import org.xiaochong.demo.PostGenerator;
 import org.xiaochong.demo.PostLoader;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.report.ReportWriter;
@@ -55,24 +54,20 @@ final class DemoCommand implements Callable<Integer> {
     try (Database database = Database.open(config.db())) {
       out.printf("generating and loading %,d posts into %s ...%n", records, database.displayUrl());
       long t = System.nanoTime();
-      PostLoader.recreateTable(database);
       GroundTruth truth = new GroundTruth();
       Progress progress = ConsoleProgress.forThisProcess();
       long loaded;
       try (Progress.Stage stage = progress.start("load", records)) {
-        loaded = PostLoader.load(database, new PostGenerator(seed, records), records, dataDir.resolve("truth.csv"), stage,
+        loaded = PostLoader.reload(database, seed, records, dataDir.resolve("truth.csv"), stage,
             truth::add);
       }
       out.printf("loaded %,d rows in %.1f s; ground truth in %s%n", loaded, (System.nanoTime() - t) / 1e9,
           dataDir.resolve("truth.csv"));
       boolean near = !method.equals("exact");
-      try (FingerprintIndex index = FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), true);
-          FingerprintIndex nearIndex = near ? FingerprintIndex.open(config.nearIndexDir(), config.nearFieldsDigest(), true) : null) {
-        DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(), progress)
-          .withPrefilter(config.prefilter()).withNotes(spec.commandLine().getOut()::println);
-        if (near) {
-          runner.withNear(nearIndex, config.near());
-        }
+      try (FingerprintIndex index = ConfigOptions.openIndex(config, true);
+          FingerprintIndex nearIndex = near ? ConfigOptions.openNearIndex(config, true) : null) {
+        DedupRunner runner = ConfigOptions.runner(config, database, index, nearIndex, progress,
+            spec.commandLine().getOut()::println);
         DedupRunner.Outcome outcome = runner.run(new DedupRunner.Options(method, null, null, true, false));
         RunCommand.print(out, outcome.summary(), database, config.table());
         Path report = dataDir.resolve("report");

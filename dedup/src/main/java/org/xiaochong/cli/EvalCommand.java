@@ -192,12 +192,8 @@ final class EvalCommand implements Callable<Integer> {
     DedupRunner.Outcome outcome;
     try (FingerprintIndex index = ConfigOptions.openIndex(config, true);
         FingerprintIndex nearIndex = method[0].equals("exact") ? null : ConfigOptions.openNearIndex(config, true)) {
-      DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(),
-          Progress.NONE).withPrefilter(config.prefilter());
-      if (nearIndex != null) {
-        runner.withNear(nearIndex, config.near());
-      }
-      outcome = runner.run(new DedupRunner.Options(method[0], null, null, false, true));
+      outcome = ConfigOptions.runner(config, database, index, nearIndex, Progress.NONE, note -> {})
+          .run(new DedupRunner.Options(method[0], null, null, false, true));
     }
     drop(database, copy);
     deleteTree(indexDir);

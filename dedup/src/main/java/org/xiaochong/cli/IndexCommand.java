@@ -3,7 +3,6 @@ package org.xiaochong.cli;
 import java.util.concurrent.Callable;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSync;
-import org.xiaochong.run.DedupRunner;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
 import picocli.CommandLine;
@@ -33,10 +32,8 @@ final class IndexCommand implements Callable<Integer> {
         FingerprintIndex index = ConfigOptions.openIndex(config, rebuild)) {
       RecordSource source = new RecordSource(database, config.table());
       source.checkSchema();
-      DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(),
-          ConsoleProgress.forThisProcess())
-          .withPrefilter(config.prefilter()).withNotes(spec.commandLine().getOut()::println);
-      IndexSync.Result result = runner.syncIndex(source);
+      IndexSync.Result result = ConfigOptions.runner(config, database, index, null, ConsoleProgress.forThisProcess(),
+          spec.commandLine().getOut()::println).syncIndex(source);
       spec.commandLine().getOut().printf("index %s: %,d rows in the table, %,d added, %,d dropped in %.1f s (%,.0f rows/s)%n",
           config.indexDir(), result.tableRows(), result.added(), result.deleted(), result.seconds(),
           result.seconds() > 0 ? result.tableRows() / result.seconds() : 0.0);

@@ -3,7 +3,6 @@ package org.xiaochong.cli;
 import java.util.concurrent.Callable;
 import org.xiaochong.archive.ArchiveStore;
 import org.xiaochong.index.FingerprintIndex;
-import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.Progress;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
@@ -37,12 +36,8 @@ final class RestoreCommand implements Callable<Integer> {
       ArchiveStore archive = new ArchiveStore(database, config.table());
       archive.ensureTables(source.checkSchema());
       long restored = archive.restore(runId);
-      DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(), Progress.NONE)
-          .withPrefilter(config.prefilter()).withNotes(spec.commandLine().getErr()::println);
-      if (nearIndex != null) {
-        runner.withNear(nearIndex, config.near());
-      }
-      runner.syncIndexesInStep(source);
+      ConfigOptions.runner(config, database, index, nearIndex, Progress.NONE, spec.commandLine().getErr()::println)
+          .syncIndexesInStep(source);
       spec.commandLine().getOut().printf("restored %,d rows of run %d into %s%n", restored, runId, config.table().table());
     }
     return ExitCodes.OK;

@@ -74,13 +74,8 @@ final class RunCommand implements Callable<Integer> {
         FingerprintIndex index = ConfigOptions.openIndex(config, rebuildIndex);
         FingerprintIndex nearIndex = runOptions.near() ? ConfigOptions.openNearIndex(config, rebuildIndex)
             : apply ? ConfigOptions.openNearIndexIfBuilt(config) : null) {
-      DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(),
-          ConsoleProgress.forThisProcess())
-          .withPrefilter(config.prefilter()).withNotes(spec.commandLine().getOut()::println);
-      if (nearIndex != null) {
-        runner.withNear(nearIndex, config.near());
-      }
-      DedupRunner.Outcome outcome = runner.run(runOptions);
+      DedupRunner.Outcome outcome = ConfigOptions.runner(config, database, index, nearIndex,
+          ConsoleProgress.forThisProcess(), spec.commandLine().getOut()::println).run(runOptions);
       print(spec.commandLine().getOut(), outcome.summary(), database, config.table());
       if (report != null) {
         ReportWriter.write(report, outcome.summary(), outcome.plan());

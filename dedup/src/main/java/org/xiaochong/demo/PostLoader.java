@@ -32,6 +32,18 @@ public final class PostLoader {
   }
 
   /**
+   * Recreates the table ({@link #recreateTable}) and loads {@code records} posts of {@code new
+   * PostGenerator(seed, records)}: the fresh generated table of the demo, the bench and the tests.
+   *
+   * @return the number of rows inserted
+   */
+  public static long reload(Database database, long seed, long records, Path truthFile, LongConsumer progress,
+      java.util.function.Consumer<PostGenerator.Post> also) {
+    recreateTable(database);
+    return load(database, new PostGenerator(seed, records), records, truthFile, progress, also);
+  }
+
+  /**
    * Generates {@code records} posts and inserts them with their explicit ids.
    *
    * @param truthFile where to write {@code id,cluster,kind} lines (null: don't)

@@ -25,8 +25,7 @@ class ArchiveRestoreIT extends DbTestSupport {
 
   @Test
   void restore_afterApply_tableEqualsSnapshotAndArchiveEmpty() throws IOException {
-    PostLoader.recreateTable(database());
-    long loaded = PostLoader.load(database(), new PostGenerator(7L, 4_000), 4_000, null, n -> {}, p -> {});
+    long loaded = PostLoader.reload(database(), 7L, 4_000, null, n -> {}, p -> {});
     List<List<String>> before = snapshot(TABLE);
     assertThat(before).hasSize((int) loaded);
 
@@ -61,8 +60,7 @@ class ArchiveRestoreIT extends DbTestSupport {
 
   @Test
   void restore_unknownRun_exitCode2OneLine() {
-    PostLoader.recreateTable(database());
-    PostLoader.load(database(), new PostGenerator(7L, 100), 100, null, n -> {}, p -> {});
+    PostLoader.reload(database(), 7L, 100, null, n -> {}, p -> {});
     long rows = count(TABLE);
     Path config = writeConfig(dir, TABLE, dir.resolve("index"), Map.of());
 

@@ -67,8 +67,7 @@ class CheckIT extends DbTestSupport {
 
   @BeforeEach
   void loadPosts() {
-    PostLoader.recreateTable(database());
-    PostLoader.load(database(), new PostGenerator(7L, RECORDS), RECORDS, null, n -> {}, truth::add);
+    PostLoader.reload(database(), 7L, RECORDS, null, n -> {}, truth::add);
     config = writeConfig(dir, "supply_demand", dir.resolve("index"), Map.of());
   }
 

@@ -30,8 +30,7 @@ class CliIT extends DbTestSupport {
 
   @BeforeEach
   void loadPosts() {
-    PostLoader.recreateTable(database());
-    loaded = PostLoader.load(database(), new PostGenerator(11L, 3_000), 3_000, null, n -> {}, p -> {});
+    loaded = PostLoader.reload(database(), 11L, 3_000, null, n -> {}, p -> {});
     config = writeConfig(dir, "supply_demand", dir.resolve("index"), Map.of());
   }
 

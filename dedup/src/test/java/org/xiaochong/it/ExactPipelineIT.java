@@ -32,8 +32,7 @@ class ExactPipelineIT extends DbTestSupport {
   private final List<PostGenerator.Post> posts = new ArrayList<>();
 
   private long load(long records) {
-    PostLoader.recreateTable(database());
-    return PostLoader.load(database(), new PostGenerator(SEED, records), records, null, n -> {}, post -> {
+    return PostLoader.reload(database(), SEED, records, null, n -> {}, post -> {
       truth.add(post);
       posts.add(post);
     });

@@ -34,8 +34,7 @@ class NearPipelineIT extends DbTestSupport {
   private final Map<Long, PostGenerator.Post> posts = new HashMap<>();
 
   private long load() {
-    PostLoader.recreateTable(database());
-    return PostLoader.load(database(), new PostGenerator(SEED, RECORDS), RECORDS, null, n -> {}, post -> {
+    return PostLoader.reload(database(), SEED, RECORDS, null, n -> {}, post -> {
       truth.add(post);
       posts.put(post.id(), post);
     });

@@ -32,8 +32,7 @@ class ReportIT extends DbTestSupport {
 
   @BeforeEach
   void runWithReport() {
-    PostLoader.recreateTable(database());
-    PostLoader.load(database(), new PostGenerator(5L, 2_000), 2_000, null, n -> {}, p -> {});
+    PostLoader.reload(database(), 5L, 2_000, null, n -> {}, p -> {});
     Path config = writeConfig(dir, "supply_demand", dir.resolve("index"), Map.of());
     report = dir.resolve("report");
     CliRun run = cli("run", "--config", config.toString(), "--method", "both", "--apply", "--report", report.toString());
