@@ -150,6 +150,18 @@ public final class FingerprintIndex implements Closeable {
     }
   }
 
+  /**
+   * Writes the largest in-memory segment to disk on the calling thread (several threads may call it
+   * at once, each flushing another); returns whether there was one. {@link #commit} flushes the rest.
+   */
+  public boolean flushNextBuffer() {
+    try {
+      return writer.flushNextBuffer();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Commits pending changes, with the version and fields digest in the user data. */
   public void commit() {
     writer.setLiveCommitData(

@@ -147,6 +147,12 @@ public final class IndexSync {
       for (Future<Long> f : pool.invokeAll(slices)) {
         total += f.get();
       }
+      // Each slice leaves an in-memory segment (up to the writer's RAM buffer). Flushed here, one
+      // per thread at once, rather than one after the other by the thread that commits.
+      List<Callable<Boolean>> flushes = java.util.Collections.nCopies(threads, index::flushNextBuffer);
+      for (Future<Boolean> f : pool.invokeAll(flushes)) {
+        f.get();
+      }
       return total;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
