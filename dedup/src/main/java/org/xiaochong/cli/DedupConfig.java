@@ -115,25 +115,16 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     }
     String indexDir = values.get("index.dir");
     Path index = indexDir.isEmpty() ? dataDir.resolve("index").resolve(table.table()) : Path.of(indexDir);
-    int threads;
-    try {
-      threads = Integer.parseInt(values.get("threads"));
-    } catch (NumberFormatException e) {
-      throw new BadInputException("threads '" + values.get("threads") + "' is not a whole number");
-    }
+    int threads = integer(values, "threads");
     if (threads < 0 || threads > 256) {
       throw new BadInputException("threads (" + threads + ") must be in [0, 256]; 0 means one per core");
     }
     if (threads == 0) {
       threads = Runtime.getRuntime().availableProcessors();
     }
-    String enabled = values.get("prefilter.enabled");
-    if (!enabled.equals("true") && !enabled.equals("false")) {
-      throw new BadInputException("prefilter.enabled '" + enabled + "' must be true or false");
-    }
     PrefilterSettings prefilter;
     try {
-      prefilter = new PrefilterSettings(Boolean.parseBoolean(enabled), integer(values, "prefilter.bits-per-key"),
+      prefilter = new PrefilterSettings(bool(values, "prefilter.enabled"), integer(values, "prefilter.bits-per-key"),
           integer(values, "prefilter.hashes"));
     } catch (IllegalArgumentException e) {
       throw new BadInputException(e.getMessage(), e);
@@ -142,12 +133,7 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
   }
 
   private static NearConfig near(Map<String, String> values) {
-    double minSimilarity;
-    try {
-      minSimilarity = Double.parseDouble(values.get("near.min-similarity"));
-    } catch (NumberFormatException e) {
-      throw new BadInputException("near.min-similarity '" + values.get("near.min-similarity") + "' is not a number");
-    }
+    double minSimilarity = decimal(values, "near.min-similarity");
     boolean idf = bool(values, "near.idf");
     if (idf) {
       // Ranking by tf*idf needs one frozen document-frequency snapshot shared by the index build and the
@@ -180,6 +166,14 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
       throw new BadInputException(key + " '" + value + "' must be true or false");
     }
     return Boolean.parseBoolean(value);
+  }
+
+  private static double decimal(Map<String, String> values, String key) {
+    try {
+      return Double.parseDouble(values.get(key));
+    } catch (NumberFormatException e) {
+      throw new BadInputException(key + " '" + values.get(key) + "' is not a number");
+    }
   }
 
   private static int integer(Map<String, String> values, String key) {

@@ -48,6 +48,22 @@ class DedupConfigTest {
     assertThat(config.db().toString()).doesNotContain("S3cret!pw");
   }
 
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+      "threads|two|threads 'two' is not a whole number",
+      "threads|300|threads (300) must be in [0, 256]; 0 means one per core",
+      "prefilter.enabled|yes|prefilter.enabled 'yes' must be true or false",
+      "prefilter.hashes|8.5|prefilter.hashes '8.5' is not a whole number",
+      "near.min-similarity|0,6|near.min-similarity '0,6' is not a number",
+      "near.traditional|1|near.traditional '1' must be true or false"})
+  void fromProperties_badValue_oneLineNamingKeyAndValue(String key, String value, String message) {
+    Properties props = new Properties();
+    props.setProperty(key, value);
+    assertThatThrownBy(() -> DedupConfig.fromProperties(props, Map.of()))
+        .isInstanceOf(BadInputException.class)
+        .hasMessage(message);
+  }
+
   @Test
   void fromProperties_injectionInTableName_isRejected() {
     Properties props = new Properties();
