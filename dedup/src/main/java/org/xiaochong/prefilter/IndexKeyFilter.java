@@ -43,7 +43,8 @@ import org.xiaochong.index.NearSchema;
  * <p>Persistence: the filter is saved beside the index as {@code prefilter/<kind>-<generation>.cbf}
  * ({@link PrefilterSnapshot}), tagged with the commit generation of the index it matches. A run loads
  * the file of the current generation; a missing, stale (other generation or shape) or corrupt file is
- * reported in one line and the filter is rebuilt from the index's terms (one pass over the terms).
+ * reported in one line and the filter is rebuilt from the index (EXACT: the md5 doc values of the live
+ * records; NEAR: each segment's term dictionary, the keys then sorted and made unique).
  * Changes of the index are followed with {@link #follow} (keys of the records that left are taken
  * out, keys of those that came in put in); a saturated counter stays put (never a false negative, only
  * a possible extra lookup) and is reset by the next rebuild. Not thread-safe: one instance per run.
