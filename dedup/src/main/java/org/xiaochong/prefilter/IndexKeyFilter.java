@@ -21,6 +21,7 @@ import org.apache.lucene.util.BytesRef;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IdSet;
 import org.xiaochong.index.IndexSchema;
+import org.xiaochong.index.LongList;
 import org.xiaochong.index.NearSchema;
 
 /**
@@ -197,7 +198,7 @@ public final class IndexKeyFilter implements GroupPrefilter {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    long[] sorted = Arrays.copyOf(keys.values, keys.size);
+    long[] sorted = keys.toArray();
     Arrays.sort(sorted);
     int distinct = 0;
     for (int i = 0; i < sorted.length; i++) {
@@ -315,15 +316,15 @@ public final class IndexKeyFilter implements GroupPrefilter {
         j++;
       }
     }
-    if (left.size + came.size == 0) {
+    if (left.size() + came.size() == 0) {
       return;
     }
     if (was.length == 0) {
       filter = rebuild(kind, after, countersPerKey, filter.shape().hashes()).filter; // a first build
       return;
     }
-    long[] leftIds = Arrays.copyOf(left.values, left.size);
-    long[] cameIds = Arrays.copyOf(came.values, came.size);
+    long[] leftIds = left.toArray();
+    long[] cameIds = came.toArray();
     if (kind.perRecord) {
       forEachKey(before, leftIds, (h1, h2) -> filter.remove(h1, h2));
       forEachKey(after, cameIds, (h1, h2) -> filter.put(h1, h2));
@@ -353,7 +354,7 @@ public final class IndexKeyFilter implements GroupPrefilter {
     LongList touched = new LongList();
     forEachKey(before, leftIds, (h1, h2) -> touched.add(h1));
     forEachKey(after, cameIds, (h1, h2) -> touched.add(h1));
-    long[] keys = Arrays.copyOf(touched.values, touched.size);
+    long[] keys = touched.toArray();
     Arrays.sort(keys);
     for (int k = 0; k < keys.length; k++) {
       if (k > 0 && keys[k] == keys[k - 1]) {
@@ -493,18 +494,5 @@ public final class IndexKeyFilter implements GroupPrefilter {
       v = (v << 8) | (bytes[offset + b] & 0xFF);
     }
     return v;
-  }
-
-  /** A growable array of longs. */
-  private static final class LongList {
-    long[] values = new long[1024];
-    int size;
-
-    void add(long value) {
-      if (size == values.length) {
-        values = Arrays.copyOf(values, size * 2);
-      }
-      values[size++] = value;
-    }
   }
 }

@@ -1,7 +1,6 @@
 package org.xiaochong.index;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.math.BigInteger;
 import java.util.concurrent.Callable;
@@ -100,12 +99,12 @@ public final class IndexSync {
           gone.add(indexed[i]);
         }
       }
-      index.deleteIds(gone.values, 0, gone.size);
-      deleted = gone.size;
-      if (missing.size == 0) {
+      index.deleteIds(gone.values(), 0, gone.size());
+      deleted = gone.size();
+      if (missing.size() == 0) {
         added = 0;
-      } else if (missing.size > tableRows / 4) {
-        added = addAll(missing, missing.size, progress);
+      } else if (missing.size() > tableRows / 4) {
+        added = addAll(missing, missing.size(), progress);
       } else {
         added = addSome(missing, progress);
       }
@@ -169,15 +168,15 @@ public final class IndexSync {
 
   private long indexSlice(long from, long to, LongList wanted, int wantedCount, LongConsumer progress) {
     DocumentMaker maker = makers.get();
-    int[] cursor = {wanted == null ? 0 : lowerBound(wanted.values, wantedCount, from)};
+    int[] cursor = {wanted == null ? 0 : lowerBound(wanted.values(), wantedCount, from)};
     long[] done = {0};
     source.forEachRecordInRange(from, to, record -> {
       if (wanted != null) {
         // Merge walk: both the slice's rows and the wanted ids are increasing.
-        while (cursor[0] < wantedCount && wanted.values[cursor[0]] < record.id()) {
+        while (cursor[0] < wantedCount && wanted.values()[cursor[0]] < record.id()) {
           cursor[0]++;
         }
-        if (cursor[0] >= wantedCount || wanted.values[cursor[0]] != record.id()) {
+        if (cursor[0] >= wantedCount || wanted.values()[cursor[0]] != record.id()) {
           return;
         }
       }
@@ -197,7 +196,7 @@ public final class IndexSync {
   private long addSome(LongList ids, LongConsumer progress) {
     DocumentMaker maker = makers.get();
     long[] done = {0};
-    source.forEachRecord(ids.values, ids.size, record -> {
+    source.forEachRecord(ids.values(), ids.size(), record -> {
       if (skip.test(record.id())) {
         return;
       }
@@ -220,18 +219,5 @@ public final class IndexSync {
       }
     }
     return lo;
-  }
-
-  /** A growable array of longs (no boxing: a table may have 100M ids). */
-  static final class LongList {
-    long[] values = new long[1024];
-    int size;
-
-    void add(long value) {
-      if (size == values.length) {
-        values = Arrays.copyOf(values, size * 2);
-      }
-      values[size++] = value;
-    }
   }
 }

@@ -1,0 +1,33 @@
+package org.xiaochong.index;
+
+import java.util.Arrays;
+
+/**
+ * A growable array of longs, for ids and keys collected by the million (no boxing: a table may have
+ * 100M ids). Not thread-safe.
+ */
+public final class LongList {
+  private long[] values = new long[1024];
+  private int size;
+
+  public void add(long value) {
+    if (size == values.length) {
+      values = Arrays.copyOf(values, size * 2);
+    }
+    values[size++] = value;
+  }
+
+  public int size() {
+    return size;
+  }
+
+  /** The backing array, not copied: its first {@link #size()} entries are the values. */
+  public long[] values() {
+    return values;
+  }
+
+  /** A copy of the values. */
+  public long[] toArray() {
+    return Arrays.copyOf(values, size);
+  }
+}
