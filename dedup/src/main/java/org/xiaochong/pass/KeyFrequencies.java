@@ -1,5 +1,6 @@
 package org.xiaochong.pass;
 
+import org.apache.lucene.util.BitUtil;
 import java.io.IOException;
 import java.util.List;
 import org.apache.lucene.index.LeafReaderContext;
@@ -30,7 +31,7 @@ final class KeyFrequencies {
       }
       TermsEnum termsEnum = terms.iterator();
       for (BytesRef term = termsEnum.next(); term != null; term = termsEnum.next()) {
-        add(readLong(term), termsEnum.docFreq());
+        add((long) BitUtil.VH_BE_LONG.get(term.bytes, term.offset), termsEnum.docFreq());
       }
     }
   }
@@ -81,13 +82,5 @@ final class KeyFrequencies {
   /** The keys are MD5 prefixes (uniform already); fold the high bits in for the table index. */
   private static int mix(long key) {
     return (int) (key ^ (key >>> 32));
-  }
-
-  private static long readLong(BytesRef term) {
-    long v = 0;
-    for (int i = 0; i < 8; i++) {
-      v = (v << 8) | (term.bytes[term.offset + i] & 0xFF);
-    }
-    return v;
   }
 }

@@ -1,8 +1,6 @@
 package org.xiaochong.prefilter;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
+import org.apache.lucene.util.BitUtil;
 
 /**
  * Multiset of 128-bit keys (MD5 fingerprints) with n-bit saturating counters (n = 4 by default).
@@ -46,9 +44,6 @@ public final class CountingBloomFilter {
    * same performance" [4] Fan, Cao, Almeida, Broder 2000, "Summary cache" [5] Lemire 2019, "Fast
    * random integer generation in an interval"
    */
-
-  private static final VarHandle LONG_BE =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
   /** Length of an MD5 digest, the key this filter is built for. */
   public static final int KEY_BYTES = 16;
@@ -315,12 +310,12 @@ public final class CountingBloomFilter {
   /** MD5 bytes 0-7, big-endian. */
   static long high(byte[] md5) {
     checkKey(md5);
-    return (long) LONG_BE.get(md5, 0);
+    return (long) BitUtil.VH_BE_LONG.get(md5, 0);
   }
 
   /** MD5 bytes 8-15, big-endian. */
   static long low(byte[] md5) {
-    return (long) LONG_BE.get(md5, 8);
+    return (long) BitUtil.VH_BE_LONG.get(md5, 8);
   }
 
   private static void checkKey(byte[] md5) {

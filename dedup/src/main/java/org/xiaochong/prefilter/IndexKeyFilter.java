@@ -1,5 +1,6 @@
 package org.xiaochong.prefilter;
 
+import org.apache.lucene.util.BitUtil;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
@@ -192,7 +193,7 @@ public final class IndexKeyFilter implements GroupPrefilter {
               continue;
             }
           }
-          keys.add(readLong(term.bytes, term.offset));
+          keys.add((long) BitUtil.VH_BE_LONG.get(term.bytes, term.offset));
         }
       }
     } catch (IOException e) {
@@ -209,9 +210,10 @@ public final class IndexKeyFilter implements GroupPrefilter {
     return Arrays.copyOf(sorted, distinct);
   }
 
+  /** Whether a document of {@code postings} is live ({@code live} null: the segment has no deletions). */
   private static boolean anyLive(PostingsEnum postings, Bits live) throws IOException {
     for (int doc = postings.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS; doc = postings.nextDoc()) {
-      if (live.get(doc)) {
+      if (live == null || live.get(doc)) {
         return true;
       }
     }
@@ -400,8 +402,8 @@ public final class IndexKeyFilter implements GroupPrefilter {
           }
           BytesRef bytes = values.binaryValue();
           for (int at = bytes.offset; at + kind.keyBytes <= bytes.offset + bytes.length; at += kind.keyBytes) {
-            long h1 = readLong(bytes.bytes, at);
-            consumer.accept(h1, kind.perRecord ? readLong(bytes.bytes, at + Long.BYTES) : secondHash(h1));
+            long h1 = (long) BitUtil.VH_BE_LONG.get(bytes.bytes, at);
+            consumer.accept(h1, kind.perRecord ? (long) BitUtil.VH_BE_LONG.get(bytes.bytes, at + Long.BYTES) : secondHash(h1));
             if (kind.perRecord) {
               break; // one exact key per record
             }
@@ -425,12 +427,8 @@ public final class IndexKeyFilter implements GroupPrefilter {
         if (!termsEnum.seekExact(term)) {
           continue;
         }
-        Bits live = leaf.reader().getLiveDocs();
-        PostingsEnum postings = termsEnum.postings(null, PostingsEnum.NONE);
-        for (int doc = postings.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS; doc = postings.nextDoc()) {
-          if (live == null || live.get(doc)) {
-            return true;
-          }
+        if (anyLive(termsEnum.postings(null, PostingsEnum.NONE), leaf.reader().getLiveDocs())) {
+          return true;
         }
       }
       return false;
@@ -486,13 +484,5 @@ public final class IndexKeyFilter implements GroupPrefilter {
 
   public long saturated() {
     return filter.saturatedCounters();
-  }
-
-  private static long readLong(byte[] bytes, int offset) {
-    long v = 0;
-    for (int b = 0; b < Long.BYTES; b++) {
-      v = (v << 8) | (bytes[offset + b] & 0xFF);
-    }
-    return v;
   }
 }

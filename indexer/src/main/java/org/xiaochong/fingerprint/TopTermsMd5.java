@@ -1,5 +1,6 @@
 package org.xiaochong.fingerprint;
 
+import org.apache.lucene.util.BitUtil;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -182,8 +183,8 @@ public final class TopTermsMd5 implements Closeable {
     MessageDigest md5 = MD5.get();
     for (int i = 0; i < ranked.size(); i++) {
       byte[] digest = md5.digest(ranked.get(i).getBytes(StandardCharsets.UTF_8));
-      high[i] = bigEndianLong(digest, 0);
-      low[i] = bigEndianLong(digest, 8);
+      high[i] = (long) BitUtil.VH_BE_LONG.get(digest, 0);
+      low[i] = (long) BitUtil.VH_BE_LONG.get(digest, 8);
     }
     return new Fingerprints(NearOutcome.OK, ranked, high, low, truncated, analyzedChars);
   }
@@ -203,7 +204,7 @@ public final class TopTermsMd5 implements Closeable {
     if (folded.isEmpty()) {
       return 0;
     }
-    long key = bigEndianLong(md5(folded), 0);
+    long key = (long) BitUtil.VH_BE_LONG.get(md5(folded), 0);
     return key == 0 ? 1 : key; // 0 means "empty"
   }
 
@@ -328,14 +329,6 @@ public final class TopTermsMd5 implements Closeable {
       i += Character.charCount(cp);
     }
     return false;
-  }
-
-  private static long bigEndianLong(byte[] bytes, int offset) {
-    long value = 0;
-    for (int i = 0; i < 8; i++) {
-      value = (value << 8) | (bytes[offset + i] & 0xFFL);
-    }
-    return value;
   }
 
   private static MessageDigest newMd5() {

@@ -1,5 +1,6 @@
 package org.xiaochong.index;
 
+import org.apache.lucene.util.BitUtil;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -113,14 +114,14 @@ public final class NearSchema {
   /** The term of one key: 8 bytes, big-endian. */
   public static BytesRef keyBytes(long key) {
     byte[] bytes = new byte[8];
-    writeLong(bytes, 0, key);
+    BitUtil.VH_BE_LONG.set(bytes, 0, key);
     return new BytesRef(bytes);
   }
 
   static byte[] encode(long[] keys, int count) {
     byte[] bytes = new byte[8 * count];
     for (int i = 0; i < count; i++) {
-      writeLong(bytes, 8 * i, keys[i]);
+      BitUtil.VH_BE_LONG.set(bytes, 8 * i, keys[i]);
     }
     return bytes;
   }
@@ -129,12 +130,7 @@ public final class NearSchema {
   public static long[] decode(BytesRef ref) {
     long[] keys = new long[ref.length / 8];
     for (int i = 0; i < keys.length; i++) {
-      long v = 0;
-      int base = ref.offset + 8 * i;
-      for (int b = 0; b < 8; b++) {
-        v = (v << 8) | (ref.bytes[base + b] & 0xFF);
-      }
-      keys[i] = v;
+      keys[i] = (long) BitUtil.VH_BE_LONG.get(ref.bytes, ref.offset + 8 * i);
     }
     return keys;
   }
@@ -145,11 +141,5 @@ public final class NearSchema {
 
   public static boolean truncated(long stored) {
     return stored >= TRUNCATED_FLAG;
-  }
-
-  private static void writeLong(byte[] bytes, int offset, long v) {
-    for (int b = 0; b < 8; b++) {
-      bytes[offset + b] = (byte) (v >>> (56 - 8 * b));
-    }
   }
 }
