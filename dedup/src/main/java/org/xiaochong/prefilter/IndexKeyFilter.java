@@ -302,6 +302,12 @@ public final class IndexKeyFilter implements GroupPrefilter {
     if (before.getVersion() == after.getVersion()) {
       return;
     }
+    if (before.numDocs() == 0) {
+      if (after.numDocs() > 0) {
+        filter = rebuild(kind, after, countersPerKey, filter.shape().hashes()).filter; // a first build
+      }
+      return;
+    }
     long[] was = FingerprintIndex.liveIdsSorted(before);
     long[] is = FingerprintIndex.liveIdsSorted(after);
     LongList left = new LongList();
@@ -319,10 +325,6 @@ public final class IndexKeyFilter implements GroupPrefilter {
       }
     }
     if (left.size() + came.size() == 0) {
-      return;
-    }
-    if (was.length == 0) {
-      filter = rebuild(kind, after, countersPerKey, filter.shape().hashes()).filter; // a first build
       return;
     }
     long[] leftIds = left.toArray();

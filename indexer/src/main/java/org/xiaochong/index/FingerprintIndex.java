@@ -13,6 +13,7 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
@@ -71,6 +72,16 @@ public final class FingerprintIndex implements Closeable {
       // 256 MB; the heap peak does not move (the buffer replaces the flushed segments' merge work).
       config.setRAMBufferSizeMB(128);
       config.setCommitOnClose(false);
+      // An applied run deletes its duplicates from the index (a quarter of the documents in the 1M
+      // benchmark) and commits; with Lucene's default (20 % deleted documents allowed) that commit starts
+      // merges that rewrite whole segments to reclaim them. A run ends right after, and close() rolls
+      // back, aborting them: they cost a core for the last second of the run and were thrown away.
+      // Allowing up to 50 % (the most Lucene accepts) leaves deleted documents to the merges the index
+      // makes as it grows; they cost a live-docs check in the passes and disk space until then.
+      // Measured on 1M rows (bench/RESULTS.md, fourth session): apply stage ~0.15 s faster.
+      TieredMergePolicy mergePolicy = new TieredMergePolicy();
+      mergePolicy.setDeletesPctAllowed(50);
+      config.setMergePolicy(mergePolicy);
       IndexWriter writer = new IndexWriter(directory, config);
       FingerprintIndex index = new FingerprintIndex(path, directory, writer, fieldsDigest);
       if (!exists || rebuild) {
