@@ -19,6 +19,7 @@ import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
+import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IdSet;
 import org.xiaochong.index.IndexSchema;
@@ -199,15 +200,7 @@ public final class IndexKeyFilter implements GroupPrefilter {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    long[] sorted = keys.toArray();
-    Arrays.sort(sorted);
-    int distinct = 0;
-    for (int i = 0; i < sorted.length; i++) {
-      if (i == 0 || sorted[i] != sorted[i - 1]) {
-        sorted[distinct++] = sorted[i];
-      }
-    }
-    return Arrays.copyOf(sorted, distinct);
+    return Fingerprints.sortedDistinct(keys.toArray());
   }
 
   /** Whether a document of {@code postings} is live ({@code live} null: the segment has no deletions). */
@@ -358,19 +351,14 @@ public final class IndexKeyFilter implements GroupPrefilter {
     LongList touched = new LongList();
     forEachKey(before, leftIds, (h1, h2) -> touched.add(h1));
     forEachKey(after, cameIds, (h1, h2) -> touched.add(h1));
-    long[] keys = touched.toArray();
-    Arrays.sort(keys);
-    for (int k = 0; k < keys.length; k++) {
-      if (k > 0 && keys[k] == keys[k - 1]) {
-        continue;
-      }
-      BytesRef term = NearSchema.keyBytes(keys[k]);
+    for (long key : Fingerprints.sortedDistinct(touched.toArray())) {
+      BytesRef term = NearSchema.keyBytes(key);
       boolean held = anyLive(before, term);
       boolean holds = anyLive(after, term);
       if (held && !holds) {
-        filter.remove(keys[k], secondHash(keys[k]));
+        filter.remove(key, secondHash(key));
       } else if (!held && holds) {
-        filter.put(keys[k], secondHash(keys[k]));
+        filter.put(key, secondHash(key));
       }
     }
   }

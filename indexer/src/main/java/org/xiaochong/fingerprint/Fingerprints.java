@@ -35,15 +35,22 @@ public final class Fingerprints {
     this.low = low;
     this.truncated = truncated;
     this.analyzedChars = analyzedChars;
-    long[] sorted = high.clone();
-    Arrays.sort(sorted);
+    this.sortedPrefixes = sortedDistinct(high.clone());
+  }
+
+  /**
+   * The distinct values of {@code keys}, sorted. Sorts {@code keys} in place and returns it when
+   * nothing repeats, else a shorter copy.
+   */
+  public static long[] sortedDistinct(long[] keys) {
+    Arrays.sort(keys);
     int distinct = 0;
-    for (int i = 0; i < sorted.length; i++) {
-      if (i == 0 || sorted[i] != sorted[distinct - 1]) {
-        sorted[distinct++] = sorted[i];
+    for (int i = 0; i < keys.length; i++) {
+      if (i == 0 || keys[i] != keys[distinct - 1]) {
+        keys[distinct++] = keys[i];
       }
     }
-    this.sortedPrefixes = distinct == sorted.length ? sorted : Arrays.copyOf(sorted, distinct);
+    return distinct == keys.length ? keys : Arrays.copyOf(keys, distinct);
   }
 
   static Fingerprints empty(NearOutcome outcome, boolean truncated, int analyzedChars) {
