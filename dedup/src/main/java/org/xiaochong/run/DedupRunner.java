@@ -7,12 +7,13 @@ import java.util.Map;
 import org.apache.lucene.index.DirectoryReader;
 import org.xiaochong.archive.ArchiveStore;
 import org.xiaochong.archive.DeletionPlan;
-import org.xiaochong.index.ExactDocumentMaker;
+import org.xiaochong.index.ExactSegmentIndexer;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSync;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.fingerprint.TopTermsMd5;
 import org.xiaochong.index.NearDocumentMaker;
+import org.xiaochong.index.RecordIndexer;
 import org.xiaochong.pass.ExactPass;
 import org.xiaochong.pass.NearPass;
 import org.xiaochong.pass.IndexSnapshot;
@@ -103,7 +104,7 @@ public final class DedupRunner {
   public IndexSync.Result syncIndex(RecordSource source) {
     long rows = progressTotal(source);
     try (Progress.Stage stage = progress.start("index", rows)) {
-      return new IndexSync(source, index, () -> new ExactDocumentMaker(spec), threads).run(stage);
+      return new IndexSync(source, index, () -> new ExactSegmentIndexer(index, spec), threads).run(stage);
     }
   }
 
@@ -144,7 +145,8 @@ public final class DedupRunner {
     long rows = progressTotal(source);
     try (TopTermsMd5 fingerprinter = new TopTermsMd5(nearConfig);
         Progress.Stage stage = progress.start("near index", rows)) {
-      return new IndexSync(source, nearIndex, () -> new NearDocumentMaker(spec, fingerprinter), threads)
+      return new IndexSync(source, nearIndex,
+          () -> RecordIndexer.documents(nearIndex, new NearDocumentMaker(spec, fingerprinter)), threads)
           .skipping(org.xiaochong.index.IdSet.of(skipSorted))
           .run(stage);
     }

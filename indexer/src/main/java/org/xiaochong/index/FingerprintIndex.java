@@ -147,6 +147,18 @@ public final class FingerprintIndex implements Closeable {
     }
   }
 
+  /**
+   * Adds the documents of {@code segment} as a new segment (uncommitted), written by the codec as
+   * a merge would write them; several threads may call it at once.
+   */
+  public void addSegment(org.apache.lucene.index.LeafReader segment) {
+    try {
+      writer.addIndexes(org.apache.lucene.index.SlowCodecReaderWrapper.wrap(segment));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Record ids per delete query: each is one scan of the id doc values, with a hash set of its ids (~16 MB). */
   private static final int DELETE_BATCH = 1 << 20;
 

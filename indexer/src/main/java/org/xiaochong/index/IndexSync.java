@@ -32,17 +32,21 @@ public final class IndexSync {
 
   private final RecordSource source;
   private final FingerprintIndex index;
-  private final Supplier<DocumentMaker> makers;
+  private final Supplier<RecordIndexer> indexers;
   private final int threads;
   private java.util.function.LongPredicate skip = id -> false;
 
-  public IndexSync(RecordSource source, FingerprintIndex index, Supplier<DocumentMaker> makers, int threads) {
+  /**
+   * @param indexers makes the {@link RecordIndexer} of each worker thread
+   * @param threads worker threads for a full read of the table
+   */
+  public IndexSync(RecordSource source, FingerprintIndex index, Supplier<RecordIndexer> indexers, int threads) {
     if (threads < 1) {
       throw new IllegalArgumentException("threads (" + threads + ") must be >= 1");
     }
     this.source = source;
     this.index = index;
-    this.makers = makers;
+    this.indexers = indexers;
     this.threads = threads;
   }
 
@@ -146,8 +150,9 @@ public final class IndexSync {
       for (Future<Long> f : pool.invokeAll(slices)) {
         total += f.get();
       }
-      // Each slice leaves an in-memory segment (up to the writer's RAM buffer). Flushed here, one
-      // per thread at once, rather than one after the other by the thread that commits.
+      // On the document path each slice leaves an in-memory segment (up to the writer's RAM buffer).
+      // Flushed here, one per thread at once, rather than one after the other by the thread that
+      // commits. (Indexers that write whole segments have none left: these return false.)
       List<Callable<Boolean>> flushes = java.util.Collections.nCopies(threads, index::flushNextBuffer);
       for (Future<Boolean> f : pool.invokeAll(flushes)) {
         f.get();
@@ -167,7 +172,7 @@ public final class IndexSync {
   }
 
   private long indexSlice(long from, long to, LongList wanted, int wantedCount, LongConsumer progress) {
-    DocumentMaker maker = makers.get();
+    RecordIndexer indexer = indexers.get();
     int[] cursor = {wanted == null ? 0 : lowerBound(wanted.values(), wantedCount, from)};
     long[] done = {0};
     source.forEachRecordInRange(from, to, record -> {
@@ -183,27 +188,29 @@ public final class IndexSync {
       if (skip.test(record.id())) {
         return;
       }
-      index.addDocument(maker.make(record));
+      indexer.add(record);
       if (++done[0] % PROGRESS_STEP == 0) {
         progress.accept(PROGRESS_STEP);
       }
     });
+    indexer.finish();
     progress.accept(done[0] % PROGRESS_STEP);
     return done[0];
   }
 
   /** Fetches the given rows by id in batches and indexes them on this thread (few rows). */
   private long addSome(LongList ids, LongConsumer progress) {
-    DocumentMaker maker = makers.get();
+    RecordIndexer indexer = indexers.get();
     long[] done = {0};
     source.forEachRecord(ids.values(), ids.size(), record -> {
       if (skip.test(record.id())) {
         return;
       }
-      index.addDocument(maker.make(record));
+      indexer.add(record);
       done[0]++;
       progress.accept(1);
     });
+    indexer.finish();
     return done[0];
   }
 
