@@ -2,6 +2,9 @@ package org.xiaochong.index;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.ByteVectorValues;
@@ -30,6 +33,7 @@ import org.apache.lucene.search.KnnCollector;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.FixedBitSet;
 import org.apache.lucene.util.IntroSorter;
 import org.apache.lucene.util.Version;
 import org.apache.lucene.index.BaseTermsEnum;
@@ -59,6 +63,8 @@ final class ExactSegmentReader extends LeafReader {
   private final int maxDoc;
   /** Doc numbers in (key, doc) order: a term is a run of equal keys, its postings the run's docs. */
   private final int[] docsByKey;
+  /** Positions in docsByKey where a new key (term) starts. */
+  private final FixedBitSet termStarts;
   private final int termCount;
 
   /**
@@ -73,13 +79,14 @@ final class ExactSegmentReader extends LeafReader {
     this.keys = keys;
     this.maxDoc = size;
     this.docsByKey = docsInKeyOrder(keys, size);
-    int terms = 0;
+    this.termStarts = new FixedBitSet(size + 1);
     for (int i = 0; i < size; i++) {
       if (i == 0 || compareKeys(keys, docsByKey[i - 1], docsByKey[i]) != 0) {
-        terms++;
+        termStarts.set(i);
       }
     }
-    this.termCount = terms;
+    termStarts.set(size); // the end of the last term
+    this.termCount = termStarts.cardinality() - 1;
   }
 
   /*
@@ -152,12 +159,11 @@ final class ExactSegmentReader extends LeafReader {
     return word(keys, KEY_BYTES * doc);
   }
 
+  private static final VarHandle BIG_ENDIAN_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+  /** Bytes [offset, offset + 8) as a big-endian long: unsigned long order is then byte order. */
   private static long word(byte[] keys, int offset) {
-    long value = 0;
-    for (int i = 0; i < 8; i++) {
-      value = (value << 8) | (keys[offset + i] & 0xFF);
-    }
-    return value;
+    return (long) BIG_ENDIAN_LONG.get(keys, offset);
   }
 
   /** Unsigned byte order of two documents' keys (the order of Lucene's terms). */
@@ -330,7 +336,7 @@ final class ExactSegmentReader extends LeafReader {
     }
   }
 
-  /** Walks the terms in order (all a merge needs): term = the run docsByKey[start, end) of equal keys. */
+  /** Walks the terms in order (all a merge needs): a term is the run docsByKey[start, end) of one key. */
   private final class KeyTermsEnum extends BaseTermsEnum {
     private int start;
     private int end;
@@ -343,10 +349,7 @@ final class ExactSegmentReader extends LeafReader {
       if (start >= maxDoc) {
         return null;
       }
-      end = start + 1;
-      while (end < maxDoc && compareKeys(keys, docsByKey[start], docsByKey[end]) == 0) {
-        end++;
-      }
+      end = termStarts.nextSetBit(start + 1);
       ord++;
       term.offset = KEY_BYTES * docsByKey[start];
       return term;
