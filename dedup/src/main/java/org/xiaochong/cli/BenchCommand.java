@@ -85,6 +85,7 @@ final class BenchCommand implements Callable<Integer> {
         });
       }
 
+      printQuiesce(out, "before our run", ServerQuiesce.waitUntilIdle(database, QUIESCE_MAX));
       for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
         pool.resetPeakUsage();
       }
@@ -127,6 +128,7 @@ final class BenchCommand implements Callable<Integer> {
       }
 
       if (!skipSql) {
+        printQuiesce(out, "before the SQL way", ServerQuiesce.waitUntilIdle(database, QUIESCE_MAX));
         Map<String, Double> sql = sqlBaseline(database, config.table());
         double sqlTotal = sql.values().stream().mapToDouble(Double::doubleValue).sum();
         out.println();
@@ -146,6 +148,14 @@ final class BenchCommand implements Callable<Integer> {
       }
     }
     return ExitCodes.OK;
+  }
+
+  /** The longest wait for the server to finish the previous step's background work. */
+  private static final java.time.Duration QUIESCE_MAX = java.time.Duration.ofMinutes(3);
+
+  private static void printQuiesce(PrintWriter out, String when, ServerQuiesce.Result wait) {
+    out.printf("server idle %s: waited %.1f s for %,d dirty pages and %,d undo logs of purge%s%n", when, wait.seconds(),
+        wait.dirtyPagesBefore(), wait.historyBefore(), wait.timedOut() ? " (gave up: timed anyway)" : "");
   }
 
   /** The SQL way, stage by stage, on supply_demand_sqlbench. */
