@@ -47,8 +47,9 @@ import org.apache.lucene.index.BaseTermsEnum;
  * <p>Why: adding a document goes through Lucene's general indexing chain, which for our four fields
  * mostly hashes each md5 term into an in-memory postings table, grows and rehashes that table, and
  * sorts it when the segment is flushed. Here the keys are sorted once, as packed longs, and Lucene's
- * merge code reads terms and postings straight from the arrays. A first build of 1M rows: 1.3 core-s
- * less, 0.7 s less wall time on two cores (bench/RESULTS.md, fifth session). Lucene offers no
+ * merge code reads terms and postings straight from the arrays. Indexing 1M keys on two threads in a
+ * fresh JVM: 4.1 -> 2.8 core-s; the index stage of the 1M bench: 4.4 -> 3.4 s (bench/RESULTS.md, fifth
+ * session). Lucene offers no
  * bulk-load API for postings; a custom leaf passed to addIndexes is the supported way (Lucene's own
  * index sorting and field-dropping tools work the same way).
  */
