@@ -66,10 +66,11 @@ public final class FingerprintIndex implements Closeable {
       }
       IndexWriterConfig config = new IndexWriterConfig(new KeywordAnalyzer());
       config.setOpenMode(rebuild ? IndexWriterConfig.OpenMode.CREATE : IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
-      // 128 MB holds a million exact documents: a first build of 1M rows makes one segment per
-      // indexing thread, flushed at commit, and the passes then look each key up in 2 segments
-      // instead of 6. Measured on 1M rows (bench/RESULTS.md): 0.5 s faster than 48 MB, no faster at
-      // 256 MB; the heap peak does not move (the buffer replaces the flushed segments' merge work).
+      // For documents added one by one (the near index, `check --add`): 128 MB holds a million exact
+      // documents, so a first build made one segment per indexing thread and the passes looked each
+      // key up in 2 segments instead of 6; 0.5 s faster than 48 MB on 1M rows, no faster at 256 MB
+      // (bench/RESULTS.md). The exact index's syncs now write whole segments of up to 2^20 rows per
+      // thread instead (ExactSegmentIndexer), which do not use this buffer.
       config.setRAMBufferSizeMB(128);
       config.setCommitOnClose(false);
       // An applied run deletes its duplicates from the index (a quarter of the documents in the 1M
