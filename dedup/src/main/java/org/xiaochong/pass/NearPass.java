@@ -17,11 +17,11 @@ import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.FixedBitSet;
-import org.apache.lucene.util.IntroSorter;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.fingerprint.NearOutcome;
 import org.xiaochong.fingerprint.NearSimilarity;
+import org.xiaochong.index.IntArrays;
 import org.xiaochong.index.NearSchema;
 
 /**
@@ -225,31 +225,7 @@ public final class NearPass {
 
   /** Orders docs by (time desc, id desc), the keep-latest order. */
   private void sortNewestFirst(int[] docs, int n) {
-    new IntroSorter() {
-      private int pivot;
-
-      @Override
-      protected void swap(int i, int j) {
-        int t = docs[i];
-        docs[i] = docs[j];
-        docs[j] = t;
-      }
-
-      @Override
-      protected void setPivot(int i) {
-        pivot = docs[i];
-      }
-
-      @Override
-      protected int comparePivot(int j) {
-        return compareNewestFirst(pivot, docs[j]);
-      }
-
-      @Override
-      protected int compare(int i, int j) {
-        return compareNewestFirst(docs[i], docs[j]);
-      }
-    }.sort(0, n);
+    IntArrays.sort(docs, 0, n, this::compareNewestFirst);
   }
 
   private int compareNewestFirst(int a, int b) {

@@ -34,7 +34,6 @@ import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.FixedBitSet;
-import org.apache.lucene.util.IntroSorter;
 import org.apache.lucene.util.Version;
 import org.apache.lucene.index.BaseTermsEnum;
 
@@ -127,33 +126,10 @@ final class ExactSegmentReader extends LeafReader {
   }
 
   private static void sortByKeyThenDoc(byte[] keys, int[] order, int from, int to) {
-    new IntroSorter() {
-      private int pivot;
-
-      @Override
-      protected void swap(int i, int j) {
-        int t = order[i];
-        order[i] = order[j];
-        order[j] = t;
-      }
-
-      @Override
-      protected void setPivot(int i) {
-        pivot = order[i];
-      }
-
-      @Override
-      protected int comparePivot(int j) {
-        int c = compareKeys(keys, pivot, order[j]);
-        return c != 0 ? c : Integer.compare(pivot, order[j]);
-      }
-
-      @Override
-      protected int compare(int i, int j) {
-        int c = compareKeys(keys, order[i], order[j]);
-        return c != 0 ? c : Integer.compare(order[i], order[j]);
-      }
-    }.sort(from, to);
+    IntArrays.sort(order, from, to, (a, b) -> {
+      int c = compareKeys(keys, a, b);
+      return c != 0 ? c : Integer.compare(a, b);
+    });
   }
 
   private static long high(byte[] keys, int doc) {
