@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.List;
 import org.apache.commons.codec.digest.DigestUtils;
+import org.apache.lucene.util.BytesRefBuilder;
 import org.xiaochong.normalize.TextNormalizer;
 
 /**
@@ -24,6 +25,8 @@ public final class ExactKey {
   private final boolean[] isPhone;
   private final MessageDigest md5 = DigestUtils.getMd5Digest();
   private final StringBuilder normalized = new StringBuilder(1024);
+  private final BytesRefBuilder normalizedUtf8 = new BytesRefBuilder();
+  private final BytesRefBuilder message = new BytesRefBuilder();
   private byte[] utf8 = new byte[4096];
   private final byte[] digits = new byte[10];
 
@@ -46,7 +49,7 @@ public final class ExactKey {
       throw new IllegalArgumentException(
           "got " + values.length + " values for " + names.length + " fields");
     }
-    md5.reset();
+    message.clear();
     for (int i = 0; i < names.length; i++) {
       normalized.setLength(0);
       if (isPhone[i]) {
@@ -54,14 +57,54 @@ public final class ExactKey {
       } else {
         TextNormalizer.normalizeText(values[i], normalized);
       }
-      int length = encodeUtf8(normalized);
-      md5.update(names[i]);
-      md5.update(UNIT_SEPARATOR);
-      md5.update(digits, 0, writeDigits(length));
-      md5.update(UNIT_SEPARATOR);
-      md5.update(utf8, 0, length);
-      md5.update(RECORD_SEPARATOR);
+      int length = encodeUtf8(normalized); // may replace the buffer: read it after
+      frame(i, utf8, length);
     }
+    return digest();
+  }
+
+  /**
+   * As {@link #compute(String[])} for values given as UTF-8 (how the database sends them): the same
+   * key as {@code compute} of the decoded strings, computed without decoding text fields into
+   * strings (see {@link TextNormalizer#normalizeUtf8}). Null values are empty.
+   */
+  public byte[] computeUtf8(byte[][] values) {
+    if (values.length < names.length) {
+      throw new IllegalArgumentException(
+          "got " + values.length + " values for " + names.length + " fields");
+    }
+    message.clear();
+    for (int i = 0; i < names.length; i++) {
+      normalizedUtf8.clear();
+      byte[] value = values[i];
+      if (isPhone[i]) {
+        String digitsOnly = TextNormalizer.normalizePhone(value == null ? null : new String(value, StandardCharsets.UTF_8));
+        normalizedUtf8.copyChars(digitsOnly);
+      } else if (value != null) {
+        TextNormalizer.normalizeUtf8(value, 0, value.length, normalizedUtf8);
+      }
+      frame(i, normalizedUtf8.bytes(), normalizedUtf8.length());
+    }
+    return digest();
+  }
+
+  /**
+   * Appends one framed field to the message: {@code name 0x1F byteLength 0x1F value 0x1E}. The whole
+   * message is hashed at once ({@link #digest}): a MessageDigest call per piece cost more than the
+   * hashing itself on short fields (six calls a field, ~10 ns each).
+   */
+  private void frame(int field, byte[] value, int length) {
+    message.append(names[field], 0, names[field].length);
+    message.append(UNIT_SEPARATOR);
+    message.append(digits, 0, writeDigits(length));
+    message.append(UNIT_SEPARATOR);
+    message.append(value, 0, length);
+    message.append(RECORD_SEPARATOR);
+  }
+
+  private byte[] digest() {
+    md5.reset();
+    md5.update(message.bytes(), 0, message.length());
     return md5.digest();
   }
 

@@ -11,15 +11,24 @@ public final class ExactDocumentMaker implements DocumentMaker {
   private final ExactKey exactKey;
   private final int[] exactColumns;
   private final String[] exactValues;
+  private final byte[][] exactUtf8;
 
   public ExactDocumentMaker(TableSpec spec) {
     this.exactKey = new ExactKey(spec.exactFields(), spec.phoneFields());
     List<String> columns = spec.fingerprintColumns();
     this.exactColumns = spec.exactFields().stream().mapToInt(columns::indexOf).toArray();
     this.exactValues = new String[exactColumns.length];
+    this.exactUtf8 = new byte[exactColumns.length][];
   }
 
   public byte[] exactKey(SourceRecord record) {
+    byte[][] utf8 = record.utf8OrNull();
+    if (utf8 != null) {
+      for (int i = 0; i < exactColumns.length; i++) {
+        exactUtf8[i] = utf8[exactColumns[i]];
+      }
+      return exactKey.computeUtf8(exactUtf8);
+    }
     for (int i = 0; i < exactColumns.length; i++) {
       exactValues[i] = record.values()[exactColumns[i]];
     }

@@ -1,6 +1,8 @@
 package org.xiaochong.normalize;
 
+import java.nio.charset.StandardCharsets;
 import java.text.Normalizer;
+import org.apache.lucene.util.BytesRefBuilder;
 
 /**
  * Canonical text for fingerprints: two values that a reader would call "the same text" map to the
@@ -62,19 +64,132 @@ public final class TextNormalizer {
       if (fast) {
         cp = foldFast(cp);
       }
-      if (isSpaceOrInvisible(cp)) {
+      cp = foldNonIdeograph(cp);
+      if (cp < 0) {
         spacePending = true;
         continue;
       }
-      cp = unifyPunctuation(cp);
-      cp = cp < 0x80 ? (cp >= 'A' && cp <= 'Z' ? cp + 32 : cp) : Character.toLowerCase(cp);
-      if (spacePending && previous >= 0 && isSpacedWordChar(previous) && isSpacedWordChar(cp)) {
+      if (spacePending && keepsSpaceBetween(previous, cp)) {
         out.append(' ');
       }
       spacePending = false;
       out.appendCodePoint(cp);
       previous = cp;
     }
+  }
+
+  /**
+   * Steps 2-4 for one code point (after NFKC) that is not a CJK ideograph: -1 when it is dropped (a
+   * space or an invisible char), else the code point with punctuation unified and letters lower-cased.
+   */
+  private static int foldNonIdeograph(int cp) {
+    if (isSpaceOrInvisible(cp)) {
+      return -1;
+    }
+    cp = unifyPunctuation(cp);
+    return cp < 0x80 ? (cp >= 'A' && cp <= 'Z' ? cp + 32 : cp) : Character.toLowerCase(cp);
+  }
+
+  /** Whether dropped white space between {@code previous} (-1: none) and {@code cp} is kept as one space. */
+  private static boolean keepsSpaceBetween(int previous, int cp) {
+    return previous >= 0 && isSpacedWordChar(previous) && isSpacedWordChar(cp);
+  }
+
+  /**
+   * Appends the UTF-8 of the normalized text of {@code utf8[from, to)} to {@code out}: the same bytes
+   * as {@code normalizeText(new String(utf8, from, to - from, UTF_8)).getBytes(UTF_8)}, without the
+   * detour through UTF-16. The exact key of a row read from the database takes this path: for text
+   * that {@link #isNfkcStable(String)} would pass (most Chinese posts), the code points are read
+   * straight from the bytes and a CJK ideograph's three bytes are copied as they are, which saves
+   * decoding every field into a String and encoding the result again (bench/RESULTS.md, sixth
+   * session). Any other text (and malformed UTF-8) goes through {@link #normalizeText(String)}.
+   */
+  public static void normalizeUtf8(byte[] utf8, int from, int to, BytesRefBuilder out) {
+    if (!normalizeStableUtf8(utf8, from, to, out)) {
+      String folded = normalizeText(new String(utf8, from, to - from, StandardCharsets.UTF_8));
+      byte[] bytes = folded.getBytes(StandardCharsets.UTF_8);
+      out.append(bytes, 0, bytes.length);
+    }
+  }
+
+  /**
+   * The loop of {@link #normalizeText(String, StringBuilder)} for NFKC-stable text, reading UTF-8.
+   * Returns false, with {@code out} as it was, at the first byte that is not part of a code point
+   * {@link #isNfkcStable(String)} lets through (the BMP ranges it allows are all three-byte sequences
+   * with lead bytes 0xE3-0xEF, so anything else, including a malformed or overlong sequence or a
+   * surrogate, fails the range checks).
+   */
+  private static boolean normalizeStableUtf8(byte[] utf8, int from, int to, BytesRefBuilder out) {
+    // The output is never longer than the input (a kept space stands for at least one dropped byte,
+    // a folded char is at most as long as it was), so the buffer is sized once and written directly.
+    int start = out.length();
+    int at = start;
+    out.grow(at + (to - from));
+    byte[] dest = out.bytes();
+    boolean spacePending = false;
+    int previous = -1;
+    for (int i = from; i < to; ) {
+      int lead = utf8[i] & 0xFF;
+      int cp;
+      if (lead < 0x80) {
+        if (lead < 0x20 && lead != '\n' && lead != '\t' && lead != '\r' || lead == 0x7F) {
+          return false;
+        }
+        cp = lead;
+        i++;
+      } else {
+        if ((lead & 0xF0) != 0xE0 || i + 2 >= to || (utf8[i + 1] & 0xC0) != 0x80 || (utf8[i + 2] & 0xC0) != 0x80) {
+          return false;
+        }
+        cp = ((lead & 0x0F) << 12) | ((utf8[i + 1] & 0x3F) << 6) | (utf8[i + 2] & 0x3F);
+        if (cp >= 0x4E00 && cp <= 0x9FFF) {
+          // A CJK ideograph: kept as it is (see normalizeText), its three bytes copied.
+          dest[at] = utf8[i];
+          dest[at + 1] = utf8[i + 1];
+          dest[at + 2] = utf8[i + 2];
+          at += 3;
+          i += 3;
+          spacePending = false;
+          previous = cp;
+          continue;
+        }
+        if (!((cp >= 0x3000 && cp <= 0x3035) || (cp >= 0xFF01 && cp <= 0xFF5E) || (cp >= 0x3400 && cp <= 0x4DBF))) {
+          return false;
+        }
+        i += 3;
+        cp = foldFast(cp);
+      }
+      cp = foldNonIdeograph(cp);
+      if (cp < 0) {
+        spacePending = true;
+        continue;
+      }
+      if (spacePending && keepsSpaceBetween(previous, cp)) {
+        dest[at++] = ' ';
+      }
+      spacePending = false;
+      at = putUtf8(cp, dest, at);
+      previous = cp;
+    }
+    out.setLength(at);
+    return true;
+  }
+
+  /** Writes the UTF-8 of a code point below U+10000 (all NFKC-stable text holds) at {@code at}; returns the end. */
+  private static int putUtf8(int cp, byte[] dest, int at) {
+    if (cp < 0x80) {
+      dest[at] = (byte) cp;
+      return at + 1;
+    }
+    if (cp < 0x800) {
+      dest[at] = (byte) (0xC0 | (cp >> 6));
+      dest[at + 1] = (byte) (0x80 | (cp & 0x3F));
+      return at + 2;
+    }
+    dest[at] = (byte) (0xE0 | (cp >> 12));
+    dest[at + 1] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+    dest[at + 2] = (byte) (0x80 | (cp & 0x3F));
+    return at + 3;
   }
 
   /**

@@ -107,13 +107,13 @@ public final class RecordSource {
   /** Calls {@code consumer} with every id of the table, in increasing order. */
   public void forEachId(LongConsumer consumer) {
     stream("SELECT " + TableSpec.quote(spec.idColumn()) + " FROM " + TableSpec.quote(spec.table())
-        + " ORDER BY " + TableSpec.quote(spec.idColumn()), rs -> consumer.accept(rs.getLong(1)));
+        + " ORDER BY " + TableSpec.quote(spec.idColumn()), rs -> row -> consumer.accept(row.getLong(1)));
   }
 
   /** Streams every row of the table, in increasing id order. */
   public void forEachRecord(Consumer<SourceRecord> consumer) {
     stream("SELECT " + selectColumns + " FROM " + TableSpec.quote(spec.table())
-        + " ORDER BY " + TableSpec.quote(spec.idColumn()), rs -> consumer.accept(read(rs)));
+        + " ORDER BY " + TableSpec.quote(spec.idColumn()), rs -> records(rs, consumer));
   }
 
   /** The smallest and largest id of the table, or null when it is empty. */
@@ -129,15 +129,54 @@ public final class RecordSource {
   public void forEachRecordInRange(long from, long to, Consumer<SourceRecord> consumer) {
     String id = TableSpec.quote(spec.idColumn());
     stream("SELECT " + selectColumns + " FROM " + TableSpec.quote(spec.table()) + " WHERE " + id + " >= ?"
-        + " AND " + id + " < ? ORDER BY " + id, rs -> consumer.accept(read(rs)), from, to);
+        + " AND " + id + " < ? ORDER BY " + id, rs -> records(rs, consumer), from, to);
   }
 
   private interface RowHandler {
     void accept(ResultSet rs) throws SQLException;
   }
 
+  /** Makes the handler of a query's rows, once its result set (and so its metadata) is there. */
+  private interface RowHandlerFactory {
+    RowHandler open(ResultSet rs) throws SQLException;
+  }
+
+  /**
+   * The handler that reads records: as UTF-8 bytes when the driver decodes every fingerprint column
+   * from UTF-8 (then the bytes it holds are that UTF-8, and {@code getString} would only decode them),
+   * else as strings.
+   */
+  private RowHandler records(ResultSet rs, Consumer<SourceRecord> consumer) throws SQLException {
+    if (!fingerprintColumnsAreUtf8(rs)) {
+      return row -> consumer.accept(read(row));
+    }
+    return row -> {
+      byte[][] values = new byte[columns.size()][];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = row.getBytes(i + 3);
+      }
+      consumer.accept(SourceRecord.ofUtf8(row.getLong(1), toMillis(row.getObject(2, LocalDateTime.class)), values));
+    };
+  }
+
+  private boolean fingerprintColumnsAreUtf8(ResultSet rs) throws SQLException {
+    ResultSetMetaData meta = rs.getMetaData();
+    if (!meta.isWrapperFor(com.mysql.cj.jdbc.result.ResultSetMetaData.class)) {
+      return false;
+    }
+    com.mysql.cj.jdbc.result.ResultSetMetaData mysql = meta.unwrap(com.mysql.cj.jdbc.result.ResultSetMetaData.class);
+    for (int i = 0; i < columns.size(); i++) {
+      String encoding = mysql.getColumnCharacterEncoding(i + 3);
+      if (encoding == null || !java.nio.charset.Charset.isSupported(encoding)
+          || !java.nio.charset.Charset.forName(encoding).equals(java.nio.charset.StandardCharsets.UTF_8)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Runs a query with a streaming result set: rows arrive one by one, none are buffered. */
-  private void stream(String sql, RowHandler handler, long... parameters) {
+  private void stream(String sql, RowHandlerFactory handlers, long... parameters) {
     try (Handle handle = database.jdbi().open();
         var statement = handle.getConnection().prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
       statement.setFetchSize(Integer.MIN_VALUE);
@@ -145,6 +184,7 @@ public final class RecordSource {
         statement.setLong(i + 1, parameters[i]);
       }
       try (ResultSet rs = statement.executeQuery()) {
+        RowHandler handler = handlers.open(rs);
         while (rs.next()) {
           handler.accept(rs);
         }

@@ -1,14 +1,75 @@
 package org.xiaochong.source;
 
+import java.nio.charset.StandardCharsets;
+
 /**
- * One row of the source table as the pipeline sees it.
+ * One row of the source table as the pipeline sees it: its id, its time, and the values of {@link
+ * TableSpec#fingerprintColumns()} in that order (NULLs are null).
  *
- * @param id the row id
- * @param regTime the row's time in epoch milliseconds (UTC reading of the DATETIME), or {@link
- *     #NULL_TIME} when NULL: a NULL time counts as the oldest
- * @param values the values of {@link TableSpec#fingerprintColumns()}, in that order; NULLs are null
+ * <p>The values come as strings, or as the UTF-8 bytes the database sent ({@link #ofUtf8}): the
+ * exact key is computed from the bytes without decoding them ({@link
+ * org.xiaochong.fingerprint.ExactKey#computeUtf8}), and {@link #values()} decodes them only when a
+ * caller asks (the near fingerprints need strings). Not thread-safe: a record belongs to the thread
+ * that reads it.
  */
-public record SourceRecord(long id, long regTime, String[] values) {
+public final class SourceRecord {
   /** The time of a row whose time column is NULL: older than any real time. */
   public static final long NULL_TIME = Long.MIN_VALUE;
+
+  private final long id;
+  private final long regTime;
+  private final byte[][] utf8;
+  private String[] values;
+
+  /**
+   * @param id the row id
+   * @param regTime the row's time in epoch milliseconds (UTC reading of the DATETIME), or {@link
+   *     #NULL_TIME} when NULL: a NULL time counts as the oldest
+   * @param values the values of {@link TableSpec#fingerprintColumns()}, in that order; NULLs are null
+   */
+  public SourceRecord(long id, long regTime, String[] values) {
+    this(id, regTime, null, values);
+  }
+
+  private SourceRecord(long id, long regTime, byte[][] utf8, String[] values) {
+    this.id = id;
+    this.regTime = regTime;
+    this.utf8 = utf8;
+    this.values = values;
+  }
+
+  /** A record whose values are the UTF-8 bytes of the strings (NULLs are null). */
+  public static SourceRecord ofUtf8(long id, long regTime, byte[][] utf8) {
+    return new SourceRecord(id, regTime, utf8, null);
+  }
+
+  public long id() {
+    return id;
+  }
+
+  public long regTime() {
+    return regTime;
+  }
+
+  /** The values as strings (decoded on the first call when the record was read as UTF-8). */
+  public String[] values() {
+    if (values == null) {
+      String[] decoded = new String[utf8.length];
+      for (int i = 0; i < utf8.length; i++) {
+        decoded[i] = utf8[i] == null ? null : new String(utf8[i], StandardCharsets.UTF_8);
+      }
+      values = decoded;
+    }
+    return values;
+  }
+
+  /** The values as the UTF-8 bytes they were read as, or null when the record was made of strings. */
+  public byte[][] utf8OrNull() {
+    return utf8;
+  }
+
+  @Override
+  public String toString() {
+    return "SourceRecord[id=" + id + ", regTime=" + regTime + "]";
+  }
 }

@@ -115,15 +115,7 @@ class ExactKeyTest {
     String[] pieces = {"红富士", "苹果", "Ａ１！", " ", "\u3000", "Red Fuji", "。", "🍎", "\uD800", "13800138000", "+86 ", "x"};
     ExactKey exactKey = new ExactKey(FIELDS, List.of("phone"));
     for (int round = 0; round < 2000; round++) {
-      String[] values = new String[FIELDS.size()];
-      for (int f = 0; f < values.length; f++) {
-        StringBuilder value = new StringBuilder();
-        int count = random.nextInt(4) == 0 ? random.nextInt(400) : random.nextInt(12);
-        for (int i = 0; i < count; i++) {
-          value.append(pieces[random.nextInt(pieces.length)]);
-        }
-        values[f] = random.nextInt(10) == 0 ? null : value.toString();
-      }
+      String[] values = randomValues(random, pieces);
       java.security.MessageDigest md5 = java.security.MessageDigest.getInstance("MD5");
       for (int f = 0; f < values.length; f++) {
         String normalized = FIELDS.get(f).equals("phone")
@@ -139,5 +131,58 @@ class ExactKeyTest {
       }
       assertThat(exactKey.compute(values)).as("seed %s, round %s", seed, round).isEqualTo(md5.digest());
     }
+  }
+
+  private static byte[][] utf8(String... values) {
+    byte[][] bytes = new byte[values.length][];
+    for (int i = 0; i < values.length; i++) {
+      bytes[i] = values[i] == null ? null : values[i].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+    return bytes;
+  }
+
+  @Test
+  void computeUtf8_goldenInputs_goldenKeys() {
+    ExactKey exactKey = new ExactKey(FIELDS, List.of("phone"));
+    assertThat(ExactKey.hex(exactKey.computeUtf8(utf8("供应山东烟台一级红富士苹果", "红富士苹果", "13800138000",
+            "本人有红富士苹果约5000斤，产地山东烟台，个大皮薄，价格2.50元/斤。联系人：王先生，电话：13800138000。"))))
+        .isEqualTo("e805ac4696c6660b3d9e1bd56184e18d");
+    assertThat(ExactKey.hex(exactKey.computeUtf8(utf8("求购赣南脐橙20吨", "赣南脐橙", "+86 139-0013-9000",
+            "长期大量求购特级赣南脐橙，需求约20吨，要求口感好，收购价3.20元/公斤，江西赣州及周边优先。"))))
+        .isEqualTo("6442381fe344b95e9ab458d0e02246e5");
+    assertThat(ExactKey.hex(exactKey.computeUtf8(utf8("出售新疆红枣", "新疆红枣", null, ""))))
+        .isEqualTo("4be5cf699e242dd41770d4bdd38c7f90");
+  }
+
+  /** The key of the UTF-8 bytes (how rows are read) is the key of the strings they decode to. */
+  @Test
+  void computeUtf8_randomValues_sameAsCompute() {
+    long seed = Long.getLong("tests.seed", System.nanoTime());
+    java.util.Random random = new java.util.Random(seed);
+    String[] pieces = {"红富士", "苹果", "Ａ１！", " ", "\u3000", "Red Fuji", "。", "🍎", "13800138000", "+86 ", "x", "Ｘ",
+      "【", "é", "\u200B", "\t"};
+    ExactKey exactKey = new ExactKey(FIELDS, List.of("phone"));
+    for (int round = 0; round < 2000; round++) {
+      String[] values = randomValues(random, pieces);
+      assertThat(exactKey.computeUtf8(utf8(values))).as("seed %s, round %s", seed, round)
+          .isEqualTo(exactKey.compute(values));
+    }
+  }
+
+  /**
+   * One value per field, each a run of random {@code pieces}, short or (one in four) with normalized
+   * lengths up to over 1,000 bytes (1 to 4 length digits); one in ten null.
+   */
+  private static String[] randomValues(java.util.Random random, String[] pieces) {
+    String[] values = new String[FIELDS.size()];
+    for (int f = 0; f < values.length; f++) {
+      StringBuilder value = new StringBuilder();
+      int count = random.nextInt(4) == 0 ? random.nextInt(400) : random.nextInt(12);
+      for (int i = 0; i < count; i++) {
+        value.append(pieces[random.nextInt(pieces.length)]);
+      }
+      values[f] = random.nextInt(10) == 0 ? null : value.toString();
+    }
+    return values;
   }
 }
