@@ -156,7 +156,7 @@ public final class IndexKeyFilter implements GroupPrefilter {
       // One key per live record: the size is known, the keys go straight in, read from the doc
       // values (one sequential read per record, no walk of the term dictionary).
       filter = new CountingBloomFilter(shapeForKeys.apply(reader.numDocs()));
-      forEachKey(kind, reader, id -> true, filter::put);
+      forEachLiveExactKey(reader, filter::put);
     } else {
       long[] keys = distinctLiveKeys(reader);
       filter = new CountingBloomFilter(shapeForKeys.apply(keys.length));
@@ -397,6 +397,28 @@ public final class IndexKeyFilter implements GroupPrefilter {
             if (kind.perRecord) {
               break; // one exact key per record
             }
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The exact key of every live record of {@code reader}: its md5 doc values, without the ids. */
+  private static void forEachLiveExactKey(DirectoryReader reader, KeyConsumer consumer) {
+    try {
+      for (LeafReaderContext leaf : reader.leaves()) {
+        Bits live = leaf.reader().getLiveDocs();
+        BinaryDocValues values = leaf.reader().getBinaryDocValues(Kind.EXACT.valuesField);
+        if (values == null) {
+          continue;
+        }
+        for (int doc = values.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS; doc = values.nextDoc()) {
+          BytesRef key = values.binaryValue();
+          if ((live == null || live.get(doc)) && key.length == CountingBloomFilter.KEY_BYTES) {
+            consumer.accept((long) BitUtil.VH_BE_LONG.get(key.bytes, key.offset),
+                (long) BitUtil.VH_BE_LONG.get(key.bytes, key.offset + Long.BYTES));
           }
         }
       }
