@@ -21,7 +21,7 @@ CREATE TABLE IF NOT EXISTS dedup_run (
   message VARCHAR(1024) NULL
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
--- The decisions of a run, written before any row is touched, so that an interrupted --apply can be
+-- The decisions of a run (each committed before the row it names is touched), so that an interrupted --apply can be
 -- finished (replay is idempotent: it only moves rows still present in the source table).
 CREATE TABLE IF NOT EXISTS dedup_plan (
   run_id BIGINT NOT NULL,

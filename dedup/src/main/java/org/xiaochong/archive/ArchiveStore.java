@@ -32,9 +32,10 @@ import org.xiaochong.source.TableSpec;
  * Moves removed rows into {@code <table>_removed} and back, and keeps the run log ({@code
  * dedup_run}) and the plans ({@code dedup_plan}).
  *
- * <p>Nothing is lost: a plan is written before any row moves. Each batch copies rows into the archive
- * and deletes them from the source in one transaction, and the two row counts must agree or the
- * batch is rolled back. A row is moved only while its kept record is still in the table, so a row is
+ * <p>Nothing is lost: a row moves only after the plan row that names it is committed (the plan is
+ * written first, or, in {@link #writePlanAndApply}, a batch ahead of the moves). Each batch copies
+ * rows into the archive and deletes them from the source in one transaction, and the two row counts
+ * must agree or the batch is rolled back. A row is moved only while its kept record is still in the table, so a row is
  * never removed in favour of a record that someone else deleted meanwhile. A crash between batches
  * leaves the run in status {@code applying}; {@link #resumeInterrupted} finishes it (replay is
  * idempotent: a batch only moves rows still in the source).
@@ -46,8 +47,6 @@ public final class ArchiveStore {
   static final int BATCH = 10_000;
   /** Batches applied at once, on their own connections. */
   static final int PARALLEL_BATCHES = 2;
-  /** Plan rows per LOAD DATA statement: ~2 MB of text. */
-  private static final int PLAN_LOAD_CHUNK = 50_000;
 
   private final Database database;
   private final TableSpec spec;
@@ -118,60 +117,141 @@ public final class ArchiveStore {
     // Two halves on two connections at once. Each entry is a decision that stands on its own, so even
     // a plan cut short by a failure is safe to apply (resumeInterrupted would).
     int half = order.length / 2;
-    runInParallel(List.of(() -> writePlanRows(runId, plan, order, 0, half),
-        () -> writePlanRows(runId, plan, order, half, order.length)), "writing the plan of run " + runId);
+    runInParallel(List.of(() -> writePlanRows(runId, plan, order, 0, half, seq -> {}),
+        () -> writePlanRows(runId, plan, order, half, order.length, seq -> {})), "writing the plan of run " + runId);
   }
 
-  private int writePlanRows(long runId, DeletionPlan plan, int[] order, int from, int to) {
+  /**
+   * What {@link #writePlanAndApply} did.
+   *
+   * @param planWrittenNanos {@link System#nanoTime()} when the last plan row was committed
+   */
+  public record Applied(long rowsMoved, long planWrittenNanos) {}
+
+  /**
+   * Writes the plan of a run and moves its rows, the two overlapped: the plan goes in, in seq order, a
+   * batch per transaction on one connection, and the apply workers take each batch as soon as its plan
+   * rows are committed. No row moves before the plan row that names it is committed, so a failure
+   * leaves what {@link #writePlan} then {@link #apply} would: the plan rows written so far and whole
+   * batches moved or not, which {@link #resumeInterrupted} finishes. Writing the plan is a fifth of
+   * the work of moving the rows, so the writer stays ahead, and the server works on both while the
+   * client formats the plan (1M bench: plan + apply 0.5 + 2.9 s one after the other, see
+   * bench/RESULTS.md for overlapped).
+   *
+   * @param progress called with the plan rows handled per batch
+   */
+  public Applied writePlanAndApply(long runId, DeletionPlan plan, LongConsumer progress) {
+    requireColumns();
+    int[] order = plan.orderByRemovedId();
+    PlanWritten written = new PlanWritten();
+    long[] planWrittenNanos = {System.nanoTime()};
+    java.util.concurrent.Callable<Long> writer = () -> {
+      try {
+        writePlanRows(runId, plan, order, 0, order.length, written::committed);
+        planWrittenNanos[0] = System.nanoTime();
+        return 0L;
+      } finally {
+        written.finished(); // a worker waiting for rows that will never come stops
+      }
+    };
+    List<java.util.concurrent.Callable<Long>> tasks = new ArrayList<>();
+    tasks.add(writer);
+    tasks.addAll(applyWorkers(runId, order.length, written::awaitCommitted, progress));
+    long moved = runInParallel(tasks, "applying run " + runId).stream().mapToLong(Long::longValue).sum();
+    return new Applied(moved, planWrittenNanos[0]);
+  }
+
+  /** How far the plan writer has committed, for the apply workers to wait on. */
+  private static final class PlanWritten {
+    private int committed;
+    private boolean finished;
+
+    synchronized void committed(int seqEnd) {
+      committed = seqEnd;
+      notifyAll();
+    }
+
+    synchronized void finished() {
+      finished = true;
+      notifyAll();
+    }
+
+    /** Waits until plan rows [0, seqEnd) are committed; false if the writer stopped short of them. */
+    synchronized boolean awaitCommitted(int seqEnd) throws InterruptedException {
+      while (committed < seqEnd && !finished) {
+        wait();
+      }
+      return committed >= seqEnd;
+    }
+  }
+
+  /** Waits until the plan rows before a seq are committed: false when they never will be. */
+  @FunctionalInterface
+  private interface PlanGate {
+    boolean awaitCommitted(int seqEnd) throws InterruptedException;
+  }
+
+  /**
+   * Writes plan rows [from, to), a transaction per {@link #BATCH} rows (an apply batch), and calls
+   * {@code committed} with the end seq of each committed one.
+   */
+  private int writePlanRows(long runId, DeletionPlan plan, int[] order, int from, int to, java.util.function.IntConsumer committed) {
     try (Connection loader = database.openLocalInfileConnection()) {
       if (loader != null) {
-        loadPlanRows(loader, runId, plan, order, from, to);
+        loadPlanRows(loader, runId, plan, order, from, to, committed);
         return to - from;
       }
     } catch (SQLException e) {
       throw new IllegalStateException("writing the plan of run " + runId + " failed: " + Database.rootMessage(e), e);
     }
-    database.jdbi().useTransaction(handle -> {
-      try (PreparedStatement insert = handle.getConnection().prepareStatement(
+    database.jdbi().useHandle(handle -> {
+      Connection connection = handle.getConnection();
+      try (PreparedStatement insert = connection.prepareStatement(
           "INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score) VALUES (?, ?, ?, ?, ?, ?)")) {
-        int pending = 0;
-        for (int seq = from; seq < to; seq++) {
-          int i = order[seq];
-          insert.setLong(1, runId);
-          insert.setInt(2, seq);
-          insert.setLong(3, plan.removedId(i));
-          insert.setLong(4, plan.keptId(i));
-          insert.setString(5, plan.rule(i).label);
-          insert.setDouble(6, plan.score(i));
-          insert.addBatch();
-          if (++pending == BATCH) {
-            insert.executeBatch();
-            pending = 0;
+        connection.setAutoCommit(false);
+        for (int chunk = from; chunk < to; chunk += BATCH) {
+          int end = Math.min(to, chunk + BATCH);
+          for (int seq = chunk; seq < end; seq++) {
+            int i = order[seq];
+            insert.setLong(1, runId);
+            insert.setInt(2, seq);
+            insert.setLong(3, plan.removedId(i));
+            insert.setLong(4, plan.keptId(i));
+            insert.setString(5, plan.rule(i).label);
+            insert.setDouble(6, plan.score(i));
+            insert.addBatch();
           }
-        }
-        if (pending > 0) {
           insert.executeBatch();
+          connection.commit();
+          committed.accept(end);
         }
       } catch (SQLException e) {
         throw new IllegalStateException("writing the plan of run " + runId + " failed: " + Database.rootMessage(e), e);
+      } finally {
+        try {
+          connection.rollback(); // nothing when every chunk was committed
+          connection.setAutoCommit(true);
+        } catch (SQLException e) {
+          // the connection is closed with the handle; what was committed stays
+        }
       }
     });
     return to - from;
   }
 
   /**
-   * Writes plan rows [from, to) with LOAD DATA LOCAL INFILE from memory, in one transaction: the
-   * server parses tab-separated numbers instead of multi-row INSERT statements, about 3x less time
-   * for 261k rows (bench/RESULTS.md). In chunks, so a plan of millions of rows is never one buffer.
-   * LOCAL turns rejected rows into warnings, so the loaded count is checked.
+   * Writes plan rows [from, to) with LOAD DATA LOCAL INFILE from memory, a transaction per {@link
+   * #BATCH} rows: the server parses tab-separated numbers instead of multi-row INSERT statements, about
+   * 3x less time for 261k rows (bench/RESULTS.md). LOCAL turns rejected rows into warnings, so the
+   * loaded count is checked.
    */
-  private static void loadPlanRows(Connection connection, long runId, DeletionPlan plan, int[] order, int from, int to)
-      throws SQLException {
+  private static void loadPlanRows(Connection connection, long runId, DeletionPlan plan, int[] order, int from, int to,
+      java.util.function.IntConsumer committed) throws SQLException {
     connection.setAutoCommit(false);
     try (Statement statement = connection.createStatement()) {
       StringBuilder rows = new StringBuilder();
-      for (int chunk = from; chunk < to; chunk += PLAN_LOAD_CHUNK) {
-        int end = Math.min(to, chunk + PLAN_LOAD_CHUNK);
+      for (int chunk = from; chunk < to; chunk += BATCH) {
+        int end = Math.min(to, chunk + BATCH);
         rows.setLength(0);
         for (int seq = chunk; seq < end; seq++) {
           int i = order[seq];
@@ -189,14 +269,15 @@ public final class ArchiveStore {
           throw new IllegalStateException("writing the plan of run " + runId + ": loaded " + loaded + " of "
               + (end - chunk) + " rows (seq " + chunk + "-" + end + "); rolled back");
         }
+        connection.commit();
+        committed.accept(end);
       }
     }
-    connection.commit();
   }
 
   /** Runs the tasks on their own threads (and connections); the first failure is rethrown. */
   private <T> List<T> runInParallel(List<java.util.concurrent.Callable<T>> tasks, String what) {
-    ExecutorService pool = Executors.newFixedThreadPool(PARALLEL_BATCHES, r -> {
+    ExecutorService pool = Executors.newFixedThreadPool(tasks.size(), r -> {
       Thread t = new Thread(r, "xiaochong-apply");
       t.setDaemon(true);
       return t;
@@ -225,12 +306,25 @@ public final class ArchiveStore {
   }
 
   /**
-   * Moves the planned rows of a run into the archive, batch by batch. Returns the rows moved.
+   * Moves the planned rows of a run (its plan already written) into the archive, batch by batch.
+   * Returns the rows moved.
    *
    * @param progress called with the plan rows handled per batch
    */
   public long apply(long runId, LongConsumer progress) {
     requireColumns();
+    int planSize = database.jdbi().withHandle(h -> h.createQuery(
+        "SELECT COALESCE(MAX(seq) + 1, 0) FROM dedup_plan WHERE run_id = ?").bind(0, runId).mapTo(Integer.class).one());
+    return runInParallel(applyWorkers(runId, planSize, seqEnd -> true, progress), "applying run " + runId)
+        .stream().mapToLong(Long::longValue).sum();
+  }
+
+  /**
+   * The apply workers: each takes the next batch of plan rows [0, planSize) once {@code planned} says
+   * its rows are committed, and moves it.
+   */
+  private List<java.util.concurrent.Callable<Long>> applyWorkers(long runId, int planSize, PlanGate planned,
+      LongConsumer progress) {
     String columns = sourceColumns.stream().map(c -> "t." + q(c)).collect(Collectors.joining(", "));
     String plainColumns = sourceColumns.stream().map(ArchiveStore::q).collect(Collectors.joining(", "));
     String id = q(spec.idColumn());
@@ -242,8 +336,6 @@ public final class ArchiveStore {
         + ", dedup_run_id, dedup_rule, dedup_kept_id, dedup_score, dedup_removed_at) SELECT " + columns
         + ", p.run_id, p.rule, p.kept_id, p.score, ?" + joins;
     String delete = "DELETE t" + joins;
-    int planSize = database.jdbi().withHandle(h -> h.createQuery(
-        "SELECT COALESCE(MAX(seq) + 1, 0) FROM dedup_plan WHERE run_id = ?").bind(0, runId).mapTo(Integer.class).one());
     Timestamp removedAt = Timestamp.valueOf(now());
     // Batches are disjoint id ranges (the plan is in removed-id order) and never touch a kept row, so
     // two run at once, each in its own transaction, and the server uses both cores. READ COMMITTED:
@@ -260,7 +352,14 @@ public final class ArchiveStore {
             lo = nextBatch.getAndIncrement() * BATCH) {
           int to = Math.min(planSize, lo + BATCH);
           try {
+            if (!planned.awaitCommitted(to)) {
+              break; // the plan writer failed; it reports why
+            }
             moved += moveBatch(handle.getConnection(), runId, lo, to, insert, delete, removedAt);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failed.set(true);
+            throw new IllegalStateException("interrupted while applying run " + runId, e);
           } catch (RuntimeException e) {
             failed.set(true);
             throw e;
@@ -270,7 +369,7 @@ public final class ArchiveStore {
         return moved;
       }));
     }
-    return runInParallel(workers, "applying run " + runId).stream().mapToLong(Long::longValue).sum();
+    return workers;
   }
 
   /**

@@ -222,12 +222,14 @@ public final class DedupRunner {
       t = System.nanoTime();
       runId = archive.startRun(options.method(), true, configDigest, options.since(), options.until());
       try {
-        archive.writePlan(runId, plan);
-        seconds.put("plan", elapsed(t));
-        t = System.nanoTime();
+        // The plan is written while the first batches move (see writePlanAndApply): "plan" is the
+        // time until it was all written, "apply" the rest.
+        ArchiveStore.Applied applied;
         try (Progress.Stage stage = progress.start("apply", plan.size())) {
-          archive.apply(runId, stage);
+          applied = archive.writePlanAndApply(runId, plan, stage);
         }
+        seconds.put("plan", elapsed(t, applied.planWrittenNanos()));
+        t = applied.planWrittenNanos();
         archive.finishRun(runId, "applied", sync.tableRows(), plan.count(DeletionPlan.Rule.EXACT),
             plan.count(DeletionPlan.Rule.NEAR), null);
       } catch (RuntimeException e) {
@@ -358,6 +360,10 @@ public final class DedupRunner {
   }
 
   private static double elapsed(long startNanos) {
-    return Math.round((System.nanoTime() - startNanos) / 1e6) / 1e3;
+    return elapsed(startNanos, System.nanoTime());
+  }
+
+  private static double elapsed(long startNanos, long endNanos) {
+    return Math.round((endNanos - startNanos) / 1e6) / 1e3;
   }
 }

@@ -29,7 +29,7 @@ class PlanWriteIT extends DbTestSupport {
     TableSpec spec = TableSpec.sample();
     List<String> columns = new RecordSource(database(), spec).checkSchema();
     DeletionPlan plan = new DeletionPlan();
-    // More rows than one LOAD DATA chunk (50,000), ids out of order, both rules, fractional scores.
+    // More rows than many LOAD DATA chunks (a batch, 10,000, each), ids out of order, both rules, fractional scores.
     for (int i = 0; i < 120_003; i++) {
       long removed = (i * 7919L) % 1_000_003 + 1;
       plan.add(removed, removed + 2_000_000, i % 3 == 0 ? DeletionPlan.Rule.NEAR : DeletionPlan.Rule.EXACT,
@@ -57,6 +57,60 @@ class PlanWriteIT extends DbTestSupport {
     for (int seq : new int[] {0, 49_999, 50_000, 120_002}) {
       int i = order[seq];
       assertThat(loaded.get(seq)).containsExactly(seq, plan.removedId(i), plan.keptId(i), plan.rule(i).label, plan.score(i));
+    }
+  }
+
+  /**
+   * The plan written while its batches move: on both write paths (LOAD DATA on the embedded server,
+   * INSERTs over a JDBC URL), every planned row is moved, with its kept id, and every plan row is
+   * there. A batch applied before its plan rows were committed would find none and move nothing
+   * (0 archived = 0 deleted, no error), so "every planned row moved" is what proves the wait.
+   */
+  @Test
+  void writePlanAndApply_planOfSeveralBatches_everyPlannedRowMoved() {
+    for (boolean embeddedPath : new boolean[] {true, false}) {
+      PostLoader.recreateTable(database());
+      int rows = 30_000;
+      int removed = 25_003; // two workers, three full batches and a short one
+      useHandle(h -> h.execute("INSERT INTO supply_demand (id, title, content, reg_time)"
+          + " SELECT seq, CONCAT('帖子', seq), REPEAT('内容', seq % 50), '2024-01-01' FROM seq_1_to_" + rows));
+      TableSpec spec = TableSpec.sample();
+      List<String> columns = new RecordSource(database(), spec).checkSchema();
+      DeletionPlan plan = new DeletionPlan();
+      for (int i = removed; i >= 1; i--) { // added out of order: the plan sorts by removed id
+        plan.add(i, rows - i % 1000, DeletionPlan.Rule.EXACT, 1.0);
+      }
+
+      ArchiveStore.Applied applied;
+      long runId;
+      if (embeddedPath) {
+        ArchiveStore archive = new ArchiveStore(database(), spec);
+        archive.ensureTables(columns);
+        runId = archive.startRun("exact", true, "0".repeat(32), null, null);
+        applied = archive.writePlanAndApply(runId, plan, n -> {});
+      } else {
+        try (Database external = Database.open(new DbSettings(jdbcUrl(), "root", null, dir))) {
+          ArchiveStore archive = new ArchiveStore(external, spec);
+          archive.ensureTables(columns);
+          runId = archive.startRun("exact", true, "0".repeat(32), null, null);
+          applied = archive.writePlanAndApply(runId, plan, n -> {});
+        }
+      }
+
+      assertThat(applied.rowsMoved()).as("embedded path: %s", embeddedPath).isEqualTo(removed);
+      assertThat(count("supply_demand")).isEqualTo(rows - removed);
+      assertThat(ids("supply_demand")).first().isEqualTo((long) removed + 1);
+      List<List<Long>> archived = withHandle(h -> h.createQuery(
+              "SELECT id, dedup_kept_id FROM supply_demand_removed WHERE dedup_run_id = ? ORDER BY id")
+          .bind(0, runId).map((rs, ctx) -> List.of(rs.getLong(1), rs.getLong(2))).list());
+      assertThat(archived).hasSize(removed);
+      for (List<Long> row : archived) {
+        assertThat(row.get(1)).isEqualTo(rows - row.get(0) % 1000);
+      }
+      List<List<Object>> planned = planRows(runId);
+      assertThat(planned).hasSize(removed);
+      assertThat(planned.get(0)).containsExactly(0, 1L, (long) rows - 1, "exact", 1.0);
+      assertThat(planned.get(removed - 1)).containsExactly(removed - 1, (long) removed, (long) rows - removed % 1000, "exact", 1.0);
     }
   }
 
