@@ -218,6 +218,7 @@ public final class DedupRunner {
     }
 
     long runId = 0;
+    boolean filtersSaved = false;
     if (options.apply()) {
       t = System.nanoTime();
       runId = archive.startRun(options.method(), true, configDigest, options.since(), options.until());
@@ -254,6 +255,10 @@ public final class DedupRunner {
         if (nearIndex != null) {
           deleteInStep(nearIndex, nearFilter, removed);
         }
+        // Saved here, under the generations the deletes made, while the server still drops the plan.
+        saveFilter(prefilter, index);
+        saveFilter(nearFilter, nearIndex);
+        filtersSaved = true;
       } catch (RuntimeException e) {
         failure = e;
       }
@@ -273,8 +278,10 @@ public final class DedupRunner {
       seconds.put("apply", elapsed(t));
     }
     // Saved under the generations they now match; a crash before this line only costs a rebuild.
-    saveFilter(prefilter, index);
-    saveFilter(nearFilter, nearIndex);
+    if (!filtersSaved) {
+      saveFilter(prefilter, index);
+      saveFilter(nearFilter, nearIndex);
+    }
     seconds.put("total", elapsed(start));
     long examined = options.exact() ? exact.recordsExamined() : nearStats.examined();
     RunSummary summary = new RunSummary(runId, options.method(), options.apply(), sync.tableRows(),
