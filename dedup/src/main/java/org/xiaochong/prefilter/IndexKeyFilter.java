@@ -20,6 +20,7 @@ import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.xiaochong.fingerprint.Fingerprints;
+import org.xiaochong.index.ExactSegmentIndexer;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IdSet;
 import org.xiaochong.index.IndexSchema;
@@ -165,6 +166,39 @@ public final class IndexKeyFilter implements GroupPrefilter {
       }
     }
     return new IndexKeyFilter(kind, filter, countersPerKey);
+  }
+
+  /**
+   * Collects the exact keys of the segments a first build adds ({@link ExactSegmentIndexer}), so
+   * that the filter is made from them in memory instead of rebuilt from the new index's doc values
+   * after the build (on the 1M bench, ~0.2 s of one core at the end of the index stage). Thread-safe:
+   * each indexing thread adds its segments.
+   */
+  public static final class ExactKeyCollector implements ExactSegmentIndexer.SegmentKeys {
+    private final LongList high = new LongList();
+    private final LongList low = new LongList();
+
+    @Override
+    public synchronized void added(byte[] md5s, int count) {
+      for (int i = 0; i < count; i++) {
+        high.add((long) BitUtil.VH_BE_LONG.get(md5s, 16 * i));
+        low.add((long) BitUtil.VH_BE_LONG.get(md5s, 16 * i + Long.BYTES));
+      }
+    }
+
+    /**
+     * The filter of the collected keys, shaped as {@link #rebuild} would shape it: equal to a rebuild
+     * from an index holding exactly these records.
+     */
+    public synchronized IndexKeyFilter filter(int countersPerKey, int hashes) {
+      CountingBloomFilter filter = new CountingBloomFilter(shape(high.size(), countersPerKey, hashes));
+      long[] h1 = high.values();
+      long[] h2 = low.values();
+      for (int i = 0; i < high.size(); i++) {
+        filter.put(h1[i], h2[i]);
+      }
+      return new IndexKeyFilter(Kind.EXACT, filter, countersPerKey);
+    }
   }
 
   private static FilterShape shape(long keys, int countersPerKey, int hashes) {

@@ -102,10 +102,38 @@ public final class DedupRunner {
 
   /** Brings the index up to date with the table (the {@code index} command; the first stage of a run). */
   public IndexSync.Result syncIndex(RecordSource source) {
+    return syncIndex(source, ExactSegmentIndexer.SegmentKeys.NONE);
+  }
+
+  /** As {@link #syncIndex(RecordSource)}, telling {@code segmentKeys} the keys of the segments it adds. */
+  private IndexSync.Result syncIndex(RecordSource source, ExactSegmentIndexer.SegmentKeys segmentKeys) {
     long rows = progressTotal(source);
     try (Progress.Stage stage = progress.start("index", rows)) {
-      return new IndexSync(source, index, () -> new ExactSegmentIndexer(index, spec), threads).run(stage);
+      return new IndexSync(source, index, () -> new ExactSegmentIndexer(index, spec, segmentKeys), threads).run(stage);
     }
+  }
+
+  /** A sync of the index and the exact filter that is in step with it (null when the prefilter is off). */
+  private record Synced(IndexSync.Result sync, IndexKeyFilter filter) {}
+
+  /**
+   * Brings the index up to date and {@code filter} with it: {@link #inStep}, except on a first build,
+   * where the filter is made from the keys as they are indexed rather than rebuilt from the finished
+   * index.
+   */
+  private Synced syncIndexAndFilter(RecordSource source, IndexKeyFilter filter) {
+    boolean firstBuild;
+    try (DirectoryReader before = index.openReader()) {
+      firstBuild = filter != null && before.numDocs() == 0;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    if (!firstBuild) {
+      return new Synced(inStep(index, filter, () -> syncIndex(source)), filter);
+    }
+    IndexKeyFilter.ExactKeyCollector keys = new IndexKeyFilter.ExactKeyCollector();
+    IndexSync.Result sync = syncIndex(source, keys);
+    return new Synced(sync, keys.filter(prefilterSettings.countersPerKey(), prefilterSettings.hashes()));
   }
 
   /**
@@ -174,13 +202,15 @@ public final class DedupRunner {
     }
 
     long t = System.nanoTime();
-    IndexKeyFilter prefilter = openFilter(IndexKeyFilter.Kind.EXACT, index);
+    IndexKeyFilter opened = openFilter(IndexKeyFilter.Kind.EXACT, index);
     IndexKeyFilter nearFilter = nearIndex == null ? null : openFilter(IndexKeyFilter.Kind.NEAR, nearIndex);
-    if (prefilter != null) {
+    if (opened != null) {
       seconds.put("prefilter", elapsed(t));
       t = System.nanoTime();
     }
-    IndexSync.Result sync = inStep(index, prefilter, () -> syncIndex(source));
+    Synced synced = syncIndexAndFilter(source, opened);
+    IndexSync.Result sync = synced.sync();
+    IndexKeyFilter prefilter = synced.filter();
     seconds.put("index", elapsed(t));
 
     t = System.nanoTime();

@@ -213,4 +213,40 @@ class IndexKeyFilterTest {
       }
     }
   }
+
+  /** A first build's filter, made from the keys as segments are added, is the filter a rebuild would make. */
+  @Test
+  void exactKeyCollector_keysOfTheSegmentsAdded_sameCountersAsARebuild() throws Exception {
+    long seed = new Random().nextLong();
+    Random random = new Random(seed);
+    IndexKeyFilter.ExactKeyCollector collector = new IndexKeyFilter.ExactKeyCollector();
+    try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("index"), "digest", false)) {
+      byte[][] chunks = {new byte[16 * 3000], new byte[16 * 4000]}; // two "segments", as two threads would add
+      int[] counts = new int[2];
+      long id = 0;
+      for (long keyId = 1; keyId <= 5000; keyId++) {
+        int copies = random.nextInt(4) == 0 ? 2 + random.nextInt(3) : 1;
+        for (int c = 0; c < copies; c++) {
+          int chunk = random.nextInt(2);
+          if (counts[chunk] == chunks[chunk].length / 16) {
+            chunk = 1 - chunk;
+          }
+          if (counts[chunk] == chunks[chunk].length / 16) {
+            break; // both full
+          }
+          index.add(++id, id, key(keyId));
+          System.arraycopy(key(keyId), 0, chunks[chunk], 16 * counts[chunk]++, 16);
+        }
+      }
+      index.commit();
+      collector.added(chunks[0], counts[0]);
+      collector.added(chunks[1], counts[1]);
+      try (DirectoryReader reader = index.openReader()) {
+        IndexKeyFilter collected = collector.filter(20, 8);
+        assertThat(collected.keys()).as("seed %s", seed).isEqualTo(reader.numDocs());
+        assertThat(collected.sameCounters(IndexKeyFilter.rebuild(IndexKeyFilter.Kind.EXACT, reader, 20, 8)))
+            .as("seed %s", seed).isTrue();
+      }
+    }
+  }
 }

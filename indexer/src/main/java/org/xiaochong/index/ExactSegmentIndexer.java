@@ -17,8 +17,23 @@ public final class ExactSegmentIndexer implements RecordIndexer {
    */
   static final int SEGMENT_DOCS = 1 << 20;
 
+  /** Receives the keys of each segment once it is in the index: a filter can be built alongside. */
+  @FunctionalInterface
+  public interface SegmentKeys {
+    SegmentKeys NONE = (md5s, count) -> {};
+
+    /**
+     * Called on the indexing thread (several threads may call at once) after a segment is added.
+     *
+     * @param md5s the keys, record i at {@code [16 * i, 16 * i + 16)}; reused after the call
+     * @param count the records of the segment
+     */
+    void added(byte[] md5s, int count);
+  }
+
   private final FingerprintIndex index;
   private final ExactDocumentMaker keys;
+  private final SegmentKeys segmentKeys;
   private final int segmentDocs;
   private long[] ids = new long[1024];
   private long[] times = new long[1024];
@@ -26,12 +41,18 @@ public final class ExactSegmentIndexer implements RecordIndexer {
   private int size;
 
   public ExactSegmentIndexer(FingerprintIndex index, TableSpec spec) {
-    this(index, spec, SEGMENT_DOCS);
+    this(index, spec, SegmentKeys.NONE);
   }
 
-  ExactSegmentIndexer(FingerprintIndex index, TableSpec spec, int segmentDocs) {
+  /** @param segmentKeys told the keys of each segment added */
+  public ExactSegmentIndexer(FingerprintIndex index, TableSpec spec, SegmentKeys segmentKeys) {
+    this(index, spec, segmentKeys, SEGMENT_DOCS);
+  }
+
+  ExactSegmentIndexer(FingerprintIndex index, TableSpec spec, SegmentKeys segmentKeys, int segmentDocs) {
     this.index = index;
     this.keys = new ExactDocumentMaker(spec);
+    this.segmentKeys = segmentKeys;
     this.segmentDocs = segmentDocs;
   }
 
@@ -55,6 +76,7 @@ public final class ExactSegmentIndexer implements RecordIndexer {
   public void finish() {
     if (size > 0) {
       index.addSegment(new ExactSegmentReader(ids, times, md5s, size));
+      segmentKeys.added(md5s, size);
       size = 0;
     }
   }

@@ -80,7 +80,7 @@ class ExactSegmentIndexerTest {
     }
     Path bySegments = dir.resolve("segments");
     try (FingerprintIndex index = FingerprintIndex.open(bySegments, "test", true)) {
-      ExactSegmentIndexer indexer = new ExactSegmentIndexer(index, spec, 1000); // 3 segments: 1000, 1000, 500
+      ExactSegmentIndexer indexer = new ExactSegmentIndexer(index, spec, ExactSegmentIndexer.SegmentKeys.NONE, 1000); // 3 segments: 1000, 1000, 500
       records.forEach(indexer::add);
       indexer.finish();
       index.commit();
@@ -169,5 +169,29 @@ class ExactSegmentIndexerTest {
       out.append(String.format("%02x", bytes.bytes[i] & 0xFF));
     }
     return out.toString();
+  }
+
+  @Test
+  void segmentKeys_toldEveryRecordsKeyOncePerSegment() throws IOException {
+    List<SourceRecord> records = records(2500);
+    TableSpec spec = TableSpec.sample();
+    List<Integer> counts = new java.util.ArrayList<>();
+    java.util.Map<String, Integer> told = new java.util.HashMap<>();
+    try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("told"), "test", true)) {
+      ExactSegmentIndexer indexer = new ExactSegmentIndexer(index, spec, (md5s, count) -> {
+        counts.add(count);
+        for (int i = 0; i < count; i++) {
+          told.merge(java.util.HexFormat.of().formatHex(md5s, 16 * i, 16 * i + 16), 1, Integer::sum);
+        }
+      }, 1000);
+      records.forEach(indexer::add);
+      indexer.finish();
+      index.commit();
+    }
+    java.util.Map<String, Integer> expected = new java.util.HashMap<>();
+    ExactDocumentMaker keys = new ExactDocumentMaker(spec);
+    records.forEach(r -> expected.merge(java.util.HexFormat.of().formatHex(keys.exactKey(r)), 1, Integer::sum));
+    assertThat(counts).containsExactly(1000, 1000, 500);
+    assertThat(told).isEqualTo(expected);
   }
 }
