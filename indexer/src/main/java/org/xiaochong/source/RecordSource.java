@@ -166,13 +166,20 @@ public final class RecordSource {
     }
     com.mysql.cj.jdbc.result.ResultSetMetaData mysql = meta.unwrap(com.mysql.cj.jdbc.result.ResultSetMetaData.class);
     for (int i = 0; i < columns.size(); i++) {
-      String encoding = mysql.getColumnCharacterEncoding(i + 3);
-      if (encoding == null || !java.nio.charset.Charset.isSupported(encoding)
-          || !java.nio.charset.Charset.forName(encoding).equals(java.nio.charset.StandardCharsets.UTF_8)) {
+      if (!isUtf8(mysql.getColumnCharacterEncoding(i + 3))) {
         return false;
       }
     }
     return true;
+  }
+
+  /** Whether a Java encoding name (as Connector/J reports it: "UTF-8", "GBK", "Cp1252" …) is UTF-8. */
+  private static boolean isUtf8(String encoding) {
+    try {
+      return encoding != null && java.nio.charset.Charset.forName(encoding).equals(java.nio.charset.StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) { // an unknown or illegal name: leave the decoding to the driver
+      return false;
+    }
   }
 
   /** Runs a query with a streaming result set: rows arrive one by one, none are buffered. */
