@@ -134,8 +134,10 @@ public final class IndexKeyFilter implements GroupPrefilter {
     } else {
       reason = "no snapshot for this index version";
     }
-    notes.accept("prefilter: " + kind.name().toLowerCase(java.util.Locale.ROOT) + " keys rebuilt from the index ("
-        + reason + ")");
+    if (reader.numDocs() > 0) { // an empty index has no keys: nothing was rebuilt, nothing to say
+      notes.accept("prefilter: " + kind.name().toLowerCase(java.util.Locale.ROOT) + " keys rebuilt from the index ("
+          + reason + ")");
+    }
     return rebuild(kind, reader, countersPerKey, hashes);
   }
 
