@@ -90,8 +90,8 @@ public final class ExactKey {
 
   /**
    * Appends one framed field to the message: {@code name 0x1F byteLength 0x1F value 0x1E}. The whole
-   * message is hashed at once ({@link #digest}): a MessageDigest call per piece cost more than the
-   * hashing itself on short fields (six calls a field, ~10 ns each).
+   * message is hashed at once ({@link #digest}): a MessageDigest call per piece (six a field, ~11 ns
+   * each) cost three quarters of what hashing the data did (200k generated rows: 88 ms against 115).
    */
   private void frame(int field, byte[] value, int length) {
     message.append(names[field], 0, names[field].length);
