@@ -120,10 +120,7 @@ final class RunCommand implements Callable<Integer> {
         RecordSource source = new RecordSource(database, table);
         for (ExactPass.Group g : samples) {
           List<String> values = source.readColumns(handle, g.keptId(), List.of(label));
-          String text = values == null || values.get(0) == null ? "" : values.get(0);
-          if (text.length() > 40) {
-            text = text.substring(0, 40) + "…";
-          }
+          String text = oneLine(values == null || values.get(0) == null ? "" : values.get(0), 40);
           StringBuilder removed = new StringBuilder();
           for (int i = 0; i < g.removedIds().length; i++) {
             removed.append(i == 0 ? "" : ", ").append('#').append(g.removedIds()[i]).append(" (")
@@ -143,6 +140,36 @@ final class RunCommand implements Callable<Integer> {
     double total = summary.totalSeconds();
     out.printf("done: %,d records in %.1f s (%s), %,.0f records/s%n", summary.recordsRead(), total, stages,
         total > 0 ? summary.recordsRead() / total : 0.0);
+  }
+
+  /**
+   * A value for a one-line display: at most {@code max} code points (then "…"), line breaks and tabs
+   * shown as {@code \n \r \t} and other control chars as {@code \\uXXXX}, so that a repost that differs
+   * only there (a whitespace variant) stays on its line and the difference shows.
+   */
+  static String oneLine(String text, int max) {
+    StringBuilder out = new StringBuilder();
+    int shown = 0;
+    for (int i = 0; i < text.length(); shown++) {
+      if (shown == max) {
+        return out.append('…').toString();
+      }
+      int cp = text.codePointAt(i);
+      i += Character.charCount(cp);
+      switch (cp) {
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        default -> {
+          if (Character.isISOControl(cp)) {
+            out.append(String.format("\\u%04x", cp));
+          } else {
+            out.appendCodePoint(cp);
+          }
+        }
+      }
+    }
+    return out.toString();
   }
 
   private static String time(long millis) {
