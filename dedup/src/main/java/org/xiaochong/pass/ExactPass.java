@@ -146,8 +146,17 @@ public final class ExactPass {
         plan.add(snapshot.id(group[i]), keptId, DeletionPlan.Rule.EXACT, 1.0);
       }
     }
-    if (samples.size() < SAMPLE_GROUPS) {
-      samples.add(new Group(keptId, snapshot.time(kept), removed, removedTimes));
+    // The samples are the groups with the smallest kept ids, not the first found: the order of the
+    // index's segments (which indexing thread finished first) must not change what a run prints.
+    if (samples.size() < SAMPLE_GROUPS || keptId < samples.get(samples.size() - 1).keptId()) {
+      int at = 0;
+      while (at < samples.size() && samples.get(at).keptId() < keptId) {
+        at++;
+      }
+      samples.add(at, new Group(keptId, snapshot.time(kept), removed, removedTimes));
+      if (samples.size() > SAMPLE_GROUPS) {
+        samples.remove(SAMPLE_GROUPS);
+      }
     }
   }
 

@@ -147,7 +147,9 @@ public final class HtmlReport {
     List<String> fields = spec.fingerprintColumns();
     int exact = 0;
     int near = 0;
-    for (int i = 0; i < plan.size() && (exact < SAMPLES_PER_RULE || near < SAMPLES_PER_RULE); i++) {
+    int[] order = plan.orderByRemovedId(); // the same samples for the same data (see ReportWriter)
+    for (int at = 0; at < order.length && (exact < SAMPLES_PER_RULE || near < SAMPLES_PER_RULE); at++) {
+      int i = order[at];
       boolean isExact = plan.rule(i) == DeletionPlan.Rule.EXACT;
       if (isExact ? exact >= SAMPLES_PER_RULE : near >= SAMPLES_PER_RULE) {
         continue;

@@ -35,7 +35,9 @@ public final class ReportWriter {
       JSON.writeValue(dir.resolve("summary.json").toFile(), summary.toJson());
       try (BufferedWriter out = Files.newBufferedWriter(dir.resolve("decisions.jsonl"), StandardCharsets.UTF_8)) {
         Map<String, Object> line = new LinkedHashMap<>();
-        for (int i = 0; i < plan.size(); i++) {
+        // In removed-id order: the passes find groups in index order, which depends on which indexing
+        // thread wrote its segment first; sorted, two reports of the same data are the same file.
+        for (int i : plan.orderByRemovedId()) {
           line.put("removed_id", plan.removedId(i));
           line.put("kept_id", plan.keptId(i));
           line.put("rule", plan.rule(i).label);

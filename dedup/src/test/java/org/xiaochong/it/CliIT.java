@@ -69,8 +69,11 @@ class CliIT extends DbTestSupport {
 
     List<String> lines = Files.readAllLines(report.resolve("decisions.jsonl"), StandardCharsets.UTF_8);
     assertThat(lines).hasSize((int) removed);
+    long previousId = Long.MIN_VALUE;
     for (String line : lines) {
       JsonNode decision = JSON.readTree(line);
+      assertThat(decision.get("removed_id").asLong()).as("in removed-id order").isGreaterThan(previousId);
+      previousId = decision.get("removed_id").asLong();
       assertThat(decision.get("removed_id").isIntegralNumber()).isTrue();
       assertThat(decision.get("kept_id").isIntegralNumber()).isTrue();
       assertThat(decision.get("rule").asText()).isEqualTo("exact");
