@@ -111,16 +111,6 @@ public final class ArchiveStore {
         .execute());
   }
 
-  /** Writes the plan of a run (before anything moves). */
-  public void writePlan(long runId, DeletionPlan plan) {
-    int[] order = plan.orderByRemovedId();
-    // Two halves on two connections at once. Each entry is a decision that stands on its own, so even
-    // a plan cut short by a failure is safe to apply (resumeInterrupted would).
-    int half = order.length / 2;
-    runInParallel(List.of(() -> writePlanRows(runId, plan, order, 0, half, seq -> {}),
-        () -> writePlanRows(runId, plan, order, half, order.length, seq -> {})), "writing the plan of run " + runId);
-  }
-
   /**
    * What {@link #writePlanAndApply} did.
    *
@@ -132,8 +122,8 @@ public final class ArchiveStore {
    * Writes the plan of a run and moves its rows, the two overlapped: the plan goes in, in seq order, a
    * batch per transaction on one connection, and the apply workers take each batch as soon as its plan
    * rows are committed. No row moves before the plan row that names it is committed, so a failure
-   * leaves what {@link #writePlan} then {@link #apply} would: the plan rows written so far and whole
-   * batches moved or not, which {@link #resumeInterrupted} finishes. Writing the plan is a fifth of
+   * leaves the plan rows written so far (each a decision that stands on its own) and whole batches
+   * moved or not, which {@link #resumeInterrupted} finishes. Writing the plan is a fifth of
    * the work of moving the rows, so the writer stays ahead, and the server works on both while the
    * client formats the plan (1M bench: plan + apply 0.5 + 2.9 s one after the other, see
    * bench/RESULTS.md for overlapped).
@@ -147,7 +137,7 @@ public final class ArchiveStore {
     long[] planWrittenNanos = {System.nanoTime()};
     java.util.concurrent.Callable<Long> writer = () -> {
       try {
-        writePlanRows(runId, plan, order, 0, order.length, written::committed);
+        writePlanRows(runId, plan, order, written::committed);
         planWrittenNanos[0] = System.nanoTime();
         return 0L;
       } finally {
@@ -192,14 +182,15 @@ public final class ArchiveStore {
   }
 
   /**
-   * Writes plan rows [from, to), a transaction per {@link #BATCH} rows (an apply batch), and calls
-   * {@code committed} with the end seq of each committed one.
+   * Writes the plan rows (seq = position in {@code order}), a transaction per {@link #BATCH} rows (an
+   * apply batch), and calls {@code committed} with the end seq of each committed one.
    */
-  private int writePlanRows(long runId, DeletionPlan plan, int[] order, int from, int to, java.util.function.IntConsumer committed) {
+  private void writePlanRows(long runId, DeletionPlan plan, int[] order, java.util.function.IntConsumer committed) {
+    int to = order.length;
     try (Connection loader = database.openLocalInfileConnection()) {
       if (loader != null) {
-        loadPlanRows(loader, runId, plan, order, from, to, committed);
-        return to - from;
+        loadPlanRows(loader, runId, plan, order, committed);
+        return;
       }
     } catch (SQLException e) {
       throw new IllegalStateException("writing the plan of run " + runId + " failed: " + Database.rootMessage(e), e);
@@ -209,7 +200,7 @@ public final class ArchiveStore {
       try (PreparedStatement insert = connection.prepareStatement(
           "INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score) VALUES (?, ?, ?, ?, ?, ?)")) {
         connection.setAutoCommit(false);
-        for (int chunk = from; chunk < to; chunk += BATCH) {
+        for (int chunk = 0; chunk < to; chunk += BATCH) {
           int end = Math.min(to, chunk + BATCH);
           for (int seq = chunk; seq < end; seq++) {
             int i = order[seq];
@@ -236,21 +227,21 @@ public final class ArchiveStore {
         }
       }
     });
-    return to - from;
   }
 
   /**
-   * Writes plan rows [from, to) with LOAD DATA LOCAL INFILE from memory, a transaction per {@link
+   * Writes the plan rows with LOAD DATA LOCAL INFILE from memory, a transaction per {@link
    * #BATCH} rows: the server parses tab-separated numbers instead of multi-row INSERT statements, about
    * 3x less time for 261k rows (bench/RESULTS.md). LOCAL turns rejected rows into warnings, so the
    * loaded count is checked.
    */
-  private static void loadPlanRows(Connection connection, long runId, DeletionPlan plan, int[] order, int from, int to,
+  private static void loadPlanRows(Connection connection, long runId, DeletionPlan plan, int[] order,
       java.util.function.IntConsumer committed) throws SQLException {
+    int to = order.length;
     connection.setAutoCommit(false);
     try (Statement statement = connection.createStatement()) {
       StringBuilder rows = new StringBuilder();
-      for (int chunk = from; chunk < to; chunk += BATCH) {
+      for (int chunk = 0; chunk < to; chunk += BATCH) {
         int end = Math.min(to, chunk + BATCH);
         rows.setLength(0);
         for (int seq = chunk; seq < end; seq++) {

@@ -159,7 +159,7 @@ public final class IndexKeyFilter implements GroupPrefilter {
       // One key per live record: the size is known, the keys go straight in, read from the doc
       // values (one sequential read per record, no walk of the term dictionary).
       filter = new CountingBloomFilter(shapeForKeys.apply(reader.numDocs()));
-      forEachLiveExactKey(reader, filter::put);
+      forEachKey(kind, reader, null, filter::put);
     } else {
       long[] keys = distinctLiveKeys(reader);
       filter = new CountingBloomFilter(shapeForKeys.apply(keys.length));
@@ -410,20 +410,24 @@ public final class IndexKeyFilter implements GroupPrefilter {
     }
   }
 
-  /** The keys (doc values) of the live records of {@code reader} whose id {@code wanted} accepts. */
+  /**
+   * The keys (doc values) of the live records of {@code reader} whose id {@code wanted} accepts; with
+   * {@code wanted} null, of every live record, and the ids are not read (a rebuild).
+   */
   private static void forEachKey(Kind kind, DirectoryReader reader, java.util.function.LongPredicate wanted,
       KeyConsumer consumer) {
     try {
       for (LeafReaderContext leaf : reader.leaves()) {
         LeafReader leafReader = leaf.reader();
         Bits live = leafReader.getLiveDocs();
-        NumericDocValues ids = leafReader.getNumericDocValues(IndexSchema.ID);
+        NumericDocValues ids = wanted == null ? null : leafReader.getNumericDocValues(IndexSchema.ID);
         BinaryDocValues values = leafReader.getBinaryDocValues(kind.valuesField);
-        if (ids == null || values == null) {
+        if (values == null || wanted != null && ids == null) {
           continue;
         }
-        for (int doc = ids.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS; doc = ids.nextDoc()) {
-          if (live != null && !live.get(doc) || !wanted.test(ids.longValue()) || !values.advanceExact(doc)) {
+        for (int doc = values.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS; doc = values.nextDoc()) {
+          if (live != null && !live.get(doc)
+              || wanted != null && !(ids.advanceExact(doc) && wanted.test(ids.longValue()))) {
             continue;
           }
           BytesRef bytes = values.binaryValue();
@@ -433,28 +437,6 @@ public final class IndexKeyFilter implements GroupPrefilter {
             if (kind.perRecord) {
               break; // one exact key per record
             }
-          }
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** The exact key of every live record of {@code reader}: its md5 doc values, without the ids. */
-  private static void forEachLiveExactKey(DirectoryReader reader, KeyConsumer consumer) {
-    try {
-      for (LeafReaderContext leaf : reader.leaves()) {
-        Bits live = leaf.reader().getLiveDocs();
-        BinaryDocValues values = leaf.reader().getBinaryDocValues(Kind.EXACT.valuesField);
-        if (values == null) {
-          continue;
-        }
-        for (int doc = values.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS; doc = values.nextDoc()) {
-          BytesRef key = values.binaryValue();
-          if ((live == null || live.get(doc)) && key.length == CountingBloomFilter.KEY_BYTES) {
-            consumer.accept((long) BitUtil.VH_BE_LONG.get(key.bytes, key.offset),
-                (long) BitUtil.VH_BE_LONG.get(key.bytes, key.offset + Long.BYTES));
           }
         }
       }

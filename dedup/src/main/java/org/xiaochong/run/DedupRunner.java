@@ -122,12 +122,7 @@ public final class DedupRunner {
    * index.
    */
   private Synced syncIndexAndFilter(RecordSource source, IndexKeyFilter filter) {
-    boolean firstBuild;
-    try (DirectoryReader before = index.openReader()) {
-      firstBuild = filter != null && before.numDocs() == 0;
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    boolean firstBuild = filter != null && index.writer().getDocStats().numDocs == 0; // no reader needed
     if (!firstBuild) {
       return new Synced(inStep(index, filter, () -> syncIndex(source)), filter);
     }
@@ -142,9 +137,9 @@ public final class DedupRunner {
    * rebuilding the filters). Returns the sync of the index.
    */
   public IndexSync.Result syncIndexesInStep(RecordSource source) {
-    IndexKeyFilter prefilter = openFilter(IndexKeyFilter.Kind.EXACT, index);
-    IndexSync.Result sync = inStep(index, prefilter, () -> syncIndex(source));
-    saveFilter(prefilter, index);
+    Synced synced = syncIndexAndFilter(source, openFilter(IndexKeyFilter.Kind.EXACT, index));
+    IndexSync.Result sync = synced.sync();
+    saveFilter(synced.filter(), index);
     if (nearIndex != null) {
       IndexKeyFilter nearFilter = openFilter(IndexKeyFilter.Kind.NEAR, nearIndex);
       inStep(nearIndex, nearFilter, () -> syncNearIndex(source));
@@ -248,7 +243,6 @@ public final class DedupRunner {
     }
 
     long runId = 0;
-    boolean filtersSaved = false;
     if (options.apply()) {
       t = System.nanoTime();
       runId = archive.startRun(options.method(), true, configDigest, options.since(), options.until());
@@ -288,7 +282,6 @@ public final class DedupRunner {
         // Saved here, under the generations the deletes made, while the server still drops the plan.
         saveFilter(prefilter, index);
         saveFilter(nearFilter, nearIndex);
-        filtersSaved = true;
       } catch (RuntimeException e) {
         failure = e;
       }
@@ -307,8 +300,9 @@ public final class DedupRunner {
       }
       seconds.put("apply", elapsed(t));
     }
-    // Saved under the generations they now match; a crash before this line only costs a rebuild.
-    if (!filtersSaved) {
+    // Saved under the generations they now match (an applied run saved them after its deletes, or
+    // threw); a crash before this line only costs a rebuild.
+    if (!options.apply()) {
       saveFilter(prefilter, index);
       saveFilter(nearFilter, nearIndex);
     }

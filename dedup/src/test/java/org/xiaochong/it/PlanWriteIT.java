@@ -24,7 +24,7 @@ class PlanWriteIT extends DbTestSupport {
   @TempDir Path dir;
 
   @Test
-  void writePlan_loadDataAndInsert_sameRows() {
+  void writePlanAndApply_loadDataAndInsert_samePlanRows() {
     PostLoader.recreateTable(database());
     TableSpec spec = TableSpec.sample();
     List<String> columns = new RecordSource(database(), spec).checkSchema();
@@ -39,7 +39,8 @@ class PlanWriteIT extends DbTestSupport {
     ArchiveStore embedded = new ArchiveStore(database(), spec);
     embedded.ensureTables(columns);
     long loadedRun = embedded.startRun("both", true, "0".repeat(32), null, null);
-    embedded.writePlan(loadedRun, plan);
+    // The table is empty: the plan is written whole and nothing moves.
+    assertThat(embedded.writePlanAndApply(loadedRun, plan, n -> {}).rowsMoved()).isZero();
     List<List<Object>> loaded = planRows(loadedRun);
 
     long insertedRun;
@@ -48,13 +49,13 @@ class PlanWriteIT extends DbTestSupport {
       ArchiveStore viaJdbcUrl = new ArchiveStore(external, spec);
       viaJdbcUrl.ensureTables(columns);
       insertedRun = viaJdbcUrl.startRun("both", true, "0".repeat(32), null, null);
-      viaJdbcUrl.writePlan(insertedRun, plan);
+      assertThat(viaJdbcUrl.writePlanAndApply(insertedRun, plan, n -> {}).rowsMoved()).isZero();
     }
     List<List<Object>> inserted = planRows(insertedRun);
 
     assertThat(loaded).hasSize(plan.size()).isEqualTo(inserted);
     int[] order = plan.orderByRemovedId();
-    for (int seq : new int[] {0, 49_999, 50_000, 120_002}) {
+    for (int seq : new int[] {0, 9_999, 10_000, 49_999, 50_000, 120_002}) {
       int i = order[seq];
       assertThat(loaded.get(seq)).containsExactly(seq, plan.removedId(i), plan.keptId(i), plan.rule(i).label, plan.score(i));
     }
