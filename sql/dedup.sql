@@ -1,15 +1,15 @@
 -- Bookkeeping tables of xiaochong, created by `dedup init-db` and on first use (IF NOT EXISTS).
 -- The archive of removed rows, <table>_removed, is created from the source table itself
 -- (all its columns, plus dedup_run_id, dedup_rule, dedup_kept_id, dedup_score, dedup_removed_at),
--- so that it works for any source table; see ArchiveTables in the dedup module.
+-- so that it works for any source table; see ArchiveStore in the dedup module.
 
--- One row per `dedup run` (dry runs too) and per `dedup restore`.
+-- One row per applied `dedup run` (a dry run writes nothing); a restore updates its run's row.
 CREATE TABLE IF NOT EXISTS dedup_run (
   id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
   source_table VARCHAR(64) NOT NULL,
   method VARCHAR(16) NOT NULL,
   applied BOOLEAN NOT NULL,
-  status VARCHAR(16) NOT NULL,           -- planned | applying | applied | restored | failed
+  status VARCHAR(16) NOT NULL,           -- planned | applying | applied | restoring | restored
   config_digest CHAR(32) NOT NULL,       -- MD5 of the effective config (password excluded)
   window_since DATETIME NULL,
   window_until DATETIME NULL,
@@ -30,5 +30,6 @@ CREATE TABLE IF NOT EXISTS dedup_plan (
   kept_id BIGINT NOT NULL,
   rule VARCHAR(16) NOT NULL,
   score DOUBLE NOT NULL,
+  skipped BOOLEAN NOT NULL DEFAULT 0,    -- 1: left in place, the rows changed since the plan (apply re-check)
   PRIMARY KEY (run_id, seq)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

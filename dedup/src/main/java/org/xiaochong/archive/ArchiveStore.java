@@ -6,13 +6,15 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.ResultSet;
 import java.sql.Statement;
-import java.sql.Timestamp;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -24,8 +26,10 @@ import java.util.Optional;
 import java.util.function.LongConsumer;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
+import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
+import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 
 /**
@@ -50,22 +54,38 @@ public final class ArchiveStore {
 
   private final Database database;
   private final TableSpec spec;
+  private final NearConfig nearConfig;
   private List<String> sourceColumns;
+  /** The source's columns a restore writes: all but generated ones, whose values the server computes. */
+  private List<String> writableColumns;
 
+  /** An archive whose apply re-checks near removals with the default near settings. */
   public ArchiveStore(Database database, TableSpec spec) {
+    this(database, spec, NearConfig.defaults());
+  }
+
+  /** @param nearConfig the near rule's settings, for re-checking near removals before they move */
+  public ArchiveStore(Database database, TableSpec spec, NearConfig nearConfig) {
     this.database = database;
     this.spec = spec;
+    this.nearConfig = nearConfig;
   }
 
   /**
-   * Creates the bookkeeping tables and {@code <table>_removed} when missing, and checks that the
-   * archive has every column of the source.
+   * Creates the bookkeeping tables and {@code <table>_removed} when missing, adds the plan's {@code
+   * skipped} column to a plan table made by an older version, and checks that the archive can hold
+   * every column of the source as it is now ({@link ArchiveColumns}): a column added, widened or
+   * converted in the source since the archive was made stops the run here, before any row moves,
+   * with the ALTER TABLE that fixes it.
    */
   public void ensureTables(List<String> sourceColumns) {
     this.sourceColumns = List.copyOf(sourceColumns);
     database.runScript("/sql/dedup.sql");
     String removed = spec.removedTable();
     database.jdbi().useHandle(handle -> {
+      if (!ArchiveColumns.hasColumn(handle, "dedup_plan", "skipped")) {
+        handle.execute("ALTER TABLE dedup_plan ADD COLUMN skipped BOOLEAN NOT NULL DEFAULT 0");
+      }
       boolean exists = !handle.createQuery(
               "SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?")
           .bind(0, removed).mapTo(Integer.class).list().isEmpty();
@@ -79,17 +99,10 @@ public final class ArchiveStore {
             + " ADD COLUMN dedup_removed_at DATETIME(3) NOT NULL,"
             + " ADD PRIMARY KEY (dedup_run_id, " + q(spec.idColumn()) + "),"
             + " ADD KEY (dedup_kept_id)");
-      } else {
-        List<String> archived = handle.createQuery(
-                "SELECT LOWER(column_name) FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ?")
-            .bind(0, removed).mapTo(String.class).list();
-        for (String column : this.sourceColumns) {
-          if (!archived.contains(column.toLowerCase(Locale.ROOT))) {
-            throw new BadInputException("archive table " + removed + " has no column '" + column
-                + "' that " + spec.table() + " has: add it with ALTER TABLE before running");
-          }
-        }
       }
+      ArchiveColumns columns = ArchiveColumns.read(handle, spec.table(), removed);
+      columns.requireArchiveMatches(this.sourceColumns);
+      this.writableColumns = columns.writable(this.sourceColumns);
     });
   }
 
@@ -116,7 +129,23 @@ public final class ArchiveStore {
    *
    * @param planWrittenNanos {@link System#nanoTime()} when the last plan row was committed
    */
-  public record Applied(long rowsMoved, long planWrittenNanos) {}
+  public record Applied(long rowsMoved, long skippedChanged, long planWrittenNanos) {}
+
+  /**
+   * Rows moved by some batches, and planned rows left in place because what they or their kept row
+   * hold now no longer makes them duplicates ({@link DecisionCheck}).
+   */
+  public record Moved(long rows, long skippedChanged) {
+    static final Moved NONE = new Moved(0, 0);
+
+    Moved plus(Moved other) {
+      return new Moved(rows + other.rows, skippedChanged + other.skippedChanged);
+    }
+
+    static Moved sum(List<Moved> parts) {
+      return parts.stream().reduce(NONE, Moved::plus);
+    }
+  }
 
   /**
    * Writes the plan of a run and moves its rows, the two overlapped: the plan goes in, in seq order, a
@@ -135,20 +164,20 @@ public final class ArchiveStore {
     int[] order = plan.orderByRemovedId();
     PlanWritten written = new PlanWritten();
     long[] planWrittenNanos = {System.nanoTime()};
-    java.util.concurrent.Callable<Long> writer = () -> {
+    java.util.concurrent.Callable<Moved> writer = () -> {
       try {
         writePlanRows(runId, plan, order, written::committed);
         planWrittenNanos[0] = System.nanoTime();
-        return 0L;
+        return Moved.NONE;
       } finally {
         written.finished(); // a worker waiting for rows that will never come stops
       }
     };
-    List<java.util.concurrent.Callable<Long>> tasks = new ArrayList<>();
+    List<java.util.concurrent.Callable<Moved>> tasks = new ArrayList<>();
     tasks.add(writer);
     tasks.addAll(applyWorkers(runId, order.length, written::awaitCommitted, progress));
-    long moved = runInParallel(tasks, "applying run " + runId).stream().mapToLong(Long::longValue).sum();
-    return new Applied(moved, planWrittenNanos[0]);
+    Moved moved = Moved.sum(runInParallel(tasks, "applying run " + runId));
+    return new Applied(moved.rows(), moved.skippedChanged(), planWrittenNanos[0]);
   }
 
   /** How far the plan writer has committed, for the apply workers to wait on. */
@@ -298,64 +327,78 @@ public final class ArchiveStore {
 
   /**
    * Moves the planned rows of a run (its plan already written) into the archive, batch by batch.
-   * Returns the rows moved.
    *
    * @param progress called with the plan rows handled per batch
    */
-  public long apply(long runId, LongConsumer progress) {
+  public Moved apply(long runId, LongConsumer progress) {
     requireColumns();
     int planSize = database.jdbi().withHandle(h -> h.createQuery(
         "SELECT COALESCE(MAX(seq) + 1, 0) FROM dedup_plan WHERE run_id = ?").bind(0, runId).mapTo(Integer.class).one());
-    return runInParallel(applyWorkers(runId, planSize, seqEnd -> true, progress), "applying run " + runId)
-        .stream().mapToLong(Long::longValue).sum();
+    return Moved.sum(runInParallel(applyWorkers(runId, planSize, seqEnd -> true, progress), "applying run " + runId));
+  }
+
+  /** The statements of one batch; {@code ?} are bound by {@link #moveBatchOnce}. */
+  private record BatchSql(String lockRemoved, String lockKept, String markSkipped, String archive, String delete,
+      int fingerprintColumns) {}
+
+  private BatchSql batchSql() {
+    String columns = sourceColumns.stream().map(c -> "t." + q(c)).collect(Collectors.joining(", "));
+    String plainColumns = sourceColumns.stream().map(ArchiveStore::q).collect(Collectors.joining(", "));
+    String id = q(spec.idColumn());
+    String table = q(spec.table());
+    String batch = " WHERE p.run_id = ? AND p.seq >= ? AND p.seq < ?";
+    String joins = " FROM dedup_plan p JOIN " + table + " t ON t." + id + " = p.removed_id"
+        + " JOIN " + table + " k ON k." + id + " = p.kept_id" + batch + " AND p.skipped = 0";
+    // The removed rows are locked for writing, their kept rows for reading (shared: two batches may
+    // keep the same row), so neither changes between the check and the move.
+    String lockRemoved = "SELECT p.seq, p.rule, p.kept_id, " + DecisionCheck.columns(spec, "t") + " FROM dedup_plan p"
+        + " JOIN " + table + " t ON t." + id + " = p.removed_id" + batch + " FOR UPDATE";
+    String lockKept = "SELECT " + DecisionCheck.columns(spec, "k") + " FROM " + table + " k WHERE k." + id
+        + " IN (SELECT p.kept_id FROM dedup_plan p" + batch + ") LOCK IN SHARE MODE";
+    String archive = "INSERT INTO " + q(spec.removedTable()) + " (" + plainColumns
+        + ", dedup_run_id, dedup_rule, dedup_kept_id, dedup_score, dedup_removed_at) SELECT " + columns
+        + ", p.run_id, p.rule, p.kept_id, p.score, ?" + joins;
+    return new BatchSql(lockRemoved, lockKept, "UPDATE dedup_plan SET skipped = 1 WHERE run_id = ? AND seq = ?",
+        archive, "DELETE t" + joins, spec.fingerprintColumns().size());
   }
 
   /**
    * The apply workers: each takes the next batch of plan rows [0, planSize) once {@code planned} says
    * its rows are committed, and moves it.
    */
-  private List<java.util.concurrent.Callable<Long>> applyWorkers(long runId, int planSize, PlanGate planned,
+  private List<java.util.concurrent.Callable<Moved>> applyWorkers(long runId, int planSize, PlanGate planned,
       LongConsumer progress) {
-    String columns = sourceColumns.stream().map(c -> "t." + q(c)).collect(Collectors.joining(", "));
-    String plainColumns = sourceColumns.stream().map(ArchiveStore::q).collect(Collectors.joining(", "));
-    String id = q(spec.idColumn());
-    String table = q(spec.table());
-    String joins = " FROM dedup_plan p JOIN " + table + " t ON t." + id + " = p.removed_id"
-        + " JOIN " + table + " k ON k." + id + " = p.kept_id"
-        + " WHERE p.run_id = ? AND p.seq >= ? AND p.seq < ?";
-    String insert = "INSERT INTO " + q(spec.removedTable()) + " (" + plainColumns
-        + ", dedup_run_id, dedup_rule, dedup_kept_id, dedup_score, dedup_removed_at) SELECT " + columns
-        + ", p.run_id, p.rule, p.kept_id, p.score, ?" + joins;
-    String delete = "DELETE t" + joins;
-    Timestamp removedAt = Timestamp.valueOf(now());
-    // Batches are disjoint id ranges (the plan is in removed-id order) and never touch a kept row, so
+    BatchSql sql = batchSql();
+    LocalDateTime removedAt = now();
+    // Batches are disjoint id ranges (the plan is in removed-id order) and never remove a kept row, so
     // two run at once, each in its own transaction, and the server uses both cores. READ COMMITTED:
-    // INSERT … SELECT takes no gap locks, so the batches do not block each other. Each worker keeps
-    // its connection for all the batches it takes (a connection costs a login and Connector/J's
-    // setup queries; 27 batches of the 1M bench used to open 27).
+    // no gap locks, so the batches do not block each other. Each worker keeps its connection for all
+    // the batches it takes (a connection costs a login and Connector/J's setup queries).
     AtomicInteger nextBatch = new AtomicInteger();
     AtomicBoolean failed = new AtomicBoolean(); // a failed batch stops the other worker too
-    List<java.util.concurrent.Callable<Long>> workers = new ArrayList<>();
+    List<java.util.concurrent.Callable<Moved>> workers = new ArrayList<>();
     for (int w = 0; w < PARALLEL_BATCHES; w++) {
       workers.add(() -> database.jdbi().withHandle(handle -> {
-        long moved = 0;
-        for (int lo = nextBatch.getAndIncrement() * BATCH; lo < planSize && !failed.get();
-            lo = nextBatch.getAndIncrement() * BATCH) {
-          int to = Math.min(planSize, lo + BATCH);
-          try {
-            if (!planned.awaitCommitted(to)) {
-              break; // the plan writer failed; it reports why
+        Moved moved = Moved.NONE;
+        try (DecisionCheck check = new DecisionCheck(spec, nearConfig)) {
+          for (int lo = nextBatch.getAndIncrement() * BATCH; lo < planSize && !failed.get();
+              lo = nextBatch.getAndIncrement() * BATCH) {
+            int to = Math.min(planSize, lo + BATCH);
+            try {
+              if (!planned.awaitCommitted(to)) {
+                break; // the plan writer failed; it reports why
+              }
+              moved = moved.plus(moveBatch(handle.getConnection(), runId, lo, to, sql, check, removedAt));
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              failed.set(true);
+              throw new IllegalStateException("interrupted while applying run " + runId, e);
+            } catch (RuntimeException e) {
+              failed.set(true);
+              throw e;
             }
-            moved += moveBatch(handle.getConnection(), runId, lo, to, insert, delete, removedAt);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            failed.set(true);
-            throw new IllegalStateException("interrupted while applying run " + runId, e);
-          } catch (RuntimeException e) {
-            failed.set(true);
-            throw e;
+            progress.accept(to - lo);
           }
-          progress.accept(to - lo);
         }
         return moved;
       }));
@@ -369,11 +412,11 @@ public final class ArchiveStore {
    * parameters, and on these long statements run dozens of times that lexer became hot enough for
    * the JIT to compile it in the middle of the apply (~0.3 s of a core, bench/RESULTS.md).
    */
-  private static int moveBatch(Connection connection, long runId, int lo, int to, String insert, String delete,
-      Timestamp removedAt) {
+  private static Moved moveBatch(Connection connection, long runId, int lo, int to, BatchSql sql, DecisionCheck check,
+      LocalDateTime removedAt) {
     for (int attempt = 1; ; attempt++) {
       try {
-        return moveBatchOnce(connection, runId, lo, to, insert, delete, removedAt);
+        return moveBatchOnce(connection, runId, lo, to, sql, check, removedAt);
       } catch (RuntimeException e) {
         if (attempt >= 3 || !Database.isDeadlock(e)) {
           throw e;
@@ -382,29 +425,78 @@ public final class ArchiveStore {
     }
   }
 
-  private static int moveBatchOnce(Connection connection, long runId, int lo, int to, String insert, String delete,
-      Timestamp removedAt) {
+  /**
+   * One batch, in one transaction: lock the planned rows and their kept rows, decide again on what
+   * they hold now ({@link DecisionCheck}), mark the plan rows whose decision no longer stands as
+   * skipped, then copy the others into the archive and delete them. The copy and the delete see the
+   * locked row versions, so an edit can neither slip between the check and the copy nor between the
+   * copy and the delete. The copied and deleted counts must both equal the rows that qualified, or
+   * the batch is rolled back.
+   */
+  private static Moved moveBatchOnce(Connection connection, long runId, int lo, int to, BatchSql sql,
+      DecisionCheck check, LocalDateTime removedAt) {
     try {
       connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
       connection.setAutoCommit(false);
-      try (PreparedStatement archive = connection.prepareStatement(insert);
-          PreparedStatement remove = connection.prepareStatement(delete)) {
-        archive.setTimestamp(1, removedAt);
-        archive.setLong(2, runId);
-        archive.setInt(3, lo);
-        archive.setInt(4, to);
-        int archived = archive.executeUpdate();
-        remove.setLong(1, runId);
-        remove.setInt(2, lo);
-        remove.setInt(3, to);
-        int deleted = remove.executeUpdate();
-        if (archived != deleted) {
-          connection.rollback();
-          throw new IllegalStateException("run " + runId + ": batch " + lo + "-" + to + " archived " + archived
-              + " rows but would delete " + deleted + "; rolled back, nothing of this batch changed");
+      try {
+        List<PlannedRow> planned = new ArrayList<>();
+        try (PreparedStatement lock = connection.prepareStatement(sql.lockRemoved())) {
+          bindBatch(lock, 1, runId, lo, to);
+          try (ResultSet rs = lock.executeQuery()) {
+            while (rs.next()) {
+              planned.add(new PlannedRow(rs.getInt(1), DeletionPlan.Rule.of(rs.getString(2)), rs.getLong(3),
+                  DecisionCheck.read(rs, 4, sql.fingerprintColumns())));
+            }
+          }
+        }
+        Map<Long, SourceRecord> kept = new HashMap<>();
+        try (PreparedStatement lock = connection.prepareStatement(sql.lockKept())) {
+          bindBatch(lock, 1, runId, lo, to);
+          try (ResultSet rs = lock.executeQuery()) {
+            while (rs.next()) {
+              SourceRecord row = DecisionCheck.read(rs, 1, sql.fingerprintColumns());
+              kept.put(row.id(), row);
+            }
+          }
+        }
+        int qualified = 0;
+        long skipped = 0;
+        try (PreparedStatement mark = connection.prepareStatement(sql.markSkipped())) {
+          for (PlannedRow row : planned) {
+            SourceRecord keptRow = kept.get(row.keptId());
+            if (keptRow == null) {
+              continue; // the kept row left the table: the joins below move nothing for this row
+            }
+            if (check.stillHolds(row.rule(), row.removed(), keptRow)) {
+              qualified++;
+            } else {
+              mark.setLong(1, runId);
+              mark.setInt(2, row.seq());
+              mark.addBatch();
+              skipped++;
+            }
+          }
+          if (skipped > 0) {
+            mark.executeBatch();
+          }
+        }
+        int archived;
+        int deleted;
+        try (PreparedStatement archive = connection.prepareStatement(sql.archive());
+            PreparedStatement remove = connection.prepareStatement(sql.delete())) {
+          archive.setObject(1, removedAt);
+          bindBatch(archive, 2, runId, lo, to);
+          archived = archive.executeUpdate();
+          bindBatch(remove, 1, runId, lo, to);
+          deleted = remove.executeUpdate();
+        }
+        if (archived != qualified || deleted != qualified) {
+          throw new IllegalStateException("run " + runId + ": batch " + lo + "-" + to + " had " + qualified
+              + " rows to move but archived " + archived + " and would delete " + deleted
+              + "; rolled back, nothing of this batch changed");
         }
         connection.commit();
-        return deleted;
+        return new Moved(deleted, skipped);
       } catch (SQLException | RuntimeException e) {
         connection.rollback();
         throw e;
@@ -417,21 +509,39 @@ public final class ArchiveStore {
     }
   }
 
-  /** Finishes runs of this table left in status {@code applying} by a crash; returns their ids. */
+  /** A plan row with the removed row as it is now. */
+  private record PlannedRow(int seq, DeletionPlan.Rule rule, long keptId, SourceRecord removed) {}
+
+  private static void bindBatch(PreparedStatement statement, int first, long runId, int lo, int to) throws SQLException {
+    statement.setLong(first, runId);
+    statement.setInt(first + 1, lo);
+    statement.setInt(first + 2, to);
+  }
+
+  /**
+   * Finishes runs of this table left in status {@code applying} by a crash; returns their ids. Each
+   * batch is decided again on what its rows hold now, as in a first apply.
+   */
   public List<Long> resumeInterrupted() {
     List<Long> runs = database.jdbi().withHandle(h -> h.createQuery(
         "SELECT id FROM dedup_run WHERE source_table = ? AND status = 'applying' ORDER BY id")
         .bind(0, spec.table()).mapTo(Long.class).list());
     for (long runId : runs) {
-      long moved = apply(runId, n -> {});
+      Moved moved = apply(runId, n -> {});
       database.jdbi().useHandle(h -> h.createUpdate(
           "UPDATE dedup_run SET status = 'applied', finished_at = ?, message = ? WHERE id = ?")
-          .bind(0, now()).bind(1, "resumed after an interruption; " + moved + " rows moved on resume").bind(2, runId).execute());
+          .bind(0, now()).bind(1, "resumed after an interruption; " + moved.rows() + " rows moved on resume, "
+              + moved.skippedChanged() + " left because they changed").bind(2, runId).execute());
     }
     return runs;
   }
 
-  /** Puts the rows of a run back into the source table. Returns the rows restored. */
+  /**
+   * Puts the rows of a run back into the source table, a transaction per batch. The run is marked
+   * {@code restoring} and its plan dropped before the first row moves, so an interrupted restore never
+   * lets a later {@code run --apply} finish the run again and re-delete what was put back; running the
+   * restore again finishes it. Returns the rows restored.
+   */
   public long restore(long runId) {
     requireColumns();
     Optional<String> status = database.jdbi().withHandle(h -> h.createQuery(
@@ -440,7 +550,13 @@ public final class ArchiveStore {
     if (status.isEmpty()) {
       throw new BadInputException("run " + runId + " is not a run on table " + spec.table() + " (see `dedup stats`)");
     }
-    String plainColumns = sourceColumns.stream().map(ArchiveStore::q).collect(Collectors.joining(", "));
+    database.jdbi().useTransaction(h -> {
+      h.createUpdate("UPDATE dedup_run SET status = 'restoring', message = ? WHERE id = ?")
+          .bind(0, "restore started at " + now() + " (run the restore again if it was interrupted)").bind(1, runId)
+          .execute();
+      h.createUpdate("DELETE FROM dedup_plan WHERE run_id = ?").bind(0, runId).execute();
+    });
+    String plainColumns = writableColumns.stream().map(ArchiveStore::q).collect(Collectors.joining(", "));
     String id = q(spec.idColumn());
     String removed = q(spec.removedTable());
     long restored = 0;
@@ -481,11 +597,8 @@ public final class ArchiveStore {
       after = upTo;
     }
     long total = restored;
-    database.jdbi().useHandle(h -> {
-      h.createUpdate("UPDATE dedup_run SET status = 'restored', message = ? WHERE id = ?")
-          .bind(0, total + " rows restored at " + now()).bind(1, runId).execute();
-      h.createUpdate("DELETE FROM dedup_plan WHERE run_id = ?").bind(0, runId).execute();
-    });
+    database.jdbi().useHandle(h -> h.createUpdate("UPDATE dedup_run SET status = 'restored', message = ? WHERE id = ?")
+        .bind(0, total + " rows restored at " + now()).bind(1, runId).execute());
     return restored;
   }
 

@@ -18,6 +18,16 @@ public final class DeletionPlan {
     Rule(String label) {
       this.label = label;
     }
+
+    /** The rule stored as {@code label} in {@code dedup_rule} or {@code dedup_plan.rule}. */
+    public static Rule of(String label) {
+      for (Rule rule : values()) {
+        if (rule.label.equals(label)) {
+          return rule;
+        }
+      }
+      throw new IllegalArgumentException("unknown rule '" + label + "' in the plan");
+    }
   }
 
   private long[] removedIds = new long[1024];

@@ -66,8 +66,12 @@ final class CheckCommand implements Callable<Integer> {
     String idColumn = config.table().idColumn();
     String timeColumn = config.table().timeColumn();
     PrintWriter err = spec.commandLine().getErr();
-    try (FingerprintIndex index = ConfigOptions.openIndex(config, false);
-        FingerprintIndex nearIndex = ConfigOptions.openNearIndexIfBuilt(config);
+    // Without --add, check only reads: it opens the last commit of the indexes without their write
+    // lock, so a run on the same index folder is never kept waiting (it sees what was committed
+    // when it started). --add writes, and so holds the indexes' write lock while it runs.
+    try (FingerprintIndex index = add ? ConfigOptions.openIndex(config, false) : ConfigOptions.openIndexReadOnly(config);
+        FingerprintIndex nearIndex = add ? ConfigOptions.openNearIndexIfBuilt(config)
+            : ConfigOptions.openNearIndexReadOnlyIfBuilt(config);
         OnlineChecker checker = OnlineChecker.open(index, nearIndex, config.table(), config.near(), config.prefilter(),
             err::println);
         BufferedReader in = new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8))) {

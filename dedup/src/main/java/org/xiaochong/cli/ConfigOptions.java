@@ -40,6 +40,19 @@ final class ConfigOptions {
     return openNearIndex(config, false);
   }
 
+  /** The index for reading only (no write lock: a run may write beside it). */
+  static FingerprintIndex openIndexReadOnly(DedupConfig config) {
+    return FingerprintIndex.openReadOnly(config.indexDir(), config.fieldsDigest());
+  }
+
+  /** As {@link #openNearIndexIfBuilt}, for reading only. */
+  static FingerprintIndex openNearIndexReadOnlyIfBuilt(DedupConfig config) {
+    if (config.table().nearFields().isEmpty() || !FingerprintIndex.exists(config.nearIndexDir())) {
+      return null;
+    }
+    return FingerprintIndex.openReadOnly(config.nearIndexDir(), config.nearFieldsDigest());
+  }
+
   /** The near index, {@code <index.dir>/near}; only for --method near|both. */
   static FingerprintIndex openNearIndex(DedupConfig config, boolean rebuild) {
     return FingerprintIndex.open(config.nearIndexDir(), config.nearFieldsDigest(), rebuild);
@@ -54,7 +67,7 @@ final class ConfigOptions {
   static DedupRunner runner(DedupConfig config, Database database, FingerprintIndex index, FingerprintIndex nearIndex,
       Progress progress, Consumer<String> notes) {
     DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(), progress)
-        .withPrefilter(config.prefilter()).withNotes(notes);
+        .withPrefilter(config.prefilter()).withNotes(notes).withNearRule(config.near());
     if (nearIndex != null) {
       runner.withNear(nearIndex, config.near());
     }

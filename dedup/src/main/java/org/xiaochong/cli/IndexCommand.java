@@ -3,6 +3,7 @@ package org.xiaochong.cli;
 import java.util.concurrent.Callable;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSync;
+import org.xiaochong.run.TableLock;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
 import picocli.CommandLine;
@@ -29,6 +30,7 @@ final class IndexCommand implements Callable<Integer> {
   public Integer call() {
     DedupConfig config = options.load();
     try (Database database = ConfigOptions.openDatabase(config);
+        TableLock lock = TableLock.acquire(database, config.table(), rebuild ? "index --rebuild" : "index");
         FingerprintIndex index = ConfigOptions.openIndex(config, rebuild)) {
       RecordSource source = new RecordSource(database, config.table());
       source.checkSchema();

@@ -4,6 +4,7 @@ import java.util.concurrent.Callable;
 import org.xiaochong.archive.ArchiveStore;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.run.Progress;
+import org.xiaochong.run.TableLock;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
 import picocli.CommandLine;
@@ -30,6 +31,7 @@ final class RestoreCommand implements Callable<Integer> {
   public Integer call() {
     DedupConfig config = options.load();
     try (Database database = ConfigOptions.openDatabase(config);
+        TableLock lock = TableLock.acquire(database, config.table(), "restore --run " + runId);
         FingerprintIndex index = ConfigOptions.openIndex(config, false);
         FingerprintIndex nearIndex = ConfigOptions.openNearIndexIfBuilt(config)) {
       RecordSource source = new RecordSource(database, config.table());

@@ -13,6 +13,7 @@ import org.xiaochong.pass.ExactPass;
 import org.xiaochong.report.ReportWriter;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.RunSummary;
+import org.xiaochong.run.TableLock;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.TableSpec;
@@ -71,6 +72,7 @@ final class RunCommand implements Callable<Integer> {
       return ExitCodes.USAGE;
     }
     try (Database database = ConfigOptions.openDatabase(config);
+        TableLock lock = TableLock.acquire(database, config.table(), apply ? "run --apply" : "run");
         FingerprintIndex index = ConfigOptions.openIndex(config, rebuildIndex);
         FingerprintIndex nearIndex = runOptions.near() ? ConfigOptions.openNearIndex(config, rebuildIndex)
             : apply ? ConfigOptions.openNearIndexIfBuilt(config) : null) {
@@ -129,6 +131,10 @@ final class RunCommand implements Callable<Integer> {
           out.printf("  keep #%d (%s) %s=\"%s\" <- %s%n", g.keptId(), time(g.keptTime()), label, text, removed);
         }
       }
+    }
+    if (summary.skippedChanged() > 0) {
+      out.printf("apply: %,d planned rows left in place: they or their kept rows changed since the index was built"
+          + " (re-indexed as they are now)%n", summary.skippedChanged());
     }
     if (!summary.applied()) {
       out.printf("dry run: nothing was changed; add --apply to archive and delete these %,d records%n",

@@ -68,6 +68,8 @@ public final class DedupRunner {
 
   private FingerprintIndex nearIndex;
   private NearConfig nearConfig;
+  /** The near rule's settings for the apply's re-check of near removals (also without a near index). */
+  private NearConfig nearRule = NearConfig.defaults();
 
   /**
    * The near index and settings, needed for {@code --method near|both}. The runner does not close the
@@ -76,6 +78,16 @@ public final class DedupRunner {
   public DedupRunner withNear(FingerprintIndex nearIndex, NearConfig nearConfig) {
     this.nearIndex = nearIndex;
     this.nearConfig = nearConfig;
+    this.nearRule = nearConfig;
+    return this;
+  }
+
+  /**
+   * The configured near settings, for re-checking near removals before they move (an exact run may
+   * finish an interrupted near run); {@link NearConfig#defaults()} unless set.
+   */
+  public DedupRunner withNearRule(NearConfig nearConfig) {
+    this.nearRule = nearConfig;
     return this;
   }
 
@@ -189,7 +201,7 @@ public final class DedupRunner {
     long start = System.nanoTime();
     RecordSource source = new RecordSource(database, spec);
     List<String> columns = source.checkSchema();
-    ArchiveStore archive = new ArchiveStore(database, spec);
+    ArchiveStore archive = new ArchiveStore(database, spec, nearRule);
     List<Long> resumed = List.of();
     if (options.apply()) {
       archive.ensureTables(columns);
@@ -243,6 +255,7 @@ public final class DedupRunner {
     }
 
     long runId = 0;
+    long skippedChanged = 0;
     if (options.apply()) {
       t = System.nanoTime();
       runId = archive.startRun(options.method(), true, configDigest, options.since(), options.until());
@@ -255,8 +268,10 @@ public final class DedupRunner {
         }
         seconds.put("plan", elapsed(t, applied.planWrittenNanos()));
         t = applied.planWrittenNanos();
+        skippedChanged = applied.skippedChanged();
         archive.finishRun(runId, "applied", sync.tableRows(), plan.count(DeletionPlan.Rule.EXACT),
-            plan.count(DeletionPlan.Rule.NEAR), null);
+            plan.count(DeletionPlan.Rule.NEAR), skippedChanged == 0 ? null
+                : skippedChanged + " planned rows left in place: they or their kept rows changed since the plan");
       } catch (RuntimeException e) {
         // Batches already committed stay archived (nothing is lost); the run stays 'applying' and the
         // next run finishes it.
@@ -298,6 +313,11 @@ public final class DedupRunner {
       if (failure != null) {
         throw failure;
       }
+      if (skippedChanged > 0) {
+        // The rows left in place were dropped from the indexes with the others: index them again, as
+        // they are now, so that check and the next run see what they hold.
+        syncIndexesInStep(source);
+      }
       seconds.put("apply", elapsed(t));
     }
     // Saved under the generations they now match (an applied run saved them after its deletes, or
@@ -310,7 +330,8 @@ public final class DedupRunner {
     long examined = options.exact() ? exact.recordsExamined() : nearStats.examined();
     RunSummary summary = new RunSummary(runId, options.method(), options.apply(), sync.tableRows(),
         examined, sync.added(), sync.deleted(), exact.groups(), plan.count(DeletionPlan.Rule.EXACT),
-        plan.count(DeletionPlan.Rule.NEAR), exact.lookups(), exact.lookupsSkipped(), resumed, seconds, exact.samples(),
+        plan.count(DeletionPlan.Rule.NEAR), exact.lookups(), exact.lookupsSkipped(), resumed, skippedChanged, seconds,
+        exact.samples(),
         prefilter == null ? null : new RunSummary.PrefilterStats(prefilter.lookups(), prefilter.skipped(),
             exact.lookupsAlone(), prefilter.memoryBytes(), prefilter.saturated(), nearFilterStats(nearFilter, near)),
         nearStats);

@@ -11,6 +11,8 @@ import org.xiaochong.pass.ExactPass;
  * @param runId the dedup_run id; 0 for a dry run (a dry run writes nothing to the database)
  * @param recordsRead rows in the source table when the run started
  * @param recordsExamined records of the window examined by the passes
+ * @param skippedChanged planned rows the apply left in place: they or their kept rows no longer hold
+ *     what made them duplicates (edited, re-dated or replaced since the index was built)
  * @param seconds seconds per stage ("index", "exact", "apply", …) in execution order
  */
 public record RunSummary(
@@ -27,6 +29,7 @@ public record RunSummary(
     long exactLookups,
     long exactLookupsSkipped,
     List<Long> resumedRuns,
+    long skippedChanged,
     Map<String, Double> seconds,
     List<ExactPass.Group> exactSamples,
     PrefilterStats prefilter,
@@ -130,6 +133,7 @@ public record RunSummary(
       }
       json.put("prefilter", p);
     }
+    json.put("apply", Map.of("skipped_changed", skippedChanged));
     json.put("resumed_runs", resumedRuns);
     json.put("seconds", seconds);
     return json;

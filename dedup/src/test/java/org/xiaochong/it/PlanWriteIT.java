@@ -73,13 +73,15 @@ class PlanWriteIT extends DbTestSupport {
       PostLoader.recreateTable(database());
       int rows = 30_000;
       int removed = 25_003; // two workers, three full batches and a short one
+      // Row ids with the same remainder mod 1000 hold the same post; the apply checks that each
+      // planned pair still is one, so the plan pairs such rows (all of one date: the larger id stays).
       useHandle(h -> h.execute("INSERT INTO supply_demand (id, title, content, reg_time)"
-          + " SELECT seq, CONCAT('帖子', seq), REPEAT('内容', seq % 50), '2024-01-01' FROM seq_1_to_" + rows));
+          + " SELECT seq, CONCAT('帖子', seq % 1000), REPEAT('内容', seq % 1000 % 50), '2024-01-01' FROM seq_1_to_" + rows));
       TableSpec spec = TableSpec.sample();
       List<String> columns = new RecordSource(database(), spec).checkSchema();
       DeletionPlan plan = new DeletionPlan();
       for (int i = removed; i >= 1; i--) { // added out of order: the plan sorts by removed id
-        plan.add(i, rows - i % 1000, DeletionPlan.Rule.EXACT, 1.0);
+        plan.add(i, keptId(i), DeletionPlan.Rule.EXACT, 1.0);
       }
 
       ArchiveStore.Applied applied;
@@ -106,13 +108,18 @@ class PlanWriteIT extends DbTestSupport {
           .bind(0, runId).map((rs, ctx) -> List.of(rs.getLong(1), rs.getLong(2))).list());
       assertThat(archived).hasSize(removed);
       for (List<Long> row : archived) {
-        assertThat(row.get(1)).isEqualTo(rows - row.get(0) % 1000);
+        assertThat(row.get(1)).isEqualTo(keptId(row.get(0)));
       }
       List<List<Object>> planned = planRows(runId);
       assertThat(planned).hasSize(removed);
-      assertThat(planned.get(0)).containsExactly(0, 1L, (long) rows - 1, "exact", 1.0);
-      assertThat(planned.get(removed - 1)).containsExactly(removed - 1, (long) removed, (long) rows - removed % 1000, "exact", 1.0);
+      assertThat(planned.get(0)).containsExactly(0, 1L, keptId(1), "exact", 1.0);
+      assertThat(planned.get(removed - 1)).containsExactly(removed - 1, (long) removed, keptId(removed), "exact", 1.0);
     }
+  }
+
+  /** The kept twin of removed row {@code id}: the row of 29000-29999 with the same remainder mod 1000. */
+  private static long keptId(long id) {
+    return 29_000 + id % 1000;
   }
 
   private static List<List<Object>> planRows(long runId) {

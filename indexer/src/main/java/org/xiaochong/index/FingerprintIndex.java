@@ -27,7 +27,9 @@ import org.xiaochong.source.BadInputException;
  * The Lucene index of fingerprints on disk, with its writer. The commit user data records the
  * fingerprint version and the digest of the fingerprinted fields; opening an index built with other
  * ones fails with a message that says to rebuild. Thread-safe for adds and deletes (IndexWriter is);
- * one instance per process (Lucene's write lock enforces it).
+ * one writing instance per index folder (Lucene's write lock enforces it), and any number of
+ * read-only ones ({@link #openReadOnly}) beside it: they read the last commit and take no lock, so a
+ * {@code check} never keeps a {@code run} from writing.
  */
 public final class FingerprintIndex implements Closeable {
   private final Path path;
@@ -98,6 +100,35 @@ public final class FingerprintIndex implements Closeable {
     }
   }
 
+  /**
+   * Opens the committed index at {@code path} for reading only: no write lock is taken, so a writer
+   * (a run) may work beside it; {@link #openReader} sees the last commit. Adds, deletes and commits
+   * throw. Where no index was ever committed, this opens one for writing instead (creating it), as
+   * {@link #open} does.
+   */
+  public static FingerprintIndex openReadOnly(Path path, String fieldsDigest) {
+    if (!exists(path)) {
+      return open(path, fieldsDigest, false);
+    }
+    Directory directory = null;
+    try {
+      directory = FSDirectory.open(path);
+      checkCompatible(path, directory, fieldsDigest);
+      return new FingerprintIndex(path, directory, null, fieldsDigest);
+    } catch (IOException e) {
+      closeQuietly(directory);
+      throw new UncheckedIOException("cannot open the index in " + path, e);
+    } catch (RuntimeException e) {
+      closeQuietly(directory);
+      throw e;
+    }
+  }
+
+  /** Whether this instance may add, delete and commit ({@link #openReadOnly} may not). */
+  public boolean writable() {
+    return writer != null;
+  }
+
   /** Whether an index was ever committed at {@code path} (creates nothing). */
   public static boolean exists(Path path) {
     if (!Files.isDirectory(path)) {
@@ -133,6 +164,13 @@ public final class FingerprintIndex implements Closeable {
   }
 
   public IndexWriter writer() {
+    return requireWriter();
+  }
+
+  private IndexWriter requireWriter() {
+    if (writer == null) {
+      throw new IllegalStateException("index " + path + " was opened read-only");
+    }
     return writer;
   }
 
@@ -142,7 +180,7 @@ public final class FingerprintIndex implements Closeable {
 
   public void addDocument(Document doc) {
     try {
-      writer.addDocument(doc);
+      requireWriter().addDocument(doc);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -154,7 +192,7 @@ public final class FingerprintIndex implements Closeable {
    */
   public void addSegment(org.apache.lucene.index.LeafReader segment) {
     try {
-      writer.addIndexes(org.apache.lucene.index.SlowCodecReaderWrapper.wrap(segment));
+      requireWriter().addIndexes(org.apache.lucene.index.SlowCodecReaderWrapper.wrap(segment));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -167,7 +205,7 @@ public final class FingerprintIndex implements Closeable {
   public void deleteIds(long[] ids, int from, int to) {
     try {
       for (int start = from; start < to; start += DELETE_BATCH) {
-        writer.deleteDocuments(IndexSchema.idsQuery(ids, start, Math.min(to, start + DELETE_BATCH)));
+        requireWriter().deleteDocuments(IndexSchema.idsQuery(ids, start, Math.min(to, start + DELETE_BATCH)));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -180,7 +218,7 @@ public final class FingerprintIndex implements Closeable {
    */
   public boolean flushNextBuffer() {
     try {
-      return writer.flushNextBuffer();
+      return requireWriter().flushNextBuffer();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -188,6 +226,7 @@ public final class FingerprintIndex implements Closeable {
 
   /** Commits pending changes, with the version and fields digest in the user data. */
   public void commit() {
+    IndexWriter writer = requireWriter();
     writer.setLiveCommitData(
         Map.of(
                 IndexSchema.USER_DATA_VERSION, FingerprintVersion.CURRENT.name(),
@@ -209,10 +248,13 @@ public final class FingerprintIndex implements Closeable {
     }
   }
 
-  /** A near-real-time reader that sees uncommitted changes too. The caller closes it. */
+  /**
+   * A near-real-time reader that sees uncommitted changes too (read-only: the last commit). The
+   * caller closes it.
+   */
   public DirectoryReader openReader() {
     try {
-      return DirectoryReader.open(writer);
+      return writer == null ? DirectoryReader.open(directory) : DirectoryReader.open(writer);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -247,7 +289,9 @@ public final class FingerprintIndex implements Closeable {
   @Override
   public void close() {
     try {
-      writer.rollback();
+      if (writer != null) {
+        writer.rollback();
+      }
     } catch (IOException | RuntimeException e) {
       // rollback also closes; nothing more to do
     }

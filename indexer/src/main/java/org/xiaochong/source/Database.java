@@ -151,6 +151,14 @@ public final class Database implements AutoCloseable {
     return DriverManager.getConnection(url, props);
   }
 
+  /**
+   * A new connection of its own (not from Jdbi), for state that lives as long as a session: a named
+   * lock. The caller closes it.
+   */
+  public Connection openConnection() throws SQLException {
+    return DriverManager.getConnection(url, connectionProperties);
+  }
+
   /** The JDBC URL without credentials, for messages. */
   public String displayUrl() {
     return displayUrl;

@@ -80,6 +80,7 @@ public final class RecordSource {
               "source.time-column '" + spec.timeColumn() + "' of table '" + spec.table()
                   + "' must be DATETIME, TIMESTAMP or DATE");
         }
+        requireUniqueId(handle);
         return all;
       } catch (SQLException e) {
         if (Database.isMissingTable(e)) {
@@ -89,6 +90,23 @@ public final class RecordSource {
         throw new IllegalStateException("cannot read the columns of " + spec.table() + ": " + e.getMessage(), e);
       }
     });
+  }
+
+  /**
+   * Rows are told apart by their id alone (the index, the plan and the archive key on it), so the id
+   * column must be the primary key or carry a unique index of its own; two rows with one id would
+   * make the archive's key fail on every apply.
+   */
+  private void requireUniqueId(Handle handle) {
+    boolean unique = !handle.createQuery("SELECT index_name FROM information_schema.statistics"
+            + " WHERE table_schema = DATABASE() AND table_name = ? GROUP BY index_name"
+            + " HAVING MAX(non_unique) = 0 AND COUNT(*) = 1 AND MAX(LOWER(column_name)) = LOWER(?)")
+        .bind(0, spec.table()).bind(1, spec.idColumn()).mapTo(String.class).list().isEmpty();
+    if (!unique) {
+      throw new BadInputException("source.id-column '" + spec.idColumn() + "' of table '" + spec.table()
+          + "' is not unique (no PRIMARY KEY or UNIQUE index on it alone): rows are told apart by it; add one,"
+          + " e.g. ALTER TABLE " + TableSpec.quote(spec.table()) + " ADD PRIMARY KEY (" + TableSpec.quote(spec.idColumn()) + ")");
+    }
   }
 
   private void requireColumn(String key, String column, List<String> lower, List<String> all) {

@@ -1,0 +1,102 @@
+package org.xiaochong.archive;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.jdbi.v3.core.Handle;
+import org.xiaochong.source.BadInputException;
+import org.xiaochong.source.TableSpec;
+
+/**
+ * The column definitions of the source table and of its archive, from {@code information_schema}.
+ *
+ * <p>The archive is made from the source ({@code CREATE TABLE … AS SELECT}), so at first every column
+ * has the same type and character set. A source changed later (a column added, {@code TEXT} widened
+ * to {@code MEDIUMTEXT}, latin1 converted to utf8mb4) would make the archive copy truncate or mangle
+ * text under a lenient {@code sql_mode}, or fail every batch under a strict one. So the two are
+ * compared at every applied run and restore, and any difference stops the command before a row
+ * moves.
+ */
+final class ArchiveColumns {
+  /** One column: its full SQL type ({@code varchar(255)}, {@code text}, …), character set and extra. */
+  private record Column(String name, String type, String charset, String extra) {
+    boolean generated() {
+      return extra != null && extra.toUpperCase(Locale.ROOT).contains("GENERATED");
+    }
+  }
+
+  private final String sourceTable;
+  private final String archiveTable;
+  private final Map<String, Column> source;
+  private final Map<String, Column> archive;
+
+  private ArchiveColumns(String sourceTable, String archiveTable, Map<String, Column> source, Map<String, Column> archive) {
+    this.sourceTable = sourceTable;
+    this.archiveTable = archiveTable;
+    this.source = source;
+    this.archive = archive;
+  }
+
+  static ArchiveColumns read(Handle handle, String sourceTable, String archiveTable) {
+    return new ArchiveColumns(sourceTable, archiveTable, columns(handle, sourceTable), columns(handle, archiveTable));
+  }
+
+  /** Whether {@code table} of the current schema has {@code column}. */
+  static boolean hasColumn(Handle handle, String table, String column) {
+    return !handle.createQuery("SELECT 1 FROM information_schema.columns WHERE table_schema = DATABASE()"
+            + " AND table_name = ? AND column_name = ?")
+        .bind(0, table).bind(1, column).mapTo(Integer.class).list().isEmpty();
+  }
+
+  private static Map<String, Column> columns(Handle handle, String table) {
+    Map<String, Column> columns = new HashMap<>();
+    handle.createQuery("SELECT column_name, column_type, character_set_name, extra FROM information_schema.columns"
+            + " WHERE table_schema = DATABASE() AND table_name = ?")
+        .bind(0, table)
+        .map((rs, ctx) -> new Column(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)))
+        .forEach(c -> columns.put(c.name().toLowerCase(Locale.ROOT), c));
+    return columns;
+  }
+
+  /**
+   * Throws a {@link BadInputException} naming the first source column the archive lacks or holds
+   * with another type or character set, and the statement that makes them agree.
+   */
+  void requireArchiveMatches(List<String> sourceColumns) {
+    for (String name : sourceColumns) {
+      Column from = source.get(name.toLowerCase(Locale.ROOT));
+      Column to = archive.get(name.toLowerCase(Locale.ROOT));
+      if (from == null) {
+        continue; // dropped between the caller's read and ours: its own check reports it
+      }
+      String definition = from.type() + (from.charset() == null ? "" : " CHARACTER SET " + from.charset());
+      if (to == null) {
+        throw new BadInputException("archive table " + archiveTable + " has no column '" + from.name() + "' that "
+            + sourceTable + " has: add it before running (ALTER TABLE " + TableSpec.quote(archiveTable)
+            + " ADD COLUMN " + TableSpec.quote(from.name()) + " " + definition + ")");
+      }
+      if (!from.type().equalsIgnoreCase(to.type()) || !Objects.equals(from.charset(), to.charset())) {
+        throw new BadInputException("archive table " + archiveTable + " holds column '" + from.name() + "' as "
+            + to.type() + (to.charset() == null ? "" : " " + to.charset()) + " but " + sourceTable + " has "
+            + definition + ": archived rows would not keep their values; nothing was moved. Make them agree first"
+            + " (ALTER TABLE " + TableSpec.quote(archiveTable) + " MODIFY " + TableSpec.quote(from.name()) + " "
+            + definition + ")");
+      }
+    }
+  }
+
+  /** The columns of {@code sourceColumns} a restore may write: the generated ones are computed by the server. */
+  List<String> writable(List<String> sourceColumns) {
+    List<String> writable = new ArrayList<>();
+    for (String name : sourceColumns) {
+      Column column = source.get(name.toLowerCase(Locale.ROOT));
+      if (column == null || !column.generated()) {
+        writable.add(name);
+      }
+    }
+    return writable;
+  }
+}

@@ -1,0 +1,97 @@
+package org.xiaochong.archive;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.util.Arrays;
+import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.fingerprint.TopTermsMd5;
+import org.xiaochong.index.ExactDocumentMaker;
+import org.xiaochong.index.NearDocumentMaker;
+import org.xiaochong.pass.NearRule;
+import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.source.RecordSource;
+import org.xiaochong.source.SourceRecord;
+import org.xiaochong.source.TableSpec;
+
+/**
+ * Decides again, on what two rows hold now, whether a planned removal still stands. The apply asks
+ * it for every planned row while it holds the row locks, so a row edited, re-dated or replaced after
+ * the index was built is never removed for what it used to hold.
+ *
+ * <p>A removal stands when the kept row is still preferred by the keep policy ({@link
+ * KeepLatestPolicy}: later time, then larger id) and the two rows are still duplicates by the rule
+ * that found them, computed with the indexing code: the same exact key, or, for the near rule, the
+ * near rule ({@link NearRule#isNearDuplicate}) on fresh fingerprints. An exact removal may also stand
+ * on the near rule: when the near pass removed its kept row, the plan re-points it to that row's near
+ * survivor, which holds another exact key.
+ *
+ * <p>Not thread-safe (the key makers keep buffers): one per apply worker.
+ */
+final class DecisionCheck implements AutoCloseable {
+  private final TableSpec spec;
+  private final NearConfig nearConfig;
+  private final ExactDocumentMaker exact;
+  private TopTermsMd5 fingerprinter;
+  private NearDocumentMaker near;
+
+  /** @param nearConfig the near rule's settings (the near fingerprinter loads only when a near row is checked) */
+  DecisionCheck(TableSpec spec, NearConfig nearConfig) {
+    this.spec = spec;
+    this.nearConfig = nearConfig;
+    this.exact = new ExactDocumentMaker(spec);
+  }
+
+  /** True when {@code removed} may still be removed in favour of {@code kept} under {@code rule}. */
+  boolean stillHolds(DeletionPlan.Rule rule, SourceRecord removed, SourceRecord kept) {
+    if (!KeepLatestPolicy.isPreferred(kept.regTime(), kept.id(), removed.regTime(), removed.id())) {
+      return false;
+    }
+    if (Arrays.equals(exact.exactKey(removed), exact.exactKey(kept))) {
+      return true;
+    }
+    return !spec.nearFields().isEmpty() && nearDuplicates(removed, kept);
+  }
+
+  private boolean nearDuplicates(SourceRecord removed, SourceRecord kept) {
+    if (near == null) {
+      fingerprinter = new TopTermsMd5(nearConfig);
+      near = new NearDocumentMaker(spec, fingerprinter);
+    }
+    NearRule.Stored removedKeys = NearRule.Stored.of(near.fingerprint(removed), nearConfig.pre(), near.matchKeys(removed));
+    NearRule.Stored keptKeys = NearRule.Stored.of(near.fingerprint(kept), nearConfig.pre(), near.matchKeys(kept));
+    return NearRule.isNearDuplicate(removedKeys, keptKeys, nearConfig);
+  }
+
+  /**
+   * Reads a row laid out as {@link #columns}: its id, its time, then {@link
+   * TableSpec#fingerprintColumns()}, from column {@code first} on.
+   */
+  static SourceRecord read(ResultSet rs, int first, int fingerprintColumns) throws SQLException {
+    long id = rs.getLong(first);
+    LocalDateTime time = rs.getObject(first + 1, LocalDateTime.class);
+    String[] values = new String[fingerprintColumns];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = rs.getString(first + 2 + i);
+    }
+    return new SourceRecord(id, RecordSource.toMillis(time), values);
+  }
+
+  /** The select list {@link #read} expects, for the table alias {@code alias}. */
+  static String columns(TableSpec spec, String alias) {
+    StringBuilder select = new StringBuilder();
+    select.append(alias).append('.').append(TableSpec.quote(spec.idColumn()));
+    select.append(", ").append(alias).append('.').append(TableSpec.quote(spec.timeColumn()));
+    for (String column : spec.fingerprintColumns()) {
+      select.append(", ").append(alias).append('.').append(TableSpec.quote(column));
+    }
+    return select.toString();
+  }
+
+  @Override
+  public void close() {
+    if (fingerprinter != null) {
+      fingerprinter.close();
+    }
+  }
+}

@@ -1,0 +1,247 @@
+package org.xiaochong.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.xiaochong.archive.ArchiveStore;
+import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.run.DedupRunner;
+import org.xiaochong.run.TableLock;
+import org.xiaochong.source.BadInputException;
+import org.xiaochong.source.RecordSource;
+
+/**
+ * A live table: rows change between the plan and the apply, two commands meet, the source's schema
+ * moves under the archive. The apply decides again on what the rows hold now, under row locks.
+ */
+@Tag("db")
+class LiveTableIT extends DbTestSupport {
+  private static final LocalDateTime OLD = LocalDateTime.of(2024, 5, 1, 8, 0);
+  private static final LocalDateTime NEW = LocalDateTime.of(2024, 5, 2, 8, 0);
+  private static final String APPLE = "本人有红富士苹果约3000斤，果面光洁，口感脆甜，欢迎来电";
+
+  @TempDir Path dir;
+
+  /** Rows 1 and 2 identical (2 newer), row 3 another post; the plan removes 1 in favour of 2. */
+  private ArchiveStore twins(String table) {
+    createPostsTable(table);
+    insert(table, 1, "供应红富士苹果", "苹果", "13800138000", APPLE, OLD);
+    insert(table, 2, "供应红富士苹果", "苹果", "13800138000", APPLE, NEW);
+    insert(table, 3, "求购大蒜", "大蒜", "13900139000", "求购大蒜十吨，价格面议", NEW);
+    ArchiveStore archive = new ArchiveStore(database(), spec(table), NearConfig.defaults());
+    archive.ensureTables(new RecordSource(database(), spec(table)).checkSchema());
+    return archive;
+  }
+
+  private static ArchiveStore.Applied applyOne(ArchiveStore archive, String table, DeletionPlan.Rule rule) {
+    DeletionPlan plan = new DeletionPlan();
+    plan.add(1, 2, rule, 1.0);
+    long runId = archive.startRun("exact", true, "0123456789abcdef0123456789abcdef", null, null);
+    return archive.writePlanAndApply(runId, plan, n -> {});
+  }
+
+  @Test
+  void apply_rowRewrittenAfterThePlan_staysAndIsCounted() {
+    ArchiveStore archive = twins("live_edit");
+    useHandle(h -> h.execute("UPDATE live_edit SET title = '求购大蒜', product = '大蒜', content = '求购大蒜五吨' WHERE id = 1"));
+
+    ArchiveStore.Applied applied = applyOne(archive, "live_edit", DeletionPlan.Rule.EXACT);
+
+    assertThat(applied.rowsMoved()).isZero();
+    assertThat(applied.skippedChanged()).isEqualTo(1);
+    assertThat(ids("live_edit")).containsExactly(1L, 2L, 3L);
+    assertThat(count("live_edit_removed")).isZero();
+    assertThat(one("SELECT skipped FROM dedup_plan WHERE removed_id = 1 ORDER BY run_id DESC LIMIT 1", Boolean.class))
+        .isTrue();
+  }
+
+  @Test
+  void apply_removedRowRedatedToTheLatest_stays() {
+    ArchiveStore archive = twins("live_redate");
+    useHandle(h -> h.execute("UPDATE live_redate SET reg_time = '2024-05-03 08:00:00' WHERE id = 1"));
+
+    ArchiveStore.Applied applied = applyOne(archive, "live_redate", DeletionPlan.Rule.EXACT);
+
+    assertThat(applied.skippedChanged()).isEqualTo(1);
+    assertThat(ids("live_redate")).containsExactly(1L, 2L, 3L);
+  }
+
+  @Test
+  void apply_keptRowRewritten_removedRowStays() {
+    ArchiveStore archive = twins("live_kept");
+    useHandle(h -> h.execute("UPDATE live_kept SET content = '红富士苹果已售完，改卖大蒜' WHERE id = 2"));
+
+    ArchiveStore.Applied applied = applyOne(archive, "live_kept", DeletionPlan.Rule.EXACT);
+
+    assertThat(applied.skippedChanged()).isEqualTo(1);
+    assertThat(ids("live_kept")).containsExactly(1L, 2L, 3L);
+  }
+
+  @Test
+  void apply_unchangedRows_moveWithTheirValues() {
+    ArchiveStore archive = twins("live_same");
+    // A change the exact key does not see (white space, full-width digits) keeps the decision.
+    useHandle(h -> h.execute("UPDATE live_same SET phone = '138 0013 8000' WHERE id = 1"));
+
+    ArchiveStore.Applied applied = applyOne(archive, "live_same", DeletionPlan.Rule.EXACT);
+
+    assertThat(applied.rowsMoved()).isEqualTo(1);
+    assertThat(applied.skippedChanged()).isZero();
+    assertThat(ids("live_same")).containsExactly(2L, 3L);
+    assertThat(one("SELECT phone FROM live_same_removed WHERE id = 1", String.class)).isEqualTo("138 0013 8000");
+  }
+
+  @Test
+  void apply_nearRule_movesANearTwinAndKeepsAnotherProduct() {
+    ArchiveStore archive = twins("live_near");
+    useHandle(h -> h.execute("UPDATE live_near SET content = '本人有红富士苹果约2800斤，果面光洁，口感脆甜，欢迎来电' WHERE id = 1"));
+    assertThat(applyOne(archive, "live_near", DeletionPlan.Rule.NEAR).rowsMoved()).isEqualTo(1);
+
+    ArchiveStore other = twins("live_near2");
+    useHandle(h -> h.execute("UPDATE live_near2 SET product = '大蒜', title = '供应大蒜',"
+        + " content = '本人有大蒜约3000斤，个大饱满，欢迎来电' WHERE id = 1"));
+    ArchiveStore.Applied applied = applyOne(other, "live_near2", DeletionPlan.Rule.NEAR);
+    assertThat(applied.rowsMoved()).isZero();
+    assertThat(applied.skippedChanged()).isEqualTo(1);
+  }
+
+  @Test
+  void run_rowRewrittenAfterADryRun_isNotDeleted() {
+    createPostsTable("live_run");
+    insert("live_run", 1, "供应红富士苹果", "苹果", "13800138000", APPLE, OLD);
+    insert("live_run", 2, "供应红富士苹果", "苹果", "13800138000", APPLE, NEW);
+    Path index = dir.resolve("index");
+    assertThat(runExact("live_run", index, null, null, false).summary().exactRemoved()).isEqualTo(1);
+    useHandle(h -> h.execute("UPDATE live_run SET title = '求购大蒜', product = '大蒜', content = '求购大蒜五吨' WHERE id = 1"));
+
+    runExact("live_run", index, null, null, true);
+
+    assertThat(ids("live_run")).containsExactly(1L, 2L);
+    assertThat(count("live_run_removed")).isZero();
+  }
+
+  @Test
+  void tableLock_secondHolderRefusedWithTheFirstNamed_thenFree() {
+    createPostsTable("live_lock");
+    try (TableLock first = TableLock.acquire(database(), spec("live_lock"), "run --apply")) {
+      assertThatThrownBy(() -> TableLock.acquire(database(), spec("live_lock"), "run"))
+          .isInstanceOf(BadInputException.class)
+          .hasMessageContaining("locked by another dedup command")
+          .hasMessageContaining("'run --apply'")
+          .hasMessageContaining("pid " + ProcessHandle.current().pid());
+      Path config = writeConfig(dir, "live_lock", dir.resolve("index"), Map.of());
+      CliRun second = cli("run", "--config", config.toString(), "--apply");
+      assertThat(second.exitCode()).isEqualTo(2);
+      assertThat(second.errLines()).singleElement().asString().contains("locked by another dedup command");
+      // another table is not locked
+      createPostsTable("live_lock_other");
+      TableLock.acquire(database(), spec("live_lock_other"), "run").close();
+    }
+    TableLock.acquire(database(), spec("live_lock"), "run").close();
+  }
+
+  @Test
+  void run_idColumnNotUnique_exitCode2BeforeAnything() {
+    useHandle(h -> {
+      h.execute("DROP TABLE IF EXISTS live_noid");
+      h.execute("CREATE TABLE live_noid (id BIGINT NOT NULL, title VARCHAR(64), reg_time DATETIME, KEY (id))");
+      h.execute("INSERT INTO live_noid VALUES (1, 'a', NOW()), (1, 'a', NOW())");
+    });
+    Path config = writeConfig(dir, "live_noid", dir.resolve("index"), Map.of("fields.exact", "title",
+        "fields.near", "", "fields.phone", "", "fields.must-match", ""));
+
+    CliRun run = cli("run", "--config", config.toString(), "--apply");
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+    assertThat(run.errLines()).singleElement().asString().contains("is not unique").contains("ADD PRIMARY KEY");
+    assertThat(count("live_noid")).isEqualTo(2);
+  }
+
+  @Test
+  void apply_sourceColumnWidenedAfterTheArchiveWasMade_stopsBeforeAnyRowMoves() {
+    twins("live_drift");
+    useHandle(h -> h.execute("ALTER TABLE live_drift MODIFY content MEDIUMTEXT"));
+    ArchiveStore archive = new ArchiveStore(database(), spec("live_drift"));
+
+    assertThatThrownBy(() -> archive.ensureTables(new RecordSource(database(), spec("live_drift")).checkSchema()))
+        .isInstanceOf(BadInputException.class)
+        .hasMessageContaining("'content'").hasMessageContaining("mediumtext").hasMessageContaining("MODIFY");
+    assertThat(ids("live_drift")).containsExactly(1L, 2L, 3L);
+  }
+
+  @Test
+  void restore_tableWithAGeneratedColumn_putsRowsBack() {
+    createPostsTable("live_gen");
+    useHandle(h -> h.execute("ALTER TABLE live_gen ADD COLUMN title_length INT AS (CHAR_LENGTH(title)) VIRTUAL"));
+    insert("live_gen", 1, "供应红富士苹果", "苹果", "13800138000", APPLE, OLD);
+    insert("live_gen", 2, "供应红富士苹果", "苹果", "13800138000", APPLE, NEW);
+    DedupRunner.Outcome outcome = runExact("live_gen", dir.resolve("index"), null, null, true);
+    assertThat(ids("live_gen")).containsExactly(2L);
+
+    ArchiveStore archive = new ArchiveStore(database(), spec("live_gen"));
+    archive.ensureTables(new RecordSource(database(), spec("live_gen")).checkSchema());
+    assertThat(archive.restore(outcome.summary().runId())).isEqualTo(1);
+
+    assertThat(ids("live_gen")).containsExactly(1L, 2L);
+    assertThat(one("SELECT title_length FROM live_gen WHERE id = 1", Integer.class)).isEqualTo(7);
+  }
+
+  @Test
+  void restore_interruptedOfAnInterruptedRun_isNotUndoneByTheNextRun() {
+    createPostsTable("live_restore");
+    insert("live_restore", 1, "供应红富士苹果", "苹果", "13800138000", APPLE, OLD);
+    insert("live_restore", 2, "供应红富士苹果", "苹果", "13800138000", APPLE, NEW);
+    Path index = dir.resolve("index");
+    long runId = runExact("live_restore", index, null, null, true).summary().runId();
+    // As if the run had been killed after moving its rows: still 'applying', its plan still there.
+    useHandle(h -> {
+      h.createUpdate("UPDATE dedup_run SET status = 'applying' WHERE id = ?").bind(0, runId).execute();
+      h.createUpdate("INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score) VALUES (?, 0, 1, 2, 'exact', 1)")
+          .bind(0, runId).execute();
+    });
+    // The restore is interrupted: row 1 is back in the table (by hand), so its batch fails.
+    insert("live_restore", 1, "供应红富士苹果", "苹果", "13800138000", APPLE, OLD);
+    ArchiveStore archive = new ArchiveStore(database(), spec("live_restore"));
+    archive.ensureTables(new RecordSource(database(), spec("live_restore")).checkSchema());
+    assertThatThrownBy(() -> archive.restore(runId)).isInstanceOf(BadInputException.class);
+
+    DedupRunner.Outcome next = runExact("live_restore", index, null, null, true);
+
+    assertThat(next.summary().resumedRuns()).isEmpty();
+    assertThat(one("SELECT status FROM dedup_run WHERE id = " + runId, String.class)).isEqualTo("restoring");
+  }
+
+  @Test
+  void check_whileARunHoldsTheIndex_readsTheLastCommit() {
+    createPostsTable("live_check");
+    insert("live_check", 1, "供应红富士苹果", "苹果", "13800138000", APPLE, OLD);
+    Path index = dir.resolve("index");
+    Path config = writeConfig(dir, "live_check", index, Map.of());
+    assertThat(cli("run", "--config", config.toString()).exitCode()).isZero(); // builds and commits the index
+    String line = "{\"id\": 9, \"title\": \"供应红富士苹果\", \"category\": \"供应\", \"product\": \"苹果\","
+        + " \"region\": \"山东烟台\", \"price\": \"2.50元/斤\", \"contact\": \"王先生\", \"phone\": \"13800138000\","
+        + " \"content\": \"" + APPLE + "\"}\n";
+    java.io.InputStream stdin = System.in;
+    // A run on the same index folder holds its write lock meanwhile.
+    try (org.xiaochong.index.FingerprintIndex writing = org.xiaochong.index.FingerprintIndex.open(index,
+        loadConfig(config).fieldsDigest(), false)) {
+      System.setIn(new java.io.ByteArrayInputStream(line.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      CliRun check = cli("check", "--config", config.toString());
+      assertThat(check.exitCode()).as(check.err()).isZero();
+      assertThat(check.out()).contains("\"verdict\":\"exact\"").contains("\"kept_id\":1");
+    } finally {
+      System.setIn(stdin);
+    }
+  }
+
+  private static <T> T one(String sql, Class<T> type) {
+    return withHandle(h -> h.createQuery(sql).mapTo(type).one());
+  }
+}
