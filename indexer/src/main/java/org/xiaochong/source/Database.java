@@ -67,6 +67,9 @@ public final class Database implements AutoCloseable {
     props.putIfAbsent("rewriteBatchedStatements", "true");
     props.putIfAbsent("connectionTimeZone", "UTC");
     props.putIfAbsent("forceConnectionTimeZoneToSession", "false");
+    // A zero date ('0000-00-00', which MariaDB's and older MySQL's default sql_mode store) is read as
+    // NULL, so it counts as the oldest time; the driver's default would fail every read of the table.
+    props.putIfAbsent("zeroDateTimeBehavior", "CONVERT_TO_NULL");
     props.putIfAbsent("characterEncoding", "UTF-8");
     props.putIfAbsent("useUnicode", "true");
     props.putIfAbsent("connectTimeout", "10000");
