@@ -65,8 +65,12 @@ public final class Database implements AutoCloseable {
     }
     // Batched inserts become multi-row INSERTs (10-50x faster loads and plan writes).
     props.putIfAbsent("rewriteBatchedStatements", "true");
+    // The session time zone is UTC: the server renders TIMESTAMP values in the session's zone, so they
+    // arrive as UTC instants, whatever the server's time_zone (in a zone with daylight saving the
+    // fall-back hour would read twice, the later instant as the earlier time). DATETIME and DATE have
+    // no zone and are read as stored. The driver sets '+00:00', which needs no time zone tables.
     props.putIfAbsent("connectionTimeZone", "UTC");
-    props.putIfAbsent("forceConnectionTimeZoneToSession", "false");
+    props.putIfAbsent("forceConnectionTimeZoneToSession", "true");
     // A zero date ('0000-00-00', which MariaDB's and older MySQL's default sql_mode store) is read as
     // NULL, so it counts as the oldest time; the driver's default would fail every read of the table.
     props.putIfAbsent("zeroDateTimeBehavior", "CONVERT_TO_NULL");
