@@ -3,7 +3,6 @@ package org.xiaochong.load;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -133,7 +132,9 @@ public final class TableLoader implements AutoCloseable {
       if (time == null) {
         insert.setNull(2, Types.TIMESTAMP);
       } else {
-        insert.setTimestamp(2, Timestamp.valueOf(time));
+        // Bound as a LocalDateTime: sent as written. A java.sql.Timestamp is an instant in the JVM's
+        // zone that the driver converts to the connection's (UTC), shifting every time by the JVM's offset.
+        insert.setObject(2, time);
       }
       for (int i = 0; i < textCount; i++) {
         insert.setString(3 + i, text[i]);

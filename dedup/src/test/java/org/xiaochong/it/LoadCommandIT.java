@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.TimeZone;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,8 @@ class LoadCommandIT extends DbTestSupport {
   void config() {
     config = writeConfig(dir, "unused", dir.resolve("index"), Map.of());
     useHandle(h -> {
-      for (String t : List.of("load_csv", "load_tsv", "load_jsonl", "load_ragged", "load_existing")) {
+      for (String t : List.of("load_csv", "load_tsv", "load_jsonl", "load_ragged", "load_existing", "load_zone",
+          "load_long", "load_utf8", "load_utf8_existing")) {
         h.execute("DROP TABLE IF EXISTS `" + t + "`");
       }
     });
@@ -127,5 +129,23 @@ class LoadCommandIT extends DbTestSupport {
         Arrays.asList("11", "2025-01-02 03:04:05", "new one", null));
     assertThat(mismatch.exitCode()).isEqualTo(2);
     assertThat(mismatch.err()).contains("colour");
+  }
+
+  @Test
+  void times_areStoredAsWritten_whateverTheJvmZone() throws IOException {
+    Path file = write("zone.csv", "title,reg_time\na,2024-05-01 08:00:00\nb,2024-10-27 02:30:00\n");
+    TimeZone jvmZone = TimeZone.getDefault();
+    CliRun run;
+    try {
+      TimeZone.setDefault(TimeZone.getTimeZone("Asia/Shanghai"));
+      run = cli("load", file.toString(), "--table", "load_zone", "--config", config.toString());
+    } finally {
+      TimeZone.setDefault(jvmZone);
+    }
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(snapshot("load_zone")).containsExactly(
+        Arrays.asList("1", "2024-05-01 08:00:00", "a"),
+        Arrays.asList("2", "2024-10-27 02:30:00", "b"));
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.TimeZone;
@@ -19,7 +20,8 @@ import org.xiaochong.source.TableSpec;
 /**
  * A TIMESTAMP time column holds instants, which the server renders in the session's time zone. These
  * tests change the server's global time_zone (restored after each test) and check that TIMESTAMP
- * values are read as UTC instants whatever it is, and DATETIME values as they are.
+ * values are read as UTC instants whatever it is, and DATETIME values as they are; and that DATETIME
+ * values bound through Jdbi are stored as written whatever the JVM's zone.
  *
  * <p>The embedded server has no time zone tables, so the daylight-saving test adds one zone to them,
  * {@code Test/Berlin-2024}: Berlin's rules for 2024 only (CET +01:00, CEST +02:00 from 2024-03-31
@@ -87,6 +89,26 @@ class TimestampZoneIT extends DbTestSupport {
     Map<Long, Long> expected = Map.of(1L, utc("2024-05-01 08:00:00"), 2L, utc("2024-10-27 00:30:00"));
     assertThat(timestamps).as("TIMESTAMP: the instants").isEqualTo(expected);
     assertThat(datetimes).as("DATETIME: as written (read as UTC)").isEqualTo(expected);
+  }
+
+  @Test
+  void jdbiBindsAndMapsLocalDateTimeAsWritten_whateverTheJvmZone() {
+    createPostsTable(TABLE);
+    LocalDateTime written = LocalDateTime.of(2024, 3, 10, 2, 30); // in New York's spring-forward gap
+    TimeZone jvmZone = TimeZone.getDefault();
+    String stored;
+    LocalDateTime mapped;
+    try {
+      TimeZone.setDefault(TimeZone.getTimeZone("America/New_York"));
+      insert(TABLE, 1, "供应红富士苹果", "苹果", "13800138000", "本人有苹果。", written); // binds through Jdbi
+      stored = withHandle(h -> h.createQuery("SELECT CAST(reg_time AS CHAR) FROM " + TABLE).mapTo(String.class).one());
+      mapped = withHandle(h -> h.createQuery("SELECT reg_time FROM " + TABLE).mapTo(LocalDateTime.class).one());
+    } finally {
+      TimeZone.setDefault(jvmZone);
+    }
+
+    assertThat(stored).isEqualTo("2024-03-10 02:30:00");
+    assertThat(mapped).isEqualTo(written);
   }
 
   @Test

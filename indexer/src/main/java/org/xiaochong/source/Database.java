@@ -13,9 +13,14 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
+import java.time.LocalDateTime;
 import java.util.Properties;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.argument.AbstractArgumentFactory;
+import org.jdbi.v3.core.argument.Argument;
+import org.jdbi.v3.core.config.ConfigRegistry;
 import org.jdbi.v3.sqlobject.SqlObjectPlugin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,6 +83,16 @@ public final class Database implements AutoCloseable {
     props.putIfAbsent("useUnicode", "true");
     props.putIfAbsent("connectTimeout", "10000");
     Jdbi jdbi = Jdbi.create(url, props).installPlugin(new SqlObjectPlugin());
+    // LocalDateTime (DATETIME) values go to and come from the driver as they are. Jdbi's defaults pass
+    // them through java.sql.Timestamp, an instant in the JVM's zone that the driver converts to the
+    // connection's (UTC): under TZ=Asia/Shanghai every time would be stored 8 hours early.
+    jdbi.registerArgument(new AbstractArgumentFactory<LocalDateTime>(Types.TIMESTAMP) {
+      @Override
+      protected Argument build(LocalDateTime value, ConfigRegistry config) {
+        return (position, statement, context) -> statement.setObject(position, value);
+      }
+    });
+    jdbi.registerColumnMapper(LocalDateTime.class, (rs, column, context) -> rs.getObject(column, LocalDateTime.class));
     Database db = new Database(jdbi, url, props, embedded);
     try (Handle handle = jdbi.open()) {
       handle.execute("SELECT 1");
