@@ -98,8 +98,9 @@ public final class Database implements AutoCloseable {
       handle.execute("SELECT 1");
     } catch (RuntimeException e) {
       db.close();
-      throw new BadInputException(
-          "cannot connect to " + db.displayUrl + " as user '" + user + "': " + rootMessage(e), e);
+      // The driver's message may quote the URL ("No suitable driver found for …"): only the redacted one is shown.
+      String reason = DbSettings.redactUrl(rootMessage(e).replace(url, db.displayUrl));
+      throw new BadInputException("cannot connect to " + db.displayUrl + " as user '" + user + "': " + reason, e);
     }
     return db;
   }
