@@ -92,8 +92,10 @@ final class CheckCommand implements Callable<Integer> {
             fields.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText());
           }
           JsonNode idNode = record.get(idColumn);
-          if (idNode != null && !idNode.canConvertToLong()) {
-            throw new IllegalArgumentException(idColumn + " '" + idNode.asText() + "' is not an integer");
+          // An id is an integer JSON number that fits a long: 5.7 or 1e3 would be truncated to another
+          // record's id, and "5" or true are not numbers.
+          if (idNode != null && !(idNode.isIntegralNumber() && idNode.canConvertToLong())) {
+            throw new IllegalArgumentException(idColumn + " must be an integer JSON number, not " + idNode);
           }
           if (idNode != null) {
             verdictLine.put("id", idNode.asLong());
