@@ -127,4 +127,26 @@ class CheckCommandTest {
     assertThat(verdicts.get(6).get("verdict").asText()).isEqualTo("new");
     assertThat(verdicts.get(6).get("id").asLong()).isEqualTo(7);
   }
+
+  @Test
+  void check_lineOverTheLimit_isAnErrorAndTheNextLineIsChecked() throws Exception {
+    Path config = emptyIndexConfig();
+    String input = post(1, "13800138000", "2025-01-01 08:00:00") + "\n"
+        + "{\"id\":2,\"title\":\"" + "长".repeat(400) + "\"}\n" // 1,200 bytes of UTF-8
+        + post(3, "13900001111", "2025-01-02 08:00:00") + "\r\n"
+        + "{\"id\":4,\"content\":\"" + "x".repeat(5000) + "\"\n" // the limit also ends a line with no closing brace
+        + post(5, "13700001111", "2025-01-03 08:00:00");
+    StringWriter out = new StringWriter();
+
+    int code = execute(config, input, out, new StringWriter(), "--max-line-bytes", "1000");
+
+    List<JsonNode> verdicts = verdicts(out);
+    assertThat(code).isEqualTo(3);
+    assertThat(verdicts).extracting(v -> v.get("verdict").asText()).containsExactly("new", "error", "new", "error", "new");
+    assertThat(verdicts.get(1).get("line").asLong()).isEqualTo(2);
+    assertThat(verdicts.get(1).get("error").asText()).contains("line 2", "longer than 1000 bytes", "--max-line-bytes");
+    assertThat(verdicts.get(3).get("line").asLong()).isEqualTo(4);
+    assertThat(verdicts).extracting(v -> v.path("id").isIntegralNumber() ? v.get("id").asLong() : null)
+        .containsExactly(1L, null, 3L, null, 5L);
+  }
 }
