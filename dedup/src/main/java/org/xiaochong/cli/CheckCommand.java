@@ -3,7 +3,6 @@ package org.xiaochong.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -16,6 +15,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.xiaochong.check.OnlineChecker;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.load.LineReader;
+import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.SourceRecord;
 import picocli.CommandLine;
@@ -43,6 +44,11 @@ final class CheckCommand implements Callable<Integer> {
   @Option(names = "--add", description = "Add new records to the index and the filter.")
   boolean add;
 
+  @Option(names = "--max-line-bytes", defaultValue = "16777216", paramLabel = "N",
+      description = "Longest line in bytes (default ${DEFAULT-VALUE}, 16 MiB): a longer one gets the verdict error"
+          + " without being read into memory, and the next line is checked.")
+  long maxLineBytes;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   private final InputStream stdin;
@@ -57,6 +63,9 @@ final class CheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    if (maxLineBytes < 1) {
+      throw new BadInputException("--max-line-bytes must be at least 1, not " + maxLineBytes);
+    }
     DedupConfig config = options.load();
     PrintWriter out = spec.commandLine().getOut();
     ObjectMapper json = new ObjectMapper();
@@ -74,13 +83,26 @@ final class CheckCommand implements Callable<Integer> {
             : ConfigOptions.openNearIndexReadOnlyIfBuilt(config);
         OnlineChecker checker = OnlineChecker.open(index, nearIndex, config.table(), config.near(), config.prefilter(),
             err::println);
-        BufferedReader in = new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8))) {
+        LineReader in = new LineReader(new InputStreamReader(stdin, StandardCharsets.UTF_8), maxLineBytes)) {
       if (nearIndex == null && !config.table().nearFields().isEmpty()) {
         err.println("check: no near index yet (`dedup run --method near|both` builds it): exact verdicts only");
       }
       TimeArgument times = new TimeArgument();
-      for (String line = in.readLine(); line != null; line = in.readLine()) {
-        lines++;
+      while (true) {
+        String line;
+        try {
+          line = in.readLine();
+        } catch (BadInputException tooLong) { // the line was skipped: answer it, go on with the next
+          lines = in.line();
+          rejected++;
+          out.println(json.writeValueAsString(json.createObjectNode().put("line", lines).put("verdict", "error")
+              .put("error", oneLine(tooLong.getMessage()))));
+          continue;
+        }
+        if (line == null) {
+          break;
+        }
+        lines = in.line();
         if (line.isBlank()) {
           continue;
         }
@@ -96,8 +118,10 @@ final class CheckCommand implements Callable<Integer> {
             fields.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText());
           }
           JsonNode idNode = record.get(idColumn);
-          if (idNode != null && !idNode.canConvertToLong()) {
-            throw new IllegalArgumentException(idColumn + " '" + idNode.asText() + "' is not an integer");
+          // An id is an integer JSON number that fits a long: 5.7 or 1e3 would be truncated to another
+          // record's id, and "5" or true are not numbers.
+          if (idNode != null && !(idNode.isIntegralNumber() && idNode.canConvertToLong())) {
+            throw new IllegalArgumentException(idColumn + " must be an integer JSON number, not " + idNode);
           }
           if (idNode != null) {
             verdictLine.put("id", idNode.asLong());

@@ -2,8 +2,6 @@ package org.xiaochong.cli;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -15,6 +13,7 @@ import java.util.concurrent.Callable;
 import org.xiaochong.load.DelimitedReader;
 import org.xiaochong.load.JsonLinesReader;
 import org.xiaochong.load.RowReader;
+import org.xiaochong.load.StrictUtf8Reader;
 import org.xiaochong.load.TableLoader;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
@@ -37,12 +36,12 @@ import picocli.CommandLine.Parameters;
       "other column TEXT, utf8mb4. An existing table must have every loaded column",
       "(new ids continue after its largest). Column names are made SQL identifiers:",
       "lower case, other characters -> _ ('Site name' -> site_name). Times: yyyy-MM-",
-      "dd[ HH:mm[:ss]]; blank is NULL. On bad input a table this command created is",
-      "dropped again; rows already added to an existing table stay (the message says",
-      "how many)."
+      "dd[ HH:mm[:ss]]; blank is NULL. All or nothing: the rows are one transaction;",
+      "on bad input (the message names the line) a table this command created is",
+      "dropped again and an existing table is left as it was."
     },
     footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or bad input (missing"
-        + " file, bad header, ragged row: the message names the line)."})
+        + " file, bad header, ragged row, invalid UTF-8, a record over --max-line-bytes: the message names the line)."})
 final class LoadCommand implements Callable<Integer> {
   @Mixin ConfigOptions options;
 
@@ -68,6 +67,11 @@ final class LoadCommand implements Callable<Integer> {
       description = "The time column (default ${DEFAULT-VALUE}); NULL when the file has none.")
   String timeColumn;
 
+  @Option(names = "--max-line-bytes", defaultValue = "16777216", paramLabel = "N",
+      description = "Longest record in bytes (default ${DEFAULT-VALUE}, 16 MiB; a quoted CSV field's line breaks"
+          + " count): a longer one, or a quote left open, is an error naming its line, not read into memory.")
+  long maxLineBytes;
+
   @Option(names = "--trim", description = "Strip blanks around unquoted CSV values (e.g. a \", \" separator).")
   boolean trim;
 
@@ -81,12 +85,15 @@ final class LoadCommand implements Callable<Integer> {
     }
     String id = identifier(idColumn, "--id-column");
     String time = identifier(timeColumn, "--time-column");
+    if (maxLineBytes < 1) {
+      throw new BadInputException("--max-line-bytes must be at least 1, not " + maxLineBytes);
+    }
     if (!Files.isRegularFile(file)) {
       throw new BadInputException("file " + file + " does not exist or is not a file");
     }
     DedupConfig config = options.load();
     long start = System.nanoTime();
-    try (RowReader reader = open(file, kind, trim)) {
+    try (RowReader reader = open(file, kind, trim, maxLineBytes)) {
       List<String> names = new ArrayList<>();
       for (int i = 0; i < reader.header().size(); i++) {
         String name = reader.header().get(i);
@@ -128,28 +135,30 @@ final class LoadCommand implements Callable<Integer> {
       }
       try (Database database = ConfigOptions.openDatabase(config);
           TableLoader loader = new TableLoader(database, table, id, time, text)) {
+        long n;
         try {
           copy(reader, loader, idAt, timeAt, textAt, time);
-        } catch (BadInputException e) {
-          // A new table is dropped, so the corrected file can simply be loaded again; rows already added to
-          // an existing table stay (committed batch by batch) and the message says how many.
+          n = loader.finish();
+        } catch (IOException | RuntimeException e) {
+          // All or nothing: the rows are one transaction, rolled back by close(); a table this command
+          // created is dropped too, so the corrected file can simply be loaded again.
+          loader.close(); // its connection must not hold the table while it is dropped
+          String outcome = "nothing loaded: " + table + " is as it was";
           if (loader.created()) {
-            loader.close(); // its connection must not hold the table while it is dropped
             database.jdbi().useHandle(h -> h.execute("DROP TABLE IF EXISTS " + TableSpec.quote(table)));
-            throw new BadInputException(e.getMessage() + " (nothing loaded: the new table " + table + " was dropped)", e);
+            outcome = "nothing loaded: the new table " + table + " was dropped";
           }
-          throw new BadInputException(e.getMessage() + " (" + loader.inserted() + " rows before it were already added"
-              + " to " + table + ")", e);
+          if (e instanceof BadInputException) {
+            throw new BadInputException(e.getMessage() + " (" + outcome + ")", e);
+          }
+          throw e;
         }
-        long n = loader.finish();
         spec.commandLine().getOut().printf("loaded %,d rows into %s (%s table; id %s, time %s, text columns %s) in %.1f s%n",
             n, table, loader.created() ? "new" : "existing", idAt >= 0 ? "from the file" : "generated",
             timeAt >= 0 ? "from the file" : "NULL", String.join(",", text), (System.nanoTime() - start) / 1e9);
       }
     } catch (NoSuchFileException e) {
       throw new BadInputException("file " + file + " does not exist");
-    } catch (CharacterCodingException e) {
-      throw new BadInputException("file " + file + " is not valid UTF-8");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -183,13 +192,14 @@ final class LoadCommand implements Callable<Integer> {
     }
   }
 
-  static RowReader open(Path file, String kind, boolean trim) throws IOException {
-    var in = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+  static RowReader open(Path file, String kind, boolean trim, long maxLineBytes) throws IOException {
+    // Strict UTF-8 that fails at the malformed byte itself, so the readers name its line.
+    var in = new StrictUtf8Reader(Files.newInputStream(file));
     try {
       return switch (kind) {
-        case "tsv" -> DelimitedReader.tsv(in);
-        case "jsonl" -> new JsonLinesReader(in, null);
-        default -> DelimitedReader.csv(in, trim);
+        case "tsv" -> DelimitedReader.tsv(in, maxLineBytes);
+        case "jsonl" -> new JsonLinesReader(in, null, maxLineBytes);
+        default -> DelimitedReader.csv(in, trim, maxLineBytes);
       };
     } catch (IOException | RuntimeException e) {
       in.close();

@@ -2,6 +2,7 @@ package org.xiaochong.load;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.nio.charset.CharacterCodingException;
 import java.util.ArrayList;
 import java.util.List;
 import org.xiaochong.source.BadInputException;
@@ -13,23 +14,29 @@ import org.xiaochong.source.BadInputException;
  * skipped. TSV: fields are separated by tabs and never quoted. Empty lines are skipped. With {@code
  * trimSpaces} the blanks around each unquoted value are dropped (Febrl's {@code ", "} separator). A quote
  * inside an unquoted field is kept as a character (lenient, as most real files need).
- * Reads one record at a time: the file is never held in memory. Not thread-safe.
+ * Reads one record at a time: the file is never held in memory, and a record longer than {@code
+ * maxRecordBytes} (in UTF-8, a quoted field's line breaks included) is an error naming its line, so
+ * neither a huge line nor a quote left open reads the rest of the file into memory. Not thread-safe.
  */
 public final class DelimitedReader implements RowReader {
   private final Reader in;
   private final char separator;
   private final boolean quoting;
   private final boolean trimSpaces;
+  private final long maxRecordBytes;
   private final List<String> header;
   private int pushedBack = -2;
   private long line = 1;
   private long recordLine;
+  private long recordBytes; // bytes of UTF-8 read since the current record started
 
-  public DelimitedReader(Reader in, char separator, boolean quoting, boolean trimSpaces) throws IOException {
+  public DelimitedReader(Reader in, char separator, boolean quoting, boolean trimSpaces, long maxRecordBytes)
+      throws IOException {
     this.in = in;
     this.separator = separator;
     this.quoting = quoting;
     this.trimSpaces = trimSpaces;
+    this.maxRecordBytes = maxRecordBytes;
     int first = read();
     if (first != '\uFEFF') {
       unread(first);
@@ -41,14 +48,24 @@ public final class DelimitedReader implements RowReader {
     this.header = List.copyOf(names);
   }
 
-  /** A CSV reader (comma, RFC 4180 quoting). */
+  /** A CSV reader (comma, RFC 4180 quoting) with the default record limit. */
   public static DelimitedReader csv(Reader in, boolean trimSpaces) throws IOException {
-    return new DelimitedReader(in, ',', true, trimSpaces);
+    return csv(in, trimSpaces, RowReader.DEFAULT_MAX_RECORD_BYTES);
+  }
+
+  /** A CSV reader (comma, RFC 4180 quoting). */
+  public static DelimitedReader csv(Reader in, boolean trimSpaces, long maxRecordBytes) throws IOException {
+    return new DelimitedReader(in, ',', true, trimSpaces, maxRecordBytes);
+  }
+
+  /** A TSV reader (tab, no quoting) with the default record limit. */
+  public static DelimitedReader tsv(Reader in) throws IOException {
+    return tsv(in, RowReader.DEFAULT_MAX_RECORD_BYTES);
   }
 
   /** A TSV reader (tab, no quoting). */
-  public static DelimitedReader tsv(Reader in) throws IOException {
-    return new DelimitedReader(in, '\t', false, false);
+  public static DelimitedReader tsv(Reader in, long maxRecordBytes) throws IOException {
+    return new DelimitedReader(in, '\t', false, false, maxRecordBytes);
   }
 
   @Override
@@ -77,6 +94,7 @@ public final class DelimitedReader implements RowReader {
   /** The next record's fields, or null at the end of the input; skips empty lines. */
   List<String> readRecord() throws IOException {
     int c;
+    recordBytes = 0;
     // skip empty lines
     while (true) {
       c = read();
@@ -94,8 +112,10 @@ public final class DelimitedReader implements RowReader {
       } else {
         break;
       }
+      recordBytes = 0; // a skipped empty line is no part of the record
     }
     recordLine = line;
+    recordBytes = LineReader.utf8Length((char) c);
     List<String> fields = new ArrayList<>();
     StringBuilder field = new StringBuilder();
     boolean quoted = false;
@@ -165,16 +185,32 @@ public final class DelimitedReader implements RowReader {
   }
 
   private int read() throws IOException {
+    int c;
     if (pushedBack != -2) {
-      int c = pushedBack;
+      c = pushedBack;
       pushedBack = -2;
-      return c;
+    } else {
+      try {
+        c = in.read();
+      } catch (CharacterCodingException e) {
+        throw new BadInputException("line " + line + ": not valid UTF-8");
+      }
     }
-    return in.read();
+    if (c >= 0) {
+      recordBytes += LineReader.utf8Length((char) c);
+      if (recordBytes > maxRecordBytes) {
+        throw new BadInputException("line " + recordLine + ": a record longer than " + maxRecordBytes
+            + " bytes (--max-line-bytes); is a quote left open?");
+      }
+    }
+    return c;
   }
 
   private void unread(int c) {
     pushedBack = c;
+    if (c >= 0) {
+      recordBytes -= LineReader.utf8Length((char) c);
+    }
   }
 
   @Override

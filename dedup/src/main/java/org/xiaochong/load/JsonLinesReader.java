@@ -3,8 +3,8 @@ package org.xiaochong.load;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.Reader;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -15,18 +15,18 @@ import org.xiaochong.source.BadInputException;
  * JSON lines: one object per line. The columns are the keys of the first object (or {@code columns}
  * when given); a later object with another key is an error naming its line, a missing key is NULL.
  * Strings as they are, numbers and booleans as their text, nested objects/arrays as JSON text.
- * Blank lines are skipped. Not thread-safe.
+ * Blank lines are skipped. A line longer than {@code maxLineBytes} is an error naming it (read
+ * without being kept). Not thread-safe.
  */
 public final class JsonLinesReader implements RowReader {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private final BufferedReader in;
+  private final LineReader in;
   private final List<String> header;
-  private long line;
   private long recordLine;
   private JsonNode pending;
 
-  public JsonLinesReader(BufferedReader in, List<String> columns) throws IOException {
-    this.in = in;
+  public JsonLinesReader(Reader in, List<String> columns, long maxLineBytes) throws IOException {
+    this.in = new LineReader(in, maxLineBytes);
     pending = readObject();
     if (columns != null && !columns.isEmpty()) {
       header = List.copyOf(columns);
@@ -73,8 +73,8 @@ public final class JsonLinesReader implements RowReader {
       if (text == null) {
         return null;
       }
-      line++;
     } while (text.isBlank());
+    long line = in.line();
     recordLine = line;
     if (line == 1 && text.startsWith("\uFEFF")) {
       text = text.substring(1);

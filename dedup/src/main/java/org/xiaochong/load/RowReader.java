@@ -6,6 +6,9 @@ import java.util.List;
 
 /** A streaming reader of rows of named values (CSV, TSV or JSON lines). Not thread-safe. */
 public interface RowReader extends Closeable {
+  /** The default limit of one record's size, in bytes of UTF-8 (--max-line-bytes): 16 MiB. */
+  long DEFAULT_MAX_RECORD_BYTES = 16L << 20;
+
   /** The column names of the file, as written in it. */
   List<String> header();
 

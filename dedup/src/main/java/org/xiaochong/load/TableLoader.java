@@ -3,7 +3,6 @@ package org.xiaochong.load;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -20,9 +19,13 @@ import org.xiaochong.source.TableSpec;
  * Inserts rows into a table in batches: creates it when missing ({@code id BIGINT PRIMARY KEY}, the
  * time column {@code DATETIME NULL}, every other column {@code TEXT}, utf8mb4) or checks that the
  * existing one has every column. Ids may be given per row or generated after the table's largest id.
- * Names are validated identifiers ({@link TableSpec#quote}); values are bound parameters. Not
- * thread-safe; close it to release the connection (rows of a batch not yet sent are written by {@link
- * #finish()}).
+ * Names are validated identifiers ({@link TableSpec#quote}); values are bound parameters.
+ *
+ * <p>All or nothing: the rows are sent in batches but are one transaction, committed by {@link
+ * #finish()}; {@link #close()} without it rolls them back, so a failed load leaves an existing table as
+ * it was (a table this loader created stays, empty, for the caller to drop). One transaction holds the
+ * undo of the whole file on the server, which InnoDB keeps on disk; other sessions see no row before
+ * the commit. Not thread-safe; close it to release the connection.
  */
 public final class TableLoader implements AutoCloseable {
   public static final int BATCH = 1000;
@@ -104,7 +107,7 @@ public final class TableLoader implements AutoCloseable {
     return created;
   }
 
-  /** Rows sent and committed so far. */
+  /** Rows sent so far (committed by {@link #finish()}). */
   public long inserted() {
     return inserted;
   }
@@ -133,7 +136,9 @@ public final class TableLoader implements AutoCloseable {
       if (time == null) {
         insert.setNull(2, Types.TIMESTAMP);
       } else {
-        insert.setTimestamp(2, Timestamp.valueOf(time));
+        // Bound as a LocalDateTime: sent as written. A java.sql.Timestamp is an instant in the JVM's
+        // zone that the driver converts to the connection's (UTC), shifting every time by the JVM's offset.
+        insert.setObject(2, time);
       }
       for (int i = 0; i < textCount; i++) {
         insert.setString(3 + i, text[i]);
@@ -148,10 +153,11 @@ public final class TableLoader implements AutoCloseable {
     return rowId;
   }
 
-  /** Writes the last batch; returns how many rows were inserted. */
+  /** Writes the last batch and commits every row; returns how many rows were inserted. */
   public long finish() {
     try {
       flush();
+      connection.commit();
     } catch (SQLException e) {
       throw failure(e);
     }
@@ -163,7 +169,6 @@ public final class TableLoader implements AutoCloseable {
       return;
     }
     insert.executeBatch();
-    connection.commit();
     inserted += pending;
     pending = 0;
   }
@@ -171,8 +176,7 @@ public final class TableLoader implements AutoCloseable {
   private RuntimeException failure(SQLException e) {
     String message = Database.rootMessage(e);
     if ("23000".equals(e.getSQLState()) || (message != null && message.contains("Duplicate entry"))) {
-      return new BadInputException("a row has an id already in the table (" + message + "); rows before its batch"
-          + " of " + BATCH + " were loaded");
+      return new BadInputException("a row has an id already in the table (" + message + ")");
     }
     return new IllegalStateException("insert failed: " + message, e);
   }

@@ -16,6 +16,7 @@ import org.jdbi.v3.core.Handle;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.run.RunSummary;
 import org.xiaochong.source.Database;
+import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.TableSpec;
 
 /**
@@ -120,10 +121,12 @@ public final class HtmlReport {
 
   private static Map<String, Long> removedPerMonth(Handle handle, RunSummary summary, DeletionPlan plan, TableSpec spec) {
     Map<String, Long> perMonth = new TreeMap<>();
+    // A date with a zero month ('0000-00-00', '2024-00-00') counts as no time, as in RecordSource.readTime.
     String time = TableSpec.quote(spec.timeColumn());
+    String month = "IF(MONTH(" + time + ") = 0, NULL, DATE_FORMAT(" + time + ", '%Y-%m'))";
     String id = TableSpec.quote(spec.idColumn());
     if (summary.applied()) {
-      handle.createQuery("SELECT DATE_FORMAT(" + time + ", '%Y-%m'), COUNT(*) FROM " + TableSpec.quote(spec.removedTable())
+      handle.createQuery("SELECT " + month + ", COUNT(*) FROM " + TableSpec.quote(spec.removedTable())
               + " WHERE dedup_run_id = ? GROUP BY 1").bind(0, summary.runId())
           .map((rs, ctx) -> Map.entry(rs.getString(1) == null ? "no time" : rs.getString(1), rs.getLong(2)))
           .forEach(e -> perMonth.merge(e.getKey(), e.getValue(), Long::sum));
@@ -135,7 +138,7 @@ public final class HtmlReport {
       for (int i = from; i < Math.min(ids.length, from + 1000); i++) {
         batch.add(ids[i]);
       }
-      handle.createQuery("SELECT DATE_FORMAT(" + time + ", '%Y-%m'), COUNT(*) FROM " + TableSpec.quote(spec.table())
+      handle.createQuery("SELECT " + month + ", COUNT(*) FROM " + TableSpec.quote(spec.table())
               + " WHERE " + id + " IN (<ids>) GROUP BY 1").bindList("ids", batch)
           .map((rs, ctx) -> Map.entry(rs.getString(1) == null ? "no time" : rs.getString(1), rs.getLong(2)))
           .forEach(e -> perMonth.merge(e.getKey(), e.getValue(), Long::sum));
@@ -167,8 +170,8 @@ public final class HtmlReport {
       html.append("<h3>").append(plan.rule(i).label).append(", score ").append(String.format("%.3f", plan.score(i)))
           .append(": removed #").append(plan.removedId(i)).append(", kept #").append(plan.keptId(i)).append("</h3>\n")
           .append("<table class=\"pair\"><tr><th>removed #").append(plan.removedId(i)).append(" (")
-          .append(escape(removed.get(spec.timeColumn()))).append(")</th><th>kept #").append(plan.keptId(i)).append(" (")
-          .append(escape(kept.get(spec.timeColumn()))).append(")</th></tr>\n");
+          .append(escape(timeOf(removed, spec))).append(")</th><th>kept #").append(plan.keptId(i)).append(" (")
+          .append(escape(timeOf(kept, spec))).append(")</th></tr>\n");
       for (String field : fields) {
         String[] marked = highlight(nullToEmpty(removed.get(field)), nullToEmpty(kept.get(field)));
         html.append("<tr><td><b>").append(escape(field)).append(":</b> ").append(marked[0]).append("</td><td><b>")
@@ -176,6 +179,11 @@ public final class HtmlReport {
       }
       html.append("</table>\n");
     }
+  }
+
+  private static String timeOf(Map<String, String> row, TableSpec spec) {
+    String time = row.get(spec.timeColumn());
+    return time == null ? "no time" : time;
   }
 
   private static Map<String, String> row(Handle handle, String table, TableSpec spec, long id, List<String> fields) {
@@ -186,7 +194,8 @@ public final class HtmlReport {
     return handle.createQuery(sql).bind(0, id).map((rs, ctx) -> {
       Map<String, String> values = new LinkedHashMap<>();
       for (int c = 0; c < columns.size(); c++) {
-        Object value = rs.getObject(c + 1);
+        // The time as the pipeline reads it (TIMESTAMP in UTC, a zero date as no time), not in the JVM's zone.
+        Object value = c == columns.size() - 1 ? RecordSource.readTime(rs, c + 1) : rs.getObject(c + 1);
         values.put(columns.get(c), value instanceof LocalDateTime t ? t.toString().replace('T', ' ') : value == null ? null : value.toString());
       }
       return values;

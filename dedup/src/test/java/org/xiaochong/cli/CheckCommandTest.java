@@ -86,4 +86,67 @@ class CheckCommandTest {
     execute(config, post(14, "13900001111", "2025-01-04 08:00:00") + "\n", out3, new StringWriter());
     assertThat(new ObjectMapper().readTree(out3.toString().strip()).get("kept_id").asLong()).isEqualTo(12);
   }
+
+  /** A config whose index exists and is empty. */
+  private Path emptyIndexConfig() throws Exception {
+    Path config = dir.resolve("empty.properties");
+    Files.writeString(config, "index.dir=" + dir.resolve("empty-index") + "\n");
+    DedupConfig dedupConfig = DedupConfig.load(config, java.util.Map.of());
+    try (FingerprintIndex index = FingerprintIndex.open(dedupConfig.indexDir(), dedupConfig.fieldsDigest(), false)) {
+      index.commit();
+    }
+    return config;
+  }
+
+  private static List<JsonNode> verdicts(StringWriter out) throws Exception {
+    List<JsonNode> verdicts = new ArrayList<>();
+    for (String line : out.toString().split("\n")) {
+      verdicts.add(new ObjectMapper().readTree(line));
+    }
+    return verdicts;
+  }
+
+  @Test
+  void check_idNotAnInteger_isAnErrorVerdict() throws Exception {
+    Path config = emptyIndexConfig();
+    String input = "{\"id\":5.7,\"title\":\"a\"}\n{\"id\":1e3,\"title\":\"a\"}\n{\"id\":\"abc\",\"title\":\"a\"}\n"
+        + "{\"id\":true,\"title\":\"a\"}\n{\"id\":5.0,\"title\":\"a\"}\n{\"id\":99999999999999999999,\"title\":\"a\"}\n"
+        + "{\"id\":7,\"title\":\"a\"}\n";
+    StringWriter out = new StringWriter();
+
+    int code = execute(config, input, out, new StringWriter());
+
+    List<JsonNode> verdicts = verdicts(out);
+    assertThat(code).isEqualTo(3);
+    assertThat(verdicts).hasSize(7);
+    for (JsonNode verdict : verdicts.subList(0, 6)) {
+      assertThat(verdict.get("verdict").asText()).as(verdict.toString()).isEqualTo("error");
+      assertThat(verdict.get("error").asText()).as(verdict.toString()).contains("id", "integer").doesNotContain("\n");
+    }
+    assertThat(verdicts.get(0).get("error").asText()).contains("5.7");
+    assertThat(verdicts.get(6).get("verdict").asText()).isEqualTo("new");
+    assertThat(verdicts.get(6).get("id").asLong()).isEqualTo(7);
+  }
+
+  @Test
+  void check_lineOverTheLimit_isAnErrorAndTheNextLineIsChecked() throws Exception {
+    Path config = emptyIndexConfig();
+    String input = post(1, "13800138000", "2025-01-01 08:00:00") + "\n"
+        + "{\"id\":2,\"title\":\"" + "长".repeat(400) + "\"}\n" // 1,200 bytes of UTF-8
+        + post(3, "13900001111", "2025-01-02 08:00:00") + "\r\n"
+        + "{\"id\":4,\"content\":\"" + "x".repeat(5000) + "\"\n" // the limit also ends a line with no closing brace
+        + post(5, "13700001111", "2025-01-03 08:00:00");
+    StringWriter out = new StringWriter();
+
+    int code = execute(config, input, out, new StringWriter(), "--max-line-bytes", "1000");
+
+    List<JsonNode> verdicts = verdicts(out);
+    assertThat(code).isEqualTo(3);
+    assertThat(verdicts).extracting(v -> v.get("verdict").asText()).containsExactly("new", "error", "new", "error", "new");
+    assertThat(verdicts.get(1).get("line").asLong()).isEqualTo(2);
+    assertThat(verdicts.get(1).get("error").asText()).contains("line 2", "longer than 1000 bytes", "--max-line-bytes");
+    assertThat(verdicts.get(3).get("line").asLong()).isEqualTo(4);
+    assertThat(verdicts).extracting(v -> v.path("id").isIntegralNumber() ? v.get("id").asLong() : null)
+        .containsExactly(1L, null, 3L, null, 5L);
+  }
 }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -106,6 +107,24 @@ class BadInputIT extends DbTestSupport {
     for (CliRun run : new CliRun[] {ok, missingTable, wrongPassword, unreachable, badUrl}) {
       assertThat(run.out()).doesNotContain(PASSWORD).doesNotContain("S3cret").doesNotContain(rightPassword);
       assertThat(run.err()).doesNotContain(PASSWORD).doesNotContain("S3cret").doesNotContain(rightPassword);
+    }
+  }
+
+  @Test
+  void run_mariadbUrl_connectsThroughConnectorJ() {
+    CliRun run = runApply(Map.of("db.url", jdbcUrl().replace("jdbc:mysql:", "jdbc:mariadb:")));
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(ids(TABLE)).containsExactly(2L, 3L);
+  }
+
+  @Test
+  void run_passwordInUrlUserInfo_refusedWithoutPrintingIt() {
+    for (String scheme : List.of("jdbc:mysql:", "jdbc:mariadb:")) {
+      String url = scheme + "//root:" + PASSWORD + "@127.0.0.1:1/xiaochong";
+      assertRejected(runApply(Map.of("db.url", url)), "db.url", "password");
+      CliRun verbose = runApply(Map.of("db.url", url), "--verbose");
+      assertThat(verbose.out() + verbose.err()).doesNotContain("S3cret");
     }
   }
 

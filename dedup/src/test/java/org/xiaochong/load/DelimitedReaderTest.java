@@ -65,4 +65,34 @@ class DelimitedReaderTest {
 
     assertThat(rows(reader)).containsExactly(List.of("\"x", "中文, y"));
   }
+
+  @Test
+  void csv_recordOverTheLimit_isAnErrorNamingItsFirstLine() throws IOException {
+    // 10 bytes: "1,中文" is 8, "2,长长长" 11; the blank lines between records do not count.
+    DelimitedReader reader = DelimitedReader.csv(new StringReader("a,b\n1,中文\n\n\n\n2,长长长\n"), false, 10);
+    assertThat(reader.next()).containsExactly("1", "中文");
+    assertThatThrownBy(reader::next).isInstanceOf(BadInputException.class)
+        .hasMessage("line 6: a record longer than 10 bytes (--max-line-bytes); is a quote left open?");
+
+    DelimitedReader openQuote = DelimitedReader.csv(new StringReader("a,b\n1,\"x\n" + "2,y\n".repeat(10)), false, 20);
+    assertThatThrownBy(openQuote::next).isInstanceOf(BadInputException.class).hasMessageStartingWith("line 2: a record longer");
+
+    assertThatThrownBy(() -> DelimitedReader.tsv(new StringReader("a\tbbbbbbbbbb\n"), 10))
+        .isInstanceOf(BadInputException.class).hasMessageStartingWith("line 1: a record longer than 10 bytes");
+  }
+
+  @Test
+  void csv_invalidUtf8_namesTheLineOfTheBadByte() throws IOException {
+    byte[] head = "a,b\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    bytes.writeBytes(head);
+    for (int i = 0; i < 5000; i++) { // far more than one buffer before the bad byte
+      bytes.writeBytes(("中文" + i + ",x\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    bytes.writeBytes(new byte[] {'y', ',', (byte) 0xC3, '(', '\n'});
+    DelimitedReader reader = DelimitedReader.csv(
+        new StrictUtf8Reader(new java.io.ByteArrayInputStream(bytes.toByteArray())), false);
+
+    assertThatThrownBy(() -> rows(reader)).isInstanceOf(BadInputException.class).hasMessage("line 5002: not valid UTF-8");
+  }
 }

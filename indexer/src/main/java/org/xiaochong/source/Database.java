@@ -7,9 +7,14 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Types;
+import java.time.LocalDateTime;
 import java.util.Properties;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.argument.AbstractArgumentFactory;
+import org.jdbi.v3.core.argument.Argument;
+import org.jdbi.v3.core.config.ConfigRegistry;
 import org.jdbi.v3.sqlobject.SqlObjectPlugin;
 
 /**
@@ -60,19 +65,37 @@ public final class Database implements AutoCloseable {
     }
     // Batched inserts become multi-row INSERTs (10-50x faster loads and plan writes).
     props.putIfAbsent("rewriteBatchedStatements", "true");
+    // The session time zone is UTC: the server renders TIMESTAMP values in the session's zone, so they
+    // arrive as UTC instants, whatever the server's time_zone (in a zone with daylight saving the
+    // fall-back hour would read twice, the later instant as the earlier time). DATETIME and DATE have
+    // no zone and are read as stored. The driver sets '+00:00', which needs no time zone tables.
     props.putIfAbsent("connectionTimeZone", "UTC");
-    props.putIfAbsent("forceConnectionTimeZoneToSession", "false");
+    props.putIfAbsent("forceConnectionTimeZoneToSession", "true");
+    // A zero date ('0000-00-00', which MariaDB's and older MySQL's default sql_mode store) is read as
+    // NULL, so it counts as the oldest time; the driver's default would fail every read of the table.
+    props.putIfAbsent("zeroDateTimeBehavior", "CONVERT_TO_NULL");
     props.putIfAbsent("characterEncoding", "UTF-8");
     props.putIfAbsent("useUnicode", "true");
     props.putIfAbsent("connectTimeout", "10000");
     Jdbi jdbi = Jdbi.create(url, props).installPlugin(new SqlObjectPlugin());
+    // LocalDateTime (DATETIME) values go to and come from the driver as they are. Jdbi's defaults pass
+    // them through java.sql.Timestamp, an instant in the JVM's zone that the driver converts to the
+    // connection's (UTC): under TZ=Asia/Shanghai every time would be stored 8 hours early.
+    jdbi.registerArgument(new AbstractArgumentFactory<LocalDateTime>(Types.TIMESTAMP) {
+      @Override
+      protected Argument build(LocalDateTime value, ConfigRegistry config) {
+        return (position, statement, context) -> statement.setObject(position, value);
+      }
+    });
+    jdbi.registerColumnMapper(LocalDateTime.class, (rs, column, context) -> rs.getObject(column, LocalDateTime.class));
     Database db = new Database(jdbi, url, props, new DbSettings(url, user, password, settings.dataDir()), embedded);
     try (Handle handle = jdbi.open()) {
       handle.execute("SELECT 1");
     } catch (RuntimeException e) {
       db.close();
-      throw new BadInputException(
-          "cannot connect to " + db.displayUrl + " as user '" + user + "': " + rootMessage(e), e);
+      // The driver's message may quote the URL ("No suitable driver found for …"): only the redacted one is shown.
+      String reason = DbSettings.redactUrl(rootMessage(e).replace(url, db.displayUrl));
+      throw new BadInputException("cannot connect to " + db.displayUrl + " as user '" + user + "': " + reason, e);
     }
     return db;
   }

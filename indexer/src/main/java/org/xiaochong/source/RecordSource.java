@@ -4,6 +4,7 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.DateTimeException;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -173,7 +174,7 @@ public final class RecordSource {
       for (int i = 0; i < values.length; i++) {
         values[i] = row.getBytes(i + 3);
       }
-      consumer.accept(SourceRecord.ofUtf8(row.getLong(1), toMillis(row.getObject(2, LocalDateTime.class)), values));
+      consumer.accept(SourceRecord.ofUtf8(row.getLong(1), toMillis(readTime(row, 2)), values));
     };
   }
 
@@ -251,12 +252,31 @@ public final class RecordSource {
 
   private SourceRecord read(ResultSet rs) throws SQLException {
     long id = rs.getLong(1);
-    LocalDateTime time = rs.getObject(2, LocalDateTime.class);
+    LocalDateTime time = readTime(rs, 2);
     String[] values = new String[columns.size()];
     for (int i = 0; i < values.length; i++) {
       values[i] = rs.getString(i + 3);
     }
     return new SourceRecord(id, toMillis(time), values);
+  }
+
+  /**
+   * The time column of the current row (DATETIME and DATE as stored, TIMESTAMP as UTC: the session's
+   * zone), or null. Dates that name no day count as NULL, the oldest time: the zero date
+   * ('0000-00-00', which the connection reads as NULL) and dates with a zero month or day
+   * ('2024-00-00'), which MariaDB's default sql_mode also stores and java.time cannot hold.
+   */
+  public static LocalDateTime readTime(ResultSet rs, int column) throws SQLException {
+    try {
+      return rs.getObject(column, LocalDateTime.class);
+    } catch (SQLException | DateTimeException e) {
+      for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+        if (t instanceof DateTimeException) {
+          return null;
+        }
+      }
+      throw e;
+    }
   }
 
   /** Epoch milliseconds of a DATETIME read as UTC; NULL is {@link SourceRecord#NULL_TIME}. */
