@@ -69,7 +69,7 @@ final class DecisionCheck implements AutoCloseable {
    */
   static SourceRecord read(ResultSet rs, int first, int fingerprintColumns) throws SQLException {
     long id = rs.getLong(first);
-    LocalDateTime time = rs.getObject(first + 1, LocalDateTime.class);
+    LocalDateTime time = RecordSource.readTime(rs, first + 1);
     String[] values = new String[fingerprintColumns];
     for (int i = 0; i < values.length; i++) {
       values[i] = rs.getString(first + 2 + i);
