@@ -29,6 +29,7 @@ import org.jdbi.v3.core.Handle;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
+import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 
@@ -350,11 +351,12 @@ public final class ArchiveStore {
     String joins = " FROM dedup_plan p JOIN " + table + " t ON t." + id + " = p.removed_id"
         + " JOIN " + table + " k ON k." + id + " = p.kept_id" + batch + " AND p.skipped = 0";
     // The removed rows are locked for writing, their kept rows for reading (shared: two batches may
-    // keep the same row), so neither changes between the check and the move.
+    // keep the same row), so neither changes between the check and the move. A plan row once skipped
+    // stays skipped (a resumed batch does not reconsider it): the next run decides on it afresh.
     String lockRemoved = "SELECT p.seq, p.rule, p.kept_id, " + DecisionCheck.columns(spec, "t") + " FROM dedup_plan p"
-        + " JOIN " + table + " t ON t." + id + " = p.removed_id" + batch + " FOR UPDATE";
+        + " JOIN " + table + " t ON t." + id + " = p.removed_id" + batch + " AND p.skipped = 0 FOR UPDATE";
     String lockKept = "SELECT " + DecisionCheck.columns(spec, "k") + " FROM " + table + " k WHERE k." + id
-        + " IN (SELECT p.kept_id FROM dedup_plan p" + batch + ") LOCK IN SHARE MODE";
+        + " IN (SELECT p.kept_id FROM dedup_plan p" + batch + " AND p.skipped = 0) LOCK IN SHARE MODE";
     String archive = "INSERT INTO " + q(spec.removedTable()) + " (" + plainColumns
         + ", dedup_run_id, dedup_rule, dedup_kept_id, dedup_score, dedup_removed_at) SELECT " + columns
         + ", p.run_id, p.rule, p.kept_id, p.score, ?" + joins;
@@ -439,23 +441,26 @@ public final class ArchiveStore {
       connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
       connection.setAutoCommit(false);
       try {
+        int columns = sql.fingerprintColumns();
         List<PlannedRow> planned = new ArrayList<>();
         try (PreparedStatement lock = connection.prepareStatement(sql.lockRemoved())) {
           bindBatch(lock, 1, runId, lo, to);
           try (ResultSet rs = lock.executeQuery()) {
+            boolean utf8 = RecordSource.columnsAreUtf8(rs, 6, columns);
             while (rs.next()) {
               planned.add(new PlannedRow(rs.getInt(1), DeletionPlan.Rule.of(rs.getString(2)), rs.getLong(3),
-                  DecisionCheck.read(rs, 4, sql.fingerprintColumns())));
+                  DecisionCheck.read(rs, 4, columns, utf8)));
             }
           }
         }
-        Map<Long, SourceRecord> kept = new HashMap<>();
+        Map<Long, KeptRow> kept = new HashMap<>();
         try (PreparedStatement lock = connection.prepareStatement(sql.lockKept())) {
           bindBatch(lock, 1, runId, lo, to);
           try (ResultSet rs = lock.executeQuery()) {
+            boolean utf8 = RecordSource.columnsAreUtf8(rs, 3, columns);
             while (rs.next()) {
-              SourceRecord row = DecisionCheck.read(rs, 1, sql.fingerprintColumns());
-              kept.put(row.id(), row);
+              SourceRecord row = DecisionCheck.read(rs, 1, columns, utf8);
+              kept.put(row.id(), new KeptRow(row, check.exactKey(row)));
             }
           }
         }
@@ -463,11 +468,11 @@ public final class ArchiveStore {
         long skipped = 0;
         try (PreparedStatement mark = connection.prepareStatement(sql.markSkipped())) {
           for (PlannedRow row : planned) {
-            SourceRecord keptRow = kept.get(row.keptId());
+            KeptRow keptRow = kept.get(row.keptId());
             if (keptRow == null) {
               continue; // the kept row left the table: the joins below move nothing for this row
             }
-            if (check.stillHolds(row.rule(), row.removed(), keptRow)) {
+            if (check.stillHolds(row.rule(), row.removed(), keptRow.row(), keptRow.exactKey())) {
               qualified++;
             } else {
               mark.setLong(1, runId);
@@ -511,6 +516,9 @@ public final class ArchiveStore {
 
   /** A plan row with the removed row as it is now. */
   private record PlannedRow(int seq, DeletionPlan.Rule rule, long keptId, SourceRecord removed) {}
+
+  /** A kept row as it is now, with its exact key (computed once: many removed rows may share it). */
+  private record KeptRow(SourceRecord row, byte[] exactKey) {}
 
   private static void bindBatch(PreparedStatement statement, int first, long runId, int lo, int to) throws SQLException {
     statement.setLong(first, runId);

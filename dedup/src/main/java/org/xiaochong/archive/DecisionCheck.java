@@ -2,7 +2,6 @@ package org.xiaochong.archive;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.LocalDateTime;
 import java.util.Arrays;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.fingerprint.TopTermsMd5;
@@ -42,15 +41,24 @@ final class DecisionCheck implements AutoCloseable {
     this.exact = new ExactDocumentMaker(spec);
   }
 
-  /** True when {@code removed} may still be removed in favour of {@code kept} under {@code rule}. */
-  boolean stillHolds(DeletionPlan.Rule rule, SourceRecord removed, SourceRecord kept) {
+  /**
+   * True when {@code removed} may still be removed in favour of {@code kept} under {@code rule}.
+   *
+   * @param keptKey the exact key of {@code kept} ({@link #exactKey}; a kept row is shared by many)
+   */
+  boolean stillHolds(DeletionPlan.Rule rule, SourceRecord removed, SourceRecord kept, byte[] keptKey) {
     if (!KeepLatestPolicy.isPreferred(kept.regTime(), kept.id(), removed.regTime(), removed.id())) {
       return false;
     }
-    if (Arrays.equals(exact.exactKey(removed), exact.exactKey(kept))) {
+    if (Arrays.equals(exact.exactKey(removed), keptKey)) {
       return true;
     }
     return !spec.nearFields().isEmpty() && nearDuplicates(removed, kept);
+  }
+
+  /** The exact key of a row, as the index computes it (a new array). */
+  byte[] exactKey(SourceRecord row) {
+    return exact.exactKey(row);
   }
 
   private boolean nearDuplicates(SourceRecord removed, SourceRecord kept) {
@@ -65,16 +73,24 @@ final class DecisionCheck implements AutoCloseable {
 
   /**
    * Reads a row laid out as {@link #columns}: its id, its time, then {@link
-   * TableSpec#fingerprintColumns()}, from column {@code first} on.
+   * TableSpec#fingerprintColumns()}, from column {@code first} on; as the UTF-8 bytes the server sent
+   * when {@code utf8} (see {@link RecordSource#columnsAreUtf8}), as the indexing does.
    */
-  static SourceRecord read(ResultSet rs, int first, int fingerprintColumns) throws SQLException {
+  static SourceRecord read(ResultSet rs, int first, int fingerprintColumns, boolean utf8) throws SQLException {
     long id = rs.getLong(first);
-    LocalDateTime time = RecordSource.readTime(rs, first + 1);
+    long time = RecordSource.toMillis(RecordSource.readTime(rs, first + 1));
+    if (utf8) {
+      byte[][] values = new byte[fingerprintColumns][];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = rs.getBytes(first + 2 + i);
+      }
+      return SourceRecord.ofUtf8(id, time, values);
+    }
     String[] values = new String[fingerprintColumns];
     for (int i = 0; i < values.length; i++) {
       values[i] = rs.getString(first + 2 + i);
     }
-    return new SourceRecord(id, RecordSource.toMillis(time), values);
+    return new SourceRecord(id, time, values);
   }
 
   /** The select list {@link #read} expects, for the table alias {@code alias}. */

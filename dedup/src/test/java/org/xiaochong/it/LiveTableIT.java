@@ -60,6 +60,12 @@ class LiveTableIT extends DbTestSupport {
     assertThat(count("live_edit_removed")).isZero();
     assertThat(one("SELECT skipped FROM dedup_plan WHERE removed_id = 1 ORDER BY run_id DESC LIMIT 1", Boolean.class))
         .isTrue();
+
+    // Replayed after an interruption, a skipped plan row stays skipped even if it qualifies again.
+    useHandle(h -> h.execute("UPDATE live_edit SET title = '供应红富士苹果', product = '苹果', content = '" + APPLE + "' WHERE id = 1"));
+    long runId = one("SELECT MAX(run_id) FROM dedup_plan", Long.class);
+    assertThat(archive.apply(runId, n -> {})).isEqualTo(new ArchiveStore.Moved(0, 0));
+    assertThat(ids("live_edit")).containsExactly(1L, 2L, 3L);
   }
 
   @Test

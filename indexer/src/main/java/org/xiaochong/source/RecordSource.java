@@ -179,13 +179,21 @@ public final class RecordSource {
   }
 
   private boolean fingerprintColumnsAreUtf8(ResultSet rs) throws SQLException {
+    return columnsAreUtf8(rs, 3, columns.size());
+  }
+
+  /**
+   * Whether the driver decodes columns {@code [first, first + count)} of {@code rs} from UTF-8: then
+   * {@code getBytes} gives their UTF-8 (the exact key is computed from it without decoding).
+   */
+  public static boolean columnsAreUtf8(ResultSet rs, int first, int count) throws SQLException {
     ResultSetMetaData meta = rs.getMetaData();
     if (!meta.isWrapperFor(com.mysql.cj.jdbc.result.ResultSetMetaData.class)) {
       return false;
     }
     com.mysql.cj.jdbc.result.ResultSetMetaData mysql = meta.unwrap(com.mysql.cj.jdbc.result.ResultSetMetaData.class);
-    for (int i = 0; i < columns.size(); i++) {
-      if (!isUtf8(mysql.getColumnCharacterEncoding(i + 3))) {
+    for (int i = 0; i < count; i++) {
+      if (!isUtf8(mysql.getColumnCharacterEncoding(first + i))) {
         return false;
       }
     }
