@@ -1,0 +1,73 @@
+package org.xiaochong.zone;
+
+/**
+ * Set of 128-bit keys (MD5 digests) in two parallel long arrays, open addressing with linear
+ * probing, load factor <= 1/2: 32 bytes per key at worst, no object per key. Keys are uniformly
+ * distributed, so the low bits of one half are the slot. Not thread-safe.
+ */
+final class KeySet128 {
+  private long[] high;
+  private long[] low;
+  private boolean[] used;
+  private int size;
+
+  KeySet128(int expected) {
+    int capacity = Integer.highestOneBit(Math.max(16, expected) * 2 - 1) * 2;
+    high = new long[capacity];
+    low = new long[capacity];
+    used = new boolean[capacity];
+  }
+
+  int size() {
+    return size;
+  }
+
+  /** Adds the key; true if it was not there. */
+  boolean add(long keyHigh, long keyLow) {
+    if (2 * (size + 1) > high.length) {
+      grow();
+    }
+    return insert(keyHigh, keyLow);
+  }
+
+  boolean contains(long keyHigh, long keyLow) {
+    int mask = high.length - 1;
+    for (int slot = (int) keyLow & mask; used[slot]; slot = (slot + 1) & mask) {
+      if (high[slot] == keyHigh && low[slot] == keyLow) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean insert(long keyHigh, long keyLow) {
+    int mask = high.length - 1;
+    int slot = (int) keyLow & mask;
+    while (used[slot]) {
+      if (high[slot] == keyHigh && low[slot] == keyLow) {
+        return false;
+      }
+      slot = (slot + 1) & mask;
+    }
+    used[slot] = true;
+    high[slot] = keyHigh;
+    low[slot] = keyLow;
+    size++;
+    return true;
+  }
+
+  private void grow() {
+    long[] oldHigh = high;
+    long[] oldLow = low;
+    boolean[] oldUsed = used;
+    high = new long[oldHigh.length * 2];
+    low = new long[oldHigh.length * 2];
+    used = new boolean[oldHigh.length * 2];
+    size = 0;
+    for (int i = 0; i < oldHigh.length; i++) {
+      if (oldUsed[i]) {
+        insert(oldHigh[i], oldLow[i]);
+      }
+    }
+  }
+}
