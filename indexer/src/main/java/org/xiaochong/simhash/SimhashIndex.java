@@ -2,6 +2,7 @@ package org.xiaochong.simhash;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -50,8 +51,8 @@ public final class SimhashIndex {
    * uniform fingerprints a block term matches n / 2^16 documents, so a query reads ~4n / 65,536
    * candidates instead of n (SimhashSearchBenchmark, bench/RESULTS.md).
    *
-   * A document agreeing with the query in several blocks is reported once: at the first block where
-   * they agree (all earlier blocks of query ^ value are nonzero).
+   * A document agreeing with the query in several blocks is one candidate: the candidates of the 4
+   * blocks are sorted by doc id and read once each, in order, as forward-only doc values need.
    */
 
   private SimhashIndex() {}
@@ -74,7 +75,7 @@ public final class SimhashIndex {
 
   /**
    * Every live document whose fingerprint is within {@code maxDistance} (0..{@value
-   * #MAX_DISTANCE}) of {@code query}, in segment order, then doc id order per block.
+   * #MAX_DISTANCE}) of {@code query}, in index doc id order.
    */
   public static List<Hit> search(IndexReader reader, long query, int maxDistance) throws IOException {
     if (maxDistance < 0 || maxDistance > MAX_DISTANCE) {
@@ -85,6 +86,7 @@ public final class SimhashIndex {
     for (int block = 0; block < BLOCKS; block++) {
       terms[block] = blockTerm(block, query);
     }
+    int[] candidates = new int[64];
     for (LeafReaderContext leaf : reader.leaves()) {
       LeafReader segment = leaf.reader();
       Terms blockTerms = segment.terms(BLOCK_FIELD);
@@ -92,24 +94,37 @@ public final class SimhashIndex {
         continue;
       }
       TermsEnum termsEnum = blockTerms.iterator();
-      Bits live = segment.getLiveDocs();
       PostingsEnum postings = null;
-      for (int block = 0; block < BLOCKS; block++) {
-        if (!termsEnum.seekExact(terms[block])) {
+      int count = 0;
+      for (BytesRef term : terms) {
+        if (!termsEnum.seekExact(term)) {
           continue;
         }
         postings = termsEnum.postings(postings, PostingsEnum.NONE);
-        NumericDocValues values = segment.getNumericDocValues(VALUE_FIELD); // forward-only: one per block
         for (int doc = postings.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS; doc = postings.nextDoc()) {
-          if ((live != null && !live.get(doc)) || values == null || !values.advanceExact(doc)) {
-            continue;
+          if (count == candidates.length) {
+            candidates = Arrays.copyOf(candidates, count * 2);
           }
-          long value = values.longValue();
-          long diff = query ^ value;
-          int distance = Long.bitCount(diff);
-          if (distance <= maxDistance && firstEqualBlock(diff) == block) {
-            hits.add(new Hit(leaf.docBase + doc, value, distance));
-          }
+          candidates[count++] = doc;
+        }
+      }
+      if (count == 0) {
+        continue;
+      }
+      // Doc values are forward-only: visit the candidates of all blocks in doc order, each once.
+      Arrays.sort(candidates, 0, count);
+      NumericDocValues values = segment.getNumericDocValues(VALUE_FIELD);
+      Bits live = segment.getLiveDocs();
+      for (int i = 0; i < count; i++) {
+        int doc = candidates[i];
+        if ((i > 0 && doc == candidates[i - 1]) || (live != null && !live.get(doc))
+            || values == null || !values.advanceExact(doc)) {
+          continue;
+        }
+        long value = values.longValue();
+        int distance = Long.bitCount(query ^ value);
+        if (distance <= maxDistance) {
+          hits.add(new Hit(leaf.docBase + doc, value, distance));
         }
       }
     }
@@ -120,15 +135,5 @@ public final class SimhashIndex {
   static BytesRef blockTerm(int block, long simhash) {
     int bits = (int) ((simhash >>> (block * BLOCK_BITS)) & BLOCK_MASK);
     return new BytesRef(new byte[] {(byte) block, (byte) (bits >>> 8), (byte) bits});
-  }
-
-  /** Index of the first all-zero block of {@code diff}; BLOCKS if none. */
-  private static int firstEqualBlock(long diff) {
-    for (int block = 0; block < BLOCKS; block++) {
-      if (((diff >>> (block * BLOCK_BITS)) & BLOCK_MASK) == 0) {
-        return block;
-      }
-    }
-    return BLOCKS;
   }
 }
