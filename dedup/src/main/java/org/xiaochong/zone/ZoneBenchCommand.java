@@ -93,11 +93,12 @@ public final class ZoneBenchCommand implements Callable<Integer> {
     ZoneReader reader = new ZoneReader(null, null);
     ZoneDedup dedup = new ZoneDedup(reader, true, (where, why) -> out.println("zone-bench: " + where + ": " + why));
     Path unique = dir.resolve("unique.zone");
-    // The first run also loads dnsjava and warms the JIT; the second is the steady-state figure.
-    for (String run : new String[] {"first run (cold JIT)", "second run"}) {
+    // The first run also loads dnsjava and warms the JIT; the later ones are the steady-state figure.
+    for (String run : new String[] {"first run (cold JIT)", "second run", "third run"}) {
       ZoneDedup.Result merged = dedup.run(snapshots, unique);
-      out.printf("merged snapshots, %s: %,d records in, %,d unique out, %,d duplicates removed, %.2f s, %,.0f records/s%n",
-          run, merged.recordsIn(), merged.recordsOut(), merged.duplicatesIn(), merged.seconds(), merged.recordsPerSecond());
+      out.printf("merged snapshots, %s: %,d records in, %,d unique out, %,d duplicates removed, %.2f s, %,.0f records/s"
+              + " (%,.0f per CPU-second)%n", run, merged.recordsIn(), merged.recordsOut(), merged.duplicatesIn(),
+          merged.seconds(), merged.recordsPerSecond(), merged.recordsPerCpuSecond());
     }
     List<Record> base = new ArrayList<>();
     reader.read(unique, new ZoneReader.Listener() {
@@ -113,8 +114,8 @@ public final class ZoneBenchCommand implements Callable<Integer> {
     });
     out.println();
     out.println("| set | unique | injected copies (D) | records in | removed | left (E) | R = (D-E)/D | removed / injected"
-        + " | unique removed | seconds | records/s | simhash rule: R | simhash: unique removed | simhash seconds |");
-    out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        + " | unique removed | seconds | records/s | per CPU-s | simhash rule: R | simhash: unique removed | simhash seconds |");
+    out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     runSize(out, dedup, base, base.size(), "real");
     if (scaled > 0) {
       runSize(out, dedup, base, scaled, "scaled");
@@ -149,10 +150,10 @@ public final class ZoneBenchCommand implements Callable<Integer> {
         simhash = String.format(Locale.ROOT, "| %.2f %% | %,d | %.1f", 100.0 * (groupSize - rule.duplicatesLeft()) / groupSize,
             rule.distinctRecordsLost(), rule.seconds());
       }
-      out.printf(Locale.ROOT, "| %s %c%d | %,d | %,d | %,d | %,d | %,d | %.2f %% | %.4f | %,d | %.2f | %,.0f %s |%n",
+      out.printf(Locale.ROOT, "| %s %c%d | %,d | %,d | %,d | %,d | %,d | %.2f %% | %.4f | %,d | %.2f | %,.0f | %,.0f %s |%n",
           label, (char) ('A' + set), set + 1, uniqueCount, groupSize, result.recordsIn(), result.duplicatesIn(), left,
           100.0 * (groupSize - left) / groupSize, result.duplicatesIn() / (double) groupSize, uniqueRemoved,
-          result.seconds(), result.recordsPerSecond(), simhash);
+          result.seconds(), result.recordsPerSecond(), result.recordsPerCpuSecond(), simhash);
       out.flush();
       Files.deleteIfExists(input);
       Files.deleteIfExists(output);

@@ -129,7 +129,8 @@ public final class ZoneCommand implements Callable<Integer> {
     // the known injected copies.
     out.printf("zone: R = (D - E) / D = %s (D = %,d duplicates in the input, E = 0 left)%n",
         result.duplicatesIn() == 0 ? "n/a" : "100.00 %", result.duplicatesIn());
-    out.printf("zone: %.2f s parse + dedup + write, %,.0f records/s%n", result.seconds(), result.recordsPerSecond());
+    out.printf("zone: %.2f s parse + dedup + write, %,.0f records/s (%,.0f per CPU-second)%n", result.seconds(),
+        result.recordsPerSecond(), result.recordsPerCpuSecond());
   }
 
   static void printSimhash(PrintWriter out, ZoneDedup.SimhashResult simhash, long duplicatesIn) {
@@ -152,6 +153,7 @@ public final class ZoneCommand implements Callable<Integer> {
     summary.put("seed_R", result.duplicatesIn() == 0 ? null : 1.0);
     summary.put("seconds", result.seconds());
     summary.put("records_per_second", result.recordsPerSecond());
+    summary.put("records_per_cpu_second", result.recordsPerCpuSecond());
     summary.put("simhash.removed", simhash.removed());
     summary.put("simhash.distinct_records_lost", simhash.distinctRecordsLost());
     summary.put("simhash.duplicates_left", simhash.duplicatesLeft());

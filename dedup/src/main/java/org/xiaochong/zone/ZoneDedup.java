@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +35,7 @@ import org.xiaochong.simhash.Simhash64;
 final class ZoneDedup {
 
   /** Counts of one dedup run. */
-  record Result(long recordsIn, long recordsOut, long skipped, double seconds) {
+  record Result(long recordsIn, long recordsOut, long skipped, double seconds, double cpuSeconds) {
     /** Seed 003's D: duplicate records in the input (records beyond the first of each key). */
     long duplicatesIn() {
       return recordsIn - recordsOut;
@@ -41,6 +43,14 @@ final class ZoneDedup {
 
     double recordsPerSecond() {
       return seconds > 0 ? recordsIn / seconds : 0;
+    }
+
+    /**
+     * Records per second of this thread's CPU time: the speed on one core of its own, which the
+     * wall-clock figure only shows on an idle machine (GC and JIT threads are not counted).
+     */
+    double recordsPerCpuSecond() {
+      return cpuSeconds > 0 ? recordsIn / cpuSeconds : 0;
     }
   }
 
@@ -62,6 +72,8 @@ final class ZoneDedup {
     }
   }
 
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
   private final ZoneReader reader;
   private final boolean withTtl;
   private final BiConsumer<String, String> skippedSink;
@@ -78,6 +90,7 @@ final class ZoneDedup {
   /** Reads {@code inputs}, writes the first occurrence of every record to {@code out}. */
   Result run(List<Path> inputs, Path out) throws IOException {
     long start = System.nanoTime();
+    long cpuStart = THREADS.getCurrentThreadCpuTime();
     RecordKey keys = new RecordKey(withTtl);
     KeySet128 seen = new KeySet128(1 << 16);
     long[] counts = new long[3]; // in, out, skipped
@@ -111,7 +124,8 @@ final class ZoneDedup {
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
-    return new Result(counts[0], counts[1], counts[2], (System.nanoTime() - start) / 1e9);
+    return new Result(counts[0], counts[1], counts[2], (System.nanoTime() - start) / 1e9,
+        (THREADS.getCurrentThreadCpuTime() - cpuStart) / 1e9);
   }
 
   /*
