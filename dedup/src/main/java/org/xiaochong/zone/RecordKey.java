@@ -11,8 +11,8 @@ import org.xbill.DNS.Record;
  * bytes) unless TTL-insensitive, then the rdata in canonical wire form (names lower-cased for the
  * types §6.2 lists). The wire name is self-delimiting and the other fields are fixed width, so two
  * different records never frame to the same bytes. Text differences that do not change the record
- * (case of names, relative vs absolute names, "1.2.3.4" vs "1.02.3.4"... as dnsjava parses them, hex
- * case, base64 line breaks, TTL "1D" vs "86400") give the same key.
+ * (case of names, relative vs absolute names, hex case, base64 split over lines, TTL "1D" vs
+ * "86400") give the same key.
  *
  * <p>Not thread-safe (one digest per instance).
  */
