@@ -26,9 +26,10 @@ import picocli.CommandLine.Spec;
     name = "similarity",
     mixinStandardHelpOptions = true,
     description = {
-      "Prints the simhash likeness (64 - Hamming distance) / 64 of two texts, one line per tokenizer:",
-      "smartcn words, overlapping 4-grams (overlap 3), fixed 5-character chunks. For long pages; on short",
-      "posts one edit moves the fingerprint by several bits (see README)."
+      "Prints the simhash likeness (64 - Hamming distance) / 64 of two texts, one",
+      "line per tokenizer: smartcn words, overlapping 4-grams (overlap 3), fixed",
+      "5-character chunks. For long pages: on short posts one edit moves the",
+      "fingerprint by several bits (see README)."
     },
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {"0:ok", "1:unexpected error", "2:usage error (not two texts, missing file)"})

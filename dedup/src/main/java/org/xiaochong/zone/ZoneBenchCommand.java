@@ -39,9 +39,10 @@ import picocli.CommandLine.Spec;
     name = "zone-bench",
     mixinStandardHelpOptions = true,
     description = {
-      "Seed 003's section 3.1 protocol on the DNS root-zone snapshots in ../shared/data/dns-root-zone:",
-      "five sets of unique records + one injected copy of a fifth of them, at the real size and scaled to",
-      "2M unique + 400k duplicates; prints R, unique records removed and records/s per set."
+      "Seed 003's section 3.1 protocol on the DNS root-zone snapshots in",
+      "../shared/data/dns-root-zone: five sets of the unique records + a copy of",
+      "a fifth of them, at the real size and scaled to 2M unique + 400k copies;",
+      "prints R, unique records removed and records/s per set."
     })
 public final class ZoneBenchCommand implements Callable<Integer> {
   static final String[] SNAPSHOTS = {

@@ -26,10 +26,12 @@ import picocli.CommandLine.Spec;
     name = "zone",
     mixinStandardHelpOptions = true,
     description = {
-      "Removes duplicate resource records from RFC 1035 master (zone) files, keeping the first of each.",
-      "A duplicate has the same owner, class, type, rdata (compared in canonical form: case of names,",
-      "TTL units, hex case do not matter) and TTL; --ttl-insensitive also merges records that differ",
-      "only in their TTL (the first TTL is kept). Malformed entries are reported (file:line) and skipped."
+      "Removes duplicate resource records from RFC 1035 master (zone) files and",
+      "keeps the first of each. A duplicate has the same owner, class, type, rdata",
+      "and TTL, compared in canonical form (case of names, TTL units and hex case",
+      "do not matter). --ttl-insensitive also merges records that differ only in",
+      "their TTL (the first TTL is kept). Malformed entries are reported",
+      "(file:line) and skipped."
     },
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {

@@ -116,8 +116,10 @@ final class ZoneReader {
       byte[] bytes = text.getBytes(StandardCharsets.ISO_8859_1);
       try (Master master = new Master(new EntryBytes(bytes), origin, ttl)) {
         for (Record record = master.nextRecord(); record != null; record = master.nextRecord()) {
-          if (ttl < 0 && record instanceof SOARecord) {
-            defaultTtl = record.getTTL(); // the first SOA without a TTL sets it (as dnsjava does)
+          if (ttl < 0 && record instanceof SOARecord soa && soa.getTTL() == soa.getMinimum()) {
+            // dnsjava gives a first SOA without a TTL its minimum and makes that the default TTL
+            // (a first SOA whose explicit TTL equals its minimum does the same here: same TTLs).
+            defaultTtl = soa.getTTL();
           }
           lastTtl = record.getTTL();
           lastOwner = record.getName().toString();

@@ -84,6 +84,19 @@ class ZoneCommandTest {
   }
 
   @Test
+  void zone_omittedTtls_followDnsjava() throws IOException {
+    Path a = write("ttl.zone", String.join("\n",
+        "example. IN SOA ns.example. host.example. 1 2 3 4 300   ; no TTL, no $TTL: the minimum",
+        "example. 600 IN NS ns.example.",
+        "www.example. IN A 192.0.2.1                         ; the default the SOA set",
+        ""));
+    Path b = write("ttl2.zone", "a.example. 600 IN A 192.0.2.1\nb.example. IN A 192.0.2.2\n");
+    assertThat(zone(a.toString(), b.toString(), "--out", out()).exitCode()).isZero();
+    assertThat(output()).extracting(line -> line.split(" ")[0] + " " + line.split(" ")[1])
+        .containsExactly("example. 300", "example. 600", "www.example. 300", "a.example. 600", "b.example. 600");
+  }
+
+  @Test
   void zone_ttlOnlyChange_keptApartByDefault_mergedWhenTtlInsensitive() throws IOException {
     Path a = write("a.zone", "a.example. 300 IN A 192.0.2.1\na.example. 600 IN A 192.0.2.1\n");
     assertThat(zone(a.toString(), "--out", out()).exitCode()).isZero();
