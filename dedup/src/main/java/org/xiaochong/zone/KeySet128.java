@@ -3,8 +3,9 @@ package org.xiaochong.zone;
 /**
  * Set of 128-bit keys (MD5 digests) in two parallel long arrays, open addressing with linear
  * probing, load factor between 1/4 and 1/2: 34 to 68 bytes per key, no object per key (a
- * HashSet of 16-byte keys costs ~100). Keys are uniformly
- * distributed, so the low bits of one half are the slot. Not thread-safe.
+ * HashSet of 16-byte keys costs ~100). The slot is a multiplicative hash (Fibonacci hashing) of
+ * both halves, so keys that are not uniform in one half (a simhash stored with a constant other
+ * half) do not pile up in one run of slots. Not thread-safe.
  */
 final class KeySet128 {
   private long[] high;
@@ -33,7 +34,7 @@ final class KeySet128 {
 
   boolean contains(long keyHigh, long keyLow) {
     int mask = high.length - 1;
-    for (int slot = (int) keyLow & mask; used[slot]; slot = (slot + 1) & mask) {
+    for (int slot = slot(keyHigh, keyLow); used[slot]; slot = (slot + 1) & mask) {
       if (high[slot] == keyHigh && low[slot] == keyLow) {
         return true;
       }
@@ -43,7 +44,7 @@ final class KeySet128 {
 
   private boolean insert(long keyHigh, long keyLow) {
     int mask = high.length - 1;
-    int slot = (int) keyLow & mask;
+    int slot = slot(keyHigh, keyLow);
     while (used[slot]) {
       if (high[slot] == keyHigh && low[slot] == keyLow) {
         return false;
@@ -55,6 +56,11 @@ final class KeySet128 {
     low[slot] = keyLow;
     size++;
     return true;
+  }
+
+  /** The top log2(capacity) bits of (high ^ low) * 2^64 / golden ratio. */
+  private int slot(long keyHigh, long keyLow) {
+    return (int) (((keyHigh ^ keyLow) * 0x9E37_79B9_7F4A_7C15L) >>> (64 - Integer.numberOfTrailingZeros(high.length)));
   }
 
   private void grow() {
