@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
     },
     footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."},
     subcommands = {
-      DemoCommand.class, LoadCommand.class, EvalCommand.class, InitDbCommand.class, IndexCommand.class, RunCommand.class, RestoreCommand.class,
+      DemoCommand.class, GenerateCommand.class, LoadCommand.class, EvalCommand.class, InitDbCommand.class, IndexCommand.class, RunCommand.class, RestoreCommand.class,
       StatsCommand.class, CheckCommand.class, BenchCommand.class, org.xiaochong.urls.UrlsCommand.class, CommandLine.HelpCommand.class
     })
 public final class DedupCommand implements Callable<Integer> {
