@@ -19,8 +19,11 @@ import picocli.CommandLine.Command;
     },
     footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."},
     subcommands = {
-      DemoCommand.class, LoadCommand.class, EvalCommand.class, InitDbCommand.class, IndexCommand.class, RunCommand.class, RestoreCommand.class,
-      StatsCommand.class, CheckCommand.class, BenchCommand.class, org.xiaochong.urls.UrlsCommand.class, org.xiaochong.zone.ZoneCommand.class, org.xiaochong.zone.ZoneBenchCommand.class, org.xiaochong.similarity.SimilarityCommand.class, CommandLine.HelpCommand.class
+      DemoCommand.class, GenerateCommand.class, LoadCommand.class, EvalCommand.class, InitDbCommand.class,
+      IndexCommand.class, RunCommand.class, RestoreCommand.class, StatsCommand.class, CheckCommand.class,
+      BenchCommand.class, org.xiaochong.urls.UrlsCommand.class, org.xiaochong.zone.ZoneCommand.class,
+      org.xiaochong.zone.ZoneBenchCommand.class, org.xiaochong.similarity.SimilarityCommand.class,
+      CommandLine.HelpCommand.class
     })
 public final class DedupCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
