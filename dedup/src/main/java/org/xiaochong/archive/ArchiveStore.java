@@ -130,17 +130,27 @@ public final class ArchiveStore {
    *
    * @param planWrittenNanos {@link System#nanoTime()} when the last plan row was committed
    */
-  public record Applied(long rowsMoved, long skippedChanged, long planWrittenNanos) {}
+  public record Applied(long rowsMoved, long skippedExact, long skippedNear, long planWrittenNanos) {
+    /** Planned rows left in place, all rules. */
+    public long skippedChanged() {
+      return skippedExact + skippedNear;
+    }
+  }
 
   /**
    * Rows moved by some batches, and planned rows left in place because what they or their kept row
    * hold now no longer makes them duplicates ({@link DecisionCheck}).
    */
-  public record Moved(long rows, long skippedChanged) {
-    static final Moved NONE = new Moved(0, 0);
+  public record Moved(long rows, long skippedExact, long skippedNear) {
+    static final Moved NONE = new Moved(0, 0, 0);
+
+    /** Planned rows left in place, all rules. */
+    public long skippedChanged() {
+      return skippedExact + skippedNear;
+    }
 
     Moved plus(Moved other) {
-      return new Moved(rows + other.rows, skippedChanged + other.skippedChanged);
+      return new Moved(rows + other.rows, skippedExact + other.skippedExact, skippedNear + other.skippedNear);
     }
 
     static Moved sum(List<Moved> parts) {
@@ -178,7 +188,7 @@ public final class ArchiveStore {
     tasks.add(writer);
     tasks.addAll(applyWorkers(runId, order.length, written::awaitCommitted, progress));
     Moved moved = Moved.sum(runInParallel(tasks, "applying run " + runId));
-    return new Applied(moved.rows(), moved.skippedChanged(), planWrittenNanos[0]);
+    return new Applied(moved.rows(), moved.skippedExact(), moved.skippedNear(), planWrittenNanos[0]);
   }
 
   /** How far the plan writer has committed, for the apply workers to wait on. */
@@ -466,6 +476,7 @@ public final class ArchiveStore {
         }
         int qualified = 0;
         long skipped = 0;
+        long skippedNear = 0;
         try (PreparedStatement mark = connection.prepareStatement(sql.markSkipped())) {
           for (PlannedRow row : planned) {
             KeptRow keptRow = kept.get(row.keptId());
@@ -479,6 +490,9 @@ public final class ArchiveStore {
               mark.setInt(2, row.seq());
               mark.addBatch();
               skipped++;
+              if (row.rule() == DeletionPlan.Rule.NEAR) {
+                skippedNear++;
+              }
             }
           }
           if (skipped > 0) {
@@ -501,7 +515,7 @@ public final class ArchiveStore {
               + "; rolled back, nothing of this batch changed");
         }
         connection.commit();
-        return new Moved(deleted, skipped);
+        return new Moved(deleted, skipped - skippedNear, skippedNear);
       } catch (SQLException | RuntimeException e) {
         connection.rollback();
         throw e;

@@ -255,7 +255,8 @@ public final class DedupRunner {
     }
 
     long runId = 0;
-    long skippedChanged = 0;
+    long skippedExact = 0; // planned rows the apply left in place, per rule
+    long skippedNear = 0;
     if (options.apply()) {
       t = System.nanoTime();
       runId = archive.startRun(options.method(), true, configDigest, options.since(), options.until());
@@ -268,10 +269,11 @@ public final class DedupRunner {
         }
         seconds.put("plan", elapsed(t, applied.planWrittenNanos()));
         t = applied.planWrittenNanos();
-        skippedChanged = applied.skippedChanged();
-        archive.finishRun(runId, "applied", sync.tableRows(), plan.count(DeletionPlan.Rule.EXACT),
-            plan.count(DeletionPlan.Rule.NEAR), skippedChanged == 0 ? null
-                : skippedChanged + " planned rows left in place: they or their kept rows changed since the plan");
+        skippedExact = applied.skippedExact();
+        skippedNear = applied.skippedNear();
+        archive.finishRun(runId, "applied", sync.tableRows(), plan.count(DeletionPlan.Rule.EXACT) - skippedExact,
+            plan.count(DeletionPlan.Rule.NEAR) - skippedNear, applied.skippedChanged() == 0 ? null
+                : applied.skippedChanged() + " planned rows left in place: they or their kept rows changed since the plan");
       } catch (RuntimeException e) {
         // Batches already committed stay archived (nothing is lost); the run stays 'applying' and the
         // next run finishes it.
@@ -313,7 +315,7 @@ public final class DedupRunner {
       if (failure != null) {
         throw failure;
       }
-      if (skippedChanged > 0) {
+      if (skippedExact + skippedNear > 0) {
         // The rows left in place were dropped from the indexes with the others: index them again, as
         // they are now, so that check and the next run see what they hold.
         syncIndexesInStep(source);
@@ -329,8 +331,9 @@ public final class DedupRunner {
     seconds.put("total", elapsed(start));
     long examined = options.exact() ? exact.recordsExamined() : nearStats.examined();
     RunSummary summary = new RunSummary(runId, options.method(), options.apply(), sync.tableRows(),
-        examined, sync.added(), sync.deleted(), exact.groups(), plan.count(DeletionPlan.Rule.EXACT),
-        plan.count(DeletionPlan.Rule.NEAR), exact.lookups(), exact.lookupsSkipped(), resumed, skippedChanged, seconds,
+        examined, sync.added(), sync.deleted(), exact.groups(), plan.count(DeletionPlan.Rule.EXACT) - skippedExact,
+        plan.count(DeletionPlan.Rule.NEAR) - skippedNear, exact.lookups(), exact.lookupsSkipped(), resumed,
+        skippedExact + skippedNear, seconds,
         exact.samples(),
         prefilter == null ? null : new RunSummary.PrefilterStats(prefilter.lookups(), prefilter.skipped(),
             exact.lookupsAlone(), prefilter.memoryBytes(), prefilter.saturated(), nearFilterStats(nearFilter, near)),

@@ -11,6 +11,8 @@ import org.xiaochong.pass.ExactPass;
  * @param runId the dedup_run id; 0 for a dry run (a dry run writes nothing to the database)
  * @param recordsRead rows in the source table when the run started
  * @param recordsExamined records of the window examined by the passes
+ * @param exactRemoved exact removals: planned (dry run), or moved (applied)
+ * @param nearRemoved near removals: planned (dry run), or moved (applied)
  * @param skippedChanged planned rows the apply left in place: they or their kept rows no longer hold
  *     what made them duplicates (edited, re-dated or replaced since the index was built)
  * @param seconds seconds per stage ("index", "exact", "apply", …) in execution order
