@@ -328,6 +328,16 @@ public final class IndexKeyFilter implements GroupPrefilter {
    * first build (an empty {@code before}) and a filter grown past its counters per key are rebuilt.
    */
   public void follow(DirectoryReader before, DirectoryReader after) {
+    follow(before, after, new long[0]);
+  }
+
+  /**
+   * As {@link #follow(DirectoryReader, DirectoryReader)}, where the records of {@code replacedSorted}
+   * (ascending) may be in both readers with other keys (a sync replaced the documents of edited rows):
+   * their keys in {@code before} are taken out and those in {@code after} put in. Comparing ids alone
+   * would miss them, and the filter would still count an edited record under its old key.
+   */
+  public void follow(DirectoryReader before, DirectoryReader after, long[] replacedSorted) {
     if (before.getVersion() == after.getVersion()) {
       return;
     }
@@ -349,6 +359,10 @@ public final class IndexKeyFilter implements GroupPrefilter {
       } else if (i == was.length || is[j] < was[i]) {
         came.add(is[j++]);
       } else {
+        if (java.util.Arrays.binarySearch(replacedSorted, was[i]) >= 0) {
+          left.add(was[i]);
+          came.add(is[j]);
+        }
         i++;
         j++;
       }

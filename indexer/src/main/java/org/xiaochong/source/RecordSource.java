@@ -27,14 +27,32 @@ public final class RecordSource {
   private final TableSpec spec;
   private final List<String> columns;
   private final String selectColumns;
+  private final String rowCrc;
 
   public RecordSource(Database database, TableSpec spec) {
     this.database = database;
     this.spec = spec;
     this.columns = spec.fingerprintColumns();
+    this.rowCrc = rowCrcExpression(columns);
+    // id, time, the fingerprint columns, then the row checksum (column columns.size() + 3)
     this.selectColumns =
         TableSpec.quote(spec.idColumn()) + ", " + TableSpec.quote(spec.timeColumn())
-            + columns.stream().map(c -> ", " + TableSpec.quote(c)).collect(Collectors.joining());
+            + columns.stream().map(c -> ", " + TableSpec.quote(c)).collect(Collectors.joining())
+            + ", " + rowCrc;
+  }
+
+  /**
+   * The SQL expression of a row's checksum over {@code columns}: a CRC32 computed by the server, so
+   * that every read of rows and the index sync's id stream compute it the same way, whatever the
+   * columns' charsets. Each value is cast to BINARY (its bytes as stored: no collation mixing between
+   * columns of different charsets), the values are joined with 0x1F (CONCAT_WS skips NULLs), and a
+   * mask of ISNULL flags is appended so that NULL and '' differ. The time column is not in it: the sync
+   * compares the time itself.
+   */
+  static String rowCrcExpression(List<String> columns) {
+    String values = columns.stream().map(c -> "CAST(" + TableSpec.quote(c) + " AS BINARY)").collect(Collectors.joining(", "));
+    String nulls = columns.stream().map(c -> "ISNULL(" + TableSpec.quote(c) + ")").collect(Collectors.joining(", "));
+    return "CRC32(CONCAT_WS(0x1F, " + values + ", CONCAT(" + nulls + ")))";
   }
 
   public TableSpec spec() {
@@ -110,6 +128,68 @@ public final class RecordSource {
         + " ORDER BY " + TableSpec.quote(spec.idColumn()), rs -> row -> consumer.accept(row.getLong(1)));
   }
 
+  /** Receives a row's id, time (epoch ms as {@link #toMillis}) and checksum ({@link #rowCrcExpression}). */
+  @FunctionalInterface
+  public interface RowState {
+    void accept(long id, long time, long rowCrc);
+  }
+
+  /** Calls {@code consumer} with the id, time and checksum of every row, in increasing id order. */
+  public void forEachRowState(RowState consumer) {
+    stream("SELECT " + TableSpec.quote(spec.idColumn()) + ", " + TableSpec.quote(spec.timeColumn()) + ", " + rowCrc
+            + " FROM " + TableSpec.quote(spec.table()) + " ORDER BY " + TableSpec.quote(spec.idColumn()),
+        rs -> row -> consumer.accept(row.getLong(1), toMillis(row.getObject(2, LocalDateTime.class)), row.getLong(3)));
+  }
+
+  /**
+   * As {@link #forEachRowState}, for the rows whose {@code updatedColumn} is at or after {@code since}
+   * minus {@code marginSeconds}. {@code since} is a DATETIME text the server gave ({@link #serverNow}):
+   * the comparison is done by the server in its own time zone, never converted by the JVM.
+   */
+  public void forEachRowStateUpdatedSince(String updatedColumn, String since, int marginSeconds, RowState consumer) {
+    String id = TableSpec.quote(spec.idColumn());
+    String sql = "SELECT " + id + ", " + TableSpec.quote(spec.timeColumn()) + ", " + rowCrc + " FROM "
+        + TableSpec.quote(spec.table()) + " WHERE " + TableSpec.quote(updatedColumn) + " >= CAST(? AS DATETIME(6))"
+        + " - INTERVAL " + marginSeconds + " SECOND ORDER BY " + id;
+    try (Handle handle = database.jdbi().open();
+        var statement = handle.getConnection().prepareStatement(sql)) {
+      statement.setString(1, since);
+      try (ResultSet rs = statement.executeQuery()) {
+        while (rs.next()) {
+          consumer.accept(rs.getLong(1), toMillis(rs.getObject(2, LocalDateTime.class)), rs.getLong(3));
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("reading " + spec.table() + " failed: " + Database.rootMessage(e), e);
+    }
+  }
+
+  /** The server's clock, as DATETIME text with microseconds ("2026-11-23 18:00:00.123456"). */
+  public String serverNow() {
+    return database.jdbi().withHandle(h -> h.createQuery("SELECT CAST(NOW(6) AS CHAR)").mapTo(String.class).one());
+  }
+
+  /**
+   * Checks that {@code column} exists in the table and is DATETIME or TIMESTAMP (source.updated-column);
+   * throws {@link BadInputException} naming what is wrong.
+   */
+  public void checkUpdatedColumn(String column) {
+    database.jdbi().useHandle(handle -> {
+      try (var statement = handle.getConnection().createStatement();
+          ResultSet rs = statement.executeQuery("SELECT " + TableSpec.quote(column) + " FROM "
+              + TableSpec.quote(spec.table()) + " LIMIT 0")) {
+        int type = rs.getMetaData().getColumnType(1);
+        if (type != Types.TIMESTAMP && type != Types.TIMESTAMP_WITH_TIMEZONE) {
+          throw new BadInputException("source.updated-column '" + column + "' of table '" + spec.table()
+              + "' must be DATETIME or TIMESTAMP");
+        }
+      } catch (SQLException e) {
+        throw new BadInputException("source.updated-column '" + column + "' is not a column of table '"
+            + spec.table() + "': " + Database.rootMessage(e), e);
+      }
+    });
+  }
+
   /** Streams every row of the table, in increasing id order. */
   public void forEachRecord(Consumer<SourceRecord> consumer) {
     stream("SELECT " + selectColumns + " FROM " + TableSpec.quote(spec.table())
@@ -150,12 +230,14 @@ public final class RecordSource {
     if (!fingerprintColumnsAreUtf8(rs)) {
       return row -> consumer.accept(read(row));
     }
+    int crcColumn = columns.size() + 3;
     return row -> {
       byte[][] values = new byte[columns.size()][];
       for (int i = 0; i < values.length; i++) {
         values[i] = row.getBytes(i + 3);
       }
-      consumer.accept(SourceRecord.ofUtf8(row.getLong(1), toMillis(row.getObject(2, LocalDateTime.class)), values));
+      consumer.accept(SourceRecord.ofUtf8(row.getLong(1), toMillis(row.getObject(2, LocalDateTime.class)),
+          row.getLong(crcColumn), values));
     };
   }
 
@@ -238,7 +320,7 @@ public final class RecordSource {
     for (int i = 0; i < values.length; i++) {
       values[i] = rs.getString(i + 3);
     }
-    return new SourceRecord(id, toMillis(time), values);
+    return new SourceRecord(id, toMillis(time), rs.getLong(columns.size() + 3), values);
   }
 
   /** Epoch milliseconds of a DATETIME read as UTC; NULL is {@link SourceRecord#NULL_TIME}. */
