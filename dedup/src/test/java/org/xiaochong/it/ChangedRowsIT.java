@@ -97,6 +97,23 @@ class ChangedRowsIT extends DbTestSupport {
   }
 
   @Test
+  void columnsOfMixedCharsets_checksumsStillTellEdits() {
+    createPostsTable(TABLE);
+    // content in GBK beside utf8mb4 columns: the checksum casts each value to its bytes (no collation mix).
+    useHandle(h -> h.execute("ALTER TABLE " + TABLE + " MODIFY content TEXT CHARACTER SET gbk COLLATE gbk_chinese_ci"));
+    insert(TABLE, 1, TITLE, "苹果", "13800138000", CONTENT, OLD);
+    insert(TABLE, 2, TITLE, "苹果", "13800138000", CONTENT, MID);
+    insert(TABLE, 3, TITLE, "苹果", "13800138000", null, NEW);
+    assertThat(pairs(run(TABLE, dir, "exact", false, true).plan())).containsExactly("1->2 EXACT");
+    assertThat(run(TABLE, dir, "exact", false, true).summary().indexChanged()).isZero();
+
+    useHandle(h -> h.execute("UPDATE " + TABLE + " SET content = '' WHERE id = 2")); // '' and NULL: one key, two checksums
+    DedupRunner.Outcome outcome = run(TABLE, dir, "exact", false, true);
+    assertThat(outcome.summary().indexChanged()).isEqualTo(1);
+    assertThat(pairs(outcome.plan())).containsExactly("2->3 EXACT");
+  }
+
+  @Test
   void nearIndex_followsAnEditedRow() {
     createPostsTable(TABLE);
     String content = "本人有红富士苹果约5000斤，产地山东烟台栖霞，果面光洁无病斑，单果八十五毫米以上，价格2.50元/斤，"

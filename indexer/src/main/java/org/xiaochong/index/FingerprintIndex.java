@@ -101,8 +101,10 @@ public final class FingerprintIndex implements Closeable {
         userData = org.apache.lucene.index.SegmentInfos.readLatestCommit(directory).getUserData();
       }
       FingerprintIndex index = new FingerprintIndex(path, directory, writer, fieldsDigest, userData);
-      if (!exists || rebuild) {
-        index.commit(); // record version and fields from the start
+      if (!exists || rebuild || !userData.containsKey(IndexSchema.USER_DATA_INDEX_ID)) {
+        // Record version, fields and the index's id from the start (an index made by an earlier
+        // version gets its id now, so that a run's watermark names an id the index keeps).
+        index.commit();
       }
       return index;
     } catch (LockObtainFailedException e) {

@@ -116,46 +116,23 @@ public final class IndexSync {
       done = addAll(null, 0, new long[0], progress);
       tableRows = done.added();
     } else {
-      long[] ids = indexed.ids();
-      FixedBitSet stillInTable = new FixedBitSet(ids.length);
-      LongList missing = new LongList();
-      LongList changedIds = new LongList();
-      long[] rows = {0};
-      int[] cursor = {0};
       boolean byUpdatedColumn = updatedColumn != null && index.syncStarted() != null;
-      RecordSource.RowState merge = (id, time, crc) -> {
-        rows[0]++;
-        // Merge walk: both sequences are increasing.
-        while (cursor[0] < ids.length && ids[cursor[0]] < id) {
-          cursor[0]++;
-        }
-        if (cursor[0] < ids.length && ids[cursor[0]] == id) {
-          stillInTable.set(cursor[0]);
-          if (!byUpdatedColumn && (indexed.times()[cursor[0]] != time || indexed.crcs()[cursor[0]] != crc)) {
-            changedIds.add(id);
-          }
-        } else {
-          missing.add(id);
-        }
-      };
+      Diff diff = diff(indexed, byUpdatedColumn);
+      LongList missing = diff.missing();
+      LongList changedIds = diff.changed();
+      LongList gone = diff.gone();
       if (byUpdatedColumn) {
-        source.forEachId(id -> merge.accept(id, 0, 0));
+        long[] ids = indexed.ids();
+        LongList updated = new LongList();
         source.forEachRowStateUpdatedSince(updatedColumn, index.syncStarted(), UPDATED_MARGIN_SECONDS, (id, time, crc) -> {
           int at = java.util.Arrays.binarySearch(ids, id);
-          if (at >= 0 && stillInTable.get(at) && (indexed.times()[at] != time || indexed.crcs()[at] != crc)) {
-            changedIds.add(id);
+          if (at >= 0 && (indexed.times()[at] != time || indexed.crcs()[at] != crc)) {
+            updated.add(id);
           }
         });
-      } else {
-        source.forEachRowState(merge);
+        changedIds = updated;
       }
-      tableRows = rows[0];
-      LongList gone = new LongList();
-      for (int i = 0; i < ids.length; i++) {
-        if (!stillInTable.get(i)) {
-          gone.add(ids[i]);
-        }
-      }
+      tableRows = diff.rows();
       index.deleteIds(gone.values(), 0, gone.size());
       deleted = gone.size();
       // A changed row's document goes; the row is then indexed again like a missing one.
@@ -181,6 +158,108 @@ public final class IndexSync {
       index.commit();
     }
     return new Result(tableRows, done.added(), changed, deleted, (System.nanoTime() - start) / 1e9, changedSorted);
+  }
+
+  /** The table's rows against the index's: rows read, and the ids missing, changed and gone, each ascending. */
+  private record Diff(long rows, LongList missing, LongList changed, LongList gone) {}
+
+  /**
+   * Merges the table's rows with the index's, in {@code threads} id slices read on their own
+   * connections at once: the server computes the row checksums on as many cores (they are most of the
+   * cost of an unchanged sync: on 1M rows the CRC32 of every row took the server ~0.7 s of the ~1 s,
+   * SUM(id) alone ~0.25 s). With {@code idsOnly} (an updated column finds the changed rows) only ids are
+   * read and compared.
+   */
+  private Diff diff(IndexedRows indexed, boolean idsOnly) {
+    long[] range = source.idRange();
+    long[] bounds = new long[threads + 1]; // slice i is [bounds[i], bounds[i + 1]); the first and last are open
+    bounds[0] = Long.MIN_VALUE;
+    bounds[threads] = Long.MAX_VALUE;
+    for (int part = 1; part < threads; part++) {
+      bounds[part] = range == null ? Long.MAX_VALUE : BigInteger.valueOf(range[0]).add(BigInteger.valueOf(range[1])
+          .subtract(BigInteger.valueOf(range[0])).add(BigInteger.ONE).multiply(BigInteger.valueOf(part))
+          .divide(BigInteger.valueOf(threads))).longValueExact();
+    }
+    List<Callable<Diff>> slices = new ArrayList<>();
+    for (int part = 0; part < threads; part++) {
+      long from = bounds[part];
+      long to = bounds[part + 1];
+      boolean last = part == threads - 1;
+      slices.add(() -> diffSlice(indexed, from, to, last, idsOnly));
+    }
+    Diff total = new Diff(0, new LongList(), new LongList(), new LongList());
+    for (Diff slice : runAll(slices)) { // in slice order: the lists stay ascending
+      slice.missing().forEach(total.missing()::add);
+      slice.changed().forEach(total.changed()::add);
+      slice.gone().forEach(total.gone()::add);
+      total = new Diff(total.rows() + slice.rows(), total.missing(), total.changed(), total.gone());
+    }
+    return total;
+  }
+
+  /** The merge walk of one slice: the table's ids in [from, to) (to included when {@code last}) against the index's. */
+  private Diff diffSlice(IndexedRows indexed, long from, long to, boolean last, boolean idsOnly) {
+    long[] ids = indexed.ids();
+    int start = lowerBound(ids, ids.length, from);
+    int end = last ? ids.length : lowerBound(ids, ids.length, to);
+    FixedBitSet stillInTable = new FixedBitSet(Math.max(1, end - start));
+    LongList missing = new LongList();
+    LongList changed = new LongList();
+    long[] rows = {0};
+    int[] cursor = {start};
+    RecordSource.RowState merge = (id, time, crc) -> {
+      rows[0]++;
+      // Merge walk: both sequences are increasing.
+      while (cursor[0] < end && ids[cursor[0]] < id) {
+        cursor[0]++;
+      }
+      if (cursor[0] < end && ids[cursor[0]] == id) {
+        stillInTable.set(cursor[0] - start);
+        if (!idsOnly && (indexed.times()[cursor[0]] != time || indexed.crcs()[cursor[0]] != crc)) {
+          changed.add(id);
+        }
+      } else {
+        missing.add(id);
+      }
+    };
+    if (idsOnly) {
+      source.forEachIdInRange(from, to, last, id -> merge.accept(id, 0, 0));
+    } else {
+      source.forEachRowStateInRange(from, to, last, merge);
+    }
+    LongList gone = new LongList();
+    for (int i = start; i < end; i++) {
+      if (!stillInTable.get(i - start)) {
+        gone.add(ids[i]);
+      }
+    }
+    return new Diff(rows[0], missing, changed, gone);
+  }
+
+  /** Runs the tasks on {@code threads} threads and returns their results in task order. */
+  private <T> List<T> runAll(List<Callable<T>> tasks) {
+    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "xiaochong-sync-slice");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<T> results = new ArrayList<>();
+      for (Future<T> f : pool.invokeAll(tasks)) {
+        results.add(f.get());
+      }
+      return results;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading the table", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IllegalStateException("reading the table failed: " + e.getCause(), e.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   /** Rows indexed: new ones, and changed ones indexed again. */
