@@ -474,9 +474,9 @@ public final class DedupRunner {
 
   /**
    * Runs {@code sync} on {@code keyIndex} and keeps {@code filter} in step with it instead of
-   * rebuilding it: the keys of the records that left are taken out, those of the records that came in
-   * put in, and the records whose documents the sync replaced (edited rows) have their old keys taken
-   * out and their new ones put in.
+   * rebuilding it: the keys of the records the sync took out (rows gone, and the old documents of
+   * edited rows) are taken out, those of the records it indexed put in. The sync says which they are,
+   * so the ids of the two readers need not be compared.
    */
   private static IndexSync.Result syncInStep(FingerprintIndex keyIndex, IndexKeyFilter filter,
       java.util.function.Supplier<IndexSync.Result> sync) {
@@ -486,7 +486,7 @@ public final class DedupRunner {
     try (DirectoryReader before = keyIndex.openReader()) {
       IndexSync.Result result = sync.get();
       try (DirectoryReader after = keyIndex.openReader()) {
-        filter.follow(before, after, result.changedIds());
+        filter.follow(before, after, result.leftIds(), result.cameIds());
       }
       return result;
     } catch (java.io.IOException e) {

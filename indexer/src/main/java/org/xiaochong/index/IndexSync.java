@@ -19,10 +19,11 @@ import org.xiaochong.source.RecordSource;
  * table, and replaces the documents of rows changed in place (edited or re-dated), so that the passes
  * see each row as it is now.
  *
- * <p>How: the index's (id, time, row checksum), sorted by id, are merged with the table's (one
- * streaming {@code SELECT id, time, <checksum> ORDER BY id}, the primary key order; the checksum is
- * the server's CRC32 of the fingerprint columns, {@code RecordSource#rowCrcExpression}, the same
- * expression every read of rows selects, so the two always agree). A row whose time or checksum
+ * <p>How: the index's (id, time, row checksum), sorted by id, are merged with the table's (streaming
+ * {@code SELECT id, time, <checksum> ... ORDER BY id} in {@code threads} id slices at once, the primary
+ * key order; the checksum is the server's CRC32 of the fingerprint columns, {@code
+ * RecordSource#rowCrcExpression}, the same expression every read of rows selects, so the two always
+ * agree). A row whose time or checksum
  * differs from its document's is deleted from the index and indexed again, like a missing row. With
  * an updated column ({@link #withUpdatedColumn}), the id stream reads ids only and the checksums are
  * compared only for the rows updated since the last sync started (minus {@link
@@ -47,9 +48,13 @@ public final class IndexSync {
    * @param changed rows whose document was replaced because their time or fingerprint columns changed
    *     (or dropped, for rows {@link #skipping} leaves out)
    * @param deleted documents dropped because their row left the table
-   * @param changedIds the ids of the changed rows, ascending (a prefilter follows their keys)
+   * @param leftIds the ids whose documents the sync deleted (rows gone or changed), ascending; empty
+   *     on a first build
+   * @param cameIds the ids it indexed (rows missing or changed, those still in the table and not
+   *     skipped), ascending; empty on a first build. A prefilter follows the sync with both lists.
    */
-  public record Result(long tableRows, long added, long changed, long deleted, double seconds, long[] changedIds) {}
+  public record Result(long tableRows, long added, long changed, long deleted, double seconds, long[] leftIds,
+      long[] cameIds) {}
 
   private final RecordSource source;
   private final FingerprintIndex index;
@@ -110,6 +115,8 @@ public final class IndexSync {
     long changed = 0;
     long deleted = 0;
     long[] changedSorted = new long[0];
+    long[] leftIds = new long[0];
+    long[] cameIds = new long[0];
     if (indexed.size() == 0) {
       // First run: no need to diff, stream every row once.
       index.nextSyncSeq();
@@ -140,6 +147,8 @@ public final class IndexSync {
       changed = changedIds.size();
       changedSorted = java.util.Arrays.copyOf(changedIds.values(), changedIds.size());
       LongList wanted = union(missing, changedIds);
+      leftIds = union(gone, changedIds).toArray();
+      cameIds = wanted.toArray();
       if (wanted.size() == 0) {
         done = new Indexed(0, 0);
       } else {
@@ -157,7 +166,7 @@ public final class IndexSync {
       // above is committed with the documents that carry it.
       index.commit();
     }
-    return new Result(tableRows, done.added(), changed, deleted, (System.nanoTime() - start) / 1e9, changedSorted);
+    return new Result(tableRows, done.added(), changed, deleted, (System.nanoTime() - start) / 1e9, leftIds, cameIds);
   }
 
   /** The table's rows against the index's: rows read, and the ids missing, changed and gone, each ascending. */
