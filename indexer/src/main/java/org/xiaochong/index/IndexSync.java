@@ -160,10 +160,13 @@ public final class IndexSync {
         }
       }
     }
-    index.setSyncStarted(syncStarted == null ? index.syncStarted() : syncStarted);
-    if (done.added() + done.changed() > 0 || deleted > 0 || changed > 0) {
-      // only on change: the commit generation tags the prefilter snapshot. The sync number taken
-      // above is committed with the documents that carry it.
+    if (syncStarted != null) {
+      index.setSyncStarted(syncStarted);
+    }
+    if (done.added() + done.changed() > 0 || deleted > 0 || changed > 0 || syncStarted != null) {
+      // Only on change (the commit generation tags the prefilter snapshot), or to record when this sync
+      // started (an updated column: the next sync compares only the rows updated since). The sync
+      // number taken above is committed with the documents that carry it.
       index.commit();
     }
     return new Result(tableRows, done.added(), changed, deleted, (System.nanoTime() - start) / 1e9, leftIds, cameIds);
