@@ -67,7 +67,8 @@ final class ConfigOptions {
   static DedupRunner runner(DedupConfig config, Database database, FingerprintIndex index, FingerprintIndex nearIndex,
       Progress progress, Consumer<String> notes) {
     DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(), progress)
-        .withPrefilter(config.prefilter()).withNotes(notes).withNearRule(config.near());
+        .withPrefilter(config.prefilter()).withNotes(notes).withNearRule(config.near())
+        .withUpdatedColumn(config.updatedColumn());
     if (nearIndex != null) {
       runner.withNear(nearIndex, config.near());
     }

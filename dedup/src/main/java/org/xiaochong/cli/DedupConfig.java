@@ -28,7 +28,13 @@ import org.xiaochong.source.TableSpec;
  * default), with the closest known key suggested.
  */
 public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path dataDir, int threads,
-    PrefilterSettings prefilter, NearConfig near) {
+    PrefilterSettings prefilter, NearConfig near, String updatedColumn) {
+
+  /** A config without source.updated-column. */
+  public DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path dataDir, int threads,
+      PrefilterSettings prefilter, NearConfig near) {
+    this(db, table, indexDir, dataDir, threads, prefilter, near, null);
+  }
 
   /** Keys and defaults, in the order of config/dedup.properties. */
   static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
@@ -41,6 +47,7 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     DEFAULTS.put("source.table", "supply_demand");
     DEFAULTS.put("source.id-column", "id");
     DEFAULTS.put("source.time-column", "reg_time");
+    DEFAULTS.put("source.updated-column", "");
     DEFAULTS.put("fields.exact", String.join(",", TableSpec.SAMPLE_TEXT_COLUMNS));
     DEFAULTS.put("fields.phone", "phone");
     DEFAULTS.put("fields.near", "title,product,content");
@@ -129,7 +136,16 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     } catch (IllegalArgumentException e) {
       throw new BadInputException(e.getMessage(), e);
     }
-    return new DedupConfig(db, table, index, dataDir, threads, prefilter, near(values));
+    String updated = values.get("source.updated-column");
+    if (!updated.isEmpty()) {
+      try {
+        TableSpec.quote(updated); // validates
+      } catch (BadInputException e) {
+        throw new BadInputException("source.updated-column '" + updated
+            + "' is not a valid SQL identifier (letters, digits, _ and $, at most 64)", e);
+      }
+    }
+    return new DedupConfig(db, table, index, dataDir, threads, prefilter, near(values), updated.isEmpty() ? null : updated);
   }
 
   private static NearConfig near(Map<String, String> values) {

@@ -36,8 +36,8 @@ final class IndexCommand implements Callable<Integer> {
       source.checkSchema();
       IndexSync.Result result = ConfigOptions.runner(config, database, index, null, ConsoleProgress.forThisProcess(),
           spec.commandLine().getOut()::println).syncIndex(source);
-      spec.commandLine().getOut().printf("index %s: %,d rows in the table, %,d added, %,d dropped in %.1f s (%,.0f rows/s)%n",
-          config.indexDir(), result.tableRows(), result.added(), result.deleted(), result.seconds(),
+      spec.commandLine().getOut().printf("index %s: %,d rows in the table, %,d added, %,d changed, %,d dropped in %.1f s (%,.0f rows/s)%n",
+          config.indexDir(), result.tableRows(), result.added(), result.changed(), result.deleted(), result.seconds(),
           result.seconds() > 0 ? result.tableRows() / result.seconds() : 0.0);
     }
     return ExitCodes.OK;

@@ -29,7 +29,8 @@ import picocli.CommandLine.Option;
     description = {
       "Brings the index up to date with the table, then finds duplicates among the records of the window",
       "(--since/--until on the time column; their duplicates are looked up in the whole table) and keeps the",
-      "latest of each group. Without --apply it only prints the plan."
+      "latest of each group. Without --apply it only prints the plan. Without --since/--until/--full it examines",
+      "the records indexed (added or changed) since the last applied run with this index (all on the first run)."
     },
     footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."})
 final class RunCommand implements Callable<Integer> {
@@ -46,6 +47,9 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--until", converter = TimeArgument.class, paramLabel = "TIME",
       description = "Examine records with time <= TIME.")
   LocalDateTime until;
+
+  @Option(names = "--full", description = "Examine every record, not only those indexed since the last applied run.")
+  boolean full;
 
   @Option(names = "--apply", description = "Archive the duplicates in <table>_removed and delete them (default: dry run).")
   boolean apply;
@@ -65,7 +69,7 @@ final class RunCommand implements Callable<Integer> {
       return ExitCodes.USAGE;
     }
     DedupConfig config = options.load();
-    DedupRunner.Options runOptions = new DedupRunner.Options(method, since, until, apply, rebuildIndex);
+    DedupRunner.Options runOptions = new DedupRunner.Options(method, since, until, apply, rebuildIndex, !full);
     runOptions.window(); // fail on a reversed window before starting a database
     if (runOptions.near() && config.table().nearFields().isEmpty()) {
       spec.commandLine().getErr().println("dedup: --method " + method + " needs fields.near (it is empty)");
@@ -97,7 +101,13 @@ final class RunCommand implements Callable<Integer> {
     if (!summary.resumedRuns().isEmpty()) {
       out.println("finished interrupted run(s) " + summary.resumedRuns() + " first");
     }
-    out.printf("index: %,d added, %,d dropped%n", summary.indexAdded(), summary.indexDeleted());
+    out.printf("index: %,d added, %,d changed, %,d dropped%n", summary.indexAdded(), summary.indexChanged(),
+        summary.indexDeleted());
+    if (summary.windowSinceRun() > 0) {
+      out.printf("examined: %,d %s%n", summary.recordsExamined(), summary.window());
+    } else {
+      out.printf("examined: %s%n", summary.window());
+    }
     out.printf("exact: %,d groups, %,d duplicates %s%n", summary.exactGroups(), summary.exactRemoved(),
         summary.applied() ? "removed" : "to remove");
     if (summary.near() != null) {

@@ -66,17 +66,17 @@ public final class IndexSnapshot {
   }
 
   /**
-   * The live documents whose time is in the window: the seed's RangeQuery result (step ④), read from
-   * the times loaded above (every document has one; a range query on the reg_time doc values would
-   * scan the same values).
+   * The live documents in the window: the seed's RangeQuery result (step ④), read from the ids and
+   * times loaded above (every document has them; a range query on the reg_time doc values would scan
+   * the same values).
    */
   public FixedBitSet windowDocs(Window window) {
     FixedBitSet docs = new FixedBitSet(Math.max(1, reader.maxDoc()));
     for (LeafReaderContext leaf : reader.leaves()) {
       Bits live = leaf.reader().getLiveDocs();
       for (int doc = 0; doc < leaf.reader().maxDoc(); doc++) {
-        long time = times[leaf.docBase + doc];
-        if ((live == null || live.get(doc)) && time >= window.since() && time <= window.until()) {
+        int global = leaf.docBase + doc;
+        if ((live == null || live.get(doc)) && window.contains(ids[global], times[global])) {
           docs.set(leaf.docBase + doc);
         }
       }

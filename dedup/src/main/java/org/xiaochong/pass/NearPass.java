@@ -38,7 +38,11 @@ import org.xiaochong.index.NearSchema;
  * chains.
  *
  * <p>Records outside the window are not examined but are kept (they stay, so they may absorb older
- * records of the window). Records the exact pass removed are skipped; its kept records take part like
+ * records of the window). A window of record ids (a nightly run: the records indexed since the last
+ * applied run) also takes in the older records that share one of its records' candidate keys (the
+ * rarest keys, {@link NearRule#candidateKeys}, held by at most {@link NearRule#COMMON_KEY} records):
+ * a new or re-dated post can be the newer copy of an older post the last run kept, which a full run
+ * would now remove, and near duplicates share their rare keys. Records the exact pass removed are skipped; its kept records take part like
  * any other. Records whose fingerprint set is empty (see {@link NearOutcome}) are counted per reason and
  * kept out of the pass: only the exact pass can remove them.
  *
@@ -88,6 +92,15 @@ public final class NearPass {
     List<LeafReaderContext> leaves = snapshot.leaves();
     int maxDoc = Math.max(1, snapshot.maxDoc());
     FixedBitSet inWindow = snapshot.windowDocs(window);
+    TermsEnum[] termsEnums = new TermsEnum[leaves.size()];
+    for (int i = 0; i < leaves.size(); i++) {
+      Terms terms = leaves.get(i).reader().terms(NearSchema.KEY);
+      termsEnums[i] = terms == null ? null : terms.iterator();
+    }
+    KeyFrequencies frequencies = new KeyFrequencies(leaves, NearSchema.KEY);
+    if (window.ids() != null) {
+      inWindow.or(olderNeighbours(inWindow, termsEnums, frequencies));
+    }
     Map<NearOutcome, Long> empty = new EnumMap<>(NearOutcome.class);
     long examined = 0;
     long skippedExact = 0;
@@ -130,12 +143,6 @@ public final class NearPass {
     }
     sortNewestFirst(order, n);
 
-    TermsEnum[] termsEnums = new TermsEnum[leaves.size()];
-    for (int i = 0; i < leaves.size(); i++) {
-      Terms terms = leaves.get(i).reader().terms(NearSchema.KEY);
-      termsEnums[i] = terms == null ? null : terms.iterator();
-    }
-    KeyFrequencies frequencies = new KeyFrequencies(leaves, NearSchema.KEY);
     FixedBitSet kept = new FixedBitSet(maxDoc);
     FixedBitSet touched = new FixedBitSet(maxDoc);
     int[] candidates = new int[64];
@@ -221,6 +228,44 @@ public final class NearPass {
       }
     }
     return new Result(examined, removed, skippedExact, lookups, keysAlone, compared, empty, truncated);
+  }
+
+  /**
+   * The live records outside {@code inWindow} that hold one of the candidate keys of a record of the
+   * window and come after it in the newest-first order: those whose examination a new record can
+   * change.
+   */
+  private FixedBitSet olderNeighbours(FixedBitSet inWindow, TermsEnum[] termsEnums, KeyFrequencies frequencies)
+      throws IOException {
+    List<LeafReaderContext> leaves = snapshot.leaves();
+    FixedBitSet neighbours = new FixedBitSet(Math.max(1, snapshot.maxDoc()));
+    PostingsEnum postings = null;
+    for (int doc = inWindow.length() == 0 ? DocIdSetIterator.NO_MORE_DOCS : inWindow.nextSetBit(0);
+        doc != DocIdSetIterator.NO_MORE_DOCS; doc = doc + 1 >= inWindow.length() ? DocIdSetIterator.NO_MORE_DOCS
+            : inWindow.nextSetBit(doc + 1)) {
+      long[] keys = IndexedNearKeys.of(leaves, doc).keys();
+      for (long key : NearRule.candidateKeys(keys, frequencies::get, 2, config.pre())) {
+        if (frequencies.get(key) > NearRule.COMMON_KEY) {
+          continue;
+        }
+        BytesRef term = NearSchema.keyBytes(key);
+        for (int i = 0; i < leaves.size(); i++) {
+          if (termsEnums[i] == null || !termsEnums[i].seekExact(term)) {
+            continue;
+          }
+          Bits live = leaves.get(i).reader().getLiveDocs();
+          int base = leaves.get(i).docBase;
+          postings = termsEnums[i].postings(postings, PostingsEnum.NONE);
+          for (int d = postings.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = postings.nextDoc()) {
+            int g = base + d;
+            if ((live == null || live.get(d)) && !inWindow.get(g) && compareNewestFirst(doc, g) < 0) {
+              neighbours.set(g);
+            }
+          }
+        }
+      }
+    }
+    return neighbours;
   }
 
   /** Orders docs by (time desc, id desc), the keep-latest order. */

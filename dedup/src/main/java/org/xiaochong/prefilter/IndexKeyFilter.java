@@ -328,13 +328,8 @@ public final class IndexKeyFilter implements GroupPrefilter {
    * first build (an empty {@code before}) and a filter grown past its counters per key are rebuilt.
    */
   public void follow(DirectoryReader before, DirectoryReader after) {
-    if (before.getVersion() == after.getVersion()) {
-      return;
-    }
-    if (before.numDocs() == 0) {
-      if (after.numDocs() > 0) {
-        filter = rebuild(kind, after, countersPerKey, filter.shape().hashes()).filter; // a first build
-      }
+    if (before.getVersion() == after.getVersion() || before.numDocs() == 0) {
+      follow(before, after, new long[0], new long[0]); // nothing, or a first build
       return;
     }
     long[] was = FingerprintIndex.liveIdsSorted(before);
@@ -353,11 +348,31 @@ public final class IndexKeyFilter implements GroupPrefilter {
         j++;
       }
     }
-    if (left.size() + came.size() == 0) {
+    follow(before, after, left.toArray(), came.toArray());
+  }
+
+  /**
+   * As {@link #follow(DirectoryReader, DirectoryReader)} when the change is known (an index sync knows
+   * what it did): the records of {@code leftSorted} left {@code before}, those of {@code cameSorted}
+   * came into {@code after} (both ascending; an id may be in both, a record whose document a sync
+   * replaced, e.g. an edited row: its old key goes, its new one comes). Saves comparing the ids of the
+   * two readers (two scans and sorts of every id).
+   */
+  public void follow(DirectoryReader before, DirectoryReader after, long[] leftSorted, long[] cameSorted) {
+    if (before.getVersion() == after.getVersion()) {
       return;
     }
-    long[] leftIds = left.toArray();
-    long[] cameIds = came.toArray();
+    if (before.numDocs() == 0) {
+      if (after.numDocs() > 0) {
+        filter = rebuild(kind, after, countersPerKey, filter.shape().hashes()).filter; // a first build
+      }
+      return;
+    }
+    if (leftSorted.length + cameSorted.length == 0) {
+      return;
+    }
+    long[] leftIds = leftSorted;
+    long[] cameIds = cameSorted;
     if (kind.perRecord) {
       forEachKey(before, leftIds, (h1, h2) -> filter.remove(h1, h2));
       forEachKey(after, cameIds, (h1, h2) -> filter.put(h1, h2));

@@ -7,6 +7,9 @@ import java.util.Map;
 import org.apache.lucene.index.DirectoryReader;
 import org.xiaochong.archive.ArchiveStore;
 import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.archive.RunWatermark;
+import org.xiaochong.index.IndexSchema;
+import java.util.Optional;
 import org.xiaochong.index.ExactSegmentIndexer;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSync;
@@ -33,12 +36,28 @@ import org.xiaochong.source.TableSpec;
  * <p>Not thread-safe: one instance per run.
  */
 public final class DedupRunner {
-  /** What to run. {@code since}/{@code until} may be null (unbounded). */
-  public record Options(String method, LocalDateTime since, LocalDateTime until, boolean apply, boolean rebuildIndex) {
+  /**
+   * What to run. {@code since}/{@code until} may be null (unbounded).
+   *
+   * @param incremental without since/until: examine only the records indexed since the last applied
+   *     run of this table with this index (all records when there is none); false examines all records
+   */
+  public record Options(String method, LocalDateTime since, LocalDateTime until, boolean apply, boolean rebuildIndex,
+      boolean incremental) {
     public Options {
       if (!method.equals("exact") && !method.equals("near") && !method.equals("both")) {
         throw new IllegalArgumentException("method must be exact, near or both, not '" + method + "'");
       }
+    }
+
+    /** A run over all records of the time window (not incremental). */
+    public Options(String method, LocalDateTime since, LocalDateTime until, boolean apply, boolean rebuildIndex) {
+      this(method, since, until, apply, rebuildIndex, false);
+    }
+
+    /** Whether the run takes its window from the last applied run's watermark. */
+    public boolean fromWatermark() {
+      return incremental && since == null && until == null;
     }
 
     public boolean exact() {
@@ -70,6 +89,17 @@ public final class DedupRunner {
   private NearConfig nearConfig;
   /** The near rule's settings for the apply's re-check of near removals (also without a near index). */
   private NearConfig nearRule = NearConfig.defaults();
+
+  private String updatedColumn;
+
+  /**
+   * Finds changed rows through this DATETIME/TIMESTAMP column of the table (source.updated-column)
+   * instead of comparing every row's checksum; null (the default) compares them all.
+   */
+  public DedupRunner withUpdatedColumn(String column) {
+    this.updatedColumn = column;
+    return this;
+  }
 
   /**
    * The near index and settings, needed for {@code --method near|both}. The runner does not close the
@@ -119,9 +149,13 @@ public final class DedupRunner {
 
   /** As {@link #syncIndex(RecordSource)}, telling {@code segmentKeys} the keys of the segments it adds. */
   private IndexSync.Result syncIndex(RecordSource source, ExactSegmentIndexer.SegmentKeys segmentKeys) {
+    if (updatedColumn != null) {
+      source.checkUpdatedColumn(updatedColumn);
+    }
     long rows = progressTotal(source);
     try (Progress.Stage stage = progress.start("index", rows)) {
-      return new IndexSync(source, index, () -> new ExactSegmentIndexer(index, spec, segmentKeys), threads).run(stage);
+      return new IndexSync(source, index, () -> new ExactSegmentIndexer(index, spec, segmentKeys), threads)
+          .withUpdatedColumn(updatedColumn).run(stage);
     }
   }
 
@@ -129,14 +163,14 @@ public final class DedupRunner {
   private record Synced(IndexSync.Result sync, IndexKeyFilter filter) {}
 
   /**
-   * Brings the index up to date and {@code filter} with it: {@link #inStep}, except on a first build,
+   * Brings the index up to date and {@code filter} with it: {@link #syncInStep}, except on a first build,
    * where the filter is made from the keys as they are indexed rather than rebuilt from the finished
    * index.
    */
   private Synced syncIndexAndFilter(RecordSource source, IndexKeyFilter filter) {
     boolean firstBuild = filter != null && index.writer().getDocStats().numDocs == 0; // no reader needed
     if (!firstBuild) {
-      return new Synced(inStep(index, filter, () -> syncIndex(source)), filter);
+      return new Synced(syncInStep(index, filter, () -> syncIndex(source)), filter);
     }
     IndexKeyFilter.ExactKeyCollector keys = new IndexKeyFilter.ExactKeyCollector();
     IndexSync.Result sync = syncIndex(source, keys);
@@ -154,7 +188,7 @@ public final class DedupRunner {
     saveFilter(synced.filter(), index);
     if (nearIndex != null) {
       IndexKeyFilter nearFilter = openFilter(IndexKeyFilter.Kind.NEAR, nearIndex);
-      inStep(nearIndex, nearFilter, () -> syncNearIndex(source));
+      syncInStep(nearIndex, nearFilter, () -> syncNearIndex(source));
       saveFilter(nearFilter, nearIndex);
     }
     return sync;
@@ -183,6 +217,7 @@ public final class DedupRunner {
       return new IndexSync(source, nearIndex,
           () -> RecordIndexer.documents(nearIndex, new NearDocumentMaker(spec, fingerprinter)), threads)
           .skipping(org.xiaochong.index.IdSet.of(skipSorted))
+          .withUpdatedColumn(updatedColumn)
           .run(stage);
     }
   }
@@ -202,11 +237,15 @@ public final class DedupRunner {
     RecordSource source = new RecordSource(database, spec);
     List<String> columns = source.checkSchema();
     ArchiveStore archive = new ArchiveStore(database, spec, nearRule);
+    RunWatermark watermark = new RunWatermark(database, spec.table());
     List<Long> resumed = List.of();
     if (options.apply()) {
       archive.ensureTables(columns);
+      watermark.ensureColumns();
       resumed = archive.resumeInterrupted();
     }
+    // A near index built in this run holds records no earlier run's near pass saw: all are examined.
+    boolean nearIsNew = options.near() && nearIndex.writer().getDocStats().numDocs == 0;
 
     long t = System.nanoTime();
     IndexKeyFilter opened = openFilter(IndexKeyFilter.Kind.EXACT, index);
@@ -219,6 +258,9 @@ public final class DedupRunner {
     IndexSync.Result sync = synced.sync();
     IndexKeyFilter prefilter = synced.filter();
     seconds.put("index", elapsed(t));
+    long syncSeqReached = index.syncSeq();
+    ChosenWindow chosen = chooseWindow(options, watermark, nearIsNew);
+    window = chosen.window();
 
     t = System.nanoTime();
     DeletionPlan plan = new DeletionPlan();
@@ -237,7 +279,7 @@ public final class DedupRunner {
     NearPass.Result near = null;
     if (options.near()) {
       t = System.nanoTime();
-      IndexSync.Result nearSync = inStep(nearIndex, nearFilter, () -> syncNearIndex(source, plan.removedIdsSorted()));
+      IndexSync.Result nearSync = syncInStep(nearIndex, nearFilter, () -> syncNearIndex(source, plan.removedIdsSorted()));
       seconds.put("near_index", elapsed(t));
       t = System.nanoTime();
       try (DirectoryReader reader = nearIndex.openReader()) {
@@ -322,6 +364,11 @@ public final class DedupRunner {
       }
       seconds.put("apply", elapsed(t));
     }
+    if (options.apply() && window.isAll() || options.apply() && chosen.sinceRun() > 0) {
+      // Every record indexed up to syncSeqReached has now been examined by an applied run (a time
+      // window examines only part of them: no watermark).
+      watermark.record(runId, index.indexId(), syncSeqReached);
+    }
     // Saved under the generations they now match (an applied run saved them after its deletes, or
     // threw); a crash before this line only costs a rebuild.
     if (!options.apply()) {
@@ -331,14 +378,83 @@ public final class DedupRunner {
     seconds.put("total", elapsed(start));
     long examined = options.exact() ? exact.recordsExamined() : nearStats.examined();
     RunSummary summary = new RunSummary(runId, options.method(), options.apply(), sync.tableRows(),
-        examined, sync.added(), sync.deleted(), exact.groups(), plan.count(DeletionPlan.Rule.EXACT) - skippedExact,
-        plan.count(DeletionPlan.Rule.NEAR) - skippedNear, exact.lookups(), exact.lookupsSkipped(), resumed,
-        skippedExact + skippedNear, seconds,
-        exact.samples(),
+        examined, sync.added(), sync.changed(), sync.deleted(), exact.groups(),
+        plan.count(DeletionPlan.Rule.EXACT) - skippedExact, plan.count(DeletionPlan.Rule.NEAR) - skippedNear,
+        exact.lookups(), exact.lookupsSkipped(), resumed, skippedExact + skippedNear, seconds, exact.samples(),
         prefilter == null ? null : new RunSummary.PrefilterStats(prefilter.lookups(), prefilter.skipped(),
             exact.lookupsAlone(), prefilter.memoryBytes(), prefilter.saturated(), nearFilterStats(nearFilter, near)),
-        nearStats);
+        nearStats, chosen.description(), chosen.sinceRun());
     return new Outcome(summary, plan);
+  }
+
+  /** The window of a run, how to describe it, and the applied run whose watermark it starts from (0: none). */
+  private record ChosenWindow(Window window, String description, long sinceRun) {}
+
+  /**
+   * The records the passes examine. A time window (--since/--until) as given; otherwise, when the
+   * options ask for it, the records indexed (added or changed) since the last applied run of this table
+   * with this index covering the run's passes, against the whole index; all records without such a
+   * run (a first run, another or rebuilt index, a new near index) or when not incremental (--full).
+   * Rows an applied run planned but did not move were dropped from the index with the rest of its plan,
+   * so the next sync indexes them again with a new sync number: they are examined again.
+   */
+  private ChosenWindow chooseWindow(Options options, RunWatermark watermark, boolean nearIsNew) {
+    if (!options.fromWatermark()) {
+      if (options.since() == null && options.until() == null) {
+        return new ChosenWindow(Window.ALL, "all records" + (options.incremental() ? "" : " (--full)"), 0);
+      }
+      return new ChosenWindow(options.window(), "records with time " + (options.since() == null ? ""
+          : "from " + options.since().toString().replace('T', ' ') + " ") + (options.until() == null ? ""
+          : "until " + options.until().toString().replace('T', ' ')), 0);
+    }
+    java.util.Optional<RunWatermark.Mark> mark = Optional.empty();
+    java.util.Optional<RunWatermark.Mark> exactMark = options.exact()
+        ? watermark.last(index.indexId(), List.of("exact", "both")) : Optional.empty();
+    java.util.Optional<RunWatermark.Mark> nearMark = options.near()
+        ? watermark.last(index.indexId(), List.of("near", "both")) : Optional.empty();
+    if (options.exact() && options.near()) {
+      // Both passes: from the older of the two watermarks, so each pass sees all it has not seen.
+      if (exactMark.isPresent() && nearMark.isPresent()) {
+        mark = exactMark.get().syncSeq() <= nearMark.get().syncSeq() ? exactMark : nearMark;
+      }
+    } else {
+      mark = options.exact() ? exactMark : nearMark;
+    }
+    if (mark.isEmpty()) {
+      return new ChosenWindow(Window.ALL, "all records (no earlier applied " + options.method()
+          + " run with this index)", 0);
+    }
+    if (nearIsNew) {
+      return new ChosenWindow(Window.ALL, "all records (the near index is new)", 0);
+    }
+    long seq = mark.get().syncSeq();
+    try (DirectoryReader reader = index.openReader()) {
+      return new ChosenWindow(Window.ofIds(idsIndexedAfter(reader, seq)),
+          "records indexed since run " + mark.get().runId(), mark.get().runId());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** The ids of the live records whose sync number is above {@code syncSeq}, ascending. */
+  private static long[] idsIndexedAfter(DirectoryReader reader, long syncSeq) throws java.io.IOException {
+    org.xiaochong.index.LongList ids = new org.xiaochong.index.LongList();
+    for (org.apache.lucene.index.LeafReaderContext leaf : reader.leaves()) {
+      org.apache.lucene.index.NumericDocValues seqs = leaf.reader().getNumericDocValues(IndexSchema.SYNC_SEQ);
+      org.apache.lucene.index.NumericDocValues idValues = leaf.reader().getNumericDocValues(IndexSchema.ID);
+      org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
+      if (seqs == null || idValues == null) {
+        continue; // documents of an index built before sync numbers: older than any watermark
+      }
+      for (int doc = seqs.nextDoc(); doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; doc = seqs.nextDoc()) {
+        if (seqs.longValue() > syncSeq && (live == null || live.get(doc)) && idValues.advanceExact(doc)) {
+          ids.add(idValues.longValue());
+        }
+      }
+    }
+    long[] sorted = ids.toArray();
+    java.util.Arrays.sort(sorted);
+    return sorted;
   }
 
   /**
@@ -381,17 +497,20 @@ public final class DedupRunner {
   }
 
   /**
-   * Runs {@code change} on {@code keyIndex} and keeps {@code filter} in step with it (the keys of the
-   * records that left are taken out, those that came in put in) instead of rebuilding it.
+   * Runs {@code sync} on {@code keyIndex} and keeps {@code filter} in step with it instead of
+   * rebuilding it: the keys of the records the sync took out (rows gone, and the old documents of
+   * edited rows) are taken out, those of the records it indexed put in. The sync says which they are,
+   * so the ids of the two readers need not be compared.
    */
-  private static <T> T inStep(FingerprintIndex keyIndex, IndexKeyFilter filter, java.util.function.Supplier<T> change) {
+  private static IndexSync.Result syncInStep(FingerprintIndex keyIndex, IndexKeyFilter filter,
+      java.util.function.Supplier<IndexSync.Result> sync) {
     if (filter == null) {
-      return change.get();
+      return sync.get();
     }
     try (DirectoryReader before = keyIndex.openReader()) {
-      T result = change.get();
+      IndexSync.Result result = sync.get();
       try (DirectoryReader after = keyIndex.openReader()) {
-        filter.follow(before, after);
+        filter.follow(before, after, result.leftIds(), result.cameIds());
       }
       return result;
     } catch (java.io.IOException e) {

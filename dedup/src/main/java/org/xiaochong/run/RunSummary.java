@@ -15,6 +15,11 @@ import org.xiaochong.pass.ExactPass;
  * @param nearRemoved near removals: planned (dry run), or moved (applied)
  * @param skippedChanged planned rows the apply left in place: they or their kept rows no longer hold
  *     what made them duplicates (edited, re-dated or replaced since the index was built)
+ * @param indexChanged index documents replaced because their row was edited or re-dated
+ * @param window which records the passes examined, for people ("records indexed since run 7", "all
+ *     records (--full)")
+ * @param windowSinceRun the applied run whose watermark started the window, 0 when none (all records
+ *     or a time window)
  * @param seconds seconds per stage ("index", "exact", "apply", …) in execution order
  */
 public record RunSummary(
@@ -24,6 +29,7 @@ public record RunSummary(
     long recordsRead,
     long recordsExamined,
     long indexAdded,
+    long indexChanged,
     long indexDeleted,
     long exactGroups,
     long exactRemoved,
@@ -35,7 +41,9 @@ public record RunSummary(
     Map<String, Double> seconds,
     List<ExactPass.Group> exactSamples,
     PrefilterStats prefilter,
-    NearStats near) {
+    NearStats near,
+    String window,
+    long windowSinceRun) {
 
   /**
    * The near pass's work (null when the method has no near pass).
@@ -101,7 +109,9 @@ public record RunSummary(
     json.put("applied", applied);
     json.put("records_read", recordsRead);
     json.put("records_examined", recordsExamined);
-    json.put("index", Map.of("added", indexAdded, "deleted", indexDeleted));
+    json.put("window", window);
+    json.put("window_since_run", windowSinceRun);
+    json.put("index", Map.of("added", indexAdded, "changed", indexChanged, "deleted", indexDeleted));
     Map<String, Object> exact = new LinkedHashMap<>();
     exact.put("groups", exactGroups);
     exact.put("removed", exactRemoved);

@@ -12,8 +12,16 @@ public final class ExactDocumentMaker implements DocumentMaker {
   private final int[] exactColumns;
   private final String[] exactValues;
   private final byte[][] exactUtf8;
+  private final long syncSeq;
 
+  /** A maker for keys only ({@link #exactKey}); its documents carry sync number 0. */
   public ExactDocumentMaker(TableSpec spec) {
+    this(spec, 0);
+  }
+
+  /** @param syncSeq the sync number its documents carry ({@link IndexSchema#SYNC_SEQ}) */
+  public ExactDocumentMaker(TableSpec spec, long syncSeq) {
+    this.syncSeq = syncSeq;
     this.exactKey = new ExactKey(spec.exactFields(), spec.phoneFields());
     List<String> columns = spec.fingerprintColumns();
     this.exactColumns = spec.exactFields().stream().mapToInt(columns::indexOf).toArray();
@@ -37,6 +45,6 @@ public final class ExactDocumentMaker implements DocumentMaker {
 
   @Override
   public Document make(SourceRecord record) {
-    return IndexSchema.document(record.id(), record.regTime(), exactKey(record));
+    return IndexSchema.document(record.id(), record.regTime(), exactKey(record), record.rowCrc(), syncSeq);
   }
 }

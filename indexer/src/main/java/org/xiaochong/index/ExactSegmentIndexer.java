@@ -5,14 +5,15 @@ import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 
 /**
- * Indexes records into the exact index by whole segments: buffers (id, reg_time, md5) of up to
+ * Indexes records into the exact index by whole segments: buffers (id, reg_time, md5, row_crc) of up to
  * {@link #SEGMENT_DOCS} records, then hands them to Lucene as one new segment through {@link
  * ExactSegmentReader} (see there why). The index ends up with the same documents as adding {@link
- * ExactDocumentMaker}'s documents one by one. Not thread-safe: one per thread.
+ * ExactDocumentMaker}'s documents one by one; every document carries the index's current sync number
+ * ({@link FingerprintIndex#syncSeq()} when the indexer is made). Not thread-safe: one per thread.
  */
 public final class ExactSegmentIndexer implements RecordIndexer {
   /**
-   * Records per segment: 2^20 records buffer 32 MB (8 + 8 + 16 bytes each) plus 12 MB to sort them,
+   * Records per segment: 2^20 records buffer 40 MB (8 + 8 + 16 + 8 bytes each) plus 12 MB to sort them,
    * about what the writer's 128 MB RAM buffer holds per thread on the document path.
    */
   static final int SEGMENT_DOCS = 1 << 20;
@@ -35,7 +36,9 @@ public final class ExactSegmentIndexer implements RecordIndexer {
   private final ExactDocumentMaker keys;
   private final SegmentKeys segmentKeys;
   private final int segmentDocs;
+  private final long syncSeq;
   private long[] ids = new long[1024];
+  private long[] crcs = new long[1024];
   private long[] times = new long[1024];
   private byte[] md5s = new byte[16 * 1024];
   private int size;
@@ -54,6 +57,7 @@ public final class ExactSegmentIndexer implements RecordIndexer {
     this.keys = new ExactDocumentMaker(spec);
     this.segmentKeys = segmentKeys;
     this.segmentDocs = segmentDocs;
+    this.syncSeq = index.syncSeq();
   }
 
   @Override
@@ -62,10 +66,12 @@ public final class ExactSegmentIndexer implements RecordIndexer {
       int capacity = Math.min(segmentDocs, size * 2);
       ids = Arrays.copyOf(ids, capacity);
       times = Arrays.copyOf(times, capacity);
+      crcs = Arrays.copyOf(crcs, capacity);
       md5s = Arrays.copyOf(md5s, 16 * capacity);
     }
     ids[size] = record.id();
     times[size] = record.regTime();
+    crcs[size] = record.rowCrc();
     System.arraycopy(keys.exactKey(record), 0, md5s, 16 * size, 16);
     if (++size == segmentDocs) {
       finish();
@@ -75,7 +81,7 @@ public final class ExactSegmentIndexer implements RecordIndexer {
   @Override
   public void finish() {
     if (size > 0) {
-      index.addSegment(new ExactSegmentReader(ids, times, md5s, size));
+      index.addSegment(new ExactSegmentReader(ids, times, md5s, crcs, syncSeq, size));
       segmentKeys.added(md5s, size);
       size = 0;
     }

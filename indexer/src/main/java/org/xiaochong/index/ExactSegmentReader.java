@@ -38,8 +38,8 @@ import org.apache.lucene.util.Version;
 import org.apache.lucene.index.BaseTermsEnum;
 
 /**
- * A read-only Lucene leaf over buffered exact fingerprints (id, reg_time, md5 per document, in the
- * layout of {@link IndexSchema}), for {@code IndexWriter.addIndexes}: Lucene writes it as a segment
+ * A read-only Lucene leaf over buffered exact fingerprints (id, reg_time, md5, row_crc per document and
+ * one sync_seq for all, in the layout of {@link IndexSchema}), for {@code IndexWriter.addIndexes}: Lucene writes it as a segment
  * through its codec, exactly as if the documents had been added one by one. Not thread-safe; used
  * once, by the thread that made it.
  *
@@ -60,6 +60,8 @@ final class ExactSegmentReader extends LeafReader {
   private final long[] ids;
   private final long[] times;
   private final byte[] keys;
+  private final long[] crcs;
+  private final long[] syncSeq;
   private final int maxDoc;
   /** Doc numbers in (key, doc) order: a term is a run of equal keys, its postings the run's docs. */
   private final int[] docsByKey;
@@ -71,12 +73,16 @@ final class ExactSegmentReader extends LeafReader {
    * @param ids record ids, per document
    * @param times reg_time in epoch ms, per document
    * @param keys 16-byte MD5 keys, document d at {@code [16d, 16d + 16)}
+   * @param crcs row checksums, per document
+   * @param syncSeq the sync number of every document
    * @param size documents: the first {@code size} entries of the arrays
    */
-  ExactSegmentReader(long[] ids, long[] times, byte[] keys, int size) {
+  ExactSegmentReader(long[] ids, long[] times, byte[] keys, long[] crcs, long syncSeq, int size) {
     this.ids = ids;
     this.times = times;
     this.keys = keys;
+    this.crcs = crcs;
+    this.syncSeq = new long[] {syncSeq};
     this.maxDoc = size;
     this.docsByKey = docsInKeyOrder(keys, size);
     this.termStarts = new FixedBitSet(size + 1);
@@ -152,7 +158,7 @@ final class ExactSegmentReader extends LeafReader {
   private static FieldInfos schemaFieldInfos() {
     try (ByteBuffersDirectory directory = new ByteBuffersDirectory();
         IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig(new KeywordAnalyzer()))) {
-      writer.addDocument(IndexSchema.document(0, 0, new byte[KEY_BYTES]));
+      writer.addDocument(IndexSchema.document(0, 0, new byte[KEY_BYTES], 0, 0));
       writer.commit();
       try (DirectoryReader reader = DirectoryReader.open(directory)) {
         return reader.leaves().get(0).reader().getFieldInfos();
@@ -169,16 +175,23 @@ final class ExactSegmentReader extends LeafReader {
 
   @Override
   public NumericDocValues getNumericDocValues(String field) {
-    long[] values = IndexSchema.ID.equals(field) ? ids : IndexSchema.REG_TIME.equals(field) ? times : null;
+    long[] values = switch (field) {
+      case IndexSchema.ID -> ids;
+      case IndexSchema.REG_TIME -> times;
+      case IndexSchema.ROW_CRC -> crcs;
+      case IndexSchema.SYNC_SEQ -> syncSeq; // one value for every document
+      default -> null;
+    };
     if (values == null) {
       return null;
     }
+    boolean constant = values == syncSeq;
     return new NumericDocValues() {
       private final DenseDocs docs = new DenseDocs(maxDoc);
 
       @Override
       public long longValue() {
-        return values[docs.doc];
+        return values[constant ? 0 : docs.doc];
       }
 
       @Override

@@ -36,12 +36,24 @@ public final class FingerprintIndex implements Closeable {
   private final Directory directory;
   private final IndexWriter writer;
   private final String fieldsDigest;
+  /** See {@link IndexSchema#USER_DATA_INDEX_ID}: made when the index is created (or first opened by this version). */
+  private final String indexId;
+  /** The number of the last sync that indexed records; committed with the next commit. */
+  private volatile long syncSeq;
+  /** The server's clock at the start of the last sync (null: none recorded); committed with the next commit. */
+  private volatile String syncStarted;
 
-  private FingerprintIndex(Path path, Directory directory, IndexWriter writer, String fieldsDigest) {
+  private FingerprintIndex(Path path, Directory directory, IndexWriter writer, String fieldsDigest,
+      Map<String, String> userData) {
     this.path = path;
     this.directory = directory;
     this.writer = writer;
     this.fieldsDigest = fieldsDigest;
+    String id = userData.get(IndexSchema.USER_DATA_INDEX_ID);
+    this.indexId = id != null ? id : java.util.UUID.randomUUID().toString();
+    String seq = userData.get(IndexSchema.USER_DATA_SYNC_SEQ);
+    this.syncSeq = seq == null ? 0 : Long.parseLong(seq);
+    this.syncStarted = userData.get(IndexSchema.USER_DATA_SYNC_STARTED);
   }
 
   /**
@@ -86,9 +98,15 @@ public final class FingerprintIndex implements Closeable {
       mergePolicy.setDeletesPctAllowed(50);
       config.setMergePolicy(mergePolicy);
       IndexWriter writer = new IndexWriter(directory, config);
-      FingerprintIndex index = new FingerprintIndex(path, directory, writer, fieldsDigest);
-      if (!exists || rebuild) {
-        index.commit(); // record version and fields from the start
+      Map<String, String> userData = Map.of();
+      if (exists && !rebuild) {
+        userData = org.apache.lucene.index.SegmentInfos.readLatestCommit(directory).getUserData();
+      }
+      FingerprintIndex index = new FingerprintIndex(path, directory, writer, fieldsDigest, userData);
+      if (!exists || rebuild || !userData.containsKey(IndexSchema.USER_DATA_INDEX_ID)) {
+        // Record version, fields and the index's id from the start (an index made by an earlier
+        // version gets its id now, so that a run's watermark names an id the index keeps).
+        index.commit();
       }
       return index;
     } catch (LockObtainFailedException e) {
@@ -114,7 +132,8 @@ public final class FingerprintIndex implements Closeable {
     try {
       directory = FSDirectory.open(path);
       checkCompatible(path, directory, fieldsDigest);
-      return new FingerprintIndex(path, directory, null, fieldsDigest);
+      return new FingerprintIndex(path, directory, null, fieldsDigest,
+          org.apache.lucene.index.SegmentInfos.readLatestCommit(directory).getUserData());
     } catch (IOException e) {
       closeQuietly(directory);
       throw new UncheckedIOException("cannot open the index in " + path, e);
@@ -174,8 +193,37 @@ public final class FingerprintIndex implements Closeable {
     return writer;
   }
 
+  /**
+   * Adds one record without a row checksum ({@code check --add}): the next sync finds its checksum
+   * unknown and re-reads the row from the table (or drops it when the table has no such row).
+   */
   public void add(long id, long regTime, byte[] md5) {
-    addDocument(IndexSchema.document(id, regTime, md5));
+    addDocument(IndexSchema.document(id, regTime, md5, org.xiaochong.source.SourceRecord.UNKNOWN_CRC, syncSeq));
+  }
+
+  /** The index's id (a UUID kept in the commit user data; a rebuilt index gets a new one). */
+  public String indexId() {
+    return indexId;
+  }
+
+  /** The number of the last sync that indexed records (0 when none has). */
+  public long syncSeq() {
+    return syncSeq;
+  }
+
+  /** Starts a sync that indexes records: returns its number, the next one (committed with the next commit). */
+  public long nextSyncSeq() {
+    return ++syncSeq;
+  }
+
+  /** The server's clock when the last committed sync started, or null. */
+  public String syncStarted() {
+    return syncStarted;
+  }
+
+  /** Records the server's clock at the start of this sync (committed with the next commit). */
+  public void setSyncStarted(String serverTime) {
+    this.syncStarted = serverTime;
   }
 
   public void addDocument(Document doc) {
@@ -227,11 +275,15 @@ public final class FingerprintIndex implements Closeable {
   /** Commits pending changes, with the version and fields digest in the user data. */
   public void commit() {
     IndexWriter writer = requireWriter();
-    writer.setLiveCommitData(
-        Map.of(
-                IndexSchema.USER_DATA_VERSION, FingerprintVersion.CURRENT.name(),
-                IndexSchema.USER_DATA_FIELDS, fieldsDigest)
-            .entrySet());
+    Map<String, String> userData = new java.util.HashMap<>();
+    userData.put(IndexSchema.USER_DATA_VERSION, FingerprintVersion.CURRENT.name());
+    userData.put(IndexSchema.USER_DATA_FIELDS, fieldsDigest);
+    userData.put(IndexSchema.USER_DATA_INDEX_ID, indexId);
+    userData.put(IndexSchema.USER_DATA_SYNC_SEQ, Long.toString(syncSeq));
+    if (syncStarted != null) {
+      userData.put(IndexSchema.USER_DATA_SYNC_STARTED, syncStarted);
+    }
+    writer.setLiveCommitData(userData.entrySet());
     try {
       writer.commit();
     } catch (IOException e) {

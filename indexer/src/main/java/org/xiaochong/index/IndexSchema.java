@@ -16,7 +16,16 @@ import org.apache.lucene.util.BytesRef;
  * id         -                                  numeric      deletes by id (doc-values set query), reading ids
  * reg_time   -                                  numeric      the window, keep-latest
  * md5        term (16 raw bytes)                binary       the exact pass's term query
+ * row_crc    -                                  numeric      the sync's change check (server CRC32 of the row)
+ * sync_seq   -                                  numeric      the run's window: records indexed since a run
  * </pre>
+ *
+ * {@code row_crc} is the server's checksum of the fingerprint columns ({@code RecordSource}); with
+ * {@code reg_time} it tells the sync that a row was edited or re-dated since it was indexed (then
+ * the document is replaced). {@code sync_seq} is the number of the sync that (re)indexed the record
+ * (one per sync, kept in the commit user data): a nightly run examines the records with a larger
+ * number than the last applied run reached. Documents of indexes built before these fields lack them:
+ * the sync reads a missing checksum as unknown and re-indexes such a record once.
  *
  * Nothing is stored: the database holds the records, the index only what dedup needs. Only the md5
  * is searched by value; id and time are doc values only. The passes load both into arrays anyway
@@ -30,20 +39,34 @@ public final class IndexSchema {
   public static final String ID = "id";
   public static final String REG_TIME = "reg_time";
   public static final String MD5 = "md5";
+  public static final String ROW_CRC = "row_crc";
+  public static final String SYNC_SEQ = "sync_seq";
 
   /** Commit user data keys. */
   public static final String USER_DATA_VERSION = "xiaochong.fingerprint-version";
   public static final String USER_DATA_FIELDS = "xiaochong.fields";
+  /** A UUID made when the index is created: a run's watermark only holds for the index it was taken on. */
+  public static final String USER_DATA_INDEX_ID = "xiaochong.index-id";
+  /** The number of the last sync that indexed records (0: none yet). */
+  public static final String USER_DATA_SYNC_SEQ = "xiaochong.sync-seq";
+  /** The server's clock when the last sync started (for source.updated-column); absent until a sync records it. */
+  public static final String USER_DATA_SYNC_STARTED = "xiaochong.sync-started";
 
   private IndexSchema() {}
 
-  public static Document document(long id, long regTime, byte[] md5) {
+  /**
+   * @param rowCrc the server's checksum of the row ({@code SourceRecord#rowCrc}; UNKNOWN_CRC when not known)
+   * @param syncSeq the number of the sync that indexes the record
+   */
+  public static Document document(long id, long regTime, byte[] md5, long rowCrc, long syncSeq) {
     Document doc = new Document();
     doc.add(new NumericDocValuesField(ID, id));
     doc.add(new NumericDocValuesField(REG_TIME, regTime));
     BytesRef key = new BytesRef(md5);
     doc.add(new StringField(MD5, key, Field.Store.NO));
     doc.add(new BinaryDocValuesField(MD5, key));
+    doc.add(new NumericDocValuesField(ROW_CRC, rowCrc));
+    doc.add(new NumericDocValuesField(SYNC_SEQ, syncSeq));
     return doc;
   }
 

@@ -26,6 +26,13 @@ public final class LongList {
     return values;
   }
 
+  /** Calls {@code consumer} with each value, in order. */
+  public void forEach(java.util.function.LongConsumer consumer) {
+    for (int i = 0; i < size; i++) {
+      consumer.accept(values[i]);
+    }
+  }
+
   /** A copy of the values. */
   public long[] toArray() {
     return Arrays.copyOf(values, size);

@@ -59,7 +59,7 @@ public final class NearDocumentMaker implements DocumentMaker {
 
   @Override
   public Document make(SourceRecord record) {
-    return NearSchema.document(record.id(), record.regTime(), fingerprint(record), fingerprinter.config().pre(),
+    return NearSchema.document(record.id(), record.regTime(), record.rowCrc(), fingerprint(record), fingerprinter.config().pre(),
         matchKeys(record));
   }
 }

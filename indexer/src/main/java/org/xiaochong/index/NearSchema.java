@@ -25,6 +25,7 @@ import org.xiaochong.fingerprint.NearOutcome;
  * near_num       -                                 binary       keys of the post's number terms, ascending
  * near_match     -                                 binary       one key per fields.must-match column (0: empty)
  * near_outcome   -                                 numeric      {@link NearOutcome} ordinal (+256 if truncated)
+ * row_crc        -                                 numeric      the sync's change check (as in {@link IndexSchema})
  * </pre>
  *
  * {@code id} and {@code reg_time} have the names of {@link IndexSchema}, so {@link
@@ -54,9 +55,19 @@ public final class NearSchema {
    *     order of the config; empty when no field must match
    */
   public static Document document(long id, long regTime, Fingerprints fingerprints, int pre, long[] matchKeys) {
+    return document(id, regTime, org.xiaochong.source.SourceRecord.UNKNOWN_CRC, fingerprints, pre, matchKeys);
+  }
+
+  /**
+   * @param rowCrc the server's checksum of the row: the near index's own sync tells edited rows by it,
+   *     also those edited while only exact runs kept the exact index up to date
+   */
+  public static Document document(long id, long regTime, long rowCrc, Fingerprints fingerprints, int pre,
+      long[] matchKeys) {
     Document doc = new Document();
     doc.add(new NumericDocValuesField(IndexSchema.ID, id));
     doc.add(new NumericDocValuesField(IndexSchema.REG_TIME, regTime));
+    doc.add(new NumericDocValuesField(IndexSchema.ROW_CRC, rowCrc));
     long[] sorted = fingerprints.sortedPrefixes();
     for (long key : sorted) {
       doc.add(new StringField(KEY, keyBytes(key), Field.Store.NO));

@@ -15,9 +15,16 @@ import java.nio.charset.StandardCharsets;
 public final class SourceRecord {
   /** The time of a row whose time column is NULL: older than any real time. */
   public static final long NULL_TIME = Long.MIN_VALUE;
+  /**
+   * The row checksum of a record whose checksum the server did not compute (made by hand, `check
+   * --add`): never equal to a checksum the server computes (CRC32 is in [0, 2^32)), so the next index
+   * sync sees such a record as changed and re-reads it from the table.
+   */
+  public static final long UNKNOWN_CRC = -1;
 
   private final long id;
   private final long regTime;
+  private final long rowCrc;
   private final byte[][] utf8;
   private String[] values;
 
@@ -28,19 +35,30 @@ public final class SourceRecord {
    * @param values the values of {@link TableSpec#fingerprintColumns()}, in that order; NULLs are null
    */
   public SourceRecord(long id, long regTime, String[] values) {
-    this(id, regTime, null, values);
+    this(id, regTime, UNKNOWN_CRC, null, values);
   }
 
-  private SourceRecord(long id, long regTime, byte[][] utf8, String[] values) {
+  /** @param rowCrc the server's checksum of the row's fingerprint columns ({@code RecordSource#rowCrcExpression}) */
+  public SourceRecord(long id, long regTime, long rowCrc, String[] values) {
+    this(id, regTime, rowCrc, null, values);
+  }
+
+  private SourceRecord(long id, long regTime, long rowCrc, byte[][] utf8, String[] values) {
     this.id = id;
     this.regTime = regTime;
+    this.rowCrc = rowCrc;
     this.utf8 = utf8;
     this.values = values;
   }
 
   /** A record whose values are the UTF-8 bytes of the strings (NULLs are null). */
   public static SourceRecord ofUtf8(long id, long regTime, byte[][] utf8) {
-    return new SourceRecord(id, regTime, utf8, null);
+    return new SourceRecord(id, regTime, UNKNOWN_CRC, utf8, null);
+  }
+
+  /** As {@link #ofUtf8(long, long, byte[][])}, with the server's row checksum. */
+  public static SourceRecord ofUtf8(long id, long regTime, long rowCrc, byte[][] utf8) {
+    return new SourceRecord(id, regTime, rowCrc, utf8, null);
   }
 
   public long id() {
@@ -49,6 +67,11 @@ public final class SourceRecord {
 
   public long regTime() {
     return regTime;
+  }
+
+  /** The server's checksum of the fingerprint columns, or {@link #UNKNOWN_CRC}: how the index sync tells an edited row. */
+  public long rowCrc() {
+    return rowCrc;
   }
 
   /** The values as strings (decoded on the first call when the record was read as UTF-8). */

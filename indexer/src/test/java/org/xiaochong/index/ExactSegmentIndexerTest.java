@@ -73,13 +73,16 @@ class ExactSegmentIndexerTest {
 
     Path byDocuments = dir.resolve("documents");
     try (FingerprintIndex index = FingerprintIndex.open(byDocuments, "test", true)) {
-      RecordIndexer indexer = RecordIndexer.documents(index, new ExactDocumentMaker(spec));
+      RecordIndexer indexer = RecordIndexer.documents(index, new ExactDocumentMaker(spec, 7));
       records.forEach(indexer::add);
       indexer.finish();
       index.commit();
     }
     Path bySegments = dir.resolve("segments");
     try (FingerprintIndex index = FingerprintIndex.open(bySegments, "test", true)) {
+      while (index.syncSeq() < 7) {
+        index.nextSyncSeq(); // the segments carry the index's sync number
+      }
       ExactSegmentIndexer indexer = new ExactSegmentIndexer(index, spec, ExactSegmentIndexer.SegmentKeys.NONE, 1000); // 3 segments: 1000, 1000, 500
       records.forEach(indexer::add);
       indexer.finish();
@@ -91,6 +94,9 @@ class ExactSegmentIndexerTest {
     assertThat(actual.segments).isEqualTo(3);
     assertThat(actual.valuesById).isEqualTo(expected.valuesById).hasSize(records.size());
     assertThat(actual.idsByKey).isEqualTo(expected.idsByKey);
+    assertThat(actual.fieldInfos).isEqualTo(expected.fieldInfos);
+    assertThat(actual.valuesById.values()).allMatch(v -> v.endsWith(" seq 7"));
+    assertThat(actual.valuesById.values()).anyMatch(v -> v.contains(" crc -1 ")); // an unknown checksum is kept
     // Some keys repeat (the duplicates the exact pass must find), within and across segments.
     assertThat(actual.idsByKey.values()).anyMatch(ids -> ids.size() > 2);
     try (FSDirectory directory = FSDirectory.open(bySegments);
@@ -110,17 +116,20 @@ class ExactSegmentIndexerTest {
       values[0] = "供应红富士苹果 " + variant;
       values[values.length - 1] = variant % 7 == 0 ? null : "联系人王先生 电话138" + variant;
       long time = i % 97 == 0 ? SourceRecord.NULL_TIME : 1_700_000_000_000L + random.nextInt(1_000_000);
-      records.add(new SourceRecord(10L * i + 3, time, values));
+      long crc = i % 89 == 0 ? SourceRecord.UNKNOWN_CRC : random.nextInt() & 0xFFFFFFFFL;
+      records.add(new SourceRecord(10L * i + 3, time, crc, values));
     }
     return records;
   }
 
-  private record Contents(int segments, Map<Long, String> valuesById, Map<String, List<Long>> idsByKey) {}
+  private record Contents(int segments, Map<Long, String> valuesById, Map<String, List<Long>> idsByKey,
+      List<String> fieldInfos) {}
 
   /** What the exact pass reads: per id its time and md5 doc values, per md5 term the ids of its postings. */
   private static Contents contents(Path path) throws IOException {
     Map<Long, String> valuesById = new TreeMap<>();
     Map<String, List<Long>> idsByKey = new TreeMap<>();
+    java.util.Set<String> fieldInfos = new java.util.TreeSet<>();
     try (FSDirectory directory = FSDirectory.open(path);
         DirectoryReader reader = DirectoryReader.open(directory)) {
       for (LeafReaderContext leaf : reader.leaves()) {
@@ -129,10 +138,18 @@ class ExactSegmentIndexerTest {
         NumericDocValues idValues = segment.getNumericDocValues(IndexSchema.ID);
         NumericDocValues times = segment.getNumericDocValues(IndexSchema.REG_TIME);
         BinaryDocValues md5s = segment.getBinaryDocValues(IndexSchema.MD5);
+        NumericDocValues crcs = segment.getNumericDocValues(IndexSchema.ROW_CRC);
+        NumericDocValues seqs = segment.getNumericDocValues(IndexSchema.SYNC_SEQ);
         for (int doc = 0; doc < segment.maxDoc(); doc++) {
-          assertThat(idValues.advanceExact(doc) && times.advanceExact(doc) && md5s.advanceExact(doc)).isTrue();
+          assertThat(idValues.advanceExact(doc) && times.advanceExact(doc) && md5s.advanceExact(doc)
+              && crcs.advanceExact(doc) && seqs.advanceExact(doc)).isTrue();
           ids[doc] = idValues.longValue();
-          valuesById.put(ids[doc], times.longValue() + " " + hex(md5s.binaryValue()));
+          valuesById.put(ids[doc], times.longValue() + " " + hex(md5s.binaryValue()) + " crc " + crcs.longValue()
+              + " seq " + seqs.longValue());
+        }
+        for (org.apache.lucene.index.FieldInfo info : segment.getFieldInfos()) {
+          fieldInfos.add(info.name + " " + info.getIndexOptions() + " " + info.getDocValuesType() + " norms="
+              + info.hasNorms() + " points=" + info.getPointDimensionCount());
         }
         TermsEnum terms = segment.terms(IndexSchema.MD5).iterator();
         BytesRef previous = null;
@@ -150,7 +167,7 @@ class ExactSegmentIndexerTest {
         }
       }
       idsByKey.values().forEach(list -> list.sort(null));
-      return new Contents(reader.leaves().size(), valuesById, idsByKey);
+      return new Contents(reader.leaves().size(), valuesById, idsByKey, List.copyOf(fieldInfos));
     }
   }
 

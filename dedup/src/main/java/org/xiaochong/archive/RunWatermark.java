@@ -1,0 +1,88 @@
+package org.xiaochong.archive;
+
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.xiaochong.source.Database;
+
+/**
+ * Where the last applied run of a table left off, so that a nightly run examines only the records
+ * indexed since: each applied run records in its {@code dedup_run} row the id of the index it used
+ * ({@code index_id}, a UUID kept in the index's commit user data) and the sync number its index sync
+ * reached ({@code sync_seq}). A record whose document carries a larger sync number was indexed
+ * (added, or changed and indexed again) after that run decided. A watermark only holds for the index
+ * it was taken on: another index, or the same one rebuilt, has another id.
+ *
+ * <p>{@code dedup_run} tables made before these columns get them on the first applied run ({@link
+ * #ensureColumns}); until then there is no watermark and runs examine every record.
+ */
+public final class RunWatermark {
+  /** A watermark: the applied run and the sync number its index had reached. */
+  public record Mark(long runId, long syncSeq) {}
+
+  private static final List<String> COLUMNS = List.of("index_id", "sync_seq");
+
+  private final Database database;
+  private final String table;
+
+  /** @param table the source table whose runs are meant */
+  public RunWatermark(Database database, String table) {
+    this.database = database;
+    this.table = table;
+  }
+
+  /**
+   * Adds {@code index_id} and {@code sync_seq} to {@code dedup_run} when it lacks them. Checked in
+   * information_schema first, then one ALTER TABLE: MySQL 8 has no {@code ADD COLUMN IF NOT EXISTS}
+   * (MariaDB has), and a plain ALTER works on both. Call it after the table exists.
+   */
+  public void ensureColumns() {
+    database.jdbi().useHandle(handle -> {
+      List<String> missing = COLUMNS.stream().filter(c -> !hasColumn(handle, c)).toList();
+      if (missing.isEmpty()) {
+        return;
+      }
+      String alter = "ALTER TABLE dedup_run " + String.join(", ", missing.stream()
+          .map(c -> c.equals("index_id") ? "ADD COLUMN index_id CHAR(36) NULL" : "ADD COLUMN sync_seq BIGINT NULL")
+          .toList());
+      try {
+        handle.execute(alter);
+      } catch (RuntimeException e) {
+        // Another process may have added them in between (error 1060, duplicate column): fine then.
+        if (!COLUMNS.stream().allMatch(c -> hasColumn(handle, c))) {
+          throw new IllegalStateException("cannot add the watermark columns to dedup_run: " + Database.rootMessage(e), e);
+        }
+      }
+    });
+  }
+
+  /** Records the watermark of an applied run (its row must exist, the columns too: {@link #ensureColumns}). */
+  public void record(long runId, String indexId, long syncSeq) {
+    database.jdbi().useHandle(handle -> handle.createUpdate("UPDATE dedup_run SET index_id = ?, sync_seq = ? WHERE id = ?")
+        .bind(0, indexId).bind(1, syncSeq).bind(2, runId).execute());
+  }
+
+  /**
+   * The watermark of the latest run of this table with this index that is still applied (a restored
+   * run no longer counts) and whose method is one of {@code methods}; empty when there is none, or no
+   * {@code dedup_run} table or columns yet (a dry run creates nothing, so reading must not need them).
+   */
+  public Optional<Mark> last(String indexId, List<String> methods) {
+    return database.jdbi().withHandle(handle -> {
+      if (!COLUMNS.stream().allMatch(c -> hasColumn(handle, c))) {
+        return Optional.empty();
+      }
+      return handle.createQuery("SELECT id, sync_seq FROM dedup_run WHERE source_table = :table AND index_id = :index"
+              + " AND status = 'applied' AND applied AND sync_seq IS NOT NULL AND method IN (<methods>)"
+              + " ORDER BY id DESC LIMIT 1")
+          .bind("table", table).bind("index", indexId).bindList("methods", methods)
+          .map((rs, ctx) -> new Mark(rs.getLong(1), rs.getLong(2))).findOne();
+    });
+  }
+
+  private static boolean hasColumn(Handle handle, String column) {
+    return handle.createQuery("SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = DATABASE()"
+            + " AND table_name = 'dedup_run' AND column_name = ?")
+        .bind(0, column).mapTo(Integer.class).one() > 0;
+  }
+}
