@@ -109,12 +109,16 @@ public final class ArchiveStore {
 
   /** Inserts a {@code dedup_run} row and returns its id. */
   public long startRun(String method, boolean apply, String configDigest, LocalDateTime since, LocalDateTime until) {
-    return database.jdbi().withHandle(handle -> handle.createUpdate(
+    long runId = database.jdbi().withHandle(handle -> handle.createUpdate(
             "INSERT INTO dedup_run (source_table, method, applied, status, config_digest, window_since, window_until, started_at)"
                 + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         .bind(0, spec.table()).bind(1, method).bind(2, apply).bind(3, apply ? "applying" : "planned")
         .bind(4, configDigest).bind(5, since).bind(6, until).bind(7, now())
         .executeAndReturnGeneratedKeys("id").mapTo(Long.class).one());
+    // Plan rows can only carry a new run's id if dedup_run was emptied or re-created (its ids start
+    // again); they belong to a run that no longer exists and must not mix with this one's plan.
+    database.jdbi().useHandle(h -> h.createUpdate("DELETE FROM dedup_plan WHERE run_id = ?").bind(0, runId).execute());
+    return runId;
   }
 
   public void finishRun(long runId, String status, long recordsRead, long exactRemoved, long nearRemoved, String message) {
