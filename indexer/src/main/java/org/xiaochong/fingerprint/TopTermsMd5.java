@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -72,7 +71,7 @@ public final class TopTermsMd5 implements Closeable {
   private static final char FIELD_SEPARATOR = '\n';
   private static final char SENTENCE_BREAK = '\n';
 
-  private static final ThreadLocal<MessageDigest> MD5 = ThreadLocal.withInitial(TopTermsMd5::newMd5);
+  private static final ThreadLocal<MessageDigest> MD5 = ThreadLocal.withInitial(TermText::newMd5);
 
   private final NearConfig config;
   private final DocumentFrequencies documentFrequencies; // null: rank by tf
@@ -226,7 +225,7 @@ public final class TopTermsMd5 implements Closeable {
       CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
       stream.reset();
       while (stream.incrementToken()) {
-        if (!hasLetterOrDigit(term)) {
+        if (!TermText.hasLetterOrDigit(term)) {
           continue;
         }
         String token = term.toString();
@@ -317,25 +316,6 @@ public final class TopTermsMd5 implements Closeable {
         return true;
       default:
         return false;
-    }
-  }
-
-  private static boolean hasLetterOrDigit(CharTermAttribute term) {
-    for (int i = 0; i < term.length(); ) {
-      int cp = Character.codePointAt(term.buffer(), i, term.length());
-      if (Character.isLetterOrDigit(cp)) {
-        return true;
-      }
-      i += Character.charCount(cp);
-    }
-    return false;
-  }
-
-  private static MessageDigest newMd5() {
-    try {
-      return MessageDigest.getInstance("MD5");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform must provide MD5", e);
     }
   }
 }

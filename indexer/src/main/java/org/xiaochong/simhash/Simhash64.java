@@ -5,11 +5,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.xiaochong.fingerprint.TermText;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.cn.smart.SmartChineseAnalyzer;
@@ -64,7 +64,7 @@ public final class Simhash64 implements Closeable {
    * a non-cryptographic hash (Murmur3) would be faster, but per feature the MD5 of a few bytes is not
    * what dominates a page (tokenizing is). Bit i is (h >>> i) & 1, i = 0 the least significant.
    */
-  private static final ThreadLocal<MessageDigest> MD5 = ThreadLocal.withInitial(Simhash64::newMd5);
+  private static final ThreadLocal<MessageDigest> MD5 = ThreadLocal.withInitial(TermText::newMd5);
   private static final int SHINGLE = 4;
   private static final int SHINGLE_OVERLAP = 3;
   private static final int CHUNK = 5;
@@ -201,7 +201,7 @@ public final class Simhash64 implements Closeable {
       CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
       stream.reset();
       while (stream.incrementToken()) {
-        if (hasLetterOrDigit(term)) {
+        if (TermText.hasLetterOrDigit(term)) {
           words.add(term.toString());
         }
       }
@@ -232,24 +232,5 @@ public final class Simhash64 implements Closeable {
       grams.add(new String(codePoints, start, end - start));
     }
     return grams;
-  }
-
-  private static boolean hasLetterOrDigit(CharTermAttribute term) {
-    for (int i = 0; i < term.length(); ) {
-      int cp = Character.codePointAt(term.buffer(), i, term.length());
-      if (Character.isLetterOrDigit(cp)) {
-        return true;
-      }
-      i += Character.charCount(cp);
-    }
-    return false;
-  }
-
-  private static MessageDigest newMd5() {
-    try {
-      return MessageDigest.getInstance("MD5");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform must provide MD5", e);
-    }
   }
 }
