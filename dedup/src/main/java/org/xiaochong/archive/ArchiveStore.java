@@ -190,7 +190,8 @@ public final class ArchiveStore {
     };
     List<java.util.concurrent.Callable<Moved>> tasks = new ArrayList<>();
     tasks.add(writer);
-    tasks.addAll(applyWorkers(runId, order.length, written::awaitCommitted, progress));
+    tasks.addAll(applyWorkers(runId, order.length, plan.count(DeletionPlan.Rule.NEAR) > 0, written::awaitCommitted,
+        progress));
     Moved moved = Moved.sum(runInParallel(tasks, "applying run " + runId));
     return new Applied(moved.rows(), moved.skippedExact(), moved.skippedNear(), planWrittenNanos[0]);
   }
@@ -349,7 +350,11 @@ public final class ArchiveStore {
     requireColumns();
     int planSize = database.jdbi().withHandle(h -> h.createQuery(
         "SELECT COALESCE(MAX(seq) + 1, 0) FROM dedup_plan WHERE run_id = ?").bind(0, runId).mapTo(Integer.class).one());
-    return Moved.sum(runInParallel(applyWorkers(runId, planSize, seqEnd -> true, progress), "applying run " + runId));
+    boolean hadNearPass = database.jdbi().withHandle(h -> h.createQuery(
+        "SELECT EXISTS (SELECT 1 FROM dedup_plan WHERE run_id = ? AND rule = ?)").bind(0, runId)
+        .bind(1, DeletionPlan.Rule.NEAR.label).mapTo(Boolean.class).one());
+    return Moved.sum(runInParallel(applyWorkers(runId, planSize, hadNearPass, seqEnd -> true, progress),
+        "applying run " + runId));
   }
 
   /** The statements of one batch; {@code ?} are bound by {@link #moveBatchOnce}. */
@@ -381,9 +386,11 @@ public final class ArchiveStore {
   /**
    * The apply workers: each takes the next batch of plan rows [0, planSize) once {@code planned} says
    * its rows are committed, and moves it.
+   *
+   * @param hadNearPass whether the plan has near removals (see {@link DecisionCheck})
    */
-  private List<java.util.concurrent.Callable<Moved>> applyWorkers(long runId, int planSize, PlanGate planned,
-      LongConsumer progress) {
+  private List<java.util.concurrent.Callable<Moved>> applyWorkers(long runId, int planSize, boolean hadNearPass,
+      PlanGate planned, LongConsumer progress) {
     BatchSql sql = batchSql();
     LocalDateTime removedAt = now();
     // Batches are disjoint id ranges (the plan is in removed-id order) and never remove a kept row, so
@@ -396,7 +403,7 @@ public final class ArchiveStore {
     for (int w = 0; w < PARALLEL_BATCHES; w++) {
       workers.add(() -> database.jdbi().withHandle(handle -> {
         Moved moved = Moved.NONE;
-        try (DecisionCheck check = new DecisionCheck(spec, nearConfig)) {
+        try (DecisionCheck check = new DecisionCheck(spec, nearConfig, hadNearPass)) {
           for (int lo = nextBatch.getAndIncrement() * BATCH; lo < planSize && !failed.get();
               lo = nextBatch.getAndIncrement() * BATCH) {
             int to = Math.min(planSize, lo + BATCH);

@@ -21,23 +21,30 @@ import org.xiaochong.source.TableSpec;
  * <p>A removal stands when the kept row is still preferred by the keep policy ({@link
  * KeepLatestPolicy}: later time, then larger id) and the two rows are still duplicates by the rule
  * that found them, computed with the indexing code: the same exact key, or, for the near rule, the
- * near rule ({@link NearRule#isNearDuplicate}) on fresh fingerprints. An exact removal may also stand
- * on the near rule: when the near pass removed its kept row, the plan re-points it to that row's near
- * survivor, which holds another exact key.
+ * near rule ({@link NearRule#isNearDuplicate}) on fresh fingerprints (an exact copy is a near
+ * duplicate too). An exact removal stands on the near rule only in a run that had a near pass: when
+ * that pass removed its kept row, the plan re-pointed it to that row's near survivor, which holds
+ * another exact key. In an exact-only run a row that is no longer an exact copy stays.
  *
  * <p>Not thread-safe (the key makers keep buffers): one per apply worker.
  */
 final class DecisionCheck implements AutoCloseable {
   private final TableSpec spec;
   private final NearConfig nearConfig;
+  private final boolean nearRuleForExact;
   private final ExactDocumentMaker exact;
   private TopTermsMd5 fingerprinter;
   private NearDocumentMaker near;
 
-  /** @param nearConfig the near rule's settings (the near fingerprinter loads only when a near row is checked) */
-  DecisionCheck(TableSpec spec, NearConfig nearConfig) {
+  /**
+   * @param nearConfig the near rule's settings (the near fingerprinter loads only when a near row is checked)
+   * @param runHadNearPass whether the run's plan has near removals, so that exact removals may have
+   *     been re-pointed to a near survivor
+   */
+  DecisionCheck(TableSpec spec, NearConfig nearConfig, boolean runHadNearPass) {
     this.spec = spec;
     this.nearConfig = nearConfig;
+    this.nearRuleForExact = runHadNearPass;
     this.exact = new ExactDocumentMaker(spec);
   }
 
@@ -53,7 +60,8 @@ final class DecisionCheck implements AutoCloseable {
     if (Arrays.equals(exact.exactKey(removed), keptKey)) {
       return true;
     }
-    return !spec.nearFields().isEmpty() && nearDuplicates(removed, kept);
+    boolean nearRuleApplies = rule == DeletionPlan.Rule.NEAR || nearRuleForExact;
+    return nearRuleApplies && !spec.nearFields().isEmpty() && nearDuplicates(removed, kept);
   }
 
   /** The exact key of a row, as the index computes it (a new array). */

@@ -119,6 +119,19 @@ class LiveTableIT extends DbTestSupport {
   }
 
   @Test
+  void apply_exactOnlyRun_rowNowOnlyANearTwin_stays() {
+    ArchiveStore archive = twins("live_exactonly");
+    // still a near duplicate of row 2 (as the near-rule test shows), but no longer an exact copy
+    useHandle(h -> h.execute("UPDATE live_exactonly SET content = '本人有红富士苹果约2800斤，果面光洁，口感脆甜，欢迎来电' WHERE id = 1"));
+
+    ArchiveStore.Applied applied = applyOne(archive, "live_exactonly", DeletionPlan.Rule.EXACT);
+
+    assertThat(applied.rowsMoved()).isZero();
+    assertThat(applied.skippedExact()).isEqualTo(1);
+    assertThat(ids("live_exactonly")).containsExactly(1L, 2L, 3L);
+  }
+
+  @Test
   void run_rowRewrittenAfterADryRun_isNotDeleted() {
     createPostsTable("live_run");
     insert("live_run", 1, "供应红富士苹果", "苹果", "13800138000", APPLE, OLD);
