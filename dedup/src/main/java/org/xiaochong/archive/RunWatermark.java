@@ -81,8 +81,6 @@ public final class RunWatermark {
   }
 
   private static boolean hasColumn(Handle handle, String column) {
-    return handle.createQuery("SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = DATABASE()"
-            + " AND table_name = 'dedup_run' AND column_name = ?")
-        .bind(0, column).mapTo(Integer.class).one() > 0;
+    return ArchiveColumns.hasColumn(handle, "dedup_run", column);
   }
 }

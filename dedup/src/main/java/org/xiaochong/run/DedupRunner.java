@@ -407,10 +407,10 @@ public final class DedupRunner {
           : "from " + options.since().toString().replace('T', ' ') + " ") + (options.until() == null ? ""
           : "until " + options.until().toString().replace('T', ' ')), 0);
     }
-    java.util.Optional<RunWatermark.Mark> mark = Optional.empty();
-    java.util.Optional<RunWatermark.Mark> exactMark = options.exact()
+    Optional<RunWatermark.Mark> mark = Optional.empty();
+    Optional<RunWatermark.Mark> exactMark = options.exact()
         ? watermark.last(index.indexId(), List.of("exact", "both")) : Optional.empty();
-    java.util.Optional<RunWatermark.Mark> nearMark = options.near()
+    Optional<RunWatermark.Mark> nearMark = options.near()
         ? watermark.last(index.indexId(), List.of("near", "both")) : Optional.empty();
     if (options.exact() && options.near()) {
       // Both passes: from the older of the two watermarks, so each pass sees all it has not seen.
@@ -429,32 +429,11 @@ public final class DedupRunner {
     }
     long seq = mark.get().syncSeq();
     try (DirectoryReader reader = index.openReader()) {
-      return new ChosenWindow(Window.ofIds(idsIndexedAfter(reader, seq)),
+      return new ChosenWindow(Window.ofIds(FingerprintIndex.liveIdsIndexedAfter(reader, seq)),
           "records indexed since run " + mark.get().runId(), mark.get().runId());
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-  }
-
-  /** The ids of the live records whose sync number is above {@code syncSeq}, ascending. */
-  private static long[] idsIndexedAfter(DirectoryReader reader, long syncSeq) throws java.io.IOException {
-    org.xiaochong.index.LongList ids = new org.xiaochong.index.LongList();
-    for (org.apache.lucene.index.LeafReaderContext leaf : reader.leaves()) {
-      org.apache.lucene.index.NumericDocValues seqs = leaf.reader().getNumericDocValues(IndexSchema.SYNC_SEQ);
-      org.apache.lucene.index.NumericDocValues idValues = leaf.reader().getNumericDocValues(IndexSchema.ID);
-      org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
-      if (seqs == null || idValues == null) {
-        continue; // documents of an index built before sync numbers: older than any watermark
-      }
-      for (int doc = seqs.nextDoc(); doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; doc = seqs.nextDoc()) {
-        if (seqs.longValue() > syncSeq && (live == null || live.get(doc)) && idValues.advanceExact(doc)) {
-          ids.add(idValues.longValue());
-        }
-      }
-    }
-    long[] sorted = ids.toArray();
-    java.util.Arrays.sort(sorted);
-    return sorted;
   }
 
   /**

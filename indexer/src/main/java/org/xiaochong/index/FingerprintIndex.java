@@ -312,6 +312,35 @@ public final class FingerprintIndex implements Closeable {
     }
   }
 
+  /**
+   * The ids of the live documents whose sync number ({@link IndexSchema#SYNC_SEQ}) is above {@code
+   * syncSeq}, sorted: the records indexed (added or changed) after that sync. Documents of an index
+   * built before sync numbers have none and count as older than any.
+   */
+  public static long[] liveIdsIndexedAfter(DirectoryReader reader, long syncSeq) {
+    LongList ids = new LongList();
+    try {
+      for (LeafReaderContext leaf : reader.leaves()) {
+        NumericDocValues seqs = leaf.reader().getNumericDocValues(IndexSchema.SYNC_SEQ);
+        NumericDocValues idValues = leaf.reader().getNumericDocValues(IndexSchema.ID);
+        Bits live = leaf.reader().getLiveDocs();
+        if (seqs == null || idValues == null) {
+          continue;
+        }
+        for (int doc = seqs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = seqs.nextDoc()) {
+          if (seqs.longValue() > syncSeq && (live == null || live.get(doc)) && idValues.advanceExact(doc)) {
+            ids.add(idValues.longValue());
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    long[] sorted = ids.toArray();
+    Arrays.sort(sorted);
+    return sorted;
+  }
+
   /** The ids of all live documents, sorted. O(live docs) memory: 8 bytes per record. */
   public static long[] liveIdsSorted(DirectoryReader reader) {
     long[] ids = new long[reader.numDocs()];

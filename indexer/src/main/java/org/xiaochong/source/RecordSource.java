@@ -168,12 +168,6 @@ public final class RecordSource {
         h.createQuery("SELECT COUNT(*) FROM " + TableSpec.quote(spec.table())).mapTo(Long.class).one());
   }
 
-  /** Calls {@code consumer} with every id of the table, in increasing order. */
-  public void forEachId(LongConsumer consumer) {
-    stream("SELECT " + TableSpec.quote(spec.idColumn()) + " FROM " + TableSpec.quote(spec.table())
-        + " ORDER BY " + TableSpec.quote(spec.idColumn()), rs -> row -> consumer.accept(row.getLong(1)));
-  }
-
   /** Receives a row's id, time (epoch ms as {@link #toMillis}) and checksum ({@link #rowCrcExpression}). */
   @FunctionalInterface
   public interface RowState {
