@@ -31,5 +31,9 @@ CREATE TABLE IF NOT EXISTS dedup_plan (
   rule VARCHAR(16) NOT NULL,
   score DOUBLE NOT NULL,
   skipped BOOLEAN NOT NULL DEFAULT 0,    -- 1: left in place, the rows changed since the plan (apply re-check)
+  removed_time DATETIME(3) NULL,         -- what the index held of the removed row when the pass decided:
+  removed_crc BIGINT NOT NULL DEFAULT -1, -- its time and row checksum (-1: unknown, the apply decides again)
+  kept_time DATETIME(3) NULL,            -- the same of the kept row
+  kept_crc BIGINT NOT NULL DEFAULT -1,
   PRIMARY KEY (run_id, seq)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

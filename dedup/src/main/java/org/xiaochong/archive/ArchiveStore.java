@@ -27,6 +27,7 @@ import java.util.function.LongConsumer;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.policy.KeepLatestPolicy;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
@@ -52,6 +53,8 @@ public final class ArchiveStore {
   static final int BATCH = 10_000;
   /** Batches applied at once, on their own connections. */
   static final int PARALLEL_BATCHES = 2;
+  /** Ids per query when a batch reads changed rows in full. */
+  private static final int READ_IDS = 1000;
 
   private final Database database;
   private final TableSpec spec;
@@ -74,7 +77,7 @@ public final class ArchiveStore {
 
   /**
    * Creates the bookkeeping tables and {@code <table>_removed} when missing, adds the plan's {@code
-   * skipped} column to a plan table made by an older version, and checks that the archive can hold
+   * skipped} and row state columns to a plan table made by an older version, and checks that the archive can hold
    * every column of the source as it is now ({@link ArchiveColumns}): a column added, widened or
    * converted in the source since the archive was made stops the run here, before any row moves,
    * with the ALTER TABLE that fixes it.
@@ -86,6 +89,11 @@ public final class ArchiveStore {
     database.jdbi().useHandle(handle -> {
       if (!ArchiveColumns.hasColumn(handle, "dedup_plan", "skipped")) {
         handle.execute("ALTER TABLE dedup_plan ADD COLUMN skipped BOOLEAN NOT NULL DEFAULT 0");
+      }
+      if (!ArchiveColumns.hasColumn(handle, "dedup_plan", "kept_crc")) {
+        handle.execute("ALTER TABLE dedup_plan ADD COLUMN removed_time DATETIME(3) NULL,"
+            + " ADD COLUMN removed_crc BIGINT NOT NULL DEFAULT -1, ADD COLUMN kept_time DATETIME(3) NULL,"
+            + " ADD COLUMN kept_crc BIGINT NOT NULL DEFAULT -1");
       }
       boolean exists = !handle.createQuery(
               "SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?")
@@ -134,7 +142,7 @@ public final class ArchiveStore {
    *
    * @param planWrittenNanos {@link System#nanoTime()} when the last plan row was committed
    */
-  public record Applied(long rowsMoved, long skippedExact, long skippedNear, long planWrittenNanos) {
+  public record Applied(long rowsMoved, long skippedExact, long skippedNear, long decidedAgain, long planWrittenNanos) {
     /** Planned rows left in place, all rules. */
     public long skippedChanged() {
       return skippedExact + skippedNear;
@@ -142,11 +150,12 @@ public final class ArchiveStore {
   }
 
   /**
-   * Rows moved by some batches, and planned rows left in place because what they or their kept row
-   * hold now no longer makes them duplicates ({@link DecisionCheck}).
+   * Rows moved by some batches, planned rows left in place because what they or their kept row hold
+   * now no longer makes them duplicates ({@link DecisionCheck}), and planned rows decided again
+   * because they or their kept row changed since the pass decided (moved or left in place).
    */
-  public record Moved(long rows, long skippedExact, long skippedNear) {
-    static final Moved NONE = new Moved(0, 0, 0);
+  public record Moved(long rows, long skippedExact, long skippedNear, long decidedAgain) {
+    static final Moved NONE = new Moved(0, 0, 0, 0);
 
     /** Planned rows left in place, all rules. */
     public long skippedChanged() {
@@ -154,7 +163,8 @@ public final class ArchiveStore {
     }
 
     Moved plus(Moved other) {
-      return new Moved(rows + other.rows, skippedExact + other.skippedExact, skippedNear + other.skippedNear);
+      return new Moved(rows + other.rows, skippedExact + other.skippedExact, skippedNear + other.skippedNear,
+          decidedAgain + other.decidedAgain);
     }
 
     static Moved sum(List<Moved> parts) {
@@ -193,7 +203,8 @@ public final class ArchiveStore {
     tasks.addAll(applyWorkers(runId, order.length, plan.count(DeletionPlan.Rule.NEAR) > 0, written::awaitCommitted,
         progress));
     Moved moved = Moved.sum(runInParallel(tasks, "applying run " + runId));
-    return new Applied(moved.rows(), moved.skippedExact(), moved.skippedNear(), planWrittenNanos[0]);
+    return new Applied(moved.rows(), moved.skippedExact(), moved.skippedNear(), moved.decidedAgain(),
+        planWrittenNanos[0]);
   }
 
   /** How far the plan writer has committed, for the apply workers to wait on. */
@@ -243,7 +254,8 @@ public final class ArchiveStore {
     database.jdbi().useHandle(handle -> {
       Connection connection = handle.getConnection();
       try (PreparedStatement insert = connection.prepareStatement(
-          "INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score) VALUES (?, ?, ?, ?, ?, ?)")) {
+          "INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score, removed_time, removed_crc,"
+              + " kept_time, kept_crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
         connection.setAutoCommit(false);
         for (int chunk = 0; chunk < to; chunk += BATCH) {
           int end = Math.min(to, chunk + BATCH);
@@ -255,6 +267,12 @@ public final class ArchiveStore {
             insert.setLong(4, plan.keptId(i));
             insert.setString(5, plan.rule(i).label);
             insert.setDouble(6, plan.score(i));
+            DeletionPlan.RowState removed = plan.removedState(i);
+            DeletionPlan.RowState kept = plan.keptState(i);
+            insert.setObject(7, RecordSource.fromMillis(removed.time()));
+            insert.setLong(8, removed.crc());
+            insert.setObject(9, RecordSource.fromMillis(kept.time()));
+            insert.setLong(10, kept.crc());
             insert.addBatch();
           }
           insert.executeBatch();
@@ -291,15 +309,20 @@ public final class ArchiveStore {
         rows.setLength(0);
         for (int seq = chunk; seq < end; seq++) {
           int i = order[seq];
+          DeletionPlan.RowState removed = plan.removedState(i);
+          DeletionPlan.RowState kept = plan.keptState(i);
           rows.append(runId).append('\t').append(seq).append('\t').append(plan.removedId(i)).append('\t')
               .append(plan.keptId(i)).append('\t').append(plan.rule(i).label).append('\t').append(plan.score(i))
-              .append('\n');
+              .append('\t');
+          appendTime(rows, removed.time()).append('\t').append(removed.crc()).append('\t');
+          appendTime(rows, kept.time()).append('\t').append(kept.crc()).append('\n');
         }
-        // Only digits, '.', 'E', '-' and rule labels: ASCII, nothing to escape.
+        // Only digits, '.', 'E', '-', ':', ' ', \N and rule labels: ASCII, nothing to escape.
         statement.unwrap(JdbcStatement.class).setLocalInfileInputStream(
             new ByteArrayInputStream(rows.toString().getBytes(StandardCharsets.US_ASCII)));
         long loaded = statement.executeLargeUpdate("LOAD DATA LOCAL INFILE 'dedup_plan' INTO TABLE dedup_plan"
-            + " FIELDS TERMINATED BY '\\t' LINES TERMINATED BY '\\n' (run_id, seq, removed_id, kept_id, rule, score)");
+            + " FIELDS TERMINATED BY '\\t' LINES TERMINATED BY '\\n' (run_id, seq, removed_id, kept_id, rule, score,"
+            + " removed_time, removed_crc, kept_time, kept_crc)");
         if (loaded != end - chunk) {
           connection.rollback();
           throw new IllegalStateException("writing the plan of run " + runId + ": loaded " + loaded + " of "
@@ -310,6 +333,15 @@ public final class ArchiveStore {
       }
     }
   }
+
+  /** Appends a plan time as LOAD DATA reads a DATETIME(3) ("2024-05-01 08:00:00.000"), NULL as \N. */
+  private static StringBuilder appendTime(StringBuilder rows, long millis) {
+    LocalDateTime time = RecordSource.fromMillis(millis);
+    return time == null ? rows.append("\\N") : rows.append(PLAN_TIME.format(time));
+  }
+
+  private static final java.time.format.DateTimeFormatter PLAN_TIME =
+      java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSS", Locale.ROOT);
 
   /** Runs the tasks on their own threads (and connections); the first failure is rethrown. */
   private <T> List<T> runInParallel(List<java.util.concurrent.Callable<T>> tasks, String what) {
@@ -357,30 +389,40 @@ public final class ArchiveStore {
         "applying run " + runId));
   }
 
-  /** The statements of one batch; {@code ?} are bound by {@link #moveBatchOnce}. */
-  private record BatchSql(String lockRemoved, String lockKept, String markSkipped, String archive, String delete,
-      int fingerprintColumns) {}
+  /**
+   * The statements of one batch; {@code ?} are bound by {@link #moveBatchOnce}. The {@code ...Seqs}
+   * and {@code readRows} statements are completed by a list of placeholders and ")" ({@link #in}).
+   */
+  private record BatchSql(String archiveUnchanged, String deleteUnchanged, String pending, String readRows,
+      String archiveSeqs, String deleteSeqs, String markSkipped, int fingerprintColumns) {}
 
   private BatchSql batchSql() {
     String columns = sourceColumns.stream().map(c -> "t." + q(c)).collect(Collectors.joining(", "));
     String plainColumns = sourceColumns.stream().map(ArchiveStore::q).collect(Collectors.joining(", "));
     String id = q(spec.idColumn());
+    String time = q(spec.timeColumn());
     String table = q(spec.table());
-    String batch = " WHERE p.run_id = ? AND p.seq >= ? AND p.seq < ?";
-    String joins = " FROM dedup_plan p JOIN " + table + " t ON t." + id + " = p.removed_id"
-        + " JOIN " + table + " k ON k." + id + " = p.kept_id" + batch + " AND p.skipped = 0";
-    // The removed rows are locked for writing, their kept rows for reading (shared: two batches may
-    // keep the same row), so neither changes between the check and the move. A plan row once skipped
-    // stays skipped (a resumed batch does not reconsider it): the next run decides on it afresh.
-    String lockRemoved = "SELECT p.seq, p.rule, p.kept_id, " + DecisionCheck.columns(spec, "t") + " FROM dedup_plan p"
-        + " JOIN " + table + " t ON t." + id + " = p.removed_id" + batch + " AND p.skipped = 0 FOR UPDATE";
-    String lockKept = "SELECT " + DecisionCheck.columns(spec, "k") + " FROM " + table + " k WHERE k." + id
-        + " IN (SELECT p.kept_id FROM dedup_plan p" + batch + " AND p.skipped = 0) LOCK IN SHARE MODE";
+    RecordSource source = new RecordSource(database, spec);
+    String rows = " FROM dedup_plan p JOIN " + table + " t ON t." + id + " = p.removed_id"
+        + " JOIN " + table + " k ON k." + id + " = p.kept_id";
+    String batch = " WHERE p.run_id = ? AND p.seq >= ? AND p.seq < ? AND p.skipped = 0";
+    // Both rows as the index held them when the pass decided: then the decision still stands.
+    String unchanged = " AND " + source.rowChecksumSql("t") + " = p.removed_crc AND t." + time + " <=> p.removed_time"
+        + " AND " + source.rowChecksumSql("k") + " = p.kept_crc AND k." + time + " <=> p.kept_time";
     String archive = "INSERT INTO " + q(spec.removedTable()) + " (" + plainColumns
         + ", dedup_run_id, dedup_rule, dedup_kept_id, dedup_score, dedup_removed_at) SELECT " + columns
-        + ", p.run_id, p.rule, p.kept_id, p.score, ?" + joins;
-    return new BatchSql(lockRemoved, lockKept, "UPDATE dedup_plan SET skipped = 1 WHERE run_id = ? AND seq = ?",
-        archive, "DELETE t" + joins, spec.fingerprintColumns().size());
+        + ", p.run_id, p.rule, p.kept_id, p.score, ?" + rows;
+    String bySeqs = " WHERE p.run_id = ? AND p.seq IN (";
+    return new BatchSql(
+        archive + batch + unchanged + " LOCK IN SHARE MODE",
+        "DELETE t FROM dedup_plan p JOIN " + table + " t ON t." + id + " = p.removed_id JOIN " + q(spec.removedTable())
+            + " a ON a.dedup_run_id = p.run_id AND a." + id + " = p.removed_id" + batch,
+        "SELECT p.seq, p.rule, p.removed_id, p.kept_id" + rows + batch,
+        "SELECT " + DecisionCheck.columns(spec, "t") + " FROM " + table + " t WHERE t." + id + " IN (",
+        archive + bySeqs,
+        "DELETE t FROM dedup_plan p JOIN " + table + " t ON t." + id + " = p.removed_id" + bySeqs,
+        "UPDATE dedup_plan SET skipped = 1 WHERE run_id = ? AND seq = ?",
+        spec.fingerprintColumns().size());
   }
 
   /**
@@ -431,9 +473,10 @@ public final class ArchiveStore {
 
   /**
    * Archives and deletes plan rows [lo, to) in one transaction; retried when the server reports a
-   * deadlock. Plain JDBC rather than Jdbi statements: Jdbi lexes each statement's text for named
-   * parameters, and on these long statements run dozens of times that lexer became hot enough for
-   * the JIT to compile it in the middle of the apply (~0.3 s of a core, bench/RESULTS.md).
+   * deadlock. Plain JDBC rather than Jdbi statements: Jdbi
+   * lexes each statement's text for named parameters, and on these long statements run dozens of
+   * times that lexer became hot enough for the JIT to compile it in the middle of the apply (~0.3 s of
+   * a core, bench/RESULTS.md).
    */
   private static Moved moveBatch(Connection connection, long runId, int lo, int to, BatchSql sql, DecisionCheck check,
       LocalDateTime removedAt) {
@@ -449,12 +492,23 @@ public final class ArchiveStore {
   }
 
   /**
-   * One batch, in one transaction: lock the planned rows and their kept rows, decide again on what
-   * they hold now ({@link DecisionCheck}), mark the plan rows whose decision no longer stands as
-   * skipped, then copy the others into the archive and delete them. The copy and the delete see the
-   * locked row versions, so an edit can neither slip between the check and the copy nor between the
-   * copy and the delete. The copied and deleted counts must both equal the rows that qualified, or
-   * the batch is rolled back.
+   * One batch, in one transaction: the plan rows whose removed and kept rows are unchanged since the
+   * pass decided move in two statements; the others are locked, read and decided again ({@link
+   * DecisionCheck}), and moved or marked skipped. The copied and deleted counts must agree, or the
+   * batch is rolled back.
+   *
+   * <p>Unchanged means that both rows still have the time and checksum the index held when the pass
+   * decided ({@link DeletionPlan.RowState}): the decision was then made on what they hold now and
+   * stands. The server compares them, so no row travels for it. The copy reads with shared locks
+   * ({@code INSERT … SELECT … LOCK IN SHARE MODE}; READ COMMITTED releases them on the rows that do
+   * not qualify), so the rows it copies and their kept rows cannot change before the delete, which
+   * removes exactly the rows copied (joined with their copies). (A row edited into other text with
+   * the same CRC32, one chance in 2^32 per edit, would pass for unchanged; the sync's change check
+   * rests on the same odds.)
+   *
+   * <p>The other rows (edited, re-dated, or planned without a known state: a removal re-pointed to a
+   * near survivor, a plan of an older version) are locked ({@code FOR UPDATE} the removed rows,
+   * {@code LOCK IN SHARE MODE} the kept rows), read in full and decided again.
    */
   private static Moved moveBatchOnce(Connection connection, long runId, int lo, int to, BatchSql sql,
       DecisionCheck check, LocalDateTime removedAt) {
@@ -462,71 +516,26 @@ public final class ArchiveStore {
       connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
       connection.setAutoCommit(false);
       try {
-        int columns = sql.fingerprintColumns();
-        List<PlannedRow> planned = new ArrayList<>();
-        try (PreparedStatement lock = connection.prepareStatement(sql.lockRemoved())) {
-          bindBatch(lock, 1, runId, lo, to);
-          try (ResultSet rs = lock.executeQuery()) {
-            boolean utf8 = RecordSource.columnsAreUtf8(rs, 6, columns);
-            while (rs.next()) {
-              planned.add(new PlannedRow(rs.getInt(1), DeletionPlan.Rule.of(rs.getString(2)), rs.getLong(3),
-                  DecisionCheck.read(rs, 4, columns, utf8)));
-            }
-          }
-        }
-        Map<Long, KeptRow> kept = new HashMap<>();
-        try (PreparedStatement lock = connection.prepareStatement(sql.lockKept())) {
-          bindBatch(lock, 1, runId, lo, to);
-          try (ResultSet rs = lock.executeQuery()) {
-            boolean utf8 = RecordSource.columnsAreUtf8(rs, 3, columns);
-            while (rs.next()) {
-              SourceRecord row = DecisionCheck.read(rs, 1, columns, utf8);
-              kept.put(row.id(), new KeptRow(row, check.exactKey(row)));
-            }
-          }
-        }
-        int qualified = 0;
-        long skipped = 0;
-        long skippedNear = 0;
-        try (PreparedStatement mark = connection.prepareStatement(sql.markSkipped())) {
-          for (PlannedRow row : planned) {
-            KeptRow keptRow = kept.get(row.keptId());
-            if (keptRow == null) {
-              continue; // the kept row left the table: the joins below move nothing for this row
-            }
-            if (check.stillHolds(row.rule(), row.removed(), keptRow.row(), keptRow.exactKey())) {
-              qualified++;
-            } else {
-              mark.setLong(1, runId);
-              mark.setInt(2, row.seq());
-              mark.addBatch();
-              skipped++;
-              if (row.rule() == DeletionPlan.Rule.NEAR) {
-                skippedNear++;
-              }
-            }
-          }
-          if (skipped > 0) {
-            mark.executeBatch();
-          }
-        }
-        int archived;
-        int deleted;
-        try (PreparedStatement archive = connection.prepareStatement(sql.archive());
-            PreparedStatement remove = connection.prepareStatement(sql.delete())) {
+        int moved;
+        try (PreparedStatement archive = connection.prepareStatement(sql.archiveUnchanged());
+            PreparedStatement remove = connection.prepareStatement(sql.deleteUnchanged())) {
           archive.setObject(1, removedAt);
           bindBatch(archive, 2, runId, lo, to);
-          archived = archive.executeUpdate();
+          int archived = archive.executeUpdate();
           bindBatch(remove, 1, runId, lo, to);
-          deleted = remove.executeUpdate();
+          int deleted = remove.executeUpdate();
+          if (archived != deleted) {
+            throw new IllegalStateException("run " + runId + ": batch " + lo + "-" + to + " archived " + archived
+                + " unchanged rows but would delete " + deleted + "; rolled back, nothing of this batch changed");
+          }
+          moved = deleted;
         }
-        if (archived != qualified || deleted != qualified) {
-          throw new IllegalStateException("run " + runId + ": batch " + lo + "-" + to + " had " + qualified
-              + " rows to move but archived " + archived + " and would delete " + deleted
-              + "; rolled back, nothing of this batch changed");
+        Moved result = new Moved(moved, 0, 0, 0);
+        if (moved < to - lo) { // some rows changed, were moved before, or left the table
+          result = result.plus(moveChanged(connection, runId, lo, to, sql, check, removedAt));
         }
         connection.commit();
-        return new Moved(deleted, skipped - skippedNear, skippedNear);
+        return result;
       } catch (SQLException | RuntimeException e) {
         connection.rollback();
         throw e;
@@ -539,11 +548,115 @@ public final class ArchiveStore {
     }
   }
 
-  /** A plan row with the removed row as it is now. */
-  private record PlannedRow(int seq, DeletionPlan.Rule rule, long keptId, SourceRecord removed) {}
+  /**
+   * The batch's plan rows left after the unchanged ones moved whose removed and kept rows are both
+   * still in the table: locks them, decides again on what they hold now, moves those that still
+   * qualify and marks the others skipped.
+   */
+  private static Moved moveChanged(Connection connection, long runId, int lo, int to, BatchSql sql,
+      DecisionCheck check, LocalDateTime removedAt) throws SQLException {
+    List<PlannedRow> pending = new ArrayList<>();
+    try (PreparedStatement select = connection.prepareStatement(sql.pending())) {
+      bindBatch(select, 1, runId, lo, to);
+      try (ResultSet rs = select.executeQuery()) {
+        while (rs.next()) {
+          pending.add(new PlannedRow(rs.getInt(1), DeletionPlan.Rule.of(rs.getString(2)), rs.getLong(3), rs.getLong(4)));
+        }
+      }
+    }
+    if (pending.isEmpty()) {
+      return Moved.NONE;
+    }
+    Map<Long, SourceRecord> removedRows = readRows(connection, sql, pending.stream().mapToLong(PlannedRow::removedId),
+        " FOR UPDATE");
+    Map<Long, SourceRecord> keptRows = readRows(connection, sql, pending.stream().mapToLong(PlannedRow::keptId),
+        " LOCK IN SHARE MODE");
+    List<Integer> qualified = new ArrayList<>();
+    long skipped = 0;
+    long skippedNear = 0;
+    Map<Long, byte[]> keptKeys = new HashMap<>();
+    try (PreparedStatement mark = connection.prepareStatement(sql.markSkipped())) {
+      for (PlannedRow row : pending) {
+        SourceRecord removed = removedRows.get(row.removedId());
+        SourceRecord kept = keptRows.get(row.keptId());
+        if (removed == null || kept == null) {
+          continue; // deleted by someone else since the select above: nothing to move
+        }
+        byte[] keptKey = keptKeys.computeIfAbsent(row.keptId(), id -> check.exactKey(kept));
+        if (check.stillHolds(row.rule(), removed, kept, keptKey)) {
+          qualified.add(row.seq());
+        } else {
+          mark.setLong(1, runId);
+          mark.setInt(2, row.seq());
+          mark.addBatch();
+          skipped++;
+          if (row.rule() == DeletionPlan.Rule.NEAR) {
+            skippedNear++;
+          }
+        }
+      }
+      if (skipped > 0) {
+        mark.executeBatch();
+      }
+    }
+    int moved = 0;
+    for (int from = 0; from < qualified.size(); from += READ_IDS) {
+      List<Integer> seqs = qualified.subList(from, Math.min(qualified.size(), from + READ_IDS));
+      try (PreparedStatement archive = connection.prepareStatement(sql.archiveSeqs() + in(seqs.size()));
+          PreparedStatement remove = connection.prepareStatement(sql.deleteSeqs() + in(seqs.size()))) {
+        archive.setObject(1, removedAt);
+        archive.setLong(2, runId);
+        remove.setLong(1, runId);
+        for (int i = 0; i < seqs.size(); i++) {
+          archive.setInt(3 + i, seqs.get(i));
+          remove.setInt(2 + i, seqs.get(i));
+        }
+        int archived = archive.executeUpdate();
+        int deleted = remove.executeUpdate();
+        if (archived != seqs.size() || deleted != seqs.size()) {
+          throw new IllegalStateException("run " + runId + ": batch " + lo + "-" + to + " had " + seqs.size()
+              + " changed rows to move but archived " + archived + " and would delete " + deleted
+              + "; rolled back, nothing of this batch changed");
+        }
+        moved += deleted;
+      }
+    }
+    return new Moved(moved, skipped - skippedNear, skippedNear, pending.size());
+  }
 
-  /** A kept row as it is now, with its exact key (computed once: many removed rows may share it). */
-  private record KeptRow(SourceRecord row, byte[] exactKey) {}
+  /** {@code n} placeholders and the closing parenthesis. */
+  private static String in(int n) {
+    return String.join(", ", java.util.Collections.nCopies(n, "?")) + ")";
+  }
+
+  /**
+   * Reads the rows with these ids as they are now, locking them with {@code lock}, by id; {@link
+   * #READ_IDS} ids per query.
+   */
+  private static Map<Long, SourceRecord> readRows(Connection connection, BatchSql sql, java.util.stream.LongStream ids,
+      String lock) throws SQLException {
+    long[] distinct = ids.distinct().sorted().toArray(); // in key order: two batches lock shared rows alike
+    Map<Long, SourceRecord> rows = new HashMap<>();
+    for (int from = 0; from < distinct.length; from += READ_IDS) {
+      int n = Math.min(READ_IDS, distinct.length - from);
+      try (PreparedStatement read = connection.prepareStatement(sql.readRows() + in(n) + lock)) {
+        for (int i = 0; i < n; i++) {
+          read.setLong(i + 1, distinct[from + i]);
+        }
+        try (ResultSet rs = read.executeQuery()) {
+          boolean utf8 = RecordSource.columnsAreUtf8(rs, 3, sql.fingerprintColumns());
+          while (rs.next()) {
+            SourceRecord row = DecisionCheck.read(rs, 1, sql.fingerprintColumns(), utf8);
+            rows.put(row.id(), row);
+          }
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** A plan row whose rows are decided again. */
+  private record PlannedRow(int seq, DeletionPlan.Rule rule, long removedId, long keptId) {}
 
   private static void bindBatch(PreparedStatement statement, int first, long runId, int lo, int to) throws SQLException {
     statement.setLong(first, runId);

@@ -15,8 +15,9 @@ import org.xiaochong.source.TableSpec;
 
 /**
  * Decides again, on what two rows hold now, whether a planned removal still stands. The apply asks
- * it for every planned row while it holds the row locks, so a row edited, re-dated or replaced after
- * the index was built is never removed for what it used to hold.
+ * it, while it holds the row locks, for every planned row whose removed or kept row no longer has
+ * the time and checksum the pass decided on, so a row edited, re-dated or replaced after the index
+ * was built is never removed for what it used to hold.
  *
  * <p>A removal stands when the kept row is still preferred by the keep policy ({@link
  * KeepLatestPolicy}: later time, then larger id) and the two rows are still duplicates by the rule

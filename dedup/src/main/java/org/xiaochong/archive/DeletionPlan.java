@@ -1,13 +1,29 @@
 package org.xiaochong.archive;
 
 import java.util.Arrays;
+import org.xiaochong.source.SourceRecord;
 
 /**
  * The decisions of a run: which record is removed in favour of which kept record, by which rule and
- * with what score. Parallel primitive arrays (16-24 bytes per removal) rather than objects: a large
- * table can plan millions of removals. Not thread-safe.
+ * with what score, and what the index held of both rows when it decided ({@link RowState}). Parallel
+ * primitive arrays (48 bytes per removal) rather than objects: a large table can plan millions of
+ * removals. Not thread-safe.
  */
 public final class DeletionPlan {
+  /**
+   * What the index held of a row when the pass decided: its time and row checksum ({@link
+   * org.xiaochong.source.RowChecksum}). The apply moves a row without deciding again when both rows
+   * still have the state the decision was made on; {@link #UNKNOWN} makes it decide again.
+   */
+  public record RowState(long time, long crc) {
+    public static final RowState UNKNOWN = new RowState(SourceRecord.NULL_TIME, SourceRecord.UNKNOWN_CRC);
+
+    /** Whether a row now holding {@code time} and {@code crc} is still in this state (never when unknown). */
+    public boolean matches(long time, long crc) {
+      return this.crc != SourceRecord.UNKNOWN_CRC && this.crc == crc && this.time == time;
+    }
+  }
+
   /** The rule that found a duplicate; its name is stored in {@code dedup_rule}. */
   public enum Rule {
     EXACT("exact"),
@@ -34,9 +50,22 @@ public final class DeletionPlan {
   private long[] keptIds = new long[1024];
   private byte[] rules = new byte[1024];
   private float[] scores = new float[1024];
+  private long[] removedTimes = new long[1024];
+  private long[] removedCrcs = new long[1024];
+  private long[] keptTimes = new long[1024];
+  private long[] keptCrcs = new long[1024];
   private int size;
 
+  /** A removal whose rows' indexed states are not known: the apply decides it again on the rows. */
   public void add(long removedId, long keptId, Rule rule, double score) {
+    add(removedId, keptId, rule, score, RowState.UNKNOWN, RowState.UNKNOWN);
+  }
+
+  /**
+   * @param removed what the index held of the removed row when the pass decided
+   * @param kept what it held of the kept row
+   */
+  public void add(long removedId, long keptId, Rule rule, double score, RowState removed, RowState kept) {
     if (removedId == keptId) {
       throw new IllegalArgumentException("record " + removedId + " cannot be removed in favour of itself");
     }
@@ -46,11 +75,19 @@ public final class DeletionPlan {
       keptIds = Arrays.copyOf(keptIds, capacity);
       rules = Arrays.copyOf(rules, capacity);
       scores = Arrays.copyOf(scores, capacity);
+      removedTimes = Arrays.copyOf(removedTimes, capacity);
+      removedCrcs = Arrays.copyOf(removedCrcs, capacity);
+      keptTimes = Arrays.copyOf(keptTimes, capacity);
+      keptCrcs = Arrays.copyOf(keptCrcs, capacity);
     }
     removedIds[size] = removedId;
     keptIds[size] = keptId;
     rules[size] = (byte) rule.ordinal();
     scores[size] = (float) score;
+    removedTimes[size] = removed.time();
+    removedCrcs[size] = removed.crc();
+    keptTimes[size] = kept.time();
+    keptCrcs[size] = kept.crc();
     size++;
   }
 
@@ -72,6 +109,14 @@ public final class DeletionPlan {
 
   public double score(int i) {
     return scores[i];
+  }
+
+  public RowState removedState(int i) {
+    return new RowState(removedTimes[i], removedCrcs[i]);
+  }
+
+  public RowState keptState(int i) {
+    return new RowState(keptTimes[i], keptCrcs[i]);
   }
 
   public long count(Rule rule) {
@@ -128,6 +173,8 @@ public final class DeletionPlan {
       }
       if (kept != keptIds[i]) {
         keptIds[i] = kept;
+        keptTimes[i] = RowState.UNKNOWN.time();
+        keptCrcs[i] = RowState.UNKNOWN.crc();
         repointed++;
       }
     }

@@ -142,6 +142,10 @@ final class RunCommand implements Callable<Integer> {
         }
       }
     }
+    if (summary.decidedAgain() > 0) {
+      out.printf("apply: %,d planned rows decided again on what they hold now: they or their kept rows changed"
+          + " since the index was built%n", summary.decidedAgain());
+    }
     if (summary.skippedChanged() > 0) {
       out.printf("apply: %,d planned rows left in place: they or their kept rows changed since the index was built"
           + " (re-indexed as they are now)%n", summary.skippedChanged());

@@ -143,7 +143,7 @@ public final class ExactPass {
       if (group[i] != kept) {
         removed[r] = snapshot.id(group[i]);
         removedTimes[r++] = snapshot.time(group[i]);
-        plan.add(snapshot.id(group[i]), keptId, DeletionPlan.Rule.EXACT, 1.0);
+        plan.add(snapshot.id(group[i]), keptId, DeletionPlan.Rule.EXACT, 1.0, snapshot.state(group[i]), snapshot.state(kept));
       }
     }
     // The samples are the groups with the smallest kept ids, not the first found: the order of the

@@ -8,27 +8,33 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.FixedBitSet;
+import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.IndexSchema;
+import org.xiaochong.source.SourceRecord;
 
 /**
- * A point-in-time view of the index for the passes: per global doc id, the record id and time
- * (loaded once from doc values: 16 bytes per document, so 16 MB for a million records), and the
- * window's documents as a bit set. Not thread-safe.
+ * A point-in-time view of the index for the passes: per global doc id, the record id, time and row
+ * checksum (loaded once from doc values: 24 bytes per document, so 24 MB for a million records), and
+ * the window's documents as a bit set. Not thread-safe.
  */
 public final class IndexSnapshot {
   private final DirectoryReader reader;
   private final long[] ids;
   private final long[] times;
+  private final long[] crcs;
 
   public IndexSnapshot(DirectoryReader reader) {
     this.reader = reader;
     int maxDoc = reader.maxDoc();
     ids = new long[maxDoc];
     times = new long[maxDoc];
+    crcs = new long[maxDoc];
+    java.util.Arrays.fill(crcs, SourceRecord.UNKNOWN_CRC); // documents indexed before the checksum existed
     try {
       for (LeafReaderContext leaf : reader.leaves()) {
         load(leaf, IndexSchema.ID, ids);
         load(leaf, IndexSchema.REG_TIME, times);
+        load(leaf, IndexSchema.ROW_CRC, crcs);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -63,6 +69,14 @@ public final class IndexSnapshot {
 
   public long time(int globalDoc) {
     return times[globalDoc];
+  }
+
+  /**
+   * What the document knew of its row when it was indexed: the plan keeps it so that the apply can
+   * tell a row changed since ({@link DeletionPlan.RowState}).
+   */
+  public DeletionPlan.RowState state(int globalDoc) {
+    return new DeletionPlan.RowState(times[globalDoc], crcs[globalDoc]);
   }
 
   /**

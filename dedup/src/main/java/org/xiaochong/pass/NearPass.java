@@ -221,7 +221,8 @@ public final class NearPass {
         }
       }
       if (best >= 0) {
-        plan.add(snapshot.id(doc), snapshot.id(best), DeletionPlan.Rule.NEAR, bestSimilarity);
+        plan.add(snapshot.id(doc), snapshot.id(best), DeletionPlan.Rule.NEAR, bestSimilarity, snapshot.state(doc),
+            snapshot.state(best));
         removed++;
       } else {
         kept.set(doc);

@@ -299,6 +299,7 @@ public final class DedupRunner {
     long runId = 0;
     long skippedExact = 0; // planned rows the apply left in place, per rule
     long skippedNear = 0;
+    long decidedAgain = 0;
     if (options.apply()) {
       t = System.nanoTime();
       runId = archive.startRun(options.method(), true, configDigest, options.since(), options.until());
@@ -313,6 +314,7 @@ public final class DedupRunner {
         t = applied.planWrittenNanos();
         skippedExact = applied.skippedExact();
         skippedNear = applied.skippedNear();
+        decidedAgain = applied.decidedAgain();
         archive.finishRun(runId, "applied", sync.tableRows(), plan.count(DeletionPlan.Rule.EXACT) - skippedExact,
             plan.count(DeletionPlan.Rule.NEAR) - skippedNear, applied.skippedChanged() == 0 ? null
                 : applied.skippedChanged() + " planned rows left in place: they or their kept rows changed since the plan");
@@ -380,7 +382,8 @@ public final class DedupRunner {
     RunSummary summary = new RunSummary(runId, options.method(), options.apply(), sync.tableRows(),
         examined, sync.added(), sync.changed(), sync.deleted(), exact.groups(),
         plan.count(DeletionPlan.Rule.EXACT) - skippedExact, plan.count(DeletionPlan.Rule.NEAR) - skippedNear,
-        exact.lookups(), exact.lookupsSkipped(), resumed, skippedExact + skippedNear, seconds, exact.samples(),
+        exact.lookups(), exact.lookupsSkipped(), resumed, skippedExact + skippedNear, decidedAgain, seconds,
+        exact.samples(),
         prefilter == null ? null : new RunSummary.PrefilterStats(prefilter.lookups(), prefilter.skipped(),
             exact.lookupsAlone(), prefilter.memoryBytes(), prefilter.saturated(), nearFilterStats(nearFilter, near)),
         nearStats, chosen.description(), chosen.sinceRun());

@@ -15,6 +15,8 @@ import org.xiaochong.pass.ExactPass;
  * @param nearRemoved near removals: planned (dry run), or moved (applied)
  * @param skippedChanged planned rows the apply left in place: they or their kept rows no longer hold
  *     what made them duplicates (edited, re-dated or replaced since the index was built)
+ * @param decidedAgain planned rows the apply decided again on their rows because they or their kept
+ *     rows changed since the pass decided (moved, or left in place and counted in skippedChanged)
  * @param indexChanged index documents replaced because their row was edited or re-dated
  * @param window which records the passes examined, for people ("records indexed since run 7", "all
  *     records (--full)")
@@ -38,6 +40,7 @@ public record RunSummary(
     long exactLookupsSkipped,
     List<Long> resumedRuns,
     long skippedChanged,
+    long decidedAgain,
     Map<String, Double> seconds,
     List<ExactPass.Group> exactSamples,
     PrefilterStats prefilter,
@@ -145,7 +148,7 @@ public record RunSummary(
       }
       json.put("prefilter", p);
     }
-    json.put("apply", Map.of("skipped_changed", skippedChanged));
+    json.put("apply", Map.of("skipped_changed", skippedChanged, "decided_again", decidedAgain));
     json.put("resumed_runs", resumedRuns);
     json.put("seconds", seconds);
     return json;

@@ -64,8 +64,85 @@ class LiveTableIT extends DbTestSupport {
     // Replayed after an interruption, a skipped plan row stays skipped even if it qualifies again.
     useHandle(h -> h.execute("UPDATE live_edit SET title = '供应红富士苹果', product = '苹果', content = '" + APPLE + "' WHERE id = 1"));
     long runId = one("SELECT MAX(run_id) FROM dedup_plan", Long.class);
-    assertThat(archive.apply(runId, n -> {})).isEqualTo(new ArchiveStore.Moved(0, 0, 0));
+    assertThat(archive.apply(runId, n -> {})).isEqualTo(new ArchiveStore.Moved(0, 0, 0, 0));
     assertThat(ids("live_edit")).containsExactly(1L, 2L, 3L);
+  }
+
+  /** The plan of rows 1 -> 2 with the states the index would hold of them now (read as the indexing reads them). */
+  private static ArchiveStore.Applied applyWithStatesOfNow(ArchiveStore archive, String table, Runnable change) {
+    Map<Long, DeletionPlan.RowState> states = new java.util.HashMap<>();
+    new RecordSource(database(), spec(table)).forEachRecordInRange(1, 3,
+        r -> states.put(r.id(), new DeletionPlan.RowState(r.regTime(), r.rowCrc())));
+    DeletionPlan plan = new DeletionPlan();
+    plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, states.get(1L), states.get(2L));
+    change.run();
+    long runId = archive.startRun("exact", true, "0123456789abcdef0123456789abcdef", null, null);
+    return archive.writePlanAndApply(runId, plan, n -> {});
+  }
+
+  @Test
+  void apply_rowsAsTheIndexHeldThem_moveWithoutBeingDecidedAgain() {
+    ArchiveStore archive = twins("live_states");
+
+    ArchiveStore.Applied applied = applyWithStatesOfNow(archive, "live_states", () -> {});
+
+    assertThat(applied.rowsMoved()).isEqualTo(1);
+    assertThat(applied.decidedAgain()).isZero();
+    assertThat(ids("live_states")).containsExactly(2L, 3L);
+  }
+
+  @Test
+  void apply_rowsChangedSinceTheIndexHeldThem_areDecidedAgain() {
+    ArchiveStore edited = twins("live_states_edit");
+    ArchiveStore.Applied applied = applyWithStatesOfNow(edited, "live_states_edit", () -> useHandle(h ->
+        h.execute("UPDATE live_states_edit SET content = '求购大蒜五吨' WHERE id = 1")));
+    assertThat(applied.decidedAgain()).isEqualTo(1);
+    assertThat(applied.skippedChanged()).isEqualTo(1);
+    assertThat(ids("live_states_edit")).containsExactly(1L, 2L, 3L);
+
+    // the kept row re-dated to before the removed one: the removed row is now the latest and stays
+    ArchiveStore redated = twins("live_states_kept");
+    applied = applyWithStatesOfNow(redated, "live_states_kept", () -> useHandle(h ->
+        h.execute("UPDATE live_states_kept SET reg_time = '2024-04-01 08:00:00' WHERE id = 2")));
+    assertThat(applied.decidedAgain()).isEqualTo(1);
+    assertThat(applied.skippedChanged()).isEqualTo(1);
+    assertThat(ids("live_states_kept")).containsExactly(1L, 2L, 3L);
+
+    // a change the exact key does not see: decided again, and still moved
+    ArchiveStore phone = twins("live_states_phone");
+    applied = applyWithStatesOfNow(phone, "live_states_phone", () -> useHandle(h ->
+        h.execute("UPDATE live_states_phone SET phone = '138 0013 8000' WHERE id = 1")));
+    assertThat(applied.decidedAgain()).isEqualTo(1);
+    assertThat(applied.rowsMoved()).isEqualTo(1);
+    assertThat(ids("live_states_phone")).containsExactly(2L, 3L);
+  }
+
+  @Test
+  void apply_rowEditedWhileTheApplyCopiesIt_isNotDeleted() throws Exception {
+    ArchiveStore archive = twins("live_between");
+    // A writer has edited row 1 and commits 1.5 s later. Read without locks, the apply's copy would
+    // archive the old text and its delete then remove the new one; with its shared locks the copy
+    // waits for the writer, sees the new text, and the row is decided again and left in place.
+    try (var writer = database().jdbi().open()) {
+      writer.begin();
+      writer.execute("UPDATE live_between SET title = '求购大蒜', product = '大蒜', content = '求购大蒜五吨' WHERE id = 1");
+      Thread commit = new Thread(() -> {
+        try {
+          Thread.sleep(1500);
+          writer.commit();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+      commit.start();
+      ArchiveStore.Applied applied = applyWithStatesOfNow(archive, "live_between", () -> {});
+      commit.join();
+
+      assertThat(applied.rowsMoved()).isZero();
+      assertThat(applied.skippedChanged()).isEqualTo(1);
+    }
+    assertThat(ids("live_between")).containsExactly(1L, 2L, 3L);
+    assertThat(count("live_between_removed")).isZero();
   }
 
   @Test
@@ -146,6 +223,7 @@ class LiveTableIT extends DbTestSupport {
     // what moved, not what was planned: the run's counts and its dedup_run row agree with the table
     assertThat(applied.summary().exactRemoved() + applied.summary().skippedChanged()).isLessThanOrEqualTo(1);
     assertThat(applied.summary().exactRemoved()).isZero();
+    assertThat(applied.summary().decidedAgain()).isZero(); // the sync saw the edit: nothing planned
     assertThat(one("SELECT exact_removed FROM dedup_run WHERE id = " + applied.summary().runId(), Long.class)).isZero();
     assertThat(count("live_run_removed")).isZero();
   }

@@ -77,6 +77,8 @@ class NearPipelineIT extends DbTestSupport {
     assertThat(check.precision()).isGreaterThanOrEqualTo(0.99);
     assertThat(check.nearRecall()).isGreaterThanOrEqualTo(0.97);
     assertThat(check.hardNegativeMerges()).isZero();
+    // only the exact removals re-pointed to a near survivor are decided again on their rows
+    assertThat(summary.decidedAgain()).isEqualTo(summary.near().repointed());
 
     // Odd posts: not removed by the near pass, counted as empty.
     for (int i = 0; i < plan.size(); i++) {

@@ -16,12 +16,12 @@ import org.apache.lucene.util.BytesRef;
  * id         -                                  numeric      deletes by id (doc-values set query), reading ids
  * reg_time   -                                  numeric      the window, keep-latest
  * md5        term (16 raw bytes)                binary       the exact pass's term query
- * row_crc    -                                  numeric      the sync's change check (server CRC32 of the row)
+ * row_crc    -                                  numeric      the change checks of the sync and the apply (RowChecksum)
  * sync_seq   -                                  numeric      the run's window: records indexed since a run
  * </pre>
  *
- * {@code row_crc} is the server's checksum of the fingerprint columns ({@code RecordSource}); with
- * {@code reg_time} it tells the sync that a row was edited or re-dated since it was indexed (then
+ * {@code row_crc} is the checksum of the fingerprint columns ({@code RowChecksum}); with {@code
+ * reg_time} it tells the sync and the apply that a row was edited or re-dated since it was indexed (then
  * the document is replaced). {@code sync_seq} is the number of the sync that (re)indexed the record
  * (one per sync, kept in the commit user data): a nightly run examines the records with a larger
  * number than the last applied run reached. Documents of indexes built before these fields lack them:

@@ -21,10 +21,9 @@ import org.xiaochong.source.RecordSource;
  *
  * <p>How: the index's (id, time, row checksum), sorted by id, are merged with the table's (streaming
  * {@code SELECT id, time, <checksum> ... ORDER BY id} in {@code threads} id slices at once, the primary
- * key order; the checksum is the server's CRC32 of the fingerprint columns, {@code
- * RecordSource#rowCrcExpression}, the same expression every read of rows selects, so the two always
- * agree). A row whose time or checksum
- * differs from its document's is deleted from the index and indexed again, like a missing row. With
+ * key order; the checksum is the CRC32 of the fingerprint columns, {@link
+ * org.xiaochong.source.RowChecksum}, computed by the server here and by whichever side reads the full
+ * rows when they are indexed, the two agreeing byte for byte). A row whose time or checksum differs from its document's is deleted from the index and indexed again, like a missing row. With
  * an updated column ({@link #withUpdatedColumn}), the id stream reads ids only and the checksums are
  * compared only for the rows updated since the last sync started (minus {@link
  * #UPDATED_MARGIN_SECONDS}). The rows to add are then streamed in full when they are many (or the

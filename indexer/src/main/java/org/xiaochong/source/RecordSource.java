@@ -27,9 +27,8 @@ public final class RecordSource {
   private final Database database;
   private final TableSpec spec;
   private final List<String> columns;
-  /** The row checksum expression and the select list that ends with it; made on first use (they need the columns' charsets). */
-  private volatile String rowCrc;
-  private volatile String selectColumns;
+  /** How this table's row checksums are made ({@link ChecksumPlan}); found on first use (it needs the columns' charsets). */
+  private volatile ChecksumPlan checksums;
 
   public RecordSource(Database database, TableSpec spec) {
     this.database = database;
@@ -38,48 +37,54 @@ public final class RecordSource {
   }
 
   /**
-   * The SQL expression of a row's checksum over {@code columns}: a CRC32 computed by the server, so
-   * that every read of rows and the index sync's id stream compute it the same way. The values are
-   * joined with 0x1F (CONCAT_WS skips NULLs) and a mask of ISNULL flags is appended, so that NULL and ''
-   * (and which column is NULL) differ. The time column is not in it: the sync compares the time itself.
-   *
-   * @param castToBinary cast each value to BINARY (its bytes as stored): needed when the columns do
-   *     not share one charset and collation (CONCAT_WS would fail with "illegal mix of collations"),
-   *     and costly (on 1M sample rows the server took about twice as long as without). For columns of
-   *     one charset the bytes hashed are the same either way.
+   * The row checksum's SQL expression for this table ({@link RowChecksum#sqlExpression}) over the
+   * columns of table alias {@code alias} (null: none).
    */
-  static String rowCrcExpression(List<String> columns, boolean castToBinary) {
-    String values = columns.stream().map(c -> castToBinary ? "CAST(" + TableSpec.quote(c) + " AS BINARY)" : TableSpec.quote(c))
-        .collect(Collectors.joining(", "));
-    String nulls = columns.stream().map(c -> "ISNULL(" + TableSpec.quote(c) + ")").collect(Collectors.joining(", "));
-    return "CRC32(CONCAT_WS(0x1F, " + values + ", CONCAT(" + nulls + ")))";
+  public String rowChecksumSql(String alias) {
+    return RowChecksum.sqlExpression(columns, checksums().castToBinary(), alias);
   }
 
-  /** The row checksum expression for this table ({@link #rowCrcExpression}), made once. */
+  /**
+   * How the checksums of this table are made: whether the server must cast the values to BINARY
+   * (the columns do not share one charset), whether the client may compute them from the values it
+   * reads ({@link RowChecksum#clientMayCompute}), and the select list of full rows (id, time, the
+   * fingerprint columns, then the server's checksum unless the client computes it).
+   */
+  private record ChecksumPlan(boolean castToBinary, boolean onClient, String selectColumns) {}
+
+  private ChecksumPlan checksums() {
+    if (checksums == null) {
+      String charset = sharedCharset();
+      boolean castToBinary = charset == null;
+      boolean onClient = RowChecksum.clientMayCompute(charset);
+      String select = TableSpec.quote(spec.idColumn()) + ", " + TableSpec.quote(spec.timeColumn())
+          + columns.stream().map(c -> ", " + TableSpec.quote(c)).collect(Collectors.joining())
+          + (onClient ? "" : ", " + RowChecksum.sqlExpression(columns, castToBinary, null));
+      checksums = new ChecksumPlan(castToBinary, onClient, select);
+    }
+    return checksums;
+  }
+
   private String rowCrc() {
-    if (rowCrc == null) {
-      rowCrc = rowCrcExpression(columns, !sameCharacterColumns());
-    }
-    return rowCrc;
+    return rowChecksumSql(null);
   }
 
-  /** id, time, the fingerprint columns, then the row checksum (column {@code columns.size() + 3}). */
   private String selectColumns() {
-    if (selectColumns == null) {
-      selectColumns = TableSpec.quote(spec.idColumn()) + ", " + TableSpec.quote(spec.timeColumn())
-          + columns.stream().map(c -> ", " + TableSpec.quote(c)).collect(Collectors.joining()) + ", " + rowCrc();
-    }
-    return selectColumns;
+    return checksums().selectColumns();
   }
 
-  /** Whether every fingerprint column is a character column and all share one charset and collation. */
-  private boolean sameCharacterColumns() {
+  /**
+   * The charset every fingerprint column is stored in, when all are character columns of one
+   * charset and collation; else null.
+   */
+  private String sharedCharset() {
     return database.jdbi().withHandle(h -> h.createQuery("SELECT COUNT(*), COUNT(character_set_name),"
-            + " COUNT(DISTINCT character_set_name), COUNT(DISTINCT collation_name) FROM information_schema.columns"
+            + " COUNT(DISTINCT character_set_name), COUNT(DISTINCT collation_name), MIN(character_set_name)"
+            + " FROM information_schema.columns"
             + " WHERE table_schema = DATABASE() AND table_name = :table AND column_name IN (<columns>)")
         .bind("table", spec.table()).bindList("columns", columns)
         .map((rs, ctx) -> rs.getLong(1) == columns.size() && rs.getLong(2) == columns.size() && rs.getLong(3) == 1
-            && rs.getLong(4) == 1)
+            && rs.getLong(4) == 1 ? rs.getString(5) : null)
         .one());
   }
 
@@ -168,7 +173,7 @@ public final class RecordSource {
         h.createQuery("SELECT COUNT(*) FROM " + TableSpec.quote(spec.table())).mapTo(Long.class).one());
   }
 
-  /** Receives a row's id, time (epoch ms as {@link #toMillis}) and checksum ({@link #rowCrcExpression}). */
+  /** Receives a row's id, time (epoch ms as {@link #toMillis}) and checksum ({@link RowChecksum}). */
   @FunctionalInterface
   public interface RowState {
     void accept(long id, long time, long rowCrc);
@@ -274,13 +279,15 @@ public final class RecordSource {
     if (!fingerprintColumnsAreUtf8(rs)) {
       return row -> consumer.accept(read(row));
     }
+    boolean crcOnClient = checksums().onClient();
     int crcColumn = columns.size() + 3;
     return row -> {
       byte[][] values = new byte[columns.size()][];
       for (int i = 0; i < values.length; i++) {
         values[i] = row.getBytes(i + 3);
       }
-      consumer.accept(SourceRecord.ofUtf8(row.getLong(1), toMillis(readTime(row, 2)), row.getLong(crcColumn), values));
+      long crc = crcOnClient ? RowChecksum.ofUtf8(values) : row.getLong(crcColumn);
+      consumer.accept(SourceRecord.ofUtf8(row.getLong(1), toMillis(readTime(row, 2)), crc, values));
     };
   }
 
@@ -371,7 +378,8 @@ public final class RecordSource {
     for (int i = 0; i < values.length; i++) {
       values[i] = rs.getString(i + 3);
     }
-    return new SourceRecord(id, toMillis(time), rs.getLong(columns.size() + 3), values);
+    long crc = checksums().onClient() ? RowChecksum.of(values) : rs.getLong(columns.size() + 3);
+    return new SourceRecord(id, toMillis(time), crc, values);
   }
 
   /**

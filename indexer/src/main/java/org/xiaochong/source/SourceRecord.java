@@ -38,7 +38,7 @@ public final class SourceRecord {
     this(id, regTime, UNKNOWN_CRC, null, values);
   }
 
-  /** @param rowCrc the server's checksum of the row's fingerprint columns ({@code RecordSource#rowCrcExpression}) */
+  /** @param rowCrc the checksum of the row's fingerprint columns ({@link RowChecksum}) */
   public SourceRecord(long id, long regTime, long rowCrc, String[] values) {
     this(id, regTime, rowCrc, null, values);
   }
@@ -56,7 +56,7 @@ public final class SourceRecord {
     return new SourceRecord(id, regTime, UNKNOWN_CRC, utf8, null);
   }
 
-  /** As {@link #ofUtf8(long, long, byte[][])}, with the server's row checksum. */
+  /** As {@link #ofUtf8(long, long, byte[][])}, with the row checksum. */
   public static SourceRecord ofUtf8(long id, long regTime, long rowCrc, byte[][] utf8) {
     return new SourceRecord(id, regTime, rowCrc, utf8, null);
   }
@@ -69,7 +69,7 @@ public final class SourceRecord {
     return regTime;
   }
 
-  /** The server's checksum of the fingerprint columns, or {@link #UNKNOWN_CRC}: how the index sync tells an edited row. */
+  /** The checksum of the fingerprint columns ({@link RowChecksum}), or {@link #UNKNOWN_CRC}: how the index sync tells an edited row. */
   public long rowCrc() {
     return rowCrc;
   }
