@@ -91,7 +91,7 @@ public final class ZoneBenchCommand implements Callable<Integer> {
       snapshots.add(snapshot);
     }
     Files.createDirectories(dir);
-    ZoneReader reader = new ZoneReader(null, null);
+    ZoneReader reader = new ZoneReader(null, null, Runtime.getRuntime().availableProcessors());
     ZoneDedup dedup = new ZoneDedup(reader, true, (where, why) -> out.println("zone-bench: " + where + ": " + why));
     Path unique = dir.resolve("unique.zone");
     // The first run also loads dnsjava and warms the JIT; the later ones are the steady-state figure.

@@ -69,6 +69,10 @@ public final class ZoneCommand implements Callable<Integer> {
       description = "Origin for relative names before the first $ORIGIN (default: none, relative names are errors).")
   String origin;
 
+  @Option(names = "--threads", paramLabel = "N",
+      description = "Threads that parse records beside the reading one (default: the number of cores; 1: parse on the reading thread).")
+  Integer threads;
+
   @Option(names = "--verbose", description = "Stack traces with errors.")
   boolean verbose;
 
@@ -110,7 +114,11 @@ public final class ZoneCommand implements Callable<Integer> {
         throw new UsageException("--origin " + origin + ": " + e.getMessage());
       }
     }
-    ZoneReader reader = new ZoneReader(allowInclude, originName);
+    if (threads != null && threads < 1) {
+      throw new UsageException("--threads " + threads + ": must be at least 1");
+    }
+    ZoneReader reader = new ZoneReader(allowInclude, originName,
+        threads != null ? threads : Runtime.getRuntime().availableProcessors());
     ZoneDedup dedup = new ZoneDedup(reader, !ttlInsensitive, (where, why) -> err.println("zone: " + where + ": " + why));
     ZoneDedup.Result result = dedup.run(inputs, this.out);
     printResult(out, result, inputs.size(), this.out, !ttlInsensitive);

@@ -46,8 +46,8 @@ final class ZoneDedup {
     }
 
     /**
-     * Records per second of this thread's CPU time: the speed on one core of its own, which the
-     * wall-clock figure only shows on an idle machine (GC and JIT threads are not counted).
+     * Records per CPU-second of the reading thread and the parse threads: the speed per core, which
+     * the wall-clock figure only shows on an idle machine (GC and JIT threads are not counted).
      */
     double recordsPerCpuSecond() {
       return cpuSeconds > 0 ? recordsIn / cpuSeconds : 0;
@@ -90,7 +90,7 @@ final class ZoneDedup {
   /** Reads {@code inputs}, writes the first occurrence of every record to {@code out}. */
   Result run(List<Path> inputs, Path out) throws IOException {
     long start = System.nanoTime();
-    long cpuStart = THREADS.getCurrentThreadCpuTime();
+    long cpuStart = THREADS.getCurrentThreadCpuTime() + reader.parseCpuNanos();
     RecordKey keys = new RecordKey(withTtl);
     KeySet128 seen = new KeySet128(1 << 16);
     long[] counts = new long[3]; // in, out, skipped
@@ -125,7 +125,7 @@ final class ZoneDedup {
       throw e.getCause();
     }
     return new Result(counts[0], counts[1], counts[2], (System.nanoTime() - start) / 1e9,
-        (THREADS.getCurrentThreadCpuTime() - cpuStart) / 1e9);
+        (THREADS.getCurrentThreadCpuTime() + reader.parseCpuNanos() - cpuStart) / 1e9);
   }
 
   /*

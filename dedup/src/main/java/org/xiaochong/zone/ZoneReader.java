@@ -10,6 +10,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.LongAdder;
+import org.xbill.DNS.DClass;
 import org.xbill.DNS.Master;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.Record;
@@ -32,11 +43,22 @@ import org.xbill.DNS.Tokenizer;
  *
  * <p>$INCLUDE is refused unless an include directory is given, and then only followed to files
  * whose real path (symbolic links and ".." resolved) lies inside that directory's real path, at most
- * {@value #MAX_INCLUDE_DEPTH} deep. Not thread-safe.
+ * {@value #MAX_INCLUDE_DEPTH} deep.
+ *
+ * <p>Parsing is most of the cost (about two thirds of `zone` on the root zone, JFR), so with more
+ * than one parse thread the entries that depend on no earlier record are parsed by a pool, in
+ * batches: those with an owner name, a known TTL to start from ($TTL, or an earlier record's TTL
+ * already known when the entry is read), and no line swallowed by an open '('. Every other entry
+ * (blank owner, first record, a suspect '(' whose failure must resynchronise the reader, directives,
+ * errors) waits for the batches before it and is parsed in line. The listener is called on the
+ * reading thread, in file order, with exactly what one thread would give it. Not thread-safe.
  */
 final class ZoneReader {
 
   static final int MAX_INCLUDE_DEPTH = 8;
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  /** Entries per parse task: large enough that handing a batch over costs little next to parsing it. */
+  private static final int PARSE_BATCH = 512;
 
   /** Receives the records and the skipped entries, in file order. */
   interface Listener {
@@ -48,20 +70,50 @@ final class ZoneReader {
 
   private final Path includeDir; // real path, or null: $INCLUDE refused
   private final Name initialOrigin; // may be null: relative names are errors
+  private final int parseThreads;
+  private final LongAdder parseCpuNanos = new LongAdder();
+  private ExecutorService parsers; // during read() with parseThreads > 1
+
+  /** A reader that parses on the calling thread only. */
+  ZoneReader(Path includeDir, Name origin) throws IOException {
+    this(includeDir, origin, 1);
+  }
 
   /**
    * @param includeDir directory whose files $INCLUDE may read, or null to refuse every $INCLUDE
    * @param origin origin for relative names before any $ORIGIN, or null
+   * @param parseThreads threads that parse entries besides the reading one (1: the reading thread
+   *     parses everything)
    * @throws IOException if {@code includeDir} does not exist
    */
-  ZoneReader(Path includeDir, Name origin) throws IOException {
+  ZoneReader(Path includeDir, Name origin, int parseThreads) throws IOException {
     this.includeDir = includeDir == null ? null : includeDir.toRealPath();
     this.initialOrigin = origin;
+    this.parseThreads = Math.max(1, parseThreads);
   }
 
   /** Reads every record of {@code file} (and of the files it may include). */
   void read(Path file, Listener listener) throws IOException {
-    read(file, initialOrigin, -1, 0, listener);
+    if (parseThreads > 1) {
+      parsers = Executors.newFixedThreadPool(parseThreads, r -> {
+        Thread thread = new Thread(r, "xiaochong-zone-parse");
+        thread.setDaemon(true);
+        return thread;
+      });
+    }
+    try {
+      read(file, initialOrigin, -1, 0, listener);
+    } finally {
+      if (parsers != null) {
+        parsers.shutdownNow();
+        parsers = null;
+      }
+    }
+  }
+
+  /** CPU time the parse pool's threads spent parsing, over every read so far (the reading thread's own is not in it). */
+  long parseCpuNanos() {
+    return parseCpuNanos.sum();
   }
 
   private void read(Path file, Name startOrigin, long startTtl, int depth, Listener listener)
@@ -90,8 +142,20 @@ final class ZoneReader {
       this.listener = listener;
     }
 
+    private List<ParseJob> batch = new ArrayList<>();
+    private final ArrayDeque<Future<List<Parsed>>> inFlight = new ArrayDeque<>();
+
     void readEntries(ZoneLines lines) throws IOException {
       for (ZoneLines.Entry entry = lines.next(); entry != null; entry = lines.next()) {
+        if (entry.error() == null && entry.text().charAt(0) != '$' && parsers != null && independent(entry)) {
+          batch.add(new ParseJob(entry.line(), entry.text().getBytes(StandardCharsets.ISO_8859_1), origin,
+              defaultTtl >= 0 ? defaultTtl : lastTtl));
+          if (batch.size() == PARSE_BATCH) {
+            submit();
+          }
+          continue;
+        }
+        drain(); // what follows depends on every earlier record
         if (entry.error() != null) {
           skip(entry.line(), entry.error());
         } else if (entry.text().charAt(0) == '$') {
@@ -100,9 +164,69 @@ final class ZoneReader {
           lines.resyncAfterFirstLine(entry);
         }
       }
+      drain();
     }
 
-    /** Parses one entry; false if it was skipped. */
+    /**
+     * Whether an entry parses the same whatever the records before it hold: it names its owner, its
+     * TTL does not come from the record before it ($TTL, or a TTL of its own once the first record
+     * is read), and no line of it looks like a new record (then its failure moves the reader).
+     */
+    private boolean independent(ZoneLines.Entry entry) {
+      return !entry.blankOwner() && entry.swallowedLine() < 0 && (defaultTtl >= 0 || lastTtl >= 0 && hasOwnTtl(entry.text()));
+    }
+
+    /** Hands the current batch to the pool; waits for the oldest batch when enough are in flight. */
+    private void submit() {
+      List<ParseJob> jobs = batch;
+      batch = new ArrayList<>();
+      inFlight.add(parsers.submit(() -> {
+        long cpu = THREADS.getCurrentThreadCpuTime();
+        List<Parsed> parsed = new ArrayList<>(jobs.size());
+        for (ParseJob job : jobs) {
+          parsed.add(job.parse());
+        }
+        parseCpuNanos.add(THREADS.getCurrentThreadCpuTime() - cpu);
+        return parsed;
+      }));
+      if (inFlight.size() > 2 * parseThreads) {
+        deliver(inFlight.poll());
+      }
+    }
+
+    /** Delivers every batch handed over and the one being filled, in file order. */
+    private void drain() {
+      if (!batch.isEmpty()) {
+        submit();
+      }
+      while (!inFlight.isEmpty()) {
+        deliver(inFlight.poll());
+      }
+    }
+
+    private void deliver(Future<List<Parsed>> future) {
+      List<Parsed> parsed;
+      try {
+        parsed = future.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while parsing " + file, e);
+      } catch (ExecutionException e) {
+        throw new IllegalStateException("parsing " + file + " failed: " + e.getCause(), e.getCause());
+      }
+      for (Parsed entry : parsed) {
+        for (Record record : entry.records()) {
+          lastTtl = record.getTTL();
+          lastOwner = record.getName().toString();
+          listener.record(record);
+        }
+        if (entry.error() != null) {
+          skip(entry.line(), entry.error());
+        }
+      }
+    }
+
+    /** Parses one entry on this thread; false if it was skipped. */
     private boolean records(ZoneLines.Entry entry) {
       String text = entry.text();
       if (entry.blankOwner()) {
@@ -113,27 +237,24 @@ final class ZoneReader {
         text = lastOwner + text;
       }
       long ttl = defaultTtl >= 0 ? defaultTtl : lastTtl;
-      byte[] bytes = text.getBytes(StandardCharsets.ISO_8859_1);
-      try (Master master = new Master(new EntryBytes(bytes), origin, ttl)) {
-        for (Record record = master.nextRecord(); record != null; record = master.nextRecord()) {
-          if (ttl < 0 && record instanceof SOARecord soa && soa.getTTL() == soa.getMinimum()) {
-            // dnsjava gives a first SOA without a TTL its minimum and makes that the default TTL
-            // (a first SOA whose explicit TTL equals its minimum does the same here: same TTLs).
-            defaultTtl = soa.getTTL();
-          }
-          lastTtl = record.getTTL();
-          lastOwner = record.getName().toString();
-          listener.record(record);
+      Parsed parsed = new ParseJob(entry.line(), text.getBytes(StandardCharsets.ISO_8859_1), origin, ttl).parse();
+      for (Record record : parsed.records()) {
+        if (ttl < 0 && record instanceof SOARecord soa && soa.getTTL() == soa.getMinimum()) {
+          // dnsjava gives a first SOA without a TTL its minimum and makes that the default TTL
+          // (a first SOA whose explicit TTL equals its minimum does the same here: same TTLs).
+          defaultTtl = soa.getTTL();
         }
-        return true;
-      } catch (IOException | RuntimeException e) {
-        // TextParseException (IOException) for bad syntax; RelativeNameException, InvalidTypeException,
-        // InvalidTTLException and other IllegalArgumentExceptions for bad values.
+        lastTtl = record.getTTL();
+        lastOwner = record.getName().toString();
+        listener.record(record);
+      }
+      if (parsed.error() != null) {
         int swallowed = entry.swallowedLine();
-        skip(entry.line(), dnsjavaMessage(e) + (swallowed < 0 ? ""
+        skip(entry.line(), parsed.error() + (swallowed < 0 ? ""
             : " (line " + swallowed + " looks like a new record: a '(' left open? reading again from line " + (entry.line() + 1) + ")"));
         return false;
       }
+      return true;
     }
 
     private void directive(ZoneLines.Entry entry) throws IOException {
@@ -199,6 +320,69 @@ final class ZoneReader {
       listener.skipped(file + ":" + line, why);
     }
   }
+
+  /**
+   * Whether a one-line entry gives its own TTL: its second field, or its third after a class, starts
+   * with a digit (types and classes never do; RFC 1035 allows TTL and class in either order). False
+   * when unsure (parentheses, a comment before the type): such an entry is parsed in line.
+   */
+  static boolean hasOwnTtl(String text) {
+    if (text.indexOf('(') >= 0) {
+      return false;
+    }
+    int at = skipField(text, 0); // the owner
+    int second = skipBlanks(text, at);
+    if (second >= text.length() || text.charAt(second) == ';') {
+      return false;
+    }
+    if (Character.isDigit(text.charAt(second))) {
+      return true;
+    }
+    int secondEnd = skipField(text, second);
+    if (DClass.value(text.substring(second, secondEnd)) < 0) {
+      return false;
+    }
+    int third = skipBlanks(text, secondEnd);
+    return third < text.length() && Character.isDigit(text.charAt(third));
+  }
+
+  /** The end of the field starting at {@code from} (a backslash escapes the next character). */
+  private static int skipField(String text, int from) {
+    int i = from;
+    while (i < text.length() && text.charAt(i) != ' ' && text.charAt(i) != '\t') {
+      i += text.charAt(i) == '\\' ? 2 : 1;
+    }
+    return Math.min(i, text.length());
+  }
+
+  private static int skipBlanks(String text, int from) {
+    int i = from;
+    while (i < text.length() && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) {
+      i++;
+    }
+    return i;
+  }
+
+  /** An entry to parse: its first line, its bytes (owner included), and the origin and TTL it starts from. */
+  private record ParseJob(int line, byte[] bytes, Name origin, long ttl) {
+    /** The entry's records up to the first error, and that error (or null); the same on any thread. */
+    Parsed parse() {
+      List<Record> records = new ArrayList<>(1);
+      try (Master master = new Master(new EntryBytes(bytes), origin, ttl)) {
+        for (Record record = master.nextRecord(); record != null; record = master.nextRecord()) {
+          records.add(record);
+        }
+        return new Parsed(line, records, null);
+      } catch (IOException | RuntimeException e) {
+        // TextParseException (IOException) for bad syntax; RelativeNameException, InvalidTypeException,
+        // InvalidTTLException and other IllegalArgumentExceptions for bad values.
+        return new Parsed(line, records, dnsjavaMessage(e));
+      }
+    }
+  }
+
+  /** What an entry parsed to: its records, and the error that stopped it (null: none). */
+  private record Parsed(int line, List<Record> records, String error) {}
 
   /**
    * One entry's bytes for dnsjava's tokenizer, which reads a byte at a time. Being a
