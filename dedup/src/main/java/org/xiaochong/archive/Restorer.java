@@ -2,6 +2,7 @@ package org.xiaochong.archive;
 
 import static org.xiaochong.archive.ArchiveTables.q;
 
+import java.sql.SQLException;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.xiaochong.source.BadInputException;
@@ -65,7 +66,7 @@ public final class Restorer {
               + plainColumns + " FROM " + removed + " WHERE dedup_run_id = ? AND " + id + " > ? AND " + id + " <= ?")
               .bind(0, runId).bind(1, lo).bind(2, upTo).execute();
         } catch (RuntimeException e) {
-          if (String.valueOf(Database.rootMessage(e)).contains("Duplicate entry")) {
+          if (isDuplicateKey(e)) {
             throw new BadInputException("cannot restore run " + runId + ": a row with the same "
                 + spec.idColumn() + " is in " + spec.table() + " again (" + Database.rootMessage(e)
                 + "); nothing of this batch was restored", e);
@@ -85,5 +86,24 @@ public final class Restorer {
     }
     runLog.markRestored(runId, restored);
     return restored;
+  }
+
+  /**
+   * True when the server refused a row because its key is taken: SQLState 23000 with ER_DUP_ENTRY
+   * (1062) or ER_DUP_ENTRY_WITH_KEY_NAME (1586), "Duplicate entry … for key …" on MySQL and MariaDB.
+   * By code, not message text, which the server translates ({@code lc_messages}); 23000 alone also
+   * covers NOT NULL and foreign key failures, which are not a row put back twice.
+   */
+  static boolean isDuplicateKey(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && "23000".equals(sql.getSQLState())
+          && (sql.getErrorCode() == 1062 || sql.getErrorCode() == 1586)) {
+        return true;
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return false;
   }
 }
