@@ -1,7 +1,7 @@
 -- Bookkeeping tables of xiaochong, created by `dedup init-db` and on first use (IF NOT EXISTS).
 -- The archive of removed rows, <table>_removed, is created from the source table itself
 -- (all its columns, plus dedup_run_id, dedup_rule, dedup_kept_id, dedup_score, dedup_removed_at),
--- so that it works for any source table; see ArchiveStore in the dedup module.
+-- so that it works for any source table; see ArchiveTables in the dedup module.
 
 -- One row per applied `dedup run` (a dry run writes nothing); a restore updates its run's row.
 CREATE TABLE IF NOT EXISTS dedup_run (

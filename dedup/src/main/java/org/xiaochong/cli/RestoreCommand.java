@@ -1,7 +1,8 @@
 package org.xiaochong.cli;
 
 import java.util.concurrent.Callable;
-import org.xiaochong.archive.ArchiveStore;
+import org.xiaochong.archive.ArchiveTables;
+import org.xiaochong.archive.Restorer;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.run.Progress;
 import org.xiaochong.run.TableLock;
@@ -35,9 +36,8 @@ final class RestoreCommand implements Callable<Integer> {
         FingerprintIndex index = ConfigOptions.openIndex(config, false);
         FingerprintIndex nearIndex = ConfigOptions.openNearIndexIfBuilt(config)) {
       RecordSource source = new RecordSource(database, config.table());
-      ArchiveStore archive = new ArchiveStore(database, config.table());
-      archive.ensureTables(source.checkSchema());
-      long restored = archive.restore(runId);
+      ArchiveTables archive = ArchiveTables.ensure(database, config.table(), source.checkSchema());
+      long restored = new Restorer(archive).restore(runId);
       ConfigOptions.runner(config, database, index, nearIndex, Progress.NONE, spec.commandLine().getErr()::println)
           .syncIndexesInStep(source);
       spec.commandLine().getOut().printf("restored %,d rows of run %d into %s%n", restored, runId, config.table().table());

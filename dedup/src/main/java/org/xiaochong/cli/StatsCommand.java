@@ -5,7 +5,8 @@ import java.nio.file.Files;
 import java.util.concurrent.Callable;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.store.FSDirectory;
-import org.xiaochong.archive.ArchiveStore;
+import org.xiaochong.archive.ArchiveTables;
+import org.xiaochong.archive.RunLog;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
 import picocli.CommandLine;
@@ -28,8 +29,7 @@ final class StatsCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (Database database = ConfigOptions.openDatabase(config)) {
       RecordSource source = new RecordSource(database, config.table());
-      ArchiveStore archive = new ArchiveStore(database, config.table());
-      archive.ensureTables(source.checkSchema());
+      ArchiveTables archive = ArchiveTables.ensure(database, config.table(), source.checkSchema());
       out.printf("table %s: %,d rows; archive %s: %,d rows%n", config.table().table(), source.count(),
           config.table().removedTable(), archive.archivedRows());
       if (Files.isDirectory(config.indexDir())) {
@@ -46,7 +46,7 @@ final class StatsCommand implements Callable<Integer> {
       out.println("latest runs:");
       out.printf("  %6s  %-6s  %-8s  %-9s  %10s  %10s  %10s  %s%n", "id", "method", "applied", "status", "records",
           "exact", "near", "started (UTC)");
-      for (ArchiveStore.RunRow r : archive.runs(10)) {
+      for (RunLog.RunRow r : new RunLog(database, config.table().table()).runs(10)) {
         out.printf("  %6d  %-6s  %-8s  %-9s  %,10d  %,10d  %,10d  %s%n", r.id(), r.method(), r.applied(), r.status(),
             r.recordsRead(), r.exactRemoved(), r.nearRemoved(), r.startedAt());
       }

@@ -5,8 +5,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.lucene.index.DirectoryReader;
-import org.xiaochong.archive.ArchiveStore;
+import org.xiaochong.archive.ArchiveTables;
 import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.archive.PlanMover;
+import org.xiaochong.archive.PlanTable;
+import org.xiaochong.archive.RunLog;
 import org.xiaochong.archive.RunWatermark;
 import org.xiaochong.index.IndexSchema;
 import java.util.Optional;
@@ -236,13 +239,14 @@ public final class DedupRunner {
     long start = System.nanoTime();
     RecordSource source = new RecordSource(database, spec);
     List<String> columns = source.checkSchema();
-    ArchiveStore archive = new ArchiveStore(database, spec, nearRule);
+    RunLog runLog = new RunLog(database, spec.table());
     RunWatermark watermark = new RunWatermark(database, spec.table());
+    PlanMover mover = null;
     List<Long> resumed = List.of();
     if (options.apply()) {
-      archive.ensureTables(columns);
+      mover = new PlanMover(ArchiveTables.ensure(database, spec, columns), nearRule);
       watermark.ensureColumns();
-      resumed = archive.resumeInterrupted();
+      resumed = mover.resumeInterrupted();
     }
     // A near index built in this run holds records no earlier run's near pass saw: all are examined.
     boolean nearIsNew = options.near() && nearIndex.writer().getDocStats().numDocs == 0;
@@ -302,27 +306,27 @@ public final class DedupRunner {
     long decidedAgain = 0;
     if (options.apply()) {
       t = System.nanoTime();
-      runId = archive.startRun(options.method(), true, configDigest, options.since(), options.until());
+      runId = runLog.startRun(options.method(), true, configDigest, options.since(), options.until());
       try {
         // The plan is written while the first batches move (see writePlanAndApply): "plan" is the
         // time until it was all written, "apply" the rest.
-        ArchiveStore.Applied applied;
+        PlanMover.Applied applied;
         try (Progress.Stage stage = progress.start("apply", plan.size())) {
-          applied = archive.writePlanAndApply(runId, plan, stage);
+          applied = mover.writePlanAndApply(runId, plan, stage);
         }
         seconds.put("plan", elapsed(t, applied.planWrittenNanos()));
         t = applied.planWrittenNanos();
         skippedExact = applied.skippedExact();
         skippedNear = applied.skippedNear();
         decidedAgain = applied.decidedAgain();
-        archive.finishRun(runId, "applied", sync.tableRows(), plan.count(DeletionPlan.Rule.EXACT) - skippedExact,
+        runLog.finishRun(runId, "applied", sync.tableRows(), plan.count(DeletionPlan.Rule.EXACT) - skippedExact,
             plan.count(DeletionPlan.Rule.NEAR) - skippedNear, applied.skippedChanged() == 0 ? null
                 : applied.skippedChanged() + " planned rows left in place: they or their kept rows changed since the plan");
       } catch (RuntimeException e) {
         // Batches already committed stay archived (nothing is lost); the run stays 'applying' and the
         // next run finishes it.
         try {
-          archive.finishRun(runId, "applying", sync.tableRows(), 0, 0, "interrupted: " + Database.rootMessage(e));
+          runLog.finishRun(runId, "applying", sync.tableRows(), 0, 0, "interrupted: " + Database.rootMessage(e));
         } catch (RuntimeException suppressed) {
           e.addSuppressed(suppressed);
         }
@@ -332,7 +336,7 @@ public final class DedupRunner {
       // plan rows (~0.4 s for 261k) while this thread drops the ids from the indexes.
       long finishedRun = runId;
       java.util.concurrent.CompletableFuture<Void> planDropped =
-          java.util.concurrent.CompletableFuture.runAsync(() -> archive.dropPlan(finishedRun));
+          java.util.concurrent.CompletableFuture.runAsync(() -> new PlanTable(database).drop(finishedRun));
       RuntimeException failure = null;
       try {
         long[] removed = plan.removedIdsSorted();

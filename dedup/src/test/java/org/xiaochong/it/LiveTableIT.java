@@ -9,8 +9,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.xiaochong.archive.ArchiveStore;
+import org.xiaochong.archive.ArchiveTables;
 import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.archive.PlanMover;
+import org.xiaochong.archive.Restorer;
+import org.xiaochong.archive.RunLog;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.TableLock;
@@ -30,29 +33,36 @@ class LiveTableIT extends DbTestSupport {
   @TempDir Path dir;
 
   /** Rows 1 and 2 identical (2 newer), row 3 another post; the plan removes 1 in favour of 2. */
-  private ArchiveStore twins(String table) {
+  private PlanMover twins(String table) {
     createPostsTable(table);
     insert(table, 1, "供应红富士苹果", "苹果", "13800138000", APPLE, OLD);
     insert(table, 2, "供应红富士苹果", "苹果", "13800138000", APPLE, NEW);
     insert(table, 3, "求购大蒜", "大蒜", "13900139000", "求购大蒜十吨，价格面议", NEW);
-    ArchiveStore archive = new ArchiveStore(database(), spec(table), NearConfig.defaults());
-    archive.ensureTables(new RecordSource(database(), spec(table)).checkSchema());
-    return archive;
+    return new PlanMover(archive(table), NearConfig.defaults());
   }
 
-  private static ArchiveStore.Applied applyOne(ArchiveStore archive, String table, DeletionPlan.Rule rule) {
+  /** The archive of {@code table}, made and checked against its columns now. */
+  private static ArchiveTables archive(String table) {
+    return ArchiveTables.ensure(database(), spec(table), new RecordSource(database(), spec(table)).checkSchema());
+  }
+
+  private static long startRun(String table) {
+    return new RunLog(database(), table).startRun("exact", true, "0123456789abcdef0123456789abcdef", null, null);
+  }
+
+  private static PlanMover.Applied applyOne(PlanMover archive, String table, DeletionPlan.Rule rule) {
     DeletionPlan plan = new DeletionPlan();
     plan.add(1, 2, rule, 1.0);
-    long runId = archive.startRun("exact", true, "0123456789abcdef0123456789abcdef", null, null);
+    long runId = startRun(table);
     return archive.writePlanAndApply(runId, plan, n -> {});
   }
 
   @Test
   void apply_rowRewrittenAfterThePlan_staysAndIsCounted() {
-    ArchiveStore archive = twins("live_edit");
+    PlanMover archive = twins("live_edit");
     useHandle(h -> h.execute("UPDATE live_edit SET title = '求购大蒜', product = '大蒜', content = '求购大蒜五吨' WHERE id = 1"));
 
-    ArchiveStore.Applied applied = applyOne(archive, "live_edit", DeletionPlan.Rule.EXACT);
+    PlanMover.Applied applied = applyOne(archive, "live_edit", DeletionPlan.Rule.EXACT);
 
     assertThat(applied.rowsMoved()).isZero();
     assertThat(applied.skippedChanged()).isEqualTo(1);
@@ -64,27 +74,27 @@ class LiveTableIT extends DbTestSupport {
     // Replayed after an interruption, a skipped plan row stays skipped even if it qualifies again.
     useHandle(h -> h.execute("UPDATE live_edit SET title = '供应红富士苹果', product = '苹果', content = '" + APPLE + "' WHERE id = 1"));
     long runId = one("SELECT MAX(run_id) FROM dedup_plan", Long.class);
-    assertThat(archive.apply(runId, n -> {})).isEqualTo(new ArchiveStore.Moved(0, 0, 0, 0));
+    assertThat(archive.apply(runId, n -> {})).isEqualTo(new PlanMover.Moved(0, 0, 0, 0));
     assertThat(ids("live_edit")).containsExactly(1L, 2L, 3L);
   }
 
   /** The plan of rows 1 -> 2 with the states the index would hold of them now (read as the indexing reads them). */
-  private static ArchiveStore.Applied applyWithStatesOfNow(ArchiveStore archive, String table, Runnable change) {
+  private static PlanMover.Applied applyWithStatesOfNow(PlanMover archive, String table, Runnable change) {
     Map<Long, DeletionPlan.RowState> states = new java.util.HashMap<>();
     new RecordSource(database(), spec(table)).forEachRecordInRange(1, 3,
         r -> states.put(r.id(), new DeletionPlan.RowState(r.regTime(), r.rowCrc())));
     DeletionPlan plan = new DeletionPlan();
     plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, states.get(1L), states.get(2L));
     change.run();
-    long runId = archive.startRun("exact", true, "0123456789abcdef0123456789abcdef", null, null);
+    long runId = startRun(table);
     return archive.writePlanAndApply(runId, plan, n -> {});
   }
 
   @Test
   void apply_rowsAsTheIndexHeldThem_moveWithoutBeingDecidedAgain() {
-    ArchiveStore archive = twins("live_states");
+    PlanMover archive = twins("live_states");
 
-    ArchiveStore.Applied applied = applyWithStatesOfNow(archive, "live_states", () -> {});
+    PlanMover.Applied applied = applyWithStatesOfNow(archive, "live_states", () -> {});
 
     assertThat(applied.rowsMoved()).isEqualTo(1);
     assertThat(applied.decidedAgain()).isZero();
@@ -93,15 +103,15 @@ class LiveTableIT extends DbTestSupport {
 
   @Test
   void apply_rowsChangedSinceTheIndexHeldThem_areDecidedAgain() {
-    ArchiveStore edited = twins("live_states_edit");
-    ArchiveStore.Applied applied = applyWithStatesOfNow(edited, "live_states_edit", () -> useHandle(h ->
+    PlanMover edited = twins("live_states_edit");
+    PlanMover.Applied applied = applyWithStatesOfNow(edited, "live_states_edit", () -> useHandle(h ->
         h.execute("UPDATE live_states_edit SET content = '求购大蒜五吨' WHERE id = 1")));
     assertThat(applied.decidedAgain()).isEqualTo(1);
     assertThat(applied.skippedChanged()).isEqualTo(1);
     assertThat(ids("live_states_edit")).containsExactly(1L, 2L, 3L);
 
     // the kept row re-dated to before the removed one: the removed row is now the latest and stays
-    ArchiveStore redated = twins("live_states_kept");
+    PlanMover redated = twins("live_states_kept");
     applied = applyWithStatesOfNow(redated, "live_states_kept", () -> useHandle(h ->
         h.execute("UPDATE live_states_kept SET reg_time = '2024-04-01 08:00:00' WHERE id = 2")));
     assertThat(applied.decidedAgain()).isEqualTo(1);
@@ -109,7 +119,7 @@ class LiveTableIT extends DbTestSupport {
     assertThat(ids("live_states_kept")).containsExactly(1L, 2L, 3L);
 
     // a change the exact key does not see: decided again, and still moved
-    ArchiveStore phone = twins("live_states_phone");
+    PlanMover phone = twins("live_states_phone");
     applied = applyWithStatesOfNow(phone, "live_states_phone", () -> useHandle(h ->
         h.execute("UPDATE live_states_phone SET phone = '138 0013 8000' WHERE id = 1")));
     assertThat(applied.decidedAgain()).isEqualTo(1);
@@ -119,7 +129,7 @@ class LiveTableIT extends DbTestSupport {
 
   @Test
   void apply_rowEditedWhileTheApplyCopiesIt_isNotDeleted() throws Exception {
-    ArchiveStore archive = twins("live_between");
+    PlanMover archive = twins("live_between");
     // A writer has edited row 1 and commits 1.5 s later. Read without locks, the apply's copy would
     // archive the old text and its delete then remove the new one; with its shared locks the copy
     // waits for the writer, sees the new text, and the row is decided again and left in place.
@@ -135,7 +145,7 @@ class LiveTableIT extends DbTestSupport {
         }
       });
       commit.start();
-      ArchiveStore.Applied applied = applyWithStatesOfNow(archive, "live_between", () -> {});
+      PlanMover.Applied applied = applyWithStatesOfNow(archive, "live_between", () -> {});
       commit.join();
 
       assertThat(applied.rowsMoved()).isZero();
@@ -147,10 +157,10 @@ class LiveTableIT extends DbTestSupport {
 
   @Test
   void apply_removedRowRedatedToTheLatest_stays() {
-    ArchiveStore archive = twins("live_redate");
+    PlanMover archive = twins("live_redate");
     useHandle(h -> h.execute("UPDATE live_redate SET reg_time = '2024-05-03 08:00:00' WHERE id = 1"));
 
-    ArchiveStore.Applied applied = applyOne(archive, "live_redate", DeletionPlan.Rule.EXACT);
+    PlanMover.Applied applied = applyOne(archive, "live_redate", DeletionPlan.Rule.EXACT);
 
     assertThat(applied.skippedChanged()).isEqualTo(1);
     assertThat(ids("live_redate")).containsExactly(1L, 2L, 3L);
@@ -158,10 +168,10 @@ class LiveTableIT extends DbTestSupport {
 
   @Test
   void apply_keptRowRewritten_removedRowStays() {
-    ArchiveStore archive = twins("live_kept");
+    PlanMover archive = twins("live_kept");
     useHandle(h -> h.execute("UPDATE live_kept SET content = '红富士苹果已售完，改卖大蒜' WHERE id = 2"));
 
-    ArchiveStore.Applied applied = applyOne(archive, "live_kept", DeletionPlan.Rule.EXACT);
+    PlanMover.Applied applied = applyOne(archive, "live_kept", DeletionPlan.Rule.EXACT);
 
     assertThat(applied.skippedChanged()).isEqualTo(1);
     assertThat(ids("live_kept")).containsExactly(1L, 2L, 3L);
@@ -169,11 +179,11 @@ class LiveTableIT extends DbTestSupport {
 
   @Test
   void apply_unchangedRows_moveWithTheirValues() {
-    ArchiveStore archive = twins("live_same");
+    PlanMover archive = twins("live_same");
     // A change the exact key does not see (white space, full-width digits) keeps the decision.
     useHandle(h -> h.execute("UPDATE live_same SET phone = '138 0013 8000' WHERE id = 1"));
 
-    ArchiveStore.Applied applied = applyOne(archive, "live_same", DeletionPlan.Rule.EXACT);
+    PlanMover.Applied applied = applyOne(archive, "live_same", DeletionPlan.Rule.EXACT);
 
     assertThat(applied.rowsMoved()).isEqualTo(1);
     assertThat(applied.skippedChanged()).isZero();
@@ -183,25 +193,25 @@ class LiveTableIT extends DbTestSupport {
 
   @Test
   void apply_nearRule_movesANearTwinAndKeepsAnotherProduct() {
-    ArchiveStore archive = twins("live_near");
+    PlanMover archive = twins("live_near");
     useHandle(h -> h.execute("UPDATE live_near SET content = '本人有红富士苹果约2800斤，果面光洁，口感脆甜，欢迎来电' WHERE id = 1"));
     assertThat(applyOne(archive, "live_near", DeletionPlan.Rule.NEAR).rowsMoved()).isEqualTo(1);
 
-    ArchiveStore other = twins("live_near2");
+    PlanMover other = twins("live_near2");
     useHandle(h -> h.execute("UPDATE live_near2 SET product = '大蒜', title = '供应大蒜',"
         + " content = '本人有大蒜约3000斤，个大饱满，欢迎来电' WHERE id = 1"));
-    ArchiveStore.Applied applied = applyOne(other, "live_near2", DeletionPlan.Rule.NEAR);
+    PlanMover.Applied applied = applyOne(other, "live_near2", DeletionPlan.Rule.NEAR);
     assertThat(applied.rowsMoved()).isZero();
     assertThat(applied.skippedChanged()).isEqualTo(1);
   }
 
   @Test
   void apply_exactOnlyRun_rowNowOnlyANearTwin_stays() {
-    ArchiveStore archive = twins("live_exactonly");
+    PlanMover archive = twins("live_exactonly");
     // still a near duplicate of row 2 (as the near-rule test shows), but no longer an exact copy
     useHandle(h -> h.execute("UPDATE live_exactonly SET content = '本人有红富士苹果约2800斤，果面光洁，口感脆甜，欢迎来电' WHERE id = 1"));
 
-    ArchiveStore.Applied applied = applyOne(archive, "live_exactonly", DeletionPlan.Rule.EXACT);
+    PlanMover.Applied applied = applyOne(archive, "live_exactonly", DeletionPlan.Rule.EXACT);
 
     assertThat(applied.rowsMoved()).isZero();
     assertThat(applied.skippedExact()).isEqualTo(1);
@@ -269,9 +279,7 @@ class LiveTableIT extends DbTestSupport {
   void apply_sourceColumnWidenedAfterTheArchiveWasMade_stopsBeforeAnyRowMoves() {
     twins("live_drift");
     useHandle(h -> h.execute("ALTER TABLE live_drift MODIFY content MEDIUMTEXT"));
-    ArchiveStore archive = new ArchiveStore(database(), spec("live_drift"));
-
-    assertThatThrownBy(() -> archive.ensureTables(new RecordSource(database(), spec("live_drift")).checkSchema()))
+    assertThatThrownBy(() -> archive("live_drift"))
         .isInstanceOf(BadInputException.class)
         .hasMessageContaining("'content'").hasMessageContaining("mediumtext").hasMessageContaining("MODIFY");
     assertThat(ids("live_drift")).containsExactly(1L, 2L, 3L);
@@ -286,9 +294,7 @@ class LiveTableIT extends DbTestSupport {
     DedupRunner.Outcome outcome = runExact("live_gen", dir.resolve("index"), null, null, true);
     assertThat(ids("live_gen")).containsExactly(2L);
 
-    ArchiveStore archive = new ArchiveStore(database(), spec("live_gen"));
-    archive.ensureTables(new RecordSource(database(), spec("live_gen")).checkSchema());
-    assertThat(archive.restore(outcome.summary().runId())).isEqualTo(1);
+    assertThat(new Restorer(archive("live_gen")).restore(outcome.summary().runId())).isEqualTo(1);
 
     assertThat(ids("live_gen")).containsExactly(1L, 2L);
     assertThat(one("SELECT title_length FROM live_gen WHERE id = 1", Integer.class)).isEqualTo(7);
@@ -309,9 +315,8 @@ class LiveTableIT extends DbTestSupport {
     });
     // The restore is interrupted: row 1 is back in the table (by hand), so its batch fails.
     insert("live_restore", 1, "供应红富士苹果", "苹果", "13800138000", APPLE, OLD);
-    ArchiveStore archive = new ArchiveStore(database(), spec("live_restore"));
-    archive.ensureTables(new RecordSource(database(), spec("live_restore")).checkSchema());
-    assertThatThrownBy(() -> archive.restore(runId)).isInstanceOf(BadInputException.class);
+    Restorer restorer = new Restorer(archive("live_restore"));
+    assertThatThrownBy(() -> restorer.restore(runId)).isInstanceOf(BadInputException.class);
 
     DedupRunner.Outcome next = runExact("live_restore", index, null, null, true);
 

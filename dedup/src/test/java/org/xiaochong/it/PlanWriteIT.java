@@ -7,8 +7,10 @@ import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.xiaochong.archive.ArchiveStore;
+import org.xiaochong.archive.ArchiveTables;
 import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.archive.PlanMover;
+import org.xiaochong.archive.RunLog;
 import org.xiaochong.demo.PostLoader;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.DbSettings;
@@ -36,9 +38,8 @@ class PlanWriteIT extends DbTestSupport {
           i % 3 == 0 ? 0.6 + (i % 97) / 250.0 : 1.0);
     }
 
-    ArchiveStore embedded = new ArchiveStore(database(), spec);
-    embedded.ensureTables(columns);
-    long loadedRun = embedded.startRun("both", true, "0".repeat(32), null, null);
+    PlanMover embedded = new PlanMover(ArchiveTables.ensure(database(), spec, columns));
+    long loadedRun = new RunLog(database(), spec.table()).startRun("both", true, "0".repeat(32), null, null);
     // The table is empty: the plan is written whole and nothing moves.
     assertThat(embedded.writePlanAndApply(loadedRun, plan, n -> {}).rowsMoved()).isZero();
     List<List<Object>> loaded = planRows(loadedRun);
@@ -46,9 +47,8 @@ class PlanWriteIT extends DbTestSupport {
     long insertedRun;
     try (Database external = Database.open(jdbcSettings(dir))) {
       assertThat(external.isEmbedded()).isFalse();
-      ArchiveStore viaJdbcUrl = new ArchiveStore(external, spec);
-      viaJdbcUrl.ensureTables(columns);
-      insertedRun = viaJdbcUrl.startRun("both", true, "0".repeat(32), null, null);
+      PlanMover viaJdbcUrl = new PlanMover(ArchiveTables.ensure(external, spec, columns));
+      insertedRun = new RunLog(external, spec.table()).startRun("both", true, "0".repeat(32), null, null);
       assertThat(viaJdbcUrl.writePlanAndApply(insertedRun, plan, n -> {}).rowsMoved()).isZero();
     }
     List<List<Object>> inserted = planRows(insertedRun);
@@ -84,18 +84,16 @@ class PlanWriteIT extends DbTestSupport {
         plan.add(i, keptId(i), DeletionPlan.Rule.EXACT, 1.0);
       }
 
-      ArchiveStore.Applied applied;
+      PlanMover.Applied applied;
       long runId;
       if (embeddedPath) {
-        ArchiveStore archive = new ArchiveStore(database(), spec);
-        archive.ensureTables(columns);
-        runId = archive.startRun("exact", true, "0".repeat(32), null, null);
+        PlanMover archive = new PlanMover(ArchiveTables.ensure(database(), spec, columns));
+        runId = new RunLog(database(), spec.table()).startRun("exact", true, "0".repeat(32), null, null);
         applied = archive.writePlanAndApply(runId, plan, n -> {});
       } else {
         try (Database external = Database.open(jdbcSettings(dir))) {
-          ArchiveStore archive = new ArchiveStore(external, spec);
-          archive.ensureTables(columns);
-          runId = archive.startRun("exact", true, "0".repeat(32), null, null);
+          PlanMover archive = new PlanMover(ArchiveTables.ensure(external, spec, columns));
+          runId = new RunLog(external, spec.table()).startRun("exact", true, "0".repeat(32), null, null);
           applied = archive.writePlanAndApply(runId, plan, n -> {});
         }
       }

@@ -1,0 +1,255 @@
+package org.xiaochong.archive;
+
+import static org.xiaochong.archive.ArchiveTables.now;
+
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongConsumer;
+import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.source.Database;
+
+/**
+ * Moves the rows a run's plan removes from the source table into {@code <table>_removed}, batch by
+ * batch, on {@link #PARALLEL_BATCHES} workers, each batch in one transaction ({@link BatchMover}).
+ *
+ * <p>Nothing is lost: a row moves only after the plan row that names it is committed (the plan is
+ * written first, or, in {@link #writePlanAndApply}, a batch ahead of the moves). A crash between
+ * batches leaves the run in status {@code applying}; {@link #resumeInterrupted} finishes it (replay
+ * is idempotent: a batch only moves rows still in the source).
+ *
+ * <p>Thread-safe (state lives in the database).
+ */
+public final class PlanMover {
+  /** Plan rows per transaction: large enough to amortize commits, small enough to keep locks short. */
+  static final int BATCH = 10_000;
+  /** Batches applied at once, on their own connections. */
+  static final int PARALLEL_BATCHES = 2;
+
+  private final ArchiveTables tables;
+  private final NearConfig nearConfig;
+  private final Database database;
+  private final PlanTable plans;
+  private final RunLog runLog;
+
+  /** A mover whose apply re-checks near removals with the default near settings. */
+  public PlanMover(ArchiveTables tables) {
+    this(tables, NearConfig.defaults());
+  }
+
+  /** @param nearConfig the near rule's settings, for re-checking near removals before they move */
+  public PlanMover(ArchiveTables tables, NearConfig nearConfig) {
+    this.tables = tables;
+    this.nearConfig = nearConfig;
+    this.database = tables.database();
+    this.plans = new PlanTable(database);
+    this.runLog = new RunLog(database, tables.spec().table());
+  }
+
+  /**
+   * What {@link #writePlanAndApply} did.
+   *
+   * @param planWrittenNanos {@link System#nanoTime()} when the last plan row was committed
+   */
+  public record Applied(long rowsMoved, long skippedExact, long skippedNear, long decidedAgain, long planWrittenNanos) {
+    /** Planned rows left in place, all rules. */
+    public long skippedChanged() {
+      return skippedExact + skippedNear;
+    }
+  }
+
+  /**
+   * Rows moved by some batches, planned rows left in place because what they or their kept row hold
+   * now no longer makes them duplicates ({@link DecisionCheck}), and planned rows decided again
+   * because they or their kept row changed since the pass decided (moved or left in place).
+   */
+  public record Moved(long rows, long skippedExact, long skippedNear, long decidedAgain) {
+    static final Moved NONE = new Moved(0, 0, 0, 0);
+
+    /** Planned rows left in place, all rules. */
+    public long skippedChanged() {
+      return skippedExact + skippedNear;
+    }
+
+    Moved plus(Moved other) {
+      return new Moved(rows + other.rows, skippedExact + other.skippedExact, skippedNear + other.skippedNear,
+          decidedAgain + other.decidedAgain);
+    }
+
+    static Moved sum(List<Moved> parts) {
+      return parts.stream().reduce(NONE, Moved::plus);
+    }
+  }
+
+  /**
+   * Writes the plan of a run and moves its rows, the two overlapped: the plan goes in, in seq order, a
+   * batch per transaction on one connection, and the apply workers take each batch as soon as its plan
+   * rows are committed. No row moves before the plan row that names it is committed, so a failure
+   * leaves the plan rows written so far (each a decision that stands on its own) and whole batches
+   * moved or not, which {@link #resumeInterrupted} finishes. Writing the plan is a fifth of the work
+   * of moving the rows, so the writer stays ahead, and the server works on both while the client
+   * formats the plan (bench/RESULTS.md).
+   *
+   * @param progress called with the plan rows handled per batch
+   */
+  public Applied writePlanAndApply(long runId, DeletionPlan plan, LongConsumer progress) {
+    int[] order = plan.orderByRemovedId();
+    PlanWritten written = new PlanWritten();
+    long[] planWrittenNanos = {System.nanoTime()};
+    Callable<Moved> writer = () -> {
+      try {
+        plans.write(runId, plan, order, written::committed);
+        planWrittenNanos[0] = System.nanoTime();
+        return Moved.NONE;
+      } finally {
+        written.finished(); // a worker waiting for rows that will never come stops
+      }
+    };
+    List<Callable<Moved>> tasks = new ArrayList<>();
+    tasks.add(writer);
+    tasks.addAll(applyWorkers(runId, order.length, plan.count(DeletionPlan.Rule.NEAR) > 0, written::awaitCommitted,
+        progress));
+    Moved moved = Moved.sum(runInParallel(tasks, "applying run " + runId));
+    return new Applied(moved.rows(), moved.skippedExact(), moved.skippedNear(), moved.decidedAgain(),
+        planWrittenNanos[0]);
+  }
+
+  /**
+   * Moves the planned rows of a run (its plan already written) into the archive, batch by batch.
+   *
+   * @param progress called with the plan rows handled per batch
+   */
+  public Moved apply(long runId, LongConsumer progress) {
+    int planSize = plans.size(runId);
+    boolean hadNearPass = plans.hasNear(runId);
+    return Moved.sum(runInParallel(applyWorkers(runId, planSize, hadNearPass, seqEnd -> true, progress),
+        "applying run " + runId));
+  }
+
+  /**
+   * Finishes runs of this table left in status {@code applying} by a crash; returns their ids. Each
+   * batch is decided again on what its rows hold now, as in a first apply.
+   */
+  public List<Long> resumeInterrupted() {
+    List<Long> runs = runLog.interrupted();
+    for (long runId : runs) {
+      Moved moved = apply(runId, n -> {});
+      runLog.markResumed(runId, "resumed after an interruption; " + moved.rows() + " rows moved on resume, "
+          + moved.skippedChanged() + " left because they changed");
+    }
+    return runs;
+  }
+
+  /** How far the plan writer has committed, for the apply workers to wait on. */
+  private static final class PlanWritten {
+    private int committed;
+    private boolean finished;
+
+    synchronized void committed(int seqEnd) {
+      committed = seqEnd;
+      notifyAll();
+    }
+
+    synchronized void finished() {
+      finished = true;
+      notifyAll();
+    }
+
+    /** Waits until plan rows [0, seqEnd) are committed; false if the writer stopped short of them. */
+    synchronized boolean awaitCommitted(int seqEnd) throws InterruptedException {
+      while (committed < seqEnd && !finished) {
+        wait();
+      }
+      return committed >= seqEnd;
+    }
+  }
+
+  /** Waits until the plan rows before a seq are committed: false when they never will be. */
+  @FunctionalInterface
+  private interface PlanGate {
+    boolean awaitCommitted(int seqEnd) throws InterruptedException;
+  }
+
+  /**
+   * The apply workers: each takes the next batch of plan rows [0, planSize) once {@code planned} says
+   * its rows are committed, and moves it.
+   *
+   * @param hadNearPass whether the plan has near removals (see {@link DecisionCheck})
+   */
+  private List<Callable<Moved>> applyWorkers(long runId, int planSize, boolean hadNearPass,
+      PlanGate planned, LongConsumer progress) {
+    BatchMover.BatchSql sql = BatchMover.batchSql(tables);
+    LocalDateTime removedAt = now();
+    // Batches are disjoint id ranges (the plan is in removed-id order) and never remove a kept row, so
+    // two run at once, each in its own transaction, and the server uses both cores. READ COMMITTED:
+    // no gap locks, so the batches do not block each other. Each worker keeps its connection for all
+    // the batches it takes (a connection costs a login and Connector/J's setup queries).
+    AtomicInteger nextBatch = new AtomicInteger();
+    AtomicBoolean failed = new AtomicBoolean(); // a failed batch stops the other worker too
+    List<Callable<Moved>> workers = new ArrayList<>();
+    for (int w = 0; w < PARALLEL_BATCHES; w++) {
+      workers.add(() -> database.jdbi().withHandle(handle -> {
+        Moved moved = Moved.NONE;
+        try (DecisionCheck check = new DecisionCheck(tables.spec(), nearConfig, hadNearPass)) {
+          for (int lo = nextBatch.getAndIncrement() * BATCH; lo < planSize && !failed.get();
+              lo = nextBatch.getAndIncrement() * BATCH) {
+            int to = Math.min(planSize, lo + BATCH);
+            try {
+              if (!planned.awaitCommitted(to)) {
+                break; // the plan writer failed; it reports why
+              }
+              moved = moved.plus(BatchMover.move(handle.getConnection(), runId, lo, to, sql, check, removedAt));
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              failed.set(true);
+              throw new IllegalStateException("interrupted while applying run " + runId, e);
+            } catch (RuntimeException e) {
+              failed.set(true);
+              throw e;
+            }
+            progress.accept(to - lo);
+          }
+        }
+        return moved;
+      }));
+    }
+    return workers;
+  }
+
+  /** Runs the tasks on their own threads (and connections); the first failure is rethrown. */
+  private static <T> List<T> runInParallel(List<Callable<T>> tasks, String what) {
+    ExecutorService pool = Executors.newFixedThreadPool(tasks.size(), r -> {
+      Thread t = new Thread(r, "xiaochong-apply");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<Future<T>> futures = new ArrayList<>();
+      for (Callable<T> task : tasks) {
+        futures.add(pool.submit(task));
+      }
+      List<T> results = new ArrayList<>();
+      for (Future<T> future : futures) {
+        results.add(future.get());
+      }
+      return results;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while " + what, e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IllegalStateException(what + " failed: " + e.getCause(), e.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}
