@@ -97,7 +97,7 @@ final class LoadCommand implements Callable<Integer> {
       List<String> names = new ArrayList<>();
       for (int i = 0; i < reader.header().size(); i++) {
         String name = reader.header().get(i);
-        String normalized = normalize(name);
+        String normalized = TableLoader.columnName(name);
         if (normalized.isEmpty()) {
           throw new BadInputException("bad header: column " + (i + 1) + " ('" + name + "') has no usable name");
         }
@@ -115,7 +115,7 @@ final class LoadCommand implements Callable<Integer> {
       List<Integer> textAt = new ArrayList<>();
       if (columns != null && !columns.isEmpty()) {
         for (String wanted : columns) {
-          String c = normalize(wanted);
+          String c = TableLoader.columnName(wanted);
           int at = names.indexOf(c);
           if (at < 0) {
             throw new BadInputException("--columns: the file has no column '" + wanted + "' (it has " + names + ")");
@@ -218,17 +218,8 @@ final class LoadCommand implements Callable<Integer> {
     return "csv";
   }
 
-  /** A header name as an SQL identifier: lower case, runs of other characters as one _, digits first get c_. */
-  static String normalize(String name) {
-    String n = name.strip().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_$]+", "_").replaceAll("^_+|_+$", "");
-    if (!n.isEmpty() && Character.isDigit(n.charAt(0))) {
-      n = "c_" + n;
-    }
-    return n;
-  }
-
   private static String identifier(String name, String option) {
-    String n = normalize(name);
+    String n = TableLoader.columnName(name);
     if (n.isEmpty()) {
       throw new BadInputException(option + " '" + name + "' is not a usable column name");
     }

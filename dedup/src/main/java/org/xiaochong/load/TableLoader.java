@@ -181,6 +181,15 @@ public final class TableLoader implements AutoCloseable {
     return new IllegalStateException("insert failed: " + message, e);
   }
 
+  /** A header name as an SQL identifier: lower case, runs of other characters as one _, digits first get c_. */
+  public static String columnName(String name) {
+    String n = name.strip().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_$]+", "_").replaceAll("^_+|_+$", "");
+    if (!n.isEmpty() && Character.isDigit(n.charAt(0))) {
+      n = "c_" + n;
+    }
+    return n;
+  }
+
   /**
    * Parses a time value: {@code 2024-05-01}, {@code 2024-05-01 08:00[:00[.fff]]} or the ISO form with
    * {@code T}; blank is null.
