@@ -23,6 +23,7 @@ import org.xiaochong.fingerprint.NearOutcome;
 import org.xiaochong.fingerprint.NearSimilarity;
 import org.xiaochong.index.IntArrays;
 import org.xiaochong.index.NearSchema;
+import org.xiaochong.policy.KeepLatestPolicy;
 
 /**
  * The near-duplicate pass (seed 002, 第二步): multi-MD5 fingerprints compared by shared count and
@@ -269,13 +270,13 @@ public final class NearPass {
     return neighbours;
   }
 
-  /** Orders docs by (time desc, id desc), the keep-latest order. */
+  /** Orders docs by preference, the kept one first ({@link KeepLatestPolicy}: time desc, id desc). */
   private void sortNewestFirst(int[] docs, int n) {
     IntArrays.sort(docs, 0, n, this::compareNewestFirst);
   }
 
+  /** Negative when doc {@code a} is kept over doc {@code b}: the newest-first order. */
   private int compareNewestFirst(int a, int b) {
-    int byTime = Long.compare(snapshot.time(b), snapshot.time(a));
-    return byTime != 0 ? byTime : Long.compare(snapshot.id(b), snapshot.id(a));
+    return KeepLatestPolicy.compare(snapshot.time(b), snapshot.id(b), snapshot.time(a), snapshot.id(a));
   }
 }
