@@ -20,6 +20,7 @@ import org.xiaochong.demo.PostGenerator;
 import org.xiaochong.demo.PostLoader;
 import org.xiaochong.policy.KeepLatestPolicy;
 import org.xiaochong.run.DedupRunner;
+import org.xiaochong.source.RecordSource;
 
 /** The exact pipeline on ~20k generated posts with known duplicate clusters, against a real MariaDB. */
 @Tag("db")
@@ -50,10 +51,9 @@ class ExactPipelineIT extends DbTestSupport {
     return groups;
   }
 
-  /** The latest post: greatest time (NULL oldest), ties broken by the greater id. */
-  private static final Comparator<PostGenerator.Post> LATEST =
-      Comparator.comparing(PostGenerator.Post::regTime, Comparator.nullsFirst(Comparator.naturalOrder()))
-          .thenComparingLong(PostGenerator.Post::id);
+  /** The post the run keeps ({@link KeepLatestPolicy}: greatest time, NULL oldest, then the greater id). */
+  private static final Comparator<PostGenerator.Post> LATEST = (a, b) -> KeepLatestPolicy.compare(
+      RecordSource.toMillis(a.regTime()), a.id(), RecordSource.toMillis(b.regTime()), b.id());
 
   @Test
   void run_applyOnGeneratedPosts_removesExactlyTheExactDuplicatesKeepingTheLatest() {
