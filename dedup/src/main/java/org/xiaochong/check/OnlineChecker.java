@@ -13,10 +13,6 @@ import java.util.Set;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
-import org.apache.lucene.index.PostingsEnum;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.xiaochong.fingerprint.ExactKey;
 import org.xiaochong.fingerprint.Fingerprints;
@@ -28,6 +24,7 @@ import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.NearDocumentMaker;
 import org.xiaochong.index.NearSchema;
+import org.xiaochong.index.TermHolders;
 import org.xiaochong.pass.IndexedNearKeys;
 import org.xiaochong.pass.NearRule;
 import org.xiaochong.policy.KeepLatestPolicy;
@@ -78,6 +75,7 @@ public final class OnlineChecker implements Closeable {
   private final ExactKey exactKey;
   private final IndexKeyFilter filter;
   private final DirectoryReader reader;
+  private final TermHolders md5Holders;
   /** Keys added in this session (the reader does not see them): key → (id, time). */
   private final Map<BytesRef, long[]> added = new HashMap<>();
   private final NearChecker near;
@@ -91,6 +89,11 @@ public final class OnlineChecker implements Closeable {
     this.filter = filter;
     this.reader = reader;
     this.near = near;
+    try {
+      this.md5Holders = new TermHolders(reader.leaves(), IndexSchema.MD5);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** A checker of exact verdicts only (no near index). */
@@ -176,30 +179,26 @@ public final class OnlineChecker implements Closeable {
     long bestTime = 0;
     boolean found = false;
     try {
-      for (LeafReaderContext leaf : reader.leaves()) {
-        Terms terms = leaf.reader().terms(IndexSchema.MD5);
-        if (terms == null) {
+      List<LeafReaderContext> leaves = reader.leaves();
+      int segment = -1;
+      NumericDocValues ids = null;
+      NumericDocValues times = null;
+      for (int g = md5Holders.first(key); g != TermHolders.NO_MORE_DOCS; g = md5Holders.next()) {
+        if (md5Holders.segment() != segment) { // doc values are forward-only: fresh ones per segment
+          segment = md5Holders.segment();
+          ids = leaves.get(segment).reader().getNumericDocValues(IndexSchema.ID);
+          times = leaves.get(segment).reader().getNumericDocValues(IndexSchema.REG_TIME);
+        }
+        int doc = g - leaves.get(segment).docBase;
+        if (!ids.advanceExact(doc)) {
           continue;
         }
-        TermsEnum termsEnum = terms.iterator();
-        if (!termsEnum.seekExact(key)) {
-          continue;
-        }
-        Bits live = leaf.reader().getLiveDocs();
-        NumericDocValues ids = leaf.reader().getNumericDocValues(IndexSchema.ID);
-        NumericDocValues times = leaf.reader().getNumericDocValues(IndexSchema.REG_TIME);
-        PostingsEnum postings = termsEnum.postings(null, PostingsEnum.NONE);
-        for (int doc = postings.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS; doc = postings.nextDoc()) {
-          if (live != null && !live.get(doc) || !ids.advanceExact(doc)) {
-            continue;
-          }
-          long time = times.advanceExact(doc) ? times.longValue() : SourceRecord.NULL_TIME;
-          long id = ids.longValue();
-          if (!found || KeepLatestPolicy.isPreferred(time, id, bestTime, bestId)) {
-            bestId = id;
-            bestTime = time;
-            found = true;
-          }
+        long time = times.advanceExact(doc) ? times.longValue() : SourceRecord.NULL_TIME;
+        long id = ids.longValue();
+        if (!found || KeepLatestPolicy.isPreferred(time, id, bestTime, bestId)) {
+          bestId = id;
+          bestTime = time;
+          found = true;
         }
       }
     } catch (IOException e) {
@@ -265,7 +264,7 @@ public final class OnlineChecker implements Closeable {
     private final FingerprintIndex nearIndex;
     private final DirectoryReader reader;
     private final List<LeafReaderContext> leaves;
-    private final TermsEnum[] termsEnums;
+    private final TermHolders keyHolders;
     private final IndexKeyFilter filter;
     private final NearConfig config;
     private final TopTermsMd5 fingerprinter;
@@ -286,12 +285,8 @@ public final class OnlineChecker implements Closeable {
       this.fingerprinter = new TopTermsMd5(config);
       this.maker = new NearDocumentMaker(spec, fingerprinter);
       this.columns = spec.fingerprintColumns();
-      this.termsEnums = new TermsEnum[leaves.size()];
       try {
-        for (int i = 0; i < leaves.size(); i++) {
-          Terms terms = leaves.get(i).reader().terms(NearSchema.KEY);
-          termsEnums[i] = terms == null ? null : terms.iterator();
-        }
+        this.keyHolders = new TermHolders(leaves, NearSchema.KEY);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -368,31 +363,14 @@ public final class OnlineChecker implements Closeable {
         return 0; // certainly held by no record: no lookup
       }
       lookups++;
-      BytesRef term = NearSchema.keyBytes(key);
-      int frequency = 0;
-      for (TermsEnum termsEnum : termsEnums) {
-        if (termsEnum != null && termsEnum.seekExact(term)) {
-          frequency += termsEnum.docFreq();
-        }
-      }
-      return frequency;
+      return keyHolders.docFreq(NearSchema.keyBytes(key));
     }
 
     /** Adds the live documents holding {@code key} to {@code docs} (global ids, no repeats). */
     private void collectHolders(long key, Set<Integer> docs) throws IOException {
       BytesRef term = NearSchema.keyBytes(key);
-      for (int i = 0; i < leaves.size(); i++) {
-        if (termsEnums[i] == null || !termsEnums[i].seekExact(term)) {
-          continue;
-        }
-        Bits live = leaves.get(i).reader().getLiveDocs();
-        PostingsEnum postings = termsEnums[i].postings(null, PostingsEnum.NONE);
-        for (int d = postings.nextDoc(); d != PostingsEnum.NO_MORE_DOCS; d = postings.nextDoc()) {
-          int doc = leaves.get(i).docBase + d;
-          if (live == null || live.get(d)) {
-            docs.add(doc);
-          }
-        }
+      for (int doc = keyHolders.first(term); doc != TermHolders.NO_MORE_DOCS; doc = keyHolders.next()) {
+        docs.add(doc);
       }
     }
 
@@ -411,7 +389,7 @@ public final class OnlineChecker implements Closeable {
       for (long key : keys.keys()) {
         List<Integer> holders = sessionHolders.computeIfAbsent(key, k -> new ArrayList<>());
         if (filter != null) {
-          filter.addedNearKey(key, reader, !holders.isEmpty());
+          filter.addedNearKey(key, keyHolders, !holders.isEmpty());
         }
         holders.add(session.size());
       }

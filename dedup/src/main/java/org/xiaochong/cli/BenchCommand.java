@@ -15,6 +15,7 @@ import org.jdbi.v3.core.Handle;
 import org.xiaochong.demo.GroundTruth;
 import org.xiaochong.demo.PostLoader;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.policy.KeepLatestPolicy;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.Progress;
 import org.xiaochong.run.RunSummary;
@@ -287,11 +288,10 @@ final class BenchCommand implements Callable<Integer> {
       seconds.put("index", (System.nanoTime() - t) / 1e9);
       t = System.nanoTime();
       h.execute("DROP TABLE IF EXISTS sqlbench_doomed");
-      // A row goes when a twin is newer (ties: the larger id wins), as in KeepLatestPolicy.
+      // A row goes when a twin is kept over it.
       h.execute("CREATE TABLE sqlbench_doomed (id BIGINT PRIMARY KEY) ENGINE=InnoDB AS"
           + " SELECT DISTINCT a.id FROM supply_demand_sqlbench a JOIN supply_demand_sqlbench b ON a.md5 = b.md5"
-          + " AND (COALESCE(b.reg_time, '1000-01-01') > COALESCE(a.reg_time, '1000-01-01')"
-          + " OR (COALESCE(b.reg_time, '1000-01-01') = COALESCE(a.reg_time, '1000-01-01') AND b.id > a.id))");
+          + " AND " + KeepLatestPolicy.sqlPreferred("b", "a", "reg_time", "id"));
       seconds.put("select", (System.nanoTime() - t) / 1e9);
       t = System.nanoTime();
       h.execute("DELETE s FROM supply_demand_sqlbench s JOIN sqlbench_doomed d ON s.id = d.id");

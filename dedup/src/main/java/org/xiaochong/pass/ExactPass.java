@@ -7,14 +7,11 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.PostingsEnum;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.FixedBitSet;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.IndexSchema;
+import org.xiaochong.index.TermHolders;
 import org.xiaochong.policy.KeepLatestPolicy;
 import org.xiaochong.prefilter.GroupPrefilter;
 
@@ -24,9 +21,9 @@ import org.xiaochong.prefilter.GroupPrefilter;
  * KeepLatestPolicy}) and plan the others for removal with rule {@code exact} and score 1.
  *
  * <p>The seed runs a Lucene TermQuery per record. We do what a TermQuery does underneath, without
- * scoring or collector overhead: per segment, {@code TermsEnum.seekExact(md5)} and walk the postings,
- * skipping deleted docs. Every member of a resolved group is marked, so a group is looked up once,
- * not once per member. The {@link GroupPrefilter} is asked before each lookup.
+ * scoring or collector overhead ({@link TermHolders}: per segment, {@code TermsEnum.seekExact(md5)}
+ * and the postings, skipping deleted docs). Every member of a resolved group is marked, so a group
+ * is looked up once, not once per member. The {@link GroupPrefilter} is asked before each lookup.
  *
  * <p>Not thread-safe: one instance per run.
  */
@@ -68,12 +65,7 @@ public final class ExactPass {
     List<LeafReaderContext> leaves = snapshot.leaves();
     FixedBitSet inWindow = snapshot.windowDocs(window);
     FixedBitSet resolved = new FixedBitSet(Math.max(1, snapshot.maxDoc()));
-    TermsEnum[] termsEnums = new TermsEnum[leaves.size()];
-    for (int i = 0; i < leaves.size(); i++) {
-      Terms terms = leaves.get(i).reader().terms(IndexSchema.MD5);
-      termsEnums[i] = terms == null ? null : terms.iterator();
-    }
-    PostingsEnum postings = null;
+    TermHolders holders = new TermHolders(leaves, IndexSchema.MD5);
     int[] group = new int[16];
     long examined = 0;
     long groups = 0;
@@ -97,21 +89,11 @@ public final class ExactPass {
         }
         lookups++;
         int size = 0;
-        for (int i = 0; i < leaves.size(); i++) {
-          if (termsEnums[i] == null || !termsEnums[i].seekExact(key)) {
-            continue;
+        for (int d = holders.first(key); d != TermHolders.NO_MORE_DOCS; d = holders.next()) {
+          if (size == group.length) {
+            group = Arrays.copyOf(group, size * 2);
           }
-          LeafReaderContext other = leaves.get(i);
-          Bits live = other.reader().getLiveDocs();
-          postings = termsEnums[i].postings(postings, PostingsEnum.NONE);
-          for (int d = postings.nextDoc(); d != PostingsEnum.NO_MORE_DOCS; d = postings.nextDoc()) {
-            if (live == null || live.get(d)) {
-              if (size == group.length) {
-                group = Arrays.copyOf(group, size * 2);
-              }
-              group[size++] = other.docBase + d;
-            }
-          }
+          group[size++] = d;
         }
         for (int i = 0; i < size; i++) {
           resolved.set(group[i]);

@@ -9,10 +9,7 @@ import java.util.Map;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
-import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.ReaderUtil;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
@@ -23,6 +20,8 @@ import org.xiaochong.fingerprint.NearOutcome;
 import org.xiaochong.fingerprint.NearSimilarity;
 import org.xiaochong.index.IntArrays;
 import org.xiaochong.index.NearSchema;
+import org.xiaochong.index.TermHolders;
+import org.xiaochong.policy.KeepLatestPolicy;
 
 /**
  * The near-duplicate pass (seed 002, 第二步): multi-MD5 fingerprints compared by shared count and
@@ -92,14 +91,10 @@ public final class NearPass {
     List<LeafReaderContext> leaves = snapshot.leaves();
     int maxDoc = Math.max(1, snapshot.maxDoc());
     FixedBitSet inWindow = snapshot.windowDocs(window);
-    TermsEnum[] termsEnums = new TermsEnum[leaves.size()];
-    for (int i = 0; i < leaves.size(); i++) {
-      Terms terms = leaves.get(i).reader().terms(NearSchema.KEY);
-      termsEnums[i] = terms == null ? null : terms.iterator();
-    }
+    TermHolders holders = new TermHolders(leaves, NearSchema.KEY);
     KeyFrequencies frequencies = new KeyFrequencies(leaves, NearSchema.KEY);
     if (window.ids() != null) {
-      inWindow.or(olderNeighbours(inWindow, termsEnums, frequencies));
+      inWindow.or(olderNeighbours(inWindow, holders, frequencies));
     }
     Map<NearOutcome, Long> empty = new EnumMap<>(NearOutcome.class);
     long examined = 0;
@@ -146,7 +141,6 @@ public final class NearPass {
     FixedBitSet kept = new FixedBitSet(maxDoc);
     FixedBitSet touched = new FixedBitSet(maxDoc);
     int[] candidates = new int[64];
-    PostingsEnum postings = null;
     long lookups = 0;
     long keysAlone = 0;
     long compared = 0;
@@ -173,20 +167,12 @@ public final class NearPass {
         }
         lookups++;
         BytesRef term = NearSchema.keyBytes(candidateKey);
-        for (int i = 0; i < leaves.size(); i++) {
-          if (termsEnums[i] == null || !termsEnums[i].seekExact(term)) {
-            continue;
-          }
-          int base = leaves.get(i).docBase;
-          postings = termsEnums[i].postings(postings, PostingsEnum.NONE);
-          for (int d = postings.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = postings.nextDoc()) {
-            int g = base + d;
-            if (kept.get(g) && !touched.getAndSet(g)) {
-              if (size == candidates.length) {
-                candidates = Arrays.copyOf(candidates, size * 2);
-              }
-              candidates[size++] = g;
+        for (int g = holders.first(term); g != TermHolders.NO_MORE_DOCS; g = holders.next()) {
+          if (kept.get(g) && !touched.getAndSet(g)) {
+            if (size == candidates.length) {
+              candidates = Arrays.copyOf(candidates, size * 2);
             }
+            candidates[size++] = g;
           }
         }
       }
@@ -236,11 +222,10 @@ public final class NearPass {
    * window and come after it in the newest-first order: those whose examination a new record can
    * change.
    */
-  private FixedBitSet olderNeighbours(FixedBitSet inWindow, TermsEnum[] termsEnums, KeyFrequencies frequencies)
+  private FixedBitSet olderNeighbours(FixedBitSet inWindow, TermHolders holders, KeyFrequencies frequencies)
       throws IOException {
     List<LeafReaderContext> leaves = snapshot.leaves();
     FixedBitSet neighbours = new FixedBitSet(Math.max(1, snapshot.maxDoc()));
-    PostingsEnum postings = null;
     for (int doc = inWindow.length() == 0 ? DocIdSetIterator.NO_MORE_DOCS : inWindow.nextSetBit(0);
         doc != DocIdSetIterator.NO_MORE_DOCS; doc = doc + 1 >= inWindow.length() ? DocIdSetIterator.NO_MORE_DOCS
             : inWindow.nextSetBit(doc + 1)) {
@@ -250,18 +235,9 @@ public final class NearPass {
           continue;
         }
         BytesRef term = NearSchema.keyBytes(key);
-        for (int i = 0; i < leaves.size(); i++) {
-          if (termsEnums[i] == null || !termsEnums[i].seekExact(term)) {
-            continue;
-          }
-          Bits live = leaves.get(i).reader().getLiveDocs();
-          int base = leaves.get(i).docBase;
-          postings = termsEnums[i].postings(postings, PostingsEnum.NONE);
-          for (int d = postings.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = postings.nextDoc()) {
-            int g = base + d;
-            if ((live == null || live.get(d)) && !inWindow.get(g) && compareNewestFirst(doc, g) < 0) {
-              neighbours.set(g);
-            }
+        for (int g = holders.first(term); g != TermHolders.NO_MORE_DOCS; g = holders.next()) {
+          if (!inWindow.get(g) && compareNewestFirst(doc, g) < 0) {
+            neighbours.set(g);
           }
         }
       }
@@ -269,13 +245,13 @@ public final class NearPass {
     return neighbours;
   }
 
-  /** Orders docs by (time desc, id desc), the keep-latest order. */
+  /** Orders docs by preference, the kept one first ({@link KeepLatestPolicy}: time desc, id desc). */
   private void sortNewestFirst(int[] docs, int n) {
     IntArrays.sort(docs, 0, n, this::compareNewestFirst);
   }
 
+  /** Negative when doc {@code a} is kept over doc {@code b}: the newest-first order. */
   private int compareNewestFirst(int a, int b) {
-    int byTime = Long.compare(snapshot.time(b), snapshot.time(a));
-    return byTime != 0 ? byTime : Long.compare(snapshot.id(b), snapshot.id(a));
+    return KeepLatestPolicy.compare(snapshot.time(b), snapshot.id(b), snapshot.time(a), snapshot.id(a));
   }
 }

@@ -6,6 +6,7 @@ import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.fingerprint.NearSimilarity;
 import org.xiaochong.index.NearSchema;
+import org.xiaochong.policy.KeepLatestPolicy;
 
 /**
  * The near-duplicate rule, shared by the near pass ({@link NearPass}) and the online check
@@ -135,14 +136,14 @@ public final class NearRule {
 
   /**
    * Whether a near duplicate (similarity, time, id) beats the best one so far: more similar, or as
-   * similar and newer (time, then id), so the record points to the latest copy. The first one always
-   * wins when {@code bestSimilarity} is negative.
+   * similar and kept over it by {@link KeepLatestPolicy}, so the record points to the latest copy. The
+   * first one always wins when {@code bestSimilarity} is negative.
    */
   public static boolean isBetter(double similarity, long time, long id, double bestSimilarity, long bestTime, long bestId) {
     if (similarity != bestSimilarity) {
       return similarity > bestSimilarity;
     }
-    return time > bestTime || (time == bestTime && id > bestId);
+    return KeepLatestPolicy.isPreferred(time, id, bestTime, bestId);
   }
 
   /**

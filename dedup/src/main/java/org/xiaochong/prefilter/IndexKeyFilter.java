@@ -26,6 +26,7 @@ import org.xiaochong.index.IdSet;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.LongList;
 import org.xiaochong.index.NearSchema;
+import org.xiaochong.index.TermHolders;
 
 /**
  * The IMP-CBFilter of seed 000 in front of a Lucene index: a counting Bloom filter of the index's
@@ -308,13 +309,14 @@ public final class IndexKeyFilter implements GroupPrefilter {
   }
 
   /**
-   * A record with this near key entered the index, which {@code reader} (taken before) does not show;
-   * {@code heldElsewhere} says whether a record added since holds it already. The key is put unless a
-   * live record held it: the filter is certain for most keys, the index is asked for the rest.
+   * A record with this near key entered the index, which {@code keyHolders} (the near keys of a reader
+   * taken before) does not show; {@code heldElsewhere} says whether a record added since holds it
+   * already. The key is put unless a live record held it: the filter is certain for most keys, the
+   * index is asked for the rest.
    */
-  public void addedNearKey(long nearKey, DirectoryReader reader, boolean heldElsewhere) {
+  public void addedNearKey(long nearKey, TermHolders keyHolders, boolean heldElsewhere) {
     long h2 = secondHash(nearKey);
-    if (heldElsewhere || filter.mightContain(nearKey, h2) && anyLive(reader, NearSchema.keyBytes(nearKey))) {
+    if (heldElsewhere || filter.mightContain(nearKey, h2) && anyLive(keyHolders, NearSchema.keyBytes(nearKey))) {
       return;
     }
     filter.put(nearKey, h2);
@@ -402,10 +404,12 @@ public final class IndexKeyFilter implements GroupPrefilter {
     LongList touched = new LongList();
     forEachKey(before, leftIds, (h1, h2) -> touched.add(h1));
     forEachKey(after, cameIds, (h1, h2) -> touched.add(h1));
+    TermHolders beforeHolders = keyHolders(before);
+    TermHolders afterHolders = keyHolders(after);
     for (long key : Fingerprints.sortedDistinct(touched.toArray())) {
       BytesRef term = NearSchema.keyBytes(key);
-      boolean held = anyLive(before, term);
-      boolean holds = anyLive(after, term);
+      boolean held = anyLive(beforeHolders, term);
+      boolean holds = anyLive(afterHolders, term);
       if (held && !holds) {
         filter.remove(key, secondHash(key));
       } else if (!held && holds) {
@@ -460,23 +464,18 @@ public final class IndexKeyFilter implements GroupPrefilter {
     }
   }
 
-  /** Whether a live record of {@code reader} holds the near key {@code term}. */
-  private static boolean anyLive(DirectoryReader reader, BytesRef term) {
+  private static TermHolders keyHolders(DirectoryReader reader) {
     try {
-      for (LeafReaderContext leaf : reader.leaves()) {
-        Terms terms = leaf.reader().terms(NearSchema.KEY);
-        if (terms == null) {
-          continue;
-        }
-        TermsEnum termsEnum = terms.iterator();
-        if (!termsEnum.seekExact(term)) {
-          continue;
-        }
-        if (anyLive(termsEnum.postings(null, PostingsEnum.NONE), leaf.reader().getLiveDocs())) {
-          return true;
-        }
-      }
-      return false;
+      return new TermHolders(reader.leaves(), NearSchema.KEY);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Whether a live record holds the near key {@code term}. */
+  private static boolean anyLive(TermHolders keyHolders, BytesRef term) {
+    try {
+      return keyHolders.anyLive(term);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -18,7 +18,9 @@ import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.demo.GroundTruth;
 import org.xiaochong.demo.PostGenerator;
 import org.xiaochong.demo.PostLoader;
+import org.xiaochong.policy.KeepLatestPolicy;
 import org.xiaochong.run.DedupRunner;
+import org.xiaochong.source.RecordSource;
 
 /** The exact pipeline on ~20k generated posts with known duplicate clusters, against a real MariaDB. */
 @Tag("db")
@@ -49,10 +51,9 @@ class ExactPipelineIT extends DbTestSupport {
     return groups;
   }
 
-  /** The latest post: greatest time (NULL oldest), ties broken by the greater id. */
-  private static final Comparator<PostGenerator.Post> LATEST =
-      Comparator.comparing(PostGenerator.Post::regTime, Comparator.nullsFirst(Comparator.naturalOrder()))
-          .thenComparingLong(PostGenerator.Post::id);
+  /** The post the run keeps ({@link KeepLatestPolicy}: greatest time, NULL oldest, then the greater id). */
+  private static final Comparator<PostGenerator.Post> LATEST = (a, b) -> KeepLatestPolicy.compare(
+      RecordSource.toMillis(a.regTime()), a.id(), RecordSource.toMillis(b.regTime()), b.id());
 
   @Test
   void run_applyOnGeneratedPosts_removesExactlyTheExactDuplicatesKeepingTheLatest() {
@@ -113,10 +114,7 @@ class ExactPipelineIT extends DbTestSupport {
     // Checked in SQL too: every archived row is older than (or tied and lower id than) its kept row.
     Long violations = withHandle(h -> h.createQuery(
             "SELECT COUNT(*) FROM supply_demand_removed r LEFT JOIN supply_demand k ON k.id = r.dedup_kept_id"
-                + " WHERE k.id IS NULL"
-                + " OR (r.reg_time IS NOT NULL AND k.reg_time IS NULL)"
-                + " OR r.reg_time > k.reg_time"
-                + " OR (r.reg_time <=> k.reg_time AND r.id >= k.id)")
+                + " WHERE k.id IS NULL OR NOT " + KeepLatestPolicy.sqlPreferred("k", "r", "reg_time", "id"))
         .mapTo(Long.class).one());
     assertThat(violations).isZero();
 

@@ -16,6 +16,7 @@ import org.xiaochong.demo.PostGenerator;
 import org.xiaochong.demo.PostLoader;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.policy.KeepLatestPolicy;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.Progress;
 import org.xiaochong.run.RunSummary;
@@ -91,10 +92,7 @@ class NearPipelineIT extends DbTestSupport {
     // Every kept record is still in the table and newer (or tied with a larger id).
     Long violations = withHandle(h -> h.createQuery(
             "SELECT COUNT(*) FROM supply_demand_removed r LEFT JOIN supply_demand k ON k.id = r.dedup_kept_id"
-                + " WHERE k.id IS NULL"
-                + " OR (r.reg_time IS NOT NULL AND k.reg_time IS NULL)"
-                + " OR r.reg_time > k.reg_time"
-                + " OR (r.reg_time <=> k.reg_time AND r.id >= k.id)")
+                + " WHERE k.id IS NULL OR NOT " + KeepLatestPolicy.sqlPreferred("k", "r", "reg_time", "id"))
         .mapTo(Long.class).one());
     assertThat(violations).isZero();
     assertThat(count("supply_demand_removed")).isEqualTo(plan.size());
