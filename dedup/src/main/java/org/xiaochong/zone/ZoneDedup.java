@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.Record;
@@ -53,6 +54,9 @@ final class ZoneDedup {
       return cpuSeconds > 0 ? recordsIn / cpuSeconds : 0;
     }
   }
+
+  /** A record's key and, when made on a parse thread, its text (the zone line written for it). */
+  private record KeyedRecord(byte[] key, String text) {}
 
   /** Seed 003's simhash rule on the same input: what equal-simhash dedup would keep. */
   record SimhashResult(long recordsIn, long distinctKeys, long recordsKept, long keysKept, double seconds) {
@@ -99,17 +103,28 @@ final class ZoneDedup {
       ZoneReader.Listener listener = new ZoneReader.Listener() {
         @Override
         public void record(Record record) {
+          record(record, null);
+        }
+
+        @Override
+        public void record(Record record, Object prepared) {
+          KeyedRecord keyed = prepared != null ? (KeyedRecord) prepared : new KeyedRecord(keys.of(record), null);
           counts[0]++;
-          byte[] key = keys.of(record);
-          if (seen.add(RecordKey.high(key), RecordKey.low(key))) {
+          if (seen.add(RecordKey.high(keyed.key()), RecordKey.low(keyed.key()))) {
             counts[1]++;
             try {
-              writer.write(record.toString());
+              writer.write(keyed.text() != null ? keyed.text() : record.toString());
               writer.write('\n');
             } catch (IOException e) {
               throw new UncheckedIOException(e);
             }
           }
+        }
+
+        @Override
+        public Function<Record, Object> preparer() {
+          RecordKey batchKeys = new RecordKey(withTtl); // keeps a digest: one per batch, on its parse thread
+          return record -> new KeyedRecord(batchKeys.of(record), record.toString());
         }
 
         @Override

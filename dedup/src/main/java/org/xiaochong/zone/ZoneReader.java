@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Master;
 import org.xbill.DNS.Name;
@@ -63,6 +64,22 @@ final class ZoneReader {
   /** Receives the records and the skipped entries, in file order. */
   interface Listener {
     void record(Record record);
+
+    /**
+     * A record with what {@link #preparer} made of it on a parse thread (null when it was parsed on
+     * the reading thread).
+     */
+    default void record(Record record, Object prepared) {
+      record(record);
+    }
+
+    /**
+     * Work on each record that can run on the parse threads before the record is delivered (a key, its
+     * text), or null for none. Asked once per batch, so the function it returns may keep buffers.
+     */
+    default Function<Record, Object> preparer() {
+      return null;
+    }
 
     /** A skipped entry: "file:line: why". */
     void skipped(String where, String why);
@@ -132,7 +149,7 @@ final class ZoneReader {
     Name origin;
     long defaultTtl; // $TTL, -1 if none
     long lastTtl = -1;
-    String lastOwner; // previous record's owner, absolute text
+    Name lastOwner; // previous record's owner
 
     FileState(Path file, Name origin, long defaultTtl, int depth, Listener listener) {
       this.file = file;
@@ -143,7 +160,7 @@ final class ZoneReader {
     }
 
     private List<ParseJob> batch = new ArrayList<>();
-    private final ArrayDeque<Future<List<Parsed>>> inFlight = new ArrayDeque<>();
+    private final ArrayDeque<Future<ParsedBatch>> inFlight = new ArrayDeque<>();
 
     void readEntries(ZoneLines lines) throws IOException {
       for (ZoneLines.Entry entry = lines.next(); entry != null; entry = lines.next()) {
@@ -182,12 +199,20 @@ final class ZoneReader {
       batch = new ArrayList<>();
       inFlight.add(parsers.submit(() -> {
         long cpu = THREADS.getCurrentThreadCpuTime();
+        Function<Record, Object> preparer = listener.preparer();
         List<Parsed> parsed = new ArrayList<>(jobs.size());
+        List<Object> prepared = preparer == null ? null : new ArrayList<>(jobs.size());
         for (ParseJob job : jobs) {
-          parsed.add(job.parse());
+          Parsed entry = job.parse();
+          parsed.add(entry);
+          if (preparer != null) {
+            for (Record record : entry.records()) {
+              prepared.add(preparer.apply(record));
+            }
+          }
         }
         parseCpuNanos.add(THREADS.getCurrentThreadCpuTime() - cpu);
-        return parsed;
+        return new ParsedBatch(parsed, prepared);
       }));
       if (inFlight.size() > 2 * parseThreads) {
         deliver(inFlight.poll());
@@ -204,21 +229,22 @@ final class ZoneReader {
       }
     }
 
-    private void deliver(Future<List<Parsed>> future) {
-      List<Parsed> parsed;
+    private void deliver(Future<ParsedBatch> future) {
+      ParsedBatch batch;
       try {
-        parsed = future.get();
+        batch = future.get();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted while parsing " + file, e);
       } catch (ExecutionException e) {
         throw new IllegalStateException("parsing " + file + " failed: " + e.getCause(), e.getCause());
       }
-      for (Parsed entry : parsed) {
+      int at = 0;
+      for (Parsed entry : batch.parsed()) {
         for (Record record : entry.records()) {
           lastTtl = record.getTTL();
-          lastOwner = record.getName().toString();
-          listener.record(record);
+          lastOwner = record.getName();
+          listener.record(record, batch.prepared() == null ? null : batch.prepared().get(at++));
         }
         if (entry.error() != null) {
           skip(entry.line(), entry.error());
@@ -234,7 +260,7 @@ final class ZoneReader {
           skip(entry.line(), "no owner name (the line starts with white space and no record precedes it)");
           return false;
         }
-        text = lastOwner + text;
+        text = lastOwner.toString() + text;
       }
       long ttl = defaultTtl >= 0 ? defaultTtl : lastTtl;
       Parsed parsed = new ParseJob(entry.line(), text.getBytes(StandardCharsets.ISO_8859_1), origin, ttl).parse();
@@ -245,7 +271,7 @@ final class ZoneReader {
           defaultTtl = soa.getTTL();
         }
         lastTtl = record.getTTL();
-        lastOwner = record.getName().toString();
+        lastOwner = record.getName();
         listener.record(record);
       }
       if (parsed.error() != null) {
@@ -380,6 +406,9 @@ final class ZoneReader {
       }
     }
   }
+
+  /** A batch's entries as parsed, with what the listener's preparer made of each record, in order (or null). */
+  private record ParsedBatch(List<Parsed> parsed, List<Object> prepared) {}
 
   /** What an entry parsed to: its records, and the error that stopped it (null: none). */
   private record Parsed(int line, List<Record> records, String error) {}
