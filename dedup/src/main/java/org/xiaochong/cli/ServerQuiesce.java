@@ -18,8 +18,8 @@ import org.xiaochong.source.Database;
  * fills; a bulk delete (our applied run) leaves delete-marked rows that the purge threads remove later.
  * Without a pause, that work lands on whichever step comes next and competes for the same cores:
  * before our run the ~12,000 pages dirtied by the load and the copy, before the SQL way our run's
- * ~29,000 pages and its purge. On the 1M bench the effect was within the machine's noise (bench/
- * RESULTS.md, fifth session); the pause (2-4 s, not timed) makes the two timings start alike. Database
+ * ~29,000 pages and its purge. On the 1M bench the effect is within the machine's noise (bench/
+ * RESULTS.md); the pause (2-4 s, not timed) makes the two timings start alike. Database
  * benchmarks (sysbench, TPC setups) flush and wait for purge between phases for the same reason.
  *
  * <p>How: set {@code innodb_max_dirty_pages_pct} to 0 (the page cleaner then writes out every dirty

@@ -46,10 +46,8 @@ import org.apache.lucene.index.BaseTermsEnum;
  * <p>Why: adding a document goes through Lucene's general indexing chain, which for our four fields
  * mostly hashes each md5 term into an in-memory postings table, grows and rehashes that table, and
  * sorts it when the segment is flushed. Here the keys are sorted once, as packed longs, and Lucene's
- * merge code reads terms and postings straight from the arrays. Indexing 1M keys on two threads in a
- * fresh JVM: 4.1 -> 2.8 core-s; the index stage of the 1M bench: 4.4 -> 3.4 s (bench/RESULTS.md, fifth
- * session). Lucene offers no
- * bulk-load API for postings; a custom leaf passed to addIndexes is the supported way (Lucene's own
+ * merge code reads terms and postings straight from the arrays. This takes about a third less CPU than
+ * the indexing chain for 1M keys (bench/RESULTS.md). Lucene offers no bulk-load API for postings; a custom leaf passed to addIndexes is the supported way (Lucene's own
  * index sorting and field-dropping tools work the same way).
  */
 final class ExactSegmentReader extends LeafReader {

@@ -80,11 +80,10 @@ public final class FingerprintIndex implements Closeable {
       }
       IndexWriterConfig config = new IndexWriterConfig(new KeywordAnalyzer());
       config.setOpenMode(rebuild ? IndexWriterConfig.OpenMode.CREATE : IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
-      // For documents added one by one (the near index, `check --add`): 128 MB holds a million exact
-      // documents, so a first build made one segment per indexing thread and the passes looked each
-      // key up in 2 segments instead of 6; 0.5 s faster than 48 MB on 1M rows, no faster at 256 MB
-      // (bench/RESULTS.md). The exact index's syncs now write whole segments of up to 2^20 rows per
-      // thread instead (ExactSegmentIndexer), which do not use this buffer.
+      // For documents added one by one (the near index, `check --add`): 128 MB holds a million
+      // documents, so a build makes one segment per indexing thread and the passes look each key up in
+      // few segments; 256 MB is no faster (bench/RESULTS.md). The exact index's syncs write whole
+      // segments of up to 2^20 rows per thread (ExactSegmentIndexer) and do not use this buffer.
       config.setRAMBufferSizeMB(128);
       config.setCommitOnClose(false);
       // An applied run deletes its duplicates from the index (a quarter of the documents in the 1M
@@ -93,7 +92,7 @@ public final class FingerprintIndex implements Closeable {
       // back, aborting them: they cost a core for the last second of the run and were thrown away.
       // Allowing up to 50 % (the most Lucene accepts) leaves deleted documents to the merges the index
       // makes as it grows; they cost a live-docs check in the passes and disk space until then.
-      // Measured on 1M rows (bench/RESULTS.md, fourth session): apply stage ~0.15 s faster.
+      // On 1M rows the apply stage is ~0.15 s faster for it (bench/RESULTS.md).
       TieredMergePolicy mergePolicy = new TieredMergePolicy();
       mergePolicy.setDeletesPctAllowed(50);
       config.setMergePolicy(mergePolicy);

@@ -101,8 +101,7 @@ public final class TextNormalizer {
    * detour through UTF-16. The exact key of a row read from the database takes this path: for text
    * that {@link #isNfkcStable(String)} would pass (most Chinese posts), the code points are read
    * straight from the bytes and a CJK ideograph's three bytes are copied as they are, which saves
-   * decoding every field into a String and encoding the result again (bench/RESULTS.md, sixth
-   * session). Any other text (and malformed UTF-8) goes through {@link #normalizeText(String)}.
+   * decoding every field into a String and encoding the result again (bench/RESULTS.md). Any other text (and malformed UTF-8) goes through {@link #normalizeText(String)}.
    */
   public static void normalizeUtf8(byte[] utf8, int from, int to, BytesRefBuilder out) {
     if (!normalizeStableUtf8(utf8, from, to, out)) {
