@@ -54,15 +54,15 @@ final class BatchMover {
     String columns = sourceColumns.stream().map(c -> "t." + q(c)).collect(Collectors.joining(", "));
     String plainColumns = sourceColumns.stream().map(ArchiveTables::q).collect(Collectors.joining(", "));
     String id = q(spec.idColumn());
-    String time = q(spec.timeColumn());
     String table = q(spec.table());
     RecordSource source = new RecordSource(tables.database(), spec);
     String rows = " FROM dedup_plan p JOIN " + table + " t ON t." + id + " = p.removed_id"
         + " JOIN " + table + " k ON k." + id + " = p.kept_id";
     String batch = " WHERE p.run_id = ? AND p.seq >= ? AND p.seq < ? AND p.skipped = 0";
     // Both rows as the index held them when the pass decided: then the decision still stands.
-    String unchanged = " AND " + source.rowChecksumSql("t") + " = p.removed_crc AND t." + time + " <=> p.removed_time"
-        + " AND " + source.rowChecksumSql("k") + " = p.kept_crc AND k." + time + " <=> p.kept_time";
+    String unchanged = " AND " + source.rowChecksumSql("t") + " = p.removed_crc AND " + source.timeAtMillisSql("t")
+        + " <=> p.removed_time AND " + source.rowChecksumSql("k") + " = p.kept_crc AND " + source.timeAtMillisSql("k")
+        + " <=> p.kept_time";
     String archive = "INSERT INTO " + q(spec.removedTable()) + " (" + plainColumns
         + ", dedup_run_id, dedup_rule, dedup_kept_id, dedup_score, dedup_removed_at) SELECT " + columns
         + ", p.run_id, p.rule, p.kept_id, p.score, ?" + rows;

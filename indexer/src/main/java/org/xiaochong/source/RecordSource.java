@@ -29,6 +29,8 @@ public final class RecordSource {
   private final List<String> columns;
   /** How this table's row checksums are made ({@link ChecksumPlan}); found on first use (it needs the columns' charsets). */
   private volatile ChecksumPlan checksums;
+  /** Fractional digits of the time column; -1 until asked. */
+  private volatile int timePrecision = -1;
 
   public RecordSource(Database database, TableSpec spec) {
     this.database = database;
@@ -42,6 +44,21 @@ public final class RecordSource {
    */
   public String rowChecksumSql(String alias) {
     return RowChecksum.sqlExpression(columns, checksums().castToBinary(), alias);
+  }
+
+  /**
+   * The time column of table alias {@code alias} at millisecond precision, as the index and the plan
+   * keep it: cut to DATETIME(3) when the column keeps more (the server truncates, as {@link #toMillis}
+   * does), so that an unchanged DATETIME(6) row compares equal to what was indexed.
+   */
+  public String timeAtMillisSql(String alias) {
+    if (timePrecision < 0) {
+      timePrecision = database.jdbi().withHandle(h -> h.createQuery("SELECT COALESCE(MAX(datetime_precision), 0)"
+              + " FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ? AND column_name = ?")
+          .bind(0, spec.table()).bind(1, spec.timeColumn()).mapTo(Integer.class).one());
+    }
+    String column = alias + "." + TableSpec.quote(spec.timeColumn());
+    return timePrecision > 3 ? "CAST(" + column + " AS DATETIME(3))" : column;
   }
 
   /**
