@@ -28,7 +28,9 @@ import org.xiaochong.index.TermHolders;
 import org.xiaochong.pass.IndexedNearKeys;
 import org.xiaochong.pass.NearRule;
 import org.xiaochong.policy.KeepLatestPolicy;
-import org.xiaochong.prefilter.IndexKeyFilter;
+import org.xiaochong.prefilter.ExactKeyFilter;
+import org.xiaochong.prefilter.FilterFile;
+import org.xiaochong.prefilter.NearKeyFilter;
 import org.xiaochong.prefilter.PrefilterSettings;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
@@ -73,7 +75,7 @@ public final class OnlineChecker implements Closeable {
   private final FingerprintIndex index;
   private final TableSpec spec;
   private final ExactKey exactKey;
-  private final IndexKeyFilter filter;
+  private final ExactKeyFilter filter;
   private final DirectoryReader reader;
   private final TermHolders md5Holders;
   /** Keys added in this session (the reader does not see them): key → (id, time). */
@@ -81,7 +83,7 @@ public final class OnlineChecker implements Closeable {
   private final NearChecker near;
   private long indexLookups;
 
-  private OnlineChecker(FingerprintIndex index, TableSpec spec, IndexKeyFilter filter, DirectoryReader reader,
+  private OnlineChecker(FingerprintIndex index, TableSpec spec, ExactKeyFilter filter, DirectoryReader reader,
       NearChecker near) {
     this.index = index;
     this.spec = spec;
@@ -111,15 +113,15 @@ public final class OnlineChecker implements Closeable {
   public static OnlineChecker open(FingerprintIndex index, FingerprintIndex nearIndex, TableSpec spec,
       NearConfig nearConfig, PrefilterSettings settings, java.util.function.Consumer<String> notes) {
     DirectoryReader reader = index.openReader();
-    IndexKeyFilter filter = settings.enabled()
-        ? IndexKeyFilter.openOrRebuild(IndexKeyFilter.Kind.EXACT, filterDir(index), index.commitGeneration(), reader,
+    ExactKeyFilter filter = settings.enabled()
+        ? ExactKeyFilter.KIND.openOrRebuild(filterDir(index), index.commitGeneration(), reader,
             settings.countersPerKey(), settings.hashes(), notes)
         : null;
     NearChecker near = null;
     if (nearIndex != null) {
       DirectoryReader nearReader = nearIndex.openReader();
-      IndexKeyFilter nearFilter = settings.enabled()
-          ? IndexKeyFilter.openOrRebuild(IndexKeyFilter.Kind.NEAR, filterDir(index), nearIndex.commitGeneration(),
+      NearKeyFilter nearFilter = settings.enabled()
+          ? NearKeyFilter.KIND.openOrRebuild(filterDir(index), nearIndex.commitGeneration(),
               nearReader, settings.countersPerKey(), settings.hashes(), notes)
           : null;
       near = new NearChecker(nearIndex, nearReader, nearFilter, spec, nearConfig);
@@ -128,7 +130,7 @@ public final class OnlineChecker implements Closeable {
   }
 
   private static java.nio.file.Path filterDir(FingerprintIndex index) {
-    return index.path().resolve(IndexKeyFilter.DIR);
+    return index.path().resolve(FilterFile.DIR);
   }
 
   /** Checks one record given as column → value (columns in neither fields.exact nor fields.near are ignored). */
@@ -265,7 +267,7 @@ public final class OnlineChecker implements Closeable {
     private final DirectoryReader reader;
     private final List<LeafReaderContext> leaves;
     private final TermHolders keyHolders;
-    private final IndexKeyFilter filter;
+    private final NearKeyFilter filter;
     private final NearConfig config;
     private final TopTermsMd5 fingerprinter;
     private final NearDocumentMaker maker;
@@ -275,7 +277,7 @@ public final class OnlineChecker implements Closeable {
     private final Map<Long, List<Integer>> sessionHolders = new HashMap<>();
     private long lookups;
 
-    NearChecker(FingerprintIndex nearIndex, DirectoryReader reader, IndexKeyFilter filter, TableSpec spec,
+    NearChecker(FingerprintIndex nearIndex, DirectoryReader reader, NearKeyFilter filter, TableSpec spec,
         NearConfig config) {
       this.nearIndex = nearIndex;
       this.reader = reader;

@@ -25,7 +25,10 @@ import org.xiaochong.pass.NearPass;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.Window;
 import org.xiaochong.prefilter.GroupPrefilter;
+import org.xiaochong.prefilter.ExactKeyFilter;
+import org.xiaochong.prefilter.FilterFile;
 import org.xiaochong.prefilter.IndexKeyFilter;
+import org.xiaochong.prefilter.NearKeyFilter;
 import org.xiaochong.prefilter.PrefilterSettings;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
@@ -163,19 +166,19 @@ public final class DedupRunner {
   }
 
   /** A sync of the index and the exact filter that is in step with it (null when the prefilter is off). */
-  private record Synced(IndexSync.Result sync, IndexKeyFilter filter) {}
+  private record Synced(IndexSync.Result sync, ExactKeyFilter filter) {}
 
   /**
    * Brings the index up to date and {@code filter} with it: {@link #syncInStep}, except on a first build,
    * where the filter is made from the keys as they are indexed rather than rebuilt from the finished
    * index.
    */
-  private Synced syncIndexAndFilter(RecordSource source, IndexKeyFilter filter) {
+  private Synced syncIndexAndFilter(RecordSource source, ExactKeyFilter filter) {
     boolean firstBuild = filter != null && index.writer().getDocStats().numDocs == 0; // no reader needed
     if (!firstBuild) {
       return new Synced(syncInStep(index, filter, () -> syncIndex(source)), filter);
     }
-    IndexKeyFilter.ExactKeyCollector keys = new IndexKeyFilter.ExactKeyCollector();
+    ExactKeyFilter.Collector keys = new ExactKeyFilter.Collector();
     IndexSync.Result sync = syncIndex(source, keys);
     return new Synced(sync, keys.filter(prefilterSettings.countersPerKey(), prefilterSettings.hashes()));
   }
@@ -186,11 +189,11 @@ public final class DedupRunner {
    * rebuilding the filters). Returns the sync of the index.
    */
   public IndexSync.Result syncIndexesInStep(RecordSource source) {
-    Synced synced = syncIndexAndFilter(source, openFilter(IndexKeyFilter.Kind.EXACT, index));
+    Synced synced = syncIndexAndFilter(source, openFilter(ExactKeyFilter.KIND, index));
     IndexSync.Result sync = synced.sync();
     saveFilter(synced.filter(), index);
     if (nearIndex != null) {
-      IndexKeyFilter nearFilter = openFilter(IndexKeyFilter.Kind.NEAR, nearIndex);
+      NearKeyFilter nearFilter = openFilter(NearKeyFilter.KIND, nearIndex);
       syncInStep(nearIndex, nearFilter, () -> syncNearIndex(source));
       saveFilter(nearFilter, nearIndex);
     }
@@ -252,15 +255,15 @@ public final class DedupRunner {
     boolean nearIsNew = options.near() && nearIndex.writer().getDocStats().numDocs == 0;
 
     long t = System.nanoTime();
-    IndexKeyFilter opened = openFilter(IndexKeyFilter.Kind.EXACT, index);
-    IndexKeyFilter nearFilter = nearIndex == null ? null : openFilter(IndexKeyFilter.Kind.NEAR, nearIndex);
+    ExactKeyFilter opened = openFilter(ExactKeyFilter.KIND, index);
+    NearKeyFilter nearFilter = nearIndex == null ? null : openFilter(NearKeyFilter.KIND, nearIndex);
     if (opened != null) {
       seconds.put("prefilter", elapsed(t));
       t = System.nanoTime();
     }
     Synced synced = syncIndexAndFilter(source, opened);
     IndexSync.Result sync = synced.sync();
-    IndexKeyFilter prefilter = synced.filter();
+    ExactKeyFilter prefilter = synced.filter();
     seconds.put("index", elapsed(t));
     long syncSeqReached = index.syncSeq();
     ChosenWindow chosen = chooseWindow(options, watermark, nearIsNew);
@@ -450,7 +453,7 @@ public final class DedupRunner {
    * an answer the pass already has. {@code skipped} counts the keys that map proved held by the record
    * alone (the lookups the filter would skip); the filter itself is kept in step for {@code check}.
    */
-  private static RunSummary.NearPrefilterStats nearFilterStats(IndexKeyFilter nearFilter, NearPass.Result near) {
+  private static RunSummary.NearPrefilterStats nearFilterStats(NearKeyFilter nearFilter, NearPass.Result near) {
     if (nearFilter == null) {
       return null;
     }
@@ -459,12 +462,12 @@ public final class DedupRunner {
   }
 
   /** The filter of {@code kind} for the index at its current generation (loaded or rebuilt); null when disabled. */
-  private IndexKeyFilter openFilter(IndexKeyFilter.Kind kind, FingerprintIndex keyIndex) {
+  private <F extends IndexKeyFilter> F openFilter(IndexKeyFilter.Kind<F> kind, FingerprintIndex keyIndex) {
     if (!prefilterSettings.enabled()) {
       return null;
     }
     try (DirectoryReader reader = keyIndex.openReader()) {
-      return IndexKeyFilter.openOrRebuild(kind, filterDir(), keyIndex.commitGeneration(), reader,
+      return kind.openOrRebuild(filterDir(), keyIndex.commitGeneration(), reader,
           prefilterSettings.countersPerKey(), prefilterSettings.hashes(), notes);
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
@@ -479,7 +482,7 @@ public final class DedupRunner {
 
   /** Where both filters are saved: {@code <index.dir>/prefilter}. */
   private java.nio.file.Path filterDir() {
-    return index.path().resolve(IndexKeyFilter.DIR);
+    return index.path().resolve(FilterFile.DIR);
   }
 
   /**

@@ -32,7 +32,10 @@ import org.xiaochong.demo.PostLoader;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.NearSchema;
+import org.xiaochong.prefilter.ExactKeyFilter;
+import org.xiaochong.prefilter.FilterFile;
 import org.xiaochong.prefilter.IndexKeyFilter;
+import org.xiaochong.prefilter.NearKeyFilter;
 
 /**
  * {@code dedup check} on JSON lines against the indexes of a real run over generated posts (known
@@ -213,22 +216,24 @@ class CheckIT extends DbTestSupport {
     DedupConfig dedup = loadConfig(config);
     try (FingerprintIndex index = FingerprintIndex.open(dedup.indexDir(), dedup.fieldsDigest(), false);
         FingerprintIndex near = FingerprintIndex.open(dedup.nearIndexDir(), dedup.nearFieldsDigest(), false)) {
-      assertFilterInStep(IndexKeyFilter.Kind.EXACT, index, dedup, rows);
-      assertFilterInStep(IndexKeyFilter.Kind.NEAR, near, dedup, rows);
+      assertFilterInStep(true, index, dedup, rows);
+      assertFilterInStep(false, near, dedup, rows);
     }
   }
 
-  private static void assertFilterInStep(IndexKeyFilter.Kind kind, FingerprintIndex keyIndex, DedupConfig dedup,
+  private static void assertFilterInStep(boolean exact, FingerprintIndex keyIndex, DedupConfig dedup,
       long rows) throws Exception {
     try (DirectoryReader reader = keyIndex.openReader()) {
       assertThat(reader.numDocs()).isEqualTo((int) rows);
       List<String> notes = new ArrayList<>();
-      IndexKeyFilter saved = IndexKeyFilter.openOrRebuild(kind, dedup.indexDir().resolve(IndexKeyFilter.DIR),
-          keyIndex.commitGeneration(), reader, 20, 8, notes::add);
+      String kind = exact ? "EXACT" : "NEAR";
+      java.nio.file.Path dir = dedup.indexDir().resolve(FilterFile.DIR);
+      IndexKeyFilter saved = (exact ? ExactKeyFilter.KIND : NearKeyFilter.KIND)
+          .openOrRebuild(dir, keyIndex.commitGeneration(), reader, 20, 8, notes::add);
       assertThat(notes).as("%s: the saved snapshot is for this generation", kind).isEmpty();
       assertThat(saved.sameCounters(saved.rebuiltFrom(reader))).as("%s counters", kind).isTrue();
       // No false negative: every key a live record holds is "maybe present".
-      String field = kind == IndexKeyFilter.Kind.EXACT ? IndexSchema.MD5 : NearSchema.KEY;
+      String field = exact ? IndexSchema.MD5 : NearSchema.KEY;
       Terms terms = MultiTerms.getTerms(reader, field);
       Bits live = MultiBits.getLiveDocs(reader);
       TermsEnum termsEnum = terms.iterator();
@@ -241,9 +246,9 @@ class CheckIT extends DbTestSupport {
         }
         if (held) {
           liveKeys++;
-          boolean maybe = kind == IndexKeyFilter.Kind.EXACT
-              ? saved.mightContain(BytesRef.deepCopyOf(term).bytes)
-              : saved.mightContain(NearSchema.decode(term)[0]);
+          boolean maybe = exact
+              ? ((ExactKeyFilter) saved).mightContain(BytesRef.deepCopyOf(term).bytes)
+              : ((NearKeyFilter) saved).mightContain(NearSchema.decode(term)[0]);
           assertThat(maybe).as("%s key held by a live record", kind).isTrue();
         }
       }

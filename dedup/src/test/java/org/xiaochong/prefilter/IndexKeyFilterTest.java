@@ -44,7 +44,7 @@ class IndexKeyFilterTest {
       index.commit();
       try (DirectoryReader reader = index.openReader()) {
         List<String> notes = new ArrayList<>();
-        IndexKeyFilter filter = IndexKeyFilter.openOrRebuild(dir.resolve("pf"), index.commitGeneration(), reader, 20, 8, notes::add);
+        ExactKeyFilter filter = ExactKeyFilter.KIND.openOrRebuild(dir.resolve("pf"), index.commitGeneration(), reader, 20, 8, notes::add);
         assertThat(notes).singleElement().asString().contains("rebuilt from the index");
         int twinsSeenTwice = 0;
         for (byte[] k : twins) {
@@ -81,11 +81,11 @@ class IndexKeyFilterTest {
       index.commit();
       long generation = index.commitGeneration();
       try (DirectoryReader reader = index.openReader()) {
-        IndexKeyFilter built = IndexKeyFilter.openOrRebuild(dir.resolve("pf"), generation, reader, 20, 8, n -> {});
+        ExactKeyFilter built = ExactKeyFilter.KIND.openOrRebuild(dir.resolve("pf"), generation, reader, 20, 8, n -> {});
         built.save(dir.resolve("pf"), generation);
 
         List<String> notes = new ArrayList<>();
-        IndexKeyFilter loaded = IndexKeyFilter.openOrRebuild(dir.resolve("pf"), generation, reader, 20, 8, notes::add);
+        ExactKeyFilter loaded = ExactKeyFilter.KIND.openOrRebuild(dir.resolve("pf"), generation, reader, 20, 8, notes::add);
         assertThat(notes).isEmpty();
         assertThat(loaded.mightHaveTwin(key(5))).isTrue(); // ids 5 and 605 share it
 
@@ -93,7 +93,7 @@ class IndexKeyFilterTest {
         byte[] bytes = Files.readAllBytes(file);
         bytes[bytes.length / 2] ^= 0x5A;
         Files.write(file, bytes);
-        IndexKeyFilter rebuilt = IndexKeyFilter.openOrRebuild(dir.resolve("pf"), generation, reader, 20, 8, notes::add);
+        ExactKeyFilter rebuilt = ExactKeyFilter.KIND.openOrRebuild(dir.resolve("pf"), generation, reader, 20, 8, notes::add);
         assertThat(notes).singleElement().asString().startsWith("prefilter: exact keys rebuilt from the index (").contains("checksum");
         assertThat(rebuilt.mightHaveTwin(key(5))).isTrue();
       }
@@ -107,7 +107,7 @@ class IndexKeyFilterTest {
       index.add(2, 2, key(7));
       index.commit();
       try (DirectoryReader reader = index.openReader()) {
-        IndexKeyFilter filter = IndexKeyFilter.openOrRebuild(dir.resolve("pf"), index.commitGeneration(), reader, 20, 8, n -> {});
+        ExactKeyFilter filter = ExactKeyFilter.KIND.openOrRebuild(dir.resolve("pf"), index.commitGeneration(), reader, 20, 8, n -> {});
         assertThat(filter.mightHaveTwin(key(7))).isTrue();
         filter.removed(key(7));
         assertThat(filter.mightHaveTwin(key(7))).isFalse();
@@ -144,7 +144,7 @@ class IndexKeyFilterTest {
         }
       }
       try (DirectoryReader reader = index.openReader()) {
-        IndexKeyFilter filter = IndexKeyFilter.rebuild(IndexKeyFilter.Kind.NEAR, reader, 20, 8);
+        NearKeyFilter filter = NearKeyFilter.KIND.rebuild(reader, 20, 8);
 
         assertThat(filter.keys()).as("one entry per distinct live key").isEqualTo(liveKeys.size());
         for (long key : liveKeys) {
@@ -163,14 +163,35 @@ class IndexKeyFilterTest {
     }
   }
 
+  /** The two filters, for the tests both must pass. */
+  enum Kind {
+    EXACT(ExactKeyFilter.KIND),
+    NEAR(NearKeyFilter.KIND);
+
+    private final IndexKeyFilter.Kind<?> filters;
+
+    Kind(IndexKeyFilter.Kind<?> filters) {
+      this.filters = filters;
+    }
+
+    IndexKeyFilter rebuild(DirectoryReader reader) {
+      return filters.rebuild(reader, 20, 8);
+    }
+
+    IndexKeyFilter openOrRebuild(Path dir, long generation, DirectoryReader reader, int countersPerKey, int hashes,
+        java.util.function.Consumer<String> notes) {
+      return filters.openOrRebuild(dir, generation, reader, countersPerKey, hashes, notes);
+    }
+  }
+
   @ParameterizedTest
-  @EnumSource(IndexKeyFilter.Kind.class)
+  @EnumSource(Kind.class)
   void follow_deletesAndAdds_equalsARebuildCounterForCounter_andIsSavedAndLoadedForTheNewGeneration(
-      IndexKeyFilter.Kind kind) throws Exception {
+      Kind kind) throws Exception {
     try (TopTermsMd5 fingerprinter = new TopTermsMd5(NearConfig.defaults());
         FingerprintIndex index = FingerprintIndex.open(dir.resolve("index"), "digest", false)) {
       for (long id = 1; id <= 400; id++) {
-        if (kind == IndexKeyFilter.Kind.NEAR) {
+        if (kind == Kind.NEAR) {
           index.addDocument(nearDoc(fingerprinter, id));
         } else {
           index.add(id, id, key(id % 150)); // groups of 2-3 twins
@@ -179,7 +200,7 @@ class IndexKeyFilterTest {
       index.commit();
       IndexKeyFilter filter;
       try (DirectoryReader reader = index.openReader()) {
-        filter = IndexKeyFilter.rebuild(kind, reader, 20, 8);
+        filter = kind.rebuild(reader);
       }
       try (DirectoryReader before = index.openReader()) {
         long[] gone = new long[60];
@@ -188,7 +209,7 @@ class IndexKeyFilterTest {
         }
         index.deleteIds(gone, 0, gone.length);
         for (long id = 1001; id <= 1040; id++) {
-          if (kind == IndexKeyFilter.Kind.NEAR) {
+          if (kind == Kind.NEAR) {
             index.addDocument(nearDoc(fingerprinter, id));
           } else {
             index.add(id, id, key(id % 170)); // new keys and new twins of old ones
@@ -199,13 +220,13 @@ class IndexKeyFilterTest {
           filter.follow(before, after);
 
           assertThat(filter.sameCounters(filter.rebuiltFrom(after))).isTrue();
-          assertThat(filter.sameCounters(IndexKeyFilter.rebuild(kind, before, 20, 8))).isFalse();
+          assertThat(filter.sameCounters(kind.rebuild(before))).isFalse();
 
           filter.save(dir.resolve("pf"), index.commitGeneration());
           assertThat(dir.resolve("pf").resolve(kind.name().toLowerCase(java.util.Locale.ROOT) + "-"
               + index.commitGeneration() + ".cbf")).exists();
           List<String> notes = new ArrayList<>();
-          IndexKeyFilter loaded = IndexKeyFilter.openOrRebuild(kind, dir.resolve("pf"), index.commitGeneration(), after,
+          IndexKeyFilter loaded = kind.openOrRebuild(dir.resolve("pf"), index.commitGeneration(), after,
               20, 8, notes::add);
           assertThat(notes).isEmpty();
           assertThat(loaded.sameCounters(filter)).isTrue();
@@ -219,7 +240,7 @@ class IndexKeyFilterTest {
   void exactKeyCollector_keysOfTheSegmentsAdded_sameCountersAsARebuild() throws Exception {
     long seed = new Random().nextLong();
     Random random = new Random(seed);
-    IndexKeyFilter.ExactKeyCollector collector = new IndexKeyFilter.ExactKeyCollector();
+    ExactKeyFilter.Collector collector = new ExactKeyFilter.Collector();
     try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("index"), "digest", false)) {
       byte[][] chunks = {new byte[16 * 3000], new byte[16 * 4000]}; // two "segments", as two threads would add
       int[] counts = new int[2];
@@ -242,9 +263,9 @@ class IndexKeyFilterTest {
       collector.added(chunks[0], counts[0]);
       collector.added(chunks[1], counts[1]);
       try (DirectoryReader reader = index.openReader()) {
-        IndexKeyFilter collected = collector.filter(20, 8);
+        ExactKeyFilter collected = collector.filter(20, 8);
         assertThat(collected.keys()).as("seed %s", seed).isEqualTo(reader.numDocs());
-        assertThat(collected.sameCounters(IndexKeyFilter.rebuild(IndexKeyFilter.Kind.EXACT, reader, 20, 8)))
+        assertThat(collected.sameCounters(ExactKeyFilter.KIND.rebuild(reader, 20, 8)))
             .as("seed %s", seed).isTrue();
       }
     }
