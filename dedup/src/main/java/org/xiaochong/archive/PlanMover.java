@@ -6,13 +6,10 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongConsumer;
+import org.xiaochong.concurrent.ParallelTasks;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.source.Database;
 
@@ -116,7 +113,7 @@ public final class PlanMover {
     tasks.add(writer);
     tasks.addAll(applyWorkers(runId, order.length, plan.count(DeletionPlan.Rule.NEAR) > 0, written::awaitCommitted,
         progress));
-    Moved moved = Moved.sum(runInParallel(tasks, "applying run " + runId));
+    Moved moved = Moved.sum(ParallelTasks.runAll(tasks, tasks.size(), "xiaochong-apply", "applying run " + runId));
     return new Applied(moved.rows(), moved.skippedExact(), moved.skippedNear(), moved.decidedAgain(),
         planWrittenNanos[0]);
   }
@@ -129,7 +126,8 @@ public final class PlanMover {
   public Moved apply(long runId, LongConsumer progress) {
     int planSize = plans.size(runId);
     boolean hadNearPass = plans.hasNear(runId);
-    return Moved.sum(runInParallel(applyWorkers(runId, planSize, hadNearPass, seqEnd -> true, progress),
+    List<Callable<Moved>> workers = applyWorkers(runId, planSize, hadNearPass, seqEnd -> true, progress);
+    return Moved.sum(ParallelTasks.runAll(workers, workers.size(), "xiaochong-apply",
         "applying run " + runId));
   }
 
@@ -221,35 +219,5 @@ public final class PlanMover {
       }));
     }
     return workers;
-  }
-
-  /** Runs the tasks on their own threads (and connections); the first failure is rethrown. */
-  private static <T> List<T> runInParallel(List<Callable<T>> tasks, String what) {
-    ExecutorService pool = Executors.newFixedThreadPool(tasks.size(), r -> {
-      Thread t = new Thread(r, "xiaochong-apply");
-      t.setDaemon(true);
-      return t;
-    });
-    try {
-      List<Future<T>> futures = new ArrayList<>();
-      for (Callable<T> task : tasks) {
-        futures.add(pool.submit(task));
-      }
-      List<T> results = new ArrayList<>();
-      for (Future<T> future : futures) {
-        results.add(future.get());
-      }
-      return results;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while " + what, e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new IllegalStateException(what + " failed: " + e.getCause(), e.getCause());
-    } finally {
-      pool.shutdownNow();
-    }
   }
 }

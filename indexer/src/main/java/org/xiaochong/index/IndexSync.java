@@ -4,14 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.math.BigInteger;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.util.FixedBitSet;
+import org.xiaochong.concurrent.ParallelTasks;
 import org.xiaochong.source.RecordSource;
 
 /**
@@ -199,7 +196,7 @@ public final class IndexSync {
       slices.add(() -> diffSlice(indexed, from, to, last, idsOnly));
     }
     Diff total = new Diff(0, new LongList(), new LongList(), new LongList());
-    for (Diff slice : runAll(slices)) { // in slice order: the lists stay ascending
+    for (Diff slice : ParallelTasks.runAll(slices, threads, "xiaochong-sync-slice", "reading the table")) { // in slice order: the lists stay ascending
       slice.missing().forEach(total.missing()::add);
       slice.changed().forEach(total.changed()::add);
       slice.gone().forEach(total.gone()::add);
@@ -247,32 +244,6 @@ public final class IndexSync {
     return new Diff(rows[0], missing, changed, gone);
   }
 
-  /** Runs the tasks on {@code threads} threads and returns their results in task order. */
-  private <T> List<T> runAll(List<Callable<T>> tasks) {
-    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "xiaochong-sync-slice");
-      t.setDaemon(true);
-      return t;
-    });
-    try {
-      List<T> results = new ArrayList<>();
-      for (Future<T> f : pool.invokeAll(tasks)) {
-        results.add(f.get());
-      }
-      return results;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while reading the table", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new IllegalStateException("reading the table failed: " + e.getCause(), e.getCause());
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
   /** Rows indexed: new ones, and changed ones indexed again. */
   private record Indexed(long added, long changed) {
     Indexed plus(Indexed other) {
@@ -317,35 +288,16 @@ public final class IndexSync {
       long to = toExclusive.bitLength() > 63 ? Long.MAX_VALUE : toExclusive.longValueExact();
       slices.add(() -> indexSlice(from, to, wanted, wantedCount, changedSorted, progress));
     }
-    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "xiaochong-index-slice");
-      t.setDaemon(true);
-      return t;
-    });
-    try {
-      Indexed total = new Indexed(0, 0);
-      for (Future<Indexed> f : pool.invokeAll(slices)) {
-        total = total.plus(f.get());
-      }
-      // On the document path each slice leaves an in-memory segment (up to the writer's RAM buffer).
-      // Flushed here, one per thread at once, rather than one after the other by the thread that
-      // commits. (Indexers that write whole segments have none left: these return false.)
-      List<Callable<Boolean>> flushes = java.util.Collections.nCopies(threads, index::flushNextBuffer);
-      for (Future<Boolean> f : pool.invokeAll(flushes)) {
-        f.get();
-      }
-      return total;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while indexing", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new IllegalStateException("indexing failed: " + e.getCause(), e.getCause());
-    } finally {
-      pool.shutdownNow();
+    Indexed total = new Indexed(0, 0);
+    for (Indexed slice : ParallelTasks.runAll(slices, threads, "xiaochong-index-slice", "indexing")) {
+      total = total.plus(slice);
     }
+    // On the document path each slice leaves an in-memory segment (up to the writer's RAM buffer).
+    // Flushed here, one per thread at once, rather than one after the other by the thread that
+    // commits. (Indexers that write whole segments have none left: these return false.)
+    List<Callable<Boolean>> flushes = java.util.Collections.nCopies(threads, index::flushNextBuffer);
+    ParallelTasks.runAll(flushes, threads, "xiaochong-index-slice", "indexing");
+    return total;
   }
 
   private Indexed indexSlice(long from, long to, LongList wanted, int wantedCount, long[] changedSorted,
