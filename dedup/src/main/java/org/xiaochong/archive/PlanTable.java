@@ -62,8 +62,8 @@ public final class PlanTable {
   /**
    * Writes the plan rows (seq = position in {@code order}), a transaction per {@link PlanMover#BATCH}
    * rows (an apply batch), and calls {@code committed} with the end seq of each committed one. LOAD
-   * DATA where the server is trusted with it ({@link Database#openLocalInfileConnection}), batched
-   * INSERTs elsewhere; both write the same rows.
+   * DATA from memory where the server takes local data ({@link Database#openLocalInfileConnection}),
+   * batched INSERTs where it does not; both write the same rows.
    */
   void write(long runId, DeletionPlan plan, int[] order, IntConsumer committed) {
     int to = order.length;
@@ -119,7 +119,7 @@ public final class PlanTable {
   /**
    * Writes the plan rows with LOAD DATA LOCAL INFILE from memory, a transaction per {@link
    * PlanMover#BATCH} rows: the server parses tab-separated numbers instead of multi-row INSERT
-   * statements, about 3x less time for 261k rows (bench/RESULTS.md). LOCAL turns rejected rows into
+   * statements, about 3x less time for 261k rows on the embedded server (bench/RESULTS.md). LOCAL turns rejected rows into
    * warnings, so the loaded count is checked.
    */
   private static void load(Connection connection, long runId, DeletionPlan plan, int[] order, IntConsumer committed)

@@ -2,8 +2,15 @@ package org.xiaochong.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.mysql.cj.jdbc.JdbcStatement;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.List;
+import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,15 +25,16 @@ import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.TableSpec;
 
 /**
- * The plan is written with LOAD DATA LOCAL INFILE on the embedded server and with batched INSERTs on
- * any other: both give the same dedup_plan rows, in removed-id order.
+ * The plan is written with LOAD DATA LOCAL INFILE where the server takes local data and with batched
+ * INSERTs where it does not ({@code local_infile} off): both give the same dedup_plan rows, in
+ * removed-id order. The loading connection never sends a file, whatever the server asks for.
  */
 @Tag("db")
 class PlanWriteIT extends DbTestSupport {
   @TempDir Path dir;
 
   @Test
-  void writePlanAndApply_loadDataAndInsert_samePlanRows() {
+  void writePlanAndApply_loadDataAndInsert_samePlanRows() throws Exception {
     PostLoader.recreateTable(database());
     TableSpec spec = TableSpec.sample();
     List<String> columns = new RecordSource(database(), spec).checkSchema();
@@ -44,13 +52,16 @@ class PlanWriteIT extends DbTestSupport {
     assertThat(embedded.writePlanAndApply(loadedRun, plan, n -> {}).rowsMoved()).isZero();
     List<List<Object>> loaded = planRows(loadedRun);
 
-    long insertedRun;
-    try (Database external = Database.open(jdbcSettings(dir))) {
-      assertThat(external.isEmbedded()).isFalse();
-      PlanMover viaJdbcUrl = new PlanMover(ArchiveTables.ensure(external, spec, columns));
-      insertedRun = new RunLog(external, spec.table()).startRun("both", true, "0".repeat(32), null, null);
-      assertThat(viaJdbcUrl.writePlanAndApply(insertedRun, plan, n -> {}).rowsMoved()).isZero();
-    }
+    long insertedRun = withLocalInfileOff(() -> {
+      try (Database external = Database.open(jdbcSettings(dir))) {
+        assertThat(external.isEmbedded()).isFalse();
+        assertThat(external.openLocalInfileConnection()).as("no loader while local_infile is off").isNull();
+        PlanMover viaJdbcUrl = new PlanMover(ArchiveTables.ensure(external, spec, columns));
+        long run = new RunLog(external, spec.table()).startRun("both", true, "0".repeat(32), null, null);
+        assertThat(viaJdbcUrl.writePlanAndApply(run, plan, n -> {}).rowsMoved()).isZero();
+        return run;
+      }
+    });
     List<List<Object>> inserted = planRows(insertedRun);
 
     assertThat(loaded).hasSize(plan.size()).isEqualTo(inserted);
@@ -62,13 +73,13 @@ class PlanWriteIT extends DbTestSupport {
   }
 
   /**
-   * The plan written while its batches move: on both write paths (LOAD DATA on the embedded server,
-   * INSERTs over a JDBC URL), every planned row is moved, with its kept id, and every plan row is
+   * The plan written while its batches move: on both write paths (LOAD DATA, and INSERTs while the
+   * server's local_infile is off), every planned row is moved, with its kept id, and every plan row is
    * there. A batch applied before its plan rows were committed would find none and move nothing
    * (0 archived = 0 deleted, no error), so "every planned row moved" is what proves the wait.
    */
   @Test
-  void writePlanAndApply_planOfSeveralBatches_everyPlannedRowMoved() {
+  void writePlanAndApply_planOfSeveralBatches_everyPlannedRowMoved() throws Exception {
     for (boolean embeddedPath : new boolean[] {true, false}) {
       PostLoader.recreateTable(database());
       int rows = 30_000;
@@ -91,11 +102,15 @@ class PlanWriteIT extends DbTestSupport {
         runId = new RunLog(database(), spec.table()).startRun("exact", true, "0".repeat(32), null, null);
         applied = archive.writePlanAndApply(runId, plan, n -> {});
       } else {
-        try (Database external = Database.open(jdbcSettings(dir))) {
-          PlanMover archive = new PlanMover(ArchiveTables.ensure(external, spec, columns));
-          runId = new RunLog(external, spec.table()).startRun("exact", true, "0".repeat(32), null, null);
-          applied = archive.writePlanAndApply(runId, plan, n -> {});
-        }
+        long[] run = new long[1];
+        applied = withLocalInfileOff(() -> {
+          try (Database external = Database.open(jdbcSettings(dir))) {
+            PlanMover archive = new PlanMover(ArchiveTables.ensure(external, spec, columns));
+            run[0] = new RunLog(external, spec.table()).startRun("exact", true, "0".repeat(32), null, null);
+            return archive.writePlanAndApply(run[0], plan, n -> {});
+          }
+        });
+        runId = run[0];
       }
 
       assertThat(applied.rowsMoved()).as("embedded path: %s", embeddedPath).isEqualTo(removed);
@@ -112,6 +127,45 @@ class PlanWriteIT extends DbTestSupport {
       assertThat(planned).hasSize(removed);
       assertThat(planned.get(0)).containsExactly(0, 1L, keptId(1), "exact", 1.0);
       assertThat(planned.get(removed - 1)).containsExactly(removed - 1, (long) removed, keptId(removed), "exact", 1.0);
+    }
+  }
+
+  /**
+   * A server that asks the loading connection for a file of this machine (here: by running LOAD DATA
+   * LOCAL with a file's name, which the server answers with exactly that request) gets the session's
+   * stream, empty or the last plan chunk, never the file: the capability cannot leak client files.
+   */
+  @Test
+  void openLocalInfileConnection_serverAsksForAFile_getsNoFileContent() throws Exception {
+    Path secret = dir.resolve("secret.txt");
+    java.nio.file.Files.writeString(secret, "1\tsecret\n2\tsecret\n");
+    try (Connection loader = database().openLocalInfileConnection(); Statement statement = loader.createStatement()) {
+      assertThat(loader).isNotNull();
+      statement.execute("CREATE TEMPORARY TABLE infile_probe (a INT, b VARCHAR(20))");
+      long beforeAnyStream = statement.executeLargeUpdate("LOAD DATA LOCAL INFILE '" + secret + "' INTO TABLE infile_probe");
+      statement.unwrap(JdbcStatement.class).setLocalInfileInputStream(
+          new ByteArrayInputStream("7\tplan\n".getBytes(StandardCharsets.US_ASCII)));
+      long fromStream = statement.executeLargeUpdate("LOAD DATA LOCAL INFILE 'anything' INTO TABLE infile_probe");
+      long afterStream = statement.executeLargeUpdate("LOAD DATA LOCAL INFILE '" + secret + "' INTO TABLE infile_probe");
+
+      assertThat(beforeAnyStream).isZero();
+      assertThat(fromStream).isEqualTo(1);
+      assertThat(afterStream).isZero();
+      try (ResultSet rows = statement.executeQuery("SELECT COUNT(*), SUM(b = 'secret') FROM infile_probe")) {
+        assertThat(rows.next()).isTrue();
+        assertThat(rows.getLong(1)).isEqualTo(1);
+        assertThat(rows.getLong(2)).isZero();
+      }
+    }
+  }
+
+  /** Runs {@code body} while the server refuses local data (as MySQL 8 does by default). */
+  private static <T> T withLocalInfileOff(Callable<T> body) throws Exception {
+    useHandle(h -> h.execute("SET GLOBAL local_infile = 0"));
+    try {
+      return body.call();
+    } finally {
+      useHandle(h -> h.execute("SET GLOBAL local_infile = 1"));
     }
   }
 

@@ -1,12 +1,19 @@
 package org.xiaochong.source;
 
+import com.mysql.cj.conf.PropertyKey;
+import com.mysql.cj.jdbc.JdbcConnection;
+import com.mysql.cj.jdbc.JdbcStatement;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.time.LocalDateTime;
 import java.util.Properties;
@@ -105,21 +112,53 @@ public final class Database implements AutoCloseable {
   }
 
   /**
-   * A new connection that can answer {@code LOAD DATA LOCAL INFILE} from a stream the caller sets
-   * ({@code com.mysql.cj.jdbc.JdbcStatement#setLocalInfileInputStream}), or null when this server is
-   * not trusted with that: a connection with the capability lets the server ask for any file of this
-   * machine in reply to any statement (Connector/J cannot limit it to streams), so only the embedded
-   * server, started by this process, gets one; the Jdbi connections never have it. The caller closes
-   * the connection.
+   * A new connection that answers {@code LOAD DATA LOCAL INFILE} only from streams the caller sets
+   * ({@code com.mysql.cj.jdbc.JdbcStatement#setLocalInfileInputStream}, one stream for the whole
+   * session), never from a file of this machine; null when the server does not take local data
+   * ({@code local_infile} off, MySQL 8's default). The caller closes the connection.
+   *
+   * <p>Why it is safe with any server: with the capability, the server may ask for a file in reply
+   * to any statement, and Connector/J reads the file it names unless a stream is set. So the
+   * connection is opened with reading limited to a directory that is deleted right after (every
+   * request before the next step is refused), an empty stream is then set for the session, and only
+   * then is local data allowed: from there on every request, whatever file it names, gets the
+   * session's current stream. The Jdbi connections never have the capability.
    */
   public Connection openLocalInfileConnection() throws SQLException {
-    if (embedded == null) {
-      return null;
-    }
     Properties props = new Properties();
     props.putAll(connectionProperties);
-    props.setProperty("allowLoadLocalInfile", "true");
-    return DriverManager.getConnection(url, props);
+    Path nowhere;
+    try {
+      nowhere = Files.createTempDirectory("xiaochong-no-infile");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    props.setProperty("allowLoadLocalInfile", "false");
+    props.setProperty("allowLoadLocalInfileInPath", nowhere.toString());
+    Connection connection;
+    try {
+      connection = DriverManager.getConnection(url, props);
+    } finally {
+      try {
+        Files.delete(nowhere);
+      } catch (IOException e) {
+        nowhere.toFile().deleteOnExit();
+      }
+    }
+    try (Statement statement = connection.createStatement()) {
+      statement.unwrap(JdbcStatement.class).setLocalInfileInputStream(InputStream.nullInputStream());
+      ResultSet localInfile = statement.executeQuery("SELECT @@local_infile");
+      if (!localInfile.next() || !localInfile.getBoolean(1)) {
+        connection.close();
+        return null;
+      }
+      connection.unwrap(JdbcConnection.class).getPropertySet()
+          .getBooleanProperty(PropertyKey.allowLoadLocalInfile).setValue(true);
+      return connection;
+    } catch (SQLException | RuntimeException e) {
+      connection.close();
+      throw e;
+    }
   }
 
   /**
