@@ -1,10 +1,8 @@
 package org.xiaochong.zone;
 
-import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,7 +19,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
-import org.xbill.DNS.DClass;
 import org.xbill.DNS.Master;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.Record;
@@ -53,6 +50,10 @@ import org.xbill.DNS.Tokenizer;
  * (blank owner, first record, a suspect '(' whose failure must resynchronise the reader, directives,
  * errors) waits for the batches before it and is parsed in line. The listener is called on the
  * reading thread, in file order, with exactly what one thread would give it. Not thread-safe.
+ *
+ * <p>Over 300 lines because the per-file state and the hand-off to the pool act on the same state
+ * for each entry (which entries may go, in what order their records come back); the parsing of one
+ * entry is {@link ZoneEntryParser}.
  */
 final class ZoneReader {
 
@@ -159,13 +160,13 @@ final class ZoneReader {
       this.listener = listener;
     }
 
-    private List<ParseJob> batch = new ArrayList<>();
-    private final ArrayDeque<Future<ParsedBatch>> inFlight = new ArrayDeque<>();
+    private List<ZoneEntryParser.ParseJob> batch = new ArrayList<>();
+    private final ArrayDeque<Future<ZoneEntryParser.ParsedBatch>> inFlight = new ArrayDeque<>();
 
     void readEntries(ZoneLines lines) throws IOException {
       for (ZoneLines.Entry entry = lines.next(); entry != null; entry = lines.next()) {
         if (entry.error() == null && entry.text().charAt(0) != '$' && parsers != null && independent(entry)) {
-          batch.add(new ParseJob(entry.line(), entry.text().getBytes(StandardCharsets.ISO_8859_1), origin,
+          batch.add(new ZoneEntryParser.ParseJob(entry.line(), entry.text().getBytes(StandardCharsets.ISO_8859_1), origin,
               defaultTtl >= 0 ? defaultTtl : lastTtl));
           if (batch.size() == PARSE_BATCH) {
             submit();
@@ -190,29 +191,18 @@ final class ZoneReader {
      * is read), and no line of it looks like a new record (then its failure moves the reader).
      */
     private boolean independent(ZoneLines.Entry entry) {
-      return !entry.blankOwner() && entry.swallowedLine() < 0 && (defaultTtl >= 0 || lastTtl >= 0 && hasOwnTtl(entry.text()));
+      return !entry.blankOwner() && entry.swallowedLine() < 0 && (defaultTtl >= 0 || lastTtl >= 0 && ZoneEntryParser.hasOwnTtl(entry.text()));
     }
 
     /** Hands the current batch to the pool; waits for the oldest batch when enough are in flight. */
     private void submit() {
-      List<ParseJob> jobs = batch;
+      List<ZoneEntryParser.ParseJob> jobs = batch;
       batch = new ArrayList<>();
       inFlight.add(parsers.submit(() -> {
         long cpu = THREADS.getCurrentThreadCpuTime();
-        Function<Record, Object> preparer = listener.preparer();
-        List<Parsed> parsed = new ArrayList<>(jobs.size());
-        List<Object> prepared = preparer == null ? null : new ArrayList<>(jobs.size());
-        for (ParseJob job : jobs) {
-          Parsed entry = job.parse();
-          parsed.add(entry);
-          if (preparer != null) {
-            for (Record record : entry.records()) {
-              prepared.add(preparer.apply(record));
-            }
-          }
-        }
+        ZoneEntryParser.ParsedBatch parsed = ZoneEntryParser.ParsedBatch.parse(jobs, listener.preparer());
         parseCpuNanos.add(THREADS.getCurrentThreadCpuTime() - cpu);
-        return new ParsedBatch(parsed, prepared);
+        return parsed;
       }));
       if (inFlight.size() > 2 * parseThreads) {
         deliver(inFlight.poll());
@@ -229,8 +219,8 @@ final class ZoneReader {
       }
     }
 
-    private void deliver(Future<ParsedBatch> future) {
-      ParsedBatch batch;
+    private void deliver(Future<ZoneEntryParser.ParsedBatch> future) {
+      ZoneEntryParser.ParsedBatch batch;
       try {
         batch = future.get();
       } catch (InterruptedException e) {
@@ -240,7 +230,7 @@ final class ZoneReader {
         throw new IllegalStateException("parsing " + file + " failed: " + e.getCause(), e.getCause());
       }
       int at = 0;
-      for (Parsed entry : batch.parsed()) {
+      for (ZoneEntryParser.Parsed entry : batch.parsed()) {
         for (Record record : entry.records()) {
           lastTtl = record.getTTL();
           lastOwner = record.getName();
@@ -263,7 +253,7 @@ final class ZoneReader {
         text = lastOwner.toString() + text;
       }
       long ttl = defaultTtl >= 0 ? defaultTtl : lastTtl;
-      Parsed parsed = new ParseJob(entry.line(), text.getBytes(StandardCharsets.ISO_8859_1), origin, ttl).parse();
+      ZoneEntryParser.Parsed parsed = new ZoneEntryParser.ParseJob(entry.line(), text.getBytes(StandardCharsets.ISO_8859_1), origin, ttl).parse();
       for (Record record : parsed.records()) {
         if (ttl < 0 && record instanceof SOARecord soa && soa.getTTL() == soa.getMinimum()) {
           // dnsjava gives a first SOA without a TTL its minimum and makes that the default TTL
@@ -306,7 +296,7 @@ final class ZoneReader {
           records(entry); // $GENERATE and anything else: dnsjava's Master decides
         }
       } catch (TextParseException | RuntimeException e) {
-        skip(entry.line(), dnsjavaMessage(e));
+        skip(entry.line(), ZoneEntryParser.dnsjavaMessage(e));
       }
     }
 
@@ -347,112 +337,4 @@ final class ZoneReader {
     }
   }
 
-  /**
-   * Whether a one-line entry gives its own TTL: its second field, or its third after a class, starts
-   * with a digit (types and classes never do; RFC 1035 allows TTL and class in either order). False
-   * when unsure (parentheses, a comment before the type): such an entry is parsed in line.
-   */
-  static boolean hasOwnTtl(String text) {
-    if (text.indexOf('(') >= 0) {
-      return false;
-    }
-    int at = skipField(text, 0); // the owner
-    int second = skipBlanks(text, at);
-    if (second >= text.length() || text.charAt(second) == ';') {
-      return false;
-    }
-    if (Character.isDigit(text.charAt(second))) {
-      return true;
-    }
-    int secondEnd = skipField(text, second);
-    if (DClass.value(text.substring(second, secondEnd)) < 0) {
-      return false;
-    }
-    int third = skipBlanks(text, secondEnd);
-    return third < text.length() && Character.isDigit(text.charAt(third));
-  }
-
-  /** The end of the field starting at {@code from} (a backslash escapes the next character). */
-  private static int skipField(String text, int from) {
-    int i = from;
-    while (i < text.length() && text.charAt(i) != ' ' && text.charAt(i) != '\t') {
-      i += text.charAt(i) == '\\' ? 2 : 1;
-    }
-    return Math.min(i, text.length());
-  }
-
-  private static int skipBlanks(String text, int from) {
-    int i = from;
-    while (i < text.length() && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) {
-      i++;
-    }
-    return i;
-  }
-
-  /** An entry to parse: its first line, its bytes (owner included), and the origin and TTL it starts from. */
-  private record ParseJob(int line, byte[] bytes, Name origin, long ttl) {
-    /** The entry's records up to the first error, and that error (or null); the same on any thread. */
-    Parsed parse() {
-      List<Record> records = new ArrayList<>(1);
-      try (Master master = new Master(new EntryBytes(bytes), origin, ttl)) {
-        for (Record record = master.nextRecord(); record != null; record = master.nextRecord()) {
-          records.add(record);
-        }
-        return new Parsed(line, records, null);
-      } catch (IOException | RuntimeException e) {
-        // TextParseException (IOException) for bad syntax; RelativeNameException, InvalidTypeException,
-        // InvalidTTLException and other IllegalArgumentExceptions for bad values.
-        return new Parsed(line, records, dnsjavaMessage(e));
-      }
-    }
-  }
-
-  /** A batch's entries as parsed, with what the listener's preparer made of each record, in order (or null). */
-  private record ParsedBatch(List<Parsed> parsed, List<Object> prepared) {}
-
-  /** What an entry parsed to: its records, and the error that stopped it (null: none). */
-  private record Parsed(int line, List<Record> records, String error) {}
-
-  /**
-   * One entry's bytes for dnsjava's tokenizer, which reads a byte at a time. Being a
-   * BufferedInputStream stops dnsjava from wrapping it in another one (an 8 KB buffer per entry),
-   * and read() takes no lock, where BufferedInputStream.read() is synchronized: one uncontended lock
-   * per byte was a visible share of the parse time (JFR on zone-bench).
-   */
-  private static final class EntryBytes extends BufferedInputStream {
-    private final byte[] bytes;
-    private int position;
-
-    EntryBytes(byte[] bytes) {
-      super(InputStream.nullInputStream(), 1);
-      this.bytes = bytes;
-    }
-
-    @Override
-    public int read() {
-      return position < bytes.length ? bytes[position++] & 0xff : -1;
-    }
-
-    @Override
-    public int read(byte[] target, int offset, int length) {
-      if (position >= bytes.length) {
-        return -1;
-      }
-      int count = Math.min(length, bytes.length - position);
-      System.arraycopy(bytes, position, target, offset, count);
-      position += count;
-      return count;
-    }
-
-    @Override
-    public int available() {
-      return bytes.length - position;
-    }
-  }
-
-  /** dnsjava's message without its own "<none>:1: " position (ours is more useful). */
-  static String dnsjavaMessage(Exception e) {
-    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    return message.replaceFirst("^<none>:\\d+: ", "").replaceAll("\\s*\\R\\s*", " ");
-  }
 }

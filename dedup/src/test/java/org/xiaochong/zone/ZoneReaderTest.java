@@ -77,16 +77,4 @@ class ZoneReaderTest {
     assertThat(oneThread).anyMatch(e -> e.startsWith("skip "));
     assertThat(threeThreads).isEqualTo(oneThread);
   }
-
-  @Test
-  void hasOwnTtl_secondFieldOrThirdAfterAClass() {
-    assertThat(ZoneReader.hasOwnTtl("a.example. 3600 IN A 10.0.0.1")).isTrue();
-    assertThat(ZoneReader.hasOwnTtl("a.example. IN 1h A 10.0.0.1")).isTrue();
-    assertThat(ZoneReader.hasOwnTtl("a\\ b 60 IN A 10.0.0.1")).isTrue();
-    assertThat(ZoneReader.hasOwnTtl("a.example. IN A 10.0.0.1")).isFalse();
-    assertThat(ZoneReader.hasOwnTtl("a.example. A 10.0.0.1")).isFalse();
-    assertThat(ZoneReader.hasOwnTtl("a.example. ; 3600")).isFalse();
-    assertThat(ZoneReader.hasOwnTtl("a.example. 3600 IN TXT ( \"x\" )")).isFalse();
-    assertThat(ZoneReader.hasOwnTtl("a.example.")).isFalse();
-  }
 }
