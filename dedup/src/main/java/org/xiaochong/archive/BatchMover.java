@@ -18,6 +18,7 @@ import org.xiaochong.archive.PlanMover.Moved;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.SourceRecord;
+import org.xiaochong.source.SqlTime;
 import org.xiaochong.source.TableSpec;
 
 /**
@@ -124,7 +125,7 @@ final class BatchMover {
         int moved;
         try (PreparedStatement archive = connection.prepareStatement(sql.archiveUnchanged());
             PreparedStatement remove = connection.prepareStatement(sql.deleteUnchanged())) {
-          archive.setObject(1, removedAt);
+          SqlTime.bind(archive, 1, removedAt);
           bindBatch(archive, 2, runId, lo, to);
           int archived = archive.executeUpdate();
           bindBatch(remove, 1, runId, lo, to);
@@ -209,7 +210,7 @@ final class BatchMover {
       List<Integer> seqs = qualified.subList(from, Math.min(qualified.size(), from + READ_IDS));
       try (PreparedStatement archive = connection.prepareStatement(sql.archiveSeqs() + in(seqs.size()));
           PreparedStatement remove = connection.prepareStatement(sql.deleteSeqs() + in(seqs.size()))) {
-        archive.setObject(1, removedAt);
+        SqlTime.bind(archive, 1, removedAt);
         archive.setLong(2, runId);
         remove.setLong(1, runId);
         for (int i = 0; i < seqs.size(); i++) {

@@ -14,6 +14,7 @@ import java.util.function.IntConsumer;
 import org.jdbi.v3.core.Handle;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
+import org.xiaochong.source.SqlTime;
 
 /**
  * The plans of runs in {@code dedup_plan}: one row per planned removal, numbered by {@code seq} in
@@ -93,9 +94,9 @@ public final class PlanTable {
             insert.setDouble(6, plan.score(i));
             DeletionPlan.RowState removed = plan.removedState(i);
             DeletionPlan.RowState kept = plan.keptState(i);
-            insert.setObject(7, RecordSource.fromMillis(removed.time()));
+            SqlTime.bind(insert, 7, RecordSource.fromMillis(removed.time()));
             insert.setLong(8, removed.crc());
-            insert.setObject(9, RecordSource.fromMillis(kept.time()));
+            SqlTime.bind(insert, 9, RecordSource.fromMillis(kept.time()));
             insert.setLong(10, kept.crc());
             insert.addBatch();
           }

@@ -3,7 +3,6 @@ package org.xiaochong.load;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeParseException;
@@ -13,6 +12,7 @@ import java.util.Locale;
 import org.jdbi.v3.core.Handle;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
+import org.xiaochong.source.SqlTime;
 import org.xiaochong.source.TableSpec;
 
 /**
@@ -133,13 +133,7 @@ public final class TableLoader implements AutoCloseable {
     nextId = Math.max(nextId, rowId + 1);
     try {
       insert.setLong(1, rowId);
-      if (time == null) {
-        insert.setNull(2, Types.TIMESTAMP);
-      } else {
-        // Bound as a LocalDateTime: sent as written. A java.sql.Timestamp is an instant in the JVM's
-        // zone that the driver converts to the connection's (UTC), shifting every time by the JVM's offset.
-        insert.setObject(2, time);
-      }
+      SqlTime.bind(insert, 2, time);
       for (int i = 0; i < textCount; i++) {
         insert.setString(3 + i, text[i]);
       }

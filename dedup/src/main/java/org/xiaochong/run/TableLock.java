@@ -13,6 +13,7 @@ import java.time.temporal.ChronoUnit;
 import org.apache.commons.codec.digest.DigestUtils;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
+import org.xiaochong.source.SqlTime;
 import org.xiaochong.source.TableSpec;
 
 /**
@@ -115,7 +116,7 @@ public final class TableLock implements AutoCloseable {
         replace.setString(2, hostName());
         replace.setLong(3, ProcessHandle.current().pid());
         replace.setString(4, command.length() > 64 ? command.substring(0, 64) : command);
-        replace.setObject(5, LocalDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MILLIS));
+        SqlTime.bind(replace, 5, LocalDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MILLIS));
         replace.executeUpdate();
       }
     } catch (SQLException e) {

@@ -85,13 +85,14 @@ public final class Database implements AutoCloseable {
     props.putIfAbsent("useUnicode", "true");
     props.putIfAbsent("connectTimeout", "10000");
     Jdbi jdbi = Jdbi.create(url, props).installPlugin(new SqlObjectPlugin());
-    // LocalDateTime (DATETIME) values go to and come from the driver as they are. Jdbi's defaults pass
-    // them through java.sql.Timestamp, an instant in the JVM's zone that the driver converts to the
-    // connection's (UTC): under TZ=Asia/Shanghai every time would be stored 8 hours early.
+    // LocalDateTime (DATETIME) values go to the server as text with their fractions (SqlTime) and come
+    // back as they are. Jdbi's defaults pass them through java.sql.Timestamp, an instant in the JVM's
+    // zone that the driver converts to the connection's (UTC): under TZ=Asia/Shanghai every time would
+    // be stored 8 hours early.
     jdbi.registerArgument(new AbstractArgumentFactory<LocalDateTime>(Types.TIMESTAMP) {
       @Override
       protected Argument build(LocalDateTime value, ConfigRegistry config) {
-        return (position, statement, context) -> statement.setObject(position, value);
+        return (position, statement, context) -> SqlTime.bind(statement, position, value);
       }
     });
     jdbi.registerColumnMapper(LocalDateTime.class, (rs, column, context) -> rs.getObject(column, LocalDateTime.class));

@@ -345,7 +345,7 @@ public final class RecordSource {
         var statement = handle.getConnection().prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
       statement.setFetchSize(Integer.MIN_VALUE);
       for (int i = 0; i < parameters.length; i++) {
-        statement.setObject(i + 1, parameters[i]);
+        SqlTime.bindObject(statement, i + 1, parameters[i]);
       }
       try (ResultSet rs = statement.executeQuery()) {
         RowHandler handler = handlers.open(rs);
