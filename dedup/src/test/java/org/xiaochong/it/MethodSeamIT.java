@@ -77,6 +77,26 @@ class MethodSeamIT extends DbTestSupport {
   }
 
   @Test
+  void run_exactAfterAnotherMethod_leavesItsRemovalsOutAndNoChains() throws IOException {
+    Path report = dir.resolve("order");
+
+    CliRun run = cli("run", "--config", config.toString(), "--method", PAIRS + ",exact", "--report", report.toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out().indexOf("pairs: ")).isLessThan(run.out().indexOf("exact: "));
+    java.util.Set<Long> removed = new java.util.HashSet<>();
+    java.util.Set<Long> kept = new java.util.HashSet<>();
+    for (String line : Files.readAllLines(report.resolve("decisions.jsonl"), StandardCharsets.UTF_8)) {
+      JsonNode decision = JSON.readTree(line);
+      assertThat(removed.add(decision.get("removed_id").asLong())).as("removed once: %s", line).isTrue();
+      kept.add(decision.get("kept_id").asLong());
+    }
+    assertThat(kept).doesNotContainAnyElementsOf(removed);
+    assertThat(decisions(report, PAIRS)).isEqualTo(pairsInTable());
+    assertThat(decisions(report, "exact")).isPositive();
+  }
+
+  @Test
   void run_newMethodAfterExactApplied_archivesLogsAndReportsItsRemovals() throws IOException {
     Path report = dir.resolve("applied");
 
