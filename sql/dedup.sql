@@ -20,7 +20,8 @@ CREATE TABLE IF NOT EXISTS dedup_run (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- The rows an applied run removed, per fingerprint method (one row per method of the run). A run log
--- with the older exact_removed/near_removed columns is moved here at the next apply (RunLogMigration).
+-- with the older exact_removed/near_removed columns is moved here by the next command that ensures
+-- these tables: run --apply, restore, stats, init-db (RunLogMigration).
 CREATE TABLE IF NOT EXISTS dedup_run_removed (
   run_id BIGINT NOT NULL,
   method VARCHAR(16) NOT NULL,
