@@ -7,18 +7,26 @@
 CREATE TABLE IF NOT EXISTS dedup_run (
   id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
   source_table VARCHAR(64) NOT NULL,
-  method VARCHAR(16) NOT NULL,
+  method VARCHAR(255) NOT NULL,           -- the run's fingerprint methods, comma-separated, in run order
   applied BOOLEAN NOT NULL,
   status VARCHAR(16) NOT NULL,           -- planned | applying | applied | restoring | restored
   config_digest CHAR(32) NOT NULL,       -- MD5 of the effective config (password excluded)
   window_since DATETIME NULL,
   window_until DATETIME NULL,
   records_read BIGINT NOT NULL DEFAULT 0,
-  exact_removed BIGINT NOT NULL DEFAULT 0,
-  near_removed BIGINT NOT NULL DEFAULT 0,
   started_at DATETIME(3) NOT NULL,
   finished_at DATETIME(3) NULL,
   message VARCHAR(1024) NULL
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- The rows an applied run removed, per fingerprint method (one row per method of the run). A run log
+-- with the older exact_removed/near_removed columns is moved here by the next command that ensures
+-- these tables: run --apply, restore, stats, init-db (RunLogMigration).
+CREATE TABLE IF NOT EXISTS dedup_run_removed (
+  run_id BIGINT NOT NULL,
+  method VARCHAR(16) NOT NULL,
+  removed BIGINT NOT NULL,
+  PRIMARY KEY (run_id, method)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- The decisions of a run (each committed before the row it names is touched), so that an interrupted --apply can be

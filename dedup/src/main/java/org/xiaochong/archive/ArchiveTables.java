@@ -44,7 +44,7 @@ public final class ArchiveTables {
    */
   public static ArchiveTables ensure(Database database, TableSpec spec, List<String> sourceColumns) {
     List<String> columns = List.copyOf(sourceColumns);
-    database.runScript("/sql/dedup.sql");
+    RunLog.ensureTables(database);
     String removed = spec.removedTable();
     List<String> writable = database.jdbi().withHandle(handle -> {
       if (!ArchiveColumns.hasColumn(handle, "dedup_plan", "skipped")) {

@@ -24,25 +24,62 @@ public final class DeletionPlan {
     }
   }
 
-  /** The rule that found a duplicate; its name is stored in {@code dedup_rule}. */
-  public enum Rule {
-    EXACT("exact"),
-    NEAR("near");
+  /**
+   * The rule that found a duplicate: the name of the fingerprint method whose pass planned it, stored
+   * in {@code dedup_rule} and {@code dedup_plan.rule}. Instances are interned, one per label, so
+   * {@code ==} compares rules. A plan holds at most {@link #MAX_RULES} distinct rules.
+   */
+  public static final class Rule {
+    /** Labels are lower-case identifiers short enough for the 16-character rule columns. */
+    private static final java.util.regex.Pattern LABEL = java.util.regex.Pattern.compile("[a-z][a-z0-9_]{0,15}");
+    private static final int MAX_RULES = 127; // ids are stored in a byte per removal
+    private static final java.util.Map<String, Rule> BY_LABEL = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final java.util.List<Rule> BY_ID = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    public static final Rule EXACT = of("exact");
+    public static final Rule NEAR = of("near");
 
     public final String label;
+    private final byte id;
 
-    Rule(String label) {
+    private Rule(String label, int id) {
       this.label = label;
+      this.id = (byte) id;
     }
 
-    /** The rule stored as {@code label} in {@code dedup_rule} or {@code dedup_plan.rule}. */
+    /**
+     * The rule named {@code label} (as stored in {@code dedup_rule} or {@code dedup_plan.rule}).
+     *
+     * @throws IllegalArgumentException if the label is not a lower-case identifier of at most 16 characters
+     */
     public static Rule of(String label) {
-      for (Rule rule : values()) {
-        if (rule.label.equals(label)) {
-          return rule;
-        }
+      Rule known = BY_LABEL.get(label);
+      if (known != null) {
+        return known;
       }
-      throw new IllegalArgumentException("unknown rule '" + label + "' in the plan");
+      if (!LABEL.matcher(label).matches()) {
+        throw new IllegalArgumentException("rule '" + label + "' must match " + LABEL.pattern());
+      }
+      synchronized (BY_ID) {
+        return BY_LABEL.computeIfAbsent(label, l -> {
+          if (BY_ID.size() == MAX_RULES) {
+            throw new IllegalStateException("more than " + MAX_RULES + " rules");
+          }
+          Rule rule = new Rule(l, BY_ID.size());
+          BY_ID.add(rule);
+          return rule;
+        });
+      }
+    }
+
+    private static Rule byId(byte id) {
+      return BY_ID.get(id);
+    }
+
+    /** The label in upper case, as the rule constants are named ({@code EXACT}). */
+    @Override
+    public String toString() {
+      return label.toUpperCase(java.util.Locale.ROOT);
     }
   }
 
@@ -82,7 +119,7 @@ public final class DeletionPlan {
     }
     removedIds[size] = removedId;
     keptIds[size] = keptId;
-    rules[size] = (byte) rule.ordinal();
+    rules[size] = rule.id;
     scores[size] = (float) score;
     removedTimes[size] = removed.time();
     removedCrcs[size] = removed.crc();
@@ -104,7 +141,7 @@ public final class DeletionPlan {
   }
 
   public Rule rule(int i) {
-    return Rule.values()[rules[i]];
+    return Rule.byId(rules[i]);
   }
 
   public double score(int i) {
@@ -122,7 +159,7 @@ public final class DeletionPlan {
   public long count(Rule rule) {
     long n = 0;
     for (int i = 0; i < size; i++) {
-      if (rules[i] == rule.ordinal()) {
+      if (rules[i] == rule.id) {
         n++;
       }
     }
@@ -186,7 +223,7 @@ public final class DeletionPlan {
     long[] ids = new long[size];
     int n = 0;
     for (int i = 0; i < size; i++) {
-      if (rules[i] == rule.ordinal()) {
+      if (rules[i] == rule.id) {
         ids[n++] = removedIds[i];
       }
     }

@@ -3,7 +3,9 @@ package org.xiaochong.archive;
 import static org.xiaochong.archive.ArchiveTables.now;
 
 import java.time.LocalDateTime;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.xiaochong.source.Database;
@@ -16,7 +18,9 @@ import org.xiaochong.source.Database;
  * PlanMover#resumeInterrupted}); a run {@code restoring} never is, so an interrupted restore is not
  * undone.
  *
- * <p>Times are UTC. Thread-safe (state lives in the database).
+ * <p>The removals of a run are counted per fingerprint method in {@code dedup_run_removed} (one row
+ * per method of the run), so that a new method needs no new column. Times are UTC. Thread-safe (state
+ * lives in the database).
  */
 public final class RunLog {
   private final Database database;
@@ -41,32 +45,73 @@ public final class RunLog {
     // Plan rows can only carry a new run's id if dedup_run was emptied or re-created (its ids start
     // again); they belong to a run that no longer exists and must not mix with this one's plan.
     plans.drop(runId);
+    database.jdbi().useHandle(handle -> handle.execute("DELETE FROM dedup_run_removed WHERE run_id = ?", runId));
     return runId;
   }
 
-  /** Records how a run ended; the message is cut to the column's 1000 characters. */
-  public void finishRun(long runId, String status, long recordsRead, long exactRemoved, long nearRemoved, String message) {
-    database.jdbi().useHandle(handle -> handle.createUpdate(
-            "UPDATE dedup_run SET status = ?, records_read = ?, exact_removed = ?, near_removed = ?, finished_at = ?, message = ? WHERE id = ?")
-        .bind(0, status).bind(1, recordsRead).bind(2, exactRemoved).bind(3, nearRemoved).bind(4, now())
-        .bind(5, message == null ? null : message.substring(0, Math.min(1000, message.length()))).bind(6, runId)
-        .execute());
+  /**
+   * Creates the bookkeeping tables when missing ({@code sql/dedup.sql}) and moves a run log made
+   * before per-method counts to them ({@link RunLogMigration}). Needs CREATE and ALTER rights.
+   */
+  public static void ensureTables(Database database) {
+    database.runScript("/sql/dedup.sql");
+    RunLogMigration.migrate(database);
   }
 
-  /** Runs of this table, newest first, for {@code dedup stats}. */
-  public List<RunRow> runs(int limit) {
+  /**
+   * Records how a run ended, with its removals per method (in the map's order); the message is cut to
+   * the column's 1000 characters.
+   */
+  public void finishRun(long runId, String status, long recordsRead, Map<String, Long> removedByMethod,
+      String message) {
+    database.jdbi().useTransaction(handle -> {
+      handle.createUpdate("UPDATE dedup_run SET status = ?, records_read = ?, finished_at = ?, message = ? WHERE id = ?")
+          .bind(0, status).bind(1, recordsRead).bind(2, now())
+          .bind(3, message == null ? null : message.substring(0, Math.min(1000, message.length()))).bind(4, runId)
+          .execute();
+      var batch = handle.prepareBatch("INSERT INTO dedup_run_removed (run_id, method, removed) VALUES (?, ?, ?)"
+          + " ON DUPLICATE KEY UPDATE removed = VALUES(removed)");
+      removedByMethod.forEach((method, removed) -> batch.bind(0, runId).bind(1, method).bind(2, removed).add());
+      if (!removedByMethod.isEmpty()) {
+        batch.execute();
+      }
+    });
+  }
+
+  /** Planned rows of a run that its apply left in place, per rule; read before the plan is dropped. */
+  public Map<String, Long> skippedByRule(long runId) {
     return database.jdbi().withHandle(h -> h.createQuery(
-            "SELECT id, method, applied, status, records_read, exact_removed, near_removed, started_at, finished_at"
-                + " FROM dedup_run WHERE source_table = ? ORDER BY id DESC LIMIT " + limit)
-        .bind(0, table)
-        .map((rs, ctx) -> new RunRow(rs.getLong(1), rs.getString(2), rs.getBoolean(3), rs.getString(4), rs.getLong(5),
-            rs.getLong(6), rs.getLong(7), rs.getObject(8, LocalDateTime.class), rs.getObject(9, LocalDateTime.class)))
-        .list());
+            "SELECT rule, COUNT(*) FROM dedup_plan WHERE run_id = ? AND skipped GROUP BY rule ORDER BY rule")
+        .bind(0, runId)
+        .reduceRows(new LinkedHashMap<String, Long>(), (map, row) -> {
+          map.put(row.getColumn(1, String.class), row.getColumn(2, Long.class));
+          return map;
+        }));
   }
 
-  /** One row of {@code dedup_run}. */
-  public record RunRow(long id, String method, boolean applied, String status, long recordsRead, long exactRemoved,
-      long nearRemoved, LocalDateTime startedAt, LocalDateTime finishedAt) {}
+  /**
+   * Runs of this table, newest first, for {@code dedup stats}. Reads a run log not yet migrated
+   * ({@link RunLogMigration}) too: stats needs no ALTER right.
+   */
+  public List<RunRow> runs(int limit) {
+    return database.jdbi().withHandle(h -> {
+      List<RunRow> rows = h.createQuery(
+              "SELECT id, method, applied, status, records_read, started_at, finished_at"
+                  + " FROM dedup_run WHERE source_table = ? ORDER BY id DESC LIMIT ?")
+          .bind(0, table).bind(1, limit)
+          .map((rs, ctx) -> new RunRow(rs.getLong(1), rs.getString(2), rs.getBoolean(3), rs.getString(4), rs.getLong(5),
+              new LinkedHashMap<>(), rs.getObject(6, LocalDateTime.class), rs.getObject(7, LocalDateTime.class)))
+          .list();
+      for (RunRow row : rows) {
+        row.removedByMethod().putAll(RunLogMigration.removedByMethod(h, row.id()));
+      }
+      return rows;
+    });
+  }
+
+  /** One row of {@code dedup_run}, with its removals per method. */
+  public record RunRow(long id, String method, boolean applied, String status, long recordsRead,
+      Map<String, Long> removedByMethod, LocalDateTime startedAt, LocalDateTime finishedAt) {}
 
   /** Ids of this table's runs left {@code applying} by an interruption, oldest first. */
   List<Long> interrupted() {

@@ -1,6 +1,7 @@
 package org.xiaochong.archive;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.xiaochong.source.Database;
@@ -64,19 +65,21 @@ public final class RunWatermark {
 
   /**
    * The watermark of the latest run of this table with this index that is still applied (a restored
-   * run no longer counts) and whose method is one of {@code methods}; empty when there is none, or no
-   * {@code dedup_run} table or columns yet (a dry run creates nothing, so reading must not need them).
+   * run no longer counts) and whose method label ({@code dedup_run.method}) {@code coversMethod}
+   * accepts; empty when there is none, or no {@code dedup_run} table or columns yet (a dry run creates
+   * nothing, so reading must not need them).
    */
-  public Optional<Mark> last(String indexId, List<String> methods) {
+  public Optional<Mark> last(String indexId, java.util.function.Predicate<String> coversMethod) {
     return database.jdbi().withHandle(handle -> {
       if (!COLUMNS.stream().allMatch(c -> hasColumn(handle, c))) {
         return Optional.empty();
       }
-      return handle.createQuery("SELECT id, sync_seq FROM dedup_run WHERE source_table = :table AND index_id = :index"
-              + " AND status = 'applied' AND applied AND sync_seq IS NOT NULL AND method IN (<methods>)"
-              + " ORDER BY id DESC LIMIT 1")
-          .bind("table", table).bind("index", indexId).bindList("methods", methods)
-          .map((rs, ctx) -> new Mark(rs.getLong(1), rs.getLong(2))).findOne();
+      try (var rows = handle.createQuery("SELECT id, sync_seq, method FROM dedup_run WHERE source_table = :table"
+              + " AND index_id = :index AND status = 'applied' AND applied AND sync_seq IS NOT NULL ORDER BY id DESC")
+          .bind("table", table).bind("index", indexId)
+          .map((rs, ctx) -> Map.entry(rs.getString(3), new Mark(rs.getLong(1), rs.getLong(2)))).stream()) {
+        return rows.filter(row -> coversMethod.test(row.getKey())).map(Map.Entry::getValue).findFirst();
+      }
     });
   }
 

@@ -7,6 +7,7 @@ import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -18,6 +19,8 @@ import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.policy.KeepLatestPolicy;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.Progress;
+import org.xiaochong.method.NearMethod;
+import org.xiaochong.method.NearStats;
 import org.xiaochong.run.RunSummary;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.TableSpec;
@@ -65,11 +68,14 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    if (!method.equals("exact") && !method.equals("near") && !method.equals("both")) {
-      spec.commandLine().getErr().println("dedup: bench --method must be exact, near or both, not '" + method + "'");
+    List<org.xiaochong.method.FingerprintMethod> methods;
+    try {
+      methods = org.xiaochong.method.FingerprintMethods.parse(method);
+    } catch (IllegalArgumentException e) {
+      spec.commandLine().getErr().println("dedup: bench --method: " + e.getMessage());
       return ExitCodes.USAGE;
     }
-    boolean near = !method.equals("exact");
+    boolean near = methods.stream().anyMatch(m -> m.name().equals("near"));
     PrintWriter out = spec.commandLine().getOut();
     DedupConfig config = DedupConfig.forDataDir(dataDir);
     EvalCommand.deleteTree(config.indexDir());
@@ -97,11 +103,10 @@ final class BenchCommand implements Callable<Integer> {
       }
       System.gc();
       DedupRunner.Outcome outcome;
-      try (FingerprintIndex index = ConfigOptions.openIndex(config, true);
-          FingerprintIndex nearIndex = near ? ConfigOptions.openNearIndex(config, true) : null) {
-        DedupRunner runner = ConfigOptions.runner(config, database, index, nearIndex, progress,
+      try (FingerprintIndex index = ConfigOptions.openIndex(config, true)) {
+        DedupRunner runner = ConfigOptions.runner(config, database, index, progress,
             spec.commandLine().getOut()::println);
-        outcome = runner.run(new DedupRunner.Options(method, null, null, true, false));
+        outcome = runner.run(new DedupRunner.Options(methods, null, null, true, true, false));
       }
       long peakHeap = ManagementFactory.getMemoryPoolMXBeans().stream()
           .filter(p -> p.getType() == MemoryType.HEAP).mapToLong(p -> p.getPeakUsage().getUsed()).sum();
@@ -114,12 +119,12 @@ final class BenchCommand implements Callable<Integer> {
         out.printf("  %-8s %7.2f s  %,12.0f rows/s%n", stage.getKey(), stage.getValue(), summary.recordsRead() / stage.getValue());
       }
       out.printf("  removed %,d exact duplicates (truth: %,d; wrong: %,d); peak heap %,d MB (sum of heap pool peaks)%n",
-          summary.exactRemoved(), check.expected(), check.wrong(), peakHeap >> 20);
+          summary.removed("exact"), check.expected(), check.wrong(), peakHeap >> 20);
       if (near) {
         GroundTruth.NearCheck all = truth.checkAll(outcome.plan());
-        RunSummary.NearStats n = summary.near();
+        NearStats n = summary.report("near").flatMap(NearMethod::stats).orElseThrow();
         out.printf("  near: removed %,d (precision %.4f, near recall %.4f, recall all %.4f, %,d hard-negative merges);"
-                + " %,d key lookups, %,d candidates compared, %,d without fingerprints%n", summary.nearRemoved(),
+                + " %,d key lookups, %,d candidates compared, %,d without fingerprints%n", summary.removed("near"),
             all.precision(), all.nearRecall(), all.recall(), all.hardNegativeMerges(), n.lookups(), n.candidates(),
             n.emptyTotal());
         double segmenting = summary.seconds().getOrDefault("near_index", 0.0);
@@ -129,7 +134,7 @@ final class BenchCommand implements Callable<Integer> {
       if (summary.prefilter() != null) {
         RunSummary.PrefilterStats p = summary.prefilter();
         out.printf("  prefilter: %,d index lookups made, %,d skipped; %.1f%% of the lookups for records without a twin"
-                + " skipped (%,d false positives), %,d KB%n", summary.exactLookups(), p.skipped(), 100 * p.uniqueSkipRate(),
+                + " skipped (%,d false positives), %,d KB%n", exactLookups(summary), p.skipped(), 100 * p.uniqueSkipRate(),
             p.falsePositives(), p.memoryBytes() >> 10);
       }
 
@@ -180,7 +185,7 @@ final class BenchCommand implements Callable<Integer> {
     printQuiesce(out, "before the nightly run", ServerQuiesce.waitUntilIdle(database, QUIESCE_MAX));
     DedupRunner.Outcome nightly;
     try (FingerprintIndex index = ConfigOptions.openIndex(config, false)) {
-      nightly = ConfigOptions.runner(config, database, index, null, Progress.NONE, note -> {})
+      nightly = ConfigOptions.runner(config, database, index, Progress.NONE, note -> {})
           .run(new DedupRunner.Options("exact", null, null, true, false, true));
     }
     RunSummary n = nightly.summary();
@@ -194,7 +199,7 @@ final class BenchCommand implements Callable<Integer> {
     printQuiesce(out, "before the full dry run", ServerQuiesce.waitUntilIdle(database, QUIESCE_MAX));
     DedupRunner.Outcome full;
     try (FingerprintIndex index = ConfigOptions.openIndex(fullConfig, true)) {
-      full = ConfigOptions.runner(fullConfig, database, index, null, Progress.NONE, note -> {})
+      full = ConfigOptions.runner(fullConfig, database, index, Progress.NONE, note -> {})
           .run(new DedupRunner.Options("exact", null, null, false, false, false));
     }
     EvalCommand.deleteTree(fullConfig.indexDir());
@@ -205,12 +210,12 @@ final class BenchCommand implements Callable<Integer> {
     out.println();
     out.printf("nightly run --apply (%s): %,d records examined of %,d; index: %,d added, %,d changed, %,d dropped;"
             + " %,d removed%n", n.window(), n.recordsExamined(), n.recordsRead(), n.indexAdded(), n.indexChanged(),
-        n.indexDeleted(), n.exactRemoved());
+        n.indexDeleted(), n.removed("exact"));
     for (Map.Entry<String, Double> stage : n.seconds().entrySet()) {
       out.printf("  %-8s %7.2f s%n", stage.getKey(), stage.getValue());
     }
     out.printf("full dry run on a copy, fresh index: %.2f s, %,d removed%n", full.summary().totalSeconds(),
-        full.summary().exactRemoved());
+        full.summary().removed("exact"));
     out.printf("decisions: %s (nightly %,d pairs, full %,d pairs)%n",
         nightlyPairs.equals(fullPairs) ? "identical" : "DIFFERENT", nightlyPairs.size(), fullPairs.size());
     if (!nightlyPairs.equals(fullPairs)) {
@@ -298,5 +303,11 @@ final class BenchCommand implements Callable<Integer> {
       seconds.put("delete", (System.nanoTime() - t) / 1e9);
     }
     return seconds;
+  }
+
+  /** The exact pass's index lookups, as in {@code summary.json}. */
+  private static long exactLookups(RunSummary summary) {
+    Object exact = summary.toJson().get("exact");
+    return exact instanceof Map<?, ?> section && section.get("lookups") instanceof Number n ? n.longValue() : 0;
   }
 }

@@ -1,10 +1,14 @@
 package org.xiaochong.cli;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Consumer;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.method.FingerprintMethod;
+import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.Progress;
+import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
 import picocli.CommandLine.Option;
 
@@ -59,19 +63,27 @@ final class ConfigOptions {
   }
 
   /**
-   * A runner for the configured table, with the configured prefilter and, when {@code nearIndex} is
-   * not null, the near index and settings.
+   * A runner for the configured table, with the configured prefilter and method settings.
    *
    * @param notes receives one-line notes for the user (e.g. a prefilter rebuilt, and why)
    */
-  static DedupRunner runner(DedupConfig config, Database database, FingerprintIndex index, FingerprintIndex nearIndex,
-      Progress progress, Consumer<String> notes) {
-    DedupRunner runner = new DedupRunner(database, config.table(), index, config.digest(), config.threads(), progress)
-        .withPrefilter(config.prefilter()).withNotes(notes).withNearRule(config.near())
+  static DedupRunner runner(DedupConfig config, Database database, FingerprintIndex index, Progress progress,
+      Consumer<String> notes) {
+    return new DedupRunner(database, config.table(), index, config.digest(), config.threads(), progress)
+        .withPrefilter(config.prefilter()).withNotes(notes).withMethodSettings(config.near(), config.fieldsDigest())
         .withUpdatedColumn(config.updatedColumn());
-    if (nearIndex != null) {
-      runner.withNear(nearIndex, config.near());
+  }
+
+  /**
+   * The methods of {@code --method} (names, comma-separated, or {@code both}), in the order given.
+   *
+   * @throws BadInputException naming the known methods
+   */
+  static List<FingerprintMethod> methods(String spec) {
+    try {
+      return FingerprintMethods.parse(spec);
+    } catch (IllegalArgumentException e) {
+      throw new BadInputException("--method: " + e.getMessage());
     }
-    return runner;
   }
 }

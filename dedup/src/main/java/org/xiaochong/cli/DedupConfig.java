@@ -14,8 +14,6 @@ import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.commons.codec.digest.DigestUtils;
 import org.xiaochong.fingerprint.NearConfig;
-import org.xiaochong.index.NearSchema;
-import org.xiaochong.fingerprint.TopTermsMd5;
 import org.xiaochong.normalize.ChineseFolding;
 import org.xiaochong.prefilter.PrefilterSettings;
 import org.xiaochong.source.BadInputException;
@@ -216,10 +214,7 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
    * only the pass reads, so they can be tuned without a rebuild).
    */
   public String nearFieldsDigest() {
-    return DigestUtils.md5Hex(String.join("|", fieldsDigest(), TopTermsMd5.FORMAT, NearSchema.LAYOUT,
-        String.join(",", table.mustMatchFields()), String.valueOf(near.pre()),
-        String.valueOf(near.maxChars()), String.valueOf(near.useIdf()), near.stopwordsLocation(),
-        near.synonymsLocation(), String.valueOf(near.foldTraditional())));
+    return org.xiaochong.method.NearMethod.indexDigest(fieldsDigest(), table, near);
   }
 
   /** The near index folder: {@code <index.dir>/near}. */

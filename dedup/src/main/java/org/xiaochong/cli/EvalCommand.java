@@ -150,7 +150,7 @@ final class EvalCommand implements Callable<Integer> {
         for (String[] method : METHODS) {
           DedupRunner.Outcome outcome = runMethod(database, loaded, method, out);
           notes.add("stages of method " + method[1].charAt(0) + " (s): " + outcome.summary().seconds());
-          var near = outcome.summary().near();
+          var near = outcome.summary().report("near").flatMap(org.xiaochong.method.NearMethod::stats).orElse(null);
           if (near != null && method[0].equals("near")) {
             notes.add(String.format("near pass (method 3): %,d records examined, %,d without fingerprints %s, %,d"
                     + " candidates compared", near.examined(), near.emptyTotal(), near.empty(), near.candidates()));
@@ -182,9 +182,8 @@ final class EvalCommand implements Callable<Integer> {
     props.setProperty("fields.near", String.join(",", loaded.near()));
     DedupConfig config = DedupConfig.fromProperties(props, java.util.Map.of());
     DedupRunner.Outcome outcome;
-    try (FingerprintIndex index = ConfigOptions.openIndex(config, true);
-        FingerprintIndex nearIndex = method[0].equals("exact") ? null : ConfigOptions.openNearIndex(config, true)) {
-      outcome = ConfigOptions.runner(config, database, index, nearIndex, Progress.NONE, note -> {})
+    try (FingerprintIndex index = ConfigOptions.openIndex(config, true)) {
+      outcome = ConfigOptions.runner(config, database, index, Progress.NONE, note -> {})
           .run(new DedupRunner.Options(method[0], null, null, false, true));
     }
     EvalDatasets.drop(database, copy);

@@ -34,7 +34,7 @@ final class IndexCommand implements Callable<Integer> {
         FingerprintIndex index = ConfigOptions.openIndex(config, rebuild)) {
       RecordSource source = new RecordSource(database, config.table());
       source.checkSchema();
-      IndexSync.Result result = ConfigOptions.runner(config, database, index, null, ConsoleProgress.forThisProcess(),
+      IndexSync.Result result = ConfigOptions.runner(config, database, index, ConsoleProgress.forThisProcess(),
           spec.commandLine().getOut()::println).syncIndex(source);
       spec.commandLine().getOut().printf("index %s: %,d rows in the table, %,d added, %,d changed, %,d dropped in %.1f s (%,.0f rows/s)%n",
           config.indexDir(), result.tableRows(), result.added(), result.changed(), result.deleted(), result.seconds(),

@@ -27,7 +27,7 @@ final class InitDbCommand implements Callable<Integer> {
       if (!exists) {
         database.runScript("/sql/schema.sql");
       }
-      database.runScript("/sql/dedup.sql");
+      org.xiaochong.archive.RunLog.ensureTables(database);
       spec.commandLine().getOut().println((exists ? "supply_demand exists; " : "created supply_demand; ")
           + "dedup_run and dedup_plan ready in " + database.displayUrl());
     }

@@ -33,12 +33,11 @@ final class RestoreCommand implements Callable<Integer> {
     DedupConfig config = options.load();
     try (Database database = ConfigOptions.openDatabase(config);
         TableLock lock = TableLock.acquire(database, config.table(), "restore --run " + runId);
-        FingerprintIndex index = ConfigOptions.openIndex(config, false);
-        FingerprintIndex nearIndex = ConfigOptions.openNearIndexIfBuilt(config)) {
+        FingerprintIndex index = ConfigOptions.openIndex(config, false)) {
       RecordSource source = new RecordSource(database, config.table());
       ArchiveTables archive = ArchiveTables.ensure(database, config.table(), source.checkSchema());
       long restored = new Restorer(archive).restore(runId);
-      ConfigOptions.runner(config, database, index, nearIndex, Progress.NONE, spec.commandLine().getErr()::println)
+      ConfigOptions.runner(config, database, index, Progress.NONE, spec.commandLine().getErr()::println)
           .syncIndexesInStep(source);
       spec.commandLine().getOut().printf("restored %,d rows of run %d into %s%n", restored, runId, config.table().table());
     }

@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.pass.ExactPass;
 import org.xiaochong.report.ReportWriter;
 import org.xiaochong.run.DedupRunner;
@@ -36,8 +37,9 @@ import picocli.CommandLine.Option;
 final class RunCommand implements Callable<Integer> {
   @Mixin ConfigOptions options;
 
-  @Option(names = "--method", defaultValue = "exact", paramLabel = "exact|near|both",
-      description = "exact: same MD5 of the normalized fields (default); near and both: the near-duplicate pass.")
+  @Option(names = "--method", defaultValue = FingerprintMethods.DEFAULT, paramLabel = "METHOD[,METHOD…]",
+      description = "Fingerprint methods, run in the order given (default ${DEFAULT-VALUE}): exact (same MD5 of the"
+          + " normalized fields), near (the near-duplicate pass); both = exact,near.")
   String method;
 
   @Option(names = "--since", converter = TimeArgument.class, paramLabel = "TIME",
@@ -64,23 +66,14 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (!method.equals("exact") && !method.equals("near") && !method.equals("both")) {
-      spec.commandLine().getErr().println("dedup: --method must be exact, near or both, not '" + method + "'");
-      return ExitCodes.USAGE;
-    }
+    DedupRunner.Options runOptions = new DedupRunner.Options(ConfigOptions.methods(method), since, until, apply,
+        rebuildIndex, !full);
     DedupConfig config = options.load();
-    DedupRunner.Options runOptions = new DedupRunner.Options(method, since, until, apply, rebuildIndex, !full);
     runOptions.window(); // fail on a reversed window before starting a database
-    if (runOptions.near() && config.table().nearFields().isEmpty()) {
-      spec.commandLine().getErr().println("dedup: --method " + method + " needs fields.near (it is empty)");
-      return ExitCodes.USAGE;
-    }
     try (Database database = ConfigOptions.openDatabase(config);
         TableLock lock = TableLock.acquire(database, config.table(), apply ? "run --apply" : "run");
-        FingerprintIndex index = ConfigOptions.openIndex(config, rebuildIndex);
-        FingerprintIndex nearIndex = runOptions.near() ? ConfigOptions.openNearIndex(config, rebuildIndex)
-            : apply ? ConfigOptions.openNearIndexIfBuilt(config) : null) {
-      DedupRunner.Outcome outcome = ConfigOptions.runner(config, database, index, nearIndex,
+        FingerprintIndex index = ConfigOptions.openIndex(config, rebuildIndex)) {
+      DedupRunner.Outcome outcome = ConfigOptions.runner(config, database, index,
           ConsoleProgress.forThisProcess(), spec.commandLine().getOut()::println).run(runOptions);
       print(spec.commandLine().getOut(), outcome.summary(), database, config.table());
       if (report != null) {
@@ -108,23 +101,15 @@ final class RunCommand implements Callable<Integer> {
     } else {
       out.printf("examined: %s%n", summary.window());
     }
-    out.printf("exact: %,d groups, %,d duplicates %s%n", summary.exactGroups(), summary.exactRemoved(),
-        summary.applied() ? "removed" : "to remove");
-    if (summary.near() != null) {
-      RunSummary.NearStats n = summary.near();
-      out.printf("near: %,d examined, %,d near duplicates %s, %,d key lookups, %,d candidates compared, "
-              + "%,d skipped (removed by the exact pass), %,d without fingerprints %s (exact pass only), %,d truncated"
-              + " to near.max-chars, %,d exact removals re-pointed to a near survivor%n",
-          n.examined(), n.removed(), summary.applied() ? "removed" : "to remove", n.lookups(), n.candidates(),
-          n.skippedExact(), n.emptyTotal(), n.empty(), n.truncated(), n.repointed());
-    }
+    summary.reports().forEach((name, report) ->
+        out.println(report.consoleLine(summary.removed(name), summary.applied())));
     if (summary.prefilter() != null) {
       RunSummary.PrefilterStats p = summary.prefilter();
       out.printf("prefilter: %,d keys asked, %,d index lookups skipped, %,d false positives (%.1f%% of the lookups"
               + " for records without a twin skipped), %,d KB, %,d saturated counters%n", p.lookups(), p.skipped(),
           p.falsePositives(), 100 * p.uniqueSkipRate(), p.memoryBytes() >> 10, p.saturated());
     }
-    List<ExactPass.Group> samples = summary.exactSamples();
+    List<ExactPass.Group> samples = summary.samples();
     if (!samples.isEmpty()) {
       out.println("sample groups (kept <- removed):");
       String label = table.exactFields().get(0);
@@ -152,7 +137,7 @@ final class RunCommand implements Callable<Integer> {
     }
     if (!summary.applied()) {
       out.printf("dry run: nothing was changed; add --apply to archive and delete these %,d records%n",
-          summary.exactRemoved() + summary.nearRemoved());
+          summary.removedTotal());
     }
     Map<String, Double> seconds = summary.seconds();
     String stages = seconds.entrySet().stream().filter(e -> !e.getKey().equals("total"))

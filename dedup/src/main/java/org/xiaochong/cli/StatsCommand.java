@@ -44,11 +44,13 @@ final class StatsCommand implements Callable<Integer> {
         out.printf("index %s: not built yet (run `dedup index`)%n", config.indexDir());
       }
       out.println("latest runs:");
-      out.printf("  %6s  %-6s  %-8s  %-9s  %10s  %10s  %10s  %s%n", "id", "method", "applied", "status", "records",
-          "exact", "near", "started (UTC)");
+      out.printf("  %6s  %-10s  %-8s  %-9s  %10s  %-23s  %s%n", "id", "method", "applied", "status", "records",
+          "started (UTC)", "removed per method");
       for (RunLog.RunRow r : new RunLog(database, config.table().table()).runs(10)) {
-        out.printf("  %6d  %-6s  %-8s  %-9s  %,10d  %,10d  %,10d  %s%n", r.id(), r.method(), r.applied(), r.status(),
-            r.recordsRead(), r.exactRemoved(), r.nearRemoved(), r.startedAt());
+        String removed = r.removedByMethod().entrySet().stream().map(e -> String.format("%s %,d", e.getKey(), e.getValue()))
+            .collect(java.util.stream.Collectors.joining(", "));
+        out.printf("  %6d  %-10s  %-8s  %-9s  %,10d  %-23s  %s%n", r.id(), r.method(), r.applied(), r.status(),
+            r.recordsRead(), r.startedAt(), removed);
       }
     }
     return ExitCodes.OK;

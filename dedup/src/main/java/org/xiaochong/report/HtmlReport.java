@@ -57,9 +57,8 @@ public final class HtmlReport {
     html.append("</table>\n");
 
     html.append("<h2>Removed per rule</h2>\n<table id=\"rules\"><tr><th>rule</th><th>removed</th><th></th></tr>\n");
-    long maxRule = Math.max(1, Math.max(summary.exactRemoved(), summary.nearRemoved()));
-    bar(html, "exact", summary.exactRemoved(), maxRule);
-    bar(html, "near", summary.nearRemoved(), maxRule);
+    long maxRule = Math.max(1, summary.removedByMethod().values().stream().mapToLong(Long::longValue).max().orElse(1));
+    summary.removedByMethod().forEach((method, removed) -> bar(html, method, removed, maxRule));
     html.append("</table>\n");
 
     try (Handle handle = database.jdbi().open()) {
@@ -148,13 +147,11 @@ public final class HtmlReport {
 
   private static void samplePairs(StringBuilder html, Handle handle, RunSummary summary, DeletionPlan plan, TableSpec spec) {
     List<String> fields = spec.fingerprintColumns();
-    int exact = 0;
-    int near = 0;
+    Map<DeletionPlan.Rule, Integer> shown = new LinkedHashMap<>();
     int[] order = plan.orderByRemovedId(); // the same samples for the same data (see ReportWriter)
-    for (int at = 0; at < order.length && (exact < SAMPLES_PER_RULE || near < SAMPLES_PER_RULE); at++) {
+    for (int at = 0; at < order.length; at++) {
       int i = order[at];
-      boolean isExact = plan.rule(i) == DeletionPlan.Rule.EXACT;
-      if (isExact ? exact >= SAMPLES_PER_RULE : near >= SAMPLES_PER_RULE) {
+      if (shown.getOrDefault(plan.rule(i), 0) >= SAMPLES_PER_RULE) {
         continue;
       }
       Map<String, String> removed = row(handle, summary.applied() ? spec.removedTable() : spec.table(), spec, plan.removedId(i), fields);
@@ -162,11 +159,7 @@ public final class HtmlReport {
       if (removed == null || kept == null) {
         continue;
       }
-      if (isExact) {
-        exact++;
-      } else {
-        near++;
-      }
+      shown.merge(plan.rule(i), 1, Integer::sum);
       html.append("<h3>").append(plan.rule(i).label).append(", score ").append(String.format("%.3f", plan.score(i)))
           .append(": removed #").append(plan.removedId(i)).append(", kept #").append(plan.keptId(i)).append("</h3>\n")
           .append("<table class=\"pair\"><tr><th>removed #").append(plan.removedId(i)).append(" (")

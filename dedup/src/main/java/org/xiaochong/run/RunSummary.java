@@ -3,21 +3,27 @@ package org.xiaochong.run;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.xiaochong.method.MethodReport;
 import org.xiaochong.pass.ExactPass;
 
 /**
- * What a run did, for the console, {@code summary.json} and the run log.
+ * What a run did, for the console, {@code summary.json} and the run log. The per-method parts come
+ * from the methods ({@link MethodReport}); nothing here names one.
  *
  * @param runId the dedup_run id; 0 for a dry run (a dry run writes nothing to the database)
+ * @param method the run's methods, comma-separated, as stored in {@code dedup_run.method}
  * @param recordsRead rows in the source table when the run started
  * @param recordsExamined records of the window examined by the passes
- * @param exactRemoved exact removals: planned (dry run), or moved (applied)
- * @param nearRemoved near removals: planned (dry run), or moved (applied)
+ * @param removedByMethod removals per method, planned (dry run) or moved (applied), for every known
+ *     method (0 for those the run did not select), in the registry's order
+ * @param reports the report of each method the run selected, in run order
  * @param skippedChanged planned rows the apply left in place: they or their kept rows no longer hold
  *     what made them duplicates (edited, re-dated or replaced since the index was built)
  * @param decidedAgain planned rows the apply decided again on their rows because they or their kept
  *     rows changed since the pass decided (moved, or left in place and counted in skippedChanged)
  * @param indexChanged index documents replaced because their row was edited or re-dated
+ * @param samples groups to print as examples (from the methods that show some)
  * @param window which records the passes examined, for people ("records indexed since run 7", "all
  *     records (--full)")
  * @param windowSinceRun the applied run whose watermark started the window, 0 when none (all records
@@ -33,78 +39,58 @@ public record RunSummary(
     long indexAdded,
     long indexChanged,
     long indexDeleted,
-    long exactGroups,
-    long exactRemoved,
-    long nearRemoved,
-    long exactLookups,
-    long exactLookupsSkipped,
+    Map<String, Long> removedByMethod,
+    Map<String, MethodReport> reports,
     List<Long> resumedRuns,
     long skippedChanged,
     long decidedAgain,
     Map<String, Double> seconds,
-    List<ExactPass.Group> exactSamples,
+    List<ExactPass.Group> samples,
     PrefilterStats prefilter,
-    NearStats near,
     String window,
     long windowSinceRun) {
 
   /**
-   * The near pass's work (null when the method has no near pass).
-   *
-   * @param examined live records of the window
-   * @param removed records the near pass planned for removal
-   * @param skippedExact records of the window the exact pass had removed
-   * @param lookups key lookups (top-pre keys of the examined records)
-   * @param candidates kept records compared with an examined record
-   * @param empty records of the window without fingerprints, per reason (exact pass only)
-   * @param truncated records of the window cut to near.max-chars (fingerprinted on their start)
-   * @param repointed exact removals re-pointed to the near survivor of their kept record
-   * @param indexAdded near index documents added by the sync
-   */
-  public record NearStats(long examined, long removed, long skippedExact, long lookups, long candidates,
-      Map<String, Long> empty, long truncated, long repointed, long indexAdded) {
-    public long emptyTotal() {
-      return empty.values().stream().mapToLong(Long::longValue).sum();
-    }
-  }
-
-  /**
-   * The prefilter's work in the exact pass.
+   * The record key filter's work (the exact keys of the record index), and each method's own filter.
    *
    * @param lookups keys asked
    * @param skipped index lookups saved ("certainly alone")
    * @param falsePositives lookups made that found the record alone
    * @param memoryBytes the counters' memory
    * @param saturated counters at their maximum
-   * @param near the near keys' side (null when the run had no near index)
+   * @param byMethod the filters of the methods with one of their own, by method name
    */
   public record PrefilterStats(long lookups, long skipped, long falsePositives, long memoryBytes, long saturated,
-      NearPrefilterStats near) {
+      Map<String, Map<String, Object>> byMethod) {
     /** Share of the lookups for records without a twin that the filter saved. */
     public double uniqueSkipRate() {
       return skipped + falsePositives == 0 ? 1.0 : (double) skipped / (skipped + falsePositives);
     }
   }
 
-  /**
-   * The near keys' prefilter. The near pass knows every key's document frequency exactly (the
-   * term dictionary's), so it needs no Bloom probe: {@code skipped} counts the keys of examined records
-   * that no other record holds, which the pass never looks up. The counting filter of near keys is kept
-   * in step with the near index for {@code check}.
-   *
-   * @param lookups candidate-key lookups of the near pass
-   * @param skipped keys of examined records held by no other record (not looked up)
-   * @param keys distinct near keys in the filter
-   * @param memoryBytes the near filter's counters
-   * @param saturated its counters at their maximum
-   */
-  public record NearPrefilterStats(long lookups, long skipped, long keys, long memoryBytes, long saturated) {}
+  /** Removals of {@code method} in this run; 0 when it did not run or is unknown. */
+  public long removed(String method) {
+    return removedByMethod.getOrDefault(method, 0L);
+  }
+
+  /** Removals of all methods. */
+  public long removedTotal() {
+    return removedByMethod.values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  /** The report of {@code method}; empty when the run did not select it. */
+  public Optional<MethodReport> report(String method) {
+    return Optional.ofNullable(reports.get(method));
+  }
 
   public double totalSeconds() {
     return seconds.getOrDefault("total", 0.0);
   }
 
-  /** The summary as nested maps, in the shape of summary.json. */
+  /**
+   * The summary as nested maps, in the shape of summary.json: one section per known method (its
+   * report's, or only {@code removed} when it did not run), and {@code removed_by_method}.
+   */
   public Map<String, Object> toJson() {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("run_id", runId);
@@ -115,25 +101,9 @@ public record RunSummary(
     json.put("window", window);
     json.put("window_since_run", windowSinceRun);
     json.put("index", Map.of("added", indexAdded, "changed", indexChanged, "deleted", indexDeleted));
-    Map<String, Object> exact = new LinkedHashMap<>();
-    exact.put("groups", exactGroups);
-    exact.put("removed", exactRemoved);
-    exact.put("lookups", exactLookups);
-    exact.put("lookups_skipped", exactLookupsSkipped);
-    json.put("exact", exact);
-    Map<String, Object> nearJson = new LinkedHashMap<>();
-    nearJson.put("removed", nearRemoved);
-    if (near != null) {
-      nearJson.put("examined", near.examined());
-      nearJson.put("skipped_exact", near.skippedExact());
-      nearJson.put("lookups", near.lookups());
-      nearJson.put("candidates", near.candidates());
-      nearJson.put("empty", near.empty());
-      nearJson.put("truncated", near.truncated());
-      nearJson.put("repointed", near.repointed());
-      nearJson.put("index_added", near.indexAdded());
-    }
-    json.put("near", nearJson);
+    removedByMethod.forEach((name, removed) -> json.put(name,
+        reports.getOrDefault(name, MethodReport.notRun()).json(removed)));
+    json.put("removed_by_method", removedByMethod);
     if (prefilter != null) {
       Map<String, Object> p = new LinkedHashMap<>();
       p.put("lookups", prefilter.lookups());
@@ -141,11 +111,7 @@ public record RunSummary(
       p.put("false_positives", prefilter.falsePositives());
       p.put("memory_bytes", prefilter.memoryBytes());
       p.put("saturated", prefilter.saturated());
-      if (prefilter.near() != null) {
-        NearPrefilterStats n = prefilter.near();
-        p.put("near", Map.of("lookups", n.lookups(), "skipped", n.skipped(), "keys", n.keys(),
-            "memory_bytes", n.memoryBytes(), "saturated", n.saturated()));
-      }
+      p.putAll(prefilter.byMethod());
       json.put("prefilter", p);
     }
     json.put("apply", Map.of("skipped_changed", skippedChanged, "decided_again", decidedAgain));

@@ -39,7 +39,7 @@ class ArchiveRestoreIT extends DbTestSupport {
       DedupRunner.Outcome outcome = new DedupRunner(database(), dedupConfig.table(), index, dedupConfig.digest(),
           2, Progress.NONE).run(new DedupRunner.Options("exact", null, null, true, false));
       runId = outcome.summary().runId();
-      removed = outcome.summary().exactRemoved();
+      removed = outcome.summary().removed("exact");
     }
     assertThat(removed).isPositive();
     assertThat(count(TABLE)).isEqualTo(loaded - removed);

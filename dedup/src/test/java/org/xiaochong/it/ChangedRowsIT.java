@@ -34,14 +34,9 @@ class ChangedRowsIT extends DbTestSupport {
   /** A run of {@code method} with the indexes under {@code dir}; the window as the CLI's default (incremental). */
   static DedupRunner.Outcome run(String table, Path dir, String method, boolean apply, boolean incremental,
       String updatedColumn) {
-    try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("exact"), "it-" + table, false);
-        FingerprintIndex near = method.equals("exact") ? null
-            : FingerprintIndex.open(dir.resolve("near"), "it-near-" + table, false)) {
+    try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("exact"), "it-" + table, false)) {
       DedupRunner runner = new DedupRunner(database(), spec(table), index, "0123456789abcdef0123456789abcdef", 2,
-          Progress.NONE).withUpdatedColumn(updatedColumn);
-      if (near != null) {
-        runner.withNear(near, NearConfig.defaults());
-      }
+          Progress.NONE).withUpdatedColumn(updatedColumn).withMethodSettings(NearConfig.defaults(), "it-" + table);
       return runner.run(new DedupRunner.Options(method, null, null, apply, false, incremental));
     }
   }

@@ -38,6 +38,13 @@ import org.xiaochong.source.TableSpec;
  */
 @Tag("db")
 abstract class DbTestSupport {
+  /** {@code dedup_run} as made before watermarks and per-method counts, to test what a newer version adds. */
+  static final String OLD_DEDUP_RUN = "CREATE TABLE dedup_run (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,"
+      + " source_table VARCHAR(64) NOT NULL, method VARCHAR(16) NOT NULL, applied BOOLEAN NOT NULL,"
+      + " status VARCHAR(16) NOT NULL, config_digest CHAR(32) NOT NULL, window_since DATETIME NULL,"
+      + " window_until DATETIME NULL, records_read BIGINT NOT NULL DEFAULT 0, exact_removed BIGINT NOT NULL DEFAULT 0,"
+      + " near_removed BIGINT NOT NULL DEFAULT 0, started_at DATETIME(3) NOT NULL, finished_at DATETIME(3) NULL,"
+      + " message VARCHAR(1024) NULL) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
   private static Database database;
 
   /** The shared embedded server, started on first call. */

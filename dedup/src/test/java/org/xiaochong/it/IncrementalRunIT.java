@@ -79,7 +79,7 @@ class IncrementalRunIT extends DbTestSupport {
     DedupRunner.Outcome first = run(TABLE, dir, "exact", true, true);
     assertThat(first.summary().window()).startsWith("all records (no earlier applied");
     assertThat(first.summary().recordsExamined()).isEqualTo(20);
-    assertThat(first.summary().exactRemoved()).isEqualTo(10);
+    assertThat(first.summary().removed("exact")).isEqualTo(10);
 
     changeRows();
     copyTable(TABLE, "nightly_copy");
@@ -113,8 +113,8 @@ class IncrementalRunIT extends DbTestSupport {
   void nightlyRun_withTheNearPass_decidesAsAFullRun() {
     load();
     DedupRunner.Outcome first = run(TABLE, dir, "both", true, true);
-    assertThat(first.summary().exactRemoved()).isEqualTo(10);
-    assertThat(first.summary().nearRemoved()).isZero();
+    assertThat(first.summary().removed("exact")).isEqualTo(10);
+    assertThat(first.summary().removed("near")).isZero();
 
     // Near copies: a newer one of post 16 (which must now go) and an older one of post 17.
     insertPost(TABLE, 101, 5, START.plusDays(200), "量大从优。");
@@ -135,12 +135,7 @@ class IncrementalRunIT extends DbTestSupport {
     // dedup_run as made before watermarks (other ITs re-create it as they need it).
     useHandle(h -> {
       h.execute("DROP TABLE IF EXISTS dedup_run");
-      h.execute("CREATE TABLE dedup_run (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, source_table VARCHAR(64) NOT NULL,"
-          + " method VARCHAR(16) NOT NULL, applied BOOLEAN NOT NULL, status VARCHAR(16) NOT NULL,"
-          + " config_digest CHAR(32) NOT NULL, window_since DATETIME NULL, window_until DATETIME NULL,"
-          + " records_read BIGINT NOT NULL DEFAULT 0, exact_removed BIGINT NOT NULL DEFAULT 0,"
-          + " near_removed BIGINT NOT NULL DEFAULT 0, started_at DATETIME(3) NOT NULL, finished_at DATETIME(3) NULL,"
-          + " message VARCHAR(1024) NULL) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
+      h.execute(OLD_DEDUP_RUN);
       h.execute("INSERT INTO dedup_run (source_table, method, applied, status, config_digest, started_at)"
           + " VALUES ('" + TABLE + "', 'exact', TRUE, 'applied', '0123456789abcdef0123456789abcdef', NOW())");
     });

@@ -41,12 +41,15 @@ class NearPipelineIT extends DbTestSupport {
     });
   }
 
+  private static org.xiaochong.method.NearStats nearStats(org.xiaochong.run.RunSummary summary) {
+    return summary.report("near").flatMap(org.xiaochong.method.NearMethod::stats).orElseThrow();
+  }
+
   private DedupRunner.Outcome run(String method, boolean apply) {
     TableSpec spec = spec(TABLE);
-    try (FingerprintIndex index = FingerprintIndex.open(indexDir.resolve("exact"), "it-near", false);
-        FingerprintIndex near = FingerprintIndex.open(indexDir.resolve("near"), "it-near-near", false)) {
+    try (FingerprintIndex index = FingerprintIndex.open(indexDir.resolve("exact"), "it-near", false)) {
       return new DedupRunner(database(), spec, index, "0123456789abcdef0123456789abcdef", 2, Progress.NONE)
-          .withNear(near, NearConfig.defaults())
+          .withMethodSettings(NearConfig.defaults(), "it-near")
           .run(new DedupRunner.Options(method, null, null, apply, false));
     }
   }
@@ -69,7 +72,7 @@ class NearPipelineIT extends DbTestSupport {
     GroundTruth.NearCheck check = truth.checkAll(plan);
     System.out.printf("near IT seed %d, %d posts: exact %d/%d wrong %d; near removed %d, precision %.4f (near rule %.4f),"
             + " near recall %.4f, recall all %.4f, hard-negative merges %d; %s%n", SEED, loaded, exact.correct(),
-        exact.expected(), exact.wrong(), summary.nearRemoved(), check.precision(), check.nearPrecision(),
+        exact.expected(), exact.wrong(), summary.removed("near"), check.precision(), check.nearPrecision(),
         check.nearRecall(), check.recall(), check.hardNegativeMerges(), summary.toJson());
 
     assertThat(exact.wrong()).isZero();
@@ -79,15 +82,15 @@ class NearPipelineIT extends DbTestSupport {
     assertThat(check.nearRecall()).isGreaterThanOrEqualTo(0.97);
     assertThat(check.hardNegativeMerges()).isZero();
     // only the exact removals re-pointed to a near survivor are decided again on their rows
-    assertThat(summary.decidedAgain()).isEqualTo(summary.near().repointed());
+    assertThat(summary.decidedAgain()).isEqualTo(nearStats(summary).repointed());
 
     // Odd posts: not removed by the near pass, counted as empty.
     for (int i = 0; i < plan.size(); i++) {
       assertThat(plan.removedId(i)).isLessThan(firstOdd);
       assertThat(plan.keptId(i)).isLessThan(firstOdd);
     }
-    assertThat(summary.near().emptyTotal()).isGreaterThanOrEqualTo(4);
-    assertThat(summary.near().empty()).containsKey("empty_after_segmentation");
+    assertThat(nearStats(summary).emptyTotal()).isGreaterThanOrEqualTo(4);
+    assertThat(nearStats(summary).empty()).containsKey("empty_after_segmentation");
 
     // Every kept record is still in the table and newer (or tied with a larger id).
     Long violations = withHandle(h -> h.createQuery(
@@ -99,7 +102,7 @@ class NearPipelineIT extends DbTestSupport {
     List<Object[]> nearRows = DbTestSupport.<List<Object[]>>withHandle(h -> h.createQuery(
             "SELECT dedup_rule, dedup_score FROM supply_demand_removed WHERE dedup_rule = 'near'")
         .map((rs, ctx) -> new Object[] {rs.getString(1), rs.getDouble(2)}).list());
-    assertThat(nearRows).hasSize((int) summary.nearRemoved());
+    assertThat(nearRows).hasSize((int) summary.removed("near"));
     for (Object[] row : nearRows) {
       assertThat((Double) row[1]).isBetween(NearConfig.DEFAULT_MIN_SIMILARITY - 1e-6, 1.0);
     }
@@ -116,7 +119,7 @@ class NearPipelineIT extends DbTestSupport {
     GroundTruth.NearCheck check = truth.checkAll(outcome.plan());
     System.out.printf("near IT --method near seed %d: removed %d, precision %.4f, recall all %.4f, hard-negative merges %d%n",
         SEED, outcome.plan().size(), check.precision(), check.recall(), check.hardNegativeMerges());
-    assertThat(outcome.summary().exactRemoved()).isZero();
+    assertThat(outcome.summary().removed("exact")).isZero();
     assertThat(check.precision()).isGreaterThanOrEqualTo(0.99);
     assertThat(check.recall()).isGreaterThanOrEqualTo(0.97);
     assertThat(check.hardNegativeMerges()).isZero();

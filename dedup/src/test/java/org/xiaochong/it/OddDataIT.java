@@ -53,7 +53,7 @@ class OddDataIT extends DbTestSupport {
 
     DedupRunner.Outcome outcome = runExact(TABLE, dir.resolve("index"), null, null, true);
 
-    assertThat(outcome.summary().exactRemoved()).isEqualTo(4);
+    assertThat(outcome.summary().removed("exact")).isEqualTo(4);
     assertThat(ids(TABLE)).containsExactly(2L, 4L, 6L, 8L, 9L, 10L);
     List<Map<String, Object>> archived = withHandle(h -> h.createQuery(
             "SELECT id, dedup_kept_id FROM " + TABLE + "_removed ORDER BY id").mapToMap().list());

@@ -30,7 +30,7 @@ class WindowIT extends DbTestSupport {
     DedupRunner.Outcome outcome = runExact(TABLE, indexDir, BETWEEN, null, true);
 
     assertThat(outcome.summary().recordsExamined()).isEqualTo(1);
-    assertThat(outcome.summary().exactRemoved()).isEqualTo(1);
+    assertThat(outcome.summary().removed("exact")).isEqualTo(1);
     assertThat(ids(TABLE)).containsExactly(2L);
     assertThat(ids(TABLE + "_removed")).containsExactly(1L);
   }
@@ -45,7 +45,7 @@ class WindowIT extends DbTestSupport {
 
     DedupRunner.Outcome outcome = runExact(TABLE, indexDir, BETWEEN, null, true);
 
-    assertThat(outcome.summary().exactRemoved()).isEqualTo(1);
+    assertThat(outcome.summary().removed("exact")).isEqualTo(1);
     assertThat(ids(TABLE)).containsExactly(1L, 2L, 4L);
   }
 
@@ -58,7 +58,7 @@ class WindowIT extends DbTestSupport {
     DedupRunner.Outcome outcome = runExact(TABLE, indexDir, null, BETWEEN, true);
 
     assertThat(outcome.summary().recordsExamined()).isZero();
-    assertThat(outcome.summary().exactRemoved()).isZero();
+    assertThat(outcome.summary().removed("exact")).isZero();
     assertThat(ids(TABLE)).containsExactly(1L, 2L);
   }
 
@@ -70,7 +70,7 @@ class WindowIT extends DbTestSupport {
 
     DedupRunner.Outcome outcome = runExact(TABLE, indexDir, null, null, true);
 
-    assertThat(outcome.summary().exactRemoved()).isEqualTo(1);
+    assertThat(outcome.summary().removed("exact")).isEqualTo(1);
     assertThat(ids(TABLE)).containsExactly(1L);
     assertThat(ids(TABLE + "_removed")).containsExactly(2L);
   }

@@ -1,0 +1,43 @@
+package org.xiaochong.method;
+
+import java.util.Optional;
+
+/**
+ * One way to find duplicates: what it indexes, how its documents are made, its pass over the
+ * records of a run's window, and its prefilter keys. An implementation is a stateless, named factory;
+ * {@link #open} starts its part of one run ({@link MethodRun}). The runner, the run log, {@code
+ * summary.json} and the report only iterate over the methods a run was given; none of them names one.
+ *
+ * <p>Methods are looked up by {@link #name()} in {@link FingerprintMethods}. The name is also the
+ * rule of its removals ({@code dedup_rule}, {@code dedup_plan.rule}, {@code decisions.jsonl}), its
+ * section in {@code summary.json}, and the folder of its own index under {@code index.dir}, so it must
+ * be a lower-case identifier of at most 16 characters and never change once removals carry it.
+ *
+ * <p>Implementations must be thread-safe (they hold no run state).
+ */
+public interface FingerprintMethod {
+  /** The method's name: {@code --method} value, rule label, summary section, index folder. */
+  String name();
+
+  /**
+   * The version of what this method indexes. It is part of the digest of the method's own index,
+   * so a change makes the next run rebuild that index instead of mixing two formats.
+   */
+  String formatVersion();
+
+  /**
+   * Starts this method's part of a run that selected it: opens what it indexes (creating it when
+   * missing, or rebuilding it when {@link MethodContext#rebuild()} or its digest changed) and its
+   * prefilter. The caller closes the returned run.
+   */
+  MethodRun open(MethodContext context);
+
+  /**
+   * For a run or restore that did not select this method: its own index, only when one was built,
+   * so that it follows the rows an applied run removes and a restore puts back. Empty when nothing
+   * was built or the method keeps nothing of its own (its keys are in the record index), the default.
+   */
+  default Optional<MethodRun> openIfBuilt(MethodContext context) {
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,98 @@
+package org.xiaochong.method;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.xiaochong.archive.DeletionPlan;
+
+/**
+ * The known fingerprint methods, by name: the built-in ones, then any found on the class path as
+ * {@code ServiceLoader} providers of {@link FingerprintMethod} (as Lucene finds codecs). A name must be
+ * a valid rule label and unique. Immutable once loaded; thread-safe.
+ */
+public final class FingerprintMethods {
+  /** The built-in methods. Adding a method is one line here (or one service entry). */
+  private static final List<FingerprintMethod> BUILT_IN = List.of(new ExactMethod(), new NearMethod());
+
+  /** The method of {@code run --method} when none is given. */
+  public static final String DEFAULT = "exact";
+
+  /** Names that stand for a list of methods: {@code both} is exact then near. */
+  private static final Map<String, List<String>> ALIASES = Map.of("both", List.of("exact", "near"));
+
+  private static final Map<String, FingerprintMethod> KNOWN = load();
+
+  private FingerprintMethods() {}
+
+  private static Map<String, FingerprintMethod> load() {
+    Map<String, FingerprintMethod> known = new LinkedHashMap<>();
+    List<FingerprintMethod> all = new ArrayList<>(BUILT_IN);
+    ServiceLoader.load(FingerprintMethod.class, FingerprintMethods.class.getClassLoader()).forEach(all::add);
+    for (FingerprintMethod method : all) {
+      String name = method.name();
+      DeletionPlan.Rule.of(name); // validates the name as a rule label
+      if (ALIASES.containsKey(name) || known.putIfAbsent(name, method) != null) {
+        throw new IllegalStateException("two fingerprint methods are named '" + name + "': "
+            + known.getOrDefault(name, method).getClass().getName() + " and " + method.getClass().getName());
+      }
+    }
+    return Map.copyOf(known);
+  }
+
+  /** Every known method: the built-in ones first, in their order. */
+  public static List<FingerprintMethod> known() {
+    List<FingerprintMethod> known = new ArrayList<>(BUILT_IN);
+    KNOWN.values().stream().filter(m -> !BUILT_IN.contains(m))
+        .sorted(java.util.Comparator.comparing(FingerprintMethod::name)).forEach(known::add);
+    return List.copyOf(known);
+  }
+
+  /**
+   * The methods named in {@code spec}, comma-separated, in the order given ({@code exact,near});
+   * an alias ({@code both}) stands for its methods.
+   *
+   * @throws IllegalArgumentException naming the known methods, for an unknown, empty or repeated name
+   */
+  public static List<FingerprintMethod> parse(String spec) {
+    Set<FingerprintMethod> methods = new LinkedHashSet<>();
+    for (String part : spec.split(",", -1)) {
+      String name = part.trim();
+      for (String one : ALIASES.getOrDefault(name, List.of(name))) {
+        FingerprintMethod method = KNOWN.get(one);
+        if (method == null) {
+          throw new IllegalArgumentException("unknown method '" + name + "' (known: " + knownNames() + ")");
+        }
+        if (!methods.add(method)) {
+          throw new IllegalArgumentException("method '" + one + "' is named twice in '" + spec + "'");
+        }
+      }
+    }
+    return List.copyOf(methods);
+  }
+
+  /** The methods of a stored label ({@link #label}, or an alias); unknown names are left out. */
+  public static List<String> namesOf(String label) {
+    List<String> names = new ArrayList<>();
+    for (String part : label.split(",")) {
+      names.addAll(ALIASES.getOrDefault(part.trim(), List.of(part.trim())));
+    }
+    return names;
+  }
+
+  /** The label of a list of methods, as stored in {@code dedup_run.method}: their names, comma-separated. */
+  public static String label(List<FingerprintMethod> methods) {
+    return methods.stream().map(FingerprintMethod::name).collect(Collectors.joining(","));
+  }
+
+  /** "exact, near, …; both = exact,near", for messages. */
+  public static String knownNames() {
+    return known().stream().map(FingerprintMethod::name).collect(Collectors.joining(", "))
+        + ALIASES.entrySet().stream().map(e -> "; " + e.getKey() + " = " + String.join(",", e.getValue()))
+            .collect(Collectors.joining());
+  }
+}

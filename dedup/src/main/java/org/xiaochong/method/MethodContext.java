@@ -1,0 +1,32 @@
+package org.xiaochong.method;
+
+import java.nio.file.Path;
+import java.util.function.Consumer;
+import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.prefilter.PrefilterSettings;
+import org.xiaochong.run.Progress;
+import org.xiaochong.source.TableSpec;
+
+/**
+ * What a method needs to open its part of a run.
+ *
+ * @param spec the source table and its fingerprint columns
+ * @param recordIndex the run's record index; a method's own index lives in {@code <its folder>/<name>}
+ * @param recordDigest the record index's fields digest, the base of a method's own index digest
+ * @param near the near settings (near.*), for the methods that read them
+ * @param prefilter the prefilter settings
+ * @param rebuild whether to rebuild the method's own index from the table
+ * @param threads indexing threads
+ * @param updatedColumn source.updated-column, or null
+ * @param progress progress bars
+ * @param notes one-line notes for the user (e.g. a prefilter rebuilt, and why)
+ */
+public record MethodContext(TableSpec spec, FingerprintIndex recordIndex, String recordDigest, NearConfig near,
+    PrefilterSettings prefilter, boolean rebuild, int threads, String updatedColumn, Progress progress,
+    Consumer<String> notes) {
+  /** The folder of {@code method}'s own index: {@code <index.dir>/<name>}. */
+  public Path indexDir(FingerprintMethod method) {
+    return recordIndex.path().resolve(method.name());
+  }
+}

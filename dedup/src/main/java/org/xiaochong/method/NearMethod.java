@@ -1,0 +1,211 @@
+package org.xiaochong.method;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.commons.codec.digest.DigestUtils;
+import org.apache.lucene.index.DirectoryReader;
+import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.fingerprint.TopTermsMd5;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.index.IdSet;
+import org.xiaochong.index.IndexSync;
+import org.xiaochong.index.NearDocumentMaker;
+import org.xiaochong.index.NearSchema;
+import org.xiaochong.index.RecordIndexer;
+import org.xiaochong.pass.IndexSnapshot;
+import org.xiaochong.pass.NearPass;
+import org.xiaochong.pass.Window;
+import org.xiaochong.prefilter.NearKeyFilter;
+import org.xiaochong.run.Progress;
+import org.xiaochong.source.BadInputException;
+import org.xiaochong.source.RecordSource;
+import org.xiaochong.source.TableSpec;
+
+/**
+ * Near duplicates: multi-MD5 top-term fingerprints of {@code fields.near} ({@link TopTermsMd5},
+ * {@link NearPass}), in an index of their own, {@code <index.dir>/near}, with a counting filter of
+ * the near keys kept in step for {@code check}. Segmenting is the costly stage, so the fingerprints
+ * are only computed for runs that select this method.
+ */
+public final class NearMethod implements FingerprintMethod {
+  @Override
+  public String name() {
+    return "near";
+  }
+
+  @Override
+  public String formatVersion() {
+    return TopTermsMd5.FORMAT + "|" + NearSchema.LAYOUT;
+  }
+
+  /**
+   * The digest of the near index's documents: the record index's fields digest, the format, and the
+   * near settings that change fingerprints or stored top keys (not near.min-shared /
+   * near.min-similarity, which only the pass reads, so they can be tuned without a rebuild).
+   */
+  public static String indexDigest(String recordDigest, TableSpec table, NearConfig near) {
+    return DigestUtils.md5Hex(String.join("|", recordDigest, new NearMethod().formatVersion(),
+        String.join(",", table.mustMatchFields()), String.valueOf(near.pre()),
+        String.valueOf(near.maxChars()), String.valueOf(near.useIdf()), near.stopwordsLocation(),
+        near.synonymsLocation(), String.valueOf(near.foldTraditional())));
+  }
+
+  @Override
+  public MethodRun open(MethodContext context) {
+    if (context.spec().nearFields().isEmpty()) {
+      throw new BadInputException("--method near needs fields.near (it is empty)");
+    }
+    return new Run(context, FingerprintIndex.open(context.indexDir(this),
+        indexDigest(context.recordDigest(), context.spec(), context.near()), context.rebuild()));
+  }
+
+  @Override
+  public Optional<MethodRun> openIfBuilt(MethodContext context) {
+    if (context.spec().nearFields().isEmpty() || !FingerprintIndex.exists(context.indexDir(this))) {
+      return Optional.empty();
+    }
+    return Optional.of(new Run(context, FingerprintIndex.open(context.indexDir(this),
+        indexDigest(context.recordDigest(), context.spec(), context.near()), false)));
+  }
+
+  /** The near index and filter of one run. Not thread-safe. */
+  private static final class Run implements MethodRun {
+    private final MethodContext context;
+    private final FingerprintIndex index;
+    private final boolean indexIsNew;
+    private final NearKeyFilter filter;
+    private long indexAdded;
+    private NearPass.Result last;
+
+    Run(MethodContext context, FingerprintIndex index) {
+      this.context = context;
+      this.index = index;
+      try {
+        this.indexIsNew = index.writer().getDocStats().numDocs == 0;
+        this.filter = IndexInStep.openFilter(NearKeyFilter.KIND, index, context.recordIndex(), context.prefilter(),
+            context.notes());
+      } catch (RuntimeException e) {
+        index.close();
+        throw e;
+      }
+    }
+
+    @Override
+    public boolean ownsIndex() {
+      return true;
+    }
+
+    @Override
+    public boolean indexIsNew() {
+      return indexIsNew;
+    }
+
+    /** Fingerprints (smartcn) for rows not yet in the near index; one thread-safe {@link TopTermsMd5} for all workers. */
+    @Override
+    public OptionalLong sync(RecordSource source, long[] skipSorted) {
+      IndexSync.Result result = IndexInStep.sync(index, filter, () -> {
+        long rows = context.progress() == Progress.NONE ? -1 : source.count();
+        try (TopTermsMd5 fingerprinter = new TopTermsMd5(context.near());
+            Progress.Stage stage = context.progress().start("near index", rows)) {
+          return new IndexSync(source, index,
+              () -> RecordIndexer.documents(index, new NearDocumentMaker(context.spec(), fingerprinter)), context.threads())
+              .skipping(IdSet.of(skipSorted))
+              .withUpdatedColumn(context.updatedColumn())
+              .run(stage);
+        }
+      });
+      indexAdded = result.added();
+      return OptionalLong.of(result.added());
+    }
+
+    @Override
+    public MethodReport pass(RecordKeys records, DeletionPlan plan, Window window) {
+      NearPass.Result near;
+      try (DirectoryReader reader = index.openReader()) {
+        near = new NearPass(new IndexSnapshot(reader), context.near()).run(window, plan.removedIdsSorted(), plan);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      last = near;
+      long repointed = plan.collapseChains();
+      Map<String, Long> empty = new LinkedHashMap<>();
+      near.empty().forEach((reason, count) -> empty.put(reason.name().toLowerCase(Locale.ROOT), count));
+      return new Report(new NearStats(near.recordsExamined(), near.removed(), near.skippedExact(), near.lookups(),
+          near.candidates(), empty, near.truncated(), repointed, indexAdded));
+    }
+
+    @Override
+    public void delete(long[] idsSorted) {
+      IndexInStep.delete(index, filter, idsSorted);
+    }
+
+    @Override
+    public void save() {
+      IndexInStep.saveFilter(filter, index, context.recordIndex());
+    }
+
+    /**
+     * The near pass does not ask the near filter: it reads every key's document frequency from the
+     * term dictionary once ({@code KeyFrequencies}), the exact form of the same filter (a count per key
+     * with no false positives), so a Bloom probe could only repeat an answer the pass already has.
+     * {@code skipped} counts the keys that map proved held by the record alone (the lookups the filter
+     * would skip); the filter itself is kept in step for {@code check}.
+     */
+    @Override
+    public Map<String, Object> prefilterJson() {
+      if (filter == null) {
+        return null;
+      }
+      return Map.of("lookups", last == null ? 0L : last.lookups(), "skipped", last == null ? 0L : last.keysAlone(),
+          "keys", filter.keys(), "memory_bytes", filter.memoryBytes(), "saturated", filter.saturated());
+    }
+
+    @Override
+    public void close() {
+      index.close();
+    }
+  }
+
+  private record Report(NearStats stats) implements MethodReport {
+    @Override
+    public long examined() {
+      return stats.examined();
+    }
+
+    @Override
+    public Map<String, Object> json(long removed) {
+      Map<String, Object> json = new LinkedHashMap<>();
+      json.put("removed", removed);
+      json.put("examined", stats.examined());
+      json.put("skipped_exact", stats.skippedExact());
+      json.put("lookups", stats.lookups());
+      json.put("candidates", stats.candidates());
+      json.put("empty", stats.empty());
+      json.put("truncated", stats.truncated());
+      json.put("repointed", stats.repointed());
+      json.put("index_added", stats.indexAdded());
+      return json;
+    }
+
+    @Override
+    public String consoleLine(long removed, boolean applied) {
+      NearStats n = stats;
+      return String.format("near: %,d examined, %,d near duplicates %s, %,d key lookups, %,d candidates compared, "
+              + "%,d skipped (removed by the exact pass), %,d without fingerprints %s (exact pass only), %,d truncated"
+              + " to near.max-chars, %,d exact removals re-pointed to a near survivor",
+          n.examined(), n.removed(), applied ? "removed" : "to remove", n.lookups(), n.candidates(),
+          n.skippedExact(), n.emptyTotal(), n.empty(), n.truncated(), n.repointed());
+    }
+  }
+
+  /** The near pass's stats in a report from this method; empty for another method's report. */
+  public static Optional<NearStats> stats(MethodReport report) {
+    return report instanceof Report near ? Optional.of(near.stats()) : Optional.empty();
+  }
+}

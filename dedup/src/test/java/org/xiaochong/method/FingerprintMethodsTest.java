@@ -1,0 +1,58 @@
+package org.xiaochong.method;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.xiaochong.archive.DeletionPlan;
+
+class FingerprintMethodsTest {
+  private static List<String> names(String spec) {
+    return FingerprintMethods.parse(spec).stream().map(FingerprintMethod::name).toList();
+  }
+
+  @Test
+  void parse_listedNames_keepsTheOrderGiven() {
+    assertThat(names("exact,near")).containsExactly("exact", "near");
+    assertThat(names("near, exact")).containsExactly("near", "exact");
+    assertThat(names(FingerprintMethods.DEFAULT)).containsExactly("exact");
+  }
+
+  @Test
+  void parse_both_isExactThenNear() {
+    assertThat(names("both")).containsExactly("exact", "near");
+    assertThat(FingerprintMethods.label(FingerprintMethods.parse("both"))).isEqualTo("exact,near");
+  }
+
+  @Test
+  void parse_unknownName_namesTheKnownOnes() {
+    assertThatThrownBy(() -> FingerprintMethods.parse("exact,fuzzy"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("unknown method 'fuzzy' (known: exact, near, pairs; both = exact,near)");
+  }
+
+  @Test
+  void parse_repeatedOrEmptyName_fails() {
+    assertThatThrownBy(() -> FingerprintMethods.parse("both,near")).hasMessageContaining("'near' is named twice");
+    assertThatThrownBy(() -> FingerprintMethods.parse("exact,")).hasMessageContaining("unknown method ''");
+  }
+
+  @Test
+  void known_builtInFirst_thenServiceProviders() {
+    assertThat(FingerprintMethods.known()).extracting(FingerprintMethod::name).containsExactly("exact", "near", "pairs");
+  }
+
+  @Test
+  void namesOf_storedLabels_expandTheAlias() {
+    assertThat(FingerprintMethods.namesOf("both")).containsExactly("exact", "near");
+    assertThat(FingerprintMethods.namesOf("near,pairs")).containsExactly("near", "pairs");
+  }
+
+  @Test
+  void ruleOf_sameLabel_isTheSameRule() {
+    assertThat(DeletionPlan.Rule.of("exact")).isSameAs(DeletionPlan.Rule.EXACT);
+    assertThat(DeletionPlan.Rule.of(NeighbourPairsMethod.NAME)).isSameAs(DeletionPlan.Rule.of("pairs"));
+    assertThatThrownBy(() -> DeletionPlan.Rule.of("Near-2")).isInstanceOf(IllegalArgumentException.class);
+  }
+}
