@@ -1,0 +1,136 @@
+package org.xiaochong.method.simhash;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.util.FixedBitSet;
+import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.pass.IndexSnapshot;
+import org.xiaochong.pass.Window;
+import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.simhash.Simhash64;
+import org.xiaochong.simhash.SimhashIndex;
+
+/**
+ * The simhash pass over a snapshot of the simhash index: for each live record of the window with a
+ * fingerprint, the records within Hamming distance k ({@link SimhashIndex#search}: its four block
+ * terms looked up, each candidate's full value checked). Of each such pair the less preferred record
+ * ({@link KeepLatestPolicy}) is removed in favour of the other, scored by the likeness (64 - d) / 64;
+ * a record removed in favour of one that is itself removed later is re-pointed to the survivor by
+ * {@link DeletionPlan#collapseChains}, so every removal ends at a kept record. Records already in the
+ * plan, or removed earlier in this pass, take no part. Not thread-safe.
+ */
+final class SimhashPass {
+  /**
+   * @param examined live records of the window
+   * @param removed removals this pass added
+   * @param skipped records of the window an earlier method of the run had removed
+   * @param empty records of the window without a fingerprint (no features in their text)
+   * @param lookups records whose four block terms were looked up
+   * @param matches other records found within k of an examined record
+   */
+  record Result(long examined, long removed, long skipped, long empty, long lookups, long matches) {}
+
+  private final IndexSnapshot snapshot;
+  private final int maxDistance;
+
+  SimhashPass(IndexSnapshot snapshot, int maxDistance) {
+    this.snapshot = snapshot;
+    this.maxDistance = maxDistance;
+  }
+
+  Result run(Window window, DeletionPlan plan) {
+    long[] planned = plan.removedIdsSorted();
+    FixedBitSet examined = snapshot.windowDocs(window);
+    FixedBitSet hasValue = new FixedBitSet(Math.max(1, snapshot.maxDoc()));
+    long[] values = values(hasValue);
+    FixedBitSet removedNow = new FixedBitSet(hasValue.length());
+    DeletionPlan.Rule rule = DeletionPlan.Rule.of(SimhashMethod.NAME);
+    long removed = 0;
+    long skipped = 0;
+    long empty = 0;
+    long lookups = 0;
+    long matches = 0;
+    try {
+      for (int doc = next(examined, 0); doc != -1; doc = next(examined, doc + 1)) {
+        if (Arrays.binarySearch(planned, snapshot.id(doc)) >= 0) {
+          skipped++;
+          continue;
+        }
+        if (!hasValue.get(doc)) {
+          empty++;
+          continue;
+        }
+        if (removedNow.get(doc)) {
+          continue;
+        }
+        lookups++;
+        List<SimhashIndex.Hit> hits = SimhashIndex.search(snapshot.reader(), values[doc], maxDistance);
+        int best = doc;
+        for (SimhashIndex.Hit hit : hits) {
+          int other = hit.doc();
+          if (other == doc || removedNow.get(other) || Arrays.binarySearch(planned, snapshot.id(other)) >= 0) {
+            continue;
+          }
+          matches++;
+          if (preferred(doc, other)) {
+            add(plan, rule, other, doc, hit.distance());
+            removedNow.set(other);
+            removed++;
+          } else if (preferred(other, best)) {
+            best = other;
+          }
+        }
+        if (best != doc) {
+          add(plan, rule, doc, best, Simhash64.distance(values[doc], values[best]));
+          removedNow.set(doc);
+          removed++;
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new Result(examined.cardinality(), removed, skipped, empty, lookups, matches);
+  }
+
+  private boolean preferred(int a, int b) {
+    return KeepLatestPolicy.isPreferred(snapshot.time(a), snapshot.id(a), snapshot.time(b), snapshot.id(b));
+  }
+
+  private void add(DeletionPlan plan, DeletionPlan.Rule rule, int removedDoc, int keptDoc, int distance) {
+    plan.add(snapshot.id(removedDoc), snapshot.id(keptDoc), rule, (Simhash64.BITS - distance) / (double) Simhash64.BITS,
+        snapshot.state(removedDoc), snapshot.state(keptDoc));
+  }
+
+  /** Every document's fingerprint by global doc id; {@code hasValue} marks the documents that have one. */
+  private long[] values(FixedBitSet hasValue) {
+    long[] values = new long[snapshot.maxDoc()];
+    try {
+      for (LeafReaderContext leaf : snapshot.leaves()) {
+        NumericDocValues docValues = leaf.reader().getNumericDocValues(SimhashIndex.VALUE_FIELD);
+        if (docValues == null) {
+          continue;
+        }
+        for (int doc = docValues.nextDoc(); doc != NumericDocValues.NO_MORE_DOCS; doc = docValues.nextDoc()) {
+          values[leaf.docBase + doc] = docValues.longValue();
+          hasValue.set(leaf.docBase + doc);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return values;
+  }
+
+  private static int next(FixedBitSet bits, int from) {
+    if (from >= bits.length()) {
+      return -1;
+    }
+    int doc = bits.nextSetBit(from);
+    return doc == DocIdSetIterator.NO_MORE_DOCS ? -1 : doc;
+  }
+}
