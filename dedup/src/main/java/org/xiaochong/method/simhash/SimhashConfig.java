@@ -12,7 +12,8 @@ import org.xiaochong.source.TableSpec;
 /**
  * The simhash method's settings ({@code simhash.*} in {@code config/dedup.properties}).
  *
- * @param fields the columns whose text is fingerprinted, joined by a line break, in this order
+ * @param fields the columns whose text is fingerprinted, joined by a line break, in this order;
+ *     empty when simhash.fields and fields.near are (the method then refuses to run)
  * @param features how the text is cut into features
  * @param maxDistance k: pairs at Hamming distance <= k are duplicates; at most {@link
  *     SimhashIndex#MAX_DISTANCE}, the largest the four 16-bit blocks of the index can find
@@ -46,9 +47,6 @@ public record SimhashConfig(List<String> fields, Simhash64.Features features, in
         throw new BadInputException("simhash.fields names '" + field + "', which is in neither fields.exact nor"
             + " fields.near (the columns a run reads)");
       }
-    }
-    if (fields.isEmpty()) {
-      throw new BadInputException("--method simhash needs simhash.fields or fields.near (both are empty)");
     }
     String tokenizer = value(values, "simhash.tokenizer").toLowerCase(Locale.ROOT);
     if (!TOKENIZERS.containsKey(tokenizer)) {

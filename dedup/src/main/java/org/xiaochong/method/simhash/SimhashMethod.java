@@ -10,9 +10,7 @@ import org.apache.commons.codec.digest.DigestUtils;
 import org.apache.lucene.index.DirectoryReader;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.FingerprintIndex;
-import org.xiaochong.index.IdSet;
 import org.xiaochong.index.IndexSync;
-import org.xiaochong.index.RecordIndexer;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.IndexInStep;
 import org.xiaochong.method.MethodContext;
@@ -21,9 +19,9 @@ import org.xiaochong.method.MethodRun;
 import org.xiaochong.method.RecordKeys;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.Window;
-import org.xiaochong.run.Progress;
 import org.xiaochong.simhash.Simhash64;
 import org.xiaochong.simhash.SimhashIndex;
+import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.RecordSource;
 
 /**
@@ -59,19 +57,30 @@ public final class SimhashMethod implements FingerprintMethod {
 
   @Override
   public MethodRun open(MethodContext context) {
-    SimhashConfig config = SimhashConfig.of(context.settings(), context.spec());
-    return new Run(context, config,
-        FingerprintIndex.open(context.indexDir(this), indexDigest(context, config), context.rebuild()));
+    return open(context, context.rebuild());
   }
 
   @Override
   public Optional<MethodRun> openIfBuilt(MethodContext context) {
-    if (!FingerprintIndex.exists(context.indexDir(this))) {
-      return Optional.empty();
-    }
+    boolean built = FingerprintIndex.exists(context.indexDir(this))
+        && !SimhashConfig.of(context.settings(), context.spec()).fields().isEmpty();
+    return built ? Optional.of(open(context, false)) : Optional.empty();
+  }
+
+  private MethodRun open(MethodContext context, boolean rebuild) {
     SimhashConfig config = SimhashConfig.of(context.settings(), context.spec());
-    return Optional.of(new Run(context, config,
-        FingerprintIndex.open(context.indexDir(this), indexDigest(context, config), false)));
+    if (config.fields().isEmpty()) {
+      throw new BadInputException("--method simhash needs simhash.fields or fields.near (both are empty)");
+    }
+    FingerprintIndex index = FingerprintIndex.open(context.indexDir(this), indexDigest(context, config), rebuild);
+    boolean empty;
+    try {
+      empty = index.writer().getDocStats().numDocs == 0;
+    } catch (RuntimeException e) {
+      index.close();
+      throw e;
+    }
+    return new Run(context, config, index, empty);
   }
 
   /** The simhash index of one run. Not thread-safe. */
@@ -82,16 +91,12 @@ public final class SimhashMethod implements FingerprintMethod {
     private final boolean indexIsNew;
     private long indexAdded;
 
-    Run(MethodContext context, SimhashConfig config, FingerprintIndex index) {
+    /** @param indexIsNew whether {@code index} held no document when opened */
+    Run(MethodContext context, SimhashConfig config, FingerprintIndex index, boolean indexIsNew) {
       this.context = context;
       this.config = config;
       this.index = index;
-      try {
-        this.indexIsNew = index.writer().getDocStats().numDocs == 0;
-      } catch (RuntimeException e) {
-        index.close();
-        throw e;
-      }
+      this.indexIsNew = indexIsNew;
     }
 
     @Override
@@ -107,20 +112,12 @@ public final class SimhashMethod implements FingerprintMethod {
     /** Fingerprints for rows not yet in the simhash index; one thread-safe {@link Simhash64} for all workers. */
     @Override
     public OptionalLong sync(RecordSource source, long[] skipSorted) {
-      IndexSync.Result result = IndexInStep.sync(index, null, () -> {
-        long rows = context.progress() == Progress.NONE ? -1 : source.count();
-        try (Simhash64 simhash = Simhash64.withTf(config.features());
-            Progress.Stage stage = context.progress().start("simhash index", rows)) {
-          return new IndexSync(source, index,
-              () -> RecordIndexer.documents(index, new SimhashDocumentMaker(context.spec(), config, simhash)),
-              context.threads())
-              .skipping(IdSet.of(skipSorted))
-              .withUpdatedColumn(context.updatedColumn())
-              .run(stage);
-        }
-      });
-      indexAdded = result.added();
-      return OptionalLong.of(result.added());
+      try (Simhash64 simhash = Simhash64.withTf(config.features())) {
+        IndexSync.Result result = IndexInStep.syncDocuments(index, null, context, source, skipSorted, "simhash index",
+            () -> new SimhashDocumentMaker(context.spec(), config, simhash));
+        indexAdded = result.added();
+        return OptionalLong.of(result.added());
+      }
     }
 
     @Override
