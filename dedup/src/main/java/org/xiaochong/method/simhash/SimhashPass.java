@@ -8,6 +8,7 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.FixedBitSet;
+import org.apache.lucene.util.IntroSorter;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.Window;
@@ -19,10 +20,14 @@ import org.xiaochong.simhash.SimhashIndex;
  * The simhash pass over a snapshot of the simhash index: for each live record of the window with a
  * fingerprint, the records within Hamming distance k ({@link SimhashIndex#search}: its four block
  * terms looked up, each candidate's full value checked). Of each such pair the less preferred record
- * ({@link KeepLatestPolicy}) is removed in favour of the other, scored by the likeness (64 - d) / 64;
- * a record removed in favour of one that is itself removed later is re-pointed to the survivor by
- * {@link DeletionPlan#collapseChains}, so every removal ends at a kept record. Records already in the
- * plan, or removed earlier in this pass, take no part. Not thread-safe.
+ * ({@link KeepLatestPolicy}) is removed in favour of the other, scored by the likeness (64 - d) / 64.
+ * Records already in the plan, or removed earlier in this pass, take no part.
+ *
+ * <p>The window is examined from its most preferred record down, so a record kept by this pass is
+ * never removed later in it: the pass makes no chain, and every removal keeps the row states of both
+ * records (a re-pointed removal would lose its kept row's state, and the apply would decide it again by
+ * the exact key only). A chain through an earlier method's removal is the caller's to collapse.
+ * Not thread-safe.
  */
 final class SimhashPass {
   /**
@@ -56,7 +61,7 @@ final class SimhashPass {
     long lookups = 0;
     long matches = 0;
     try {
-      for (int doc = next(examined, 0); doc != -1; doc = next(examined, doc + 1)) {
+      for (int doc : preferredFirst(examined)) {
         if (Arrays.binarySearch(planned, snapshot.id(doc)) >= 0) {
           skipped++;
           continue;
@@ -126,11 +131,43 @@ final class SimhashPass {
     return values;
   }
 
-  private static int next(FixedBitSet bits, int from) {
-    if (from >= bits.length()) {
-      return -1;
+  /** The documents of {@code docs}, the most preferred ({@link KeepLatestPolicy}) first. */
+  private int[] preferredFirst(FixedBitSet docs) {
+    int[] order = new int[docs.cardinality()];
+    int n = 0;
+    for (int doc = docs.nextSetBit(0); doc != DocIdSetIterator.NO_MORE_DOCS;
+        doc = doc + 1 < docs.length() ? docs.nextSetBit(doc + 1) : DocIdSetIterator.NO_MORE_DOCS) {
+      order[n++] = doc;
     }
-    int doc = bits.nextSetBit(from);
-    return doc == DocIdSetIterator.NO_MORE_DOCS ? -1 : doc;
+    new IntroSorter() {
+      private int pivot;
+
+      @Override
+      protected void setPivot(int i) {
+        pivot = order[i];
+      }
+
+      @Override
+      protected int comparePivot(int j) {
+        return byPreference(pivot, order[j]);
+      }
+
+      @Override
+      protected int compare(int i, int j) {
+        return byPreference(order[i], order[j]);
+      }
+
+      private int byPreference(int a, int b) {
+        return -KeepLatestPolicy.compare(snapshot.time(a), snapshot.id(a), snapshot.time(b), snapshot.id(b));
+      }
+
+      @Override
+      protected void swap(int i, int j) {
+        int doc = order[i];
+        order[i] = order[j];
+        order[j] = doc;
+      }
+    }.sort(0, n);
+    return order;
   }
 }
