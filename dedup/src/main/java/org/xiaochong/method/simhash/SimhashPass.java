@@ -3,13 +3,13 @@ package org.xiaochong.method.simhash;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
-import java.util.List;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.FixedBitSet;
 import org.apache.lucene.util.IntroSorter;
 import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.index.TermHolders;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.Window;
 import org.xiaochong.policy.KeepLatestPolicy;
@@ -18,8 +18,9 @@ import org.xiaochong.simhash.SimhashIndex;
 
 /**
  * The simhash pass over a snapshot of the simhash index: for each live record of the window with a
- * fingerprint, the records within Hamming distance k ({@link SimhashIndex#search}: its four block
- * terms looked up, each candidate's full value checked). Of each such pair the less preferred record
+ * fingerprint, the records within Hamming distance k: its four {@link SimhashIndex} block terms looked
+ * up ({@link TermHolders}), each candidate's full value checked ({@code Long.bitCount(a ^ b) <= k}), as
+ * {@link SimhashIndex#search} does, with one cursor and the values loaded once for the whole pass. Of each such pair the less preferred record
  * ({@link KeepLatestPolicy}) is removed in favour of the other, scored by the likeness (64 - d) / 64.
  * Records already in the plan, or removed earlier in this pass, take no part.
  *
@@ -42,6 +43,7 @@ final class SimhashPass {
 
   private final IndexSnapshot snapshot;
   private final int maxDistance;
+  private int[] candidates = new int[64];
 
   SimhashPass(IndexSnapshot snapshot, int maxDistance) {
     this.snapshot = snapshot;
@@ -61,6 +63,7 @@ final class SimhashPass {
     long lookups = 0;
     long matches = 0;
     try {
+      TermHolders holders = new TermHolders(snapshot.leaves(), SimhashIndex.BLOCK_FIELD);
       for (int doc : preferredFirst(examined)) {
         if (Arrays.binarySearch(planned, snapshot.id(doc)) >= 0) {
           skipped++;
@@ -74,16 +77,18 @@ final class SimhashPass {
           continue;
         }
         lookups++;
-        List<SimhashIndex.Hit> hits = SimhashIndex.search(snapshot.reader(), values[doc], maxDistance);
+        int count = candidates(holders, values[doc]);
         int best = doc;
-        for (SimhashIndex.Hit hit : hits) {
-          int other = hit.doc();
-          if (other == doc || removedNow.get(other) || Arrays.binarySearch(planned, snapshot.id(other)) >= 0) {
+        for (int i = 0; i < count; i++) {
+          int other = candidates[i];
+          int distance = Long.bitCount(values[doc] ^ values[other]);
+          if (other == doc || distance > maxDistance || !hasValue.get(other) || removedNow.get(other)
+              || Arrays.binarySearch(planned, snapshot.id(other)) >= 0) {
             continue;
           }
           matches++;
           if (preferred(doc, other)) {
-            add(plan, rule, other, doc, hit.distance());
+            add(plan, rule, other, doc, distance);
             removedNow.set(other);
             removed++;
           } else if (preferred(other, best)) {
@@ -100,6 +105,32 @@ final class SimhashPass {
       throw new UncheckedIOException(e);
     }
     return new Result(examined.cardinality(), removed, skipped, empty, lookups, matches);
+  }
+
+  /**
+   * The live documents that share a block term with {@code simhash} (k + 1 = 4 blocks: every document
+   * within distance 3 shares one, by pigeonhole), each once, into {@link #candidates}; returns how many.
+   * Their distance is the caller's to check, from the values loaded once, so a lookup reads no doc values.
+   */
+  private int candidates(TermHolders holders, long simhash) throws IOException {
+    int count = 0;
+    for (int block = 0; block < SimhashIndex.BLOCKS; block++) {
+      for (int doc = holders.first(SimhashIndex.blockTerm(block, simhash)); doc != TermHolders.NO_MORE_DOCS;
+          doc = holders.next()) {
+        if (count == candidates.length) {
+          candidates = Arrays.copyOf(candidates, count * 2);
+        }
+        candidates[count++] = doc;
+      }
+    }
+    Arrays.sort(candidates, 0, count);
+    int distinct = 0;
+    for (int i = 0; i < count; i++) {
+      if (distinct == 0 || candidates[i] != candidates[distinct - 1]) {
+        candidates[distinct++] = candidates[i];
+      }
+    }
+    return distinct;
   }
 
   private boolean preferred(int a, int b) {
