@@ -1,5 +1,7 @@
 package org.xiaochong.method.simhash;
 
+import java.util.Arrays;
+import java.util.List;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.xiaochong.index.DocumentMaker;
@@ -21,6 +23,7 @@ final class SimhashDocumentMaker implements DocumentMaker {
   private final Simhash64 simhash;
   private final int[] columns;
   private final StringBuilder text = new StringBuilder();
+  private final double[] sums = new double[Simhash64.BITS];
 
   SimhashDocumentMaker(TableSpec spec, SimhashConfig config, Simhash64 simhash) {
     this.simhash = simhash;
@@ -39,15 +42,27 @@ final class SimhashDocumentMaker implements DocumentMaker {
     return text.toString();
   }
 
+  /**
+   * {@link Simhash64#fingerprint} with tf weights, without its map of weights: adding 1 per occurrence
+   * sums to the same whole numbers as adding each feature's count once, so the bits are the same.
+   */
+  long fingerprint(List<String> features) {
+    Arrays.fill(sums, 0);
+    for (String feature : features) {
+      Simhash64.add(sums, Simhash64.hash(feature), 1);
+    }
+    return Simhash64.toBits(sums);
+  }
+
   @Override
   public Document make(SourceRecord record) {
     Document doc = new Document();
     doc.add(new NumericDocValuesField(IndexSchema.ID, record.id()));
     doc.add(new NumericDocValuesField(IndexSchema.REG_TIME, record.regTime()));
     doc.add(new NumericDocValuesField(IndexSchema.ROW_CRC, record.rowCrc()));
-    java.util.Map<String, Double> weights = simhash.weights(text(record));
-    if (!weights.isEmpty()) {
-      SimhashIndex.addFields(doc, Simhash64.fromWeights(weights));
+    List<String> features = simhash.features(text(record));
+    if (!features.isEmpty()) {
+      SimhashIndex.addFields(doc, fingerprint(features));
     }
     return doc;
   }
