@@ -20,9 +20,10 @@ import org.xiaochong.simhash.SimhashIndex;
  * The simhash pass over a snapshot of the simhash index: for each live record of the window with a
  * fingerprint, the records within Hamming distance k: its four {@link SimhashIndex} block terms looked
  * up ({@link TermHolders}), each candidate's full value checked ({@code Long.bitCount(a ^ b) <= k}), as
- * {@link SimhashIndex#search} does, with one cursor and the values loaded once for the whole pass. Of each such pair the less preferred record
- * ({@link KeepLatestPolicy}) is removed in favour of the other, scored by the likeness (64 - d) / 64.
- * Records already in the plan, or removed earlier in this pass, take no part.
+ * {@link SimhashIndex#search} does, with one cursor and the values loaded once for the whole pass. Of
+ * each such pair the less preferred record ({@link KeepLatestPolicy}) is removed in favour of the
+ * other, scored by the likeness (64 - d) / 64. Records already in the plan, or removed earlier in this
+ * pass, take no part.
  *
  * <p>The window is examined from its most preferred record down, so a record kept by this pass is
  * never removed later in it: the pass makes no chain, and every removal keeps the row states of both
