@@ -44,7 +44,7 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--records", defaultValue = "1000000", description = "Posts to generate (default ${DEFAULT-VALUE}).")
   long records;
 
-  @Option(names = "--method", defaultValue = "exact", paramLabel = "exact|near|both",
+  @Option(names = "--method", defaultValue = "exact", paramLabel = "exact|near|simhash|both",
       description = "Passes to run (default ${DEFAULT-VALUE}); near and both also time the near index build (segmentation).")
   String method;
 
@@ -130,6 +130,13 @@ final class BenchCommand implements Callable<Integer> {
         double segmenting = summary.seconds().getOrDefault("near_index", 0.0);
         out.printf("  segmenting (near index build): %.2f s = %.1f%% of the run%n", segmenting,
             summary.totalSeconds() > 0 ? 100 * segmenting / summary.totalSeconds() : 0.0);
+      }
+      for (org.xiaochong.method.FingerprintMethod other : methods) {
+        if (!other.name().equals("exact") && !other.name().equals("near")) {
+          GroundTruth.NearCheck all = truth.checkAll(outcome.plan());
+          out.printf("  %s: removed %,d (precision of all removals %.4f, recall all %.4f)%n", other.name(),
+              summary.removed(other.name()), all.precision(), all.recall());
+        }
       }
       if (summary.prefilter() != null) {
         RunSummary.PrefilterStats p = summary.prefilter();

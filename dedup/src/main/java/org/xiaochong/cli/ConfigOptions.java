@@ -70,7 +70,7 @@ final class ConfigOptions {
   static DedupRunner runner(DedupConfig config, Database database, FingerprintIndex index, Progress progress,
       Consumer<String> notes) {
     return new DedupRunner(database, config.table(), index, config.digest(), config.threads(), progress)
-        .withPrefilter(config.prefilter()).withNotes(notes).withMethodSettings(config.near(), config.fieldsDigest())
+        .withPrefilter(config.prefilter()).withNotes(notes).withMethodSettings(config.near(), config.fieldsDigest(), config.methodSettings())
         .withUpdatedColumn(config.updatedColumn());
   }
 

@@ -14,6 +14,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.commons.codec.digest.DigestUtils;
 import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.method.simhash.SimhashConfig;
 import org.xiaochong.normalize.ChineseFolding;
 import org.xiaochong.prefilter.PrefilterSettings;
 import org.xiaochong.source.BadInputException;
@@ -26,12 +27,12 @@ import org.xiaochong.source.TableSpec;
  * default), with the closest known key suggested.
  */
 public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path dataDir, int threads,
-    PrefilterSettings prefilter, NearConfig near, String updatedColumn) {
+    PrefilterSettings prefilter, NearConfig near, String updatedColumn, Map<String, String> methodSettings) {
 
   /** A config without source.updated-column. */
   public DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path dataDir, int threads,
       PrefilterSettings prefilter, NearConfig near) {
-    this(db, table, indexDir, dataDir, threads, prefilter, near, null);
+    this(db, table, indexDir, dataDir, threads, prefilter, near, null, Map.of());
   }
 
   /** Keys and defaults, in the order of config/dedup.properties. */
@@ -63,6 +64,10 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     DEFAULTS.put("near.synonyms", ChineseFolding.DEFAULT_SYNONYMS);
     DEFAULTS.put("near.traditional", "true");
     DEFAULTS.put("near.shared-number", "true");
+    DEFAULTS.put("simhash.fields", SimhashConfig.DEFAULTS.get("simhash.fields"));
+    DEFAULTS.put("simhash.tokenizer", SimhashConfig.DEFAULTS.get("simhash.tokenizer"));
+    DEFAULTS.put("simhash.weights", SimhashConfig.DEFAULTS.get("simhash.weights"));
+    DEFAULTS.put("simhash.max-distance", SimhashConfig.DEFAULTS.get("simhash.max-distance"));
     DEFAULTS.put("threads", "0");
   }
 
@@ -143,7 +148,11 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
             + "' is not a valid SQL identifier (letters, digits, _ and $, at most 64)", e);
       }
     }
-    return new DedupConfig(db, table, index, dataDir, threads, prefilter, near(values), updated.isEmpty() ? null : updated);
+    Map<String, String> methodSettings = new TreeMap<>();
+    SimhashConfig.DEFAULTS.keySet().forEach(key -> methodSettings.put(key, values.get(key)));
+    SimhashConfig.of(methodSettings, table); // validates: a bad value fails every command, as near.* does
+    return new DedupConfig(db, table, index, dataDir, threads, prefilter, near(values), updated.isEmpty() ? null : updated,
+        Map.copyOf(methodSettings));
   }
 
   private static NearConfig near(Map<String, String> values) {

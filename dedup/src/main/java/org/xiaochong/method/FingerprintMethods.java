@@ -17,7 +17,8 @@ import org.xiaochong.archive.DeletionPlan;
  */
 public final class FingerprintMethods {
   /** The built-in methods. Adding a method is one line here (or one service entry). */
-  private static final List<FingerprintMethod> BUILT_IN = List.of(new ExactMethod(), new NearMethod());
+  private static final List<FingerprintMethod> BUILT_IN = List.of(new ExactMethod(), new NearMethod(),
+      new org.xiaochong.method.simhash.SimhashMethod());
 
   /** The method of {@code run --method} when none is given. */
   public static final String DEFAULT = "exact";

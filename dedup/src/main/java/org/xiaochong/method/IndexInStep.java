@@ -5,11 +5,16 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.function.Supplier;
 import org.apache.lucene.index.DirectoryReader;
+import org.xiaochong.index.DocumentMaker;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.index.IdSet;
 import org.xiaochong.index.IndexSync;
+import org.xiaochong.index.RecordIndexer;
 import org.xiaochong.prefilter.FilterFile;
 import org.xiaochong.prefilter.IndexKeyFilter;
 import org.xiaochong.prefilter.PrefilterSettings;
+import org.xiaochong.run.Progress;
+import org.xiaochong.source.RecordSource;
 
 /**
  * Keeps a fingerprint index and the counting filter of its keys in step: the filter follows the
@@ -67,6 +72,24 @@ public final class IndexInStep {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * {@link #sync} of an index whose documents are made per row by {@code makers} (one maker per worker
+   * thread): rows not yet in {@code keyIndex}, or changed since, are indexed, rows gone taken out, and
+   * the rows in {@code skipSorted} left out; progress is shown as the stage {@code stage}.
+   */
+  public static IndexSync.Result syncDocuments(FingerprintIndex keyIndex, IndexKeyFilter filter, MethodContext context,
+      RecordSource source, long[] skipSorted, String stage, Supplier<DocumentMaker> makers) {
+    return sync(keyIndex, filter, () -> {
+      long rows = context.progress() == Progress.NONE ? -1 : source.count();
+      try (Progress.Stage progress = context.progress().start(stage, rows)) {
+        return new IndexSync(source, keyIndex, () -> RecordIndexer.documents(keyIndex, makers.get()), context.threads())
+            .skipping(IdSet.of(skipSorted))
+            .withUpdatedColumn(context.updatedColumn())
+            .run(progress);
+      }
+    });
   }
 
   /** Deletes the records with these ids from {@code keyIndex}, commits, and takes their keys out of {@code filter}. */

@@ -21,10 +21,12 @@ import org.xiaochong.source.TableSpec;
  * @param updatedColumn source.updated-column, or null
  * @param progress progress bars
  * @param notes one-line notes for the user (e.g. a prefilter rebuilt, and why)
+ * @param settings the effective values of the config keys of methods with settings of their own
+ *     ({@code simhash.*}), for each method to read its own
  */
 public record MethodContext(TableSpec spec, FingerprintIndex recordIndex, String recordDigest, NearConfig near,
     PrefilterSettings prefilter, boolean rebuild, int threads, String updatedColumn, Progress progress,
-    Consumer<String> notes) {
+    Consumer<String> notes, java.util.Map<String, String> settings) {
   /** The folder of {@code method}'s own index: {@code <index.dir>/<name>}. */
   public Path indexDir(FingerprintMethod method) {
     return recordIndex.path().resolve(method.name());

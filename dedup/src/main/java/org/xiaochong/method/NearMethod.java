@@ -13,16 +13,13 @@ import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.fingerprint.TopTermsMd5;
 import org.xiaochong.index.FingerprintIndex;
-import org.xiaochong.index.IdSet;
 import org.xiaochong.index.IndexSync;
 import org.xiaochong.index.NearDocumentMaker;
 import org.xiaochong.index.NearSchema;
-import org.xiaochong.index.RecordIndexer;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.NearPass;
 import org.xiaochong.pass.Window;
 import org.xiaochong.prefilter.NearKeyFilter;
-import org.xiaochong.run.Progress;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.TableSpec;
@@ -109,19 +106,12 @@ public final class NearMethod implements FingerprintMethod {
     /** Fingerprints (smartcn) for rows not yet in the near index; one thread-safe {@link TopTermsMd5} for all workers. */
     @Override
     public OptionalLong sync(RecordSource source, long[] skipSorted) {
-      IndexSync.Result result = IndexInStep.sync(index, filter, () -> {
-        long rows = context.progress() == Progress.NONE ? -1 : source.count();
-        try (TopTermsMd5 fingerprinter = new TopTermsMd5(context.near());
-            Progress.Stage stage = context.progress().start("near index", rows)) {
-          return new IndexSync(source, index,
-              () -> RecordIndexer.documents(index, new NearDocumentMaker(context.spec(), fingerprinter)), context.threads())
-              .skipping(IdSet.of(skipSorted))
-              .withUpdatedColumn(context.updatedColumn())
-              .run(stage);
-        }
-      });
-      indexAdded = result.added();
-      return OptionalLong.of(result.added());
+      try (TopTermsMd5 fingerprinter = new TopTermsMd5(context.near())) {
+        IndexSync.Result result = IndexInStep.syncDocuments(index, filter, context, source, skipSorted, "near index",
+            () -> new NearDocumentMaker(context.spec(), fingerprinter));
+        indexAdded = result.added();
+        return OptionalLong.of(result.added());
+      }
     }
 
     @Override

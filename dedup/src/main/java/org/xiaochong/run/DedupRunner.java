@@ -96,6 +96,7 @@ public final class DedupRunner {
   private NearConfig near = NearConfig.defaults();
   private String recordDigest = "";
   private String updatedColumn;
+  private Map<String, String> methodSettings = Map.of();
 
   public DedupRunner(Database database, TableSpec spec, FingerprintIndex index, String configDigest, int threads, Progress progress) {
     this.database = database;
@@ -126,6 +127,12 @@ public final class DedupRunner {
     return this;
   }
 
+  /** Also the settings of methods with keys of their own ({@code simhash.*}); default: none, their defaults. */
+  public DedupRunner withMethodSettings(NearConfig near, String recordDigest, Map<String, String> settings) {
+    this.methodSettings = Map.copyOf(settings);
+    return withMethodSettings(near, recordDigest);
+  }
+
   /** Uses these prefilter settings instead of {@link PrefilterSettings#DEFAULT}. */
   public DedupRunner withPrefilter(PrefilterSettings settings) {
     this.prefilterSettings = settings;
@@ -144,7 +151,7 @@ public final class DedupRunner {
 
   private MethodContext context(boolean rebuild) {
     return new MethodContext(spec, index, recordDigest, near, prefilterSettings, rebuild, threads, updatedColumn,
-        progress, notes);
+        progress, notes, methodSettings);
   }
 
   /** Brings the record index up to date with the table (the {@code index} command; the first stage of a run). */

@@ -29,7 +29,7 @@ class FingerprintMethodsTest {
   void parse_unknownName_namesTheKnownOnes() {
     assertThatThrownBy(() -> FingerprintMethods.parse("exact,fuzzy"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("unknown method 'fuzzy' (known: exact, near, pairs; both = exact,near)");
+        .hasMessage("unknown method 'fuzzy' (known: exact, near, simhash, pairs; both = exact,near)");
   }
 
   @Test
@@ -40,7 +40,7 @@ class FingerprintMethodsTest {
 
   @Test
   void known_builtInFirst_thenServiceProviders() {
-    assertThat(FingerprintMethods.known()).extracting(FingerprintMethod::name).containsExactly("exact", "near", "pairs");
+    assertThat(FingerprintMethods.known()).extracting(FingerprintMethod::name).containsExactly("exact", "near", "simhash", "pairs");
   }
 
   @Test

@@ -132,7 +132,7 @@ public final class SimhashIndex {
   }
 
   /** The term of block {@code block} of {@code simhash}: [block, high byte, low byte]. */
-  static BytesRef blockTerm(int block, long simhash) {
+  public static BytesRef blockTerm(int block, long simhash) {
     int bits = (int) ((simhash >>> (block * BLOCK_BITS)) & BLOCK_MASK);
     return new BytesRef(new byte[] {(byte) block, (byte) (bits >>> 8), (byte) bits});
   }

@@ -1,0 +1,181 @@
+package org.xiaochong.method.simhash;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.commons.codec.digest.DigestUtils;
+import org.apache.lucene.index.DirectoryReader;
+import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.index.IndexSync;
+import org.xiaochong.method.FingerprintMethod;
+import org.xiaochong.method.IndexInStep;
+import org.xiaochong.method.MethodContext;
+import org.xiaochong.method.MethodReport;
+import org.xiaochong.method.MethodRun;
+import org.xiaochong.method.RecordKeys;
+import org.xiaochong.pass.IndexSnapshot;
+import org.xiaochong.pass.Window;
+import org.xiaochong.simhash.Simhash64;
+import org.xiaochong.simhash.SimhashIndex;
+import org.xiaochong.source.BadInputException;
+import org.xiaochong.source.RecordSource;
+
+/**
+ * Near duplicates of long texts: a 64-bit simhash (Charikar 2002) of {@code simhash.fields}, pairs
+ * within Hamming distance {@code simhash.max-distance} (k <= 3) found through four 16-bit block terms
+ * (Manku et al. 2007, {@link SimhashIndex}), in an index of its own, {@code <index.dir>/simhash}.
+ *
+ * <p>Meant for pages: on a short post one edited character changes a large share of its features and
+ * moves the fingerprint by 4-6 bits, beyond k, so the multi-MD5 near method stays the one for posts.
+ *
+ * <p>No prefilter: a counting filter of block terms would skip nothing, since with 16-bit blocks every
+ * block value is held by about n / 65,536 records, and the lookup it would guard is already one
+ * term-dictionary seek per block.
+ */
+public final class SimhashMethod implements FingerprintMethod {
+  /** The method's name: its {@code --method} value, rule label, summary section and index folder. */
+  public static final String NAME = "simhash";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  /** The block layout and the fingerprint (features, hash, weights) of the documents. */
+  @Override
+  public String formatVersion() {
+    return "simhash-doc/1|blocks=" + SimhashIndex.BLOCKS + "x" + SimhashIndex.BLOCK_BITS;
+  }
+
+  private String indexDigest(MethodContext context, SimhashConfig config) {
+    return DigestUtils.md5Hex(String.join("|", context.recordDigest(), formatVersion(), config.documentsDigest()));
+  }
+
+  @Override
+  public MethodRun open(MethodContext context) {
+    return open(context, context.rebuild());
+  }
+
+  @Override
+  public Optional<MethodRun> openIfBuilt(MethodContext context) {
+    boolean built = FingerprintIndex.exists(context.indexDir(this))
+        && !SimhashConfig.of(context.settings(), context.spec()).fields().isEmpty();
+    return built ? Optional.of(open(context, false)) : Optional.empty();
+  }
+
+  private MethodRun open(MethodContext context, boolean rebuild) {
+    SimhashConfig config = SimhashConfig.of(context.settings(), context.spec());
+    if (config.fields().isEmpty()) {
+      throw new BadInputException("--method simhash needs simhash.fields or fields.near (both are empty)");
+    }
+    FingerprintIndex index = FingerprintIndex.open(context.indexDir(this), indexDigest(context, config), rebuild);
+    boolean empty;
+    try {
+      empty = index.writer().getDocStats().numDocs == 0;
+    } catch (RuntimeException e) {
+      index.close();
+      throw e;
+    }
+    return new Run(context, config, index, empty);
+  }
+
+  /** The simhash index of one run. Not thread-safe. */
+  private static final class Run implements MethodRun {
+    private final MethodContext context;
+    private final SimhashConfig config;
+    private final FingerprintIndex index;
+    private final boolean indexIsNew;
+    private long indexAdded;
+
+    /** @param indexIsNew whether {@code index} held no document when opened */
+    Run(MethodContext context, SimhashConfig config, FingerprintIndex index, boolean indexIsNew) {
+      this.context = context;
+      this.config = config;
+      this.index = index;
+      this.indexIsNew = indexIsNew;
+    }
+
+    @Override
+    public boolean ownsIndex() {
+      return true;
+    }
+
+    @Override
+    public boolean indexIsNew() {
+      return indexIsNew;
+    }
+
+    /** Fingerprints for rows not yet in the simhash index; one thread-safe {@link Simhash64} for all workers. */
+    @Override
+    public OptionalLong sync(RecordSource source, long[] skipSorted) {
+      try (Simhash64 simhash = Simhash64.withTf(config.features())) {
+        IndexSync.Result result = IndexInStep.syncDocuments(index, null, context, source, skipSorted, "simhash index",
+            () -> new SimhashDocumentMaker(context.spec(), config, simhash));
+        indexAdded = result.added();
+        return OptionalLong.of(result.added());
+      }
+    }
+
+    @Override
+    public MethodReport pass(RecordKeys records, DeletionPlan plan, Window window) {
+      SimhashPass.Result result;
+      try (DirectoryReader reader = index.openReader()) {
+        result = new SimhashPass(new IndexSnapshot(reader), config.maxDistance()).run(window, plan);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      long repointed = plan.collapseChains();
+      return new Report(result, repointed, indexAdded, config.maxDistance());
+    }
+
+    @Override
+    public void delete(long[] idsSorted) {
+      IndexInStep.delete(index, null, idsSorted);
+    }
+
+    @Override
+    public void save() {
+      // no prefilter (see the class comment); the index commits on sync and delete
+    }
+
+    @Override
+    public void close() {
+      index.close();
+    }
+  }
+
+  private record Report(SimhashPass.Result result, long repointed, long indexAdded, int maxDistance)
+      implements MethodReport {
+    @Override
+    public long examined() {
+      return result.examined();
+    }
+
+    @Override
+    public Map<String, Object> json(long removed) {
+      Map<String, Object> json = new LinkedHashMap<>();
+      json.put("removed", removed);
+      json.put("examined", result.examined());
+      json.put("max_distance", maxDistance);
+      json.put("skipped_earlier", result.skipped());
+      json.put("empty", result.empty());
+      json.put("lookups", result.lookups() * SimhashIndex.BLOCKS);
+      json.put("matches", result.matches());
+      json.put("repointed", repointed);
+      json.put("index_added", indexAdded);
+      return json;
+    }
+
+    @Override
+    public String consoleLine(long removed, boolean applied) {
+      return String.format("simhash: %,d examined, %,d within distance %d %s, %,d pairs found, %,d skipped"
+              + " (removed by an earlier method), %,d without text, %,d earlier removals re-pointed",
+          result.examined(), removed, maxDistance, applied ? "removed" : "to remove", result.matches(),
+          result.skipped(), result.empty(), repointed);
+    }
+  }
+}
