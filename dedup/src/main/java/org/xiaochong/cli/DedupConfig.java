@@ -58,13 +58,15 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     DEFAULTS.put("prefilter.hashes", "8");
     DEFAULTS.put("near.pre", "3");
     DEFAULTS.put("near.min-shared", "5");
-    DEFAULTS.put("near.min-similarity", "0.6");
+    DEFAULTS.put("near.min-similarity", "0.5");
     DEFAULTS.put("near.max-chars", "20000");
     DEFAULTS.put("near.idf", "false");
     DEFAULTS.put("near.stopwords", NearConfig.DEFAULT_STOPWORDS);
     DEFAULTS.put("near.synonyms", ChineseFolding.DEFAULT_SYNONYMS);
     DEFAULTS.put("near.traditional", "true");
     DEFAULTS.put("near.shared-number", "true");
+    DEFAULTS.put("near.grams", "true");
+    DEFAULTS.put("near.shingles", "false");
     DEFAULTS.put("threads", "0");
   }
 
@@ -160,7 +162,8 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     try {
       return new NearConfig(integer(values, "near.pre"), integer(values, "near.min-shared"), minSimilarity,
           integer(values, "near.max-chars"), idf, values.get("near.stopwords"), values.get("near.synonyms"),
-          bool(values, "near.traditional"), bool(values, "near.shared-number"));
+          bool(values, "near.traditional"), bool(values, "near.shared-number"), bool(values, "near.grams"),
+          bool(values, "near.shingles"));
     } catch (IllegalArgumentException e) {
       throw new BadInputException("near.*: " + e.getMessage(), e);
     }
@@ -219,7 +222,8 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     return DigestUtils.md5Hex(String.join("|", fieldsDigest(), TopTermsMd5.FORMAT, NearSchema.LAYOUT,
         String.join(",", table.mustMatchFields()), String.valueOf(near.pre()),
         String.valueOf(near.maxChars()), String.valueOf(near.useIdf()), near.stopwordsLocation(),
-        near.synonymsLocation(), String.valueOf(near.foldTraditional())));
+        near.synonymsLocation(), String.valueOf(near.foldTraditional()), String.valueOf(near.grams()),
+        String.valueOf(near.shingles())));
   }
 
   /** The near index folder: {@code <index.dir>/near}. */

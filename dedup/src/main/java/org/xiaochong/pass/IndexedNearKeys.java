@@ -43,6 +43,16 @@ public record IndexedNearKeys(List<LeafReaderContext> leaves, int doc, long[] ke
     return read(leaves, doc, NearSchema.MATCH);
   }
 
+  @Override
+  public long[] grams() {
+    return read(leaves, doc, NearSchema.GRAMS);
+  }
+
+  @Override
+  public long[] shingles() {
+    return read(leaves, doc, NearSchema.SHINGLES);
+  }
+
   /** Keys of one document from a binary doc values field (a fresh iterator: documents come in any order). */
   static long[] read(List<LeafReaderContext> leaves, int doc, String field) {
     LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));

@@ -43,7 +43,16 @@ import org.xiaochong.normalize.WordLists;
 public final class TopTermsMd5 implements Closeable {
 
   /** Version of the term → fingerprint format; change it when terms or hashing change. */
-  public static final String FORMAT = "near-md5/2"; // 2: a 7+ digit number with a unit is a number, not a tel:
+  public static final String FORMAT = "near-md5/3"; // 3: q-gram and shingle key families
+
+  /** Length q of the character q-grams of the q-gram key family. */
+  public static final int GRAM_SIZE = 3;
+
+  /** Hashed before a q-gram ("q:^sm"), so no q-gram key equals a word key. */
+  static final String GRAM_PREFIX = "q:";
+
+  /** Hashed before a shingle ("s:" + word + ' ' + word), so no shingle key equals a word key. */
+  static final String SHINGLE_PREFIX = "s:";
 
   /*
    * Pipeline for the values of one post (all fields in the given order, joined by '\n'):
@@ -66,10 +75,22 @@ public final class TopTermsMd5 implements Closeable {
    *  7. Drop tokens without a letter or digit (emoji, symbols) and stop words.
    *  8. Phone fields: normalizePhone; 7+ digits give a tel: term (counted with the text's own).
    *  9. Count, rank, hash.
+   * 10. Other key families, beside the ranked words (not ranked, not in terms()):
+   *     - q-grams (config.grams()): every maximal run of ASCII letters and digits in the folded text
+   *       (step 3) of 2+ chars is padded "^run$" and cut into its 3-grams; key = MD5("q:" + gram). A
+   *       typo, an abbreviation (blv / blvd), a dropped letter or a mistyped digit of a date or an id
+   *       changes the word key but only the 3 or fewer q-grams around it. Han text is left to smartcn:
+   *       its words are short and a changed character changes most of a word's q-grams anyway.
+   *       Digit q-grams shared by many records (every price has "^1" ...) weigh little by their idf.
+   *     - shingles (config.shingles()): each pair of neighbouring kept tokens of step 7, in text order;
+   *       key = MD5("s:" + a + ' ' + b). Order-aware: "A 是 B 的支流" and "B 是 A 的支流" share
+   *       every word but not every shingle.
    */
   private static final String FIELD = "near";
   private static final char FIELD_SEPARATOR = '\n';
   private static final char SENTENCE_BREAK = '\n';
+
+  private static final long[] NO_KEYS = new long[0];
 
   private static final ThreadLocal<MessageDigest> MD5 = ThreadLocal.withInitial(TermText::newMd5);
 
@@ -170,8 +191,10 @@ public final class TopTermsMd5 implements Closeable {
       return Fingerprints.empty(NearOutcome.EMPTY_AFTER_NORMALIZE, false, 0);
     }
     String folded = folding.fold(joined.toString());
+    long[] grams = config.grams() ? gramKeys(folded) : NO_KEYS;
     String words = breakSentences(NumericTerms.extract(folded, counts));
-    int stopped = countWords(words, counts);
+    List<String> sequence = config.shingles() ? new ArrayList<>() : null;
+    int stopped = countWords(words, counts, sequence);
     if (counts.isEmpty()) {
       NearOutcome why = stopped > 0 ? NearOutcome.ONLY_STOPWORDS : NearOutcome.EMPTY_AFTER_SEGMENTATION;
       return Fingerprints.empty(why, truncated, analyzedChars);
@@ -185,7 +208,9 @@ public final class TopTermsMd5 implements Closeable {
       high[i] = (long) BitUtil.VH_BE_LONG.get(digest, 0);
       low[i] = (long) BitUtil.VH_BE_LONG.get(digest, 8);
     }
-    return new Fingerprints(NearOutcome.OK, ranked, high, low, truncated, analyzedChars);
+    long[] shingles = sequence == null ? NO_KEYS : shingleKeys(sequence);
+    return new Fingerprints(NearOutcome.OK, ranked, high, low, truncated, analyzedChars, counts.get(ranked.get(0)), grams,
+        shingles);
   }
 
   /**
@@ -219,7 +244,7 @@ public final class TopTermsMd5 implements Closeable {
   }
 
   /** Segments {@code words} and counts kept tokens; returns the number of stop words dropped. */
-  private int countWords(String words, Map<String, Integer> counts) {
+  private int countWords(String words, Map<String, Integer> counts, List<String> sequence) {
     int stopped = 0;
     try (TokenStream stream = analyzer.tokenStream(FIELD, words)) {
       CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
@@ -234,6 +259,9 @@ public final class TopTermsMd5 implements Closeable {
           continue;
         }
         counts.merge(token, 1, Integer::sum);
+        if (sequence != null) {
+          sequence.add(token);
+        }
       }
       stream.end();
     } catch (IOException e) {
@@ -277,6 +305,57 @@ public final class TopTermsMd5 implements Closeable {
       }
     }
     return Set.copyOf(words);
+  }
+
+  /** The q-gram keys of the Latin words and digit runs of {@code folded} (step 10), in text order, repeats included. */
+  static long[] gramKeys(String folded) {
+    long[] keys = new long[16];
+    int count = 0;
+    StringBuilder gram = new StringBuilder(GRAM_PREFIX.length() + GRAM_SIZE);
+    int n = folded.length();
+    int i = 0;
+    while (i < n) {
+      if (!isLatinOrDigit(folded.charAt(i))) {
+        i++;
+        continue;
+      }
+      int start = i;
+      while (i < n && isLatinOrDigit(folded.charAt(i))) {
+        i++;
+      }
+      if (i - start < 2) {
+        continue;
+      }
+      String padded = "^" + folded.substring(start, i) + "$";
+      for (int g = 0; g + GRAM_SIZE <= padded.length(); g++) {
+        gram.setLength(0);
+        gram.append(GRAM_PREFIX).append(padded, g, g + GRAM_SIZE);
+        if (count == keys.length) {
+          keys = Arrays.copyOf(keys, count * 2);
+        }
+        keys[count++] = key(gram.toString());
+      }
+    }
+    return Arrays.copyOf(keys, count);
+  }
+
+  /** The shingle keys of a token sequence (step 10): one per pair of neighbouring tokens. */
+  static long[] shingleKeys(List<String> sequence) {
+    long[] keys = new long[Math.max(0, sequence.size() - 1)];
+    for (int i = 0; i + 1 < sequence.size(); i++) {
+      keys[i] = key(SHINGLE_PREFIX + sequence.get(i) + ' ' + sequence.get(i + 1));
+    }
+    return keys;
+  }
+
+  /** The 64-bit key of a term: the first 8 bytes of its MD5, big-endian. */
+  static long key(String term) {
+    return (long) BitUtil.VH_BE_LONG.get(md5(term), 0);
+  }
+
+  /** Lower-case ASCII letters and digits (the text is lower-cased by step 1). */
+  private static boolean isLatinOrDigit(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
   }
 
   /** Replaces each run of punctuation and white space by one '\n' (see step 5 above). */
