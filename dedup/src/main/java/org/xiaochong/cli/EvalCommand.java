@@ -93,6 +93,11 @@ final class EvalCommand implements Callable<Integer> {
           + " and drops its own eval_* tables there.")
   Path config;
 
+  @Option(names = "--set", paramLabel = "KEY=VALUE",
+      description = "A config setting applied to every run on top of the default config, to measure what it costs and"
+          + " gives (e.g. near.grams=false, near.pre=1); repeatable. The figures of record use none.")
+  Map<String, String> overrides = new java.util.LinkedHashMap<>();
+
   @Option(names = "--verbose", description = "Print stack traces of errors.")
   boolean verbose;
 
@@ -204,6 +209,7 @@ final class EvalCommand implements Callable<Integer> {
     props.setProperty("index.dir", indexDir.toString());
     props.setProperty("fields.exact", String.join(",", loaded.exact()));
     props.setProperty("fields.near", String.join(",", loaded.near()));
+    overrides.forEach(props::setProperty);
     settings.forEach(props::setProperty);
     DedupConfig config = DedupConfig.fromProperties(props, java.util.Map.of());
     DedupRunner.Outcome outcome;

@@ -175,7 +175,7 @@ public final class Fingerprints {
     return sortedGrams.clone();
   }
 
-  /** The keys of the word-shingle family (pairs of neighbouring words; empty unless near.shingles), ascending. */
+  /** The keys of the word-shingle family (runs of three neighbouring words; empty unless near.shingles), ascending. */
   public long[] sortedShingles() {
     return sortedShingles.clone();
   }

@@ -25,7 +25,7 @@ import org.xiaochong.normalize.ChineseFolding;
  *     product has other numbers and another origin, grade or description
  * @param grams add the character q-gram key family ({@link TopTermsMd5#GRAM_SIZE}-grams of every Latin
  *     word): keys that survive a typo, an abbreviation or a missing letter
- * @param shingles add the word-shingle key family (each pair of neighbouring words) and require the
+ * @param shingles add the word-shingle key family (each run of three neighbouring words) and require the
  *     shingles alone to reach {@code minSimilarity} too: the same words in another order (a swapped
  *     subject and object) are then no near duplicate. For one-sentence records.
  */
