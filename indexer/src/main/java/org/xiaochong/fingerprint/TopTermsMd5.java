@@ -82,12 +82,14 @@ public final class TopTermsMd5 implements Closeable {
    *  8. Phone fields: normalizePhone; 7+ digits give a tel: term (counted with the text's own).
    *  9. Count, rank, hash.
    * 10. Other key families, beside the ranked words (not ranked, not in terms()):
-   *     - q-grams (config.grams()): every maximal run of ASCII letters and digits in the folded text
-   *       (step 3) of 2+ chars is padded "^run$" and cut into its 3-grams; key = MD5("q:" + gram). A
-   *       typo, an abbreviation (blv / blvd), a dropped letter or a mistyped digit of a date or an id
-   *       changes the word key but only the 3 or fewer q-grams around it. Han text is left to smartcn:
-   *       its words are short and a changed character changes most of a word's q-grams anyway.
-   *       Digit q-grams shared by many records (every price has "^1" ...) weigh little by their idf.
+   *     - q-grams (config.grams()): in each normalized field (step 1) without a Han character, every
+   *       maximal run of ASCII letters and digits of 2+ chars is padded "^run$" and cut into its
+   *       3-grams; key = MD5("q:" + gram). A typo, an abbreviation (blv / blvd), a dropped letter or a
+   *       mistyped digit of a date or an id changes the word key but only the 3 or fewer q-grams
+   *       around it. Fields with Han text are left to smartcn: its words are short, a changed
+   *       character changes most of a word's q-grams anyway, and the q-grams of a Chinese post's
+   *       prices, stock and phone made the 1M-post bench's near index 5 times slower and its pass
+   *       6 times slower (bench/RESULTS.md). Digit q-grams many records share weigh little by their idf.
    *     - shingles (config.shingles()): each run of SHINGLE_SIZE neighbouring kept tokens of step 7,
    *       in text order; key = MD5("s:" + the tokens joined by ' '). Order-aware: "A 是 B 的支流" and "B 是 A 的支流" share
    *       every word but not every shingle.
@@ -167,6 +169,7 @@ public final class TopTermsMd5 implements Closeable {
     }
     int maxChars = config.maxChars();
     StringBuilder joined = new StringBuilder();
+    long[] grams = NO_KEYS;
     for (String text : texts) {
       if (text == null) {
         continue;
@@ -175,6 +178,9 @@ public final class TopTermsMd5 implements Closeable {
       String normalized = TextNormalizer.normalizeText(raw);
       if (normalized.isEmpty()) {
         continue;
+      }
+      if (config.grams() && joined.length() < maxChars && !hasHan(normalized)) {
+        grams = concat(grams, gramKeys(normalized.length() > maxChars ? normalized.substring(0, maxChars) : normalized));
       }
       if (joined.length() > 0) {
         joined.append(FIELD_SEPARATOR);
@@ -197,7 +203,6 @@ public final class TopTermsMd5 implements Closeable {
       return Fingerprints.empty(NearOutcome.EMPTY_AFTER_NORMALIZE, false, 0);
     }
     String folded = folding.fold(joined.toString());
-    long[] grams = config.grams() ? gramKeys(folded) : NO_KEYS;
     String words = breakSentences(NumericTerms.extract(folded, counts));
     List<String> sequence = config.shingles() ? new ArrayList<>() : null;
     int stopped = countWords(words, counts, sequence);
@@ -366,6 +371,27 @@ public final class TopTermsMd5 implements Closeable {
   /** The 64-bit key of a term: the first 8 bytes of its MD5, big-endian. */
   static long key(String term) {
     return (long) BitUtil.VH_BE_LONG.get(md5(term), 0);
+  }
+
+  /** True when the text holds a Han character (it is segmented by smartcn, step 6). */
+  static boolean hasHan(String text) {
+    for (int i = 0; i < text.length(); ) {
+      int c = text.codePointAt(i);
+      if (Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN) {
+        return true;
+      }
+      i += Character.charCount(c);
+    }
+    return false;
+  }
+
+  private static long[] concat(long[] a, long[] b) {
+    if (a.length == 0) {
+      return b;
+    }
+    long[] all = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
   }
 
   /** Lower-case ASCII letters and digits (the text is lower-cased by step 1). */

@@ -61,6 +61,14 @@ class KeyFamiliesTest {
   }
 
   @Test
+  void grams_onlyFromFieldsWithoutHan() {
+    // A Chinese field's prices and phone stay whole terms; the Latin field beside it gets its q-grams.
+    assertThat(near.fingerprint("红富士苹果 价格2.50元 电话13800138000").sortedGrams()).isEmpty();
+    assertThat(near.fingerprint("红富士苹果 价格2.50元", "fuji").sortedGrams())
+        .isEqualTo(near.fingerprint("fuji").sortedGrams()).hasSize(4);
+  }
+
+  @Test
   void grams_areNeverWordKeys_andAllKeysHoldEveryFamily() {
     Fingerprints prints = near.fingerprint("abc");
     assertThat(NearSimilarity.sharedCount(prints.sortedPrefixes(), prints.sortedGrams())).isZero();
