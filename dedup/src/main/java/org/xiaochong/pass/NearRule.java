@@ -78,10 +78,17 @@ public final class NearRule {
   /**
    * The similarity of two posts: {@link NearSimilarity#weightedJaccard} of their keys of every family
    * with the key weights of the run (the idf of each key in the near index, see {@link
-   * NearSimilarity#idf}). This is the near pass's dedup_score.
+   * NearSimilarity#idf}), or of their word keys alone when that is higher. The q-grams are there to
+   * add evidence where a word was mistyped; where whole words differ (another category word, another
+   * name) each differing word would otherwise count once for its word key and again for each of its
+   * q-grams. This is the near pass's dedup_score.
    */
   public static double similarity(Keys record, Keys candidate, LongToDoubleFunction weight) {
-    return NearSimilarity.weightedJaccard(record.keys(), candidate.keys(), weight);
+    double all = NearSimilarity.weightedJaccard(record.keys(), candidate.keys(), weight);
+    if (record.grams().length == 0) {
+      return all;
+    }
+    return Math.max(all, NearSimilarity.weightedJaccard(wordKeys(record), wordKeys(candidate), weight));
   }
 
   /** {@link #isNearDuplicate(Keys, Keys, NearConfig, LongToDoubleFunction)} with every key weighing 1. */
@@ -148,7 +155,7 @@ public final class NearRule {
     if (shared < Math.min(config.minShared(), Math.min(keys.length, candidateKeys.length))) {
       return Failure.TOO_FEW_SHARED;
     }
-    if (NearSimilarity.weightedJaccard(keys, candidateKeys, weight) < config.minSimilarity()) {
+    if (similarity(record, candidate, weight) < config.minSimilarity()) {
       return Failure.SIMILARITY;
     }
     if (config.shingles()) {

@@ -116,6 +116,22 @@ class NearRuleTest {
   }
 
   @Test
+  void similarity_aWholeWordChanged_isNotCountedAgainAsItsGrams() {
+    // Words 1-6 against 1-5 and 7 (another category word); the grams of the changed word differ too.
+    NearRule.Stored a = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 6, 100, 101, 102, 103, 104, 105}, new long[0],
+        new long[0], new long[0], new long[0], new long[] {100, 101, 102, 103, 104, 105}, new long[0]);
+    NearRule.Stored b = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 7, 100, 101, 102, 110, 111, 112}, new long[0],
+        new long[0], new long[0], new long[0], new long[] {100, 101, 102, 110, 111, 112}, new long[0]);
+    // All keys: 8 shared of 16; words alone: 5 of 7, the higher one counts.
+    assertThat(NearRule.similarity(a, b, NearRule.UNIT_WEIGHTS)).isEqualTo(5.0 / 7);
+    // A doubled letter keeps the word's grams and adds one: the keys of both families give the higher
+    // figure, 11 shared of 14.
+    NearRule.Stored typo = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 8, 100, 101, 102, 103, 104, 105, 113},
+        new long[0], new long[0], new long[0], new long[0], new long[] {100, 101, 102, 103, 104, 105, 113}, new long[0]);
+    assertThat(NearRule.similarity(a, typo, NearRule.UNIT_WEIGHTS)).isEqualTo(11.0 / 14);
+  }
+
+  @Test
   void stopBefore_aCommonKey_onlyOnceACandidateWasFound() {
     assertThat(NearRule.stopBefore(NearRule.COMMON_KEY + 1, 0)).isFalse();
     assertThat(NearRule.stopBefore(NearRule.COMMON_KEY + 1, 1)).isTrue();
