@@ -65,8 +65,8 @@ public final class NearExplain {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    long records = reader.maxDoc();
-    this.weight = key -> NearSimilarity.idf(frequencies.get(key), records);
+    frequencies.useWeights(reader.maxDoc());
+    this.weight = frequencies::weight;
   }
 
   /** The reason for one pair of record ids. */

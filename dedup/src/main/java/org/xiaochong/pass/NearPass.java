@@ -97,7 +97,8 @@ public final class NearPass {
     TermHolders holders = new TermHolders(leaves, NearSchema.KEY);
     KeyFrequencies frequencies = new KeyFrequencies(leaves, NearSchema.KEY);
     long records = snapshot.maxDoc(); // the frequencies count deleted documents too
-    java.util.function.LongToDoubleFunction weight = key -> NearSimilarity.idf(frequencies.get(key), records);
+    frequencies.useWeights(records);
+    java.util.function.LongToDoubleFunction weight = frequencies::weight;
     if (window.ids() != null) {
       inWindow.or(olderNeighbours(inWindow, holders, frequencies));
     }
@@ -158,7 +159,7 @@ public final class NearPass {
         kept.set(doc);
         continue;
       }
-      NearRule.Keys record = withGramsRead(IndexedNearKeys.of(leaves, doc));
+      NearRule.Keys record = IndexedNearKeys.of(leaves, doc);
       long[] keys = record.keys();
       for (long key : keys) {
         if (frequencies.get(key) < 2) {
@@ -250,47 +251,6 @@ public final class NearPass {
       }
     }
     return neighbours;
-  }
-
-  /** The record's keys with its q-gram keys read once (the rule asks for them per candidate). */
-  private static NearRule.Keys withGramsRead(IndexedNearKeys record) {
-    long[] grams = record.grams();
-    return new NearRule.Keys() {
-      @Override
-      public long[] keys() {
-        return record.keys();
-      }
-
-      @Override
-      public long[] top() {
-        return record.top();
-      }
-
-      @Override
-      public long[] tel() {
-        return record.tel();
-      }
-
-      @Override
-      public long[] numbers() {
-        return record.numbers();
-      }
-
-      @Override
-      public long[] matches() {
-        return record.matches();
-      }
-
-      @Override
-      public long[] grams() {
-        return grams;
-      }
-
-      @Override
-      public long[] shingles() {
-        return record.shingles();
-      }
-    };
   }
 
   /** Orders docs by preference, the kept one first ({@link KeepLatestPolicy}: time desc, id desc). */
