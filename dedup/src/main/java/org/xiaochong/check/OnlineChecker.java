@@ -58,7 +58,7 @@ import org.xiaochong.source.TableSpec;
 public final class OnlineChecker implements Closeable {
   /**
    * The answer for one record: {@code new}, {@code exact} or {@code near} with the id of the record it
-   * repeats and the similarity (1.0 for exact; Jaccard of the near keys for near).
+   * repeats and the similarity (1.0 for exact; the near rule's weighted similarity for near).
    *
    * @param md5 the record's exact key
    * @param near the record's near fingerprints (null when not computed: exact verdicts, no near index)
@@ -316,8 +316,18 @@ public final class OnlineChecker implements Closeable {
         for (int i = 0; i < keys.length; i++) {
           holders[i] = sessionHolders.getOrDefault(keys[i], List.of()).size() + documentFrequency(keys[i]);
         }
-        long[] candidateKeys = NearRule.candidateKeys(keys, key -> holders[Arrays.binarySearch(keys, key)], 1,
+        long[] candidateKeys = NearRule.candidateKeys(record, key -> holders[Arrays.binarySearch(keys, key)], 1,
             config.pre());
+        // Key weights as in the pass: the idf of each key among the indexed and added records, the
+        // record itself counted in (the pass's record is in its index). Keys of a candidate the record
+        // lacks are looked up once each.
+        long records = reader.maxDoc() + session.size() + 1;
+        Map<Long, Double> weights = new HashMap<>();
+        java.util.function.LongToDoubleFunction weight = key -> weights.computeIfAbsent(key, k -> {
+          int at = Arrays.binarySearch(keys, k);
+          long df = at >= 0 ? holders[at] + 1L : sessionHolders.getOrDefault(k, List.of()).size() + indexFrequency(k);
+          return NearSimilarity.idf(df, records);
+        });
         Set<Integer> docs = new LinkedHashSet<>();
         Set<Integer> added = new LinkedHashSet<>();
         for (long key : candidateKeys) {
@@ -334,8 +344,8 @@ public final class OnlineChecker implements Closeable {
           LeafReaderContext leaf = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(doc, leaves));
           long id = numeric(leaf, IndexSchema.ID, doc - leaf.docBase, 0);
           long time = numeric(leaf, IndexSchema.REG_TIME, doc - leaf.docBase, SourceRecord.NULL_TIME);
-          if (NearRule.isNearDuplicate(record, candidate, config)) {
-            double similarity = NearSimilarity.jaccard(keys, candidate.keys());
+          if (NearRule.isNearDuplicate(record, candidate, config, weight)) {
+            double similarity = NearRule.similarity(record, candidate, weight);
             if (best == null || NearRule.isBetter(similarity, time, id, best.similarity(), bestTime, best.id())) {
               best = new Match(id, similarity);
               bestTime = time;
@@ -344,8 +354,8 @@ public final class OnlineChecker implements Closeable {
         }
         for (int s : added) {
           Added candidate = session.get(s);
-          if (NearRule.isNearDuplicate(record, candidate.keys(), config)) {
-            double similarity = NearSimilarity.jaccard(keys, candidate.keys().keys());
+          if (NearRule.isNearDuplicate(record, candidate.keys(), config, weight)) {
+            double similarity = NearRule.similarity(record, candidate.keys(), weight);
             if (best == null || NearRule.isBetter(similarity, candidate.time(), candidate.id(), best.similarity(),
                 bestTime, best.id())) {
               best = new Match(candidate.id(), similarity);
@@ -366,6 +376,15 @@ public final class OnlineChecker implements Closeable {
       }
       lookups++;
       return keyHolders.docFreq(NearSchema.keyBytes(key));
+    }
+
+    /** Records of the index holding the key, without the filter (a candidate's key). */
+    private int indexFrequency(long key) {
+      try {
+        return keyHolders.docFreq(NearSchema.keyBytes(key));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
 
     /** Adds the live documents holding {@code key} to {@code docs} (global ids, no repeats). */

@@ -57,13 +57,15 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     DEFAULTS.put("prefilter.hashes", "8");
     DEFAULTS.put("near.pre", "3");
     DEFAULTS.put("near.min-shared", "5");
-    DEFAULTS.put("near.min-similarity", "0.6");
+    DEFAULTS.put("near.min-similarity", "0.5");
     DEFAULTS.put("near.max-chars", "20000");
     DEFAULTS.put("near.idf", "false");
     DEFAULTS.put("near.stopwords", NearConfig.DEFAULT_STOPWORDS);
     DEFAULTS.put("near.synonyms", ChineseFolding.DEFAULT_SYNONYMS);
     DEFAULTS.put("near.traditional", "true");
     DEFAULTS.put("near.shared-number", "true");
+    DEFAULTS.put("near.grams", "true");
+    DEFAULTS.put("near.shingles", "false");
     DEFAULTS.put("simhash.fields", SimhashConfig.DEFAULTS.get("simhash.fields"));
     DEFAULTS.put("simhash.tokenizer", SimhashConfig.DEFAULTS.get("simhash.tokenizer"));
     DEFAULTS.put("simhash.weights", SimhashConfig.DEFAULTS.get("simhash.weights"));
@@ -167,7 +169,8 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     try {
       return new NearConfig(integer(values, "near.pre"), integer(values, "near.min-shared"), minSimilarity,
           integer(values, "near.max-chars"), idf, values.get("near.stopwords"), values.get("near.synonyms"),
-          bool(values, "near.traditional"), bool(values, "near.shared-number"));
+          bool(values, "near.traditional"), bool(values, "near.shared-number"), bool(values, "near.grams"),
+          bool(values, "near.shingles"));
     } catch (IllegalArgumentException e) {
       throw new BadInputException("near.*: " + e.getMessage(), e);
     }

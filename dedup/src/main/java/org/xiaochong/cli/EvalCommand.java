@@ -12,9 +12,12 @@ import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import java.util.Map;
+import org.xiaochong.demo.PostGenerator;
 import org.xiaochong.eval.EvalDatasets;
 import org.xiaochong.eval.Truth;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.pass.NearExplain;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.Progress;
 import org.xiaochong.source.BadInputException;
@@ -42,12 +45,15 @@ import picocli.CommandLine.Option;
       "loaded), childcare (True Id, not loaded), pawsx (zh sentence pairs: share of",
       "label-0 pairs merged = false-positive rate, share of label-1 pairs merged).",
       "Only fields.exact / fields.near differ per data set; all else is the default",
-      "config."
+      "config; pawsx also runs method 3 with the order-aware near.shingles=true.",
+      "Under each table: the true pairs method 3 lost, by first reason",
+      "(NearExplain), and for generated data the near recall per kind of edit."
     },
     footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage error."})
 final class EvalCommand implements Callable<Integer> {
   static final List<String> DATASETS =
       List.of("generated", "restaurants", "febrl1", "febrl2", "febrl3", "cora", "childcare", "pawsx");
+  private static final String[] ORDERED = {"near", "3 near only, near.shingles=true", "90.2", "95.8"};
   private static final String[][] METHODS = {
     {"both", "1 exact then near", "95.1", "96.3"},
     {"exact", "2 exact only", "98.7", "89.5"},
@@ -87,10 +93,21 @@ final class EvalCommand implements Callable<Integer> {
           + " and drops its own eval_* tables there.")
   Path config;
 
+  @Option(names = "--set", paramLabel = "KEY=VALUE",
+      description = "A config setting applied to every run on top of the default config, to measure what it costs and"
+          + " gives (e.g. near.grams=false, near.pre=1); repeatable. The figures of record use none.")
+  Map<String, String> overrides = new java.util.LinkedHashMap<>();
+
   @Option(names = "--verbose", description = "Print stack traces of errors.")
   boolean verbose;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** Lines runMethod adds under the table of the data set (loss reasons, recall per kind). */
+  private final List<String> extra = new ArrayList<>();
+
+  /** Most reasons printed per data set. */
+  private static final int TOP_REASONS = 6;
 
   @Override
   public Integer call() throws IOException {
@@ -150,11 +167,17 @@ final class EvalCommand implements Callable<Integer> {
         for (String[] method : METHODS) {
           DedupRunner.Outcome outcome = runMethod(database, loaded, method, out);
           notes.add("stages of method " + method[1].charAt(0) + " (s): " + outcome.summary().seconds());
+          notes.addAll(extra);
+          extra.clear();
           var near = outcome.summary().report("near").flatMap(org.xiaochong.method.NearMethod::stats).orElse(null);
           if (near != null && method[0].equals("near")) {
             notes.add(String.format("near pass (method 3): %,d records examined, %,d without fingerprints %s, %,d"
                     + " candidates compared", near.examined(), near.emptyTotal(), near.empty(), near.candidates()));
           }
+        }
+        if (loaded.pairs() != null) {
+          // One-sentence records: the order-aware option, the one setting a user of such a table changes.
+          runMethod(database, loaded, ORDERED, out, Map.of("near.shingles", "true"));
         }
         notes.forEach(out::println);
         EvalDatasets.drop(database, loaded.table());
@@ -166,6 +189,12 @@ final class EvalCommand implements Callable<Integer> {
 
   private DedupRunner.Outcome runMethod(Database database, EvalDatasets.Loaded loaded, String[] method, PrintWriter out)
       throws IOException {
+    return runMethod(database, loaded, method, out, Map.of());
+  }
+
+  /** Runs one method with the data set's fields and {@code settings} on top of the default config. */
+  private DedupRunner.Outcome runMethod(Database database, EvalDatasets.Loaded loaded, String[] method, PrintWriter out,
+      Map<String, String> settings) throws IOException {
     String copy = loaded.table() + "_" + method[0];
     database.jdbi().useHandle(h -> {
       h.execute("DROP TABLE IF EXISTS " + TableSpec.quote(copy));
@@ -180,11 +209,18 @@ final class EvalCommand implements Callable<Integer> {
     props.setProperty("index.dir", indexDir.toString());
     props.setProperty("fields.exact", String.join(",", loaded.exact()));
     props.setProperty("fields.near", String.join(",", loaded.near()));
+    overrides.forEach(props::setProperty);
+    settings.forEach(props::setProperty);
     DedupConfig config = DedupConfig.fromProperties(props, java.util.Map.of());
     DedupRunner.Outcome outcome;
     try (FingerprintIndex index = ConfigOptions.openIndex(config, true)) {
       outcome = ConfigOptions.runner(config, database, index, Progress.NONE, note -> {})
           .run(new DedupRunner.Options(method[0], null, null, false, true));
+    }
+    if (method[0].equals("near") && loaded.pairs() == null) {
+      try (FingerprintIndex nearIndex = ConfigOptions.openNearIndexReadOnlyIfBuilt(config)) {
+        explainLosses(loaded, outcome, nearIndex, config);
+      }
     }
     EvalDatasets.drop(database, copy);
     deleteTree(indexDir);
@@ -216,6 +252,65 @@ final class EvalCommand implements Callable<Integer> {
           s.recall(), s.f1(), s.removals(), seconds, rate, method[2], method[3]);
     }
     return outcome;
+  }
+
+  /**
+   * Adds to {@link #extra}: the true pairs the near run did not join, counted by first reason
+   * ({@link NearExplain}), the most frequent {@link #TOP_REASONS}; for generated data, per kind of
+   * record, the share joined with its cluster and the wrong removals.
+   */
+  private void explainLosses(EvalDatasets.Loaded loaded, DedupRunner.Outcome outcome, FingerprintIndex nearIndex,
+      DedupConfig config) {
+    Truth.UnionFind merged = Truth.UnionFind.of(outcome.plan());
+    List<long[]> lost = new ArrayList<>();
+    long pairs = 0;
+    for (List<Long> cluster : loaded.truth().clusters()) {
+      for (int i = 0; i < cluster.size(); i++) {
+        for (int j = i + 1; j < cluster.size(); j++) {
+          pairs++;
+          if (!merged.same(cluster.get(i), cluster.get(j))) {
+            lost.add(new long[] {cluster.get(i), cluster.get(j)});
+          }
+        }
+      }
+    }
+    try (org.apache.lucene.index.DirectoryReader reader = nearIndex.openReader()) {
+      Map<String, Long> reasons = new NearExplain(reader, config.near()).reasons(lost);
+      StringBuilder line = new StringBuilder(String.format("true pairs method 3 lost: %,d of %,d", lost.size(), pairs));
+      reasons.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(TOP_REASONS)
+          .forEach(e -> line.append(String.format("; %s %,d", e.getKey(), e.getValue())));
+      extra.add(line.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    if (loaded.kinds() == null) {
+      return;
+    }
+    Map<PostGenerator.Kind, long[]> perKind = new java.util.EnumMap<>(PostGenerator.Kind.class);
+    for (List<Long> cluster : loaded.truth().clusters()) {
+      for (long id : cluster) {
+        boolean joined = false;
+        for (long other : cluster) {
+          if (other != id && merged.same(id, other)) {
+            joined = true;
+            break;
+          }
+        }
+        perKind.computeIfAbsent(loaded.kinds().get(id), k -> new long[3])[0]++;
+        perKind.get(loaded.kinds().get(id))[1] += joined ? 1 : 0;
+      }
+    }
+    for (int i = 0; i < outcome.plan().size(); i++) {
+      long removed = outcome.plan().removedId(i);
+      if (!loaded.truth().sameCluster(removed, outcome.plan().keptId(i))) {
+        perKind.computeIfAbsent(loaded.kinds().get(removed), k -> new long[3])[2]++;
+      }
+    }
+    StringBuilder line = new StringBuilder("method 3 per kind (records in clusters of 2+: joined with their cluster / all,"
+        + " wrong removals):");
+    perKind.forEach((kind, c) -> line.append(String.format(" %s %,d/%,d (%.4f) %,d wrong;", kind, c[1], c[0],
+        c[0] == 0 ? 0.0 : (double) c[1] / c[0], c[2])));
+    extra.add(line.toString());
   }
 
   /** Deletes a folder and everything in it; nothing when it does not exist. */

@@ -21,9 +21,17 @@ import org.xiaochong.source.TableSpec;
  * zh sentence pairs). Not thread-safe.
  */
 public final class EvalDatasets {
-  /** A loaded data set: its table, truth, fields and (pawsx) pairs with their labels. */
+  /**
+   * A loaded data set: its table, truth, fields, (pawsx) pairs with their labels and (generated) the
+   * generator's kind of each record.
+   */
   public record Loaded(String table, Truth truth, List<String> exact, List<String> near, List<long[]> pairs,
-      List<Boolean> pairLabels, String note) {}
+      List<Boolean> pairLabels, String note, java.util.Map<Long, PostGenerator.Kind> kinds) {
+    Loaded(String table, Truth truth, List<String> exact, List<String> near, List<long[]> pairs,
+        List<Boolean> pairLabels, String note) {
+      this(table, truth, exact, near, pairs, pairLabels, note, null);
+    }
+  }
 
   private final long seed;
   private final long records;
@@ -69,8 +77,10 @@ public final class EvalDatasets {
   public Loaded loadGenerated(Database database, String table) {
     List<String> columns = TableSpec.SAMPLE_TEXT_COLUMNS;
     Truth truth = new Truth();
+    java.util.Map<Long, PostGenerator.Kind> kinds = new java.util.HashMap<>();
     try (TableLoader loader = new TableLoader(database, table, "id", "reg_time", columns)) {
       new PostGenerator(seed, records, exactShare).generate(records, p -> {
+        kinds.put(p.id(), p.kind());
         loader.add(p.id(), p.regTime(), new String[] {p.title(), p.category(), p.product(), p.region(), p.price(),
             p.contact(), p.phone(), p.content()});
         truth.add(p.id(), "g" + p.cluster());
@@ -78,7 +88,7 @@ public final class EvalDatasets {
       loader.finish();
     }
     return new Loaded(table, truth, columns, List.of("title", "product", "content"), null, null,
-        " (seed " + seed + ", exact share " + exactShare + ")");
+        " (seed " + seed + ", exact share " + exactShare + ")", kinds);
   }
 
   /** A CSV with an id column and a pair file p1,p2 of ids; {@code hidden} columns are not loaded. */

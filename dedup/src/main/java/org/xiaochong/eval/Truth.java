@@ -48,6 +48,14 @@ public final class Truth {
     return sizes.values().stream().mapToLong(s -> s - 1).sum();
   }
 
+  /** The true clusters of two or more records: their record ids, per cluster. */
+  public java.util.Collection<java.util.List<Long>> clusters() {
+    Map<Long, java.util.List<Long>> members = new HashMap<>();
+    clusterOf.forEach((id, cluster) -> members.computeIfAbsent(cluster, c -> new java.util.ArrayList<>()).add(id));
+    members.values().removeIf(m -> m.size() < 2);
+    return members.values();
+  }
+
   public boolean sameCluster(long a, long b) {
     Long ca = clusterOf.get(a);
     return ca != null && ca.equals(clusterOf.get(b));

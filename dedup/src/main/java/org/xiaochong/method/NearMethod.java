@@ -50,7 +50,8 @@ public final class NearMethod implements FingerprintMethod {
     return DigestUtils.md5Hex(String.join("|", recordDigest, new NearMethod().formatVersion(),
         String.join(",", table.mustMatchFields()), String.valueOf(near.pre()),
         String.valueOf(near.maxChars()), String.valueOf(near.useIdf()), near.stopwordsLocation(),
-        near.synonymsLocation(), String.valueOf(near.foldTraditional())));
+        near.synonymsLocation(), String.valueOf(near.foldTraditional()), String.valueOf(near.grams()),
+        String.valueOf(near.shingles())));
   }
 
   @Override

@@ -10,17 +10,34 @@ import org.xiaochong.index.NearSchema;
 
 /**
  * The stored keys of one document of the near index, for {@link NearRule}: the key set is given (the
- * caller has read it), the others are read from doc values when the rule asks for them.
- *
- * @param leaves the reader's leaves
- * @param doc the global doc id
- * @param keys the document's {@link NearSchema#KEYS}
+ * caller has read it), the others are read from doc values when the rule asks for them; the q-gram
+ * keys once (the rule asks for them per candidate when the record has some). Not thread-safe.
  */
-public record IndexedNearKeys(List<LeafReaderContext> leaves, int doc, long[] keys) implements NearRule.Keys {
+public final class IndexedNearKeys implements NearRule.Keys {
+  private final List<LeafReaderContext> leaves;
+  private final int doc;
+  private final long[] keys;
+  private long[] grams;
+
+  /**
+   * @param leaves the reader's leaves
+   * @param doc the global doc id
+   * @param keys the document's {@link NearSchema#KEYS}
+   */
+  public IndexedNearKeys(List<LeafReaderContext> leaves, int doc, long[] keys) {
+    this.leaves = leaves;
+    this.doc = doc;
+    this.keys = keys;
+  }
 
   /** The document with its key set read from the index. */
   public static IndexedNearKeys of(List<LeafReaderContext> leaves, int doc) {
     return new IndexedNearKeys(leaves, doc, read(leaves, doc, NearSchema.KEYS));
+  }
+
+  @Override
+  public long[] keys() {
+    return keys;
   }
 
   @Override
@@ -41,6 +58,19 @@ public record IndexedNearKeys(List<LeafReaderContext> leaves, int doc, long[] ke
   @Override
   public long[] matches() {
     return read(leaves, doc, NearSchema.MATCH);
+  }
+
+  @Override
+  public long[] grams() {
+    if (grams == null) {
+      grams = read(leaves, doc, NearSchema.GRAMS);
+    }
+    return grams;
+  }
+
+  @Override
+  public long[] shingles() {
+    return read(leaves, doc, NearSchema.SHINGLES);
   }
 
   /** Keys of one document from a binary doc values field (a fresh iterator: documents come in any order). */

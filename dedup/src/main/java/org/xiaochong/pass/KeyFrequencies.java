@@ -7,6 +7,7 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.util.BytesRef;
+import org.xiaochong.fingerprint.NearSimilarity;
 
 /**
  * Document frequency of every near key of the index: an open-addressing map from the 64-bit key to
@@ -18,6 +19,8 @@ final class KeyFrequencies {
   private int[] counts;
   private boolean[] used;
   private int size;
+  private float[] weights; // idf per slot, see useWeights
+  private double absentWeight;
 
   KeyFrequencies(List<LeafReaderContext> leaves, String field) throws IOException {
     int capacity = 1 << 16;
@@ -34,6 +37,31 @@ final class KeyFrequencies {
         add((long) BitUtil.VH_BE_LONG.get(term.bytes, term.offset), termsEnum.docFreq());
       }
     }
+  }
+
+  /**
+   * Computes each key's weight {@link NearSimilarity#idf}(df, records) once, for {@link #weight}: the
+   * similarity asks for a weight per key of every pair it compares, millions of times a run.
+   */
+  void useWeights(long records) {
+    weights = new float[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      if (used[i]) {
+        weights[i] = (float) NearSimilarity.idf(counts[i], records);
+      }
+    }
+    absentWeight = NearSimilarity.idf(0, records);
+  }
+
+  /** The key's idf weight as of {@link #useWeights} (a key of no document: the weight of df 1). */
+  double weight(long key) {
+    int mask = keys.length - 1;
+    for (int slot = mix(key) & mask; used[slot]; slot = (slot + 1) & mask) {
+      if (keys[slot] == key) {
+        return weights[slot];
+      }
+    }
+    return absentWeight;
   }
 
   /** Documents holding the key (0 when none). */

@@ -1,6 +1,7 @@
 package org.xiaochong.pass;
 
 import java.util.Arrays;
+import java.util.function.LongToDoubleFunction;
 import java.util.function.LongToIntFunction;
 import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.fingerprint.NearConfig;
@@ -28,7 +29,7 @@ public final class NearRule {
     /** All distinct keys, ascending. */
     long[] keys();
 
-    /** The top-{@code pre} keys in rank order (the first is the post's most frequent term). */
+    /** The post's subject key (its most frequent term when repeated, {@link NearSchema#topKeys}), or none. */
     long[] top();
 
     /** The keys of the post's {@code tel:} terms, ascending (empty when it has none). */
@@ -39,30 +40,73 @@ public final class NearRule {
 
     /** One key per fields.must-match column, in config order, 0 for an empty value (empty when none). */
     long[] matches();
+
+    /** The keys of the q-gram family, ascending (a subset of {@link #keys}). */
+    default long[] grams() {
+      return new long[0];
+    }
+
+    /** The keys of the shingle family, ascending (a subset of {@link #keys}; empty unless near.shingles). */
+    default long[] shingles() {
+      return new long[0];
+    }
   }
 
   /** Keys held in memory. */
-  public record Stored(long[] keys, long[] top, long[] tel, long[] numbers, long[] matches) implements Keys {
+  public record Stored(long[] keys, long[] top, long[] tel, long[] numbers, long[] matches, long[] grams,
+      long[] shingles) implements Keys {
     /** Keys without numbers or must-match values. */
     public Stored(long[] keys, long[] top, long[] tel) {
       this(keys, top, tel, new long[0], new long[0]);
     }
 
+    /** Word keys only (no q-gram or shingle family). */
+    public Stored(long[] keys, long[] top, long[] tel, long[] numbers, long[] matches) {
+      this(keys, top, tel, numbers, matches, new long[0], new long[0]);
+    }
+
     /** The keys the near index stores for these fingerprints (same arrays as {@link NearSchema#document}). */
     public static Stored of(Fingerprints fingerprints, int pre, long[] matchKeys) {
-      return new Stored(fingerprints.sortedPrefixes(), NearSchema.topKeys(fingerprints, pre), NearSchema.telKeys(fingerprints),
-          NearSchema.numberKeys(fingerprints), matchKeys);
+      return new Stored(fingerprints.sortedKeys(), NearSchema.topKeys(fingerprints, pre), NearSchema.telKeys(fingerprints),
+          NearSchema.numberKeys(fingerprints), matchKeys, fingerprints.sortedGrams(), fingerprints.sortedShingles());
     }
   }
 
+  /** Every key weighs 1: the similarity is the plain Jaccard shared / union. */
+  public static final LongToDoubleFunction UNIT_WEIGHTS = key -> 1.0;
+
   /**
-   * The near-duplicate decision: the similarity test of {@link NearSimilarity#isNearDuplicate}, then
-   * the vetoes of NEAR-FINGERPRINTS.md ("Vetoes"), each a cheap test of evidence that two similar posts
-   * are different offers:
+   * The similarity of two posts: {@link NearSimilarity#weightedJaccard} of their keys of every family
+   * with the key weights of the run (the idf of each key in the near index, see {@link
+   * NearSimilarity#idf}), or of their word keys alone when that is higher. The q-grams are there to
+   * add evidence where a word was mistyped; where whole words differ (another category word, another
+   * name) each differing word would otherwise count once for its word key and again for each of its
+   * q-grams. This is the near pass's dedup_score.
+   */
+  public static double similarity(Keys record, Keys candidate, LongToDoubleFunction weight) {
+    double all = NearSimilarity.weightedJaccard(record.keys(), candidate.keys(), weight);
+    if (record.grams().length == 0) {
+      return all;
+    }
+    return Math.max(all, NearSimilarity.weightedJaccard(wordKeys(record), wordKeys(candidate), weight));
+  }
+
+  /** {@link #isNearDuplicate(Keys, Keys, NearConfig, LongToDoubleFunction)} with every key weighing 1. */
+  public static boolean isNearDuplicate(Keys record, Keys candidate, NearConfig config) {
+    return isNearDuplicate(record, candidate, config, UNIT_WEIGHTS);
+  }
+
+  /**
+   * The near-duplicate decision: the weighted similarity test of {@link
+   * NearSimilarity#isNearDuplicate(long[], long[], LongToDoubleFunction, NearConfig)} over the keys of
+   * every family with {@code weight} (the pass and the check give each key its idf), with near.shingles
+   * the same test on the shingles alone (the word order), then the vetoes of NEAR-FINGERPRINTS.md
+   * ("Vetoes"), each a cheap test of evidence that two similar posts are different offers:
    *
    * <ol>
-   *   <li>same subject: both posts' top terms must be in the other's set (their subject, usually the
-   *       product: the same seller's post about another product shares most other words);
+   *   <li>same subject: a post's subject (its top term when repeated, {@link NearSchema#topKeys}) must
+   *       be in the other's set (usually the product: the same seller's post about another product
+   *       shares most other words);
    *   <li>same seller: when both carry phone numbers, they must share one (the same product from
    *       another seller is another post);
    *   <li>must-match fields ({@code fields.must-match}, default product): when both values are
@@ -75,45 +119,107 @@ public final class NearRule {
    *       origin, grade or description. With one number each (a price only) there is no veto.
    * </ol>
    */
-  public static boolean isNearDuplicate(Keys record, Keys candidate, NearConfig config) {
+  public static boolean isNearDuplicate(Keys record, Keys candidate, NearConfig config, LongToDoubleFunction weight) {
+    return why(record, candidate, config, weight) == null;
+  }
+
+  /** Why a candidate is no near duplicate of a record (the first test it fails), for reports. */
+  public enum Failure {
+    /** Fewer shared keys than min(near.min-shared, |A|, |B|). */
+    TOO_FEW_SHARED,
+    /** Weighted similarity below near.min-similarity. */
+    SIMILARITY,
+    /** near.shingles: the shingles alone are below near.min-similarity (other word order). */
+    ORDER,
+    /** Veto 1: a subject (repeated top term) the other post lacks. */
+    SUBJECT,
+    /** Veto 2: both carry phone numbers and share none. */
+    PHONE,
+    /** Veto 4: both carry 2+ numbers and share none, and other terms differ. */
+    NUMBER,
+    /** Veto 3: a must-match field differs. */
+    MUST_MATCH
+  }
+
+  /**
+   * The first test of {@link #isNearDuplicate(Keys, Keys, NearConfig, LongToDoubleFunction)} the pair
+   * fails, or null for a near duplicate.
+   */
+  public static Failure why(Keys record, Keys candidate, NearConfig config, LongToDoubleFunction weight) {
     long[] keys = record.keys();
     long[] candidateKeys = candidate.keys();
-    if (!NearSimilarity.isNearDuplicate(keys, candidateKeys, config)) {
-      return false;
+    if (keys.length == 0 || candidateKeys.length == 0) {
+      return Failure.TOO_FEW_SHARED;
+    }
+    int shared = NearSimilarity.sharedCount(keys, candidateKeys);
+    if (shared < Math.min(config.minShared(), Math.min(keys.length, candidateKeys.length))) {
+      return Failure.TOO_FEW_SHARED;
+    }
+    if (similarity(record, candidate, weight) < config.minSimilarity()) {
+      return Failure.SIMILARITY;
+    }
+    if (config.shingles()) {
+      long[] shingles = record.shingles();
+      long[] candidateShingles = candidate.shingles();
+      if (shingles.length > 0 && candidateShingles.length > 0
+          && NearSimilarity.weightedJaccard(shingles, candidateShingles, weight) < config.minSimilarity()) {
+        return Failure.ORDER;
+      }
     }
     long[] top = record.top();
     if (top.length > 0 && Arrays.binarySearch(candidateKeys, top[0]) < 0) {
-      return false;
+      return Failure.SUBJECT;
     }
     long[] candidateTop = candidate.top();
     if (candidateTop.length > 0 && Arrays.binarySearch(keys, candidateTop[0]) < 0) {
-      return false;
+      return Failure.SUBJECT;
     }
     if (!phonesAgree(record.tel(), candidate)) {
-      return false;
+      return Failure.PHONE;
     }
-    if (config.requireSharedNumber() && !numbersAgree(keys, record.numbers(), candidateKeys, candidate)) {
-      return false;
+    if (config.requireSharedNumber() && !numbersAgree(record, candidate)) {
+      return Failure.NUMBER;
     }
     long[] matches = record.matches();
     if (matches.length > 0) {
       long[] candidateMatches = candidate.matches();
       for (int i = 0; i < Math.min(matches.length, candidateMatches.length); i++) {
         if (matches[i] != 0 && candidateMatches[i] != 0 && matches[i] != candidateMatches[i]) {
-          return false;
+          return Failure.MUST_MATCH;
         }
       }
     }
-    return true;
+    return null;
+  }
+
+  /** The keys of {@code sorted} not in {@code remove} (both ascending). */
+  static long[] minus(long[] sorted, long[] remove) {
+    if (remove.length == 0) {
+      return sorted;
+    }
+    long[] out = new long[sorted.length];
+    int n = 0;
+    for (long key : sorted) {
+      if (Arrays.binarySearch(remove, key) < 0) {
+        out[n++] = key;
+      }
+    }
+    return Arrays.copyOf(out, n);
+  }
+
+  /** The word keys of a post: its keys without the q-gram and shingle families. */
+  static long[] wordKeys(Keys post) {
+    return minus(minus(post.keys(), post.grams()), post.shingles());
   }
 
   /**
    * The shared-number rule: true unless both posts carry two or more numbers, share none, and differ in
-   * some other term. Number keys are a subset of the keys, so with no shared number the shared keys
-   * are all non-number ones: every other term is shared when the shared count equals each post's
-   * count of non-number keys.
+   * some other term. Number keys are a subset of the word keys, so with no shared number the shared
+   * word keys are all non-number ones: every other term is shared when the shared count equals each
+   * post's count of non-number word keys.
    */
-  private static boolean numbersAgree(long[] keys, long[] numbers, long[] candidateKeys, Keys candidate) {
+  private static boolean numbersAgree(Keys record, Keys candidate) {
+    long[] numbers = record.numbers();
     if (numbers.length < 2) {
       return true;
     }
@@ -121,6 +227,8 @@ public final class NearRule {
     if (candidateNumbers.length < 2 || NearSimilarity.sharedCount(numbers, candidateNumbers) > 0) {
       return true;
     }
+    long[] keys = wordKeys(record);
+    long[] candidateKeys = wordKeys(candidate);
     int shared = NearSimilarity.sharedCount(keys, candidateKeys);
     return shared == keys.length - numbers.length && shared == candidateKeys.length - candidateNumbers.length;
   }
@@ -160,6 +268,36 @@ public final class NearRule {
    *
    * @param holders records holding a key (0 when none)
    */
+  /**
+   * The candidate keys of a record from each key family: the {@code pre} rarest word keys and the
+   * {@code pre} rarest q-gram keys ({@link #candidateKeys(long[], LongToIntFunction, int, int)} on each),
+   * all of them rarest first. One changed word (a typo) changes a word key but not the q-grams of the
+   * record's other words, and a record of two or three words has few word keys to look up: with two
+   * families a true pair must differ in a rare key of each to be missed.
+   */
+  public static long[] candidateKeys(Keys record, LongToIntFunction holders, int minHolders, int pre) {
+    long[] grams = record.grams();
+    long[] words = candidateKeys(minus(minus(record.keys(), grams), record.shingles()), holders, minHolders, pre);
+    if (grams.length == 0) {
+      return words;
+    }
+    long[] fromGrams = candidateKeys(grams, holders, minHolders, pre);
+    long[] all = Arrays.copyOf(words, words.length + fromGrams.length);
+    System.arraycopy(fromGrams, 0, all, words.length, fromGrams.length);
+    Long[] boxed = new Long[all.length];
+    for (int i = 0; i < all.length; i++) {
+      boxed[i] = all[i];
+    }
+    Arrays.sort(boxed, (a, b) -> {
+      int byFrequency = Integer.compare(holders.applyAsInt(a), holders.applyAsInt(b));
+      return byFrequency != 0 ? byFrequency : Long.compare(a, b);
+    });
+    for (int i = 0; i < all.length; i++) {
+      all[i] = boxed[i];
+    }
+    return all;
+  }
+
   public static long[] candidateKeys(long[] keys, LongToIntFunction holders, int minHolders, int pre) {
     long[] best = new long[pre];
     int[] bestFrequency = new int[pre];

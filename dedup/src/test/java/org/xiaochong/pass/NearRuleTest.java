@@ -94,6 +94,44 @@ class NearRuleTest {
   }
 
   @Test
+  void candidateKeys_ofAPost_takeTheRarestOfEachFamily() {
+    // Words 1-4 (the rare ones 3 and 4 changed by a typo would hide the pair), q-grams 10-14.
+    Map<Long, Integer> holders = Map.of(1L, 300, 2L, 40, 3L, 2, 4L, 2, 10L, 90, 11L, 5, 12L, 3, 13L, 60, 14L, 1);
+    NearRule.Stored post = new NearRule.Stored(new long[] {1, 2, 3, 4, 10, 11, 12, 13, 14}, new long[0], new long[0],
+        new long[0], new long[0], new long[] {10, 11, 12, 13, 14}, new long[0]);
+
+    assertThat(NearRule.candidateKeys(post, k -> holders.get(k), 2, 2)).containsExactly(3, 4, 12, 11);
+  }
+
+  @Test
+  void isNearDuplicate_idfWeights_aSharedCommonKeyCountsLessThanARareOne() {
+    // Six of ten keys shared, four differ: plain Jaccard 6 / 14 < 0.5.
+    NearRule.Stored a = new NearRule.Stored(range(1, 10), new long[0], new long[0]);
+    NearRule.Stored b = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 6, 21, 22, 23, 24}, new long[0], new long[0]);
+    assertThat(NearRule.isNearDuplicate(a, b, CONFIG)).isFalse();
+    // The shared keys rare (2 of 1,000 records), the differing ones common (900): the evidence agrees.
+    java.util.function.LongToDoubleFunction rareShared = k -> org.xiaochong.fingerprint.NearSimilarity.idf(k <= 6 ? 2 : 900, 1000);
+    assertThat(NearRule.isNearDuplicate(a, b, CONFIG, rareShared)).isTrue();
+    assertThat(NearRule.why(a, b, CONFIG, NearRule.UNIT_WEIGHTS)).isEqualTo(NearRule.Failure.SIMILARITY);
+  }
+
+  @Test
+  void similarity_aWholeWordChanged_isNotCountedAgainAsItsGrams() {
+    // Words 1-6 against 1-5 and 7 (another category word); the grams of the changed word differ too.
+    NearRule.Stored a = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 6, 100, 101, 102, 103, 104, 105}, new long[0],
+        new long[0], new long[0], new long[0], new long[] {100, 101, 102, 103, 104, 105}, new long[0]);
+    NearRule.Stored b = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 7, 100, 101, 102, 110, 111, 112}, new long[0],
+        new long[0], new long[0], new long[0], new long[] {100, 101, 102, 110, 111, 112}, new long[0]);
+    // All keys: 8 shared of 16; words alone: 5 of 7, the higher one counts.
+    assertThat(NearRule.similarity(a, b, NearRule.UNIT_WEIGHTS)).isEqualTo(5.0 / 7);
+    // A doubled letter keeps the word's grams and adds one: the keys of both families give the higher
+    // figure, 11 shared of 14.
+    NearRule.Stored typo = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 8, 100, 101, 102, 103, 104, 105, 113},
+        new long[0], new long[0], new long[0], new long[0], new long[] {100, 101, 102, 103, 104, 105, 113}, new long[0]);
+    assertThat(NearRule.similarity(a, typo, NearRule.UNIT_WEIGHTS)).isEqualTo(11.0 / 14);
+  }
+
+  @Test
   void stopBefore_aCommonKey_onlyOnceACandidateWasFound() {
     assertThat(NearRule.stopBefore(NearRule.COMMON_KEY + 1, 0)).isFalse();
     assertThat(NearRule.stopBefore(NearRule.COMMON_KEY + 1, 1)).isTrue();

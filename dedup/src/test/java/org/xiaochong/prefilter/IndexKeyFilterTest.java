@@ -139,7 +139,7 @@ class IndexKeyFilterTest {
       index.commit();
       for (long id = 4; id <= 300; id++) {
         for (long key : fingerprinter.fingerprint("供应" + PRODUCTS[(int) (id % PRODUCTS.length)] + "，等级" + (id % 7)
-            + "，库存" + (id * 37) + "斤，电话" + (13800000000L + id * 7919)).sortedPrefixes()) {
+            + "，库存" + (id * 37) + "斤，电话" + (13800000000L + id * 7919)).sortedKeys()) {
           liveKeys.add(key);
         }
       }

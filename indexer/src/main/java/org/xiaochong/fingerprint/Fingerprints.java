@@ -24,8 +24,22 @@ public final class Fingerprints {
   private final long[] sortedPrefixes;
   private final boolean truncated;
   private final int analyzedChars;
+  private final int topCount;
+  private final long[] sortedGrams;
+  private final long[] sortedShingles;
+  private final long[] sortedKeys;
 
   Fingerprints(NearOutcome outcome, List<String> terms, long[] high, long[] low, boolean truncated, int analyzedChars) {
+    this(outcome, terms, high, low, truncated, analyzedChars, Integer.MAX_VALUE, NO_LONGS, NO_LONGS);
+  }
+
+  /**
+   * @param topCount term frequency of the rank-0 term ({@link Integer#MAX_VALUE}: unknown, taken as repeated)
+   * @param grams keys of the character q-gram family (any order, repeats allowed)
+   * @param shingles keys of the word-shingle family (any order, repeats allowed)
+   */
+  Fingerprints(NearOutcome outcome, List<String> terms, long[] high, long[] low, boolean truncated, int analyzedChars,
+      int topCount, long[] grams, long[] shingles) {
     assert terms.size() == high.length && high.length == low.length
         : "terms=" + terms.size() + ", high=" + high.length + ", low=" + low.length;
     assert (outcome == NearOutcome.OK) == !terms.isEmpty() : "outcome=" + outcome + ", terms=" + terms.size();
@@ -36,6 +50,14 @@ public final class Fingerprints {
     this.truncated = truncated;
     this.analyzedChars = analyzedChars;
     this.sortedPrefixes = sortedDistinct(high.clone());
+    this.topCount = topCount;
+    this.sortedGrams = sortedDistinct(grams.clone());
+    this.sortedShingles = sortedDistinct(shingles.clone());
+    long[] all = new long[sortedPrefixes.length + sortedGrams.length + sortedShingles.length];
+    System.arraycopy(sortedPrefixes, 0, all, 0, sortedPrefixes.length);
+    System.arraycopy(sortedGrams, 0, all, sortedPrefixes.length, sortedGrams.length);
+    System.arraycopy(sortedShingles, 0, all, sortedPrefixes.length + sortedGrams.length, sortedShingles.length);
+    this.sortedKeys = sortedDistinct(all);
   }
 
   /**
@@ -138,6 +160,35 @@ public final class Fingerprints {
   }
 
   /**
+   * Term frequency of the rank-0 term; {@link Integer#MAX_VALUE} when unknown. The near rule takes the
+   * rank-0 term as the post's subject only when the post repeats it (see {@code NearSchema#topKeys}).
+   */
+  public int topCount() {
+    return topCount;
+  }
+
+  /**
+   * The keys of the character q-gram family ({@link TopTermsMd5}: 3-grams of the Latin words), distinct
+   * and ascending (a copy). A typo changes a whole word key but only the q-grams around it.
+   */
+  public long[] sortedGrams() {
+    return sortedGrams.clone();
+  }
+
+  /** The keys of the word-shingle family (runs of three neighbouring words; empty unless near.shingles), ascending. */
+  public long[] sortedShingles() {
+    return sortedShingles.clone();
+  }
+
+  /**
+   * All keys of every family (words, q-grams, shingles), distinct and ascending (a copy): what the near
+   * index stores and the similarity compares.
+   */
+  public long[] sortedKeys() {
+    return sortedKeys.clone();
+  }
+
+  /**
    * The first {@code pre} fingerprints: the candidate keys. Fewer when the post has fewer terms.
    *
    * @throws IllegalArgumentException if {@code pre < 1}
@@ -149,8 +200,8 @@ public final class Fingerprints {
     if (pre >= high.length) {
       return this;
     }
-    return new Fingerprints(
-        outcome, terms.subList(0, pre), Arrays.copyOf(high, pre), Arrays.copyOf(low, pre), truncated, analyzedChars);
+    return new Fingerprints(outcome, terms.subList(0, pre), Arrays.copyOf(high, pre), Arrays.copyOf(low, pre), truncated,
+        analyzedChars, topCount, NO_LONGS, NO_LONGS);
   }
 
   @Override

@@ -10,7 +10,9 @@ import org.xiaochong.normalize.ChineseFolding;
  * @param minShared least number of shared fingerprints s for a near duplicate; the seed writes s > t,
  *     so the seed's t is {@code minShared - 1}; in [1, 1000]. A pair whose smaller set has fewer
  *     fingerprints needs all of them to match, see {@link NearSimilarity#isNearDuplicate}.
- * @param minSimilarity least Jaccard similarity shared / union; in [0, 1]
+ * @param minSimilarity least similarity: the IDF-weighted Jaccard of {@link NearSimilarity#weightedJaccard}
+ *     in the near pass and check, the plain Jaccard in {@link NearSimilarity#isNearDuplicate(Fingerprints,
+ *     Fingerprints, NearConfig)}; in [0, 1]
  * @param maxChars analyzed length cap: the normalized, joined fields are cut to this many chars and the
  *     rest is ignored (reported as {@link Fingerprints#truncated()}); in [16, 10_000_000]
  * @param useIdf rank by tf * idf when document frequencies are supplied, else by raw tf
@@ -21,6 +23,11 @@ import org.xiaochong.normalize.ChineseFolding;
  *     phone numbers) and share none, every other term must be shared for a near duplicate: a repost
  *     updates its price or stock and little else, while the same seller's next offer of the same
  *     product has other numbers and another origin, grade or description
+ * @param grams add the character q-gram key family ({@link TopTermsMd5#GRAM_SIZE}-grams of every Latin
+ *     word): keys that survive a typo, an abbreviation or a missing letter
+ * @param shingles add the word-shingle key family (each run of three neighbouring words) and require the
+ *     shingles alone to reach {@code minSimilarity} too: the same words in another order (a swapped
+ *     subject and object) are then no near duplicate. For one-sentence records.
  */
 public record NearConfig(
     int pre,
@@ -31,7 +38,9 @@ public record NearConfig(
     String stopwordsLocation,
     String synonymsLocation,
     boolean foldTraditional,
-    boolean requireSharedNumber) {
+    boolean requireSharedNumber,
+    boolean grams,
+    boolean shingles) {
 
   /** The seed's pre: the first three fingerprints are the candidate keys. */
   public static final int DEFAULT_PRE = 3;
@@ -43,10 +52,12 @@ public record NearConfig(
   public static final int DEFAULT_MIN_SHARED = 5;
 
   /**
-   * 0.6: a repost with a changed price or date keeps 0.8-0.95 of its terms (NearFingerprintsTest), the
-   * same seller's post about another product shares 0.2-0.4.
+   * 0.5 of the IDF-weighted Jaccard similarity ({@link NearSimilarity#weightedJaccard}), one value for
+   * every table: on the labelled sets of {@code eval} 0.4 and 0.45 let childcare's and cora's precision
+   * fall under 0.97 and 0.99 (NEAR-FINGERPRINTS.md); every step up loses typo pairs of febrl and
+   * restaurants that score just above it.
    */
-  public static final double DEFAULT_MIN_SIMILARITY = 0.6;
+  public static final double DEFAULT_MIN_SIMILARITY = 0.5;
 
   /** 20,000 chars: about 50 times a typical post; longer text is mostly pasted boilerplate. */
   public static final int DEFAULT_MAX_CHARS = 20_000;
@@ -68,10 +79,17 @@ public record NearConfig(
     }
   }
 
-  /** Settings with the shared-number veto on (its default). */
+  /** Settings with the shared-number veto on and the q-gram family (their defaults), no shingles. */
   public NearConfig(int pre, int minShared, double minSimilarity, int maxChars, boolean useIdf, String stopwordsLocation,
       String synonymsLocation, boolean foldTraditional) {
     this(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional, true);
+  }
+
+  /** Settings with the q-gram family (its default) and no shingles. */
+  public NearConfig(int pre, int minShared, double minSimilarity, int maxChars, boolean useIdf, String stopwordsLocation,
+      String synonymsLocation, boolean foldTraditional, boolean requireSharedNumber) {
+    this(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional,
+        requireSharedNumber, true, false);
   }
 
   /** Defaults for agricultural supply/demand posts (see the constants). */
@@ -85,44 +103,56 @@ public record NearConfig(
         DEFAULT_STOPWORDS,
         ChineseFolding.DEFAULT_SYNONYMS,
         true,
-        true);
+        true,
+        true,
+        false);
   }
 
   public NearConfig withPre(int newPre) {
-    return new NearConfig(newPre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional, requireSharedNumber);
+    return new NearConfig(newPre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional, requireSharedNumber, grams, shingles);
   }
 
   public NearConfig withMinShared(int newMinShared) {
-    return new NearConfig(pre, newMinShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional, requireSharedNumber);
+    return new NearConfig(pre, newMinShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional, requireSharedNumber, grams, shingles);
   }
 
   public NearConfig withMinSimilarity(double newMinSimilarity) {
-    return new NearConfig(pre, minShared, newMinSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional, requireSharedNumber);
+    return new NearConfig(pre, minShared, newMinSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional, requireSharedNumber, grams, shingles);
   }
 
   public NearConfig withMaxChars(int newMaxChars) {
-    return new NearConfig(pre, minShared, minSimilarity, newMaxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional, requireSharedNumber);
+    return new NearConfig(pre, minShared, minSimilarity, newMaxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional, requireSharedNumber, grams, shingles);
   }
 
   public NearConfig withUseIdf(boolean newUseIdf) {
-    return new NearConfig(pre, minShared, minSimilarity, maxChars, newUseIdf, stopwordsLocation, synonymsLocation, foldTraditional, requireSharedNumber);
+    return new NearConfig(pre, minShared, minSimilarity, maxChars, newUseIdf, stopwordsLocation, synonymsLocation, foldTraditional, requireSharedNumber, grams, shingles);
   }
 
   public NearConfig withStopwordsLocation(String location) {
-    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, location, synonymsLocation, foldTraditional, requireSharedNumber);
+    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, location, synonymsLocation, foldTraditional, requireSharedNumber, grams, shingles);
   }
 
   public NearConfig withSynonymsLocation(String location) {
-    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, location, foldTraditional, requireSharedNumber);
+    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, location, foldTraditional, requireSharedNumber, grams, shingles);
   }
 
   public NearConfig withFoldTraditional(boolean fold) {
-    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, fold, requireSharedNumber);
+    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, fold, requireSharedNumber, grams, shingles);
   }
 
   public NearConfig withRequireSharedNumber(boolean require) {
     return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation,
-        foldTraditional, require);
+        foldTraditional, require, grams, shingles);
+  }
+
+  public NearConfig withGrams(boolean newGrams) {
+    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation,
+        foldTraditional, requireSharedNumber, newGrams, shingles);
+  }
+
+  public NearConfig withShingles(boolean newShingles) {
+    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation,
+        foldTraditional, requireSharedNumber, grams, newShingles);
   }
 
   private static void checkRange(String name, int value, int min, int max) {

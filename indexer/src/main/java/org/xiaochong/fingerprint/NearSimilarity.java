@@ -1,5 +1,7 @@
 package org.xiaochong.fingerprint;
 
+import java.util.function.LongToDoubleFunction;
+
 /**
  * Compares two posts by their fingerprint sets: the shared count s (the seed's "相同 MD5 指纹数") and
  * the Jaccard similarity s / (|A| + |B| - s). Stateless and thread-safe.
@@ -69,6 +71,61 @@ public final class NearSimilarity {
     int needed = Math.min(config.minShared(), Math.min(sortedA.length, sortedB.length));
     int union = sortedA.length + sortedB.length - shared;
     return shared >= needed && (double) shared / union >= config.minSimilarity();
+  }
+
+  /**
+   * The weight of a key held by {@code holders} of {@code records} records: its inverse document
+   * frequency idf = ln(1 + N / df), df clipped to [1, N]. A key every record holds (boilerplate, a
+   * template phrase, a category word of half the table) weighs ln 2 ≈ 0.69; a key two records of a
+   * million hold (a surname, a phone, a street number) ln(500,001) ≈ 13. The 1 + keeps every weight
+   * positive and tiny tables sane: with N = 2 a shared key weighs ln 2 and a key of one record ln 3.
+   */
+  public static double idf(long holders, long records) {
+    long n = Math.max(1, records);
+    long df = Math.min(n, Math.max(1, holders));
+    return Math.log1p((double) n / df);
+  }
+
+  /**
+   * IDF-weighted Jaccard similarity Σ_{k ∈ A ∩ B} w(k) / Σ_{k ∈ A ∪ B} w(k) of two sorted key sets,
+   * with w the key's {@link #idf}: the share of the two posts' evidence they have in common. Shared
+   * boilerplate adds little to either sum; a shared rare key (a phone, a surname) adds much, and a rare
+   * key only one of them has counts much against them. 0 when both are empty.
+   *
+   * @param weight w(k) > 0 for each key
+   */
+  public static double weightedJaccard(long[] sortedA, long[] sortedB, LongToDoubleFunction weight) {
+    double shared = 0;
+    double union = 0;
+    int i = 0;
+    int j = 0;
+    while (i < sortedA.length || j < sortedB.length) {
+      if (j == sortedB.length || (i < sortedA.length && sortedA[i] < sortedB[j])) {
+        union += weight.applyAsDouble(sortedA[i++]);
+      } else if (i == sortedA.length || sortedB[j] < sortedA[i]) {
+        union += weight.applyAsDouble(sortedB[j++]);
+      } else {
+        double w = weight.applyAsDouble(sortedA[i]);
+        shared += w;
+        union += w;
+        i++;
+        j++;
+      }
+    }
+    return union == 0 ? 0.0 : shared / union;
+  }
+
+  /**
+   * The near-duplicate decision on weighted keys: s >= min(minShared, |A|, |B|) shared keys and
+   * {@link #weightedJaccard} >= minSimilarity, both sets non-empty.
+   */
+  public static boolean isNearDuplicate(long[] sortedA, long[] sortedB, LongToDoubleFunction weight, NearConfig config) {
+    if (sortedA.length == 0 || sortedB.length == 0) {
+      return false;
+    }
+    int shared = sharedCount(sortedA, sortedB);
+    int needed = Math.min(config.minShared(), Math.min(sortedA.length, sortedB.length));
+    return shared >= needed && weightedJaccard(sortedA, sortedB, weight) >= config.minSimilarity();
   }
 
   private static boolean isStrictlyAscending(long[] keys) {

@@ -43,7 +43,22 @@ import org.xiaochong.normalize.WordLists;
 public final class TopTermsMd5 implements Closeable {
 
   /** Version of the term → fingerprint format; change it when terms or hashing change. */
-  public static final String FORMAT = "near-md5/2"; // 2: a 7+ digit number with a unit is a number, not a tel:
+  public static final String FORMAT = "near-md5/3"; // 3: q-gram and shingle key families
+
+  /** Length q of the character q-grams of the q-gram key family. */
+  public static final int GRAM_SIZE = 3;
+
+  /** Hashed before a q-gram ("q:^sm"), so no q-gram key equals a word key. */
+  static final String GRAM_PREFIX = "q:";
+
+  /**
+   * Words per shingle: 3. With pairs, a swap of two one-word entities in a 20-word sentence changes 4
+   * of 19 shingles and PAWS-X's non-paraphrases still merged at 16 %; with three words it changes 6.
+   */
+  public static final int SHINGLE_SIZE = 3;
+
+  /** Hashed before a shingle ("s:" + words joined by ' '), so no shingle key equals a word key. */
+  static final String SHINGLE_PREFIX = "s:";
 
   /*
    * Pipeline for the values of one post (all fields in the given order, joined by '\n'):
@@ -66,10 +81,24 @@ public final class TopTermsMd5 implements Closeable {
    *  7. Drop tokens without a letter or digit (emoji, symbols) and stop words.
    *  8. Phone fields: normalizePhone; 7+ digits give a tel: term (counted with the text's own).
    *  9. Count, rank, hash.
+   * 10. Other key families, beside the ranked words (not ranked, not in terms()):
+   *     - q-grams (config.grams()): in each normalized field (step 1) without a Han character, every
+   *       maximal run of ASCII letters and digits of 2+ chars is padded "^run$" and cut into its
+   *       3-grams; key = MD5("q:" + gram). A typo, an abbreviation (blv / blvd), a dropped letter or a
+   *       mistyped digit of a date or an id changes the word key but only the 3 or fewer q-grams
+   *       around it. Fields with Han text are left to smartcn: its words are short, a changed
+   *       character changes most of a word's q-grams anyway, and the q-grams of a Chinese post's
+   *       prices, stock and phone made the 1M-post bench's near index 5 times slower and its pass
+   *       6 times slower (bench/RESULTS.md). Digit q-grams many records share weigh little by their idf.
+   *     - shingles (config.shingles()): each run of SHINGLE_SIZE neighbouring kept tokens of step 7,
+   *       in text order; key = MD5("s:" + the tokens joined by ' '). Order-aware: "A 是 B 的支流" and "B 是 A 的支流" share
+   *       every word but not every shingle.
    */
   private static final String FIELD = "near";
   private static final char FIELD_SEPARATOR = '\n';
   private static final char SENTENCE_BREAK = '\n';
+
+  private static final long[] NO_KEYS = new long[0];
 
   private static final ThreadLocal<MessageDigest> MD5 = ThreadLocal.withInitial(TermText::newMd5);
 
@@ -140,6 +169,7 @@ public final class TopTermsMd5 implements Closeable {
     }
     int maxChars = config.maxChars();
     StringBuilder joined = new StringBuilder();
+    long[] grams = NO_KEYS;
     for (String text : texts) {
       if (text == null) {
         continue;
@@ -148,6 +178,9 @@ public final class TopTermsMd5 implements Closeable {
       String normalized = TextNormalizer.normalizeText(raw);
       if (normalized.isEmpty()) {
         continue;
+      }
+      if (config.grams() && joined.length() < maxChars && !hasHan(normalized)) {
+        grams = concat(grams, gramKeys(normalized.length() > maxChars ? normalized.substring(0, maxChars) : normalized));
       }
       if (joined.length() > 0) {
         joined.append(FIELD_SEPARATOR);
@@ -171,7 +204,8 @@ public final class TopTermsMd5 implements Closeable {
     }
     String folded = folding.fold(joined.toString());
     String words = breakSentences(NumericTerms.extract(folded, counts));
-    int stopped = countWords(words, counts);
+    List<String> sequence = config.shingles() ? new ArrayList<>() : null;
+    int stopped = countWords(words, counts, sequence);
     if (counts.isEmpty()) {
       NearOutcome why = stopped > 0 ? NearOutcome.ONLY_STOPWORDS : NearOutcome.EMPTY_AFTER_SEGMENTATION;
       return Fingerprints.empty(why, truncated, analyzedChars);
@@ -185,7 +219,9 @@ public final class TopTermsMd5 implements Closeable {
       high[i] = (long) BitUtil.VH_BE_LONG.get(digest, 0);
       low[i] = (long) BitUtil.VH_BE_LONG.get(digest, 8);
     }
-    return new Fingerprints(NearOutcome.OK, ranked, high, low, truncated, analyzedChars);
+    long[] shingles = sequence == null ? NO_KEYS : shingleKeys(sequence);
+    return new Fingerprints(NearOutcome.OK, ranked, high, low, truncated, analyzedChars, counts.get(ranked.get(0)), grams,
+        shingles);
   }
 
   /**
@@ -219,7 +255,7 @@ public final class TopTermsMd5 implements Closeable {
   }
 
   /** Segments {@code words} and counts kept tokens; returns the number of stop words dropped. */
-  private int countWords(String words, Map<String, Integer> counts) {
+  private int countWords(String words, Map<String, Integer> counts, List<String> sequence) {
     int stopped = 0;
     try (TokenStream stream = analyzer.tokenStream(FIELD, words)) {
       CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
@@ -234,6 +270,9 @@ public final class TopTermsMd5 implements Closeable {
           continue;
         }
         counts.merge(token, 1, Integer::sum);
+        if (sequence != null) {
+          sequence.add(token);
+        }
       }
       stream.end();
     } catch (IOException e) {
@@ -277,6 +316,87 @@ public final class TopTermsMd5 implements Closeable {
       }
     }
     return Set.copyOf(words);
+  }
+
+  /** The q-gram keys of the Latin words and digit runs of {@code folded} (step 10), in text order, repeats included. */
+  static long[] gramKeys(String folded) {
+    long[] keys = new long[16];
+    int count = 0;
+    StringBuilder gram = new StringBuilder(GRAM_PREFIX.length() + GRAM_SIZE);
+    int n = folded.length();
+    int i = 0;
+    while (i < n) {
+      if (!isLatinOrDigit(folded.charAt(i))) {
+        i++;
+        continue;
+      }
+      int start = i;
+      while (i < n && isLatinOrDigit(folded.charAt(i))) {
+        i++;
+      }
+      if (i - start < 2) {
+        continue;
+      }
+      String padded = "^" + folded.substring(start, i) + "$";
+      for (int g = 0; g + GRAM_SIZE <= padded.length(); g++) {
+        gram.setLength(0);
+        gram.append(GRAM_PREFIX).append(padded, g, g + GRAM_SIZE);
+        if (count == keys.length) {
+          keys = Arrays.copyOf(keys, count * 2);
+        }
+        keys[count++] = key(gram.toString());
+      }
+    }
+    return Arrays.copyOf(keys, count);
+  }
+
+  /** The shingle keys of a token sequence (step 10): one per run of {@link #SHINGLE_SIZE} neighbouring tokens. */
+  static long[] shingleKeys(List<String> sequence) {
+    if (sequence.size() < SHINGLE_SIZE) {
+      return NO_KEYS;
+    }
+    long[] keys = new long[sequence.size() - SHINGLE_SIZE + 1];
+    StringBuilder shingle = new StringBuilder();
+    for (int i = 0; i < keys.length; i++) {
+      shingle.setLength(0);
+      shingle.append(SHINGLE_PREFIX).append(sequence.get(i));
+      for (int j = 1; j < SHINGLE_SIZE; j++) {
+        shingle.append(' ').append(sequence.get(i + j));
+      }
+      keys[i] = key(shingle.toString());
+    }
+    return keys;
+  }
+
+  /** The 64-bit key of a term: the first 8 bytes of its MD5, big-endian. */
+  static long key(String term) {
+    return (long) BitUtil.VH_BE_LONG.get(md5(term), 0);
+  }
+
+  /** True when the text holds a Han character (it is segmented by smartcn, step 6). */
+  static boolean hasHan(String text) {
+    for (int i = 0; i < text.length(); ) {
+      int c = text.codePointAt(i);
+      if (Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN) {
+        return true;
+      }
+      i += Character.charCount(c);
+    }
+    return false;
+  }
+
+  private static long[] concat(long[] a, long[] b) {
+    if (a.length == 0) {
+      return b;
+    }
+    long[] all = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
+  }
+
+  /** Lower-case ASCII letters and digits (the text is lower-cased by step 1). */
+  private static boolean isLatinOrDigit(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
   }
 
   /** Replaces each run of punctuation and white space by one '\n' (see step 5 above). */

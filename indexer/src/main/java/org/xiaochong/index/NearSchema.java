@@ -18,9 +18,11 @@ import org.xiaochong.fingerprint.NearOutcome;
  * field          indexed as                        doc values   used by
  * id             -                                 numeric      deletes by id, reading ids
  * reg_time       -                                 numeric      the window, newest-first order
- * near_key       term per key (8 bytes, BE)        -            candidate lookups (top-pre keys of a post)
- * near_keys      -                                 binary       similarity: distinct keys, ascending
- * near_top       -                                 binary       the post's top-pre keys, rank order
+ * near_key       term per key (8 bytes, BE)        -            candidate lookups (rarest keys per family)
+ * near_keys      -                                 binary       similarity: distinct keys of all families, ascending
+ * near_grams     -                                 binary       keys of the q-gram family, ascending
+ * near_shingles  -                                 binary       keys of the shingle family, ascending
+ * near_top       -                                 binary       the post's subject key (0 or 1 key, see topKeys)
  * near_tel       -                                 binary       keys of the post's tel: terms, ascending
  * near_num       -                                 binary       keys of the post's number terms, ascending
  * near_match     -                                 binary       one key per fields.must-match column (0: empty)
@@ -36,14 +38,23 @@ public final class NearSchema {
   public static final String KEY = "near_key";
   public static final String KEYS = "near_keys";
   public static final String TOP = "near_top";
+  public static final String GRAMS = "near_grams";
+  /**
+   * Least term frequency of a post's subject: 2. A post names its product in the title and again in
+   * the text; a record whose every term occurs once has no subject. (3, the product's title + product
+   * field + content, let cora keep about 6,000 more true pairs but merged the same seller's pear and
+   * apple posts when the table has no product column to must-match: NearPassTest.)
+   */
+  public static final int SUBJECT_COUNT = 2;
+  public static final String SHINGLES = "near_shingles";
   public static final String TEL = "near_tel";
   public static final String NUM = "near_num";
   public static final String MATCH = "near_match";
   /**
    * Version of the document layout above; part of the near index digest, so an index written with
-   * another layout is rebuilt (2: near_num and near_match added).
+   * another layout is rebuilt (3: key families, near_top holds the subject only).
    */
-  public static final String LAYOUT = "near-schema/2";
+  public static final String LAYOUT = "near-schema/3";
   public static final String OUTCOME = "near_outcome";
   /** Added to the outcome ordinal when the post was cut to near.max-chars. */
   public static final int TRUNCATED_FLAG = 256;
@@ -68,11 +79,13 @@ public final class NearSchema {
     doc.add(new NumericDocValuesField(IndexSchema.ID, id));
     doc.add(new NumericDocValuesField(IndexSchema.REG_TIME, regTime));
     doc.add(new NumericDocValuesField(IndexSchema.ROW_CRC, rowCrc));
-    long[] sorted = fingerprints.sortedPrefixes();
+    long[] sorted = fingerprints.sortedKeys();
     for (long key : sorted) {
       doc.add(new StringField(KEY, keyBytes(key), Field.Store.NO));
     }
     doc.add(new BinaryDocValuesField(KEYS, new BytesRef(encode(sorted, sorted.length))));
+    addIfAny(doc, GRAMS, fingerprints.sortedGrams());
+    addIfAny(doc, SHINGLES, fingerprints.sortedShingles());
     long[] top = topKeys(fingerprints, pre);
     doc.add(new BinaryDocValuesField(TOP, new BytesRef(encode(top, top.length))));
     addIfAny(doc, TEL, telKeys(fingerprints));
@@ -89,10 +102,19 @@ public final class NearSchema {
     }
   }
 
-  /** The keys stored in {@link #TOP}: the first {@code pre} keys in rank order. */
+  /**
+   * The key stored in {@link #TOP}: the post's subject, its rank-0 term, when the post repeats it
+   * (term frequency >= {@link #SUBJECT_COUNT}, as a post's product is repeated in title, product and
+   * content); else none.
+   * A record whose terms all occur once (a person, an address, a citation) has no subject: its rank-0
+   * term is only the first by the tie-break (the smallest string) and says nothing about what the
+   * record is. {@code pre} is unused (kept for the callers' signature).
+   */
   public static long[] topKeys(Fingerprints fingerprints, int pre) {
-    long[] ranked = fingerprints.prefixes();
-    return java.util.Arrays.copyOf(ranked, Math.min(pre, ranked.length));
+    if (fingerprints.isEmpty() || fingerprints.topCount() < SUBJECT_COUNT) {
+      return new long[0];
+    }
+    return new long[] {fingerprints.high(0)};
   }
 
   /** The keys stored in {@link #TEL}: those of the {@code tel:} terms ("tel:13800138000"), ascending. */

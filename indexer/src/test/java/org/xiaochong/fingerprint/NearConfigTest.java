@@ -12,7 +12,9 @@ class NearConfigTest {
     NearConfig config = NearConfig.defaults();
     assertThat(config.pre()).isEqualTo(3);
     assertThat(config.minShared()).isEqualTo(5);
-    assertThat(config.minSimilarity()).isEqualTo(0.6);
+    assertThat(config.minSimilarity()).isEqualTo(0.5);
+    assertThat(config.grams()).isTrue();
+    assertThat(config.shingles()).isFalse();
     assertThat(config.maxChars()).isEqualTo(20_000);
     assertThat(config.useIdf()).isFalse();
     assertThat(config.foldTraditional()).isTrue();
