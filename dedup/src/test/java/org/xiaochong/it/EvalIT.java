@@ -15,15 +15,15 @@ class EvalIT extends DbTestSupport {
   @TempDir Path dir;
 
   @Test
-  void generated_printsThreeMethodRows_exactOnlyIsFullyPrecise() {
+  void generated_printsFourMethodRows_exactOnlyIsFullyPrecise() {
     Path config = writeConfig(dir, "unused", dir.resolve("index"), Map.of());
 
     CliRun run = cli("eval", "--dataset", "generated", "--records", "3000", "--data-dir", dir.resolve("eval").toString(),
         "--config", config.toString());
 
     assertThat(run.exitCode()).as(run.err()).isZero();
-    List<String> rows = run.out().lines().filter(l -> l.matches("\\| [123] .*")).toList();
-    assertThat(rows).hasSize(3);
+    List<String> rows = run.out().lines().filter(l -> l.matches("\\| [1234] .*")).toList();
+    assertThat(rows).hasSize(4);
     for (String row : rows) {
       String[] cells = row.split("\\|");
       double precision = Double.parseDouble(cells[2].strip());
@@ -34,6 +34,7 @@ class EvalIT extends DbTestSupport {
     assertThat(rows.get(0)).startsWith("| 1 exact then near |");
     assertThat(rows.get(1)).startsWith("| 2 exact only | 1.0000 |");
     assertThat(rows.get(2)).startsWith("| 3 near only |");
+    assertThat(rows.get(3)).startsWith("| 4 simhash only |").endsWith("| - | - |");
     assertThat(tableExists("eval_generated")).isFalse();
   }
 
