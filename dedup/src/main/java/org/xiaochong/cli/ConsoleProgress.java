@@ -3,7 +3,7 @@ package org.xiaochong.cli;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
-import org.xiaochong.run.Progress;
+import org.xiaochong.progress.Progress;
 
 /** Progress bars on stderr, only when it is a terminal (never in CI logs or pipes). */
 final class ConsoleProgress implements Progress {

@@ -4,7 +4,7 @@ import java.util.concurrent.Callable;
 import org.xiaochong.archive.ArchiveTables;
 import org.xiaochong.archive.Restorer;
 import org.xiaochong.index.FingerprintIndex;
-import org.xiaochong.run.Progress;
+import org.xiaochong.progress.Progress;
 import org.xiaochong.run.TableLock;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;

@@ -13,7 +13,7 @@ import org.xiaochong.index.RecordIndexer;
 import org.xiaochong.prefilter.FilterFile;
 import org.xiaochong.prefilter.IndexKeyFilter;
 import org.xiaochong.prefilter.PrefilterSettings;
-import org.xiaochong.run.Progress;
+import org.xiaochong.progress.Progress;
 import org.xiaochong.source.RecordSource;
 
 /**

@@ -5,7 +5,7 @@ import java.util.function.Consumer;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.prefilter.PrefilterSettings;
-import org.xiaochong.run.Progress;
+import org.xiaochong.progress.Progress;
 import org.xiaochong.source.TableSpec;
 
 /**

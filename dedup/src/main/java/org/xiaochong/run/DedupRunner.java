@@ -27,6 +27,7 @@ import org.xiaochong.pass.ExactPass;
 import org.xiaochong.pass.Window;
 import org.xiaochong.prefilter.ExactKeyFilter;
 import org.xiaochong.prefilter.PrefilterSettings;
+import org.xiaochong.progress.Progress;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.TableSpec;

@@ -9,6 +9,7 @@ import org.xiaochong.archive.PlanMover;
 import org.xiaochong.archive.PlanTable;
 import org.xiaochong.archive.RunLog;
 import org.xiaochong.prefilter.ExactKeyFilter;
+import org.xiaochong.progress.Progress;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
 

@@ -6,6 +6,7 @@ import org.xiaochong.index.IndexSync;
 import org.xiaochong.method.IndexInStep;
 import org.xiaochong.prefilter.ExactKeyFilter;
 import org.xiaochong.prefilter.PrefilterSettings;
+import org.xiaochong.progress.Progress;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.TableSpec;
 

@@ -13,8 +13,8 @@ import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.demo.PostGenerator;
 import org.xiaochong.demo.PostLoader;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.progress.Progress;
 import org.xiaochong.run.DedupRunner;
-import org.xiaochong.run.Progress;
 
 /** Apply, then `dedup restore --run ID` through the CLI: the table is back row for row. */
 @Tag("db")

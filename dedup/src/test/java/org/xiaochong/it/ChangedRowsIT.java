@@ -13,8 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.progress.Progress;
 import org.xiaochong.run.DedupRunner;
-import org.xiaochong.run.Progress;
 import org.xiaochong.source.BadInputException;
 
 /** Rows edited or re-dated after they were indexed: the sync replaces their documents, in both indexes. */

@@ -17,8 +17,8 @@ import org.xiaochong.demo.PostLoader;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.progress.Progress;
 import org.xiaochong.run.DedupRunner;
-import org.xiaochong.run.Progress;
 import org.xiaochong.run.RunSummary;
 import org.xiaochong.source.TableSpec;
 

@@ -1,4 +1,4 @@
-package org.xiaochong.run;
+package org.xiaochong.progress;
 
 import java.util.function.LongConsumer;
 
