@@ -13,7 +13,6 @@ import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.fingerprint.TopTermsMd5;
 import org.xiaochong.index.FingerprintIndex;
-import org.xiaochong.index.IndexSync;
 import org.xiaochong.index.NearDocumentMaker;
 import org.xiaochong.index.NearSchema;
 import org.xiaochong.pass.IndexSnapshot;
@@ -73,45 +72,18 @@ public final class NearMethod implements FingerprintMethod {
   }
 
   /** The near index and filter of one run. Not thread-safe. */
-  private static final class Run implements MethodRun {
-    private final MethodContext context;
-    private final FingerprintIndex index;
-    private final boolean indexIsNew;
-    private final NearKeyFilter filter;
-    private long indexAdded;
+  private static final class Run extends OwnIndexRun<NearKeyFilter> {
     private NearPass.Result last;
 
     Run(MethodContext context, FingerprintIndex index) {
-      this.context = context;
-      this.index = index;
-      try {
-        this.indexIsNew = index.writer().getDocStats().numDocs == 0;
-        this.filter = IndexInStep.openFilter(NearKeyFilter.KIND, index, context.recordIndex(), context.prefilter(),
-            context.notes());
-      } catch (RuntimeException e) {
-        index.close();
-        throw e;
-      }
-    }
-
-    @Override
-    public boolean ownsIndex() {
-      return true;
-    }
-
-    @Override
-    public boolean indexIsNew() {
-      return indexIsNew;
+      super(context, index, NearKeyFilter.KIND);
     }
 
     /** Fingerprints (smartcn) for rows not yet in the near index; one thread-safe {@link TopTermsMd5} for all workers. */
     @Override
     public OptionalLong sync(RecordSource source, long[] skipSorted) {
       try (TopTermsMd5 fingerprinter = new TopTermsMd5(context.near())) {
-        IndexSync.Result result = IndexInStep.syncDocuments(index, filter, context, source, skipSorted, "near index",
-            () -> new NearDocumentMaker(context.spec(), fingerprinter));
-        indexAdded = result.added();
-        return OptionalLong.of(result.added());
+        return syncDocuments(source, skipSorted, "near index", () -> new NearDocumentMaker(context.spec(), fingerprinter));
       }
     }
 
@@ -128,17 +100,7 @@ public final class NearMethod implements FingerprintMethod {
       Map<String, Long> empty = new LinkedHashMap<>();
       near.empty().forEach((reason, count) -> empty.put(reason.name().toLowerCase(Locale.ROOT), count));
       return new Report(new NearStats(near.recordsExamined(), near.removed(), near.skippedExact(), near.lookups(),
-          near.candidates(), empty, near.truncated(), repointed, indexAdded));
-    }
-
-    @Override
-    public void delete(long[] idsSorted) {
-      IndexInStep.delete(index, filter, idsSorted);
-    }
-
-    @Override
-    public void save() {
-      IndexInStep.saveFilter(filter, index, context.recordIndex());
+          near.candidates(), empty, near.truncated(), repointed, indexAdded()));
     }
 
     /**
@@ -150,16 +112,12 @@ public final class NearMethod implements FingerprintMethod {
      */
     @Override
     public Map<String, Object> prefilterJson() {
+      NearKeyFilter filter = filter();
       if (filter == null) {
         return null;
       }
       return Map.of("lookups", last == null ? 0L : last.lookups(), "skipped", last == null ? 0L : last.keysAlone(),
           "keys", filter.keys(), "memory_bytes", filter.memoryBytes(), "saturated", filter.saturated());
-    }
-
-    @Override
-    public void close() {
-      index.close();
     }
   }
 

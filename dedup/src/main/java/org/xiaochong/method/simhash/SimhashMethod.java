@@ -10,15 +10,15 @@ import org.apache.commons.codec.digest.DigestUtils;
 import org.apache.lucene.index.DirectoryReader;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.FingerprintIndex;
-import org.xiaochong.index.IndexSync;
 import org.xiaochong.method.FingerprintMethod;
-import org.xiaochong.method.IndexInStep;
 import org.xiaochong.method.MethodContext;
 import org.xiaochong.method.MethodReport;
 import org.xiaochong.method.MethodRun;
+import org.xiaochong.method.OwnIndexRun;
 import org.xiaochong.method.RecordKeys;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.Window;
+import org.xiaochong.prefilter.IndexKeyFilter;
 import org.xiaochong.simhash.Simhash64;
 import org.xiaochong.simhash.SimhashIndex;
 import org.xiaochong.source.BadInputException;
@@ -72,51 +72,25 @@ public final class SimhashMethod implements FingerprintMethod {
     if (config.fields().isEmpty()) {
       throw new BadInputException("--method simhash needs simhash.fields or fields.near (both are empty)");
     }
-    FingerprintIndex index = FingerprintIndex.open(context.indexDir(this), indexDigest(context, config), rebuild);
-    boolean empty;
-    try {
-      empty = index.writer().getDocStats().numDocs == 0;
-    } catch (RuntimeException e) {
-      index.close();
-      throw e;
-    }
-    return new Run(context, config, index, empty);
+    return new Run(context, config,
+        FingerprintIndex.open(context.indexDir(this), indexDigest(context, config), rebuild));
   }
 
-  /** The simhash index of one run. Not thread-safe. */
-  private static final class Run implements MethodRun {
-    private final MethodContext context;
+  /** The simhash index of one run (no key filter: see the class comment). Not thread-safe. */
+  private static final class Run extends OwnIndexRun<IndexKeyFilter> {
     private final SimhashConfig config;
-    private final FingerprintIndex index;
-    private final boolean indexIsNew;
-    private long indexAdded;
 
-    /** @param indexIsNew whether {@code index} held no document when opened */
-    Run(MethodContext context, SimhashConfig config, FingerprintIndex index, boolean indexIsNew) {
-      this.context = context;
+    Run(MethodContext context, SimhashConfig config, FingerprintIndex index) {
+      super(context, index, null);
       this.config = config;
-      this.index = index;
-      this.indexIsNew = indexIsNew;
-    }
-
-    @Override
-    public boolean ownsIndex() {
-      return true;
-    }
-
-    @Override
-    public boolean indexIsNew() {
-      return indexIsNew;
     }
 
     /** Fingerprints for rows not yet in the simhash index; one thread-safe {@link Simhash64} for all workers. */
     @Override
     public OptionalLong sync(RecordSource source, long[] skipSorted) {
       try (Simhash64 simhash = Simhash64.withTf(config.features())) {
-        IndexSync.Result result = IndexInStep.syncDocuments(index, null, context, source, skipSorted, "simhash index",
+        return syncDocuments(source, skipSorted, "simhash index",
             () -> new SimhashDocumentMaker(context.spec(), config, simhash));
-        indexAdded = result.added();
-        return OptionalLong.of(result.added());
       }
     }
 
@@ -129,22 +103,7 @@ public final class SimhashMethod implements FingerprintMethod {
         throw new UncheckedIOException(e);
       }
       long repointed = plan.collapseChains();
-      return new Report(result, repointed, indexAdded, config.maxDistance());
-    }
-
-    @Override
-    public void delete(long[] idsSorted) {
-      IndexInStep.delete(index, null, idsSorted);
-    }
-
-    @Override
-    public void save() {
-      // no prefilter (see the class comment); the index commits on sync and delete
-    }
-
-    @Override
-    public void close() {
-      index.close();
+      return new Report(result, repointed, indexAdded(), config.maxDistance());
     }
   }
 
