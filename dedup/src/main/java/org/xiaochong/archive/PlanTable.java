@@ -8,8 +8,6 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
-import java.util.Locale;
 import java.util.function.IntConsumer;
 import org.jdbi.v3.core.Handle;
 import org.xiaochong.source.Database;
@@ -29,7 +27,6 @@ import org.xiaochong.source.SqlTime;
  * <p>Thread-safe (state lives in the database).
  */
 public final class PlanTable {
-  private static final DateTimeFormatter PLAN_TIME = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSS", Locale.ROOT);
 
   private final Database database;
 
@@ -159,10 +156,9 @@ public final class PlanTable {
     }
   }
 
-
-  /** Appends a plan time as LOAD DATA reads a DATETIME(3) ("2024-05-01 08:00:00.000"), NULL as \N. */
+  /** Appends a plan time as the INSERT path binds it ({@link SqlTime#text}), NULL as \N. */
   private static StringBuilder appendTime(StringBuilder rows, long millis) {
     LocalDateTime time = RecordSource.fromMillis(millis);
-    return time == null ? rows.append("\\N") : rows.append(PLAN_TIME.format(time));
+    return time == null ? rows.append("\\N") : rows.append(SqlTime.text(time));
   }
 }
