@@ -11,11 +11,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.xiaochong.check.OnlineChecker;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.load.LineReader;
+import org.xiaochong.method.FingerprintMethod;
+import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.SourceRecord;
@@ -30,16 +33,23 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Reads JSON-lines records on stdin (column -> value, as in the table) and writes one verdict per line:",
-      "{\"id\":…, \"verdict\":\"new|exact|near\", \"kept_id\":…, \"score\":…}: exact = same exact key as",
-      "kept_id; near = near duplicate of kept_id by the rule of the near pass (score = Jaccard similarity;",
-      "needs the near index of a `run --method near|both`). Counting Bloom filters answer 'certainly",
-      "absent' without an index lookup for most keys of new records. With --add, new records (they need",
-      "the id column, and the time column or now) join the indexes so later lines are checked against them.",
+      "{\"id\":…, \"verdict\":\"new|exact|near|simhash\", \"kept_id\":…, \"score\":…}: exact = same exact key",
+      "as kept_id; near = near duplicate of kept_id by the rule of the near pass (score = weighted Jaccard",
+      "similarity); simhash = fingerprint within simhash.max-distance bits of kept_id's (score = (64 - d) / 64).",
+      "near and simhash need the index a `run --method near` or `--method simhash` built. Counting Bloom",
+      "filters answer 'certainly absent' without an index lookup for most exact and near keys of new records.",
+      "With --add, new records (they need the id column, and the time column or now) join the indexes so",
+      "later lines are checked against them.",
       "The database is not opened; the next `dedup run` reconciles the index with the table."
     },
     footer = {"", "Exit codes: 0 success, 1 unexpected error, 2 usage or configuration error, 3 some lines were rejected (see their verdict \"error\")."})
 final class CheckCommand implements Callable<Integer> {
   @Mixin ConfigOptions options;
+
+  @Option(names = "--method", paramLabel = "METHOD[,METHOD…]",
+      description = "Methods to ask, in this order; the first that finds a record's twin gives the verdict"
+          + " (default: every method a run has built something for: exact, then near, then simhash).")
+  String method;
 
   @Option(names = "--add", description = "Add new records to the index and the filter.")
   boolean add;
@@ -79,14 +89,8 @@ final class CheckCommand implements Callable<Integer> {
     // lock, so a run on the same index folder is never kept waiting (it sees what was committed
     // when it started). --add writes, and so holds the indexes' write lock while it runs.
     try (FingerprintIndex index = add ? ConfigOptions.openIndex(config, false) : ConfigOptions.openIndexReadOnly(config);
-        FingerprintIndex nearIndex = add ? ConfigOptions.openNearIndexIfBuilt(config)
-            : ConfigOptions.openNearIndexReadOnlyIfBuilt(config);
-        OnlineChecker checker = OnlineChecker.open(index, nearIndex, config.table(), config.near(), config.prefilter(),
-            err::println);
+        OnlineChecker checker = openChecker(config, index, err);
         LineReader in = new LineReader(new InputStreamReader(stdin, StandardCharsets.UTF_8), maxLineBytes)) {
-      if (nearIndex == null && !config.table().nearFields().isEmpty()) {
-        err.println("check: no near index yet (`dedup run --method near|both` builds it): exact verdicts only");
-      }
       TimeArgument times = new TimeArgument();
       while (true) {
         String line;
@@ -154,12 +158,34 @@ final class CheckCommand implements Callable<Integer> {
         out.println(json.writeValueAsString(verdictLine));
       }
       out.flush();
-      err.printf("checked %,d lines: %s, %,d rejected; exact keys: %,d index lookups, %,d skipped by the prefilter;"
-              + " near keys: %,d index lookups, %,d skipped by the prefilter%n",
-          lines, verdicts, rejected, checker.indexLookups(), checker.filterSkipped(), checker.nearLookups(),
-          checker.nearSkipped());
+      err.printf("checked %,d lines: %s, %,d rejected; %s%n", lines, verdicts, rejected, checker.counters());
     }
     return rejected > 0 ? 3 : ExitCodes.OK;
+  }
+
+  /**
+   * A checker of the methods of --method, in its order; without it, of every method a run has built
+   * something for, in the registry's order (exact, then near, ...). A method named in --method with
+   * nothing built is an error; without --method, a near method configured but not built is a note.
+   */
+  private OnlineChecker openChecker(DedupConfig config, FingerprintIndex index, PrintWriter err) {
+    List<FingerprintMethod> methods = method == null ? FingerprintMethods.known() : ConfigOptions.methods(method);
+    OnlineChecker checker = OnlineChecker.open(methods, config.methodContext(index, err::println), add);
+    for (FingerprintMethod m : methods) {
+      if (checker.methods().contains(m.name())) {
+        continue;
+      }
+      if (method != null) {
+        BadInputException notBuilt = new BadInputException("check --method " + m.name() + ": nothing built for "
+            + m.name() + " yet (`dedup run --method " + m.name() + "` builds it)");
+        checker.closeAfter(notBuilt);
+        throw notBuilt;
+      }
+      if (m.name().equals("near") && !config.table().nearFields().isEmpty()) {
+        err.println("check: no near index yet (`dedup run --method near|both` builds it): exact verdicts only");
+      }
+    }
+    return checker;
   }
 
   private static String oneLine(String message) {

@@ -33,33 +33,17 @@ final class ConfigOptions {
     return FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), rebuild);
   }
 
-  /**
-   * The near index if a near run built it (and fields.near is set), else null: commands that change
-   * the table (restore, an applied exact run) and {@code check} keep it in step.
-   */
-  static FingerprintIndex openNearIndexIfBuilt(DedupConfig config) {
-    if (config.table().nearFields().isEmpty() || !FingerprintIndex.exists(config.nearIndexDir())) {
-      return null;
-    }
-    return openNearIndex(config, false);
-  }
-
   /** The index for reading only (no write lock: a run may write beside it). */
   static FingerprintIndex openIndexReadOnly(DedupConfig config) {
     return FingerprintIndex.openReadOnly(config.indexDir(), config.fieldsDigest());
   }
 
-  /** As {@link #openNearIndexIfBuilt}, for reading only. */
+  /** The near index for reading only, if a near run built it (and fields.near is set), else null. */
   static FingerprintIndex openNearIndexReadOnlyIfBuilt(DedupConfig config) {
     if (config.table().nearFields().isEmpty() || !FingerprintIndex.exists(config.nearIndexDir())) {
       return null;
     }
     return FingerprintIndex.openReadOnly(config.nearIndexDir(), config.nearFieldsDigest());
-  }
-
-  /** The near index, {@code <index.dir>/near}; only for --method near|both. */
-  static FingerprintIndex openNearIndex(DedupConfig config, boolean rebuild) {
-    return FingerprintIndex.open(config.nearIndexDir(), config.nearFieldsDigest(), rebuild);
   }
 
   /**

@@ -12,11 +12,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.apache.commons.codec.digest.DigestUtils;
 import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.method.MethodContext;
 import org.xiaochong.method.simhash.SimhashConfig;
 import org.xiaochong.normalize.ChineseFolding;
 import org.xiaochong.prefilter.PrefilterSettings;
+import org.xiaochong.progress.Progress;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.DbSettings;
 import org.xiaochong.source.TableSpec;
@@ -218,6 +222,12 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     return DigestUtils.md5Hex(String.join("|", table.table(), table.idColumn(), table.timeColumn(),
         String.join(",", table.exactFields()), String.join(",", table.phoneFields()),
         String.join(",", table.nearFields())));
+  }
+
+  /** What a method needs to open its part of {@code check} over {@code recordIndex} (read-only or writable). */
+  public MethodContext methodContext(FingerprintIndex recordIndex, Consumer<String> notes) {
+    return new MethodContext(table, recordIndex, fieldsDigest(), near, prefilter, false, 1, updatedColumn,
+        Progress.NONE, notes, methodSettings);
   }
 
   /**

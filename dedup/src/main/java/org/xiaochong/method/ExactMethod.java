@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.lucene.index.DirectoryReader;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.fingerprint.FingerprintVersion;
@@ -33,6 +34,12 @@ final class ExactMethod implements FingerprintMethod {
   @Override
   public MethodRun open(MethodContext context) {
     return (RecordIndexRun) ExactMethod::pass;
+  }
+
+  /** The record index is the caller's, writable or not as it opened it. */
+  @Override
+  public Optional<MethodCheck<?>> openCheck(MethodContext context, boolean writable) {
+    return Optional.of(new ExactCheck(context.recordIndex(), context.spec(), context.prefilter(), context.notes()));
   }
 
   private static MethodReport pass(RecordKeys records, DeletionPlan plan, Window window) {

@@ -40,4 +40,14 @@ public interface FingerprintMethod {
   default Optional<MethodRun> openIfBuilt(MethodContext context) {
     return Optional.empty();
   }
+
+  /**
+   * For {@code check}: this method's online check over what runs built, or empty when nothing was
+   * built yet (the default: a method without an online form). The check reads the last commit of the
+   * method's index; when {@code writable} ({@code check --add}) it may add to it and holds its write
+   * lock until closed.
+   */
+  default Optional<MethodCheck<?>> openCheck(MethodContext context, boolean writable) {
+    return Optional.empty();
+  }
 }

@@ -71,6 +71,18 @@ public final class NearMethod implements FingerprintMethod {
         indexDigest(context.recordDigest(), context.spec(), context.near()), false)));
   }
 
+  @Override
+  public Optional<MethodCheck<?>> openCheck(MethodContext context, boolean writable) {
+    if (context.spec().nearFields().isEmpty() || !FingerprintIndex.exists(context.indexDir(this))) {
+      return Optional.empty();
+    }
+    String digest = indexDigest(context.recordDigest(), context.spec(), context.near());
+    FingerprintIndex index = writable ? FingerprintIndex.open(context.indexDir(this), digest, false)
+        : FingerprintIndex.openReadOnly(context.indexDir(this), digest);
+    return Optional.of(new NearCheck(index, context.recordIndex(), context.spec(), context.near(),
+        context.prefilter(), context.notes()));
+  }
+
   /** The near index and filter of one run. Not thread-safe. */
   private static final class Run extends OwnIndexRun<NearKeyFilter> {
     private NearPass.Result last;

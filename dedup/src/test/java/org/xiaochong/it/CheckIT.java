@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.ByteArrayInputStream;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -78,14 +75,7 @@ class CheckIT extends DbTestSupport {
   private List<JsonNode> check(List<String> lines, List<String> errLines, String... extra) throws Exception {
     List<String> args = new ArrayList<>(List.of("check", "--config", config.toString()));
     args.addAll(List.of(extra));
-    InputStream stdin = System.in;
-    CliRun run;
-    try {
-      System.setIn(new ByteArrayInputStream((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8)));
-      run = cli(args.toArray(String[]::new)); // picocli builds CheckCommand (and reads System.in) here
-    } finally {
-      System.setIn(stdin);
-    }
+    CliRun run = cliWithInput(lines, args.toArray(String[]::new));
     assertThat(run.exitCode()).as(run.err()).isZero();
     errLines.addAll(run.errLines());
     List<JsonNode> verdicts = new ArrayList<>();

@@ -1,5 +1,6 @@
 package org.xiaochong.it;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -204,6 +205,17 @@ abstract class DbTestSupport {
     StringWriter err = new StringWriter();
     int code = DedupCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
     return new CliRun(code, out.toString(), err.toString());
+  }
+
+  /** As {@link #cli}, with {@code lines} on stdin (for {@code check}). */
+  static CliRun cliWithInput(List<String> lines, String... args) {
+    InputStream stdin = System.in;
+    try {
+      System.setIn(new ByteArrayInputStream((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8)));
+      return cli(args); // picocli builds CheckCommand (and reads System.in) here
+    } finally {
+      System.setIn(stdin);
+    }
   }
 
   static <T> T withHandle(org.jdbi.v3.core.HandleCallback<T, RuntimeException> callback) {

@@ -185,4 +185,60 @@ class SimhashMethodIT extends DbTestSupport {
     // the exact pass's removal is not fingerprinted at all (the sync leaves out earlier removals)
     assertThat(summary.at("/simhash/examined").asLong()).isEqualTo(count(TABLE) - 1);
   }
+
+  private static String checkLine(long id, String title, String content) {
+    return JSON.createObjectNode().put("id", id).put("title", title).put("category", "供应").put("product", "page")
+        .put("region", "山东烟台").put("price", "2.50元/斤").put("contact", "王先生").put("phone", "13800000000")
+        .put("content", content).put("reg_time", "2024-03-09 08:00:00").toString(); // as insert() writes a row
+  }
+
+  private static List<JsonNode> verdicts(CliRun run) throws IOException {
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    List<JsonNode> verdicts = new java.util.ArrayList<>();
+    for (String line : run.out().split("\n")) {
+      verdicts.add(JSON.readTree(line));
+    }
+    return verdicts;
+  }
+
+  @Test
+  void check_afterASimhashRun_findsEditedCopies_andAddedPagesJoinTheStreamAndTheNextProcess() throws IOException {
+    CliRun run = cli("run", "--config", config.toString(), "--method", "simhash");
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    SplittableRandom random = new SplittableRandom(11);
+    String pageOne = pageText(4);
+    String fresh = page(random);
+
+    List<JsonNode> without = verdicts(cliWithInput(List.of(
+        checkLine(900_001, "page 1 again", edit(pageOne, random, 2)),
+        checkLine(900_002, "another page", fresh),
+        checkLine(900_003, "page 1", pageOne)), "check", "--config", config.toString()));
+
+    // Page 1 and its exact twin hold the same text: of the two equally near, the later one is the match.
+    assertThat(without.get(0).get("verdict").asText()).isEqualTo("simhash");
+    assertThat(without.get(0).get("kept_id").asLong()).isEqualTo(exactTwin);
+    assertThat(without.get(0).get("score").asDouble()).isBetween(61 / 64.0, 1.0);
+    assertThat(without.get(1).get("verdict").asText()).isEqualTo("new");
+    assertThat(without.get(2).get("verdict").asText()).isEqualTo("exact"); // exact is asked first
+    assertThat(without.get(2).get("kept_id").asLong()).isEqualTo(exactTwin);
+
+    CliRun added = cliWithInput(List.of(checkLine(900_002, "another page", fresh),
+        checkLine(900_004, "another page, reposted", edit(fresh, random, 1))), "check", "--config", config.toString(),
+        "--add");
+    List<JsonNode> stream = verdicts(added);
+    assertThat(stream.get(0).get("verdict").asText()).isEqualTo("new");
+    assertThat(stream.get(1).get("verdict").asText()).isEqualTo("simhash");
+    assertThat(stream.get(1).get("kept_id").asLong()).isEqualTo(900_002);
+    assertThat(added.err()).contains("simhash: 2 fingerprints looked up");
+
+    List<JsonNode> later = verdicts(cliWithInput(List.of(checkLine(900_005, "another page", edit(fresh, random, 2))),
+        "check", "--config", config.toString(), "--method", "simhash"));
+    assertThat(later.get(0).get("verdict").asText()).isEqualTo("simhash");
+    assertThat(later.get(0).get("kept_id").asLong()).isEqualTo(900_002);
+
+    CliRun noNear = cliWithInput(List.of(checkLine(900_006, "x", "y")), "check", "--config", config.toString(),
+        "--method", "near");
+    assertThat(noNear.exitCode()).isEqualTo(2);
+    assertThat(noNear.err()).contains("nothing built for near yet");
+  }
 }

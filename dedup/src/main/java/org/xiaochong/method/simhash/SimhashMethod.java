@@ -9,6 +9,7 @@ import java.util.OptionalLong;
 import org.apache.commons.codec.digest.DigestUtils;
 import org.apache.lucene.index.DirectoryReader;
 import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.method.MethodCheck;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.MethodContext;
@@ -65,6 +66,17 @@ public final class SimhashMethod implements FingerprintMethod {
     boolean built = FingerprintIndex.exists(context.indexDir(this))
         && !SimhashConfig.of(context.settings(), context.spec()).fields().isEmpty();
     return built ? Optional.of(open(context, false)) : Optional.empty();
+  }
+
+  @Override
+  public Optional<MethodCheck<?>> openCheck(MethodContext context, boolean writable) {
+    SimhashConfig config = SimhashConfig.of(context.settings(), context.spec());
+    if (config.fields().isEmpty() || !FingerprintIndex.exists(context.indexDir(this))) {
+      return Optional.empty();
+    }
+    String digest = indexDigest(context, config);
+    return Optional.of(new SimhashCheck(writable ? FingerprintIndex.open(context.indexDir(this), digest, false)
+        : FingerprintIndex.openReadOnly(context.indexDir(this), digest), context.spec(), config));
   }
 
   private MethodRun open(MethodContext context, boolean rebuild) {

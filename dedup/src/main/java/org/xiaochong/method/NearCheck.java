@@ -1,0 +1,272 @@
+package org.xiaochong.method;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.LongToDoubleFunction;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.util.BytesRef;
+import org.xiaochong.fingerprint.Fingerprints;
+import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.fingerprint.NearOutcome;
+import org.xiaochong.fingerprint.NearSimilarity;
+import org.xiaochong.fingerprint.TopTermsMd5;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.index.IndexSchema;
+import org.xiaochong.index.NearDocumentMaker;
+import org.xiaochong.index.NearSchema;
+import org.xiaochong.index.TermHolders;
+import org.xiaochong.pass.IndexedNearKeys;
+import org.xiaochong.pass.NearRule;
+import org.xiaochong.prefilter.NearKeyFilter;
+import org.xiaochong.prefilter.PrefilterSettings;
+import org.xiaochong.source.SourceRecord;
+import org.xiaochong.source.TableSpec;
+
+/**
+ * The near method's check: fingerprints as the indexer makes them ({@link NearDocumentMaker}),
+ * candidates by the near pass's candidate keys, the decision of {@link NearRule}; the match is the
+ * most similar near duplicate (ties: the one the keep policy prefers). The counting filter of the near
+ * keys answers "certainly absent" for most keys of new records without a lookup. Records added in this
+ * session are held in memory (the reader does not see them) and take part like indexed ones. Owns
+ * the near index: {@link #close} closes it.
+ */
+final class NearCheck implements MethodCheck<NearCheck.Post> {
+  /** A record's near fingerprints and its fields.must-match keys, as the near index stores them. */
+  record Post(Fingerprints fingerprints, long[] matchKeys) {}
+
+  /** A record added in this session. */
+  private record Added(long id, long time, NearRule.Stored keys) {}
+
+  private final FingerprintIndex nearIndex;
+  private final DirectoryReader reader;
+  private final List<LeafReaderContext> leaves;
+  private final TermHolders keyHolders;
+  private final NearKeyFilter filter;
+  private final java.nio.file.Path filterDir;
+  private final NearConfig config;
+  private final TopTermsMd5 fingerprinter;
+  private final NearDocumentMaker maker;
+  private final List<String> columns;
+  private final List<Added> session = new ArrayList<>();
+  /** Near key → indexes into {@link #session} of the added records holding it. */
+  private final Map<Long, List<Integer>> sessionHolders = new HashMap<>();
+  private long lookups;
+  private long addedDocuments;
+
+  /**
+   * Opens the check over {@code nearIndex} (taken over: closed by {@link #close}, and here on failure)
+   * and its filter, saved beside the record index's ({@code recordIndex}).
+   *
+   * @param config the near settings the near index was built with
+   */
+  NearCheck(FingerprintIndex nearIndex, FingerprintIndex recordIndex, TableSpec spec, NearConfig config,
+      PrefilterSettings settings, Consumer<String> notes) {
+    this.nearIndex = nearIndex;
+    this.filterDir = ExactCheck.filterDir(recordIndex);
+    this.config = config;
+    this.columns = spec.fingerprintColumns();
+    DirectoryReader opened = null;
+    try {
+      opened = nearIndex.openReader();
+      this.filter = settings.enabled()
+          ? NearKeyFilter.KIND.openOrRebuild(filterDir, nearIndex.commitGeneration(), opened,
+              settings.countersPerKey(), settings.hashes(), notes)
+          : null;
+      this.keyHolders = new TermHolders(opened.leaves(), NearSchema.KEY);
+    } catch (IOException | RuntimeException e) {
+      try {
+        if (opened != null) {
+          opened.close();
+        }
+      } catch (IOException ignored) {
+        // the first failure is the one to report
+      }
+      nearIndex.close();
+      throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+    }
+    this.reader = opened;
+    this.leaves = opened.leaves();
+    this.fingerprinter = new TopTermsMd5(config);
+    this.maker = new NearDocumentMaker(spec, fingerprinter);
+  }
+
+  @Override
+  public String name() {
+    return "near";
+  }
+
+  @Override
+  public Post probe(Map<String, String> fields) {
+    String[] values = new String[columns.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = fields.get(columns.get(i));
+    }
+    SourceRecord record = new SourceRecord(0, SourceRecord.NULL_TIME, values);
+    return new Post(maker.fingerprint(record), maker.matchKeys(record));
+  }
+
+  @Override
+  public Match find(Post post) {
+    Fingerprints fingerprints = post.fingerprints();
+    if (fingerprints.outcome() != NearOutcome.OK) {
+      return null; // no keys: only the exact check applies (as in the pass)
+    }
+    NearRule.Stored record = NearRule.Stored.of(fingerprints, config.pre(), post.matchKeys());
+    long[] keys = record.keys();
+    int[] holders = new int[keys.length];
+    try {
+      for (int i = 0; i < keys.length; i++) {
+        holders[i] = sessionHolders.getOrDefault(keys[i], List.of()).size() + documentFrequency(keys[i]);
+      }
+      long[] candidateKeys = NearRule.candidateKeys(record, key -> holders[Arrays.binarySearch(keys, key)], 1,
+          config.pre());
+      // Key weights as in the pass: the idf of each key among the indexed and added records, the
+      // record itself counted in (the pass's record is in its index). Keys of a candidate the record
+      // lacks are looked up once each.
+      long records = reader.maxDoc() + session.size() + 1;
+      Map<Long, Double> weights = new HashMap<>();
+      LongToDoubleFunction weight = key -> weights.computeIfAbsent(key, k -> {
+        int at = Arrays.binarySearch(keys, k);
+        long df = at >= 0 ? holders[at] + 1L : sessionHolders.getOrDefault(k, List.of()).size() + indexFrequency(k);
+        return NearSimilarity.idf(df, records);
+      });
+      Set<Integer> docs = new LinkedHashSet<>();
+      Set<Integer> added = new LinkedHashSet<>();
+      for (long key : candidateKeys) {
+        if (NearRule.stopBefore(holders[Arrays.binarySearch(keys, key)], docs.size() + added.size())) {
+          break;
+        }
+        collectHolders(key, docs);
+        added.addAll(sessionHolders.getOrDefault(key, List.of()));
+      }
+      Best best = new Best();
+      for (int doc : docs) {
+        LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+        long id = numeric(leaf, IndexSchema.ID, doc - leaf.docBase, 0);
+        long time = numeric(leaf, IndexSchema.REG_TIME, doc - leaf.docBase, SourceRecord.NULL_TIME);
+        best.consider(record, IndexedNearKeys.of(leaves, doc), id, time, weight);
+      }
+      for (int s : added) {
+        Added candidate = session.get(s);
+        best.consider(record, candidate.keys(), candidate.id(), candidate.time(), weight);
+      }
+      return best.match();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The most similar near duplicate seen so far (ties: {@link NearRule#isBetter}). */
+  private final class Best {
+    private boolean found;
+    private long id;
+    private long time;
+    private double similarity;
+
+    void consider(NearRule.Stored record, NearRule.Keys candidate, long candidateId, long candidateTime,
+        LongToDoubleFunction weight) {
+      if (!NearRule.isNearDuplicate(record, candidate, config, weight)) {
+        return;
+      }
+      double s = NearRule.similarity(record, candidate, weight);
+      if (!found || NearRule.isBetter(s, candidateTime, candidateId, similarity, time, id)) {
+        found = true;
+        id = candidateId;
+        time = candidateTime;
+        similarity = s;
+      }
+    }
+
+    Match match() {
+      return found ? new Match(id, similarity) : null;
+    }
+  }
+
+  /** Records of the index holding the key (deleted ones included: it only ranks keys); 0 when the filter rules it out. */
+  private int documentFrequency(long key) throws IOException {
+    if (filter != null && !filter.mightContain(key)) {
+      return 0; // certainly held by no record: no lookup
+    }
+    lookups++;
+    return keyHolders.docFreq(NearSchema.keyBytes(key));
+  }
+
+  /** Records of the index holding the key, without the filter (a candidate's key). */
+  private int indexFrequency(long key) {
+    try {
+      return keyHolders.docFreq(NearSchema.keyBytes(key));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Adds the live documents holding {@code key} to {@code docs} (global ids, no repeats). */
+  private void collectHolders(long key, Set<Integer> docs) throws IOException {
+    BytesRef term = NearSchema.keyBytes(key);
+    for (int doc = keyHolders.first(term); doc != TermHolders.NO_MORE_DOCS; doc = keyHolders.next()) {
+      docs.add(doc);
+    }
+  }
+
+  private static long numeric(LeafReaderContext leaf, String field, int doc, long missing) throws IOException {
+    NumericDocValues values = leaf.reader().getNumericDocValues(field);
+    return values != null && values.advanceExact(doc) ? values.longValue() : missing;
+  }
+
+  @Override
+  public void add(long id, long regTime, Post post) {
+    Fingerprints fingerprints = post.fingerprints();
+    nearIndex.addDocument(NearSchema.document(id, regTime, fingerprints, config.pre(), post.matchKeys()));
+    addedDocuments++;
+    if (fingerprints.outcome() != NearOutcome.OK) {
+      return;
+    }
+    NearRule.Stored keys = NearRule.Stored.of(fingerprints, config.pre(), post.matchKeys());
+    for (long key : keys.keys()) {
+      List<Integer> holders = sessionHolders.computeIfAbsent(key, k -> new ArrayList<>());
+      if (filter != null) {
+        filter.addedNearKey(key, keyHolders, !holders.isEmpty());
+      }
+      holders.add(session.size());
+    }
+    session.add(new Added(id, regTime, keys));
+  }
+
+  @Override
+  public String counters() {
+    return String.format("near keys: %,d index lookups, %,d skipped by the prefilter", lookups,
+        filter == null ? 0 : filter.skipped());
+  }
+
+  @Override
+  public void close() {
+    try {
+      if (addedDocuments > 0) {
+        nearIndex.commit();
+        if (filter != null) {
+          filter.save(filterDir, nearIndex.commitGeneration());
+        }
+      }
+      reader.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      try {
+        fingerprinter.close();
+      } finally {
+        nearIndex.close();
+      }
+    }
+  }
+}

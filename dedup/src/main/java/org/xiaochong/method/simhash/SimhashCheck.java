@@ -1,0 +1,181 @@
+package org.xiaochong.method.simhash;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.ReaderUtil;
+import org.xiaochong.method.MethodCheck;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.index.IndexSchema;
+import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.simhash.Simhash64;
+import org.xiaochong.simhash.SimhashIndex;
+import org.xiaochong.source.SourceRecord;
+import org.xiaochong.source.TableSpec;
+
+/**
+ * The simhash method's check: a record repeats the nearest record of the simhash index (or of this
+ * session's added ones) within Hamming distance k, found through the four block terms as the pass
+ * finds them ({@link SimhashIndex#search}); of equally near ones the one the keep policy prefers. The
+ * score is the pass's likeness (64 - d) / 64. A text without features (empty) has no fingerprint and
+ * repeats nothing. Owns the simhash index: {@link #close} closes it.
+ *
+ * <p>The probe is the fingerprint, or null for a text without features.
+ */
+final class SimhashCheck implements MethodCheck<Long> {
+  /** A record added in this session. */
+  private record Added(long id, long time, long simhash) {}
+
+  private final FingerprintIndex index;
+  private final DirectoryReader reader;
+  private final SimhashConfig config;
+  private final Simhash64 simhash;
+  private final SimhashDocumentMaker maker;
+  private final List<String> columns;
+  private final List<Added> session = new ArrayList<>();
+  /** Block term (block, value) → indexes into {@link #session} of the added records holding it. */
+  private final Map<Integer, List<Integer>> sessionBlocks = new HashMap<>();
+  private long lookups;
+  private long added;
+
+  /** Takes over {@code index} (closed by {@link #close}, and here on failure). */
+  SimhashCheck(FingerprintIndex index, TableSpec spec, SimhashConfig config) {
+    this.index = index;
+    this.config = config;
+    this.columns = spec.fingerprintColumns();
+    try {
+      this.reader = index.openReader();
+    } catch (RuntimeException e) {
+      index.close();
+      throw e;
+    }
+    this.simhash = Simhash64.withTf(config.features());
+    this.maker = new SimhashDocumentMaker(spec, config, simhash);
+  }
+
+  @Override
+  public String name() {
+    return SimhashMethod.NAME;
+  }
+
+  @Override
+  public Long probe(Map<String, String> fields) {
+    String[] values = new String[columns.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = fields.get(columns.get(i));
+    }
+    List<String> features = simhash.features(maker.text(new SourceRecord(0, SourceRecord.NULL_TIME, values)));
+    return features.isEmpty() ? null : maker.fingerprint(features);
+  }
+
+  @Override
+  public Match find(Long value) {
+    if (value == null) {
+      return null;
+    }
+    lookups++;
+    Nearest nearest = new Nearest();
+    try {
+      List<LeafReaderContext> leaves = reader.leaves();
+      for (SimhashIndex.Hit hit : SimhashIndex.search(reader, value, config.maxDistance())) {
+        LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(hit.doc(), leaves));
+        int doc = hit.doc() - leaf.docBase;
+        nearest.consider(hit.distance(), numeric(leaf, IndexSchema.ID, doc, 0),
+            numeric(leaf, IndexSchema.REG_TIME, doc, SourceRecord.NULL_TIME));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    for (int block = 0; block < SimhashIndex.BLOCKS; block++) {
+      for (int s : sessionBlocks.getOrDefault(blockKey(block, value), List.of())) {
+        Added added = session.get(s);
+        int distance = Simhash64.distance(value, added.simhash());
+        if (distance <= config.maxDistance()) {
+          nearest.consider(distance, added.id(), added.time());
+        }
+      }
+    }
+    return nearest.match();
+  }
+
+  /** The nearest record seen so far; of equally near ones, the one the keep policy prefers. */
+  private static final class Nearest {
+    private boolean found;
+    private int distance;
+    private long id;
+    private long time;
+
+    void consider(int candidateDistance, long candidateId, long candidateTime) {
+      if (!found || candidateDistance < distance || (candidateDistance == distance
+          && KeepLatestPolicy.isPreferred(candidateTime, candidateId, time, id))) {
+        found = true;
+        distance = candidateDistance;
+        id = candidateId;
+        time = candidateTime;
+      }
+    }
+
+    Match match() {
+      return found ? new Match(id, (Simhash64.BITS - distance) / (double) Simhash64.BITS) : null;
+    }
+  }
+
+  /** Block {@code block} of {@code simhash} with the block number, as one map key. */
+  private static int blockKey(int block, long simhash) {
+    return block << SimhashIndex.BLOCK_BITS
+        | (int) ((simhash >>> (block * SimhashIndex.BLOCK_BITS)) & ((1 << SimhashIndex.BLOCK_BITS) - 1));
+  }
+
+  private static long numeric(LeafReaderContext leaf, String field, int doc, long missing) throws IOException {
+    NumericDocValues values = leaf.reader().getNumericDocValues(field);
+    return values != null && values.advanceExact(doc) ? values.longValue() : missing;
+  }
+
+  /** Adds the record's document (without its fingerprint when it has none, as the indexer does). */
+  @Override
+  public void add(long id, long regTime, Long value) {
+    Document doc = new Document();
+    doc.add(new NumericDocValuesField(IndexSchema.ID, id));
+    doc.add(new NumericDocValuesField(IndexSchema.REG_TIME, regTime));
+    if (value != null) {
+      SimhashIndex.addFields(doc, value);
+      for (int block = 0; block < SimhashIndex.BLOCKS; block++) {
+        sessionBlocks.computeIfAbsent(blockKey(block, value), k -> new ArrayList<>()).add(session.size());
+      }
+      session.add(new Added(id, regTime, value));
+    }
+    index.addDocument(doc);
+    added++;
+  }
+
+  @Override
+  public String counters() {
+    return String.format("simhash: %,d fingerprints looked up", lookups);
+  }
+
+  @Override
+  public void close() {
+    try {
+      if (added > 0) {
+        index.commit();
+      }
+      reader.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      try {
+        simhash.close();
+      } finally {
+        index.close();
+      }
+    }
+  }
+}
