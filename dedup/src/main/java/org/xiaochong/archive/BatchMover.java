@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.xiaochong.archive.PlanMover.Moved;
@@ -136,7 +137,7 @@ final class BatchMover {
           }
           moved = deleted;
         }
-        Moved result = new Moved(moved, 0, 0, 0);
+        Moved result = new Moved(moved, Map.of(), 0);
         if (moved < to - lo) { // some rows changed, were moved before, or left the table
           result = result.plus(moveChanged(connection, runId, lo, to, sql, check, removedAt));
         }
@@ -178,8 +179,7 @@ final class BatchMover {
     Map<Long, SourceRecord> keptRows = readRows(connection, sql, pending.stream().mapToLong(PlannedRow::keptId),
         " LOCK IN SHARE MODE");
     List<Integer> qualified = new ArrayList<>();
-    long skipped = 0;
-    long skippedNear = 0;
+    Map<String, Long> skipped = new TreeMap<>();
     Map<Long, byte[]> keptKeys = new HashMap<>();
     try (PreparedStatement mark = connection.prepareStatement(sql.markSkipped())) {
       for (PlannedRow row : pending) {
@@ -189,19 +189,16 @@ final class BatchMover {
           continue; // deleted by someone else since the select above: nothing to move
         }
         byte[] keptKey = keptKeys.computeIfAbsent(row.keptId(), id -> check.exactKey(kept));
-        if (check.stillHolds(row.rule(), removed, kept, keptKey)) {
+        if (check.stillHolds(removed, kept, keptKey)) {
           qualified.add(row.seq());
         } else {
           mark.setLong(1, runId);
           mark.setInt(2, row.seq());
           mark.addBatch();
-          skipped++;
-          if (row.rule() == DeletionPlan.Rule.NEAR) {
-            skippedNear++;
-          }
+          skipped.merge(row.rule().label, 1L, Long::sum);
         }
       }
-      if (skipped > 0) {
+      if (!skipped.isEmpty()) {
         mark.executeBatch();
       }
     }
@@ -227,7 +224,7 @@ final class BatchMover {
         moved += deleted;
       }
     }
-    return new Moved(moved, skipped - skippedNear, skippedNear, pending.size());
+    return new Moved(moved, skipped, pending.size());
   }
 
   /** {@code n} placeholders and the closing parenthesis. */

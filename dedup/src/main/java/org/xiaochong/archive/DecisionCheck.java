@@ -3,11 +3,12 @@ package org.xiaochong.archive;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Arrays;
-import org.xiaochong.fingerprint.NearConfig;
-import org.xiaochong.fingerprint.TopTermsMd5;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
 import org.xiaochong.index.ExactDocumentMaker;
-import org.xiaochong.index.NearDocumentMaker;
-import org.xiaochong.pass.NearRule;
 import org.xiaochong.policy.KeepLatestPolicy;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.SourceRecord;
@@ -20,64 +21,56 @@ import org.xiaochong.source.TableSpec;
  * was built is never removed for what it used to hold.
  *
  * <p>A removal stands when the kept row is still preferred by the keep policy ({@link
- * KeepLatestPolicy}: later time, then larger id) and the two rows are still duplicates by the rule
- * that found them, computed with the indexing code: the same exact key, or, for the near rule, the
- * near rule ({@link NearRule#isNearDuplicate}) on fresh fingerprints (an exact copy is a near
- * duplicate too). An exact removal stands on the near rule only in a run that had a near pass: when
- * that pass removed its kept row, the plan re-pointed it to that row's near survivor, which holds
- * another exact key. In an exact-only run a row that is no longer an exact copy stays.
+ * KeepLatestPolicy}: later time, then larger id) and the two rows are still duplicates: the same
+ * exact key (as the index computes it), or by the rule of one of the methods whose removals the plan
+ * holds ({@link PairCheck}). Any of those, not only the rule that found the pair: when a later
+ * method removed the kept row of an earlier removal, the plan re-pointed that removal to the later
+ * method's survivor, so the pair is one of that later method. A method outside the plan never
+ * decides: in an exact-only run a row that is no longer an exact copy stays.
  *
  * <p>Not thread-safe (the key makers keep buffers): one per apply worker.
  */
 final class DecisionCheck implements AutoCloseable {
-  private final TableSpec spec;
-  private final NearConfig nearConfig;
-  private final boolean nearRuleForExact;
   private final ExactDocumentMaker exact;
-  private TopTermsMd5 fingerprinter;
-  private NearDocumentMaker near;
+  private final List<String> planRules;
+  private final PairCheck.Factory factory;
+  /** The pair checks of {@link #planRules}, opened when first needed; null for a rule without one. */
+  private final Map<String, PairCheck> opened = new HashMap<>();
 
   /**
-   * @param nearConfig the near rule's settings (the near fingerprinter loads only when a near row is checked)
-   * @param runHadNearPass whether the run's plan has near removals, so that exact removals may have
-   *     been re-pointed to a near survivor
+   * @param factory the methods' pair checks
+   * @param planRules the rules of the plan's removals (method names)
    */
-  DecisionCheck(TableSpec spec, NearConfig nearConfig, boolean runHadNearPass) {
-    this.spec = spec;
-    this.nearConfig = nearConfig;
-    this.nearRuleForExact = runHadNearPass;
+  DecisionCheck(TableSpec spec, PairCheck.Factory factory, Collection<String> planRules) {
     this.exact = new ExactDocumentMaker(spec);
+    this.factory = factory;
+    this.planRules = List.copyOf(new TreeSet<>(planRules));
   }
 
   /**
-   * True when {@code removed} may still be removed in favour of {@code kept} under {@code rule}.
+   * True when {@code removed} may still be removed in favour of {@code kept}.
    *
    * @param keptKey the exact key of {@code kept} ({@link #exactKey}; a kept row is shared by many)
    */
-  boolean stillHolds(DeletionPlan.Rule rule, SourceRecord removed, SourceRecord kept, byte[] keptKey) {
+  boolean stillHolds(SourceRecord removed, SourceRecord kept, byte[] keptKey) {
     if (!KeepLatestPolicy.isPreferred(kept.regTime(), kept.id(), removed.regTime(), removed.id())) {
       return false;
     }
     if (Arrays.equals(exact.exactKey(removed), keptKey)) {
       return true;
     }
-    boolean nearRuleApplies = rule == DeletionPlan.Rule.NEAR || nearRuleForExact;
-    return nearRuleApplies && !spec.nearFields().isEmpty() && nearDuplicates(removed, kept);
+    for (String rule : planRules) {
+      PairCheck check = opened.computeIfAbsent(rule, factory::open);
+      if (check != null && check.duplicates(removed, kept)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The exact key of a row, as the index computes it (a new array). */
   byte[] exactKey(SourceRecord row) {
     return exact.exactKey(row);
-  }
-
-  private boolean nearDuplicates(SourceRecord removed, SourceRecord kept) {
-    if (near == null) {
-      fingerprinter = new TopTermsMd5(nearConfig);
-      near = new NearDocumentMaker(spec, fingerprinter);
-    }
-    NearRule.Stored removedKeys = NearRule.Stored.of(near.fingerprint(removed), nearConfig.pre(), near.matchKeys(removed));
-    NearRule.Stored keptKeys = NearRule.Stored.of(near.fingerprint(kept), nearConfig.pre(), near.matchKeys(kept));
-    return NearRule.isNearDuplicate(removedKeys, keptKeys, nearConfig);
   }
 
   /**
@@ -113,10 +106,25 @@ final class DecisionCheck implements AutoCloseable {
     return select.toString();
   }
 
+  /** Closes the pair checks opened, the first failure thrown after all were tried. */
   @Override
   public void close() {
-    if (fingerprinter != null) {
-      fingerprinter.close();
+    RuntimeException first = null;
+    for (PairCheck check : opened.values()) {
+      try {
+        if (check != null) {
+          check.close();
+        }
+      } catch (RuntimeException e) {
+        if (first == null) {
+          first = e;
+        } else {
+          first.addSuppressed(e);
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
     }
   }
 }

@@ -1,6 +1,8 @@
 package org.xiaochong.archive;
 
 import java.util.Arrays;
+import java.util.Set;
+import java.util.TreeSet;
 import org.xiaochong.source.SourceRecord;
 
 /**
@@ -154,6 +156,19 @@ public final class DeletionPlan {
 
   public RowState keptState(int i) {
     return new RowState(keptTimes[i], keptCrcs[i]);
+  }
+
+  /** The rules of its removals (method names). */
+  public Set<String> rules() {
+    boolean[] seen = new boolean[256];
+    Set<String> labels = new TreeSet<>();
+    for (int i = 0; i < size; i++) {
+      if (!seen[rules[i] & 0xff]) {
+        seen[rules[i] & 0xff] = true;
+        labels.add(rule(i).label);
+      }
+    }
+    return labels;
   }
 
   public long count(Rule rule) {

@@ -5,12 +5,14 @@ import static org.xiaochong.archive.ArchiveTables.now;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeMap;
+import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongConsumer;
 import org.xiaochong.concurrent.ParallelTasks;
-import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.source.Database;
 
 /**
@@ -31,20 +33,20 @@ public final class PlanMover {
   static final int PARALLEL_BATCHES = 2;
 
   private final ArchiveTables tables;
-  private final NearConfig nearConfig;
+  private final PairCheck.Factory pairChecks;
   private final Database database;
   private final PlanTable plans;
   private final RunLog runLog;
 
-  /** A mover whose apply re-checks near removals with the default near settings. */
+  /** A mover whose apply keeps a changed row only while it is still an exact copy of its kept row. */
   public PlanMover(ArchiveTables tables) {
-    this(tables, NearConfig.defaults());
+    this(tables, PairCheck.Factory.EXACT_KEY_ONLY);
   }
 
-  /** @param nearConfig the near rule's settings, for re-checking near removals before they move */
-  public PlanMover(ArchiveTables tables, NearConfig nearConfig) {
+  /** @param pairChecks the methods' rules, to decide again on rows changed since the pass ({@link DecisionCheck}) */
+  public PlanMover(ArchiveTables tables, PairCheck.Factory pairChecks) {
     this.tables = tables;
-    this.nearConfig = nearConfig;
+    this.pairChecks = pairChecks;
     this.database = tables.database();
     this.plans = new PlanTable(database);
     this.runLog = new RunLog(database, tables.spec().table());
@@ -53,31 +55,41 @@ public final class PlanMover {
   /**
    * What {@link #writePlanAndApply} did.
    *
+   * @param skipped planned rows left in place, by rule: they or their kept rows changed since the plan
    * @param planWrittenNanos {@link System#nanoTime()} when the last plan row was committed
    */
-  public record Applied(long rowsMoved, long skippedExact, long skippedNear, long decidedAgain, long planWrittenNanos) {
+  public record Applied(long rowsMoved, Map<String, Long> skipped, long decidedAgain, long planWrittenNanos) {
     /** Planned rows left in place, all rules. */
     public long skippedChanged() {
-      return skippedExact + skippedNear;
+      return Moved.total(skipped);
     }
   }
 
   /**
-   * Rows moved by some batches, planned rows left in place because what they or their kept row hold
-   * now no longer makes them duplicates ({@link DecisionCheck}), and planned rows decided again
-   * because they or their kept row changed since the pass decided (moved or left in place).
+   * Rows moved by some batches, planned rows left in place (by rule) because what they or their kept
+   * row hold now no longer makes them duplicates ({@link DecisionCheck}), and planned rows decided
+   * again because they or their kept row changed since the pass decided (moved or left in place).
    */
-  public record Moved(long rows, long skippedExact, long skippedNear, long decidedAgain) {
-    static final Moved NONE = new Moved(0, 0, 0, 0);
+  public record Moved(long rows, Map<String, Long> skipped, long decidedAgain) {
+    static final Moved NONE = new Moved(0, Map.of(), 0);
+
+    public Moved {
+      skipped = Map.copyOf(skipped);
+    }
 
     /** Planned rows left in place, all rules. */
     public long skippedChanged() {
-      return skippedExact + skippedNear;
+      return total(skipped);
+    }
+
+    private static long total(Map<String, Long> skipped) {
+      return skipped.values().stream().mapToLong(Long::longValue).sum();
     }
 
     Moved plus(Moved other) {
-      return new Moved(rows + other.rows, skippedExact + other.skippedExact, skippedNear + other.skippedNear,
-          decidedAgain + other.decidedAgain);
+      Map<String, Long> sum = new TreeMap<>(skipped);
+      other.skipped.forEach((rule, n) -> sum.merge(rule, n, Long::sum));
+      return new Moved(rows + other.rows, sum, decidedAgain + other.decidedAgain);
     }
 
     static Moved sum(List<Moved> parts) {
@@ -111,11 +123,9 @@ public final class PlanMover {
     };
     List<Callable<Moved>> tasks = new ArrayList<>();
     tasks.add(writer);
-    tasks.addAll(applyWorkers(runId, order.length, plan.count(DeletionPlan.Rule.NEAR) > 0, written::awaitCommitted,
-        progress));
+    tasks.addAll(applyWorkers(runId, order.length, plan.rules(), written::awaitCommitted, progress));
     Moved moved = Moved.sum(ParallelTasks.runAll(tasks, tasks.size(), "xiaochong-apply", "applying run " + runId));
-    return new Applied(moved.rows(), moved.skippedExact(), moved.skippedNear(), moved.decidedAgain(),
-        planWrittenNanos[0]);
+    return new Applied(moved.rows(), moved.skipped(), moved.decidedAgain(), planWrittenNanos[0]);
   }
 
   /**
@@ -125,8 +135,7 @@ public final class PlanMover {
    */
   public Moved apply(long runId, LongConsumer progress) {
     int planSize = plans.size(runId);
-    boolean hadNearPass = plans.hasNear(runId);
-    List<Callable<Moved>> workers = applyWorkers(runId, planSize, hadNearPass, seqEnd -> true, progress);
+    List<Callable<Moved>> workers = applyWorkers(runId, planSize, plans.rules(runId), seqEnd -> true, progress);
     return Moved.sum(ParallelTasks.runAll(workers, workers.size(), "xiaochong-apply",
         "applying run " + runId));
   }
@@ -179,9 +188,9 @@ public final class PlanMover {
    * The apply workers: each takes the next batch of plan rows [0, planSize) once {@code planned} says
    * its rows are committed, and moves it.
    *
-   * @param hadNearPass whether the plan has near removals (see {@link DecisionCheck})
+   * @param planRules the rules of the plan's removals (see {@link DecisionCheck})
    */
-  private List<Callable<Moved>> applyWorkers(long runId, int planSize, boolean hadNearPass,
+  private List<Callable<Moved>> applyWorkers(long runId, int planSize, Set<String> planRules,
       PlanGate planned, LongConsumer progress) {
     BatchMover.BatchSql sql = BatchMover.batchSql(tables);
     LocalDateTime removedAt = now();
@@ -195,7 +204,7 @@ public final class PlanMover {
     for (int w = 0; w < PARALLEL_BATCHES; w++) {
       workers.add(() -> database.jdbi().withHandle(handle -> {
         Moved moved = Moved.NONE;
-        try (DecisionCheck check = new DecisionCheck(tables.spec(), nearConfig, hadNearPass)) {
+        try (DecisionCheck check = new DecisionCheck(tables.spec(), pairChecks, planRules)) {
           for (int lo = nextBatch.getAndIncrement() * BATCH; lo < planSize && !failed.get();
               lo = nextBatch.getAndIncrement() * BATCH) {
             int to = Math.min(planSize, lo + BATCH);

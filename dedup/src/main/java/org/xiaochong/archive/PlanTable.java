@@ -8,6 +8,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDateTime;
+import java.util.Set;
 import java.util.function.IntConsumer;
 import org.jdbi.v3.core.Handle;
 import org.xiaochong.source.Database;
@@ -50,11 +51,10 @@ public final class PlanTable {
         "SELECT COALESCE(MAX(seq) + 1, 0) FROM dedup_plan WHERE run_id = ?").bind(0, runId).mapTo(Integer.class).one());
   }
 
-  /** Whether a run's plan has near removals. */
-  boolean hasNear(long runId) {
-    return database.jdbi().withHandle(h -> h.createQuery(
-        "SELECT EXISTS (SELECT 1 FROM dedup_plan WHERE run_id = ? AND rule = ?)").bind(0, runId)
-        .bind(1, DeletionPlan.Rule.NEAR.label).mapTo(Boolean.class).one());
+  /** The rules of a run's planned removals (method names). */
+  Set<String> rules(long runId) {
+    return database.jdbi().withHandle(h -> h.createQuery("SELECT DISTINCT rule FROM dedup_plan WHERE run_id = ?")
+        .bind(0, runId).mapTo(String.class).set());
   }
 
   /**

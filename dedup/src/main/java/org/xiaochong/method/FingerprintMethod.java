@@ -1,6 +1,7 @@
 package org.xiaochong.method;
 
 import java.util.Optional;
+import org.xiaochong.archive.PairCheck;
 
 /**
  * One way to find duplicates: what it indexes, how its documents are made, its pass over the
@@ -49,5 +50,14 @@ public interface FingerprintMethod {
    */
   default Optional<MethodCheck<?>> openCheck(MethodContext context, boolean writable) {
     return Optional.empty();
+  }
+
+  /**
+   * For the apply's re-check of rows changed since the pass: whether two rows, as they hold now, are
+   * duplicates by this method's rule ({@link PairCheck}), one per apply worker. Null (the default)
+   * when the rule is the exact key, which the apply always checks.
+   */
+  default PairCheck openPairCheck(MethodContext context) {
+    return null;
   }
 }

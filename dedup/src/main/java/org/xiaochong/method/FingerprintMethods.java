@@ -9,6 +9,7 @@ import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.archive.PairCheck;
 
 /**
  * The known fingerprint methods, by name: the built-in ones, then any found on the class path as
@@ -74,6 +75,17 @@ public final class FingerprintMethods {
       }
     }
     return List.copyOf(methods);
+  }
+
+  /**
+   * The pair checks of the known methods, by rule (method name), for the apply's re-check; null for
+   * an unknown name or a method whose rule is the exact key.
+   */
+  public static PairCheck.Factory pairChecks(MethodContext context) {
+    return rule -> {
+      FingerprintMethod method = KNOWN.get(rule);
+      return method == null ? null : method.openPairCheck(context);
+    };
   }
 
   /** The methods of a stored label ({@link #label}, or an alias); unknown names are left out. */

@@ -10,6 +10,7 @@ import java.util.OptionalLong;
 import org.apache.commons.codec.digest.DigestUtils;
 import org.apache.lucene.index.DirectoryReader;
 import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.archive.PairCheck;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.fingerprint.TopTermsMd5;
 import org.xiaochong.index.FingerprintIndex;
@@ -17,10 +18,12 @@ import org.xiaochong.index.NearDocumentMaker;
 import org.xiaochong.index.NearSchema;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.NearPass;
+import org.xiaochong.pass.NearRule;
 import org.xiaochong.pass.Window;
 import org.xiaochong.prefilter.NearKeyFilter;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.RecordSource;
+import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 
 /**
@@ -81,6 +84,43 @@ public final class NearMethod implements FingerprintMethod {
         : FingerprintIndex.openReadOnly(context.indexDir(this), digest);
     return Optional.of(new NearCheck(index, context.recordIndex(), context.spec(), context.near(),
         context.prefilter(), context.notes()));
+  }
+
+  /**
+   * The near rule ({@link NearRule#isNearDuplicate}) on fresh fingerprints of both rows, made as the
+   * indexer makes them; an exact copy is a near duplicate too. Segmenting is costly and only changed
+   * rows are re-checked, so the fingerprinter loads at the first pair.
+   */
+  @Override
+  public PairCheck openPairCheck(MethodContext context) {
+    if (context.spec().nearFields().isEmpty()) {
+      return null;
+    }
+    NearConfig config = context.near();
+    return new PairCheck() {
+      private TopTermsMd5 fingerprinter;
+      private NearDocumentMaker maker;
+
+      @Override
+      public boolean duplicates(SourceRecord removed, SourceRecord kept) {
+        if (maker == null) {
+          fingerprinter = new TopTermsMd5(config);
+          maker = new NearDocumentMaker(context.spec(), fingerprinter);
+        }
+        return NearRule.isNearDuplicate(keys(removed), keys(kept), config);
+      }
+
+      private NearRule.Stored keys(SourceRecord row) {
+        return NearRule.Stored.of(maker.fingerprint(row), config.pre(), maker.matchKeys(row));
+      }
+
+      @Override
+      public void close() {
+        if (fingerprinter != null) {
+          fingerprinter.close();
+        }
+      }
+    };
   }
 
   /** The near index and filter of one run. Not thread-safe. */

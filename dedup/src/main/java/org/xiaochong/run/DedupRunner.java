@@ -195,7 +195,8 @@ public final class DedupRunner {
       PlanMover mover = null;
       List<Long> resumed = List.of();
       if (options.apply()) {
-        mover = new PlanMover(ArchiveTables.ensure(database, spec, columns), near);
+        mover = new PlanMover(ArchiveTables.ensure(database, spec, columns),
+            FingerprintMethods.pairChecks(context(false)));
         watermark.ensureColumns();
         resumed = mover.resumeInterrupted();
       }

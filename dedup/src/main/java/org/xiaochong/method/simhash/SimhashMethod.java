@@ -3,12 +3,14 @@ package org.xiaochong.method.simhash;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.commons.codec.digest.DigestUtils;
 import org.apache.lucene.index.DirectoryReader;
 import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.archive.PairCheck;
 import org.xiaochong.method.MethodCheck;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethod;
@@ -24,6 +26,7 @@ import org.xiaochong.simhash.Simhash64;
 import org.xiaochong.simhash.SimhashIndex;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.RecordSource;
+import org.xiaochong.source.SourceRecord;
 
 /**
  * Near duplicates of long texts: a 64-bit simhash (Charikar 2002) of {@code simhash.fields}, pairs
@@ -77,6 +80,31 @@ public final class SimhashMethod implements FingerprintMethod {
     String digest = indexDigest(context, config);
     return Optional.of(new SimhashCheck(writable ? FingerprintIndex.open(context.indexDir(this), digest, false)
         : FingerprintIndex.openReadOnly(context.indexDir(this), digest), context.spec(), config));
+  }
+
+  /** Both rows' fingerprints made as the indexer makes them, within simhash.max-distance. */
+  @Override
+  public PairCheck openPairCheck(MethodContext context) {
+    SimhashConfig config = SimhashConfig.of(context.settings(), context.spec());
+    if (config.fields().isEmpty()) {
+      return null;
+    }
+    Simhash64 simhash = Simhash64.withTf(config.features());
+    SimhashDocumentMaker maker = new SimhashDocumentMaker(context.spec(), config, simhash);
+    return new PairCheck() {
+      @Override
+      public boolean duplicates(SourceRecord removed, SourceRecord kept) {
+        List<String> a = simhash.features(maker.text(removed));
+        List<String> b = simhash.features(maker.text(kept));
+        return !a.isEmpty() && !b.isEmpty()
+            && Simhash64.distance(maker.fingerprint(a), maker.fingerprint(b)) <= config.maxDistance();
+      }
+
+      @Override
+      public void close() {
+        simhash.close();
+      }
+    };
   }
 
   private MethodRun open(MethodContext context, boolean rebuild) {

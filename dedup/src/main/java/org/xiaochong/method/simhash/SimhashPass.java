@@ -27,8 +27,8 @@ import org.xiaochong.simhash.SimhashIndex;
  *
  * <p>The window is examined from its most preferred record down, so a record kept by this pass is
  * never removed later in it: the pass makes no chain, and every removal keeps the row states of both
- * records (a re-pointed removal would lose its kept row's state, and the apply would decide it again by
- * the exact key only). A chain through an earlier method's removal is the caller's to collapse.
+ * records, so the apply moves it without deciding again unless a row changed since. A chain through
+ * an earlier method's removal is the caller's to collapse.
  * Not thread-safe.
  */
 final class SimhashPass {
