@@ -10,6 +10,10 @@ import org.apache.lucene.util.BitUtil;
  * nothing).
  *
  * <p>Not thread-safe: one instance per dedup run, or guard it externally.
+ *
+ * <p>Over 300 lines because the counters are packed 16 to a long word and every operation (put,
+ * remove, query by key or by hash pair, saturation, the snapshot's restore) reads or writes those
+ * words; the API is two small sets of methods over one array.
  */
 public final class CountingBloomFilter {
   /*

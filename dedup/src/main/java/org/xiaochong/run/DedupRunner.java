@@ -118,20 +118,15 @@ public final class DedupRunner {
   }
 
   /**
-   * The settings the methods read: the near settings (also used by the apply to re-check near
-   * removals, which an exact run may finish for an interrupted near run) and the record index's
-   * fields digest, the base of each method's own index digest. Defaults: {@link NearConfig#defaults()}, "".
+   * The settings the methods read: the near settings (near.*), the record index's fields digest (the
+   * base of each method's own index digest) and the values of other methods' keys ({@code
+   * simhash.*}; missing keys take their defaults). Defaults: {@link NearConfig#defaults()}, "", none.
    */
-  public DedupRunner withMethodSettings(NearConfig near, String recordDigest) {
+  public DedupRunner withMethodSettings(NearConfig near, String recordDigest, Map<String, String> settings) {
     this.near = near;
     this.recordDigest = recordDigest;
-    return this;
-  }
-
-  /** Also the settings of methods with keys of their own ({@code simhash.*}); default: none, their defaults. */
-  public DedupRunner withMethodSettings(NearConfig near, String recordDigest, Map<String, String> settings) {
     this.methodSettings = Map.copyOf(settings);
-    return withMethodSettings(near, recordDigest);
+    return this;
   }
 
   /** Uses these prefilter settings instead of {@link PrefilterSettings#DEFAULT}. */

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,7 +37,7 @@ class ChangedRowsIT extends DbTestSupport {
       String updatedColumn) {
     try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("exact"), "it-" + table, false)) {
       DedupRunner runner = new DedupRunner(database(), spec(table), index, "0123456789abcdef0123456789abcdef", 2,
-          Progress.NONE).withUpdatedColumn(updatedColumn).withMethodSettings(NearConfig.defaults(), "it-" + table);
+          Progress.NONE).withUpdatedColumn(updatedColumn).withMethodSettings(NearConfig.defaults(), "it-" + table, Map.of());
       return runner.run(new DedupRunner.Options(method, null, null, apply, false, incremental));
     }
   }

@@ -49,6 +49,10 @@ import org.apache.lucene.index.BaseTermsEnum;
  * merge code reads terms and postings straight from the arrays. This takes about a third less CPU than
  * the indexing chain for 1M keys (bench/RESULTS.md). Lucene offers no bulk-load API for postings; a custom leaf passed to addIndexes is the supported way (Lucene's own
  * index sorting and field-dropping tools work the same way).
+ *
+ * <p>Over 300 lines because a {@link LeafReader} has some twenty abstract methods: half are one-line
+ * "this segment has none", and the terms enum and postings that read the sorted key arrays are inner
+ * classes over the same arrays.
  */
 final class ExactSegmentReader extends LeafReader {
   /** Field layout of the exact index, read from a real one-document index so it cannot drift. */

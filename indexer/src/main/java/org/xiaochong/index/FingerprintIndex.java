@@ -30,6 +30,10 @@ import org.xiaochong.source.BadInputException;
  * one writing instance per index folder (Lucene's write lock enforces it), and any number of
  * read-only ones ({@link #openReadOnly}) beside it: they read the last commit and take no lock, so a
  * {@code check} never keeps a {@code run} from writing.
+ *
+ * <p>Over 300 lines because it is the one owner of an index folder's lifecycle: opening with the
+ * digest check, the commit user data (versions, digest, sync numbers), adds, deletes by id, commits,
+ * and the id listings the sync and the filters read; splitting them would hand the writer around.
  */
 public final class FingerprintIndex implements Closeable {
   private final Path path;

@@ -27,6 +27,10 @@ import org.xiaochong.source.RecordSource;
  * index is empty), in {@code threads} id slices read and indexed in parallel, else fetched by id in
  * batches. Every sync that indexes rows takes the next sync number of the index ({@link
  * FingerprintIndex#nextSyncSeq}), which its documents carry.
+ *
+ * <p>Over 300 lines because the merge of the two sorted streams, the decision between streaming and
+ * fetching by id, and the per-slice workers share one invariant (every id is either left alone,
+ * deleted, or deleted and indexed again, once, under one sync number); each is short on its own.
  */
 public final class IndexSync {
   private static final int PROGRESS_STEP = 1024;
