@@ -14,6 +14,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.apache.commons.codec.digest.DigestUtils;
+import org.apache.commons.text.similarity.LevenshteinDistance;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.MethodContext;
@@ -268,32 +269,13 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String known : DEFAULTS.keySet()) {
-      int d = editDistance(key, known);
+      int d = LevenshteinDistance.getDefaultInstance().apply(key, known);
       if (d < bestDistance) {
         bestDistance = d;
         best = known;
       }
     }
     return bestDistance <= 3 ? " (did you mean '" + best + "'?)" : " (known keys: " + String.join(", ", DEFAULTS.keySet()) + ")";
-  }
-
-  private static int editDistance(String a, String b) {
-    int[] previous = new int[b.length() + 1];
-    int[] current = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      previous[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      current[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        current[j] = Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + cost);
-      }
-      int[] swap = previous;
-      previous = current;
-      current = swap;
-    }
-    return previous[b.length()];
   }
 
   @Override
