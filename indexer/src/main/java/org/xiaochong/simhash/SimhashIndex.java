@@ -9,14 +9,11 @@ import org.apache.lucene.document.Field;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.IndexReader;
-import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
-import org.apache.lucene.index.PostingsEnum;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.util.Bits;
+import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.util.BytesRef;
+import org.xiaochong.index.TermHolders;
 
 /**
  * Hamming-distance search over 64-bit simhashes in a Lucene index: every indexed fingerprint within
@@ -46,7 +43,7 @@ public final class SimhashIndex {
    * = 4 disjoint blocks of 16. Two fingerprints at distance <= k = 3 differ in at most 3 bits, and 3
    * bits touch at most 3 of the 4 blocks, so at least one block is identical (pigeonhole). So the
    * candidates of a query are the documents that share one of its 4 block terms: 4 exact term
-   * lookups per segment (TermsEnum.seekExact + postings). Each candidate's full value is read from
+   * lookups per segment ({@link TermHolders}: TermsEnum.seekExact + postings, deleted documents skipped). Each candidate's full value is read from
    * doc values and kept iff Long.bitCount(query ^ value) <= k, so no pair beyond k is reported. With
    * uniform fingerprints a block term matches n / 2^16 documents, so a query reads ~4n / 65,536
    * candidates instead of n (SimhashSearchBenchmark, bench/RESULTS.md).
@@ -81,51 +78,39 @@ public final class SimhashIndex {
     if (maxDistance < 0 || maxDistance > MAX_DISTANCE) {
       throw new IllegalArgumentException("maxDistance (" + maxDistance + ") must be in [0, " + MAX_DISTANCE + "]");
     }
-    List<Hit> hits = new ArrayList<>();
-    BytesRef[] terms = new BytesRef[BLOCKS];
-    for (int block = 0; block < BLOCKS; block++) {
-      terms[block] = blockTerm(block, query);
-    }
+    List<LeafReaderContext> leaves = reader.leaves();
+    TermHolders holders = new TermHolders(leaves, BLOCK_FIELD);
     int[] candidates = new int[64];
-    for (LeafReaderContext leaf : reader.leaves()) {
-      LeafReader segment = leaf.reader();
-      Terms blockTerms = segment.terms(BLOCK_FIELD);
-      if (blockTerms == null) {
+    int count = 0;
+    for (int block = 0; block < BLOCKS; block++) {
+      for (int doc = holders.first(blockTerm(block, query)); doc != TermHolders.NO_MORE_DOCS; doc = holders.next()) {
+        if (count == candidates.length) {
+          candidates = Arrays.copyOf(candidates, count * 2);
+        }
+        candidates[count++] = doc;
+      }
+    }
+    // Doc values are forward-only: visit the candidates of all blocks in doc order, each once.
+    Arrays.sort(candidates, 0, count);
+    List<Hit> hits = new ArrayList<>();
+    int leaf = -1;
+    NumericDocValues values = null;
+    for (int i = 0; i < count; i++) {
+      int doc = candidates[i];
+      if (i > 0 && doc == candidates[i - 1]) {
         continue;
       }
-      TermsEnum termsEnum = blockTerms.iterator();
-      PostingsEnum postings = null;
-      int count = 0;
-      for (BytesRef term : terms) {
-        if (!termsEnum.seekExact(term)) {
-          continue;
-        }
-        postings = termsEnum.postings(postings, PostingsEnum.NONE);
-        for (int doc = postings.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS; doc = postings.nextDoc()) {
-          if (count == candidates.length) {
-            candidates = Arrays.copyOf(candidates, count * 2);
-          }
-          candidates[count++] = doc;
-        }
+      int at = ReaderUtil.subIndex(doc, leaves);
+      if (at != leaf) {
+        leaf = at;
+        values = leaves.get(at).reader().getNumericDocValues(VALUE_FIELD);
       }
-      if (count == 0) {
+      if (values == null || !values.advanceExact(doc - leaves.get(at).docBase)) {
         continue;
       }
-      // Doc values are forward-only: visit the candidates of all blocks in doc order, each once.
-      Arrays.sort(candidates, 0, count);
-      NumericDocValues values = segment.getNumericDocValues(VALUE_FIELD);
-      Bits live = segment.getLiveDocs();
-      for (int i = 0; i < count; i++) {
-        int doc = candidates[i];
-        if ((i > 0 && doc == candidates[i - 1]) || (live != null && !live.get(doc))
-            || values == null || !values.advanceExact(doc)) {
-          continue;
-        }
-        long value = values.longValue();
-        int distance = Long.bitCount(query ^ value);
-        if (distance <= maxDistance) {
-          hits.add(new Hit(leaf.docBase + doc, value, distance));
-        }
+      int distance = Long.bitCount(query ^ values.longValue());
+      if (distance <= maxDistance) {
+        hits.add(new Hit(doc, values.longValue(), distance));
       }
     }
     return hits;
