@@ -241,4 +241,35 @@ class SimhashMethodIT extends DbTestSupport {
     assertThat(noNear.exitCode()).isEqualTo(2);
     assertThat(noNear.err()).contains("nothing built for near yet");
   }
+
+  @Test
+  void run_tfIdfWeights_findTheSameCopies_withFrequenciesFrozenAcrossRuns() throws IOException {
+    Path tfIdf = writeConfig(dir, TABLE, dir.resolve("index-tfidf"), Map.of("simhash.weights", "tf-idf"));
+    Path frequencies = dir.resolve("index-tfidf").resolve("simhash").resolve("feature-frequencies.bin.gz");
+
+    CliRun run = cli("run", "--config", tfIdf.toString(), "--method", "simhash", "--report", dir.resolve("tfidf").toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    Map<Long, Long> expected = new HashMap<>(copies);
+    expected.put(4L, exactTwin);
+    // No wrong pair; a copy may be missed: the features all copies share have a higher df, so a lower
+    // weight, than the ones an edit brings in (40 of the 41 here).
+    Map<Long, Long> found = decisions(dir.resolve("tfidf"), "simhash");
+    assertThat(expected).containsAllEntriesOf(found);
+    assertThat(found.size()).isGreaterThanOrEqualTo(expected.size() - 2);
+    byte[] frozen = Files.readAllBytes(frequencies);
+
+    String page = pageText(1);
+    long copy = exactTwin + 1;
+    insert(TABLE, copy, "page 0", "page", "13800000000", edit(page, new SplittableRandom(5), 1), T0.plusDays(9));
+    CliRun again = cli("run", "--config", tfIdf.toString(), "--method", "simhash", "--report",
+        dir.resolve("tfidf2").toString());
+
+    assertThat(again.exitCode()).as(again.err()).isZero();
+    assertThat(Files.readAllBytes(frequencies)).isEqualTo(frozen); // a new row changes no weight
+    assertThat(decisions(dir.resolve("tfidf2"), "simhash")).containsEntry(copies.get(1L), copy);
+    List<JsonNode> verdicts = verdicts(cliWithInput(List.of(checkLine(900_010, "page 0", edit(page, new SplittableRandom(6), 1))),
+        "check", "--config", tfIdf.toString(), "--method", "simhash"));
+    assertThat(verdicts.get(0).get("verdict").asText()).isEqualTo("simhash");
+  }
 }

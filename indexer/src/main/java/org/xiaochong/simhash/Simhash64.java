@@ -135,7 +135,7 @@ public final class Simhash64 implements Closeable {
   }
 
   /** BM25 idf ln(1 + (N - df + 0.5) / (df + 0.5)), df clamped to [0, N]. */
-  static double idf(long docCount, long docFreq) {
+  public static double idf(long docCount, long docFreq) {
     long df = Math.min(docCount, Math.max(0, docFreq));
     return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
   }

@@ -47,7 +47,7 @@ final class SimhashCheck implements MethodCheck<Long> {
   private long added;
 
   /** Takes over {@code index} (closed by {@link #close}, and here on failure). */
-  SimhashCheck(FingerprintIndex index, TableSpec spec, SimhashConfig config) {
+  SimhashCheck(FingerprintIndex index, TableSpec spec, SimhashConfig config, FeatureFrequencies frequencies) {
     this.index = index;
     this.config = config;
     this.columns = spec.fingerprintColumns();
@@ -58,7 +58,7 @@ final class SimhashCheck implements MethodCheck<Long> {
       throw e;
     }
     this.simhash = Simhash64.withTf(config.features());
-    this.maker = new SimhashDocumentMaker(spec, config, simhash);
+    this.maker = new SimhashDocumentMaker(spec, config, simhash, frequencies);
   }
 
   @Override
@@ -72,8 +72,7 @@ final class SimhashCheck implements MethodCheck<Long> {
     for (int i = 0; i < values.length; i++) {
       values[i] = fields.get(columns.get(i));
     }
-    List<String> features = simhash.features(maker.text(new SourceRecord(0, SourceRecord.NULL_TIME, values)));
-    return features.isEmpty() ? null : maker.fingerprint(features);
+    return maker.fingerprint(new SourceRecord(0, SourceRecord.NULL_TIME, values));
   }
 
   @Override

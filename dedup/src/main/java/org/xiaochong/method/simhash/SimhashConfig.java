@@ -15,10 +15,12 @@ import org.xiaochong.source.TableSpec;
  * @param fields the columns whose text is fingerprinted, joined by a line break, in this order;
  *     empty when simhash.fields and fields.near are (the method then refuses to run)
  * @param features how the text is cut into features
+ * @param tfIdf whether features are weighted tf * idf by the frequencies frozen with the index
+ *     ({@link FeatureFrequencies}), else by tf
  * @param maxDistance k: pairs at Hamming distance <= k are duplicates; at most {@link
  *     SimhashIndex#MAX_DISTANCE}, the largest the four 16-bit blocks of the index can find
  */
-public record SimhashConfig(List<String> fields, Simhash64.Features features, int maxDistance) {
+public record SimhashConfig(List<String> fields, Simhash64.Features features, boolean tfIdf, int maxDistance) {
   /** Keys and defaults; an empty {@code simhash.fields} means {@code fields.near}. */
   public static final Map<String, String> DEFAULTS = Map.of("simhash.fields", "", "simhash.tokenizer", "shingles-4/3",
       "simhash.weights", "tf", "simhash.max-distance", "3");
@@ -52,11 +54,9 @@ public record SimhashConfig(List<String> fields, Simhash64.Features features, in
     if (!TOKENIZERS.containsKey(tokenizer)) {
       throw new BadInputException("simhash.tokenizer '" + tokenizer + "' must be words, shingles-4/3 or chunks-5");
     }
-    String weights = value(values, "simhash.weights");
-    if (!weights.equals("tf")) {
-      // tf-idf needs document frequencies frozen for the life of the index (a fingerprint must not
-      // change when other rows come and go), which this build does not keep.
-      throw new BadInputException("simhash.weights '" + weights + "': only tf is supported in this build");
+    String weights = value(values, "simhash.weights").toLowerCase(Locale.ROOT);
+    if (!weights.equals("tf") && !weights.equals("tf-idf")) {
+      throw new BadInputException("simhash.weights '" + weights + "' must be tf or tf-idf");
     }
     int maxDistance;
     try {
@@ -69,7 +69,7 @@ public record SimhashConfig(List<String> fields, Simhash64.Features features, in
       throw new BadInputException("simhash.max-distance (" + maxDistance + ") must be in [0, "
           + SimhashIndex.MAX_DISTANCE + "]");
     }
-    return new SimhashConfig(List.copyOf(fields), TOKENIZERS.get(tokenizer), maxDistance);
+    return new SimhashConfig(List.copyOf(fields), TOKENIZERS.get(tokenizer), weights.equals("tf-idf"), maxDistance);
   }
 
   private static String value(Map<String, String> values, String key) {
@@ -78,6 +78,6 @@ public record SimhashConfig(List<String> fields, Simhash64.Features features, in
 
   /** What changes the documents of the simhash index (not k, which only the pass reads). */
   String documentsDigest() {
-    return String.join(",", fields) + "|" + features + "|tf";
+    return String.join(",", fields) + "|" + features + (tfIdf ? "|tf-idf" : "|tf");
   }
 }

@@ -1,7 +1,9 @@
 package org.xiaochong.method.simhash;
 
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.xiaochong.index.DocumentMaker;
@@ -22,12 +24,33 @@ import org.xiaochong.source.TableSpec;
 final class SimhashDocumentMaker implements DocumentMaker {
   private final Simhash64 simhash;
   private final int[] columns;
+  private final FeatureFrequencies frequencies;
   private final StringBuilder text = new StringBuilder();
   private final double[] sums = new double[Simhash64.BITS];
 
-  SimhashDocumentMaker(TableSpec spec, SimhashConfig config, Simhash64 simhash) {
+  /**
+   * @param simhash the features (its own weights are not used: see {@link #fingerprint})
+   * @param frequencies the frozen frequencies for tf-idf weights, or null for tf weights
+   */
+  SimhashDocumentMaker(TableSpec spec, SimhashConfig config, Simhash64 simhash, FeatureFrequencies frequencies) {
+    this(simhash, config.fields().stream().mapToInt(spec.fingerprintColumns()::indexOf).toArray(), frequencies);
+  }
+
+  private SimhashDocumentMaker(Simhash64 simhash, int[] columns, FeatureFrequencies frequencies) {
     this.simhash = simhash;
-    this.columns = config.fields().stream().mapToInt(spec.fingerprintColumns()::indexOf).toArray();
+    this.columns = columns;
+    this.frequencies = frequencies;
+  }
+
+  /** A maker like this one with its own buffers, for another thread. */
+  SimhashDocumentMaker copy() {
+    return new SimhashDocumentMaker(simhash, columns, frequencies);
+  }
+
+  /** The fingerprint of the record's fields, or null when their text has no features. */
+  Long fingerprint(SourceRecord record) {
+    List<String> features = simhash.features(text(record));
+    return features.isEmpty() ? null : fingerprint(features);
   }
 
   /** The fields' text: their non-empty values, in config order, joined by a line break. */
@@ -43,15 +66,26 @@ final class SimhashDocumentMaker implements DocumentMaker {
   }
 
   /**
-   * {@link Simhash64#fingerprint} with tf weights, without its map of weights: adding 1 per occurrence
-   * sums to the same whole numbers as adding each feature's count once, so the bits are the same.
+   * {@link Simhash64#fingerprint} of these features. With tf weights, without its map of weights:
+   * adding 1 per occurrence sums to the same whole numbers as adding each feature's count once, so
+   * the bits are the same. With tf-idf, each distinct feature once, weighted tf * idf from the frozen
+   * frequencies (the BM25 idf of {@link Simhash64}).
    */
   long fingerprint(List<String> features) {
-    Arrays.fill(sums, 0);
-    for (String feature : features) {
-      Simhash64.add(sums, Simhash64.hash(feature), 1);
+    if (frequencies == null) {
+      Arrays.fill(sums, 0);
+      for (String feature : features) {
+        Simhash64.add(sums, Simhash64.hash(feature), 1);
+      }
+      return Simhash64.toBits(sums);
     }
-    return Simhash64.toBits(sums);
+    Map<String, Double> weights = new HashMap<>();
+    for (String feature : features) {
+      weights.merge(feature, 1.0, Double::sum);
+    }
+    long docCount = frequencies.docCount();
+    weights.replaceAll((feature, tf) -> tf * Simhash64.idf(docCount, frequencies.docFreq(feature)));
+    return Simhash64.fromWeights(weights);
   }
 
   @Override
@@ -60,9 +94,9 @@ final class SimhashDocumentMaker implements DocumentMaker {
     doc.add(new NumericDocValuesField(IndexSchema.ID, record.id()));
     doc.add(new NumericDocValuesField(IndexSchema.REG_TIME, record.regTime()));
     doc.add(new NumericDocValuesField(IndexSchema.ROW_CRC, record.rowCrc()));
-    List<String> features = simhash.features(text(record));
-    if (!features.isEmpty()) {
-      SimhashIndex.addFields(doc, fingerprint(features));
+    Long fingerprint = fingerprint(record);
+    if (fingerprint != null) {
+      SimhashIndex.addFields(doc, fingerprint);
     }
     return doc;
   }

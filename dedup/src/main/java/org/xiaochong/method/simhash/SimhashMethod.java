@@ -3,7 +3,6 @@ package org.xiaochong.method.simhash;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -78,26 +77,38 @@ public final class SimhashMethod implements FingerprintMethod {
       return Optional.empty();
     }
     String digest = indexDigest(context, config);
+    FeatureFrequencies frequencies = config.tfIdf() ? FeatureFrequencies.load(context.indexDir(this)) : null;
     return Optional.of(new SimhashCheck(writable ? FingerprintIndex.open(context.indexDir(this), digest, false)
-        : FingerprintIndex.openReadOnly(context.indexDir(this), digest), context.spec(), config));
+        : FingerprintIndex.openReadOnly(context.indexDir(this), digest), context.spec(), config, frequencies));
   }
 
-  /** Both rows' fingerprints made as the indexer makes them, within simhash.max-distance. */
+  /**
+   * Both rows' fingerprints made as the indexer makes them (with the index's frozen frequencies for
+   * tf-idf), within simhash.max-distance. Without the index's frequencies nothing is a duplicate: the
+   * changed rows stay.
+   */
   @Override
   public PairCheck openPairCheck(MethodContext context) {
     SimhashConfig config = SimhashConfig.of(context.settings(), context.spec());
     if (config.fields().isEmpty()) {
       return null;
     }
+    FeatureFrequencies frequencies = null;
+    if (config.tfIdf()) {
+      try {
+        frequencies = FeatureFrequencies.load(context.indexDir(this));
+      } catch (BadInputException lost) {
+        return (removed, kept) -> false;
+      }
+    }
     Simhash64 simhash = Simhash64.withTf(config.features());
-    SimhashDocumentMaker maker = new SimhashDocumentMaker(context.spec(), config, simhash);
+    SimhashDocumentMaker maker = new SimhashDocumentMaker(context.spec(), config, simhash, frequencies);
     return new PairCheck() {
       @Override
       public boolean duplicates(SourceRecord removed, SourceRecord kept) {
-        List<String> a = simhash.features(maker.text(removed));
-        List<String> b = simhash.features(maker.text(kept));
-        return !a.isEmpty() && !b.isEmpty()
-            && Simhash64.distance(maker.fingerprint(a), maker.fingerprint(b)) <= config.maxDistance();
+        Long a = maker.fingerprint(removed);
+        Long b = maker.fingerprint(kept);
+        return a != null && b != null && Simhash64.distance(a, b) <= config.maxDistance();
       }
 
       @Override
@@ -125,12 +136,27 @@ public final class SimhashMethod implements FingerprintMethod {
       this.config = config;
     }
 
-    /** Fingerprints for rows not yet in the simhash index; one thread-safe {@link Simhash64} for all workers. */
+    /**
+     * Fingerprints for rows not yet in the simhash index; one thread-safe {@link Simhash64} for all
+     * workers. With tf-idf weights, an index built from empty first counts the features of the whole
+     * table and freezes them beside it ({@link FeatureFrequencies}); later syncs use those.
+     */
     @Override
     public OptionalLong sync(RecordSource source, long[] skipSorted) {
       try (Simhash64 simhash = Simhash64.withTf(config.features())) {
+        FeatureFrequencies frequencies = null;
+        if (config.tfIdf()) {
+          if (indexIsNew()) {
+            frequencies = FeatureFrequencies.count(source, simhash,
+                new SimhashDocumentMaker(context.spec(), config, simhash, null), context.threads());
+            frequencies.save(index.path());
+          } else {
+            frequencies = FeatureFrequencies.load(index.path());
+          }
+        }
+        FeatureFrequencies frozen = frequencies;
         return syncDocuments(source, skipSorted, "simhash index",
-            () -> new SimhashDocumentMaker(context.spec(), config, simhash));
+            () -> new SimhashDocumentMaker(context.spec(), config, simhash, frozen));
       }
     }
 

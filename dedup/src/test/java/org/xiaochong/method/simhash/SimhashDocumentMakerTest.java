@@ -17,7 +17,7 @@ class SimhashDocumentMakerTest {
   void fingerprint_equalsSimhash64WithTfWeights() {
     for (Simhash64.Features features : Simhash64.Features.values()) {
       try (Simhash64 simhash = Simhash64.withTf(features)) {
-        SimhashDocumentMaker maker = new SimhashDocumentMaker(SPEC, SimhashConfig.of(Map.of(), SPEC), simhash);
+        SimhashDocumentMaker maker = new SimhashDocumentMaker(SPEC, SimhashConfig.of(Map.of(), SPEC), simhash, null);
         for (String text : List.of("苹果苹果苹果 烟台红富士 2.50元/斤 苹果", "The cat sat on the mat, the cat sat.", "一")) {
           assertThat(maker.fingerprint(simhash.features(text))).as("%s %s", features, text)
               .isEqualTo(simhash.fingerprint(text));
@@ -29,7 +29,7 @@ class SimhashDocumentMakerTest {
   @Test
   void text_joinsTheFieldsNonEmptyValuesByALineBreak() {
     try (Simhash64 simhash = Simhash64.withTf(Simhash64.Features.CHUNKS_5)) {
-      SimhashDocumentMaker maker = new SimhashDocumentMaker(SPEC, SimhashConfig.of(Map.of(), SPEC), simhash);
+      SimhashDocumentMaker maker = new SimhashDocumentMaker(SPEC, SimhashConfig.of(Map.of(), SPEC), simhash, null);
       assertThat(maker.text(new SourceRecord(1, 0, new String[] {"title", "body"}))).isEqualTo("title\nbody");
       assertThat(maker.text(new SourceRecord(1, 0, new String[] {null, "body"}))).isEqualTo("body");
       assertThat(maker.make(new SourceRecord(1, 0, new String[] {null, ""})).getField("simhash")).isNull();
