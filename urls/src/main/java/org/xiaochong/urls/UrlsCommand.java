@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
  * trace only with {@code --verbose}.
  *
  * <p>Tests: {@code new CommandLine(new UrlsCommand(stdin)).setOut(out).setErr(err).execute(args)}.
- * Not registered anywhere: the main CLI adds it as a subcommand. Not thread-safe; one instance per
+ * {@link UrlsCommands} adds it to the main CLI. Not thread-safe; one instance per
  * run.
  */
 @Command(

@@ -1,4 +1,4 @@
-package org.xiaochong.cli;
+package org.xiaochong.tools;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
@@ -12,7 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.format.DateTimeFormatter;
 import java.util.concurrent.Callable;
-import org.xiaochong.demo.PostGenerator;
+import org.xiaochong.cli.ExitCodes;
+import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.source.BadInputException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,4 +1,4 @@
-package org.xiaochong.cli;
+package org.xiaochong.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.xiaochong.cli.DedupCommand;
+import org.xiaochong.cli.ExitCodes;
 import org.xiaochong.load.TableLoader;
 import picocli.CommandLine;
 

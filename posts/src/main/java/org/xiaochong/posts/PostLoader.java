@@ -1,4 +1,4 @@
-package org.xiaochong.demo;
+package org.xiaochong.posts;
 
 import java.io.BufferedWriter;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package org.xiaochong.demo;
+package org.xiaochong.posts;
 
 import java.time.LocalDateTime;
 import java.util.ArrayList;

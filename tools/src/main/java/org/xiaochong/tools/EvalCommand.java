@@ -1,4 +1,4 @@
-package org.xiaochong.cli;
+package org.xiaochong.tools;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -9,23 +9,26 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-import java.util.Map;
-import org.xiaochong.demo.PostGenerator;
+import org.xiaochong.cli.ConfigOptions;
+import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.cli.ExitCodes;
 import org.xiaochong.eval.EvalDatasets;
 import org.xiaochong.eval.Truth;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.pass.NearExplain;
+import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.TableSpec;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code dedup eval}: precision/recall of the three methods of the seed's Table 1, and of simhash, on labelled data. */
 @Command(

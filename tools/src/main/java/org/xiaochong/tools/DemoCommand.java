@@ -1,17 +1,22 @@
-package org.xiaochong.cli;
+package org.xiaochong.tools;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.xiaochong.demo.GroundTruth;
-import org.xiaochong.demo.PostLoader;
+import org.xiaochong.cli.ConfigOptions;
+import org.xiaochong.cli.ConsoleProgress;
+import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.cli.ExitCodes;
+import org.xiaochong.cli.RunCommand;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.posts.GroundTruth;
+import org.xiaochong.posts.PostLoader;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.report.ReportWriter;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.source.Database;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code dedup demo}: generated posts in an embedded MariaDB, deduplicated end to end. */
 @Command(
@@ -70,13 +75,13 @@ final class DemoCommand implements Callable<Integer> {
         ReportWriter.write(report, outcome.summary(), outcome.plan());
         org.xiaochong.report.HtmlReport.write(report.resolve("report.html"), outcome.summary(), outcome.plan(), database,
             config.table());
-        GroundTruth.ExactCheck check = truth.checkExact(outcome.plan());
+        GroundTruth.ExactCheck check = truth.checkExact(PlanRemovals.of(outcome.plan()));
         out.printf("ground truth: %,d exact duplicates in the data, %,d removed correctly, %,d wrongly "
                 + "(precision %.4f, recall %.4f)%n", check.expected(), check.correct(), check.wrong(), check.precision(),
             check.recall());
         // The generator's truth knows near variants: checked when the near method ran.
         if (outcome.summary().report("near").isPresent()) {
-          GroundTruth.NearCheck all = truth.checkAll(outcome.plan());
+          GroundTruth.NearCheck all = truth.checkAll(PlanRemovals.of(outcome.plan()));
           out.printf("ground truth, all removals: %,d duplicates in the data (%,d near variants), %,d removed correctly,"
                   + " %,d wrongly (%,d hard-negative merges); precision %.4f, recall %.4f, near precision %.4f,"
                   + " near recall %.4f%s%n", all.expected(), all.expectedNear(), all.correct(), all.wrong(),

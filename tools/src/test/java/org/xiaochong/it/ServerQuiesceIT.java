@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.Test;
-import org.xiaochong.cli.ServerQuiesce;
+import org.xiaochong.tools.ServerQuiesce;
 
 class ServerQuiesceIT extends DbTestSupport {
   private static final String SETTINGS =

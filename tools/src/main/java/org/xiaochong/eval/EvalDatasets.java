@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.xiaochong.demo.PostGenerator;
+import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.load.DelimitedReader;
 import org.xiaochong.load.TableLoader;
 import org.xiaochong.source.Database;

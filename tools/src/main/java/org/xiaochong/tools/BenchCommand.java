@@ -1,4 +1,4 @@
-package org.xiaochong.cli;
+package org.xiaochong.tools;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -13,20 +13,24 @@ import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
-import org.xiaochong.demo.GroundTruth;
-import org.xiaochong.demo.PostLoader;
+import org.xiaochong.cli.ConfigOptions;
+import org.xiaochong.cli.ConsoleProgress;
+import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.cli.ExitCodes;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.NearMethod;
 import org.xiaochong.method.NearStats;
 import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.posts.GroundTruth;
+import org.xiaochong.posts.PostLoader;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.RunSummary;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.TableSpec;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code dedup bench}: generate → load → index → run --apply on generated posts, and beside it, on a
@@ -111,7 +115,7 @@ final class BenchCommand implements Callable<Integer> {
       long peakHeap = ManagementFactory.getMemoryPoolMXBeans().stream()
           .filter(p -> p.getType() == MemoryType.HEAP).mapToLong(p -> p.getPeakUsage().getUsed()).sum();
       RunSummary summary = outcome.summary();
-      GroundTruth.ExactCheck check = truth.checkExact(outcome.plan());
+      GroundTruth.ExactCheck check = truth.checkExact(PlanRemovals.of(outcome.plan()));
       out.println();
       out.printf("xiaochong " + method + " run --apply on %,d rows (index build included), %d threads, max heap %,d MB:%n",
           summary.recordsRead(), config.threads(), Runtime.getRuntime().maxMemory() >> 20);
@@ -121,7 +125,7 @@ final class BenchCommand implements Callable<Integer> {
       out.printf("  removed %,d exact duplicates (truth: %,d; wrong: %,d); peak heap %,d MB (sum of heap pool peaks)%n",
           summary.removed("exact"), check.expected(), check.wrong(), peakHeap >> 20);
       if (near) {
-        GroundTruth.NearCheck all = truth.checkAll(outcome.plan());
+        GroundTruth.NearCheck all = truth.checkAll(PlanRemovals.of(outcome.plan()));
         NearStats n = summary.report("near").flatMap(NearMethod::stats).orElseThrow();
         out.printf("  near: removed %,d (precision %.4f, near recall %.4f, recall all %.4f, %,d hard-negative merges);"
                 + " %,d key lookups, %,d candidates compared, %,d without fingerprints%n", summary.removed("near"),
@@ -133,7 +137,7 @@ final class BenchCommand implements Callable<Integer> {
       }
       for (org.xiaochong.method.FingerprintMethod other : methods) {
         if (!other.name().equals("exact") && !other.name().equals("near")) {
-          GroundTruth.NearCheck all = truth.checkAll(outcome.plan());
+          GroundTruth.NearCheck all = truth.checkAll(PlanRemovals.of(outcome.plan()));
           out.printf("  %s: removed %,d (precision of all removals %.4f, recall all %.4f)%n", other.name(),
               summary.removed(other.name()), all.precision(), all.recall());
         }

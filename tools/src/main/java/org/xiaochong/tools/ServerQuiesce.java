@@ -1,4 +1,4 @@
-package org.xiaochong.cli;
+package org.xiaochong.tools;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
