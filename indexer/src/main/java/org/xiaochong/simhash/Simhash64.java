@@ -88,7 +88,7 @@ public final class Simhash64 implements Closeable {
   }
 
   /** Simhash with tf * idf weights from {@code documentFrequencies} (same features as counted). */
-  public static Simhash64 withTfIdf(Features features, DocumentFrequencies documentFrequencies) {
+  static Simhash64 withTfIdf(Features features, DocumentFrequencies documentFrequencies) {
     if (documentFrequencies == null) {
       throw new IllegalArgumentException("documentFrequencies (null) are needed for tf-idf weights");
     }
@@ -141,7 +141,7 @@ public final class Simhash64 implements Closeable {
   }
 
   /** Charikar's simhash of weighted features (see the comment above); 0 for no features. */
-  public static long fromWeights(Map<String, Double> weights) {
+  static long fromWeights(Map<String, Double> weights) {
     double[] sums = new double[BITS];
     for (Map.Entry<String, Double> entry : weights.entrySet()) {
       add(sums, hash(entry.getKey()), entry.getValue());

@@ -32,7 +32,7 @@ import org.jdbi.v3.sqlobject.SqlObjectPlugin;
  */
 public final class Database implements AutoCloseable {
   /** The schema the embedded server creates and uses. */
-  public static final String EMBEDDED_SCHEMA = "xiaochong";
+  static final String EMBEDDED_SCHEMA = "xiaochong";
 
   private final Jdbi jdbi;
   private final String url;

@@ -60,7 +60,7 @@ public final class GroundTruth {
   }
 
   /** How many records an exact pass over everything must remove: per cluster, exact group size - 1. */
-  public long expectedExactRemovals() {
+  long expectedExactRemovals() {
     Map<Long, Integer> groupSizes = new HashMap<>();
     for (long id = 1; id <= maxId; id++) {
       if (clusters[(int) id] != 0 && inExactGroup(id)) {
@@ -92,7 +92,7 @@ public final class GroundTruth {
   }
 
   /** How many near variants the data holds: each one is a duplicate beyond its cluster's exact group. */
-  public long expectedNearRemovals() {
+  long expectedNearRemovals() {
     long n = 0;
     for (long id = 1; id <= maxId; id++) {
       if (clusters[(int) id] != 0 && kind(id).nearDuplicate) {

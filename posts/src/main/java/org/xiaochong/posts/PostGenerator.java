@@ -25,15 +25,15 @@ import java.util.function.Consumer;
  */
 public final class PostGenerator {
   /** Share of clusters that get duplicates. */
-  public static final double DUPLICATE_SHARE = 0.4;
+  static final double DUPLICATE_SHARE = 0.4;
   /**
    * Default chance that a variant is an exact one (a repost or a formatting change) rather than a near
    * one: 0.6, so the near pass has plenty to find. Crawled data is often more repetitive: the seed's
    * exact-only method found 89.5 % of its duplicates, so there exact copies were about nine in ten.
    */
-  public static final double DEFAULT_EXACT_SHARE = 0.6;
+  static final double DEFAULT_EXACT_SHARE = 0.6;
   /** Share of clusters that are hard negatives of an earlier cluster. */
-  public static final double HARD_NEGATIVE_SHARE = 0.05;
+  static final double HARD_NEGATIVE_SHARE = 0.05;
 
   /** How a record relates to its cluster's original. */
   public enum Kind {

@@ -25,7 +25,7 @@ public final class Truth {
   }
 
   /** Registers pairs of ids as duplicates (union-find over the pairs; pair files). */
-  public static Truth fromPairs(Iterable<long[]> pairs, Iterable<Long> ids) {
+  static Truth fromPairs(Iterable<long[]> pairs, Iterable<Long> ids) {
     UnionFind uf = new UnionFind();
     for (long[] p : pairs) {
       uf.union(p[0], p[1]);

@@ -35,7 +35,7 @@ public final class UrlCanonicalizer {
   }
 
   /** Whether query parameters are sorted. */
-  public boolean sortsQuery() {
+  boolean sortsQuery() {
     return sortQuery;
   }
 

@@ -25,10 +25,10 @@ import org.xiaochong.prefilter.PrefilterSnapshot;
  * <p>Callers canonicalize first ({@link UrlCanonicalizer}); this class hashes the string as given.
  * Not thread-safe (one MD5 digester and scratch buffer per instance).
  */
-public final class UrlSeenFilter {
+final class UrlSeenFilter {
 
-  public static final double DEFAULT_BITS_PER_KEY = 20;
-  public static final int DEFAULT_HASHES = 10;
+  static final double DEFAULT_BITS_PER_KEY = 20;
+  static final int DEFAULT_HASHES = 10;
 
   private final CountingBloomFilter filter;
   private final MessageDigest md5;
@@ -52,7 +52,7 @@ public final class UrlSeenFilter {
   }
 
   /** A counting filter with 4-bit counters, which supports {@link #forget}. */
-  public static UrlSeenFilter counting(long expectedUrls, double countersPerKey, int hashes) {
+  static UrlSeenFilter counting(long expectedUrls, double countersPerKey, int hashes) {
     return new UrlSeenFilter(
         new CountingBloomFilter(
             FilterShape.fromExpectedInsertions(expectedUrls, countersPerKey, hashes)));
@@ -76,7 +76,7 @@ public final class UrlSeenFilter {
    * Marks {@code url} seen; returns true if it certainly had not been seen before. A URL that may
    * have been seen is not added again, so each URL counts once and one {@link #forget} undoes it.
    */
-  public boolean markSeen(String url) {
+  boolean markSeen(String url) {
     hash(url);
     if (filter.mightContain(digest)) {
       return false;
@@ -86,7 +86,7 @@ public final class UrlSeenFilter {
   }
 
   /** False: certainly never seen (or forgotten). True: seen, or a false positive. */
-  public boolean mightHaveSeen(String url) {
+  boolean mightHaveSeen(String url) {
     hash(url);
     return filter.mightContain(digest);
   }
@@ -108,7 +108,7 @@ public final class UrlSeenFilter {
   }
 
   /** Whether {@link #forget} is supported. */
-  public boolean isCounting() {
+  boolean isCounting() {
     return filter.shape().counterBits() > 1;
   }
 

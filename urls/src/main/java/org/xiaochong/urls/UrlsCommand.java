@@ -43,7 +43,7 @@ import picocli.CommandLine.Spec;
       "2:usage",
       "3:finished, but some lines were not URLs"
     })
-public final class UrlsCommand implements Callable<Integer> {
+final class UrlsCommand implements Callable<Integer> {
 
   static final int OK = 0;
   static final int INTERNAL = 1;
@@ -108,12 +108,12 @@ public final class UrlsCommand implements Callable<Integer> {
 
   private final InputStream stdin;
 
-  public UrlsCommand() {
+  UrlsCommand() {
     this(System.in);
   }
 
   /** With another standard input (tests). */
-  public UrlsCommand(InputStream stdin) {
+  UrlsCommand(InputStream stdin) {
     this.stdin = stdin;
   }
 
