@@ -143,7 +143,7 @@ public final class FingerprintIndex implements Closeable {
   }
 
   /** Whether this instance may add, delete and commit ({@link #openReadOnly} may not). */
-  public boolean writable() {
+  boolean writable() {
     return writer != null;
   }
 

@@ -58,7 +58,7 @@ public final class IndexSchema {
    * @param rowCrc the server's checksum of the row ({@code SourceRecord#rowCrc}; UNKNOWN_CRC when not known)
    * @param syncSeq the number of the sync that indexes the record
    */
-  public static Document document(long id, long regTime, byte[] md5, long rowCrc, long syncSeq) {
+  static Document document(long id, long regTime, byte[] md5, long rowCrc, long syncSeq) {
     Document doc = new Document();
     doc.add(new NumericDocValuesField(ID, id));
     doc.add(new NumericDocValuesField(REG_TIME, regTime));

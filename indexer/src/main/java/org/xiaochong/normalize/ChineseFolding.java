@@ -56,7 +56,7 @@ public final class ChineseFolding {
   }
 
   /** The shipped tables: traditional folding on, default synonyms. */
-  public static ChineseFolding defaults() {
+  static ChineseFolding defaults() {
     return load(true, DEFAULT_SYNONYMS);
   }
 
@@ -91,7 +91,7 @@ public final class ChineseFolding {
   }
 
   /** Replaces every traditional character of the table by its simplified form. */
-  public String foldTraditional(String text) {
+  String foldTraditional(String text) {
     if (simplifiedOf == null || text.isEmpty()) {
       return text;
     }

@@ -105,7 +105,7 @@ public final class Simhash64 implements Closeable {
   }
 
   /** Features of {@code text} with their weights, in first-seen order. */
-  public Map<String, Double> weights(String text) {
+  Map<String, Double> weights(String text) {
     Map<String, Double> weights = new LinkedHashMap<>();
     for (String feature : features(text)) {
       weights.merge(feature, 1.0, Double::sum);

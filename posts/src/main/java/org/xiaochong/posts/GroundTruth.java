@@ -49,7 +49,7 @@ public final class GroundTruth {
     return clusters[(int) id];
   }
 
-  public PostGenerator.Kind kind(long id) {
+  PostGenerator.Kind kind(long id) {
     return PostGenerator.Kind.values()[kinds[(int) id]];
   }
 

@@ -49,7 +49,7 @@ public final class PostLoader {
    * @param truthFile where to write {@code id,cluster,kind} lines (null: don't)
    * @return the number of rows inserted
    */
-  public static long load(Database database, PostGenerator generator, long records, Path truthFile, LongConsumer progress,
+  static long load(Database database, PostGenerator generator, long records, Path truthFile, LongConsumer progress,
       java.util.function.Consumer<PostGenerator.Post> also) {
     try (Handle handle = database.jdbi().open();
         BufferedWriter truth = truthFile == null ? null : Files.newBufferedWriter(truthFile, StandardCharsets.UTF_8)) {

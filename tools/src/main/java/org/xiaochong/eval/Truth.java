@@ -16,7 +16,7 @@ public final class Truth {
   private long records;
 
   /** Registers a loaded record; {@code label} null or blank: a cluster of its own. */
-  public void add(long id, String label) {
+  void add(long id, String label) {
     records++;
     if (label != null && !label.isBlank()) {
       Long cluster = keys.computeIfAbsent(label.strip(), k -> (long) keys.size() + 1);
