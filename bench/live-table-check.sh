@@ -39,10 +39,10 @@ SEED=${SEED:-$(( $(date +%s) % 32768 ))}
 P=${TABLE_PREFIX:-kill_}
 RANDOM=$SEED
 
-jar="$root/dedup/target/xiaochong-dedup.jar"
+jar="$root/tools/target/xiaochong-tools.jar"
 if [ ! -f "$jar" ]; then
   echo "building $jar ..." >&2
-  (cd "$root" && ./mvnw -B -ntp -q -DskipTests -pl dedup -am package >&2)
+  (cd "$root" && ./mvnw -B -ntp -q -DskipTests -pl tools -am package >&2)
 fi
 dedup() { "$root/bin/dedup" "$@"; }
 # shellcheck disable=SC2086

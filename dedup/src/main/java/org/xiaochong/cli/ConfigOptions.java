@@ -13,7 +13,7 @@ import org.xiaochong.source.Database;
 import picocli.CommandLine.Option;
 
 /** Options every database command takes. */
-final class ConfigOptions {
+public final class ConfigOptions {
   @Option(names = {"-c", "--config"}, paramLabel = "FILE",
       description = "Java properties file (keys: see config/dedup.properties). Default: built-in defaults, embedded MariaDB.")
   Path config;
@@ -29,7 +29,7 @@ final class ConfigOptions {
     return Database.open(config.db());
   }
 
-  static FingerprintIndex openIndex(DedupConfig config, boolean rebuild) {
+  public static FingerprintIndex openIndex(DedupConfig config, boolean rebuild) {
     return FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), rebuild);
   }
 
@@ -39,7 +39,7 @@ final class ConfigOptions {
   }
 
   /** The near index for reading only, if a near run built it (and fields.near is set), else null. */
-  static FingerprintIndex openNearIndexReadOnlyIfBuilt(DedupConfig config) {
+  public static FingerprintIndex openNearIndexReadOnlyIfBuilt(DedupConfig config) {
     if (config.table().nearFields().isEmpty() || !FingerprintIndex.exists(config.nearIndexDir())) {
       return null;
     }
@@ -51,7 +51,7 @@ final class ConfigOptions {
    *
    * @param notes receives one-line notes for the user (e.g. a prefilter rebuilt, and why)
    */
-  static DedupRunner runner(DedupConfig config, Database database, FingerprintIndex index, Progress progress,
+  public static DedupRunner runner(DedupConfig config, Database database, FingerprintIndex index, Progress progress,
       Consumer<String> notes) {
     return new DedupRunner(database, config.table(), index, config.digest(), config.threads(), progress)
         .withPrefilter(config.prefilter()).withNotes(notes).withMethodSettings(config.near(), config.fieldsDigest(), config.methodSettings())
@@ -63,7 +63,7 @@ final class ConfigOptions {
    *
    * @throws BadInputException naming the known methods
    */
-  static List<FingerprintMethod> methods(String spec) {
+  public static List<FingerprintMethod> methods(String spec) {
     try {
       return FingerprintMethods.parse(spec);
     } catch (IllegalArgumentException e) {

@@ -6,8 +6,8 @@ import me.tongfei.progressbar.ProgressBarStyle;
 import org.xiaochong.progress.Progress;
 
 /** Progress bars on stderr, only when it is a terminal (never in CI logs or pipes). */
-final class ConsoleProgress implements Progress {
-  static Progress forThisProcess() {
+public final class ConsoleProgress implements Progress {
+  public static Progress forThisProcess() {
     boolean terminal = System.console() != null && System.getenv("CI") == null;
     return terminal ? new ConsoleProgress() : Progress.NONE;
   }

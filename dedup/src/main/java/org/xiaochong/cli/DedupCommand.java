@@ -2,6 +2,8 @@ package org.xiaochong.cli;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.Comparator;
+import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
 import org.xiaochong.source.BadInputException;
 import picocli.CommandLine;
@@ -18,12 +20,12 @@ import picocli.CommandLine.Command;
       "Dry run by default; --apply archives every removed row in <table>_removed (restorable)."
     },
     footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."},
+    // The product's commands; those of other modules (demo, eval, bench, urls, ...) join through
+    // CommandProvider, and help is added last.
     subcommands = {
-      DemoCommand.class, GenerateCommand.class, LoadCommand.class, EvalCommand.class, InitDbCommand.class,
-      IndexCommand.class, RunCommand.class, RestoreCommand.class, StatsCommand.class, CheckCommand.class,
-      BenchCommand.class, org.xiaochong.urls.UrlsCommand.class, org.xiaochong.zone.ZoneCommand.class,
-      org.xiaochong.zone.ZoneBenchCommand.class, org.xiaochong.similarity.SimilarityCommand.class,
-      CommandLine.HelpCommand.class
+      LoadCommand.class, InitDbCommand.class, IndexCommand.class, RunCommand.class, RestoreCommand.class,
+      StatsCommand.class, CheckCommand.class, org.xiaochong.zone.ZoneCommand.class,
+      org.xiaochong.similarity.SimilarityCommand.class
     })
 public final class DedupCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -37,6 +39,11 @@ public final class DedupCommand implements Callable<Integer> {
   /** A command line writing to the given streams, as the tests use it. */
   public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
     CommandLine cli = new CommandLine(new DedupCommand());
+    // Before the settings below: picocli applies them only to the subcommands present when they are set.
+    ServiceLoader.load(CommandProvider.class).stream()
+        .sorted(Comparator.comparing(provider -> provider.type().getName()))
+        .forEach(provider -> provider.get().commands().forEach(cli::addSubcommand));
+    cli.addSubcommand(new CommandLine.HelpCommand());
     cli.setOut(out);
     cli.setErr(err);
     // picocli's parse errors (unknown option, bad --since value, missing --run) also go through this

@@ -4,7 +4,7 @@ package org.xiaochong.cli;
 public final class ExitCodes {
   public static final int OK = 0;
   /** Anything unexpected: a bug, a lost connection, a full disk. Details with --verbose. */
-  public static final int INTERNAL = 1;
+  static final int INTERNAL = 1;
   /** Bad usage or configuration: an unknown option, a config typo, a missing table or column. */
   public static final int USAGE = 2;
 

@@ -34,7 +34,7 @@ import picocli.CommandLine.Option;
       "the records indexed (added or changed) since the last applied run with this index (all on the first run)."
     },
     footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."})
-final class RunCommand implements Callable<Integer> {
+public final class RunCommand implements Callable<Integer> {
   @Mixin ConfigOptions options;
 
   @Option(names = "--method", defaultValue = FingerprintMethods.DEFAULT, paramLabel = "METHOD[,METHOD…]",
@@ -87,7 +87,7 @@ final class RunCommand implements Callable<Integer> {
   }
 
   /** Prints the plan (counts and sample groups) and the one-line summary. */
-  static void print(PrintWriter out, RunSummary summary, Database database, TableSpec table) {
+  public static void print(PrintWriter out, RunSummary summary, Database database, TableSpec table) {
     out.printf("%s on %s: %,d records in the table, %,d examined%n",
         summary.applied() ? "run " + summary.runId() + " (applied)" : "dry run", table.table(),
         summary.recordsRead(), summary.recordsExamined());

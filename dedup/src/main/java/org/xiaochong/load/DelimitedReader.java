@@ -30,7 +30,7 @@ public final class DelimitedReader implements RowReader {
   private long recordLine;
   private long recordBytes; // bytes of UTF-8 read since the current record started
 
-  public DelimitedReader(Reader in, char separator, boolean quoting, boolean trimSpaces, long maxRecordBytes)
+  DelimitedReader(Reader in, char separator, boolean quoting, boolean trimSpaces, long maxRecordBytes)
       throws IOException {
     this.in = in;
     this.separator = separator;

@@ -28,7 +28,7 @@ import org.xiaochong.source.TableSpec;
  * the commit. Not thread-safe; close it to release the connection.
  */
 public final class TableLoader implements AutoCloseable {
-  public static final int BATCH = 1000;
+  static final int BATCH = 1000;
 
   private final Handle handle;
   private final Connection connection;
@@ -108,12 +108,12 @@ public final class TableLoader implements AutoCloseable {
   }
 
   /** Rows sent so far (committed by {@link #finish()}). */
-  public long inserted() {
+  long inserted() {
     return inserted;
   }
 
   /** The id the next row without one gets. */
-  public long nextId() {
+  long nextId() {
     return nextId;
   }
 

@@ -79,7 +79,7 @@ public final class IndexInStep {
    * thread): rows not yet in {@code keyIndex}, or changed since, are indexed, rows gone taken out, and
    * the rows in {@code skipSorted} left out; progress is shown as the stage {@code stage}.
    */
-  public static IndexSync.Result syncDocuments(FingerprintIndex keyIndex, IndexKeyFilter filter, MethodContext context,
+  static IndexSync.Result syncDocuments(FingerprintIndex keyIndex, IndexKeyFilter filter, MethodContext context,
       RecordSource source, long[] skipSorted, String stage, Supplier<DocumentMaker> makers) {
     return sync(keyIndex, filter, () -> {
       long rows = context.progress() == Progress.NONE ? -1 : source.count();

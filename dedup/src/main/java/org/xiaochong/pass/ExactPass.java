@@ -29,7 +29,7 @@ import org.xiaochong.prefilter.GroupPrefilter;
  */
 public final class ExactPass {
   /** How many groups the result keeps as samples for the dry-run plan and the report. */
-  public static final int SAMPLE_GROUPS = 10;
+  static final int SAMPLE_GROUPS = 10;
 
   /** One group of exact duplicates: the kept record and the removed ones. */
   public record Group(long keptId, long keptTime, long[] removedIds, long[] removedTimes) {}

@@ -51,7 +51,7 @@ public final class IndexSnapshot {
     }
   }
 
-  public DirectoryReader reader() {
+  DirectoryReader reader() {
     return reader;
   }
 

@@ -117,12 +117,12 @@ public final class CountingBloomFilter {
   }
 
   /** Minimum of the key's counters: >= min(true count, 2^n - 1). */
-  public int estimateCount(byte[] md5) {
+  int estimateCount(byte[] md5) {
     return estimateCount(high(md5), low(md5));
   }
 
   /** Writes the key's k counter positions to {@code out[0..k)}. */
-  public void positions(byte[] md5, int[] out) {
+  void positions(byte[] md5, int[] out) {
     positions(high(md5), low(md5), out);
   }
 
@@ -165,7 +165,7 @@ public final class CountingBloomFilter {
   }
 
   /** As {@link #estimateCount(byte[])}. */
-  public int estimateCount(long h1, long h2) {
+  int estimateCount(long h1, long h2) {
     int min = max;
     long g = h1;
     for (int i = 0; i < k; i++, g += h2) {
@@ -175,7 +175,7 @@ public final class CountingBloomFilter {
   }
 
   /** As {@link #positions(byte[], int[])}. */
-  public void positions(long h1, long h2, int[] out) {
+  void positions(long h1, long h2, int[] out) {
     if (out.length < k) {
       throw new IllegalArgumentException(
           "out.length (" + out.length + ") must be >= k (" + k + ")");
@@ -199,7 +199,7 @@ public final class CountingBloomFilter {
   }
 
   /** remove() calls refused because a counter was already 0. */
-  public long underflows() {
+  long underflows() {
     return underflows;
   }
 

@@ -75,7 +75,7 @@ public final class ExactKeyFilter extends IndexKeyFilter implements GroupPrefilt
   }
 
   /** A record with this exact key left the index. */
-  public void removed(byte[] md5) {
+  void removed(byte[] md5) {
     filter.remove(md5);
   }
 

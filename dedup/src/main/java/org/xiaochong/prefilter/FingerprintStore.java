@@ -7,7 +7,7 @@ import java.util.function.Consumer;
  * table or an index in production). Each entry keeps its reference count, the kept record's id and
  * its k counter positions. Implementations state their own thread-safety.
  */
-public interface FingerprintStore {
+interface FingerprintStore {
 
   /** The entry for {@code fingerprint}, or null if absent. */
   FingerprintEntry get(Fingerprint fingerprint);

@@ -22,7 +22,7 @@ import java.util.OptionalLong;
  *
  * <p>Not thread-safe: one instance per dedup run.
  */
-public final class ImpCbFilter {
+final class ImpCbFilter {
   /*
    * Why the invariant holds: only a new fingerprint increments, and only the removal of its entry
    * decrements, so the exact count c(p) is the number of stored positions equal to p.

@@ -9,7 +9,7 @@ import java.util.function.Consumer;
  * (O(size)); it only runs when a saturated counter is deleted from, which is rare at the seeds'
  * shapes (see {@link CountingBloomFilter}). Not thread-safe.
  */
-public final class InMemoryFingerprintStore implements FingerprintStore {
+final class InMemoryFingerprintStore implements FingerprintStore {
 
   private final Map<Fingerprint, FingerprintEntry> entries = new HashMap<>();
 

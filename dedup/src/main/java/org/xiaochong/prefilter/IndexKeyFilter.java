@@ -254,7 +254,7 @@ public abstract sealed class IndexKeyFilter permits ExactKeyFilter, NearKeyFilte
     return filter.shape().equals(other.filter.shape()) && Arrays.equals(filter.words(), other.filter.words());
   }
 
-  public FilterShape shape() {
+  FilterShape shape() {
     return filter.shape();
   }
 

@@ -21,7 +21,7 @@ public final class PrefilterFormatException extends IOException {
   }
 
   /** The file that was read. */
-  public Path file() {
+  Path file() {
     return file;
   }
 }

@@ -43,8 +43,8 @@ import java.util.zip.CheckedOutputStream;
  */
 public final class PrefilterSnapshot {
 
-  public static final int MAGIC = 0x58435046; // "XCPF"
-  public static final int FORMAT_VERSION = 1;
+  static final int MAGIC = 0x58435046; // "XCPF"
+  static final int FORMAT_VERSION = 1;
   private static final int BUFFER_BYTES = 1 << 16;
   private static final long NO_STORE = -1;
   private static final int HEADER_BYTES = 48;
@@ -64,7 +64,7 @@ public final class PrefilterSnapshot {
   }
 
   /** The loaded store, if the file holds one. */
-  public Optional<InMemoryFingerprintStore> store() {
+  Optional<InMemoryFingerprintStore> store() {
     return Optional.ofNullable(store);
   }
 
@@ -73,7 +73,7 @@ public final class PrefilterSnapshot {
    *
    * @throws IllegalStateException if the file was written without a store
    */
-  public ImpCbFilter toImpCbFilter() {
+  ImpCbFilter toImpCbFilter() {
     if (store == null) {
       throw new IllegalStateException("the snapshot holds no fingerprint store");
     }
@@ -84,7 +84,7 @@ public final class PrefilterSnapshot {
    * The loaded filter in front of a store kept elsewhere (e.g. a database). The caller vouches that
    * the store matches the filter; a mismatch can cause false negatives.
    */
-  public ImpCbFilter toImpCbFilter(FingerprintStore externalStore) {
+  ImpCbFilter toImpCbFilter(FingerprintStore externalStore) {
     return new ImpCbFilter(filter, externalStore);
   }
 
@@ -94,7 +94,7 @@ public final class PrefilterSnapshot {
   }
 
   /** Writes the filter, and its store if it is an {@link InMemoryFingerprintStore}. */
-  public static void write(Path file, ImpCbFilter impCbFilter) throws IOException {
+  static void write(Path file, ImpCbFilter impCbFilter) throws IOException {
     InMemoryFingerprintStore store =
         impCbFilter.store() instanceof InMemoryFingerprintStore inMemory ? inMemory : null;
     write(file, impCbFilter.filter(), store);

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.xiaochong.demo.PostGenerator;
-import org.xiaochong.demo.PostLoader;
+import org.xiaochong.posts.PostGenerator;
+import org.xiaochong.posts.PostLoader;
 
 /** `dedup run` end to end through DedupCommand.commandLine(out, err), against the embedded server. */
 @Tag("db")
@@ -103,7 +103,7 @@ class CliIT extends DbTestSupport {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"run", "restore", "index", "stats", "init-db", "demo"})
+  @ValueSource(strings = {"run", "restore", "index", "stats", "init-db"})
   void help_eachCommand_listsExitCodes(String command) {
     CliRun run = cli(command, "--help");
 

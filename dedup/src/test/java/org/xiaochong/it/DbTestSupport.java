@@ -19,9 +19,11 @@ import java.util.Properties;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.Tag;
+import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.cli.DedupCommand;
 import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.posts.GroundTruth;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.source.Database;
@@ -224,5 +226,30 @@ abstract class DbTestSupport {
 
   static void useHandle(org.jdbi.v3.core.HandleConsumer<RuntimeException> consumer) {
     database().jdbi().useHandle(consumer);
+  }
+
+  /** The removals of {@code plan} as the generated posts' ground truth checks them. */
+  static GroundTruth.Removals removals(DeletionPlan plan) {
+    return new GroundTruth.Removals() {
+      @Override
+      public int size() {
+        return plan.size();
+      }
+
+      @Override
+      public long removedId(int i) {
+        return plan.removedId(i);
+      }
+
+      @Override
+      public long keptId(int i) {
+        return plan.keptId(i);
+      }
+
+      @Override
+      public String rule(int i) {
+        return plan.rule(i).label;
+      }
+    };
   }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.xiaochong.demo.PostLoader;
+import org.xiaochong.posts.PostLoader;
 import org.xiaochong.method.NeighbourPairsMethod;
 
 /**

@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.xiaochong.archive.DeletionPlan;
-import org.xiaochong.demo.GroundTruth;
-import org.xiaochong.demo.PostGenerator;
-import org.xiaochong.demo.PostLoader;
+import org.xiaochong.posts.GroundTruth;
+import org.xiaochong.posts.PostGenerator;
+import org.xiaochong.posts.PostLoader;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.policy.KeepLatestPolicy;
@@ -68,8 +68,8 @@ class NearPipelineIT extends DbTestSupport {
     DeletionPlan plan = outcome.plan();
     RunSummary summary = outcome.summary();
 
-    GroundTruth.ExactCheck exact = truth.checkExact(plan);
-    GroundTruth.NearCheck check = truth.checkAll(plan);
+    GroundTruth.ExactCheck exact = truth.checkExact(removals(plan));
+    GroundTruth.NearCheck check = truth.checkAll(removals(plan));
     System.out.printf("near IT seed %d, %d posts: exact %d/%d wrong %d; near removed %d, precision %.4f (near rule %.4f),"
             + " near recall %.4f, recall all %.4f, hard-negative merges %d; %s%n", SEED, loaded, exact.correct(),
         exact.expected(), exact.wrong(), summary.removed("near"), check.precision(), check.nearPrecision(),
@@ -116,7 +116,7 @@ class NearPipelineIT extends DbTestSupport {
   void nearAlone_onGeneratedPosts_removesExactAndNearCopiesWithoutWrongMerges() {
     load();
     DedupRunner.Outcome outcome = run("near", false);
-    GroundTruth.NearCheck check = truth.checkAll(outcome.plan());
+    GroundTruth.NearCheck check = truth.checkAll(removals(outcome.plan()));
     System.out.printf("near IT --method near seed %d: removed %d, precision %.4f, recall all %.4f, hard-negative merges %d%n",
         SEED, outcome.plan().size(), check.precision(), check.recall(), check.hardNegativeMerges());
     assertThat(outcome.summary().removed("exact")).isZero();

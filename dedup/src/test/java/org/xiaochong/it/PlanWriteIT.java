@@ -18,7 +18,7 @@ import org.xiaochong.archive.ArchiveTables;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.PlanMover;
 import org.xiaochong.archive.RunLog;
-import org.xiaochong.demo.PostLoader;
+import org.xiaochong.posts.PostLoader;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.DbSettings;
 import org.xiaochong.source.RecordSource;

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.xiaochong.demo.PostGenerator;
-import org.xiaochong.demo.PostLoader;
+import org.xiaochong.posts.PostGenerator;
+import org.xiaochong.posts.PostLoader;
 
 /** report.html: its numbers equal summary.json, it has the sections, and it renders in Chromium. */
 @Tag("db")

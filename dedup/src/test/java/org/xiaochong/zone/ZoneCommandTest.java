@@ -228,13 +228,4 @@ class ZoneCommandTest {
     assertThat(summary.get("simhash.duplicates_left").asLong()).isZero();
     assertThat(run.out()).contains("seed 003 simhash rule");
   }
-
-  @Test
-  void zoneBench_withoutSharedData_skipsCleanly() {
-    StringWriter out = new StringWriter();
-    int code = DedupCommand.commandLine(new PrintWriter(out, true), new PrintWriter(new StringWriter(), true))
-        .execute("zone-bench", "--shared-data", dir.resolve("absent").toString(), "--dir", dir.resolve("scratch").toString());
-    assertThat(code).isZero();
-    assertThat(out.toString()).startsWith("zone-bench: skipped, no snapshot ").hasLineCount(1);
-  }
 }

@@ -147,7 +147,7 @@ public final class FingerprintIndex implements Closeable {
   }
 
   /** Whether this instance may add, delete and commit ({@link #openReadOnly} may not). */
-  public boolean writable() {
+  boolean writable() {
     return writer != null;
   }
 
@@ -215,17 +215,17 @@ public final class FingerprintIndex implements Closeable {
   }
 
   /** Starts a sync that indexes records: returns its number, the next one (committed with the next commit). */
-  public long nextSyncSeq() {
+  long nextSyncSeq() {
     return ++syncSeq;
   }
 
   /** The server's clock when the last committed sync started, or null. */
-  public String syncStarted() {
+  String syncStarted() {
     return syncStarted;
   }
 
   /** Records the server's clock at the start of this sync (committed with the next commit). */
-  public void setSyncStarted(String serverTime) {
+  void setSyncStarted(String serverTime) {
     this.syncStarted = serverTime;
   }
 
@@ -241,7 +241,7 @@ public final class FingerprintIndex implements Closeable {
    * Adds the documents of {@code segment} as a new segment (uncommitted), written by the codec as
    * a merge would write them; several threads may call it at once.
    */
-  public void addSegment(org.apache.lucene.index.LeafReader segment) {
+  void addSegment(org.apache.lucene.index.LeafReader segment) {
     try {
       requireWriter().addIndexes(org.apache.lucene.index.SlowCodecReaderWrapper.wrap(segment));
     } catch (IOException e) {
@@ -267,7 +267,7 @@ public final class FingerprintIndex implements Closeable {
    * Writes the largest in-memory segment to disk on the calling thread (several threads may call it
    * at once, each flushing another); returns whether there was one. {@link #commit} flushes the rest.
    */
-  public boolean flushNextBuffer() {
+  boolean flushNextBuffer() {
     try {
       return requireWriter().flushNextBuffer();
     } catch (IOException e) {

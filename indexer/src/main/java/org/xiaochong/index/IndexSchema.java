@@ -40,17 +40,17 @@ public final class IndexSchema {
   public static final String REG_TIME = "reg_time";
   public static final String MD5 = "md5";
   public static final String ROW_CRC = "row_crc";
-  public static final String SYNC_SEQ = "sync_seq";
+  static final String SYNC_SEQ = "sync_seq";
 
   /** Commit user data keys. */
-  public static final String USER_DATA_VERSION = "xiaochong.fingerprint-version";
-  public static final String USER_DATA_FIELDS = "xiaochong.fields";
+  static final String USER_DATA_VERSION = "xiaochong.fingerprint-version";
+  static final String USER_DATA_FIELDS = "xiaochong.fields";
   /** A UUID made when the index is created: a run's watermark only holds for the index it was taken on. */
-  public static final String USER_DATA_INDEX_ID = "xiaochong.index-id";
+  static final String USER_DATA_INDEX_ID = "xiaochong.index-id";
   /** The number of the last sync that indexed records (0: none yet). */
-  public static final String USER_DATA_SYNC_SEQ = "xiaochong.sync-seq";
+  static final String USER_DATA_SYNC_SEQ = "xiaochong.sync-seq";
   /** The server's clock when the last sync started (for source.updated-column); absent until a sync records it. */
-  public static final String USER_DATA_SYNC_STARTED = "xiaochong.sync-started";
+  static final String USER_DATA_SYNC_STARTED = "xiaochong.sync-started";
 
   private IndexSchema() {}
 
@@ -58,7 +58,7 @@ public final class IndexSchema {
    * @param rowCrc the server's checksum of the row ({@code SourceRecord#rowCrc}; UNKNOWN_CRC when not known)
    * @param syncSeq the number of the sync that indexes the record
    */
-  public static Document document(long id, long regTime, byte[] md5, long rowCrc, long syncSeq) {
+  static Document document(long id, long regTime, byte[] md5, long rowCrc, long syncSeq) {
     Document doc = new Document();
     doc.add(new NumericDocValuesField(ID, id));
     doc.add(new NumericDocValuesField(REG_TIME, regTime));
@@ -74,7 +74,7 @@ public final class IndexSchema {
    * Matches the documents of these record ids: one pass over the id doc values of every segment
    * (a hash-set probe per document), so delete in large batches.
    */
-  public static Query idsQuery(long[] ids, int from, int to) {
+  static Query idsQuery(long[] ids, int from, int to) {
     return NumericDocValuesField.newSlowSetQuery(ID, java.util.Arrays.copyOfRange(ids, from, to));
   }
 }

@@ -39,7 +39,7 @@ public final class IndexSync {
    * Rows updated this long before the last sync started are compared again: a transaction that set its
    * updated value before the sync started but committed after the sync read the table is still seen.
    */
-  public static final int UPDATED_MARGIN_SECONDS = 3600;
+  static final int UPDATED_MARGIN_SECONDS = 3600;
 
   /**
    * What a sync did.

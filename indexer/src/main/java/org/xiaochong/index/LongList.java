@@ -27,7 +27,7 @@ public final class LongList {
   }
 
   /** Calls {@code consumer} with each value, in order. */
-  public void forEach(java.util.function.LongConsumer consumer) {
+  void forEach(java.util.function.LongConsumer consumer) {
     for (int i = 0; i < size; i++) {
       consumer.accept(values[i]);
     }

@@ -45,7 +45,7 @@ public final class NearSchema {
    * field + content, let cora keep about 6,000 more true pairs but merged the same seller's pear and
    * apple posts when the table has no product column to must-match: NearPassTest.)
    */
-  public static final int SUBJECT_COUNT = 2;
+  static final int SUBJECT_COUNT = 2;
   public static final String SHINGLES = "near_shingles";
   public static final String TEL = "near_tel";
   public static final String NUM = "near_num";
@@ -57,7 +57,7 @@ public final class NearSchema {
   public static final String LAYOUT = "near-schema/3";
   public static final String OUTCOME = "near_outcome";
   /** Added to the outcome ordinal when the post was cut to near.max-chars. */
-  public static final int TRUNCATED_FLAG = 256;
+  static final int TRUNCATED_FLAG = 256;
 
   private NearSchema() {}
 

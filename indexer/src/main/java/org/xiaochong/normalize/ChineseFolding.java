@@ -17,7 +17,7 @@ import java.util.Map;
 public final class ChineseFolding {
 
   /** The shipped traditional → simplified character table. */
-  public static final String DEFAULT_TRADITIONAL = "classpath:/config/traditional-simplified.txt";
+  static final String DEFAULT_TRADITIONAL = "classpath:/config/traditional-simplified.txt";
 
   /** The shipped synonym groups. */
   public static final String DEFAULT_SYNONYMS = "classpath:/config/synonyms-zh.txt";
@@ -51,12 +51,12 @@ public final class ChineseFolding {
   }
 
   /** Folding that changes nothing. */
-  public static ChineseFolding identity() {
+  static ChineseFolding identity() {
     return IDENTITY;
   }
 
   /** The shipped tables: traditional folding on, default synonyms. */
-  public static ChineseFolding defaults() {
+  static ChineseFolding defaults() {
     return load(true, DEFAULT_SYNONYMS);
   }
 
@@ -91,7 +91,7 @@ public final class ChineseFolding {
   }
 
   /** Replaces every traditional character of the table by its simplified form. */
-  public String foldTraditional(String text) {
+  String foldTraditional(String text) {
     if (simplifiedOf == null || text.isEmpty()) {
       return text;
     }
@@ -109,7 +109,7 @@ public final class ChineseFolding {
   }
 
   /** Replaces synonyms by their canonical form, longest match first, scanning left to right. */
-  public String foldSynonyms(String text) {
+  String foldSynonyms(String text) {
     if (canonicalOf.isEmpty() || text.isEmpty()) {
       return text;
     }
@@ -145,12 +145,12 @@ public final class ChineseFolding {
   }
 
   /** Number of traditional → simplified pairs in use (0 when traditional folding is off). */
-  public int traditionalPairCount() {
+  int traditionalPairCount() {
     return traditionalPairs;
   }
 
   /** Number of variants that fold to a canonical word. */
-  public int synonymCount() {
+  int synonymCount() {
     return canonicalOf.size();
   }
 

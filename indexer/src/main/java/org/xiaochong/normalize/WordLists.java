@@ -23,7 +23,7 @@ import java.util.List;
 public final class WordLists {
 
   /** Prefix of a location that names a class path resource. */
-  public static final String CLASSPATH_PREFIX = "classpath:";
+  static final String CLASSPATH_PREFIX = "classpath:";
 
   private WordLists() {}
 

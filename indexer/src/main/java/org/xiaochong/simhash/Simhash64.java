@@ -88,7 +88,7 @@ public final class Simhash64 implements Closeable {
   }
 
   /** Simhash with tf * idf weights from {@code documentFrequencies} (same features as counted). */
-  public static Simhash64 withTfIdf(Features features, DocumentFrequencies documentFrequencies) {
+  static Simhash64 withTfIdf(Features features, DocumentFrequencies documentFrequencies) {
     if (documentFrequencies == null) {
       throw new IllegalArgumentException("documentFrequencies (null) are needed for tf-idf weights");
     }
@@ -105,7 +105,7 @@ public final class Simhash64 implements Closeable {
   }
 
   /** Features of {@code text} with their weights, in first-seen order. */
-  public Map<String, Double> weights(String text) {
+  Map<String, Double> weights(String text) {
     Map<String, Double> weights = new LinkedHashMap<>();
     for (String feature : features(text)) {
       weights.merge(feature, 1.0, Double::sum);

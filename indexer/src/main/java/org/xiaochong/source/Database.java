@@ -32,7 +32,7 @@ import org.jdbi.v3.sqlobject.SqlObjectPlugin;
  */
 public final class Database implements AutoCloseable {
   /** The schema the embedded server creates and uses. */
-  public static final String EMBEDDED_SCHEMA = "xiaochong";
+  static final String EMBEDDED_SCHEMA = "xiaochong";
 
   private final Jdbi jdbi;
   private final String url;
@@ -223,12 +223,12 @@ public final class Database implements AutoCloseable {
   }
 
   /** True when the exception says the table does not exist (SQLState 42S02). */
-  public static boolean isMissingTable(Throwable e) {
+  static boolean isMissingTable(Throwable e) {
     return hasSqlState(e, "42S02");
   }
 
   /** True when the exception says a column does not exist (SQLState 42S22). */
-  public static boolean isMissingColumn(Throwable e) {
+  static boolean isMissingColumn(Throwable e) {
     return hasSqlState(e, "42S22");
   }
 

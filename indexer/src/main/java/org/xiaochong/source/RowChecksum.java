@@ -20,7 +20,7 @@ import java.util.zip.CRC32;
  * #clientMayCompute}). A disagreement would cost time, never a wrong decision: rows whose checksums
  * differ are re-read and decided again.
  */
-public final class RowChecksum {
+final class RowChecksum {
   private static final byte SEPARATOR = 0x1F;
 
   private RowChecksum() {}
@@ -34,7 +34,7 @@ public final class RowChecksum {
    *     and costly (on 1M sample rows the server took about twice as long as without). For columns of
    *     one charset the bytes hashed are the same either way.
    */
-  public static String sqlExpression(List<String> columns, boolean castToBinary, String alias) {
+  static String sqlExpression(List<String> columns, boolean castToBinary, String alias) {
     String prefix = alias == null ? "" : alias + ".";
     String values = columns.stream()
         .map(c -> castToBinary ? "CAST(" + prefix + TableSpec.quote(c) + " AS BINARY)" : prefix + TableSpec.quote(c))
@@ -48,7 +48,7 @@ public final class RowChecksum {
    * character_set_name, shared by all of them) equals the server's: their stored bytes are the UTF-8
    * encoding of the text.
    */
-  public static boolean clientMayCompute(String charset) {
+  static boolean clientMayCompute(String charset) {
     return charset != null && switch (charset.toLowerCase(java.util.Locale.ROOT)) {
       case "utf8mb4", "utf8mb3", "utf8", "ascii" -> true;
       default -> false;

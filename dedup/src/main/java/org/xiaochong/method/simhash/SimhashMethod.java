@@ -41,7 +41,7 @@ import org.xiaochong.source.SourceRecord;
  */
 public final class SimhashMethod implements FingerprintMethod {
   /** The method's name: its {@code --method} value, rule label, summary section and index folder. */
-  public static final String NAME = "simhash";
+  static final String NAME = "simhash";
 
   @Override
   public String name() {

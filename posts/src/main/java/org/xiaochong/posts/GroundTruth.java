@@ -1,0 +1,196 @@
+package org.xiaochong.posts;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The truth of generated data: per record id its cluster and kind. Records of a cluster whose kind
+ * is the original or an exact variant form its exact group; an exact pass should remove all of that
+ * group but one, and nothing else. Not thread-safe.
+ */
+public final class GroundTruth {
+  private long[] clusters = new long[1024];
+  private byte[] kinds = new byte[1024];
+  private long maxId;
+  private final java.util.Set<Long> hardNegativeClusters = new java.util.HashSet<>();
+
+  /**
+   * The removals of a dedup plan, as the checks read them: the accessors of {@code DeletionPlan}, with
+   * the rule as its label. This module does not depend on the pipeline, so the caller adapts its plan.
+   */
+  public interface Removals {
+    int size();
+
+    long removedId(int i);
+
+    long keptId(int i);
+
+    /** The rule's label: {@code exact}, {@code near}, ... */
+    String rule(int i);
+  }
+
+  public void add(PostGenerator.Post post) {
+    int id = Math.toIntExact(post.id());
+    if (id >= clusters.length) {
+      int capacity = Math.max(id + 1, clusters.length * 2);
+      clusters = Arrays.copyOf(clusters, capacity);
+      kinds = Arrays.copyOf(kinds, capacity);
+    }
+    clusters[id] = post.cluster();
+    kinds[id] = (byte) post.kind().ordinal();
+    maxId = Math.max(maxId, id);
+    if (post.kind() == PostGenerator.Kind.HARD_NEGATIVE_SELLER || post.kind() == PostGenerator.Kind.HARD_NEGATIVE_PRODUCT) {
+      hardNegativeClusters.add(post.cluster());
+    }
+  }
+
+  public long cluster(long id) {
+    return clusters[(int) id];
+  }
+
+  PostGenerator.Kind kind(long id) {
+    return PostGenerator.Kind.values()[kinds[(int) id]];
+  }
+
+  /** In its cluster's exact group: the original (or hard-negative original) or an exact variant. */
+  public boolean inExactGroup(long id) {
+    PostGenerator.Kind kind = kind(id);
+    return kind.exactDuplicate || !kind.nearDuplicate;
+  }
+
+  /** How many records an exact pass over everything must remove: per cluster, exact group size - 1. */
+  long expectedExactRemovals() {
+    Map<Long, Integer> groupSizes = new HashMap<>();
+    for (long id = 1; id <= maxId; id++) {
+      if (clusters[(int) id] != 0 && inExactGroup(id)) {
+        groupSizes.merge(clusters[(int) id], 1, Integer::sum);
+      }
+    }
+    return groupSizes.values().stream().mapToLong(size -> size - 1).sum();
+  }
+
+  /** Checks each exact removal: removed and kept must be in the same cluster's exact group. */
+  public ExactCheck checkExact(Removals plan) {
+    long correct = 0;
+    long wrong = 0;
+    for (int i = 0; i < plan.size(); i++) {
+      if (!"exact".equals(plan.rule(i))) {
+        continue;
+      }
+      long removed = plan.removedId(i);
+      long kept = plan.keptId(i);
+      // The kept record is a near variant only after --method both re-pointed the removal to the near
+      // survivor of its exact twin (DeletionPlan.collapseChains); an exact-only run never does that.
+      if (cluster(removed) == cluster(kept) && inExactGroup(removed) && (inExactGroup(kept) || kind(kept).nearDuplicate)) {
+        correct++;
+      } else {
+        wrong++;
+      }
+    }
+    return new ExactCheck(expectedExactRemovals(), correct, wrong);
+  }
+
+  /** How many near variants the data holds: each one is a duplicate beyond its cluster's exact group. */
+  long expectedNearRemovals() {
+    long n = 0;
+    for (long id = 1; id <= maxId; id++) {
+      if (clusters[(int) id] != 0 && kind(id).nearDuplicate) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Checks every removal of the plan (either rule). A removal is correct when its kept record is in
+   * the removed record's true cluster; a cluster of n records should lose n - 1 of them (per true
+   * cluster, the members beyond one that were removed), of which exact-group size - 1 by the exact
+   * rule and the near variants by either rule. A wrong removal where either record belongs to a
+   * hard-negative cluster (same seller other product, or same product other seller) is a hard-negative
+   * merge.
+   */
+  public NearCheck checkAll(Removals plan) {
+    long correct = 0;
+    long wrong = 0;
+    long nearCorrect = 0;
+    long nearWrong = 0;
+    long exactCorrect = 0;
+    long hardNegativeMerges = 0;
+    for (int i = 0; i < plan.size(); i++) {
+      long removed = plan.removedId(i);
+      long kept = plan.keptId(i);
+      boolean ok = cluster(removed) == cluster(kept);
+      boolean near = "near".equals(plan.rule(i));
+      if (ok) {
+        correct++;
+        if (near) {
+          nearCorrect++;
+        } else {
+          exactCorrect++;
+        }
+      } else {
+        wrong++;
+        if (near) {
+          nearWrong++;
+        }
+        if (hardNegativeClusters.contains(cluster(removed)) || hardNegativeClusters.contains(cluster(kept))) {
+          hardNegativeMerges++;
+        }
+      }
+    }
+    long expectedExact = expectedExactRemovals();
+    return new NearCheck(expectedExact + expectedNearRemovals(), expectedNearRemovals(), correct, wrong, exactCorrect,
+        nearCorrect, nearWrong, hardNegativeMerges);
+  }
+
+  /**
+   * All removals against the truth.
+   *
+   * @param expected duplicates in the data: per cluster, its size - 1
+   * @param expectedNear near variants in the data
+   * @param correct removals whose kept record is in the removed record's cluster
+   * @param wrong the other removals
+   * @param exactCorrect correct removals by the exact rule
+   * @param nearCorrect correct removals by the near rule
+   * @param nearWrong wrong removals by the near rule
+   * @param hardNegativeMerges wrong removals involving a hard-negative cluster
+   */
+  public record NearCheck(long expected, long expectedNear, long correct, long wrong, long exactCorrect,
+      long nearCorrect, long nearWrong, long hardNegativeMerges) {
+    /** Precision over all removals. */
+    public double precision() {
+      return correct + wrong == 0 ? 1.0 : (double) correct / (correct + wrong);
+    }
+
+    /** Precision of the near rule's removals. */
+    public double nearPrecision() {
+      return nearCorrect + nearWrong == 0 ? 1.0 : (double) nearCorrect / (nearCorrect + nearWrong);
+    }
+
+    /** Recall over all duplicates (exact and near). */
+    public double recall() {
+      return expected == 0 ? 1.0 : (double) correct / expected;
+    }
+
+    /**
+     * Recall over the near duplicates: the correct removals beyond those of the exact rule, per near
+     * variant. Meaningful after an exact pass (--method both); with --method near alone the near rule
+     * also removes exact copies, so read {@link #recall()}.
+     */
+    public double nearRecall() {
+      return expectedNear == 0 ? 1.0 : (double) (correct - exactCorrect) / expectedNear;
+    }
+  }
+
+  /** Exact pass against the truth. */
+  public record ExactCheck(long expected, long correct, long wrong) {
+    public double precision() {
+      return correct + wrong == 0 ? 1.0 : (double) correct / (correct + wrong);
+    }
+
+    public double recall() {
+      return expected == 0 ? 1.0 : (double) correct / expected;
+    }
+  }
+}

@@ -1,0 +1,212 @@
+package org.xiaochong.eval;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.xiaochong.posts.PostGenerator;
+import org.xiaochong.load.DelimitedReader;
+import org.xiaochong.load.TableLoader;
+import org.xiaochong.source.Database;
+import org.xiaochong.source.TableSpec;
+
+/**
+ * The labelled data sets of {@code eval}, each loaded into a table of its own with its truth
+ * (clusters or pairs) kept apart: label columns are never loaded, so the matcher cannot see them.
+ * Generated posts come from {@link PostGenerator}; the real sets from the shared data folder
+ * (restaurants and cora with their pair files, febrl's rec_id clusters, childcare's True Id, PAWS-X
+ * zh sentence pairs). Not thread-safe.
+ */
+public final class EvalDatasets {
+  /**
+   * A loaded data set: its table, truth, fields, (pawsx) pairs with their labels and (generated) the
+   * generator's kind of each record.
+   */
+  public record Loaded(String table, Truth truth, List<String> exact, List<String> near, List<long[]> pairs,
+      List<Boolean> pairLabels, String note, java.util.Map<Long, PostGenerator.Kind> kinds) {
+    Loaded(String table, Truth truth, List<String> exact, List<String> near, List<long[]> pairs,
+        List<Boolean> pairLabels, String note) {
+      this(table, truth, exact, near, pairs, pairLabels, note, null);
+    }
+  }
+
+  private final long seed;
+  private final long records;
+  private final double exactShare;
+  private final long maxRecords;
+
+  /**
+   * @param seed seed of the generated posts
+   * @param records generated posts
+   * @param exactShare chance that a generated duplicate is an exact copy
+   * @param maxRecords cap on the records loaded from a real set (0: all)
+   */
+  public EvalDatasets(long seed, long records, double exactShare, long maxRecords) {
+    this.seed = seed;
+    this.records = records;
+    this.exactShare = exactShare;
+    this.maxRecords = maxRecords;
+  }
+
+  public Loaded load(Database database, String name, Path shared) throws IOException {
+    String table = "eval_" + name;
+    drop(database, table);
+    return switch (name) {
+      case "generated" -> loadGenerated(database, table);
+      case "restaurants" -> loadWithPairs(database, table, shared.resolve("hpi-restaurants/hpi_restaurants.csv"),
+          shared.resolve("hpi-restaurants/hpi_restaurants_goldstandard.csv"), List.of("class"),
+          List.of("name", "addr", "city", "phone", "type"), List.of("name", "addr", "city", "phone", "type"));
+      case "cora" -> loadWithPairs(database, table, shared.resolve("hpi-cora/hpi_cora.csv"),
+          shared.resolve("hpi-cora/hpi_cora_goldstandard.csv"), List.of(),
+          List.of("authors", "title", "booktitle", "journal", "volume", "pages", "year", "date", "publisher",
+              "institution", "address", "editor", "month", "note", "tech", "type"),
+          List.of("authors", "title", "booktitle", "journal", "volume", "pages", "year", "date", "publisher",
+              "institution", "address", "editor", "month", "note", "tech", "type"));
+      case "febrl1", "febrl2", "febrl3" -> loadFebrl(database, table,
+          shared.resolve("febrl/dataset" + name.charAt(5) + ".csv"));
+      case "childcare" -> loadChildcare(database, table,
+          shared.resolve("dedupe-chicago-childcare/csv_example_input_with_true_ids.csv"));
+      case "pawsx" -> loadPawsx(database, table, shared.resolve("zh-pawsx"));
+      default -> throw new IllegalArgumentException(name);
+    };
+  }
+
+  public Loaded loadGenerated(Database database, String table) {
+    List<String> columns = TableSpec.SAMPLE_TEXT_COLUMNS;
+    Truth truth = new Truth();
+    java.util.Map<Long, PostGenerator.Kind> kinds = new java.util.HashMap<>();
+    try (TableLoader loader = new TableLoader(database, table, "id", "reg_time", columns)) {
+      new PostGenerator(seed, records, exactShare).generate(records, p -> {
+        kinds.put(p.id(), p.kind());
+        loader.add(p.id(), p.regTime(), new String[] {p.title(), p.category(), p.product(), p.region(), p.price(),
+            p.contact(), p.phone(), p.content()});
+        truth.add(p.id(), "g" + p.cluster());
+      });
+      loader.finish();
+    }
+    return new Loaded(table, truth, columns, List.of("title", "product", "content"), null, null,
+        " (seed " + seed + ", exact share " + exactShare + ")", kinds);
+  }
+
+  /** A CSV with an id column and a pair file p1,p2 of ids; {@code hidden} columns are not loaded. */
+  private Loaded loadWithPairs(Database database, String table, Path file, Path pairFile, List<String> hidden,
+      List<String> exact, List<String> near) throws IOException {
+    List<Long> ids = new ArrayList<>();
+    loadCsv(database, table, file, false, "id", hidden, null, (id, label) -> ids.add(id));
+    List<long[]> pairs = new ArrayList<>();
+    try (DelimitedReader reader = DelimitedReader.csv(Files.newBufferedReader(pairFile, StandardCharsets.UTF_8), true)) {
+      String[] row;
+      java.util.Set<Long> loadedIds = new java.util.HashSet<>(ids);
+      while ((row = reader.next()) != null) {
+        long a = Long.parseLong(row[0].strip());
+        long b = Long.parseLong(row[1].strip());
+        if (loadedIds.contains(a) && loadedIds.contains(b)) {
+          pairs.add(new long[] {a, b});
+        }
+      }
+    }
+    return new Loaded(table, Truth.fromPairs(pairs, ids), exact, near, null, null, capNote());
+  }
+
+  private Loaded loadFebrl(Database database, String table, Path file) throws IOException {
+    Truth truth = new Truth();
+    loadCsv(database, table, file, true, null, List.of("rec_id"), "rec_id", (id, label) -> {
+      String[] parts = label.split("-");
+      truth.add(id, parts.length >= 2 ? parts[1] : null);
+    });
+    List<String> fields = List.of("given_name", "surname", "street_number", "address_1", "address_2", "suburb",
+        "postcode", "state", "date_of_birth", "soc_sec_id");
+    return new Loaded(table, truth, fields, fields, null, null, " (rec_id not loaded)" + capNote());
+  }
+
+  private Loaded loadChildcare(Database database, String table, Path file) throws IOException {
+    Truth truth = new Truth();
+    loadCsv(database, table, file, false, "id", List.of("true_id"), "true_id", truth::add);
+    return new Loaded(table, truth, List.of("site_name", "address", "zip", "phone"),
+        List.of("site_name", "address", "zip", "phone"), null, null, " (True Id not loaded)" + capNote());
+  }
+
+  /** PAWS-X zh test + dev: each pair's two sentences become two records (ids 2i-1, 2i). */
+  private Loaded loadPawsx(Database database, String table, Path dir) throws IOException {
+    Truth truth = new Truth();
+    List<long[]> pairs = new ArrayList<>();
+    List<Boolean> labels = new ArrayList<>();
+    try (TableLoader loader = new TableLoader(database, table, "id", "reg_time", List.of("sentence"))) {
+      long id = 0;
+      for (String part : List.of("PAWSX.test.data", "PAWSX.valid.data")) {
+        try (BufferedReader in = Files.newBufferedReader(dir.resolve(part), StandardCharsets.UTF_8)) {
+          String line;
+          while ((line = in.readLine()) != null && (maxRecords == 0 || id + 2 <= maxRecords)) {
+            String[] f = line.split("\t", -1);
+            if (f.length != 3) {
+              continue;
+            }
+            loader.add(++id, null, new String[] {f[0]});
+            truth.add(id, null);
+            loader.add(++id, null, new String[] {f[1]});
+            truth.add(id, null);
+            pairs.add(new long[] {id - 1, id});
+            labels.add(f[2].strip().equals("1"));
+          }
+        }
+      }
+      loader.finish();
+    }
+    return new Loaded(table, truth, List.of("sentence"), List.of("sentence"), pairs, labels,
+        " (" + pairs.size() + " pairs, test + dev; no cluster labels, so no P/R)");
+  }
+
+  private String capNote() {
+    return maxRecords > 0 ? ", capped at --max-records " + maxRecords : "";
+  }
+
+  interface LabelSink {
+    void accept(long id, String label);
+  }
+
+  /**
+   * Loads a CSV into {@code table}: header names normalized as by {@code load}; {@code idColumn} null
+   * means ids 1..n; {@code hidden} columns are not loaded; {@code labelColumn}'s value goes to {@code sink}.
+   */
+  private void loadCsv(Database database, String table, Path file, boolean trim, String idColumn, List<String> hidden,
+      String labelColumn, LabelSink sink) throws IOException {
+    try (DelimitedReader reader = DelimitedReader.csv(Files.newBufferedReader(file, StandardCharsets.UTF_8), trim)) {
+      List<String> names = reader.header().stream().map(TableLoader::columnName).toList();
+      int idAt = idColumn == null ? -1 : names.indexOf(idColumn);
+      int labelAt = labelColumn == null ? -1 : names.indexOf(labelColumn);
+      List<String> text = new ArrayList<>();
+      List<Integer> textAt = new ArrayList<>();
+      for (int i = 0; i < names.size(); i++) {
+        if (i != idAt && !hidden.contains(names.get(i)) && !names.get(i).equals("reg_time")) {
+          text.add(names.get(i));
+          textAt.add(i);
+        }
+      }
+      try (TableLoader loader = new TableLoader(database, table, "id", "reg_time", text)) {
+        String[] row;
+        String[] values = new String[text.size()];
+        long n = 0;
+        while ((row = reader.next()) != null && (maxRecords == 0 || n < maxRecords)) {
+          for (int i = 0; i < values.length; i++) {
+            values[i] = row[textAt.get(i)];
+          }
+          Long id = idAt < 0 ? null : Long.parseLong(row[idAt].strip());
+          long rowId = loader.add(id, null, values);
+          sink.accept(rowId, labelAt < 0 ? null : row[labelAt]);
+          n++;
+        }
+        loader.finish();
+      }
+    }
+  }
+
+  public static void drop(Database database, String table) {
+    database.jdbi().useHandle(h -> {
+      h.execute("DROP TABLE IF EXISTS " + TableSpec.quote(table));
+      h.execute("DROP TABLE IF EXISTS " + TableSpec.quote(table + "_removed"));
+    });
+  }
+}

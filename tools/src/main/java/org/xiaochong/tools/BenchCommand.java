@@ -1,0 +1,324 @@
+package org.xiaochong.tools;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import org.jdbi.v3.core.Handle;
+import org.xiaochong.cli.ConfigOptions;
+import org.xiaochong.cli.ConsoleProgress;
+import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.cli.ExitCodes;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.method.NearMethod;
+import org.xiaochong.method.NearStats;
+import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.posts.GroundTruth;
+import org.xiaochong.posts.PostLoader;
+import org.xiaochong.progress.Progress;
+import org.xiaochong.run.DedupRunner;
+import org.xiaochong.run.RunSummary;
+import org.xiaochong.source.Database;
+import org.xiaochong.source.TableSpec;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine;
+
+/**
+ * {@code dedup bench}: generate → load → index → run --apply on generated posts, and beside it, on a
+ * copy of the same table in the same server, the same exact dedup done in SQL (an MD5(CONCAT_WS(…))
+ * column, an index on it, a SELECT of the rows with a newer twin, a DELETE). Prints rows/s per stage,
+ * peak heap, and the ratio of the two.
+ */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description = {"Benchmarks a whole exact run (index + run --apply) on generated posts against the same dedup",
+        "done in SQL by MariaDB, in one run on one server. Run with JAVA_OPTS=-Xmx1g to check the heap target."},
+    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."})
+final class BenchCommand implements Callable<Integer> {
+  @Option(names = "--records", defaultValue = "1000000", description = "Posts to generate (default ${DEFAULT-VALUE}).")
+  long records;
+
+  @Option(names = "--method", defaultValue = "exact", paramLabel = "exact|near|simhash|both",
+      description = "Passes to run (default ${DEFAULT-VALUE}); near and both also time the near index build (segmentation).")
+  String method;
+
+  @Option(names = "--seed", defaultValue = "20081118", description = "Random seed (default ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--data-dir", defaultValue = "data/bench", description = "Scratch folder (default ${DEFAULT-VALUE}).")
+  Path dataDir;
+
+  @Option(names = "--skip-sql", description = "Do not run the SQL baseline.")
+  boolean skipSql;
+
+  @Option(names = "--incremental", description = {"After the full run, change 1 % of the rows (new rows and UPDATEs),",
+      "time the nightly run --apply, and check it decides as a full dry run on a copy of the changed table."})
+  boolean incremental;
+
+  @Option(names = "--verbose", description = "Print stack traces of errors.")
+  boolean verbose;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws IOException {
+    List<org.xiaochong.method.FingerprintMethod> methods;
+    try {
+      methods = org.xiaochong.method.FingerprintMethods.parse(method);
+    } catch (IllegalArgumentException e) {
+      spec.commandLine().getErr().println("dedup: bench --method: " + e.getMessage());
+      return ExitCodes.USAGE;
+    }
+    boolean near = methods.stream().anyMatch(m -> m.name().equals("near"));
+    PrintWriter out = spec.commandLine().getOut();
+    DedupConfig config = DedupConfig.forDataDir(dataDir);
+    EvalCommand.deleteTree(config.indexDir());
+    try (Database database = Database.open(config.db())) {
+      Progress progress = ConsoleProgress.forThisProcess();
+      GroundTruth truth = new GroundTruth();
+      long t = System.nanoTime();
+      long loaded;
+      try (Progress.Stage stage = progress.start("load", records)) {
+        loaded = PostLoader.reload(database, seed, records, null, stage, truth::add);
+      }
+      double loadSeconds = (System.nanoTime() - t) / 1e9;
+      out.printf("generate+load: %,d rows in %.1f s (%,.0f rows/s)%n", loaded, loadSeconds, loaded / loadSeconds);
+      if (!skipSql) {
+        database.jdbi().useHandle(h -> {
+          h.execute("DROP TABLE IF EXISTS supply_demand_sqlbench");
+          h.execute("CREATE TABLE supply_demand_sqlbench LIKE supply_demand");
+          h.execute("INSERT INTO supply_demand_sqlbench SELECT * FROM supply_demand");
+        });
+      }
+
+      printQuiesce(out, "before our run", ServerQuiesce.waitUntilIdle(database, QUIESCE_MAX));
+      for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+        pool.resetPeakUsage();
+      }
+      System.gc();
+      DedupRunner.Outcome outcome;
+      try (FingerprintIndex index = ConfigOptions.openIndex(config, true)) {
+        DedupRunner runner = ConfigOptions.runner(config, database, index, progress,
+            spec.commandLine().getOut()::println);
+        outcome = runner.run(new DedupRunner.Options(methods, null, null, true, true, false));
+      }
+      long peakHeap = ManagementFactory.getMemoryPoolMXBeans().stream()
+          .filter(p -> p.getType() == MemoryType.HEAP).mapToLong(p -> p.getPeakUsage().getUsed()).sum();
+      RunSummary summary = outcome.summary();
+      GroundTruth.ExactCheck check = truth.checkExact(PlanRemovals.of(outcome.plan()));
+      out.println();
+      out.printf("xiaochong " + method + " run --apply on %,d rows (index build included), %d threads, max heap %,d MB:%n",
+          summary.recordsRead(), config.threads(), Runtime.getRuntime().maxMemory() >> 20);
+      for (Map.Entry<String, Double> stage : summary.seconds().entrySet()) {
+        out.printf("  %-8s %7.2f s  %,12.0f rows/s%n", stage.getKey(), stage.getValue(), summary.recordsRead() / stage.getValue());
+      }
+      out.printf("  removed %,d exact duplicates (truth: %,d; wrong: %,d); peak heap %,d MB (sum of heap pool peaks)%n",
+          summary.removed("exact"), check.expected(), check.wrong(), peakHeap >> 20);
+      if (near) {
+        GroundTruth.NearCheck all = truth.checkAll(PlanRemovals.of(outcome.plan()));
+        NearStats n = summary.report("near").flatMap(NearMethod::stats).orElseThrow();
+        out.printf("  near: removed %,d (precision %.4f, near recall %.4f, recall all %.4f, %,d hard-negative merges);"
+                + " %,d key lookups, %,d candidates compared, %,d without fingerprints%n", summary.removed("near"),
+            all.precision(), all.nearRecall(), all.recall(), all.hardNegativeMerges(), n.lookups(), n.candidates(),
+            n.emptyTotal());
+        double segmenting = summary.seconds().getOrDefault("near_index", 0.0);
+        out.printf("  segmenting (near index build): %.2f s = %.1f%% of the run%n", segmenting,
+            summary.totalSeconds() > 0 ? 100 * segmenting / summary.totalSeconds() : 0.0);
+      }
+      for (org.xiaochong.method.FingerprintMethod other : methods) {
+        if (!other.name().equals("exact") && !other.name().equals("near")) {
+          GroundTruth.NearCheck all = truth.checkAll(PlanRemovals.of(outcome.plan()));
+          out.printf("  %s: removed %,d (precision of all removals %.4f, recall all %.4f)%n", other.name(),
+              summary.removed(other.name()), all.precision(), all.recall());
+        }
+      }
+      if (summary.prefilter() != null) {
+        RunSummary.PrefilterStats p = summary.prefilter();
+        out.printf("  prefilter: %,d index lookups made, %,d skipped; %.1f%% of the lookups for records without a twin"
+                + " skipped (%,d false positives), %,d KB%n", exactLookups(summary), p.skipped(), 100 * p.uniqueSkipRate(),
+            p.falsePositives(), p.memoryBytes() >> 10);
+      }
+
+      if (!skipSql) {
+        printQuiesce(out, "before the SQL way", ServerQuiesce.waitUntilIdle(database, QUIESCE_MAX));
+        Map<String, Double> sql = sqlBaseline(database, config.table());
+        double sqlTotal = sql.values().stream().mapToDouble(Double::doubleValue).sum();
+        out.println();
+        out.printf("MariaDB doing the same exact dedup in SQL on a copy of the table:%n");
+        for (Map.Entry<String, Double> stage : sql.entrySet()) {
+          out.printf("  %-12s %7.2f s%n", stage.getKey(), stage.getValue());
+        }
+        out.printf("  total        %7.2f s%n", sqlTotal);
+        long sqlRemoved = database.jdbi().withHandle(h -> h.createQuery("SELECT COUNT(*) FROM sqlbench_doomed").mapTo(Long.class).one());
+        out.printf("  removed %,d (byte-identical fields only: SQL has no normalization)%n", sqlRemoved);
+        out.println();
+        out.printf("ratio: xiaochong %.2f s / SQL %.2f s = %.2f%n", summary.totalSeconds(), sqlTotal, summary.totalSeconds() / sqlTotal);
+        database.jdbi().useHandle(h -> {
+          h.execute("DROP TABLE IF EXISTS supply_demand_sqlbench");
+          h.execute("DROP TABLE IF EXISTS sqlbench_doomed");
+        });
+      }
+      if (incremental) {
+        nightly(out, database, config, summary.totalSeconds());
+      }
+    }
+    return ExitCodes.OK;
+  }
+
+  /** The table a full dry run reads in {@code --incremental}: the changed table as the nightly run finds it. */
+  private static final String FULL_COPY = "supply_demand_full";
+
+  /**
+   * {@code --incremental}: changes 1 % of the rows as a day of a site would, copies the table, times
+   * the nightly run --apply (the records indexed since the full run, against the whole index), then
+   * a full dry run with a fresh index on the copy, and compares their (removed, kept) pairs.
+   */
+  private void nightly(PrintWriter out, Database database, DedupConfig config, double fullSeconds) {
+    Map<String, Long> changes = changeOnePercent(database, config.table());
+    database.jdbi().useHandle(h -> {
+      h.execute("DROP TABLE IF EXISTS " + FULL_COPY);
+      h.execute("CREATE TABLE " + FULL_COPY + " LIKE supply_demand");
+      h.execute("INSERT INTO " + FULL_COPY + " SELECT * FROM supply_demand");
+    });
+    out.println();
+    out.printf("changed the table: %s%n", changes);
+
+    printQuiesce(out, "before the nightly run", ServerQuiesce.waitUntilIdle(database, QUIESCE_MAX));
+    DedupRunner.Outcome nightly;
+    try (FingerprintIndex index = ConfigOptions.openIndex(config, false)) {
+      nightly = ConfigOptions.runner(config, database, index, Progress.NONE, note -> {})
+          .run(new DedupRunner.Options("exact", null, null, true, false, true));
+    }
+    RunSummary n = nightly.summary();
+
+    Properties props = new Properties();
+    props.setProperty("data.dir", dataDir.toString());
+    props.setProperty("source.table", FULL_COPY);
+    props.setProperty("index.dir", dataDir.resolve("index-full").toString());
+    DedupConfig fullConfig = DedupConfig.fromProperties(props, Map.of());
+    EvalCommand.deleteTree(fullConfig.indexDir());
+    printQuiesce(out, "before the full dry run", ServerQuiesce.waitUntilIdle(database, QUIESCE_MAX));
+    DedupRunner.Outcome full;
+    try (FingerprintIndex index = ConfigOptions.openIndex(fullConfig, true)) {
+      full = ConfigOptions.runner(fullConfig, database, index, Progress.NONE, note -> {})
+          .run(new DedupRunner.Options("exact", null, null, false, false, false));
+    }
+    EvalCommand.deleteTree(fullConfig.indexDir());
+    database.jdbi().useHandle(h -> h.execute("DROP TABLE IF EXISTS " + FULL_COPY));
+
+    java.util.Set<String> nightlyPairs = pairs(nightly.plan());
+    java.util.Set<String> fullPairs = pairs(full.plan());
+    out.println();
+    out.printf("nightly run --apply (%s): %,d records examined of %,d; index: %,d added, %,d changed, %,d dropped;"
+            + " %,d removed%n", n.window(), n.recordsExamined(), n.recordsRead(), n.indexAdded(), n.indexChanged(),
+        n.indexDeleted(), n.removed("exact"));
+    for (Map.Entry<String, Double> stage : n.seconds().entrySet()) {
+      out.printf("  %-8s %7.2f s%n", stage.getKey(), stage.getValue());
+    }
+    out.printf("full dry run on a copy, fresh index: %.2f s, %,d removed%n", full.summary().totalSeconds(),
+        full.summary().removed("exact"));
+    out.printf("decisions: %s (nightly %,d pairs, full %,d pairs)%n",
+        nightlyPairs.equals(fullPairs) ? "identical" : "DIFFERENT", nightlyPairs.size(), fullPairs.size());
+    if (!nightlyPairs.equals(fullPairs)) {
+      java.util.Set<String> onlyNightly = new java.util.TreeSet<>(nightlyPairs);
+      onlyNightly.removeAll(fullPairs);
+      java.util.Set<String> onlyFull = new java.util.TreeSet<>(fullPairs);
+      onlyFull.removeAll(nightlyPairs);
+      out.printf("  only nightly: %s%n  only full: %s%n", first(onlyNightly), first(onlyFull));
+    }
+    out.printf("incremental ratio: nightly %.2f s / full run --apply %.2f s = %.3f%n", n.totalSeconds(), fullSeconds,
+        n.totalSeconds() / fullSeconds);
+  }
+
+  private static String first(java.util.Set<String> pairs) {
+    return pairs.stream().limit(10).collect(Collectors.joining(", ")) + (pairs.size() > 10 ? ", …" : "");
+  }
+
+  private static java.util.Set<String> pairs(org.xiaochong.archive.DeletionPlan plan) {
+    java.util.Set<String> pairs = new java.util.HashSet<>();
+    for (int i = 0; i < plan.size(); i++) {
+      pairs.add(plan.removedId(i) + "->" + plan.keptId(i));
+    }
+    return pairs;
+  }
+
+  /**
+   * Changes about 1 % of the rows, in four equal parts picked by id modulo: new rows that copy an
+   * existing post with today's time (its old copy must go), new posts (an existing post with its id
+   * appended to title and content), posts rewritten into a copy of the next row, and posts re-dated to
+   * now (a "refresh": the re-dated post is now the one to keep). Returns the rows each part touched.
+   */
+  private static Map<String, Long> changeOnePercent(Database database, TableSpec spec) {
+    Map<String, Long> touched = new LinkedHashMap<>();
+    try (Handle h = database.jdbi().open()) {
+      long rows = h.createQuery("SELECT COUNT(*) FROM supply_demand").mapTo(Long.class).one();
+      long maxId = h.createQuery("SELECT COALESCE(MAX(id), 0) FROM supply_demand").mapTo(Long.class).one();
+      long modulo = Math.max(8, rows / Math.max(1, rows / 400)); // each part ~rows/400: 1 % in all
+      String columns = String.join(", ", TableSpec.SAMPLE_TEXT_COLUMNS);
+      touched.put("copies", (long) h.createUpdate("INSERT INTO supply_demand (id, " + columns + ", reg_time) SELECT id + "
+          + maxId + ", " + columns + ", NOW() FROM supply_demand WHERE id % " + modulo + " = 3").execute());
+      String renamed = TableSpec.SAMPLE_TEXT_COLUMNS.stream()
+          .map(c -> c.equals("title") || c.equals("content") ? "CONCAT(" + c + ", ' ', id)" : c)
+          .collect(Collectors.joining(", "));
+      touched.put("new posts", (long) h.createUpdate("INSERT INTO supply_demand (id, " + columns + ", reg_time) SELECT id + "
+          + maxId + ", " + renamed + ", reg_time FROM supply_demand WHERE id % " + modulo + " = 4").execute());
+      String copied = TableSpec.SAMPLE_TEXT_COLUMNS.stream().map(c -> "t." + c + " = s." + c)
+          .collect(Collectors.joining(", "));
+      touched.put("rewritten", (long) h.createUpdate("UPDATE supply_demand t JOIN supply_demand s ON s.id = t.id + 1 SET "
+          + copied + " WHERE t.id % " + modulo + " = 5 AND t.id <= " + maxId).execute());
+      touched.put("re-dated", (long) h.createUpdate("UPDATE supply_demand SET reg_time = NOW() WHERE id % " + modulo
+          + " = 6 AND id <= " + maxId).execute());
+    }
+    return touched;
+  }
+
+  /** The longest wait for the server to finish the previous step's background work. */
+  private static final java.time.Duration QUIESCE_MAX = java.time.Duration.ofMinutes(3);
+
+  private static void printQuiesce(PrintWriter out, String when, ServerQuiesce.Result wait) {
+    out.printf("server idle %s: waited %.1f s for %,d dirty pages and %,d undo logs of purge%s%n", when, wait.seconds(),
+        wait.dirtyPagesBefore(), wait.historyBefore(), wait.timedOut() ? " (gave up: timed anyway)" : "");
+  }
+
+  /** The SQL way, stage by stage, on supply_demand_sqlbench. */
+  private static Map<String, Double> sqlBaseline(Database database, TableSpec spec) {
+    Map<String, Double> seconds = new LinkedHashMap<>();
+    String fields = spec.exactFields().stream().map(TableSpec::quote).collect(Collectors.joining(", "));
+    try (Handle h = database.jdbi().open()) {
+      h.execute("ALTER TABLE supply_demand_sqlbench ADD COLUMN md5 CHAR(32)");
+      long t = System.nanoTime();
+      h.execute("UPDATE supply_demand_sqlbench SET md5 = MD5(CONCAT_WS(0x1F, " + fields + "))");
+      seconds.put("md5 update", (System.nanoTime() - t) / 1e9);
+      t = System.nanoTime();
+      h.execute("CREATE INDEX sqlbench_md5 ON supply_demand_sqlbench (md5)");
+      seconds.put("index", (System.nanoTime() - t) / 1e9);
+      t = System.nanoTime();
+      h.execute("DROP TABLE IF EXISTS sqlbench_doomed");
+      // A row goes when a twin is kept over it.
+      h.execute("CREATE TABLE sqlbench_doomed (id BIGINT PRIMARY KEY) ENGINE=InnoDB AS"
+          + " SELECT DISTINCT a.id FROM supply_demand_sqlbench a JOIN supply_demand_sqlbench b ON a.md5 = b.md5"
+          + " AND " + KeepLatestPolicy.sqlPreferred("b", "a", "reg_time", "id"));
+      seconds.put("select", (System.nanoTime() - t) / 1e9);
+      t = System.nanoTime();
+      h.execute("DELETE s FROM supply_demand_sqlbench s JOIN sqlbench_doomed d ON s.id = d.id");
+      seconds.put("delete", (System.nanoTime() - t) / 1e9);
+    }
+    return seconds;
+  }
+
+  /** The exact pass's index lookups, as in {@code summary.json}. */
+  private static long exactLookups(RunSummary summary) {
+    Object exact = summary.toJson().get("exact");
+    return exact instanceof Map<?, ?> section && section.get("lookups") instanceof Number n ? n.longValue() : 0;
+  }
+}

@@ -1,0 +1,335 @@
+package org.xiaochong.tools;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.xiaochong.cli.ConfigOptions;
+import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.cli.ExitCodes;
+import org.xiaochong.eval.EvalDatasets;
+import org.xiaochong.eval.Truth;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.pass.NearExplain;
+import org.xiaochong.posts.PostGenerator;
+import org.xiaochong.progress.Progress;
+import org.xiaochong.run.DedupRunner;
+import org.xiaochong.source.BadInputException;
+import org.xiaochong.source.Database;
+import org.xiaochong.source.TableSpec;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine;
+
+/** {@code dedup eval}: precision/recall of the three methods of the seed's Table 1, and of simhash, on labelled data. */
+@Command(
+    name = "eval",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Runs method 1 (exact then near: --method both), 2 (exact only), 3 (near",
+      "only) and 4 (simhash only, not in the seed's table) on a labelled data set in",
+      "an embedded MariaDB (data in --data-dir), each",
+      "on a fresh copy of the table with a fresh index, as a dry run, and prints the",
+      "seed's Table 1 (seed 002: P/R m1 95.1/96.3, m2 98.7/89.5, m3 90.2/95.8) for",
+      "it. A removed record is correct when its kept record is in its true cluster;",
+      "precision = correct removals / removals; recall = correct removals / Σ over",
+      "true clusters (size − 1); F1 their harmonic mean; seconds = the run (index +",
+      "passes) without loading; records/s = records / seconds. Data sets: generated",
+      "(PostGenerator, --records), and when ../shared/data or /work/shared/data",
+      "exists: restaurants, cora (pair files), febrl1-3 (cluster in rec_id, not",
+      "loaded), childcare (True Id, not loaded), pawsx (zh sentence pairs: share of",
+      "label-0 pairs merged = false-positive rate, share of label-1 pairs merged).",
+      "Only fields.exact / fields.near differ per data set; all else is the default",
+      "config; pawsx also runs method 3 with the order-aware near.shingles=true.",
+      "Under each table: the true pairs method 3 lost, by first reason",
+      "(NearExplain), and for generated data the near recall per kind of edit."
+    },
+    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage error."})
+final class EvalCommand implements Callable<Integer> {
+  static final List<String> DATASETS =
+      List.of("generated", "restaurants", "febrl1", "febrl2", "febrl3", "cora", "childcare", "pawsx");
+  private static final String[] ORDERED = {"near", "3 near only, near.shingles=true", "90.2%", "95.8%"};
+  /** --method, label, the seed's Table 1 precision and recall (simhash is not in the seed's table). */
+  private static final String[][] METHODS = {
+    {"both", "1 exact then near", "95.1%", "96.3%"},
+    {"exact", "2 exact only", "98.7%", "89.5%"},
+    {"near", "3 near only", "90.2%", "95.8%"},
+    {"simhash", "4 simhash only", "-", "-"}
+  };
+
+  @Option(names = "--dataset", defaultValue = "generated", paramLabel = "NAME",
+      description = "generated|restaurants|febrl1|febrl2|febrl3|cora|childcare|pawsx|all (default ${DEFAULT-VALUE}).")
+  String dataset;
+
+  @Option(names = "--records", defaultValue = "20000",
+      description = "Records of the generated data set (default ${DEFAULT-VALUE}).")
+  long records;
+
+  @Option(names = "--max-records", defaultValue = "0",
+      description = "Cap on the records loaded from a real data set (0 = all; default ${DEFAULT-VALUE}).")
+  long maxRecords;
+
+  @Option(names = "--exact-share", defaultValue = "0.6",
+      description = "Generated data: chance that a duplicate is an exact copy rather than a near one (default ${DEFAULT-VALUE};"
+          + " the seed's data had about 0.9).")
+  double exactShare;
+
+  @Option(names = "--seed", defaultValue = "20081118", description = "Seed of the generated data (default ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--data-dir", defaultValue = "data/eval",
+      description = "Embedded database and indexes (default ${DEFAULT-VALUE}).")
+  Path dataDir;
+
+  @Option(names = "--shared-data", paramLabel = "DIR",
+      description = "The labelled data folder (default: ../shared/data, then /work/shared/data).")
+  Path sharedData;
+
+  @Option(names = {"-c", "--config"}, paramLabel = "FILE",
+      description = "Use the database of this config (db.*) instead of an embedded one in --data-dir; eval creates"
+          + " and drops its own eval_* tables there.")
+  Path config;
+
+  @Option(names = "--set", paramLabel = "KEY=VALUE",
+      description = "A config setting applied to every run on top of the default config, to measure what it costs and"
+          + " gives (e.g. near.grams=false, near.pre=1); repeatable. The figures of record use none.")
+  Map<String, String> overrides = new java.util.LinkedHashMap<>();
+
+  @Option(names = "--verbose", description = "Print stack traces of errors.")
+  boolean verbose;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** Lines runMethod adds under the table of the data set (loss reasons, recall per kind). */
+  private final List<String> extra = new ArrayList<>();
+
+  /** Most reasons printed per data set. */
+  private static final int TOP_REASONS = 6;
+
+  @Override
+  public Integer call() throws IOException {
+    String which = dataset.toLowerCase(Locale.ROOT);
+    if (!which.equals("all") && !DATASETS.contains(which)) {
+      throw new BadInputException("--dataset must be one of " + String.join("|", DATASETS) + "|all, not '" + dataset + "'");
+    }
+    if (records < 10 || records > 10_000_000) {
+      throw new BadInputException("--records (" + records + ") must be in [10, 10000000]");
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    List<String> names = which.equals("all") ? DATASETS : List.of(which);
+    Path shared = sharedData != null ? sharedData
+        : Files.isDirectory(Path.of("../shared/data")) ? Path.of("../shared/data") : Path.of("/work/shared/data");
+    boolean haveShared = Files.isDirectory(shared);
+    Files.createDirectories(dataDir);
+    DedupConfig base = config != null ? DedupConfig.load(config, System.getenv()) : DedupConfig.forDataDir(dataDir);
+    List<String> runnable = new ArrayList<>();
+    for (String name : names) {
+      if (!name.equals("generated") && !haveShared) {
+        out.println("dataset " + name + ": skipped, no labelled data at " + shared.toAbsolutePath()
+            + " (only the generated set is built in)");
+      } else {
+        runnable.add(name);
+      }
+    }
+    if (runnable.isEmpty()) {
+      return ExitCodes.OK;
+    }
+    try (Database database = Database.open(base.db())) {
+      // The first runs of a JVM also pay for loading the smartcn dictionaries and for JIT compilation
+      // (seconds): a throwaway "both" run on 2,000 generated posts first, not counted anywhere.
+      long w = System.nanoTime();
+      long warmRecords = Math.min(records, 5_000);
+      EvalDatasets.Loaded warm = new EvalDatasets(seed, warmRecords, exactShare, maxRecords)
+          .loadGenerated(database, "eval_warmup");
+      runMethod(database, warm, METHODS[0], new PrintWriter(java.io.Writer.nullWriter()));
+      EvalDatasets.drop(database, warm.table());
+      out.printf("warm-up (smartcn dictionaries, JIT; one run on %,d generated posts): %.1f s, not counted%n", warmRecords,
+          (System.nanoTime() - w) / 1e9);
+      EvalDatasets datasets = new EvalDatasets(seed, records, exactShare, maxRecords);
+      for (String name : runnable) {
+        long t = System.nanoTime();
+        EvalDatasets.Loaded loaded = datasets.load(database, name, shared);
+        out.printf("%n### %s: %,d records%s%s; loaded in %.1f s%n", name, loaded.truth().records(),
+            loaded.pairs() != null ? "" : String.format(", %,d true duplicates (Σ cluster size − 1)",
+                loaded.truth().expectedRemovals()), loaded.note(), (System.nanoTime() - t) / 1e9);
+        out.printf("fields.exact=%s fields.near=%s%n%n", String.join(",", loaded.exact()), String.join(",", loaded.near()));
+        if (loaded.pairs() != null) {
+          out.println("| method | label-0 pairs merged (false positives) | label-1 pairs merged | seconds | records/s |");
+          out.println("|---|---|---|---|---|");
+        } else {
+          out.println("| method | precision | recall | F1 | removals | seconds | records/s | seed P | seed R |");
+          out.println("|---|---|---|---|---|---|---|---|---|");
+        }
+        List<String> notes = new ArrayList<>();
+        for (String[] method : METHODS) {
+          DedupRunner.Outcome outcome = runMethod(database, loaded, method, out);
+          notes.add("stages of method " + method[1].charAt(0) + " (s): " + outcome.summary().seconds());
+          notes.addAll(extra);
+          extra.clear();
+          var near = outcome.summary().report("near").flatMap(org.xiaochong.method.NearMethod::stats).orElse(null);
+          if (near != null && method[0].equals("near")) {
+            notes.add(String.format("near pass (method 3): %,d records examined, %,d without fingerprints %s, %,d"
+                    + " candidates compared", near.examined(), near.emptyTotal(), near.empty(), near.candidates()));
+          }
+        }
+        if (loaded.pairs() != null) {
+          // One-sentence records: the order-aware option, the one setting a user of such a table changes.
+          runMethod(database, loaded, ORDERED, out, Map.of("near.shingles", "true"));
+        }
+        notes.forEach(out::println);
+        EvalDatasets.drop(database, loaded.table());
+        out.flush();
+      }
+    }
+    return ExitCodes.OK;
+  }
+
+  private DedupRunner.Outcome runMethod(Database database, EvalDatasets.Loaded loaded, String[] method, PrintWriter out)
+      throws IOException {
+    return runMethod(database, loaded, method, out, Map.of());
+  }
+
+  /** Runs one method with the data set's fields and {@code settings} on top of the default config. */
+  private DedupRunner.Outcome runMethod(Database database, EvalDatasets.Loaded loaded, String[] method, PrintWriter out,
+      Map<String, String> settings) throws IOException {
+    String copy = loaded.table() + "_" + method[0];
+    database.jdbi().useHandle(h -> {
+      h.execute("DROP TABLE IF EXISTS " + TableSpec.quote(copy));
+      h.execute("CREATE TABLE " + TableSpec.quote(copy) + " LIKE " + TableSpec.quote(loaded.table()));
+      h.execute("INSERT INTO " + TableSpec.quote(copy) + " SELECT * FROM " + TableSpec.quote(loaded.table()));
+    });
+    Path indexDir = dataDir.resolve("index").resolve(copy);
+    deleteTree(indexDir);
+    Properties props = new Properties();
+    props.setProperty("data.dir", dataDir.toString());
+    props.setProperty("source.table", copy);
+    props.setProperty("index.dir", indexDir.toString());
+    props.setProperty("fields.exact", String.join(",", loaded.exact()));
+    props.setProperty("fields.near", String.join(",", loaded.near()));
+    overrides.forEach(props::setProperty);
+    settings.forEach(props::setProperty);
+    DedupConfig config = DedupConfig.fromProperties(props, java.util.Map.of());
+    DedupRunner.Outcome outcome;
+    try (FingerprintIndex index = ConfigOptions.openIndex(config, true)) {
+      outcome = ConfigOptions.runner(config, database, index, Progress.NONE, note -> {})
+          .run(new DedupRunner.Options(method[0], null, null, false, true));
+    }
+    if (method[0].equals("near") && loaded.pairs() == null) {
+      try (FingerprintIndex nearIndex = ConfigOptions.openNearIndexReadOnlyIfBuilt(config)) {
+        explainLosses(loaded, outcome, nearIndex, config);
+      }
+    }
+    EvalDatasets.drop(database, copy);
+    deleteTree(indexDir);
+    double seconds = outcome.summary().totalSeconds();
+    double rate = seconds > 0 ? loaded.truth().records() / seconds : 0;
+    if (loaded.pairs() != null) {
+      Truth.UnionFind merged = Truth.UnionFind.of(outcome.plan());
+      long neg = 0;
+      long negMerged = 0;
+      long pos = 0;
+      long posMerged = 0;
+      for (int i = 0; i < loaded.pairs().size(); i++) {
+        long[] p = loaded.pairs().get(i);
+        boolean same = merged.same(p[0], p[1]);
+        if (loaded.pairLabels().get(i)) {
+          pos++;
+          posMerged += same ? 1 : 0;
+        } else {
+          neg++;
+          negMerged += same ? 1 : 0;
+        }
+      }
+      out.printf("| %s | %.4f (%,d of %,d) | %.4f (%,d of %,d) | %.1f | %,.0f |%n", method[1],
+          neg == 0 ? 0.0 : (double) negMerged / neg, negMerged, neg, pos == 0 ? 0.0 : (double) posMerged / pos,
+          posMerged, pos, seconds, rate);
+    } else {
+      Truth.Score s = loaded.truth().score(outcome.plan());
+      out.printf("| %s | %.4f | %.4f | %.4f | %,d | %.1f | %,.0f | %s | %s |%n", method[1], s.precision(),
+          s.recall(), s.f1(), s.removals(), seconds, rate, method[2], method[3]);
+    }
+    return outcome;
+  }
+
+  /**
+   * Adds to {@link #extra}: the true pairs the near run did not join, counted by first reason
+   * ({@link NearExplain}), the most frequent {@link #TOP_REASONS}; for generated data, per kind of
+   * record, the share joined with its cluster and the wrong removals.
+   */
+  private void explainLosses(EvalDatasets.Loaded loaded, DedupRunner.Outcome outcome, FingerprintIndex nearIndex,
+      DedupConfig config) {
+    Truth.UnionFind merged = Truth.UnionFind.of(outcome.plan());
+    List<long[]> lost = new ArrayList<>();
+    long pairs = 0;
+    for (List<Long> cluster : loaded.truth().clusters()) {
+      for (int i = 0; i < cluster.size(); i++) {
+        for (int j = i + 1; j < cluster.size(); j++) {
+          pairs++;
+          if (!merged.same(cluster.get(i), cluster.get(j))) {
+            lost.add(new long[] {cluster.get(i), cluster.get(j)});
+          }
+        }
+      }
+    }
+    try (org.apache.lucene.index.DirectoryReader reader = nearIndex.openReader()) {
+      Map<String, Long> reasons = new NearExplain(reader, config.near()).reasons(lost);
+      StringBuilder line = new StringBuilder(String.format("true pairs method 3 lost: %,d of %,d", lost.size(), pairs));
+      reasons.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(TOP_REASONS)
+          .forEach(e -> line.append(String.format("; %s %,d", e.getKey(), e.getValue())));
+      extra.add(line.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    if (loaded.kinds() == null) {
+      return;
+    }
+    Map<PostGenerator.Kind, long[]> perKind = new java.util.EnumMap<>(PostGenerator.Kind.class);
+    for (List<Long> cluster : loaded.truth().clusters()) {
+      for (long id : cluster) {
+        boolean joined = false;
+        for (long other : cluster) {
+          if (other != id && merged.same(id, other)) {
+            joined = true;
+            break;
+          }
+        }
+        perKind.computeIfAbsent(loaded.kinds().get(id), k -> new long[3])[0]++;
+        perKind.get(loaded.kinds().get(id))[1] += joined ? 1 : 0;
+      }
+    }
+    for (int i = 0; i < outcome.plan().size(); i++) {
+      long removed = outcome.plan().removedId(i);
+      if (!loaded.truth().sameCluster(removed, outcome.plan().keptId(i))) {
+        perKind.computeIfAbsent(loaded.kinds().get(removed), k -> new long[3])[2]++;
+      }
+    }
+    StringBuilder line = new StringBuilder("method 3 per kind (records in clusters of 2+: joined with their cluster / all,"
+        + " wrong removals):");
+    perKind.forEach((kind, c) -> line.append(String.format(" %s %,d/%,d (%.4f) %,d wrong;", kind, c[1], c[0],
+        c[0] == 0 ? 0.0 : (double) c[1] / c[0], c[2])));
+    extra.add(line.toString());
+  }
+
+  /** Deletes a folder and everything in it; nothing when it does not exist. */
+  static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

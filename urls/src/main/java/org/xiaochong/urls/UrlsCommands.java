@@ -1,0 +1,12 @@
+package org.xiaochong.urls;
+
+import java.util.List;
+import org.xiaochong.cli.CommandProvider;
+
+/** Adds {@code urls} to the {@code dedup} command line (see {@link CommandProvider}). */
+public final class UrlsCommands implements CommandProvider {
+  @Override
+  public List<Object> commands() {
+    return List.of(new UrlsCommand());
+  }
+}
