@@ -33,7 +33,7 @@ public final class ExactKeyFilter extends IndexKeyFilter implements GroupPrefilt
   }
 
   @Override
-  void followChange(DirectoryReader before, DirectoryReader after, long[] leftIds, long[] cameIds) {
+  protected void followChange(DirectoryReader before, DirectoryReader after, long[] leftIds, long[] cameIds) {
     forEachValue(before, IndexSchema.MD5, leftIds, keys(filter::remove));
     forEachValue(after, IndexSchema.MD5, cameIds, keys(filter::put));
   }

@@ -22,9 +22,10 @@ import org.xiaochong.index.LongList;
 
 /**
  * The IMP-CBFilter of seed 000 in front of a Lucene index: a counting Bloom filter of the index's
- * keys, with the index as its store. Two kinds: {@link ExactKeyFilter} (every md5 key once per record,
- * a multiset) and {@link NearKeyFilter} (every near key held by a live record, once, a set). What
- * they share lives here: the counters of lookups asked and skipped, following a change of the index
+ * keys, with the index as its store. Two kinds are built in: {@link ExactKeyFilter} (every md5 key once
+ * per record, a multiset) and {@link NearKeyFilter} (every near key held by a live record, once, a
+ * set); a method with keys of its own adds a kind in its own package (a subclass and a {@link Kind}
+ * naming its file, given to {@code OwnIndexRun}). What they share lives here: the counters of lookups asked and skipped, following a change of the index
  * instead of rebuilding, saving ({@link FilterFile}) and reading keys out of the doc values.
  *
  * <p>A filter is rebuilt from the index when its saved file cannot be used, and followed through
@@ -33,7 +34,7 @@ import org.xiaochong.index.LongList;
  * negative, only a possible extra lookup) and is reset by the next rebuild. Not thread-safe: one
  * instance per run.
  */
-public abstract sealed class IndexKeyFilter permits ExactKeyFilter, NearKeyFilter {
+public abstract class IndexKeyFilter {
   /**
    * One kind of filter ({@link ExactKeyFilter#KIND}, {@link NearKeyFilter#KIND}): how its file is
    * named and checked, how it is built from an index, and the entry points that open or rebuild it.
@@ -42,12 +43,12 @@ public abstract sealed class IndexKeyFilter permits ExactKeyFilter, NearKeyFilte
    */
   public static final class Kind<F extends IndexKeyFilter> {
     /** Builds the counters of every live key of a reader, shaped by a function of their number. */
-    interface Builder {
+    public interface Builder {
       CountingBloomFilter build(DirectoryReader reader, LongFunction<FilterShape> shapeForKeys);
     }
 
     /** Wraps counters in a filter of the kind. */
-    interface Maker<T> {
+    public interface Maker<T> {
       T make(CountingBloomFilter filter, int countersPerKey);
     }
 
@@ -60,7 +61,7 @@ public abstract sealed class IndexKeyFilter permits ExactKeyFilter, NearKeyFilte
      * @param name the kind's name in file names and messages: "exact" or "near"
      * @param keyPerRecord whether the filter holds one key per live record ({@link FilterFile#load})
      */
-    Kind(String name, boolean keyPerRecord, Builder builder, Maker<F> maker) {
+    public Kind(String name, boolean keyPerRecord, Builder builder, Maker<F> maker) {
       this.name = name;
       this.keyPerRecord = keyPerRecord;
       this.builder = builder;
@@ -86,12 +87,12 @@ public abstract sealed class IndexKeyFilter permits ExactKeyFilter, NearKeyFilte
   }
 
   private final Kind<?> kind;
-  final int countersPerKey;
-  CountingBloomFilter filter;
+  protected final int countersPerKey;
+  protected CountingBloomFilter filter;
   private long lookups;
   private long skipped;
 
-  IndexKeyFilter(Kind<?> kind, CountingBloomFilter filter, int countersPerKey) {
+  protected IndexKeyFilter(Kind<?> kind, CountingBloomFilter filter, int countersPerKey) {
     this.kind = kind;
     this.filter = filter;
     this.countersPerKey = countersPerKey;
@@ -101,7 +102,7 @@ public abstract sealed class IndexKeyFilter permits ExactKeyFilter, NearKeyFilte
    * Takes out the keys of the records of {@code leftIds} (live in {@code before}) and puts in those of
    * the records of {@code cameIds} (live in {@code after}); both sorted, either may be empty.
    */
-  abstract void followChange(DirectoryReader before, DirectoryReader after, long[] leftIds, long[] cameIds);
+  protected abstract void followChange(DirectoryReader before, DirectoryReader after, long[] leftIds, long[] cameIds);
 
   /** A filter of this kind and shape rebuilt from {@code reader}: what this one must equal when in step. */
   public IndexKeyFilter rebuiltFrom(DirectoryReader reader) {
@@ -110,12 +111,12 @@ public abstract sealed class IndexKeyFilter permits ExactKeyFilter, NearKeyFilte
   }
 
   /** The shape a rebuild gives {@code keys} keys: room for 25 % more. */
-  static FilterShape shape(long keys, int countersPerKey, int hashes) {
+  protected static FilterShape shape(long keys, int countersPerKey, int hashes) {
     return FilterShape.fromExpectedInsertions(Math.max(1024, keys + keys / 4), countersPerKey, hashes);
   }
 
   /** Counts a lookup asked of the filter, and as skipped when the filter rules it out; returns {@code maybe}. */
-  final boolean counted(boolean maybe) {
+  protected final boolean counted(boolean maybe) {
     lookups++;
     if (!maybe) {
       skipped++;
@@ -200,17 +201,18 @@ public abstract sealed class IndexKeyFilter permits ExactKeyFilter, NearKeyFilte
   }
 
   /** Receives the doc value of one record: {@code length} bytes of {@code bytes} from {@code offset}. */
-  interface ValueConsumer {
+  protected interface ValueConsumer {
     void accept(byte[] bytes, int offset, int length);
   }
 
   /** The doc values of {@code field} of every live record of {@code reader} (a rebuild: no id is read). */
-  static void forEachValue(DirectoryReader reader, String field, ValueConsumer consumer) {
+  protected static void forEachValue(DirectoryReader reader, String field, ValueConsumer consumer) {
     readValues(reader, field, null, consumer);
   }
 
   /** The doc values of {@code field} of the live records of {@code reader} whose id is in {@code idsSorted}. */
-  static void forEachValue(DirectoryReader reader, String field, long[] idsSorted, ValueConsumer consumer) {
+  protected static void forEachValue(DirectoryReader reader, String field, long[] idsSorted,
+      ValueConsumer consumer) {
     if (idsSorted.length > 0) {
       readValues(reader, field, IdSet.of(idsSorted), consumer);
     }

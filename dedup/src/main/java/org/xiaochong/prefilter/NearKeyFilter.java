@@ -123,7 +123,7 @@ public final class NearKeyFilter extends IndexKeyFilter {
 
   /** A set: a key changes only when its last holder left or its first holder came. */
   @Override
-  void followChange(DirectoryReader before, DirectoryReader after, long[] leftIds, long[] cameIds) {
+  protected void followChange(DirectoryReader before, DirectoryReader after, long[] leftIds, long[] cameIds) {
     LongList touched = new LongList();
     forEachValue(before, NearSchema.KEYS, leftIds, keysInto(touched));
     forEachValue(after, NearSchema.KEYS, cameIds, keysInto(touched));
