@@ -40,6 +40,9 @@ import java.util.zip.CheckedOutputStream;
  *
  * Writes go to a temporary file in the same folder that is then moved over the target, so a crash
  * leaves the old file or the new one, never half of one. Stateless; thread-safe.
+ *
+ * <p>Over 300 lines because it is one file format: the writer and the reader of each field, with the
+ * checks that name a bad header, sit together so the two cannot drift apart.
  */
 public final class PrefilterSnapshot {
 
