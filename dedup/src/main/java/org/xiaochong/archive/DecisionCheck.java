@@ -1,5 +1,7 @@
 package org.xiaochong.archive;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Arrays;
@@ -8,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.apache.lucene.util.IOUtils;
 import org.xiaochong.index.ExactDocumentMaker;
 import org.xiaochong.policy.KeepLatestPolicy;
 import org.xiaochong.source.RecordSource;
@@ -109,22 +112,11 @@ final class DecisionCheck implements AutoCloseable {
   /** Closes the pair checks opened, the first failure thrown after all were tried. */
   @Override
   public void close() {
-    RuntimeException first = null;
-    for (PairCheck check : opened.values()) {
-      try {
-        if (check != null) {
-          check.close();
-        }
-      } catch (RuntimeException e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
-        }
-      }
-    }
-    if (first != null) {
-      throw first;
+    try {
+      IOUtils.close(opened.values());
+    } catch (IOException e) { // the checks throw none: Lucene's close declares it
+      throw new UncheckedIOException(e);
     }
   }
+
 }

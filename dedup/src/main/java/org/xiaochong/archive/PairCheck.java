@@ -1,5 +1,6 @@
 package org.xiaochong.archive;
 
+import java.io.Closeable;
 import org.xiaochong.source.SourceRecord;
 
 /**
@@ -8,7 +9,7 @@ import org.xiaochong.source.SourceRecord;
  * indexing code, so it agrees with what the pass would decide on the rows of now. Not thread-safe:
  * one per apply worker.
  */
-public interface PairCheck extends AutoCloseable {
+public interface PairCheck extends Closeable {
   /** Whether {@code removed} and {@code kept} are duplicates by the method's rule. */
   boolean duplicates(SourceRecord removed, SourceRecord kept);
 

@@ -1,9 +1,12 @@
 package org.xiaochong.check;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
+import org.apache.lucene.util.IOUtils;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.MethodCheck;
 import org.xiaochong.method.MethodContext;
@@ -141,20 +144,11 @@ public final class OnlineChecker implements AutoCloseable {
   /** Closes every check (committing what was added), the first failure thrown after all were tried. */
   @Override
   public void close() {
-    RuntimeException first = null;
-    for (MethodCheck<?> check : checks) {
-      try {
-        check.close();
-      } catch (RuntimeException e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
-        }
-      }
-    }
-    if (first != null) {
-      throw first;
+    try {
+      IOUtils.close(checks);
+    } catch (IOException e) { // the checks throw none: Lucene's close declares it
+      throw new UncheckedIOException(e);
     }
   }
+
 }

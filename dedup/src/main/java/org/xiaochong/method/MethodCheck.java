@@ -1,5 +1,6 @@
 package org.xiaochong.method;
 
+import java.io.Closeable;
 import java.util.Map;
 
 /**
@@ -15,7 +16,7 @@ import java.util.Map;
  * @param <P> one record as this method sees it (its keys): made once by {@link #probe}, given back
  *     to {@link #find} and {@link #add}
  */
-public interface MethodCheck<P> extends AutoCloseable {
+public interface MethodCheck<P> extends Closeable {
   /**
    * The record an incoming one repeats.
    *

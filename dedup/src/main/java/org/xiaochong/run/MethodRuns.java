@@ -1,10 +1,13 @@
 package org.xiaochong.run;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.lucene.util.IOUtils;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.FingerprintMethods;
@@ -137,22 +140,13 @@ final class MethodRuns implements AutoCloseable {
     }
   }
 
+  /** Closes every run, the first failure thrown after all were tried. */
   @Override
   public void close() {
-    RuntimeException failure = null;
-    for (MethodRun run : all()) {
-      try {
-        run.close();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
+    try {
+      IOUtils.close(all());
+    } catch (IOException e) { // the runs throw none: Lucene's close declares it
+      throw new UncheckedIOException(e);
     }
   }
 }
