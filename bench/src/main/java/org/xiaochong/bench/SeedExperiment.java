@@ -1,43 +1,34 @@
 package org.xiaochong.bench;
 
-import java.io.Closeable;
+import static org.xiaochong.bench.SeedWorkload.buildWorkload;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
-import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.stream.Stream;
-import org.apache.lucene.document.Document;
-import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.NIOFSDirectory;
-import org.apache.lucene.util.BytesRef;
+import org.xiaochong.bench.SeedStores.LuceneStore;
+import org.xiaochong.bench.SeedStores.MemoryStore;
+import org.xiaochong.bench.SeedStores.Store;
+import org.xiaochong.bench.SeedWorkload.Workload;
 import org.xiaochong.prefilter.CountingBloomFilter;
-import org.xiaochong.prefilter.Fingerprint;
 import org.xiaochong.prefilter.FilterShape;
+import org.xiaochong.prefilter.Fingerprint;
 import org.xiaochong.urls.UrlCanonicalizer;
 
 /**
@@ -110,17 +101,19 @@ import org.xiaochong.urls.UrlCanonicalizer;
  * <p>Reported: store lookups, filter false positives, and the median wall time of {@code --reps}
  * runs (after one untimed warm-up pass). Both variants must find the same number of new URLs; the
  * program fails otherwise. Results and their interpretation: bench/RESULTS.md, "Seed experiment".
+ *
+ * <p>Over 300 lines with this comment, which is the experiment's protocol; the stores are {@link
+ * SeedStores}, the URL stream {@link SeedWorkload}.
  */
 public final class SeedExperiment {
 
-  private static final VarHandle LONG_BE =
+  static final VarHandle LONG_BE =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
-  private static final String FIELD = "md5";
-  private static final String URLSET = "data/urls/kasztp-urlset/urlset.csv";
+  static final String URLSET = "data/urls/kasztp-urlset/urlset.csv";
   private static final int COUNTERS_PER_KEY = 20;
   private static final int HASHES = 8;
-  private static final long SEED = 0x5eed000L;
+  static final long SEED = 0x5eed000L;
 
   private SeedExperiment() {}
 
@@ -191,152 +184,6 @@ public final class SeedExperiment {
     }
   }
 
-  // ---------------------------------------------------------------- stores
-
-  /** The exact fingerprint store: lookup and add. */
-  interface Store extends Closeable {
-    boolean contains(long hi, long lo) throws IOException;
-
-    void add(long hi, long lo) throws IOException;
-
-    /** Makes the additions durable (Lucene commit); no-op in memory. Part of the timed run. */
-    void commit() throws IOException;
-
-    String describe() throws IOException;
-  }
-
-  /** The on-disk store: see the class Javadoc. Not thread-safe. */
-  static final class LuceneStore implements Store {
-    private final Path path;
-    private final Directory directory;
-    private final IndexWriter writer;
-    private final int batch;
-    private final Set<Fingerprint> pending = new HashSet<>();
-    private final byte[] key = new byte[CountingBloomFilter.KEY_BYTES];
-    private final BytesRef keyRef = new BytesRef(key);
-    private final byte[] docKey = new byte[CountingBloomFilter.KEY_BYTES];
-    private final Document doc = new Document();
-    private DirectoryReader reader;
-    private TermsEnum[] enums = new TermsEnum[0];
-    private long reopens;
-
-    LuceneStore(Path path, int batch, boolean nio) throws IOException {
-      this.path = path;
-      this.batch = batch;
-      this.directory = nio ? new NIOFSDirectory(path) : FSDirectory.open(path);
-      this.writer = new IndexWriter(directory, new IndexWriterConfig().setOpenMode(
-          IndexWriterConfig.OpenMode.CREATE));
-      this.reader = DirectoryReader.open(writer);
-      // addDocument copies the bytes into the indexing buffer, so one field can be reused.
-      doc.add(new StringField(FIELD, new BytesRef(docKey), Field.Store.NO));
-    }
-
-    @Override
-    public boolean contains(long hi, long lo) throws IOException {
-      if (!pending.isEmpty() && pending.contains(new Fingerprint(hi, lo))) {
-        return true;
-      }
-      LONG_BE.set(key, 0, hi);
-      LONG_BE.set(key, 8, lo);
-      for (TermsEnum e : enums) {
-        if (e.seekExact(keyRef)) {
-          return true;
-        }
-      }
-      return false;
-    }
-
-    @Override
-    public void add(long hi, long lo) throws IOException {
-      LONG_BE.set(docKey, 0, hi);
-      LONG_BE.set(docKey, 8, lo);
-      writer.addDocument(doc);
-      pending.add(new Fingerprint(hi, lo));
-      if (pending.size() >= batch) {
-        refresh();
-      }
-    }
-
-    private void refresh() throws IOException {
-      DirectoryReader newer = DirectoryReader.openIfChanged(reader, writer);
-      if (newer != null) {
-        reader.close();
-        reader = newer;
-        List<LeafReaderContext> leaves = reader.leaves();
-        List<TermsEnum> list = new ArrayList<>(leaves.size());
-        for (int i = leaves.size() - 1; i >= 0; i--) { // newest segment first
-          Terms terms = leaves.get(i).reader().terms(FIELD);
-          if (terms != null) {
-            list.add(terms.iterator());
-          }
-        }
-        enums = list.toArray(new TermsEnum[0]);
-        reopens++;
-      }
-      pending.clear();
-    }
-
-    @Override
-    public void commit() throws IOException {
-      writer.commit();
-    }
-
-    int segments() {
-      return enums.length;
-    }
-
-    @Override
-    public String describe() throws IOException {
-      long bytes = 0;
-      for (String f : directory.listAll()) {
-        bytes += directory.fileLength(f);
-      }
-      return String.format(
-          Locale.ROOT,
-          "%s at %s: %d docs, %.1f MB on disk, %d segments in the last reader, %d reopens",
-          directory.getClass().getSimpleName(),
-          path,
-          writer.getDocStats().numDocs,
-          bytes / 1e6,
-          enums.length,
-          reopens);
-    }
-
-    @Override
-    public void close() throws IOException {
-      reader.close();
-      writer.close();
-      directory.close();
-      deleteTree(path);
-    }
-  }
-
-  /** In-memory store: a HashSet of fingerprints. */
-  static final class MemoryStore implements Store {
-    private final Set<Fingerprint> set = new HashSet<>();
-
-    @Override
-    public boolean contains(long hi, long lo) {
-      return set.contains(new Fingerprint(hi, lo));
-    }
-
-    @Override
-    public void add(long hi, long lo) {
-      set.add(new Fingerprint(hi, lo));
-    }
-
-    @Override
-    public void commit() {}
-
-    @Override
-    public String describe() {
-      return "HashSet<Fingerprint> with " + set.size() + " entries";
-    }
-
-    @Override
-    public void close() {}
-  }
-
   // ---------------------------------------------------------------- one run
 
   record Run(long newItems, long lookups, long falsePositives, long nanos, String store) {}
@@ -389,217 +236,6 @@ public final class SeedExperiment {
         nanos,
         store.describe() + "; filter " + filter.memoryBytes() / 1_000_000.0 + " MB, saturated="
             + filter.saturatedCounters());
-  }
-
-  // ---------------------------------------------------------------- workload
-
-  /** The prepared stream: MD5 halves per item, and what preparing it cost. */
-  record Workload(
-      long[] hi,
-      long[] lo,
-      long[] newPrefix, // newPrefix[s] = distinct URLs among the first sizes[s] items
-      String source,
-      int bases,
-      long distinct,
-      long skippedDerived,
-      long surfaceMismatches,
-      double prepNanosPerItem,
-      List<String> examples) {}
-
-  static Workload buildWorkload(Options o) throws IOException {
-    UrlCanonicalizer canonicalizer = new UrlCanonicalizer(false);
-    MessageDigest md5;
-    try {
-      md5 = MessageDigest.getInstance("MD5");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-    boolean forceSynthetic = o.data() != null && o.data().toString().equals("none");
-    Path data = forceSynthetic ? null : o.data() != null ? o.data() : findUrlset();
-    List<String> bases;
-    String source;
-    if (data != null) {
-      bases = readUrlset(data);
-      source = "real URLs: " + data.toAbsolutePath().normalize() + " (" + bases.size()
-          + " rows), repeated and varied";
-    } else {
-      bases = syntheticBases(48_009);
-      source = "SYNTHETIC URLs (" + (forceSynthetic ? "--data none" : URLSET
-          + " not found under ../shared or /work/shared") + "): "
-          + bases.size() + " generated bases, repeated and varied";
-    }
-    int n = Math.toIntExact(o.sizes()[o.sizes().length - 1]);
-    SplittableRandom rnd = new SplittableRandom(SEED);
-    boolean[] isNew = new boolean[n];
-    int distinctNeeded = 0;
-    for (int i = 0; i < n; i++) {
-      isNew[i] = i == 0 || rnd.nextDouble() < o.newShare();
-      if (isNew[i]) {
-        distinctNeeded++;
-      }
-    }
-    long t0 = System.nanoTime();
-    // The distinct URLs, in order of first appearance: base j % B, variation round j / B.
-    String[] raw = new String[distinctNeeded];
-    long[] dHi = new long[distinctNeeded];
-    long[] dLo = new long[distinctNeeded];
-    Set<Fingerprint> seen = new HashSet<>(distinctNeeded * 2);
-    long skipped = 0;
-    int produced = 0;
-    List<String> examples = new ArrayList<>();
-    for (long j = 0; produced < distinctNeeded; j++) {
-      String base = bases.get((int) (j % bases.size()));
-      long round = j / bases.size();
-      String url = derive(base, round);
-      Optional<String> canonical = canonicalizer.canonicalize(url);
-      if (canonical.isEmpty()) {
-        skipped++;
-        continue;
-      }
-      byte[] digest = md5.digest(canonical.get().getBytes(StandardCharsets.UTF_8));
-      long h = (long) LONG_BE.get(digest, 0);
-      long l = (long) LONG_BE.get(digest, 8);
-      if (!seen.add(new Fingerprint(h, l))) {
-        skipped++; // same canonical URL as an earlier one (e.g. two bases differing only in case)
-        continue;
-      }
-      if (j % bases.size() == 7 && examples.size() < 4) {
-        examples.add(url + "  ->  " + canonical.get());
-      }
-      raw[produced] = url;
-      dHi[produced] = h;
-      dLo[produced] = l;
-      produced++;
-    }
-    seen = null;
-    // The stream: new items take the next distinct URL; repeats a uniformly chosen earlier one, in
-    // another surface form, canonicalized again.
-    long[] hi = new long[n];
-    long[] lo = new long[n];
-    int next = 0;
-    long mismatches = 0;
-    for (int i = 0; i < n; i++) {
-      if (isNew[i]) {
-        hi[i] = dHi[next];
-        lo[i] = dLo[next];
-        next++;
-      } else {
-        int pick = rnd.nextInt(next);
-        String surface = (i & 1) == 0 ? raw[pick] + "#section-" + (i % 97) : "HTTP://" + raw[pick];
-        Optional<String> canonical = canonicalizer.canonicalize(surface);
-        if (canonical.isEmpty()) {
-          mismatches++;
-          hi[i] = dHi[pick];
-          lo[i] = dLo[pick];
-          continue;
-        }
-        byte[] digest = md5.digest(canonical.get().getBytes(StandardCharsets.UTF_8));
-        hi[i] = (long) LONG_BE.get(digest, 0);
-        lo[i] = (long) LONG_BE.get(digest, 8);
-        if (hi[i] != dHi[pick] || lo[i] != dLo[pick]) {
-          mismatches++; // the surface form did not canonicalize back: the item stays as emitted
-        }
-      }
-    }
-    long prepNanos = System.nanoTime() - t0;
-    // Ground truth: distinct fingerprints in each prefix (exact, by sorting).
-    long[] newPrefix = new long[o.sizes().length];
-    for (int s = 0; s < o.sizes().length; s++) {
-      newPrefix[s] = countDistinct(hi, lo, (int) o.sizes()[s]);
-    }
-    return new Workload(
-        hi,
-        lo,
-        newPrefix,
-        source,
-        bases.size(),
-        distinctNeeded,
-        skipped,
-        mismatches,
-        (double) prepNanos / (n + skipped),
-        examples);
-  }
-
-  /** Variation round r of a scheme-less base URL; r = 0 is the base itself. */
-  static String derive(String base, long round) {
-    if (round == 0) {
-      return base;
-    }
-    int hash = base.indexOf('#');
-    String b = hash < 0 ? base : base.substring(0, hash);
-    int slash = b.indexOf('/');
-    String host = slash < 0 ? b : b.substring(0, slash);
-    String rest = slash < 0 ? "" : b.substring(slash);
-    String sep = rest.indexOf('?') < 0 ? "?" : "&";
-    return switch ((int) (round % 3)) {
-      case 1 -> b + sep + "page=" + round;
-      case 2 -> host + "/s" + round + (rest.isEmpty() ? "/" : rest);
-      default -> host + "/a" + round + (rest.isEmpty() ? "/" : rest) + sep + "ref=" + round;
-    };
-  }
-
-  static Path findUrlset() {
-    for (Path p :
-        List.of(Paths.get("..", "shared", URLSET), Paths.get("/work/shared", URLSET))) {
-      if (Files.isRegularFile(p)) {
-        return p;
-      }
-    }
-    return null;
-  }
-
-  /** The "domain" column of urlset.csv; strips the UTF-8 BOM and skips the header. */
-  static List<String> readUrlset(Path p) throws IOException {
-    List<String> lines = Files.readAllLines(p, StandardCharsets.UTF_8);
-    List<String> out = new ArrayList<>(lines.size());
-    for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i);
-      if (i == 0) {
-        if (!line.isEmpty() && line.charAt(0) == '\uFEFF') {
-          line = line.substring(1);
-        }
-        if (line.startsWith("domain,")) {
-          continue;
-        }
-      }
-      int comma = line.lastIndexOf(',');
-      String url = (comma < 0 ? line : line.substring(0, comma)).trim();
-      if (!url.isEmpty()) {
-        out.add(url);
-      }
-    }
-    if (out.isEmpty()) {
-      throw new IOException(p + " holds no URLs");
-    }
-    return out;
-  }
-
-  static List<String> syntheticBases(int count) {
-    SplittableRandom r = new SplittableRandom(SEED + 1);
-    String[] tlds = {"com", "org", "net", "de", "cn", "edu"};
-    String[] words = {"news", "shop", "blog", "docs", "item", "user", "post", "tag", "wiki"};
-    List<String> out = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      out.add(
-          "www.site" + r.nextInt(5_000) + "." + tlds[r.nextInt(tlds.length)] + "/"
-              + words[r.nextInt(words.length)] + "/" + i + ".html");
-    }
-    return out;
-  }
-
-  static long countDistinct(long[] hi, long[] lo, int n) {
-    long[][] pairs = new long[n][];
-    for (int i = 0; i < n; i++) {
-      pairs[i] = new long[] {hi[i], lo[i]};
-    }
-    Arrays.sort(pairs, Comparator.<long[]>comparingLong(a -> a[0]).thenComparingLong(a -> a[1]));
-    long distinct = n == 0 ? 0 : 1;
-    for (int i = 1; i < n; i++) {
-      if (pairs[i][0] != pairs[i - 1][0] || pairs[i][1] != pairs[i - 1][1]) {
-        distinct++;
-      }
-    }
-    return distinct;
   }
 
   // ---------------------------------------------------------------- main
