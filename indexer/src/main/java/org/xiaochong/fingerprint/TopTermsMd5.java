@@ -43,7 +43,7 @@ import org.xiaochong.normalize.WordLists;
 public final class TopTermsMd5 implements Closeable {
 
   /** Version of the term → fingerprint format; change it when terms or hashing change. */
-  public static final String FORMAT = "near-md5/3"; // 3: q-gram and shingle key families
+  public static final String FORMAT = "near-md5/4"; // 3: q-gram and shingle key families; 4: id-number fields
 
   /** Length q of the character q-grams of the q-gram key family. */
   public static final int GRAM_SIZE = 3;
@@ -69,6 +69,8 @@ public final class TopTermsMd5 implements Closeable {
    *     so variants smartcn would split still fold, see config/synonyms-zh.txt).
    *  4. NumericTerms: phone numbers -> "tel:<digits>", numbers (+ unit) -> one term each; smartcn would
    *     split "2.5" and "138-0013-8000".
+   *  4a. A field that is one run of 7+ digits without a phone's shape (a date, an id) is one number
+   *     term (isIdNumber), taken before step 1's join: NumericTerms would read it as a tel: term.
    *  5. Sentence breaks: every run of punctuation or white space becomes one '\n'. smartcn splits its
    *     input into sentences with a sentence BreakIterator, which does not break at the ASCII
    *     punctuation that step 1 produces (nor at commas), and its word graph grows faster than the
@@ -181,6 +183,10 @@ public final class TopTermsMd5 implements Closeable {
       }
       if (config.grams() && joined.length() < maxChars && !hasHan(normalized)) {
         grams = concat(grams, gramKeys(normalized.length() > maxChars ? normalized.substring(0, maxChars) : normalized));
+      }
+      if (isIdNumber(normalized)) {
+        counts.merge(normalized, 1, Integer::sum); // step 4a: a number, not a tel: term
+        continue;
       }
       if (joined.length() > 0) {
         joined.append(FIELD_SEPARATOR);
@@ -371,6 +377,30 @@ public final class TopTermsMd5 implements Closeable {
   /** The 64-bit key of a term: the first 8 bytes of its MD5, big-endian. */
   static long key(String term) {
     return (long) BitUtil.VH_BE_LONG.get(md5(term), 0);
+  }
+
+  /**
+   * True when a whole text field is one run of 7+ digits without a phone's shape (a mobile number or a
+   * land line with its area code, {@link NumericTerms#isMobile}, {@link NumericTerms#isLandLine}): a
+   * date of birth (19560409), an id number, a postcode. Step 4a: such a field gives one number term,
+   * not a {@code tel:} term, so the phone veto ("both carry phones and share none") does not read two
+   * mistyped ids as two sellers' phones, and the number veto sees them as numbers. Phone columns are
+   * declared ({@code fields.phone}); a phone-shaped field value and a 7+ digit run inside free text (a
+   * phone or QQ number among words) stay {@code tel:} terms as before.
+   */
+  static boolean isIdNumber(String normalized) {
+    int n = normalized.length();
+    if (n < 7) {
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      char c = normalized.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    String digits = TextNormalizer.normalizePhone(normalized);
+    return !NumericTerms.isMobile(digits) && !NumericTerms.isLandLine(digits);
   }
 
   /** True when the text holds a Han character (it is segmented by smartcn, step 6). */

@@ -55,6 +55,19 @@ class KeyFamiliesTest {
   }
 
   @Test
+  void idNumberField_isANumberTerm_butAPhoneShapedFieldOrADigitRunInTextIsATelTerm() {
+    // A field that is one digit run without a phone's shape: a date of birth, an id number.
+    assertThat(near.rankedTerms("smith", "19560409", "1804974")).containsExactlyInAnyOrder("smith", "19560409", "1804974");
+    assertThat(TopTermsMd5.isIdNumber("19560409")).isTrue();
+    assertThat(TopTermsMd5.isIdNumber("123456")).isFalse(); // under 7 digits: NumericTerms' number anyway
+    assertThat(TopTermsMd5.isIdNumber("13800138000")).isFalse(); // a mobile number
+    assertThat(TopTermsMd5.isIdNumber("05356212345")).isFalse(); // a land line with area code
+    assertThat(TopTermsMd5.isIdNumber("1956-04-09")).isFalse();
+    assertThat(near.rankedTerms("smith", "13800138000")).containsExactlyInAnyOrder("smith", "tel:13800138000");
+    assertThat(near.rankedTerms("qq 1804974")).contains("tel:1804974");
+  }
+
+  @Test
   void grams_hanTextAndSingleLetters_giveNone() {
     assertThat(near.fingerprint("供应优质红富士苹果").sortedGrams()).isEmpty();
     assertThat(near.fingerprint("a b c").sortedGrams()).isEmpty();
