@@ -50,11 +50,26 @@ public final class NearRule {
     default long[] shingles() {
       return new long[0];
     }
+
+    /** The mask of the near fields that gave the post a key ({@link Fingerprints#presentFields}); 0: unknown. */
+    default int presentFields() {
+      return 0;
+    }
+
+    /** Per key of {@link #keys}, the mask of its fields ({@link Fingerprints#sortedKeyFields}); null: unknown. */
+    default int[] keyFields() {
+      return null;
+    }
   }
 
   /** Keys held in memory. */
   public record Stored(long[] keys, long[] top, long[] tel, long[] numbers, long[] matches, long[] grams,
-      long[] shingles) implements Keys {
+      long[] shingles, int presentFields, int[] keyFields) implements Keys {
+    /** Keys of every family, fields unknown. */
+    public Stored(long[] keys, long[] top, long[] tel, long[] numbers, long[] matches, long[] grams, long[] shingles) {
+      this(keys, top, tel, numbers, matches, grams, shingles, 0, null);
+    }
+
     /** Keys without numbers or must-match values. */
     public Stored(long[] keys, long[] top, long[] tel) {
       this(keys, top, tel, new long[0], new long[0]);
@@ -68,7 +83,8 @@ public final class NearRule {
     /** The keys the near index stores for these fingerprints (same arrays as {@link NearSchema#document}). */
     public static Stored of(Fingerprints fingerprints, int pre, long[] matchKeys) {
       return new Stored(fingerprints.sortedKeys(), NearSchema.topKeys(fingerprints, pre), NearSchema.telKeys(fingerprints),
-          NearSchema.numberKeys(fingerprints), matchKeys, fingerprints.sortedGrams(), fingerprints.sortedShingles());
+          NearSchema.numberKeys(fingerprints), matchKeys, fingerprints.sortedGrams(), fingerprints.sortedShingles(),
+          fingerprints.presentFields(), fingerprints.sortedKeyFields());
     }
   }
 
@@ -84,11 +100,46 @@ public final class NearRule {
    * q-grams. This is the near pass's dedup_score.
    */
   public static double similarity(Keys record, Keys candidate, LongToDoubleFunction weight) {
-    double all = NearSimilarity.weightedJaccard(record.keys(), candidate.keys(), weight);
+    long[] keys = record.keys();
+    long[] candidateKeys = candidate.keys();
+    int present = record.presentFields();
+    int candidatePresent = candidate.presentFields();
+    if (present != 0 && candidatePresent != 0) {
+      if ((candidatePresent & ~present) == 0) {
+        keys = comparableKeys(record, candidatePresent, candidateKeys); // the candidate lacks fields, has no others
+      } else if ((present & ~candidatePresent) == 0) {
+        candidateKeys = comparableKeys(candidate, present, keys);
+      }
+    }
+    double all = NearSimilarity.weightedJaccard(keys, candidateKeys, weight);
     if (record.grams().length == 0) {
       return all;
     }
-    return Math.max(all, NearSimilarity.weightedJaccard(wordKeys(record), wordKeys(candidate), weight));
+    return Math.max(all, NearSimilarity.weightedJaccard(minus(minus(keys, record.grams()), record.shingles()),
+        minus(minus(candidateKeys, candidate.grams()), candidate.shingles()), weight));
+  }
+
+  /**
+   * The keys of {@code post} that are evidence about the pair: those in a field the other post has
+   * something in ({@code otherPresent}), and those the other post holds. A key of a field the other post
+   * left empty (a missing address line, an unknown date of birth) says nothing for or against the pair,
+   * so it is left out of both sums of the weighted Jaccard; a key of a field both filled in and only
+   * one holds still counts against them. With the fields unknown (an index of an older layout), all keys.
+   */
+  static long[] comparableKeys(Keys post, int otherPresent, long[] otherKeys) {
+    long[] keys = post.keys();
+    int[] fields = post.keyFields();
+    if (fields == null || fields.length != keys.length) {
+      return keys;
+    }
+    long[] out = new long[keys.length];
+    int n = 0;
+    for (int i = 0; i < keys.length; i++) {
+      if ((fields[i] & otherPresent) != 0 || Arrays.binarySearch(otherKeys, keys[i]) >= 0) {
+        out[n++] = keys[i];
+      }
+    }
+    return n == keys.length ? keys : Arrays.copyOf(out, n);
   }
 
   /** {@link #isNearDuplicate(Keys, Keys, NearConfig, LongToDoubleFunction)} with every key weighing 1. */

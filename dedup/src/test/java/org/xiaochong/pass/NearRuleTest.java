@@ -132,6 +132,38 @@ class NearRuleTest {
   }
 
   @Test
+  void similarity_aFieldTheOtherLeftEmpty_isNoEvidenceAgainstThePair() {
+    // Field bit 1: keys 1-4 (a name), bit 2: keys 5-6 (an address line), bit 4: keys 7-8 (a date).
+    long[] keys = range(1, 8);
+    int[] fields = {1, 1, 1, 1, 2, 2, 4, 4};
+    NearRule.Stored full = stored(keys, 7, fields);
+    // The same name and date, the address line empty.
+    NearRule.Stored noAddress = stored(new long[] {1, 2, 3, 4, 7, 8}, 5, new int[] {1, 1, 1, 1, 4, 4});
+    assertThat(NearRule.similarity(full, noAddress, NearRule.UNIT_WEIGHTS)).isEqualTo(1.0);
+    assertThat(NearRule.similarity(noAddress, full, NearRule.UNIT_WEIGHTS)).isEqualTo(1.0);
+    // Fields unknown: the address counts against the pair, 6 of 8.
+    NearRule.Stored unknown = new NearRule.Stored(new long[] {1, 2, 3, 4, 7, 8}, new long[0], new long[0]);
+    assertThat(NearRule.similarity(full, unknown, NearRule.UNIT_WEIGHTS)).isEqualTo(6.0 / 8);
+    // An address line both filled in and only one holds still counts against them.
+    NearRule.Stored otherAddress = stored(new long[] {1, 2, 3, 4, 7, 8, 9}, 7, new int[] {1, 1, 1, 1, 4, 4, 2});
+    assertThat(NearRule.similarity(full, otherAddress, NearRule.UNIT_WEIGHTS)).isEqualTo(6.0 / 9);
+  }
+
+  @Test
+  void similarity_eachPostWithAFieldTheOtherLacks_countsEveryKey() {
+    // A citation with a booktitle (bit 2) against one with a journal (bit 8): another structure, not a
+    // missing value, so the venue words of both count.
+    NearRule.Stored inProceedings = stored(new long[] {1, 2, 3, 4, 5, 6}, 3, new int[] {1, 1, 1, 1, 2, 2});
+    NearRule.Stored inJournal = stored(new long[] {1, 2, 3, 4, 7, 8}, 9, new int[] {1, 1, 1, 1, 8, 8});
+    assertThat(NearRule.similarity(inProceedings, inJournal, NearRule.UNIT_WEIGHTS)).isEqualTo(4.0 / 8);
+  }
+
+  private static NearRule.Stored stored(long[] keys, int present, int[] fields) {
+    return new NearRule.Stored(keys, new long[0], new long[0], new long[0], new long[0], new long[0], new long[0], present,
+        fields);
+  }
+
+  @Test
   void stopBefore_aCommonKey_onlyOnceACandidateWasFound() {
     assertThat(NearRule.stopBefore(NearRule.COMMON_KEY + 1, 0)).isFalse();
     assertThat(NearRule.stopBefore(NearRule.COMMON_KEY + 1, 1)).isTrue();

@@ -28,18 +28,31 @@ public final class Fingerprints {
   private final long[] sortedGrams;
   private final long[] sortedShingles;
   private final long[] sortedKeys;
+  private final int[] sortedKeyFields; // null: fields unknown
+  private final int presentFields;
+
+  /** Field mask of a key in no particular field (a shingle may span two): never left out of a comparison. */
+  public static final int ANY_FIELD = -1;
 
   Fingerprints(NearOutcome outcome, List<String> terms, long[] high, long[] low, boolean truncated, int analyzedChars) {
     this(outcome, terms, high, low, truncated, analyzedChars, Integer.MAX_VALUE, NO_LONGS, NO_LONGS);
+  }
+
+  Fingerprints(NearOutcome outcome, List<String> terms, long[] high, long[] low, boolean truncated, int analyzedChars,
+      int topCount, long[] grams, long[] shingles) {
+    this(outcome, terms, high, low, truncated, analyzedChars, topCount, grams, shingles, null, null);
   }
 
   /**
    * @param topCount term frequency of the rank-0 term ({@link Integer#MAX_VALUE}: unknown, taken as repeated)
    * @param grams keys of the character q-gram family (any order, repeats allowed)
    * @param shingles keys of the word-shingle family (any order, repeats allowed)
+   * @param termFields per ranked term, the mask of the fields it occurs in (bit i: the i-th field,
+   *     {@link #fieldBit}); null when unknown
+   * @param gramFields per q-gram of {@code grams}, the mask of its field; null when unknown
    */
   Fingerprints(NearOutcome outcome, List<String> terms, long[] high, long[] low, boolean truncated, int analyzedChars,
-      int topCount, long[] grams, long[] shingles) {
+      int topCount, long[] grams, long[] shingles, int[] termFields, int[] gramFields) {
     assert terms.size() == high.length && high.length == low.length
         : "terms=" + terms.size() + ", high=" + high.length + ", low=" + low.length;
     assert (outcome == NearOutcome.OK) == !terms.isEmpty() : "outcome=" + outcome + ", terms=" + terms.size();
@@ -58,6 +71,34 @@ public final class Fingerprints {
     System.arraycopy(sortedGrams, 0, all, sortedPrefixes.length, sortedGrams.length);
     System.arraycopy(sortedShingles, 0, all, sortedPrefixes.length + sortedGrams.length, sortedShingles.length);
     this.sortedKeys = sortedDistinct(all);
+    if (termFields == null) {
+      this.sortedKeyFields = null;
+      this.presentFields = 0;
+    } else {
+      int[] fields = new int[sortedKeys.length];
+      orFields(fields, high, termFields);
+      orFields(fields, grams, gramFields);
+      int present = 0;
+      for (int mask : termFields) {
+        present |= mask;
+      }
+      for (long shingle : sortedShingles) {
+        fields[Arrays.binarySearch(sortedKeys, shingle)] = ANY_FIELD;
+      }
+      this.sortedKeyFields = fields;
+      this.presentFields = present;
+    }
+  }
+
+  private void orFields(int[] fields, long[] keys, int[] masks) {
+    for (int i = 0; i < keys.length; i++) {
+      fields[Arrays.binarySearch(sortedKeys, keys[i])] |= masks[i];
+    }
+  }
+
+  /** The mask bit of the field at {@code index} (fields past the 31st share the last bit). */
+  public static int fieldBit(int index) {
+    return 1 << Math.min(index, 30);
   }
 
   /**
@@ -186,6 +227,20 @@ public final class Fingerprints {
    */
   public long[] sortedKeys() {
     return sortedKeys.clone();
+  }
+
+  /**
+   * Per key of {@link #sortedKeys}, the mask of the fields it occurs in (bit i = the i-th near field,
+   * text fields then phone fields, {@link #fieldBit}; {@link #ANY_FIELD} for a shingle), or null when
+   * the fields are unknown. A copy.
+   */
+  public int[] sortedKeyFields() {
+    return sortedKeyFields == null ? null : sortedKeyFields.clone();
+  }
+
+  /** The mask of the fields that gave at least one word key (0: unknown). */
+  public int presentFields() {
+    return presentFields;
   }
 
   /**

@@ -68,6 +68,29 @@ class KeyFamiliesTest {
   }
 
   @Test
+  void fields_eachKeyCarriesTheMaskOfItsFields_andThePostTheFieldsThatGaveKeys() {
+    // given name, surname (empty), suburb, date of birth; a phone field after the text fields.
+    Fingerprints prints = near.fingerprint(java.util.Arrays.asList("john", "", "john street", "19560409"),
+        List.of("(02) 9876 5432"));
+    assertThat(prints.presentFields()).isEqualTo(0b11101);
+    long[] keys = prints.sortedKeys();
+    int[] fields = prints.sortedKeyFields();
+    assertThat(fields).hasSize(keys.length);
+    Map<Long, Integer> byKey = new HashMap<>();
+    for (int i = 0; i < keys.length; i++) {
+      byKey.put(keys[i], fields[i]);
+    }
+    assertThat(byKey.get(TopTermsMd5.key("john"))).isEqualTo(0b101); // given name and suburb
+    assertThat(byKey.get(TopTermsMd5.key("street"))).isEqualTo(0b100);
+    assertThat(byKey.get(TopTermsMd5.key("19560409"))).isEqualTo(0b1000);
+    assertThat(byKey.get(TopTermsMd5.key("tel:0298765432"))).isEqualTo(0b10000);
+    assertThat(byKey.get(TopTermsMd5.key("q:^jo"))).isEqualTo(0b101);
+    assertThat(byKey.get(TopTermsMd5.key("q:956"))).isEqualTo(0b1000);
+    // Segmenting field by field gives the terms of the joined fields.
+    assertThat(prints.terms()).containsExactlyInAnyOrder("john", "street", "19560409", "tel:0298765432");
+  }
+
+  @Test
   void grams_hanTextAndSingleLetters_giveNone() {
     assertThat(near.fingerprint("供应优质红富士苹果").sortedGrams()).isEmpty();
     assertThat(near.fingerprint("a b c").sortedGrams()).isEmpty();
