@@ -71,6 +71,17 @@ public final class IndexedNearKeys implements NearRule.Keys {
   }
 
   @Override
+  public int shortFields() {
+    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+    try {
+      NumericDocValues values = leaf.reader().getNumericDocValues(NearSchema.SHORT);
+      return values != null && values.advanceExact(doc - leaf.docBase) ? (int) values.longValue() : 0;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
   public int presentFields() {
     if (present < 0) {
       present = readPresent(leaves, doc);

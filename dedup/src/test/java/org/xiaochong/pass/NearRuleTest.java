@@ -1,6 +1,7 @@
 package org.xiaochong.pass;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -156,6 +157,26 @@ class NearRuleTest {
     NearRule.Stored inProceedings = stored(new long[] {1, 2, 3, 4, 5, 6}, 3, new int[] {1, 1, 1, 1, 2, 2});
     NearRule.Stored inJournal = stored(new long[] {1, 2, 3, 4, 7, 8}, 9, new int[] {1, 1, 1, 1, 8, 8});
     assertThat(NearRule.similarity(inProceedings, inJournal, NearRule.UNIT_WEIGHTS)).isEqualTo(4.0 / 8);
+  }
+
+  @Test
+  void similarity_aTypoInAShortField_isComparedByItsGrams() {
+    // Field bit 1, short (a surname): word key 1, q-grams 100-104; field bit 2, long: words 10 and 11.
+    NearRule.Stored a = typo(new long[] {1, 10, 11, 100, 101, 102, 103, 104}, new int[] {1, 2, 2, 1, 1, 1, 1, 1},
+        new long[] {100, 101, 102, 103, 104}, 1);
+    // The surname mistyped: word key 2, three of its five q-grams kept.
+    NearRule.Stored b = typo(new long[] {2, 10, 11, 100, 101, 102, 110, 111}, new int[] {1, 2, 2, 1, 1, 1, 1, 1},
+        new long[] {100, 101, 102, 110, 111}, 1);
+    // All keys 5 / 11, words 2 / 4; the typo view (q-grams of the surname, words of the rest) 5 / 9.
+    assertThat(NearRule.similarity(a, b, NearRule.UNIT_WEIGHTS)).isCloseTo(NearRule.TYPO_DISCOUNT * 5 / 9, within(1e-12));
+    // A field short in one post only is compared by its words: no typo view.
+    NearRule.Stored longInB = typo(b.keys(), b.keyFields(), b.grams(), 0);
+    assertThat(NearRule.similarity(a, longInB, NearRule.UNIT_WEIGHTS)).isEqualTo(0.5);
+  }
+
+  private static NearRule.Stored typo(long[] keys, int[] fields, long[] grams, int shortFields) {
+    return new NearRule.Stored(keys, new long[0], new long[0], new long[0], new long[0], grams, new long[0], 3, fields,
+        shortFields);
   }
 
   private static NearRule.Stored stored(long[] keys, int present, int[] fields) {

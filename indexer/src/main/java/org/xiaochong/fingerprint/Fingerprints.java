@@ -30,6 +30,7 @@ public final class Fingerprints {
   private final long[] sortedKeys;
   private final int[] sortedKeyFields; // null: fields unknown
   private final int presentFields;
+  private final int shortFields;
 
   /** Field mask of a key in no particular field (a shingle may span two): never left out of a comparison. */
   public static final int ANY_FIELD = -1;
@@ -40,7 +41,7 @@ public final class Fingerprints {
 
   Fingerprints(NearOutcome outcome, List<String> terms, long[] high, long[] low, boolean truncated, int analyzedChars,
       int topCount, long[] grams, long[] shingles) {
-    this(outcome, terms, high, low, truncated, analyzedChars, topCount, grams, shingles, null, null);
+    this(outcome, terms, high, low, truncated, analyzedChars, topCount, grams, shingles, null, null, 0);
   }
 
   /**
@@ -50,9 +51,10 @@ public final class Fingerprints {
    * @param termFields per ranked term, the mask of the fields it occurs in (bit i: the i-th field,
    *     {@link #fieldBit}); null when unknown
    * @param gramFields per q-gram of {@code grams}, the mask of its field; null when unknown
+   * @param shortFields the mask of the short fields ({@link #typoKeys})
    */
   Fingerprints(NearOutcome outcome, List<String> terms, long[] high, long[] low, boolean truncated, int analyzedChars,
-      int topCount, long[] grams, long[] shingles, int[] termFields, int[] gramFields) {
+      int topCount, long[] grams, long[] shingles, int[] termFields, int[] gramFields, int shortFields) {
     assert terms.size() == high.length && high.length == low.length
         : "terms=" + terms.size() + ", high=" + high.length + ", low=" + low.length;
     assert (outcome == NearOutcome.OK) == !terms.isEmpty() : "outcome=" + outcome + ", terms=" + terms.size();
@@ -88,6 +90,36 @@ public final class Fingerprints {
       this.sortedKeyFields = fields;
       this.presentFields = present;
     }
+    this.shortFields = sortedGrams.length == 0 ? 0 : shortFields;
+  }
+
+  /** The mask of the short fields (at most three words, no Han text; {@link #typoKeys}); 0 when none. */
+  public int shortFields() {
+    return shortFields;
+  }
+
+  /**
+   * The keys of the typo-tolerant view: the q-grams of the short fields and the word keys of the other
+   * fields (empty without q-grams or fields). In a short field (a name, a street, a code: a typo is its
+   * usual variation) a typo changes the field's one word key wholesale but only the q-grams around
+   * it; in a longer text the words are the units (another word is another claim), and their q-grams
+   * would let two titles that share most letters but not a word pass. The near rule calls it with
+   * the fields short in both posts of a pair ({@code NearRule.similarity}).
+   */
+  public static long[] typoKeys(long[] keys, int[] fields, long[] grams, long[] shingles, int shortFields) {
+    if (fields == null || grams.length == 0 || shortFields == 0) {
+      return NO_LONGS;
+    }
+    long[] out = new long[keys.length];
+    int n = 0;
+    for (int i = 0; i < keys.length; i++) {
+      boolean gram = Arrays.binarySearch(grams, keys[i]) >= 0;
+      if (gram ? (fields[i] & shortFields) != 0
+          : Arrays.binarySearch(shingles, keys[i]) < 0 && (fields[i] & ~shortFields) != 0) {
+        out[n++] = keys[i];
+      }
+    }
+    return Arrays.copyOf(out, n);
   }
 
   private void orFields(int[] fields, long[] keys, int[] masks) {

@@ -184,6 +184,7 @@ public final class TopTermsMd5 implements Closeable {
     StringBuilder joined = new StringBuilder();
     long[] grams = NO_KEYS;
     int[] gramFields = NO_FIELDS;
+    int shortFields = 0;
     int[] pieceStart = new int[texts.size()]; // where each joined field starts in joined
     int[] pieceBit = new int[texts.size()];
     int pieces = 0;
@@ -200,6 +201,9 @@ public final class TopTermsMd5 implements Closeable {
       }
       int bit = Fingerprints.fieldBit(field);
       if (config.grams() && joined.length() < maxChars && !hasHan(normalized)) {
+        if (words(normalized) <= SHORT_FIELD_WORDS) {
+          shortFields |= bit;
+        }
         long[] fieldGrams = gramKeys(normalized.length() > maxChars ? normalized.substring(0, maxChars) : normalized);
         grams = concat(grams, fieldGrams);
         int[] bits = new int[fieldGrams.length];
@@ -275,7 +279,7 @@ public final class TopTermsMd5 implements Closeable {
     }
     long[] shingles = sequence == null ? NO_KEYS : shingleKeys(sequence);
     return new Fingerprints(NearOutcome.OK, ranked, high, low, truncated, analyzedChars, counts.get(ranked.get(0)), grams,
-        shingles, termFields, gramFields);
+        shingles, termFields, gramFields, shortFields);
   }
 
   private static int or(int a, int b) {
@@ -458,6 +462,26 @@ public final class TopTermsMd5 implements Closeable {
     }
     String digits = TextNormalizer.normalizePhone(normalized);
     return !NumericTerms.isMobile(digits) && !NumericTerms.isLandLine(digits);
+  }
+
+  /**
+   * Most words (runs of letters and digits) of a short field, {@value}: a name, a street, a suburb, a
+   * code. Its q-grams stand for it in the typo-tolerant view ({@link Fingerprints#sortedTypo}).
+   */
+  static final int SHORT_FIELD_WORDS = 3;
+
+  /** Runs of ASCII letters and digits in normalized text. */
+  static int words(String text) {
+    int n = 0;
+    boolean in = false;
+    for (int i = 0; i < text.length(); i++) {
+      boolean w = isLatinOrDigit(text.charAt(i));
+      if (w && !in) {
+        n++;
+      }
+      in = w;
+    }
+    return n;
   }
 
   /** True when the text holds a Han character (it is segmented by smartcn, step 6). */

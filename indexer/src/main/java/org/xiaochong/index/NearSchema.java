@@ -28,6 +28,7 @@ import org.xiaochong.fingerprint.NearOutcome;
  * near_match     -                                 binary       one key per fields.must-match column (0: empty)
  * near_fields    -                                 binary       per key of near_keys, the mask of its fields (1 or 4 bytes)
  * near_present   -                                 numeric      mask of the fields that gave a key
+ * near_short     -                                 numeric      mask of the short fields (Fingerprints#shortFields)
  * near_outcome   -                                 numeric      {@link NearOutcome} ordinal (+256 if truncated)
  * row_crc        -                                 numeric      the sync's change check (as in {@link IndexSchema})
  * </pre>
@@ -56,10 +57,12 @@ public final class NearSchema {
   public static final String FIELDS = "near_fields";
   /** The mask of the near fields that gave the post a key ({@link Fingerprints#presentFields}); absent: unknown. */
   public static final String PRESENT = "near_present";
+  /** The mask of the short fields ({@link Fingerprints#shortFields}): compared by their q-grams. */
+  public static final String SHORT = "near_short";
   /**
    * Version of the document layout above; part of the near index digest, so an index written with
-   * another layout is rebuilt (3: key families, near_top holds the subject only; 4: near_fields and
-   * near_present).
+   * another layout is rebuilt (3: key families, near_top holds the subject only; 4: near_fields,
+   * near_present and near_short).
    */
   public static final String LAYOUT = "near-schema/4";
   public static final String OUTCOME = "near_outcome";
@@ -98,6 +101,9 @@ public final class NearSchema {
     addIfAny(doc, TEL, telKeys(fingerprints));
     addIfAny(doc, NUM, numberKeys(fingerprints));
     addIfAny(doc, MATCH, matchKeys);
+    if (fingerprints.shortFields() != 0) {
+      doc.add(new NumericDocValuesField(SHORT, fingerprints.shortFields()));
+    }
     int[] fields = fingerprints.sortedKeyFields();
     if (fields != null && fingerprints.presentFields() != 0) {
       doc.add(new BinaryDocValuesField(FIELDS, new BytesRef(encodeFields(fields))));

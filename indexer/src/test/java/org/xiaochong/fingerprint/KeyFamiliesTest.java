@@ -91,6 +91,13 @@ class KeyFamiliesTest {
   }
 
   @Test
+  void shortFields_atMostThreeWordsWithoutHan() {
+    Fingerprints prints = near.fingerprint("john", "12 booroondara street west", "kenned y srreet", "红富士苹果");
+    assertThat(prints.shortFields()).isEqualTo(0b101);
+    assertThat(near.fingerprint("供应优质红富士苹果").shortFields()).isZero();
+  }
+
+  @Test
   void grams_hanTextAndSingleLetters_giveNone() {
     assertThat(near.fingerprint("供应优质红富士苹果").sortedGrams()).isEmpty();
     assertThat(near.fingerprint("a b c").sortedGrams()).isEmpty();
