@@ -136,7 +136,7 @@ public final class NearRule {
     long[] candidateKeys = candidate.keys();
     int present = record.presentFields();
     int candidatePresent = candidate.presentFields();
-    if (present != 0 && candidatePresent != 0) {
+    if (present != candidatePresent && present != 0 && candidatePresent != 0) { // equal: nothing to leave out
       if ((candidatePresent & ~present) == 0) {
         keys = comparableKeys(record, candidatePresent, candidateKeys); // the candidate lacks fields, has no others
       } else if ((present & ~candidatePresent) == 0) {

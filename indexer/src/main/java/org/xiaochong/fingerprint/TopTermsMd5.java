@@ -317,10 +317,12 @@ public final class TopTermsMd5 implements Closeable {
   }
 
   /** Segments {@code words} and counts kept tokens; returns the number of stop words dropped. */
-  private int countWords(String words, Map<String, Integer> counts, List<String> sequence, Map<String, Integer> fields,
+  private int countWords(String text, Map<String, Integer> counts, List<String> sequence, Map<String, Integer> fields,
       int[] wordStart, int[] pieceBit) {
     int stopped = 0;
-    try (TokenStream stream = analyzer.tokenStream(FIELD, words)) {
+    int piece = -1;
+    Map<String, int[]> words = new HashMap<>();
+    try (TokenStream stream = analyzer.tokenStream(FIELD, text)) {
       CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
       OffsetAttribute offset = stream.addAttribute(OffsetAttribute.class);
       stream.reset();
@@ -333,10 +335,17 @@ public final class TopTermsMd5 implements Closeable {
           stopped++;
           continue;
         }
-        counts.merge(token, 1, Integer::sum);
-        int piece = Arrays.binarySearch(wordStart, offset.startOffset());
-        piece = piece >= 0 ? piece : -piece - 2; // the last piece starting at or before the token
-        fields.merge(token, piece >= 0 ? pieceBit[piece] : Fingerprints.ANY_FIELD, TopTermsMd5::or);
+        int start = offset.startOffset();
+        while (piece + 1 < wordStart.length && wordStart[piece + 1] <= start) {
+          piece++; // tokens come in text order: the last piece starting at or before the token
+        }
+        int[] countAndFields = words.get(token); // one hash lookup per token, as before the fields
+        if (countAndFields == null) {
+          countAndFields = new int[2];
+          words.put(token, countAndFields);
+        }
+        countAndFields[0]++;
+        countAndFields[1] |= piece >= 0 ? pieceBit[piece] : Fingerprints.ANY_FIELD;
         if (sequence != null) {
           sequence.add(token);
         }
@@ -344,7 +353,11 @@ public final class TopTermsMd5 implements Closeable {
       stream.end();
     } catch (IOException e) {
       // StringReader input: smartcn does no real I/O, so this is a bug, not bad data.
-      throw new UncheckedIOException("smartcn failed on a string of " + words.length() + " chars", e);
+      throw new UncheckedIOException("smartcn failed on a string of " + text.length() + " chars", e);
+    }
+    for (Map.Entry<String, int[]> word : words.entrySet()) {
+      counts.merge(word.getKey(), word.getValue()[0], Integer::sum);
+      fields.merge(word.getKey(), word.getValue()[1], TopTermsMd5::or);
     }
     return stopped;
   }
