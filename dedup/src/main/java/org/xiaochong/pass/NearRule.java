@@ -132,6 +132,7 @@ public final class NearRule {
    * one post lacks ({@link #comparableKeys}). This is the near pass's dedup_score.
    */
   public static double similarity(Keys record, Keys candidate, LongToDoubleFunction weight) {
+    // Kept small: this runs for every compared pair (9.3M in the 1M bench) and should stay inlined.
     long[] keys = record.keys();
     long[] candidateKeys = candidate.keys();
     int present = record.presentFields();
@@ -144,9 +145,12 @@ public final class NearRule {
       }
     }
     double all = NearSimilarity.weightedJaccard(keys, candidateKeys, weight);
-    if (record.grams().length == 0) {
-      return all;
-    }
+    return record.grams().length == 0 ? all : otherViews(all, record, keys, candidate, candidateKeys, weight);
+  }
+
+  /** The word and typo-tolerant views of {@link #similarity} for posts with q-grams: the highest of the three. */
+  private static double otherViews(double all, Keys record, long[] keys, Keys candidate, long[] candidateKeys,
+      LongToDoubleFunction weight) {
     double words = NearSimilarity.weightedJaccard(minus(minus(keys, record.grams()), record.shingles()),
         minus(minus(candidateKeys, candidate.grams()), candidate.shingles()), weight);
     int shortFields = record.shortFields() & candidate.shortFields();
