@@ -203,7 +203,8 @@ public final class NearRule {
    * <ol>
    *   <li>same subject: a post's subject (its top term when repeated, {@link NearSchema#topKeys}) must
    *       be in the other's set (usually the product: the same seller's post about another product
-   *       shares most other words);
+   *       shares most other words); not for a word repeated only in short fields ({@link
+   *       #onlyInShortFields}: a name word recurring in a type column);
    *   <li>same seller: when both carry phone numbers, they must share one (the same product from
    *       another seller is another post);
    *   <li>must-match fields ({@code fields.must-match}, default product): when both values are
@@ -264,11 +265,12 @@ public final class NearRule {
       }
     }
     long[] top = record.top();
-    if (top.length > 0 && Arrays.binarySearch(candidateKeys, top[0]) < 0) {
+    if (top.length > 0 && Arrays.binarySearch(candidateKeys, top[0]) < 0 && !onlyInShortFields(record, top[0])) {
       return Failure.SUBJECT;
     }
     long[] candidateTop = candidate.top();
-    if (candidateTop.length > 0 && Arrays.binarySearch(keys, candidateTop[0]) < 0) {
+    if (candidateTop.length > 0 && Arrays.binarySearch(keys, candidateTop[0]) < 0
+        && !onlyInShortFields(candidate, candidateTop[0])) {
       return Failure.SUBJECT;
     }
     if (!phonesAgree(record.tel(), candidate)) {
@@ -302,6 +304,21 @@ public final class NearRule {
     }
     long[] view = Fingerprints.typoKeys(post.keys(), fields, post.grams(), post.shingles(), shortFields);
     return keys == post.keys() ? view : only(view, keys);
+  }
+
+  /**
+   * True when the post's key occurs in its short fields only ({@link Fingerprints#shortFields}): a word
+   * repeated across a record's name and type fields ("arts deli | … | delis") is no subject the way a
+   * post's product, repeated through its title and text, is.
+   */
+  static boolean onlyInShortFields(Keys post, long key) {
+    int shortFields = post.shortFields();
+    if (shortFields == 0) {
+      return false;
+    }
+    int[] fields = post.keyFields();
+    int at = Arrays.binarySearch(post.keys(), key);
+    return fields != null && at >= 0 && fields.length == post.keys().length && (fields[at] & ~shortFields) == 0;
   }
 
   /** The keys of {@code sorted} in {@code keep} (both ascending). */

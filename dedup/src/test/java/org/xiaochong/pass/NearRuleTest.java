@@ -174,6 +174,22 @@ class NearRuleTest {
     assertThat(NearRule.similarity(a, longInB, NearRule.UNIT_WEIGHTS)).isEqualTo(0.5);
   }
 
+  @Test
+  void why_aSubjectOnlyInShortFields_isNoVeto_butOneInLongerTextIs() {
+    // Subject key 1 (repeated), in field bit 1; the candidate lacks it and shares the other nine keys.
+    long[] keys = range(1, 10);
+    int[] fields = {1, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+    NearRule.Stored candidate = new NearRule.Stored(range(2, 11), new long[0], new long[0]);
+    NearRule.Stored shortName = new NearRule.Stored(keys, new long[] {1}, new long[0], new long[0], new long[0],
+        new long[0], new long[0], 3, fields, 1);
+    assertThat(NearRule.why(shortName, candidate, CONFIG, NearRule.UNIT_WEIGHTS)).isNull();
+    NearRule.Stored longText = new NearRule.Stored(keys, new long[] {1}, new long[0], new long[0], new long[0],
+        new long[0], new long[0], 3, fields, 2);
+    assertThat(NearRule.why(longText, candidate, CONFIG, NearRule.UNIT_WEIGHTS)).isEqualTo(NearRule.Failure.SUBJECT);
+    assertThat(NearRule.why(new NearRule.Stored(keys, new long[] {1}, new long[0]), candidate, CONFIG,
+        NearRule.UNIT_WEIGHTS)).isEqualTo(NearRule.Failure.SUBJECT);
+  }
+
   private static NearRule.Stored typo(long[] keys, int[] fields, long[] grams, int shortFields) {
     return new NearRule.Stored(keys, new long[0], new long[0], new long[0], new long[0], grams, new long[0], 3, fields,
         shortFields);
