@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.ReaderUtil;
 import org.xiaochong.index.NearSchema;
 
@@ -18,6 +19,7 @@ public final class IndexedNearKeys implements NearRule.Keys {
   private final int doc;
   private final long[] keys;
   private long[] grams;
+  private int present = -1; // not read yet
 
   /**
    * @param leaves the reader's leaves
@@ -66,6 +68,56 @@ public final class IndexedNearKeys implements NearRule.Keys {
       grams = read(leaves, doc, NearSchema.GRAMS);
     }
     return grams;
+  }
+
+  @Override
+  public int shortFields() {
+    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+    try {
+      NumericDocValues values = leaf.reader().getNumericDocValues(NearSchema.SHORT);
+      return values != null && values.advanceExact(doc - leaf.docBase) ? (int) values.longValue() : 0;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public int presentFields() {
+    if (present < 0) {
+      present = readPresent(leaves, doc);
+    }
+    return present;
+  }
+
+  /** Sets the present-fields mask read ahead by the caller (the pass reads them for every document once). */
+  public IndexedNearKeys withPresentFields(int mask) {
+    present = mask;
+    return this;
+  }
+
+  @Override
+  public int[] keyFields() {
+    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+    try {
+      BinaryDocValues values = leaf.reader().getBinaryDocValues(NearSchema.FIELDS);
+      if (values == null || !values.advanceExact(doc - leaf.docBase)) {
+        return null;
+      }
+      return NearSchema.decodeFields(values.binaryValue(), keys.length);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The {@link NearSchema#PRESENT} mask of one document, 0 when it has none. */
+  static int readPresent(List<LeafReaderContext> leaves, int doc) {
+    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+    try {
+      NumericDocValues values = leaf.reader().getNumericDocValues(NearSchema.PRESENT);
+      return values != null && values.advanceExact(doc - leaf.docBase) ? (int) values.longValue() : 0;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Override

@@ -108,11 +108,13 @@ public final class NearPass {
     long truncated = 0;
 
     // The records taking part: live, not removed by the exact pass, with fingerprints.
+    int[] present = new int[Math.max(1, snapshot.maxDoc())]; // NearSchema.PRESENT per doc, read once
     int[] order = new int[snapshot.maxDoc()];
     int n = 0;
     for (LeafReaderContext leaf : leaves) {
       Bits live = leaf.reader().getLiveDocs();
       NumericDocValues outcomes = leaf.reader().getNumericDocValues(NearSchema.OUTCOME);
+      NumericDocValues presentFields = leaf.reader().getNumericDocValues(NearSchema.PRESENT);
       for (int d = 0; d < leaf.reader().maxDoc(); d++) {
         if (live != null && !live.get(d)) {
           continue;
@@ -139,6 +141,9 @@ public final class NearPass {
           }
           continue;
         }
+        if (presentFields != null && presentFields.advanceExact(d)) {
+          present[doc] = (int) presentFields.longValue();
+        }
         order[n++] = doc;
       }
     }
@@ -159,7 +164,7 @@ public final class NearPass {
         kept.set(doc);
         continue;
       }
-      NearRule.Keys record = IndexedNearKeys.of(leaves, doc);
+      NearRule.Keys record = IndexedNearKeys.of(leaves, doc).withPresentFields(present[doc]);
       long[] keys = record.keys();
       for (long key : keys) {
         if (frequencies.get(key) < 2) {
@@ -202,7 +207,7 @@ public final class NearPass {
           }
           compared++;
           long[] other = NearSchema.decode(values.binaryValue());
-          IndexedNearKeys candidate = new IndexedNearKeys(leaves, g, other);
+          IndexedNearKeys candidate = new IndexedNearKeys(leaves, g, other).withPresentFields(present[g]);
           if (!NearRule.isNearDuplicate(record, candidate, config, weight)) {
             continue;
           }

@@ -173,4 +173,44 @@ class NearPassTest {
     assertThat(last.empty()).containsEntry(NearOutcome.EMPTY_AFTER_SEGMENTATION, 4L)
         .containsEntry(NearOutcome.EMPTY_AFTER_NORMALIZE, 1L);
   }
+
+  /** Person records as febrl has them: given name, surname, street number, street, suburb, postcode, state, birth date, id. */
+  private static final String[][] PEOPLE = {
+    {"jack", "brock", "", "duhig place", "boyanup", "2485", "nsw", "19800422", "8460078"},
+    {"", "brokc", "1", "duhig place", "boynaup", "2485", "nsw", "19800422", "8460078"},
+    {"jack", "brown", "7", "wallaby place", "delmar", "2119", "nsw", "19560409", "1804974"},
+    {"harley", "mccarthy", "177", "pridham street", "marsden", "3165", "nsw", "19080419", "6089216"},
+    {"mitchell", "green", "12", "duhig place", "cleveland", "2485", "vic", "19761103", "3312907"},
+  };
+
+  @Test
+  void run_personRecords_theIndexGivesTheRuleTheFieldsOfTheFingerprints_andAMissingNameIsNoEvidence() {
+    try (FingerprintIndex index = FingerprintIndex.open(dir, "people", true)) {
+      for (int i = 0; i < PEOPLE.length; i++) {
+        index.addDocument(NearSchema.document(i + 1, 100 - i, fingerprinter.fingerprint(PEOPLE[i]), 3, new long[0]));
+      }
+      index.commit();
+      DeletionPlan plan = new DeletionPlan();
+      try (DirectoryReader reader = index.openReader()) {
+        java.util.List<org.apache.lucene.index.LeafReaderContext> leaves = reader.leaves();
+        for (int i = 0; i < PEOPLE.length; i++) {
+          org.xiaochong.fingerprint.Fingerprints prints = fingerprinter.fingerprint(PEOPLE[i]);
+          IndexedNearKeys stored = IndexedNearKeys.of(leaves, i);
+          assertThat(stored.keyFields()).containsExactly(prints.sortedKeyFields());
+          assertThat(stored.presentFields()).isEqualTo(prints.presentFields());
+          assertThat(stored.shortFields()).isEqualTo(prints.shortFields());
+        }
+        // The second record lacks the given name (bit 0): the first one's name keys do not count.
+        assertThat(IndexedNearKeys.of(leaves, 1).presentFields() & 1).isZero();
+        new NearPass(new IndexSnapshot(reader), NearConfig.defaults()).run(Window.ALL, new long[0], plan);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      Map<Long, Long> removedToKept = new HashMap<>();
+      for (int i = 0; i < plan.size(); i++) {
+        removedToKept.put(plan.removedId(i), plan.keptId(i));
+      }
+      assertThat(removedToKept).containsExactly(Map.entry(2L, 1L));
+    }
+  }
 }

@@ -1,6 +1,7 @@
 package org.xiaochong.pass;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -129,6 +130,74 @@ class NearRuleTest {
     NearRule.Stored typo = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 8, 100, 101, 102, 103, 104, 105, 113},
         new long[0], new long[0], new long[0], new long[0], new long[] {100, 101, 102, 103, 104, 105, 113}, new long[0]);
     assertThat(NearRule.similarity(a, typo, NearRule.UNIT_WEIGHTS)).isEqualTo(11.0 / 14);
+  }
+
+  @Test
+  void similarity_aFieldTheOtherLeftEmpty_isNoEvidenceAgainstThePair() {
+    // Field bit 1: keys 1-4 (a name), bit 2: keys 5-6 (an address line), bit 4: keys 7-8 (a date).
+    long[] keys = range(1, 8);
+    int[] fields = {1, 1, 1, 1, 2, 2, 4, 4};
+    NearRule.Stored full = stored(keys, 7, fields);
+    // The same name and date, the address line empty.
+    NearRule.Stored noAddress = stored(new long[] {1, 2, 3, 4, 7, 8}, 5, new int[] {1, 1, 1, 1, 4, 4});
+    assertThat(NearRule.similarity(full, noAddress, NearRule.UNIT_WEIGHTS)).isEqualTo(1.0);
+    assertThat(NearRule.similarity(noAddress, full, NearRule.UNIT_WEIGHTS)).isEqualTo(1.0);
+    // Fields unknown: the address counts against the pair, 6 of 8.
+    NearRule.Stored unknown = new NearRule.Stored(new long[] {1, 2, 3, 4, 7, 8}, new long[0], new long[0]);
+    assertThat(NearRule.similarity(full, unknown, NearRule.UNIT_WEIGHTS)).isEqualTo(6.0 / 8);
+    // An address line both filled in and only one holds still counts against them.
+    NearRule.Stored otherAddress = stored(new long[] {1, 2, 3, 4, 7, 8, 9}, 7, new int[] {1, 1, 1, 1, 4, 4, 2});
+    assertThat(NearRule.similarity(full, otherAddress, NearRule.UNIT_WEIGHTS)).isEqualTo(6.0 / 9);
+  }
+
+  @Test
+  void similarity_eachPostWithAFieldTheOtherLacks_countsEveryKey() {
+    // A citation with a booktitle (bit 2) against one with a journal (bit 8): another structure, not a
+    // missing value, so the venue words of both count.
+    NearRule.Stored inProceedings = stored(new long[] {1, 2, 3, 4, 5, 6}, 3, new int[] {1, 1, 1, 1, 2, 2});
+    NearRule.Stored inJournal = stored(new long[] {1, 2, 3, 4, 7, 8}, 9, new int[] {1, 1, 1, 1, 8, 8});
+    assertThat(NearRule.similarity(inProceedings, inJournal, NearRule.UNIT_WEIGHTS)).isEqualTo(4.0 / 8);
+  }
+
+  @Test
+  void similarity_aTypoInAShortField_isComparedByItsGrams() {
+    // Field bit 1, short (a surname): word key 1, q-grams 100-104; field bit 2, long: words 10 and 11.
+    NearRule.Stored a = typo(new long[] {1, 10, 11, 100, 101, 102, 103, 104}, new int[] {1, 2, 2, 1, 1, 1, 1, 1},
+        new long[] {100, 101, 102, 103, 104}, 1);
+    // The surname mistyped: word key 2, three of its five q-grams kept.
+    NearRule.Stored b = typo(new long[] {2, 10, 11, 100, 101, 102, 110, 111}, new int[] {1, 2, 2, 1, 1, 1, 1, 1},
+        new long[] {100, 101, 102, 110, 111}, 1);
+    // All keys 5 / 11, words 2 / 4; the typo view (q-grams of the surname, words of the rest) 5 / 9.
+    assertThat(NearRule.similarity(a, b, NearRule.UNIT_WEIGHTS)).isCloseTo(NearRule.TYPO_DISCOUNT * 5 / 9, within(1e-12));
+    // A field short in one post only is compared by its words: no typo view.
+    NearRule.Stored longInB = typo(b.keys(), b.keyFields(), b.grams(), 0);
+    assertThat(NearRule.similarity(a, longInB, NearRule.UNIT_WEIGHTS)).isEqualTo(0.5);
+  }
+
+  @Test
+  void why_aSubjectOnlyInShortFields_isNoVeto_butOneInLongerTextIs() {
+    // Subject key 1 (repeated), in field bit 1; the candidate lacks it and shares the other nine keys.
+    long[] keys = range(1, 10);
+    int[] fields = {1, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+    NearRule.Stored candidate = new NearRule.Stored(range(2, 11), new long[0], new long[0]);
+    NearRule.Stored shortName = new NearRule.Stored(keys, new long[] {1}, new long[0], new long[0], new long[0],
+        new long[0], new long[0], 3, fields, 1);
+    assertThat(NearRule.why(shortName, candidate, CONFIG, NearRule.UNIT_WEIGHTS)).isNull();
+    NearRule.Stored longText = new NearRule.Stored(keys, new long[] {1}, new long[0], new long[0], new long[0],
+        new long[0], new long[0], 3, fields, 2);
+    assertThat(NearRule.why(longText, candidate, CONFIG, NearRule.UNIT_WEIGHTS)).isEqualTo(NearRule.Failure.SUBJECT);
+    assertThat(NearRule.why(new NearRule.Stored(keys, new long[] {1}, new long[0]), candidate, CONFIG,
+        NearRule.UNIT_WEIGHTS)).isEqualTo(NearRule.Failure.SUBJECT);
+  }
+
+  private static NearRule.Stored typo(long[] keys, int[] fields, long[] grams, int shortFields) {
+    return new NearRule.Stored(keys, new long[0], new long[0], new long[0], new long[0], grams, new long[0], 3, fields,
+        shortFields);
+  }
+
+  private static NearRule.Stored stored(long[] keys, int present, int[] fields) {
+    return new NearRule.Stored(keys, new long[0], new long[0], new long[0], new long[0], new long[0], new long[0], present,
+        fields);
   }
 
   @Test

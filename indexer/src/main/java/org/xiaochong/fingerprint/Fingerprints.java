@@ -28,18 +28,33 @@ public final class Fingerprints {
   private final long[] sortedGrams;
   private final long[] sortedShingles;
   private final long[] sortedKeys;
+  private final int[] sortedKeyFields; // null: fields unknown
+  private final int presentFields;
+  private final int shortFields;
+
+  /** Field mask of a key in no particular field (a shingle may span two): never left out of a comparison. */
+  public static final int ANY_FIELD = -1;
 
   Fingerprints(NearOutcome outcome, List<String> terms, long[] high, long[] low, boolean truncated, int analyzedChars) {
     this(outcome, terms, high, low, truncated, analyzedChars, Integer.MAX_VALUE, NO_LONGS, NO_LONGS);
+  }
+
+  Fingerprints(NearOutcome outcome, List<String> terms, long[] high, long[] low, boolean truncated, int analyzedChars,
+      int topCount, long[] grams, long[] shingles) {
+    this(outcome, terms, high, low, truncated, analyzedChars, topCount, grams, shingles, null, null, 0);
   }
 
   /**
    * @param topCount term frequency of the rank-0 term ({@link Integer#MAX_VALUE}: unknown, taken as repeated)
    * @param grams keys of the character q-gram family (any order, repeats allowed)
    * @param shingles keys of the word-shingle family (any order, repeats allowed)
+   * @param termFields per ranked term, the mask of the fields it occurs in (bit i: the i-th field,
+   *     {@link #fieldBit}); null when unknown
+   * @param gramFields per q-gram of {@code grams}, the mask of its field; null when unknown
+   * @param shortFields the mask of the short fields ({@link #typoKeys})
    */
   Fingerprints(NearOutcome outcome, List<String> terms, long[] high, long[] low, boolean truncated, int analyzedChars,
-      int topCount, long[] grams, long[] shingles) {
+      int topCount, long[] grams, long[] shingles, int[] termFields, int[] gramFields, int shortFields) {
     assert terms.size() == high.length && high.length == low.length
         : "terms=" + terms.size() + ", high=" + high.length + ", low=" + low.length;
     assert (outcome == NearOutcome.OK) == !terms.isEmpty() : "outcome=" + outcome + ", terms=" + terms.size();
@@ -58,6 +73,64 @@ public final class Fingerprints {
     System.arraycopy(sortedGrams, 0, all, sortedPrefixes.length, sortedGrams.length);
     System.arraycopy(sortedShingles, 0, all, sortedPrefixes.length + sortedGrams.length, sortedShingles.length);
     this.sortedKeys = sortedDistinct(all);
+    if (termFields == null) {
+      this.sortedKeyFields = null;
+      this.presentFields = 0;
+    } else {
+      int[] fields = new int[sortedKeys.length];
+      orFields(fields, high, termFields);
+      orFields(fields, grams, gramFields);
+      int present = 0;
+      for (int mask : termFields) {
+        present |= mask;
+      }
+      for (long shingle : sortedShingles) {
+        fields[Arrays.binarySearch(sortedKeys, shingle)] = ANY_FIELD;
+      }
+      this.sortedKeyFields = fields;
+      this.presentFields = present;
+    }
+    this.shortFields = sortedGrams.length == 0 ? 0 : shortFields;
+  }
+
+  /** The mask of the short fields (at most three words, no Han text; {@link #typoKeys}); 0 when none. */
+  public int shortFields() {
+    return shortFields;
+  }
+
+  /**
+   * The keys of the typo-tolerant view: the q-grams of the short fields and the word keys of the other
+   * fields (empty without q-grams or fields). In a short field (a name, a street, a code: a typo is its
+   * usual variation) a typo changes the field's one word key wholesale but only the q-grams around
+   * it; in a longer text the words are the units (another word is another claim), and their q-grams
+   * would let two titles that share most letters but not a word pass. The near rule calls it with
+   * the fields short in both posts of a pair ({@code NearRule.similarity}).
+   */
+  public static long[] typoKeys(long[] keys, int[] fields, long[] grams, long[] shingles, int shortFields) {
+    if (fields == null || grams.length == 0 || shortFields == 0) {
+      return NO_LONGS;
+    }
+    long[] out = new long[keys.length];
+    int n = 0;
+    for (int i = 0; i < keys.length; i++) {
+      boolean gram = Arrays.binarySearch(grams, keys[i]) >= 0;
+      if (gram ? (fields[i] & shortFields) != 0
+          : Arrays.binarySearch(shingles, keys[i]) < 0 && (fields[i] & ~shortFields) != 0) {
+        out[n++] = keys[i];
+      }
+    }
+    return Arrays.copyOf(out, n);
+  }
+
+  private void orFields(int[] fields, long[] keys, int[] masks) {
+    for (int i = 0; i < keys.length; i++) {
+      fields[Arrays.binarySearch(sortedKeys, keys[i])] |= masks[i];
+    }
+  }
+
+  /** The mask bit of the field at {@code index} (fields past the 31st share the last bit). */
+  public static int fieldBit(int index) {
+    return 1 << Math.min(index, 30);
   }
 
   /**
@@ -186,6 +259,20 @@ public final class Fingerprints {
    */
   public long[] sortedKeys() {
     return sortedKeys.clone();
+  }
+
+  /**
+   * Per key of {@link #sortedKeys}, the mask of the fields it occurs in (bit i = the i-th near field,
+   * text fields then phone fields, {@link #fieldBit}; {@link #ANY_FIELD} for a shingle), or null when
+   * the fields are unknown. A copy.
+   */
+  public int[] sortedKeyFields() {
+    return sortedKeyFields == null ? null : sortedKeyFields.clone();
+  }
+
+  /** The mask of the fields that gave at least one word key (0: unknown). */
+  public int presentFields() {
+    return presentFields;
   }
 
   /**

@@ -18,6 +18,7 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.cn.smart.SmartChineseAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.xiaochong.normalize.ChineseFolding;
 import org.xiaochong.normalize.TextNormalizer;
 import org.xiaochong.normalize.WordLists;
@@ -43,7 +44,7 @@ import org.xiaochong.normalize.WordLists;
 public final class TopTermsMd5 implements Closeable {
 
   /** Version of the term → fingerprint format; change it when terms or hashing change. */
-  public static final String FORMAT = "near-md5/3"; // 3: q-gram and shingle key families
+  public static final String FORMAT = "near-md5/4"; // 3: q-gram and shingle key families; 4: id-number fields
 
   /** Length q of the character q-grams of the q-gram key family. */
   public static final int GRAM_SIZE = 3;
@@ -69,6 +70,8 @@ public final class TopTermsMd5 implements Closeable {
    *     so variants smartcn would split still fold, see config/synonyms-zh.txt).
    *  4. NumericTerms: phone numbers -> "tel:<digits>", numbers (+ unit) -> one term each; smartcn would
    *     split "2.5" and "138-0013-8000".
+   *  4a. A field that is one run of 7+ digits without a phone's shape (a date, an id) is one number
+   *     term (isIdNumber), taken before step 1's join: NumericTerms would read it as a tel: term.
    *  5. Sentence breaks: every run of punctuation or white space becomes one '\n'. smartcn splits its
    *     input into sentences with a sentence BreakIterator, which does not break at the ASCII
    *     punctuation that step 1 produces (nor at commas), and its word graph grows faster than the
@@ -81,6 +84,11 @@ public final class TopTermsMd5 implements Closeable {
    *  7. Drop tokens without a letter or digit (emoji, symbols) and stop words.
    *  8. Phone fields: normalizePhone; 7+ digits give a tel: term (counted with the text's own).
    *  9. Count, rank, hash.
+   * 11. Fields: each term and q-gram carries the mask of the fields it occurs in (bit i = the i-th
+   *     text field, then the phone fields; Fingerprints.sortedKeyFields), and the post the mask of
+   *     the fields that gave a key: the near rule leaves a key out of a comparison when the other post
+   *     has nothing in any of its fields (NearRule.similarity). Steps 3-5 run per field for this;
+   *     the pieces are joined again before smartcn, so segmentation and ranking are unchanged.
    * 10. Other key families, beside the ranked words (not ranked, not in terms()):
    *     - q-grams (config.grams()): in each normalized field (step 1) without a Han character, every
    *       maximal run of ASCII letters and digits of 2+ chars is padded "^run$" and cut into its
@@ -99,6 +107,7 @@ public final class TopTermsMd5 implements Closeable {
   private static final char SENTENCE_BREAK = '\n';
 
   private static final long[] NO_KEYS = new long[0];
+  private static final int[] NO_FIELDS = new int[0];
 
   private static final ThreadLocal<MessageDigest> MD5 = ThreadLocal.withInitial(TermText::newMd5);
 
@@ -161,16 +170,27 @@ public final class TopTermsMd5 implements Closeable {
    */
   public Fingerprints fingerprint(Collection<String> texts, Collection<String> phones) {
     Map<String, Integer> counts = new HashMap<>();
+    Map<String, Integer> fields = new HashMap<>(); // term -> mask of the fields it occurs in (step 11)
+    int phoneField = texts.size(); // field bits: the text fields in order, then the phone fields
     for (String phone : phones) {
       String digits = TextNormalizer.normalizePhone(phone);
       if (digits.length() >= 7) {
         counts.merge(NumericTerms.PHONE_PREFIX + digits, 1, Integer::sum);
+        fields.merge(NumericTerms.PHONE_PREFIX + digits, Fingerprints.fieldBit(phoneField), TopTermsMd5::or);
       }
+      phoneField++;
     }
     int maxChars = config.maxChars();
     StringBuilder joined = new StringBuilder();
     long[] grams = NO_KEYS;
+    int[] gramFields = NO_FIELDS;
+    int shortFields = 0;
+    int[] pieceStart = new int[texts.size()]; // where each joined field starts in joined
+    int[] pieceBit = new int[texts.size()];
+    int pieces = 0;
+    int field = -1;
     for (String text : texts) {
+      field++;
       if (text == null) {
         continue;
       }
@@ -179,12 +199,27 @@ public final class TopTermsMd5 implements Closeable {
       if (normalized.isEmpty()) {
         continue;
       }
+      int bit = Fingerprints.fieldBit(field);
       if (config.grams() && joined.length() < maxChars && !hasHan(normalized)) {
-        grams = concat(grams, gramKeys(normalized.length() > maxChars ? normalized.substring(0, maxChars) : normalized));
+        if (words(normalized) <= SHORT_FIELD_WORDS) {
+          shortFields |= bit;
+        }
+        long[] fieldGrams = gramKeys(normalized.length() > maxChars ? normalized.substring(0, maxChars) : normalized);
+        grams = concat(grams, fieldGrams);
+        int[] bits = new int[fieldGrams.length];
+        Arrays.fill(bits, bit);
+        gramFields = concat(gramFields, bits);
+      }
+      if (isIdNumber(normalized)) {
+        counts.merge(normalized, 1, Integer::sum); // step 4a: a number, not a tel: term
+        fields.merge(normalized, bit, TopTermsMd5::or);
+        continue;
       }
       if (joined.length() > 0) {
         joined.append(FIELD_SEPARATOR);
       }
+      pieceStart[pieces] = joined.length();
+      pieceBit[pieces++] = bit;
       joined.append(normalized);
       if (joined.length() > maxChars) {
         break;
@@ -202,10 +237,31 @@ public final class TopTermsMd5 implements Closeable {
     if (analyzedChars == 0 && counts.isEmpty()) {
       return Fingerprints.empty(NearOutcome.EMPTY_AFTER_NORMALIZE, false, 0);
     }
-    String folded = folding.fold(joined.toString());
-    String words = breakSentences(NumericTerms.extract(folded, counts));
+    // Steps 3-5 per field, so that each number term and each word knows its field; the pieces are
+    // joined as the fields were, so smartcn sees the same text as for the joined fields.
+    StringBuilder words = new StringBuilder(analyzedChars + 8);
+    int[] wordStart = new int[pieces];
+    Map<String, Integer> fieldCounts = new HashMap<>();
+    int used = 0;
+    for (int p = 0; p < pieces && pieceStart[p] < analyzedChars; p++) {
+      int end = p + 1 < pieces ? Math.min(analyzedChars, pieceStart[p + 1] - 1) : analyzedChars;
+      fieldCounts.clear();
+      String piece = breakSentences(NumericTerms.extract(folding.fold(joined.substring(pieceStart[p], end)), fieldCounts));
+      for (Map.Entry<String, Integer> number : fieldCounts.entrySet()) {
+        counts.merge(number.getKey(), number.getValue(), Integer::sum);
+        fields.merge(number.getKey(), pieceBit[p], TopTermsMd5::or);
+      }
+      boolean breakBefore = words.length() == 0 || words.charAt(words.length() - 1) == SENTENCE_BREAK
+          || (!piece.isEmpty() && piece.charAt(0) == SENTENCE_BREAK);
+      if (!breakBefore) {
+        words.append(SENTENCE_BREAK);
+      }
+      wordStart[p] = words.length();
+      words.append(piece);
+      used = p + 1;
+    }
     List<String> sequence = config.shingles() ? new ArrayList<>() : null;
-    int stopped = countWords(words, counts, sequence);
+    int stopped = countWords(words.toString(), counts, sequence, fields, Arrays.copyOf(wordStart, used), pieceBit);
     if (counts.isEmpty()) {
       NearOutcome why = stopped > 0 ? NearOutcome.ONLY_STOPWORDS : NearOutcome.EMPTY_AFTER_SEGMENTATION;
       return Fingerprints.empty(why, truncated, analyzedChars);
@@ -213,15 +269,21 @@ public final class TopTermsMd5 implements Closeable {
     List<String> ranked = rank(counts);
     long[] high = new long[ranked.size()];
     long[] low = new long[ranked.size()];
+    int[] termFields = new int[ranked.size()];
     MessageDigest md5 = MD5.get();
     for (int i = 0; i < ranked.size(); i++) {
       byte[] digest = md5.digest(ranked.get(i).getBytes(StandardCharsets.UTF_8));
       high[i] = (long) BitUtil.VH_BE_LONG.get(digest, 0);
       low[i] = (long) BitUtil.VH_BE_LONG.get(digest, 8);
+      termFields[i] = fields.getOrDefault(ranked.get(i), Fingerprints.ANY_FIELD);
     }
     long[] shingles = sequence == null ? NO_KEYS : shingleKeys(sequence);
     return new Fingerprints(NearOutcome.OK, ranked, high, low, truncated, analyzedChars, counts.get(ranked.get(0)), grams,
-        shingles);
+        shingles, termFields, gramFields, shortFields);
+  }
+
+  private static int or(int a, int b) {
+    return a | b;
   }
 
   /**
@@ -255,10 +317,14 @@ public final class TopTermsMd5 implements Closeable {
   }
 
   /** Segments {@code words} and counts kept tokens; returns the number of stop words dropped. */
-  private int countWords(String words, Map<String, Integer> counts, List<String> sequence) {
+  private int countWords(String text, Map<String, Integer> counts, List<String> sequence, Map<String, Integer> fields,
+      int[] wordStart, int[] pieceBit) {
     int stopped = 0;
-    try (TokenStream stream = analyzer.tokenStream(FIELD, words)) {
+    int piece = -1;
+    Map<String, int[]> words = new HashMap<>();
+    try (TokenStream stream = analyzer.tokenStream(FIELD, text)) {
       CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
+      OffsetAttribute offset = stream.addAttribute(OffsetAttribute.class);
       stream.reset();
       while (stream.incrementToken()) {
         if (!TermText.hasLetterOrDigit(term)) {
@@ -269,7 +335,17 @@ public final class TopTermsMd5 implements Closeable {
           stopped++;
           continue;
         }
-        counts.merge(token, 1, Integer::sum);
+        int start = offset.startOffset();
+        while (piece + 1 < wordStart.length && wordStart[piece + 1] <= start) {
+          piece++; // tokens come in text order: the last piece starting at or before the token
+        }
+        int[] countAndFields = words.get(token); // one hash lookup per token, as before the fields
+        if (countAndFields == null) {
+          countAndFields = new int[2];
+          words.put(token, countAndFields);
+        }
+        countAndFields[0]++;
+        countAndFields[1] |= piece >= 0 ? pieceBit[piece] : Fingerprints.ANY_FIELD;
         if (sequence != null) {
           sequence.add(token);
         }
@@ -277,7 +353,11 @@ public final class TopTermsMd5 implements Closeable {
       stream.end();
     } catch (IOException e) {
       // StringReader input: smartcn does no real I/O, so this is a bug, not bad data.
-      throw new UncheckedIOException("smartcn failed on a string of " + words.length() + " chars", e);
+      throw new UncheckedIOException("smartcn failed on a string of " + text.length() + " chars", e);
+    }
+    for (Map.Entry<String, int[]> word : words.entrySet()) {
+      counts.merge(word.getKey(), word.getValue()[0], Integer::sum);
+      fields.merge(word.getKey(), word.getValue()[1], TopTermsMd5::or);
     }
     return stopped;
   }
@@ -373,6 +453,50 @@ public final class TopTermsMd5 implements Closeable {
     return (long) BitUtil.VH_BE_LONG.get(md5(term), 0);
   }
 
+  /**
+   * True when a whole text field is one run of 7+ digits without a phone's shape (a mobile number or a
+   * land line with its area code, {@link NumericTerms#isMobile}, {@link NumericTerms#isLandLine}): a
+   * date of birth (19560409), an id number, a postcode. Step 4a: such a field gives one number term,
+   * not a {@code tel:} term, so the phone veto ("both carry phones and share none") does not read two
+   * mistyped ids as two sellers' phones, and the number veto sees them as numbers. Phone columns are
+   * declared ({@code fields.phone}); a phone-shaped field value and a 7+ digit run inside free text (a
+   * phone or QQ number among words) stay {@code tel:} terms as before.
+   */
+  static boolean isIdNumber(String normalized) {
+    int n = normalized.length();
+    if (n < 7) {
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      char c = normalized.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    String digits = TextNormalizer.normalizePhone(normalized);
+    return !NumericTerms.isMobile(digits) && !NumericTerms.isLandLine(digits);
+  }
+
+  /**
+   * Most words (runs of letters and digits) of a short field, {@value}: a name, a street, a suburb, a
+   * code. Its q-grams stand for it in the typo-tolerant view ({@link Fingerprints#sortedTypo}).
+   */
+  static final int SHORT_FIELD_WORDS = 3;
+
+  /** Runs of ASCII letters and digits in normalized text. */
+  static int words(String text) {
+    int n = 0;
+    boolean in = false;
+    for (int i = 0; i < text.length(); i++) {
+      boolean w = isLatinOrDigit(text.charAt(i));
+      if (w && !in) {
+        n++;
+      }
+      in = w;
+    }
+    return n;
+  }
+
   /** True when the text holds a Han character (it is segmented by smartcn, step 6). */
   static boolean hasHan(String text) {
     for (int i = 0; i < text.length(); ) {
@@ -383,6 +507,15 @@ public final class TopTermsMd5 implements Closeable {
       i += Character.charCount(c);
     }
     return false;
+  }
+
+  private static int[] concat(int[] a, int[] b) {
+    if (a.length == 0) {
+      return b;
+    }
+    int[] all = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
   }
 
   private static long[] concat(long[] a, long[] b) {

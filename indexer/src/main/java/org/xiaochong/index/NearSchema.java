@@ -26,6 +26,9 @@ import org.xiaochong.fingerprint.NearOutcome;
  * near_tel       -                                 binary       keys of the post's tel: terms, ascending
  * near_num       -                                 binary       keys of the post's number terms, ascending
  * near_match     -                                 binary       one key per fields.must-match column (0: empty)
+ * near_fields    -                                 binary       per key of near_keys, the mask of its fields (1 or 4 bytes)
+ * near_present   -                                 numeric      mask of the fields that gave a key
+ * near_short     -                                 numeric      mask of the short fields (Fingerprints#shortFields)
  * near_outcome   -                                 numeric      {@link NearOutcome} ordinal (+256 if truncated)
  * row_crc        -                                 numeric      the sync's change check (as in {@link IndexSchema})
  * </pre>
@@ -50,11 +53,18 @@ public final class NearSchema {
   public static final String TEL = "near_tel";
   public static final String NUM = "near_num";
   public static final String MATCH = "near_match";
+  /** Per key of {@link #KEYS}, the mask of the near fields it occurs in ({@link Fingerprints#sortedKeyFields}). */
+  public static final String FIELDS = "near_fields";
+  /** The mask of the near fields that gave the post a key ({@link Fingerprints#presentFields}); absent: unknown. */
+  public static final String PRESENT = "near_present";
+  /** The mask of the short fields ({@link Fingerprints#shortFields}): compared by their q-grams. */
+  public static final String SHORT = "near_short";
   /**
    * Version of the document layout above; part of the near index digest, so an index written with
-   * another layout is rebuilt (3: key families, near_top holds the subject only).
+   * another layout is rebuilt (3: key families, near_top holds the subject only; 4: near_fields,
+   * near_present and near_short).
    */
-  public static final String LAYOUT = "near-schema/3";
+  public static final String LAYOUT = "near-schema/4";
   public static final String OUTCOME = "near_outcome";
   /** Added to the outcome ordinal when the post was cut to near.max-chars. */
   static final int TRUNCATED_FLAG = 256;
@@ -91,6 +101,14 @@ public final class NearSchema {
     addIfAny(doc, TEL, telKeys(fingerprints));
     addIfAny(doc, NUM, numberKeys(fingerprints));
     addIfAny(doc, MATCH, matchKeys);
+    if (fingerprints.shortFields() != 0) {
+      doc.add(new NumericDocValuesField(SHORT, fingerprints.shortFields()));
+    }
+    int[] fields = fingerprints.sortedKeyFields();
+    if (fields != null && fingerprints.presentFields() != 0) {
+      doc.add(new BinaryDocValuesField(FIELDS, new BytesRef(encodeFields(fields))));
+      doc.add(new NumericDocValuesField(PRESENT, fingerprints.presentFields()));
+    }
     NearOutcome outcome = fingerprints.outcome();
     doc.add(new NumericDocValuesField(OUTCOME, outcome.ordinal() + (fingerprints.truncated() ? TRUNCATED_FLAG : 0)));
     return doc;
@@ -157,6 +175,41 @@ public final class NearSchema {
       BitUtil.VH_BE_LONG.set(bytes, 8 * i, keys[i]);
     }
     return bytes;
+  }
+
+  /**
+   * The field masks of {@link #FIELDS}: one byte per key when every mask is below 255 or {@link
+   * Fingerprints#ANY_FIELD} (stored as 255; tables of up to 8 near fields), else 4 bytes big-endian.
+   */
+  static byte[] encodeFields(int[] fields) {
+    boolean small = true;
+    for (int mask : fields) {
+      small &= mask == Fingerprints.ANY_FIELD || (mask >= 0 && mask < 255);
+    }
+    byte[] bytes = new byte[(small ? 1 : 4) * fields.length];
+    for (int i = 0; i < fields.length; i++) {
+      if (small) {
+        bytes[i] = (byte) (fields[i] == Fingerprints.ANY_FIELD ? 255 : fields[i]);
+      } else {
+        BitUtil.VH_BE_INT.set(bytes, 4 * i, fields[i]);
+      }
+    }
+    return bytes;
+  }
+
+  /** Decodes {@link #encodeFields} for a post of {@code keys} keys (the width follows from the length). */
+  public static int[] decodeFields(BytesRef ref, int keys) {
+    int[] fields = new int[keys];
+    boolean small = ref.length == keys;
+    for (int i = 0; i < keys && (small ? i : 4 * i + 3) < ref.length; i++) {
+      if (small) {
+        int b = ref.bytes[ref.offset + i] & 0xFF;
+        fields[i] = b == 255 ? Fingerprints.ANY_FIELD : b;
+      } else {
+        fields[i] = (int) BitUtil.VH_BE_INT.get(ref.bytes, ref.offset + 4 * i);
+      }
+    }
+    return fields;
   }
 
   /** Decodes keys written by {@link #document} from doc values bytes. */

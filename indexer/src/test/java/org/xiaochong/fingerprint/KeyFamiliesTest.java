@@ -55,6 +55,49 @@ class KeyFamiliesTest {
   }
 
   @Test
+  void idNumberField_isANumberTerm_butAPhoneShapedFieldOrADigitRunInTextIsATelTerm() {
+    // A field that is one digit run without a phone's shape: a date of birth, an id number.
+    assertThat(near.rankedTerms("smith", "19560409", "1804974")).containsExactlyInAnyOrder("smith", "19560409", "1804974");
+    assertThat(TopTermsMd5.isIdNumber("19560409")).isTrue();
+    assertThat(TopTermsMd5.isIdNumber("123456")).isFalse(); // under 7 digits: NumericTerms' number anyway
+    assertThat(TopTermsMd5.isIdNumber("13800138000")).isFalse(); // a mobile number
+    assertThat(TopTermsMd5.isIdNumber("05356212345")).isFalse(); // a land line with area code
+    assertThat(TopTermsMd5.isIdNumber("1956-04-09")).isFalse();
+    assertThat(near.rankedTerms("smith", "13800138000")).containsExactlyInAnyOrder("smith", "tel:13800138000");
+    assertThat(near.rankedTerms("qq 1804974")).contains("tel:1804974");
+  }
+
+  @Test
+  void fields_eachKeyCarriesTheMaskOfItsFields_andThePostTheFieldsThatGaveKeys() {
+    // given name, surname (empty), suburb, date of birth; a phone field after the text fields.
+    Fingerprints prints = near.fingerprint(java.util.Arrays.asList("john", "", "john street", "19560409"),
+        List.of("(02) 9876 5432"));
+    assertThat(prints.presentFields()).isEqualTo(0b11101);
+    long[] keys = prints.sortedKeys();
+    int[] fields = prints.sortedKeyFields();
+    assertThat(fields).hasSize(keys.length);
+    Map<Long, Integer> byKey = new HashMap<>();
+    for (int i = 0; i < keys.length; i++) {
+      byKey.put(keys[i], fields[i]);
+    }
+    assertThat(byKey.get(TopTermsMd5.key("john"))).isEqualTo(0b101); // given name and suburb
+    assertThat(byKey.get(TopTermsMd5.key("street"))).isEqualTo(0b100);
+    assertThat(byKey.get(TopTermsMd5.key("19560409"))).isEqualTo(0b1000);
+    assertThat(byKey.get(TopTermsMd5.key("tel:0298765432"))).isEqualTo(0b10000);
+    assertThat(byKey.get(TopTermsMd5.key("q:^jo"))).isEqualTo(0b101);
+    assertThat(byKey.get(TopTermsMd5.key("q:956"))).isEqualTo(0b1000);
+    // Segmenting field by field gives the terms of the joined fields.
+    assertThat(prints.terms()).containsExactlyInAnyOrder("john", "street", "19560409", "tel:0298765432");
+  }
+
+  @Test
+  void shortFields_atMostThreeWordsWithoutHan() {
+    Fingerprints prints = near.fingerprint("john", "12 booroondara street west", "kenned y srreet", "红富士苹果");
+    assertThat(prints.shortFields()).isEqualTo(0b101);
+    assertThat(near.fingerprint("供应优质红富士苹果").shortFields()).isZero();
+  }
+
+  @Test
   void grams_hanTextAndSingleLetters_giveNone() {
     assertThat(near.fingerprint("供应优质红富士苹果").sortedGrams()).isEmpty();
     assertThat(near.fingerprint("a b c").sortedGrams()).isEmpty();
