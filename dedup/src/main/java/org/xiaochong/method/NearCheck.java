@@ -27,6 +27,7 @@ import org.xiaochong.index.NearDocumentMaker;
 import org.xiaochong.index.NearSchema;
 import org.xiaochong.index.TermHolders;
 import org.xiaochong.pass.IndexedNearKeys;
+import org.xiaochong.pass.NearCandidates;
 import org.xiaochong.pass.NearRule;
 import org.xiaochong.prefilter.NearKeyFilter;
 import org.xiaochong.prefilter.PrefilterSettings;
@@ -129,7 +130,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
       for (int i = 0; i < keys.length; i++) {
         holders[i] = sessionHolders.getOrDefault(keys[i], List.of()).size() + documentFrequency(keys[i]);
       }
-      long[] candidateKeys = NearRule.candidateKeys(record, key -> holders[Arrays.binarySearch(keys, key)], 1,
+      long[] candidateKeys = NearCandidates.candidateKeys(record, key -> holders[Arrays.binarySearch(keys, key)], 1,
           config.pre());
       // Key weights as in the pass: the idf of each key among the indexed and added records, the
       // record itself counted in (the pass's record is in its index). Keys of a candidate the record
@@ -144,7 +145,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
       Set<Integer> docs = new LinkedHashSet<>();
       Set<Integer> added = new LinkedHashSet<>();
       for (long key : candidateKeys) {
-        if (NearRule.stopBefore(holders[Arrays.binarySearch(keys, key)], docs.size() + added.size())) {
+        if (NearCandidates.stopBefore(holders[Arrays.binarySearch(keys, key)], docs.size() + added.size())) {
           break;
         }
         collectHolders(key, docs);

@@ -24,7 +24,7 @@ import org.xiaochong.index.NearSchema;
  * <ul>
  *   <li>{@code no fingerprints}: a record is not in the index or has no keys ({@link NearOutcome});
  *   <li>{@code not a candidate}: neither record holds a candidate key of the other ({@link
- *       NearRule#candidateKeys(NearRule.Keys, java.util.function.LongToIntFunction, int, int)}), so
+ *       NearCandidates#candidateKeys(NearRule.Keys, java.util.function.LongToIntFunction, int, int)}), so
  *       the pass never compares them;
  *   <li>the first test of {@link NearRule#why} they fail, the similarity ones with the similarity in
  *       tenths ({@code similarity 0.5-0.6});
@@ -78,8 +78,8 @@ public final class NearExplain {
     }
     NearRule.Keys keysA = IndexedNearKeys.of(leaves, a);
     NearRule.Keys keysB = IndexedNearKeys.of(leaves, b);
-    if (!holdsAny(keysB.keys(), NearRule.candidateKeys(keysA, frequencies::get, 2, config.pre()))
-        && !holdsAny(keysA.keys(), NearRule.candidateKeys(keysB, frequencies::get, 2, config.pre()))) {
+    if (!holdsAny(keysB.keys(), NearCandidates.candidateKeys(keysA, frequencies::get, 2, config.pre()))
+        && !holdsAny(keysA.keys(), NearCandidates.candidateKeys(keysB, frequencies::get, 2, config.pre()))) {
       return "not a candidate";
     }
     NearRule.Failure failure = NearRule.why(keysA, keysB, config, weight);

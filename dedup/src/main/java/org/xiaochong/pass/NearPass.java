@@ -30,7 +30,7 @@ import org.xiaochong.policy.KeepLatestPolicy;
  *
  * <p>Greedy, newest first: the live documents of the near index are ordered by (time desc, id desc).
  * A record is a candidate for the records after it once it is <em>kept</em>. A record of the window
- * looks up, per segment, the postings of its candidate keys ({@link NearRule#candidateKeys(NearRule.Keys,
+ * looks up, per segment, the postings of its candidate keys ({@link NearCandidates#candidateKeys(NearRule.Keys,
  * java.util.function.LongToIntFunction, int, int)}: the {@code pre} rarest of each family, term {@link NearSchema#KEY}), keeps
  * the kept documents among them as candidates, and compares its key set with each candidate's; if the
  * most similar candidate is a near duplicate, the record is planned for removal in favour of it (rule
@@ -42,7 +42,7 @@ import org.xiaochong.policy.KeepLatestPolicy;
  * <p>Records outside the window are not examined but are kept (they stay, so they may absorb older
  * records of the window). A window of record ids (a nightly run: the records indexed since the last
  * applied run) also takes in the older records that share one of its records' candidate keys (the
- * rarest keys, {@link NearRule#candidateKeys}, held by at most {@link NearRule#COMMON_KEY} records):
+ * rarest keys, {@link NearCandidates#candidateKeys}, held by at most {@link NearCandidates#COMMON_KEY} records):
  * a new or re-dated post can be the newer copy of an older post the last run kept, which a full run
  * would now remove, and near duplicates share their rare keys. Records the exact pass removed are skipped; its kept records take part like
  * any other. Records whose fingerprint set is empty (see {@link NearOutcome}) are counted per reason and
@@ -171,10 +171,10 @@ public final class NearPass {
           keysAlone++;
         }
       }
-      long[] candidateKeys = NearRule.candidateKeys(record, frequencies::get, 2, config.pre());
+      long[] candidateKeys = NearCandidates.candidateKeys(record, frequencies::get, 2, config.pre());
       int size = 0;
       for (long candidateKey : candidateKeys) {
-        if (NearRule.stopBefore(frequencies.get(candidateKey), size)) {
+        if (NearCandidates.stopBefore(frequencies.get(candidateKey), size)) {
           break;
         }
         lookups++;
@@ -243,8 +243,8 @@ public final class NearPass {
     for (int doc = inWindow.length() == 0 ? DocIdSetIterator.NO_MORE_DOCS : inWindow.nextSetBit(0);
         doc != DocIdSetIterator.NO_MORE_DOCS; doc = doc + 1 >= inWindow.length() ? DocIdSetIterator.NO_MORE_DOCS
             : inWindow.nextSetBit(doc + 1)) {
-      for (long key : NearRule.candidateKeys(IndexedNearKeys.of(leaves, doc), frequencies::get, 2, config.pre())) {
-        if (frequencies.get(key) > NearRule.COMMON_KEY) {
+      for (long key : NearCandidates.candidateKeys(IndexedNearKeys.of(leaves, doc), frequencies::get, 2, config.pre())) {
+        if (frequencies.get(key) > NearCandidates.COMMON_KEY) {
           continue;
         }
         BytesRef term = NearSchema.keyBytes(key);

@@ -88,10 +88,10 @@ class NearRuleTest {
     long[] keys = {1, 2, 3, 4, 5, 6};
 
     // In the pass the record holds each key itself: keys held once lead nowhere.
-    assertThat(NearRule.candidateKeys(keys, k -> holders.get(k), 2, 3)).containsExactly(4, 6, 3);
+    assertThat(NearCandidates.candidateKeys(keys, k -> holders.get(k), 2, 3)).containsExactly(4, 6, 3);
     // In the online check the record is not in the index: a key held once is a candidate.
-    assertThat(NearRule.candidateKeys(keys, k -> holders.get(k), 1, 3)).containsExactly(2, 4, 6);
-    assertThat(NearRule.candidateKeys(keys, k -> holders.get(k), 1, 10)).containsExactly(2, 4, 6, 3, 1);
+    assertThat(NearCandidates.candidateKeys(keys, k -> holders.get(k), 1, 3)).containsExactly(2, 4, 6);
+    assertThat(NearCandidates.candidateKeys(keys, k -> holders.get(k), 1, 10)).containsExactly(2, 4, 6, 3, 1);
   }
 
   @Test
@@ -101,7 +101,7 @@ class NearRuleTest {
     NearRule.Stored post = new NearRule.Stored(new long[] {1, 2, 3, 4, 10, 11, 12, 13, 14}, new long[0], new long[0],
         new long[0], new long[0], new long[] {10, 11, 12, 13, 14}, new long[0]);
 
-    assertThat(NearRule.candidateKeys(post, k -> holders.get(k), 2, 2)).containsExactly(3, 4, 12, 11);
+    assertThat(NearCandidates.candidateKeys(post, k -> holders.get(k), 2, 2)).containsExactly(3, 4, 12, 11);
   }
 
   @Test
@@ -202,8 +202,8 @@ class NearRuleTest {
 
   @Test
   void stopBefore_aCommonKey_onlyOnceACandidateWasFound() {
-    assertThat(NearRule.stopBefore(NearRule.COMMON_KEY + 1, 0)).isFalse();
-    assertThat(NearRule.stopBefore(NearRule.COMMON_KEY + 1, 1)).isTrue();
-    assertThat(NearRule.stopBefore(NearRule.COMMON_KEY, 3)).isFalse();
+    assertThat(NearCandidates.stopBefore(NearCandidates.COMMON_KEY + 1, 0)).isFalse();
+    assertThat(NearCandidates.stopBefore(NearCandidates.COMMON_KEY + 1, 1)).isTrue();
+    assertThat(NearCandidates.stopBefore(NearCandidates.COMMON_KEY, 3)).isFalse();
   }
 }

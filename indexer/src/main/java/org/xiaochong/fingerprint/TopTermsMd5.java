@@ -1,5 +1,15 @@
 package org.xiaochong.fingerprint;
 
+import static org.xiaochong.fingerprint.NearTermKeys.SHORT_FIELD_WORDS;
+import static org.xiaochong.fingerprint.NearTermKeys.breakSentences;
+import static org.xiaochong.fingerprint.NearTermKeys.gramKeys;
+import static org.xiaochong.fingerprint.NearTermKeys.hasHan;
+import static org.xiaochong.fingerprint.NearTermKeys.isIdNumber;
+import static org.xiaochong.fingerprint.NearTermKeys.isLatinOrDigit;
+import static org.xiaochong.fingerprint.NearTermKeys.key;
+import static org.xiaochong.fingerprint.NearTermKeys.shingleKeys;
+import static org.xiaochong.fingerprint.NearTermKeys.words;
+
 import org.apache.lucene.util.BitUtil;
 import java.io.Closeable;
 import java.io.IOException;
@@ -40,6 +50,10 @@ import org.xiaochong.normalize.WordLists;
  * <p>Thread-safe: share one instance. The analyzer keeps one token stream per thread (Lucene's {@code
  * Analyzer} reuse strategy), and each thread has its own {@link MessageDigest}. Close it at the end of
  * the run to release the per-thread analysis state.
+ *
+ * <p>Over 300 lines because the pipeline comment below is the contract of the near index's format
+ * (eleven steps, each a reason a key is or is not made) and {@link #fingerprint} runs them in one
+ * pass over a post; the analyzer-free term steps are in {@link NearTermKeys}.
  */
 public final class TopTermsMd5 implements Closeable {
 
@@ -104,9 +118,9 @@ public final class TopTermsMd5 implements Closeable {
    */
   private static final String FIELD = "near";
   private static final char FIELD_SEPARATOR = '\n';
-  private static final char SENTENCE_BREAK = '\n';
+  static final char SENTENCE_BREAK = '\n';
 
-  private static final long[] NO_KEYS = new long[0];
+  static final long[] NO_KEYS = new long[0];
   private static final int[] NO_FIELDS = new int[0];
 
   private static final ThreadLocal<MessageDigest> MD5 = ThreadLocal.withInitial(TermText::newMd5);
@@ -398,117 +412,6 @@ public final class TopTermsMd5 implements Closeable {
     return Set.copyOf(words);
   }
 
-  /** The q-gram keys of the Latin words and digit runs of {@code folded} (step 10), in text order, repeats included. */
-  static long[] gramKeys(String folded) {
-    long[] keys = new long[16];
-    int count = 0;
-    StringBuilder gram = new StringBuilder(GRAM_PREFIX.length() + GRAM_SIZE);
-    int n = folded.length();
-    int i = 0;
-    while (i < n) {
-      if (!isLatinOrDigit(folded.charAt(i))) {
-        i++;
-        continue;
-      }
-      int start = i;
-      while (i < n && isLatinOrDigit(folded.charAt(i))) {
-        i++;
-      }
-      if (i - start < 2) {
-        continue;
-      }
-      String padded = "^" + folded.substring(start, i) + "$";
-      for (int g = 0; g + GRAM_SIZE <= padded.length(); g++) {
-        gram.setLength(0);
-        gram.append(GRAM_PREFIX).append(padded, g, g + GRAM_SIZE);
-        if (count == keys.length) {
-          keys = Arrays.copyOf(keys, count * 2);
-        }
-        keys[count++] = key(gram.toString());
-      }
-    }
-    return Arrays.copyOf(keys, count);
-  }
-
-  /** The shingle keys of a token sequence (step 10): one per run of {@link #SHINGLE_SIZE} neighbouring tokens. */
-  static long[] shingleKeys(List<String> sequence) {
-    if (sequence.size() < SHINGLE_SIZE) {
-      return NO_KEYS;
-    }
-    long[] keys = new long[sequence.size() - SHINGLE_SIZE + 1];
-    StringBuilder shingle = new StringBuilder();
-    for (int i = 0; i < keys.length; i++) {
-      shingle.setLength(0);
-      shingle.append(SHINGLE_PREFIX).append(sequence.get(i));
-      for (int j = 1; j < SHINGLE_SIZE; j++) {
-        shingle.append(' ').append(sequence.get(i + j));
-      }
-      keys[i] = key(shingle.toString());
-    }
-    return keys;
-  }
-
-  /** The 64-bit key of a term: the first 8 bytes of its MD5, big-endian. */
-  static long key(String term) {
-    return (long) BitUtil.VH_BE_LONG.get(md5(term), 0);
-  }
-
-  /**
-   * True when a whole text field is one run of 7+ digits without a phone's shape (a mobile number or a
-   * land line with its area code, {@link NumericTerms#isMobile}, {@link NumericTerms#isLandLine}): a
-   * date of birth (19560409), an id number, a postcode. Step 4a: such a field gives one number term,
-   * not a {@code tel:} term, so the phone veto ("both carry phones and share none") does not read two
-   * mistyped ids as two sellers' phones, and the number veto sees them as numbers. Phone columns are
-   * declared ({@code fields.phone}); a phone-shaped field value and a 7+ digit run inside free text (a
-   * phone or QQ number among words) stay {@code tel:} terms as before.
-   */
-  static boolean isIdNumber(String normalized) {
-    int n = normalized.length();
-    if (n < 7) {
-      return false;
-    }
-    for (int i = 0; i < n; i++) {
-      char c = normalized.charAt(i);
-      if (c < '0' || c > '9') {
-        return false;
-      }
-    }
-    String digits = TextNormalizer.normalizePhone(normalized);
-    return !NumericTerms.isMobile(digits) && !NumericTerms.isLandLine(digits);
-  }
-
-  /**
-   * Most words (runs of letters and digits) of a short field, {@value}: a name, a street, a suburb, a
-   * code. Its q-grams stand for it in the typo-tolerant view ({@link Fingerprints#sortedTypo}).
-   */
-  static final int SHORT_FIELD_WORDS = 3;
-
-  /** Runs of ASCII letters and digits in normalized text. */
-  static int words(String text) {
-    int n = 0;
-    boolean in = false;
-    for (int i = 0; i < text.length(); i++) {
-      boolean w = isLatinOrDigit(text.charAt(i));
-      if (w && !in) {
-        n++;
-      }
-      in = w;
-    }
-    return n;
-  }
-
-  /** True when the text holds a Han character (it is segmented by smartcn, step 6). */
-  static boolean hasHan(String text) {
-    for (int i = 0; i < text.length(); ) {
-      int c = text.codePointAt(i);
-      if (Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN) {
-        return true;
-      }
-      i += Character.charCount(c);
-    }
-    return false;
-  }
-
   private static int[] concat(int[] a, int[] b) {
     if (a.length == 0) {
       return b;
@@ -525,50 +428,5 @@ public final class TopTermsMd5 implements Closeable {
     long[] all = Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, all, a.length, b.length);
     return all;
-  }
-
-  /** Lower-case ASCII letters and digits (the text is lower-cased by step 1). */
-  private static boolean isLatinOrDigit(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-  }
-
-  /** Replaces each run of punctuation and white space by one '\n' (see step 5 above). */
-  static String breakSentences(String text) {
-    StringBuilder out = new StringBuilder(text.length());
-    boolean inBreak = false;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (isBreak(c)) {
-        if (!inBreak) {
-          out.append(SENTENCE_BREAK);
-          inBreak = true;
-        }
-      } else {
-        out.append(c);
-        inBreak = false;
-      }
-    }
-    return out.toString();
-  }
-
-  private static boolean isBreak(char c) {
-    if (c < 0x80) {
-      return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
-    }
-    if (Character.isWhitespace(c) || Character.isSpaceChar(c)) {
-      return true;
-    }
-    switch (Character.getType(c)) {
-      case Character.CONNECTOR_PUNCTUATION:
-      case Character.DASH_PUNCTUATION:
-      case Character.START_PUNCTUATION:
-      case Character.END_PUNCTUATION:
-      case Character.INITIAL_QUOTE_PUNCTUATION:
-      case Character.FINAL_QUOTE_PUNCTUATION:
-      case Character.OTHER_PUNCTUATION:
-        return true;
-      default:
-        return false;
-    }
   }
 }

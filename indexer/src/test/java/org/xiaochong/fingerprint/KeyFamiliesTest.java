@@ -58,11 +58,11 @@ class KeyFamiliesTest {
   void idNumberField_isANumberTerm_butAPhoneShapedFieldOrADigitRunInTextIsATelTerm() {
     // A field that is one digit run without a phone's shape: a date of birth, an id number.
     assertThat(near.rankedTerms("smith", "19560409", "1804974")).containsExactlyInAnyOrder("smith", "19560409", "1804974");
-    assertThat(TopTermsMd5.isIdNumber("19560409")).isTrue();
-    assertThat(TopTermsMd5.isIdNumber("123456")).isFalse(); // under 7 digits: NumericTerms' number anyway
-    assertThat(TopTermsMd5.isIdNumber("13800138000")).isFalse(); // a mobile number
-    assertThat(TopTermsMd5.isIdNumber("05356212345")).isFalse(); // a land line with area code
-    assertThat(TopTermsMd5.isIdNumber("1956-04-09")).isFalse();
+    assertThat(NearTermKeys.isIdNumber("19560409")).isTrue();
+    assertThat(NearTermKeys.isIdNumber("123456")).isFalse(); // under 7 digits: NumericTerms' number anyway
+    assertThat(NearTermKeys.isIdNumber("13800138000")).isFalse(); // a mobile number
+    assertThat(NearTermKeys.isIdNumber("05356212345")).isFalse(); // a land line with area code
+    assertThat(NearTermKeys.isIdNumber("1956-04-09")).isFalse();
     assertThat(near.rankedTerms("smith", "13800138000")).containsExactlyInAnyOrder("smith", "tel:13800138000");
     assertThat(near.rankedTerms("qq 1804974")).contains("tel:1804974");
   }
@@ -80,12 +80,12 @@ class KeyFamiliesTest {
     for (int i = 0; i < keys.length; i++) {
       byKey.put(keys[i], fields[i]);
     }
-    assertThat(byKey.get(TopTermsMd5.key("john"))).isEqualTo(0b101); // given name and suburb
-    assertThat(byKey.get(TopTermsMd5.key("street"))).isEqualTo(0b100);
-    assertThat(byKey.get(TopTermsMd5.key("19560409"))).isEqualTo(0b1000);
-    assertThat(byKey.get(TopTermsMd5.key("tel:0298765432"))).isEqualTo(0b10000);
-    assertThat(byKey.get(TopTermsMd5.key("q:^jo"))).isEqualTo(0b101);
-    assertThat(byKey.get(TopTermsMd5.key("q:956"))).isEqualTo(0b1000);
+    assertThat(byKey.get(NearTermKeys.key("john"))).isEqualTo(0b101); // given name and suburb
+    assertThat(byKey.get(NearTermKeys.key("street"))).isEqualTo(0b100);
+    assertThat(byKey.get(NearTermKeys.key("19560409"))).isEqualTo(0b1000);
+    assertThat(byKey.get(NearTermKeys.key("tel:0298765432"))).isEqualTo(0b10000);
+    assertThat(byKey.get(NearTermKeys.key("q:^jo"))).isEqualTo(0b101);
+    assertThat(byKey.get(NearTermKeys.key("q:956"))).isEqualTo(0b1000);
     // Segmenting field by field gives the terms of the joined fields.
     assertThat(prints.terms()).containsExactlyInAnyOrder("john", "street", "19560409", "tel:0298765432");
   }
