@@ -17,6 +17,7 @@ import org.xiaochong.cli.ConfigOptions;
 import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.cli.ExitCodes;
 import org.xiaochong.eval.EvalDatasets;
+import org.xiaochong.eval.LostPairs;
 import org.xiaochong.eval.Truth;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.pass.NearExplain;
@@ -225,7 +226,7 @@ final class EvalCommand implements Callable<Integer> {
     }
     if (method[0].equals("near") && loaded.pairs() == null) {
       try (FingerprintIndex nearIndex = ConfigOptions.openNearIndexReadOnlyIfBuilt(config)) {
-        explainLosses(loaded, outcome, nearIndex, config);
+        extra.addAll(LostPairs.explain(loaded, outcome.plan(), nearIndex, config.near(), TOP_REASONS));
       }
     }
     EvalDatasets.drop(database, copy);
@@ -258,65 +259,6 @@ final class EvalCommand implements Callable<Integer> {
           s.recall(), s.f1(), s.removals(), seconds, rate, method[2], method[3]);
     }
     return outcome;
-  }
-
-  /**
-   * Adds to {@link #extra}: the true pairs the near run did not join, counted by first reason
-   * ({@link NearExplain}), the most frequent {@link #TOP_REASONS}; for generated data, per kind of
-   * record, the share joined with its cluster and the wrong removals.
-   */
-  private void explainLosses(EvalDatasets.Loaded loaded, DedupRunner.Outcome outcome, FingerprintIndex nearIndex,
-      DedupConfig config) {
-    Truth.UnionFind merged = Truth.UnionFind.of(outcome.plan());
-    List<long[]> lost = new ArrayList<>();
-    long pairs = 0;
-    for (List<Long> cluster : loaded.truth().clusters()) {
-      for (int i = 0; i < cluster.size(); i++) {
-        for (int j = i + 1; j < cluster.size(); j++) {
-          pairs++;
-          if (!merged.same(cluster.get(i), cluster.get(j))) {
-            lost.add(new long[] {cluster.get(i), cluster.get(j)});
-          }
-        }
-      }
-    }
-    try (org.apache.lucene.index.DirectoryReader reader = nearIndex.openReader()) {
-      Map<String, Long> reasons = new NearExplain(reader, config.near()).reasons(lost);
-      StringBuilder line = new StringBuilder(String.format("true pairs method 3 lost: %,d of %,d", lost.size(), pairs));
-      reasons.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(TOP_REASONS)
-          .forEach(e -> line.append(String.format("; %s %,d", e.getKey(), e.getValue())));
-      extra.add(line.toString());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    if (loaded.kinds() == null) {
-      return;
-    }
-    Map<PostGenerator.Kind, long[]> perKind = new java.util.EnumMap<>(PostGenerator.Kind.class);
-    for (List<Long> cluster : loaded.truth().clusters()) {
-      for (long id : cluster) {
-        boolean joined = false;
-        for (long other : cluster) {
-          if (other != id && merged.same(id, other)) {
-            joined = true;
-            break;
-          }
-        }
-        perKind.computeIfAbsent(loaded.kinds().get(id), k -> new long[3])[0]++;
-        perKind.get(loaded.kinds().get(id))[1] += joined ? 1 : 0;
-      }
-    }
-    for (int i = 0; i < outcome.plan().size(); i++) {
-      long removed = outcome.plan().removedId(i);
-      if (!loaded.truth().sameCluster(removed, outcome.plan().keptId(i))) {
-        perKind.computeIfAbsent(loaded.kinds().get(removed), k -> new long[3])[2]++;
-      }
-    }
-    StringBuilder line = new StringBuilder("method 3 per kind (records in clusters of 2+: joined with their cluster / all,"
-        + " wrong removals):");
-    perKind.forEach((kind, c) -> line.append(String.format(" %s %,d/%,d (%.4f) %,d wrong;", kind, c[1], c[0],
-        c[0] == 0 ? 0.0 : (double) c[1] / c[0], c[2])));
-    extra.add(line.toString());
   }
 
   /** Deletes a folder and everything in it; nothing when it does not exist. */
