@@ -17,8 +17,9 @@ import org.apache.commons.codec.digest.DigestUtils;
 import org.apache.commons.text.similarity.LevenshteinDistance;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.method.FingerprintMethod;
+import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.method.MethodContext;
-import org.xiaochong.method.simhash.SimhashConfig;
 import org.xiaochong.normalize.ChineseFolding;
 import org.xiaochong.prefilter.PrefilterSettings;
 import org.xiaochong.progress.Progress;
@@ -71,11 +72,9 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     DEFAULTS.put("near.shared-number", "true");
     DEFAULTS.put("near.grams", "true");
     DEFAULTS.put("near.shingles", "false");
-    DEFAULTS.put("simhash.fields", SimhashConfig.DEFAULTS.get("simhash.fields"));
-    DEFAULTS.put("simhash.tokenizer", SimhashConfig.DEFAULTS.get("simhash.tokenizer"));
-    DEFAULTS.put("simhash.weights", SimhashConfig.DEFAULTS.get("simhash.weights"));
-    DEFAULTS.put("simhash.max-distance", SimhashConfig.DEFAULTS.get("simhash.max-distance"));
     DEFAULTS.put("threads", "0");
+    // The keys of methods with settings of their own (simhash.*), as each method declares them.
+    FingerprintMethods.known().forEach(method -> new TreeMap<>(method.settingDefaults()).forEach(DEFAULTS::put));
   }
 
   public static final String PASSWORD_ENV = "DEDUP_DB_PASSWORD";
@@ -156,8 +155,12 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
       }
     }
     Map<String, String> methodSettings = new TreeMap<>();
-    SimhashConfig.DEFAULTS.keySet().forEach(key -> methodSettings.put(key, values.get(key)));
-    SimhashConfig.of(methodSettings, table); // validates: a bad value fails every command, as near.* does
+    for (FingerprintMethod method : FingerprintMethods.known()) {
+      method.settingDefaults().keySet().forEach(key -> methodSettings.put(key, values.get(key)));
+    }
+    for (FingerprintMethod method : FingerprintMethods.known()) {
+      method.checkSettings(methodSettings, table); // a bad value fails every command, as near.* does
+    }
     return new DedupConfig(db, table, index, dataDir, threads, prefilter, near(values), updated.isEmpty() ? null : updated,
         Map.copyOf(methodSettings));
   }

@@ -1,7 +1,9 @@
 package org.xiaochong.method;
 
+import java.util.Map;
 import java.util.Optional;
 import org.xiaochong.archive.PairCheck;
+import org.xiaochong.source.TableSpec;
 
 /**
  * One way to find duplicates: what it indexes, how its documents are made, its pass over the
@@ -25,6 +27,23 @@ public interface FingerprintMethod {
    * so a change makes the next run rebuild that index instead of mixing two formats.
    */
   String formatVersion();
+
+  /**
+   * The config keys of this method's own settings with their defaults, named {@code <name>.<key>}
+   * (e.g. {@code simhash.max-distance}); none by default. The config accepts them, documents them in
+   * {@code config/dedup.properties}, and hands their values to every {@link MethodContext#settings()}.
+   */
+  default Map<String, String> settingDefaults() {
+    return Map.of();
+  }
+
+  /**
+   * Checks the values of {@link #settingDefaults}' keys when the config loads, so a bad value fails
+   * every command at once, whichever method it runs.
+   *
+   * @throws org.xiaochong.source.BadInputException naming the key
+   */
+  default void checkSettings(Map<String, String> settings, TableSpec table) {}
 
   /**
    * Starts this method's part of a run that selected it: opens what it indexes (creating it when

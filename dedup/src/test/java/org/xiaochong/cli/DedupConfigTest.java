@@ -41,6 +41,18 @@ class DedupConfigTest {
   }
 
   @Test
+  void fromProperties_aMethodsOwnKeys_areKnownCheckedAndHandedToTheMethods() {
+    Properties props = new Properties();
+    props.setProperty("simhash.max-distance", "2");
+    assertThat(DedupConfig.fromProperties(props, Map.of()).methodSettings()).containsEntry("simhash.max-distance", "2")
+        .containsEntry("simhash.tokenizer", "shingles-4/3");
+
+    props.setProperty("simhash.max-distance", "9");
+    assertThatThrownBy(() -> DedupConfig.fromProperties(props, Map.of()))
+        .isInstanceOf(BadInputException.class).hasMessage("simhash.max-distance (9) must be in [0, 3]");
+  }
+
+  @Test
   void fromProperties_passwordFromEnvironment_isUsedAndNeverPrinted() {
     DedupConfig config = DedupConfig.fromProperties(new Properties(), Map.of("DEDUP_DB_PASSWORD", "S3cret!pw"));
     assertThat(config.db().password()).isEqualTo("S3cret!pw");

@@ -26,6 +26,7 @@ import org.xiaochong.simhash.SimhashIndex;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.SourceRecord;
+import org.xiaochong.source.TableSpec;
 
 /**
  * Near duplicates of long texts: a 64-bit simhash (Charikar 2002) of {@code simhash.fields}, pairs
@@ -52,6 +53,16 @@ public final class SimhashMethod implements FingerprintMethod {
   @Override
   public String formatVersion() {
     return "simhash-doc/1|blocks=" + SimhashIndex.BLOCKS + "x" + SimhashIndex.BLOCK_BITS;
+  }
+
+  @Override
+  public Map<String, String> settingDefaults() {
+    return SimhashConfig.DEFAULTS;
+  }
+
+  @Override
+  public void checkSettings(Map<String, String> settings, TableSpec table) {
+    SimhashConfig.of(settings, table);
   }
 
   private String indexDigest(MethodContext context, SimhashConfig config) {
