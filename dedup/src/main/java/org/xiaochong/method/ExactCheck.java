@@ -35,7 +35,7 @@ final class ExactCheck implements MethodCheck<byte[]> {
   private final ExactKeyFilter filter;
   private final DirectoryReader reader;
   private final TermHolders md5Holders;
-  /** Keys added in this session (the reader does not see them): key → id. */
+  /** Keys added in this stream (the reader does not see them): key → id. */
   private final Map<BytesRef, Long> added = new HashMap<>();
   private long lookups;
 

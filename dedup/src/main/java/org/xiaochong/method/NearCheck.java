@@ -46,7 +46,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   /** A record's near fingerprints and its fields.must-match keys, as the near index stores them. */
   record Post(Fingerprints fingerprints, long[] matchKeys) {}
 
-  /** A record added in this session. */
+  /** A record added in this stream (the reader does not see it). */
   private record Added(long id, long time, NearRule.Stored keys) {}
 
   private final FingerprintIndex nearIndex;

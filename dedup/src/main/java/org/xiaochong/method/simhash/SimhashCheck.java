@@ -31,7 +31,7 @@ import org.xiaochong.source.TableSpec;
  * <p>The probe is the fingerprint, or null for a text without features.
  */
 final class SimhashCheck implements MethodCheck<Long> {
-  /** A record added in this session. */
+  /** A record added in this stream (the reader does not see it). */
   private record Added(long id, long time, long simhash) {}
 
   private final FingerprintIndex index;
