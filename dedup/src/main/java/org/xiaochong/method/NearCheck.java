@@ -13,8 +13,6 @@ import java.util.function.Consumer;
 import java.util.function.LongToDoubleFunction;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.NumericDocValues;
-import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.util.BytesRef;
 import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.fingerprint.NearConfig;
@@ -153,10 +151,8 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
       }
       Best best = new Best();
       for (int doc : docs) {
-        LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
-        long id = numeric(leaf, IndexSchema.ID, doc - leaf.docBase, 0);
-        long time = numeric(leaf, IndexSchema.REG_TIME, doc - leaf.docBase, SourceRecord.NULL_TIME);
-        best.consider(record, IndexedNearKeys.of(leaves, doc), id, time, weight);
+        best.consider(record, IndexedNearKeys.of(leaves, doc), IndexSchema.id(leaves, doc),
+            IndexSchema.time(leaves, doc), weight);
       }
       for (int s : added) {
         Added candidate = session.get(s);
@@ -218,11 +214,6 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     for (int doc = keyHolders.first(term); doc != TermHolders.NO_MORE_DOCS; doc = keyHolders.next()) {
       docs.add(doc);
     }
-  }
-
-  private static long numeric(LeafReaderContext leaf, String field, int doc, long missing) throws IOException {
-    NumericDocValues values = leaf.reader().getNumericDocValues(field);
-    return values != null && values.advanceExact(doc) ? values.longValue() : missing;
   }
 
   @Override

@@ -1,12 +1,18 @@
 package org.xiaochong.index;
 
+import java.io.IOException;
+import java.util.List;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.StringField;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.util.BytesRef;
+import org.xiaochong.source.SourceRecord;
 
 /**
  * The fields of the fingerprint index: one document per source record.
@@ -53,6 +59,22 @@ public final class IndexSchema {
   static final String USER_DATA_SYNC_STARTED = "xiaochong.sync-started";
 
   private IndexSchema() {}
+
+  /** The id of a document given by its index-wide number (0 when it has none). */
+  public static long id(List<LeafReaderContext> leaves, int doc) throws IOException {
+    return numeric(leaves, doc, ID, 0);
+  }
+
+  /** The time of a document given by its index-wide number ({@link SourceRecord#NULL_TIME} when it has none). */
+  public static long time(List<LeafReaderContext> leaves, int doc) throws IOException {
+    return numeric(leaves, doc, REG_TIME, SourceRecord.NULL_TIME);
+  }
+
+  private static long numeric(List<LeafReaderContext> leaves, int doc, String field, long missing) throws IOException {
+    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+    NumericDocValues values = leaf.reader().getNumericDocValues(field);
+    return values != null && values.advanceExact(doc - leaf.docBase) ? values.longValue() : missing;
+  }
 
   /**
    * @param rowCrc the server's checksum of the row ({@code SourceRecord#rowCrc}; UNKNOWN_CRC when not known)

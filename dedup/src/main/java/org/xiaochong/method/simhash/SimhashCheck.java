@@ -10,8 +10,6 @@ import org.apache.lucene.document.Document;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.NumericDocValues;
-import org.apache.lucene.index.ReaderUtil;
 import org.xiaochong.method.MethodCheck;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSchema;
@@ -85,10 +83,7 @@ final class SimhashCheck implements MethodCheck<Long> {
     try {
       List<LeafReaderContext> leaves = reader.leaves();
       for (SimhashIndex.Hit hit : SimhashIndex.search(reader, value, config.maxDistance())) {
-        LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(hit.doc(), leaves));
-        int doc = hit.doc() - leaf.docBase;
-        nearest.consider(hit.distance(), numeric(leaf, IndexSchema.ID, doc, 0),
-            numeric(leaf, IndexSchema.REG_TIME, doc, SourceRecord.NULL_TIME));
+        nearest.consider(hit.distance(), IndexSchema.id(leaves, hit.doc()), IndexSchema.time(leaves, hit.doc()));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -131,11 +126,6 @@ final class SimhashCheck implements MethodCheck<Long> {
   private static int blockKey(int block, long simhash) {
     return block << SimhashIndex.BLOCK_BITS
         | (int) ((simhash >>> (block * SimhashIndex.BLOCK_BITS)) & ((1 << SimhashIndex.BLOCK_BITS) - 1));
-  }
-
-  private static long numeric(LeafReaderContext leaf, String field, int doc, long missing) throws IOException {
-    NumericDocValues values = leaf.reader().getNumericDocValues(field);
-    return values != null && values.advanceExact(doc) ? values.longValue() : missing;
   }
 
   /** Adds the record's document (without its fingerprint when it has none, as the indexer does). */
