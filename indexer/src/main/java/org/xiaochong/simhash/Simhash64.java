@@ -141,7 +141,7 @@ public final class Simhash64 implements Closeable {
   }
 
   /** Charikar's simhash of weighted features (see the comment above); 0 for no features. */
-  public static long fromWeights(Map<String, Double> weights) {
+  static long fromWeights(Map<String, Double> weights) {
     double[] sums = new double[BITS];
     for (Map.Entry<String, Double> entry : weights.entrySet()) {
       add(sums, hash(entry.getKey()), entry.getValue());

@@ -55,7 +55,12 @@ final class FeatureFrequencies implements DocumentFrequencies {
 
   @Override
   public long docFreq(String feature) {
-    return counts[bucket(Simhash64.hash(feature))];
+    return docFreqOfHash(Simhash64.hash(feature));
+  }
+
+  /** {@link #docFreq} of the feature whose {@link Simhash64#hash} is {@code hash}, for callers that have it. */
+  long docFreqOfHash(long hash) {
+    return counts[bucket(hash)];
   }
 
   private static int bucket(long hash) {

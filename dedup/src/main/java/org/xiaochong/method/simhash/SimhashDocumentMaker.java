@@ -79,13 +79,18 @@ final class SimhashDocumentMaker implements DocumentMaker {
       }
       return Simhash64.toBits(sums);
     }
-    Map<String, Double> weights = new HashMap<>();
+    Map<String, Double> counts = new HashMap<>();
     for (String feature : features) {
-      weights.merge(feature, 1.0, Double::sum);
+      counts.merge(feature, 1.0, Double::sum);
     }
+    // Each distinct feature's hash once: the sums, in Simhash64.fromWeights' order, and its df bucket.
     long docCount = frequencies.docCount();
-    weights.replaceAll((feature, tf) -> tf * Simhash64.idf(docCount, frequencies.docFreq(feature)));
-    return Simhash64.fromWeights(weights);
+    Arrays.fill(sums, 0);
+    for (Map.Entry<String, Double> entry : counts.entrySet()) {
+      long hash = Simhash64.hash(entry.getKey());
+      Simhash64.add(sums, hash, entry.getValue() * Simhash64.idf(docCount, frequencies.docFreqOfHash(hash)));
+    }
+    return Simhash64.toBits(sums);
   }
 
   @Override
