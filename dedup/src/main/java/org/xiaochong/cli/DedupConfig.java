@@ -157,8 +157,6 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     Map<String, String> methodSettings = new TreeMap<>();
     for (FingerprintMethod method : FingerprintMethods.known()) {
       method.settingDefaults().keySet().forEach(key -> methodSettings.put(key, values.get(key)));
-    }
-    for (FingerprintMethod method : FingerprintMethods.known()) {
       method.checkSettings(methodSettings, table); // a bad value fails every command, as near.* does
     }
     return new DedupConfig(db, table, index, dataDir, threads, prefilter, near(values), updated.isEmpty() ? null : updated,
