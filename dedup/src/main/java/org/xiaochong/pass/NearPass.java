@@ -34,10 +34,13 @@ import org.xiaochong.policy.KeepLatestPolicy;
  * java.util.function.LongToIntFunction, int, int)}: the {@code pre} rarest of each family, term {@link NearSchema#KEY}), keeps
  * the kept documents among them as candidates, and compares its key set with each candidate's; if the
  * most similar candidate is a near duplicate, the record is planned for removal in favour of it (rule
- * near, score = weighted similarity), else the record is kept. Since every kept record is newer than the
- * records after it and is never removed later, every removal points to a surviving newer record: no
- * chains. (Pointing a record at a removed near duplicate's survivor instead, single linkage, found
- * 5 points more of febrl3's pairs but cost cora 4 points of precision: NEAR-FINGERPRINTS.md.)
+ * near, score = weighted similarity), else the record is kept.
+ *
+ * <p>Then groups join by average linkage ({@link NearGroups}): each kept record of the window whose
+ * fields are all short ({@link #allFieldsShort}), newest first, joins the newer group whose records it
+ * is most alike on average, when that average reaches near.min-similarity and one pair of their records
+ * passes the whole rule (score = the average). Every group's survivor is its newest record and every
+ * removal points to it: no chains. The plan gets the decisions when both steps are done.
  *
  * <p>Records outside the window are not examined but are kept (they stay, so they may absorb older
  * records of the window). A window of record ids (a nightly run: the records indexed since the last
@@ -62,7 +65,8 @@ public final class NearPass {
    * @param keysAlone keys of examined records that no other record holds (document frequency 1): the
    *     lookups a Bloom filter in front of the term dictionary would skip. The pass skips them with
    *     {@link KeyFrequencies}, the exact form of that filter, so it has no false positives.
-   * @param candidates kept records compared with an examined record (similarity computed)
+   * @param candidates pairs of records compared (similarity computed): a kept record and an examined
+   *     one, and the pairs of records of two groups the average linkage compared
    * @param empty records of the window without fingerprints, per reason
    * @param truncated records of the window cut to near.max-chars (still fingerprinted)
    */
@@ -109,12 +113,14 @@ public final class NearPass {
 
     // The records taking part: live, not removed by the exact pass, with fingerprints.
     int[] present = new int[Math.max(1, snapshot.maxDoc())]; // NearSchema.PRESENT per doc, read once
+    FixedBitSet allShort = new FixedBitSet(maxDoc); // allFieldsShort per doc
     int[] order = new int[snapshot.maxDoc()];
     int n = 0;
     for (LeafReaderContext leaf : leaves) {
       Bits live = leaf.reader().getLiveDocs();
       NumericDocValues outcomes = leaf.reader().getNumericDocValues(NearSchema.OUTCOME);
       NumericDocValues presentFields = leaf.reader().getNumericDocValues(NearSchema.PRESENT);
+      NumericDocValues shortFields = leaf.reader().getNumericDocValues(NearSchema.SHORT);
       for (int d = 0; d < leaf.reader().maxDoc(); d++) {
         if (live != null && !live.get(d)) {
           continue;
@@ -143,6 +149,9 @@ public final class NearPass {
         }
         if (presentFields != null && presentFields.advanceExact(d)) {
           present[doc] = (int) presentFields.longValue();
+          if (shortFields != null && shortFields.advanceExact(d) && allFieldsShort(present[doc], (int) shortFields.longValue())) {
+            allShort.set(doc);
+          }
         }
         order[n++] = doc;
       }
@@ -150,13 +159,13 @@ public final class NearPass {
     sortNewestFirst(order, n);
 
     FixedBitSet kept = new FixedBitSet(maxDoc);
+    NearGroups groups = new NearGroups(maxDoc);
 
     FixedBitSet touched = new FixedBitSet(maxDoc);
     int[] candidates = new int[64];
     long lookups = 0;
     long keysAlone = 0;
     long compared = 0;
-    long removed = 0;
 
     for (int o = 0; o < n; o++) {
       int doc = order[o];
@@ -221,15 +230,106 @@ public final class NearPass {
         }
       }
       if (best >= 0) {
-        plan.add(snapshot.id(doc), snapshot.id(best), DeletionPlan.Rule.NEAR, bestSimilarity, snapshot.state(doc),
-            snapshot.state(best));
-        removed++;
+        groups.remove(doc, best, bestSimilarity);
       } else {
         kept.set(doc);
       }
     }
-    return new Result(examined, removed, skippedExact, lookups, keysAlone, compared, empty, truncated);
+    mergeGroups(order, n, inWindow, allShort, kept, groups, holders, frequencies);
+    compared += groups.pairsCompared();
+    for (int o = 0; o < n; o++) {
+      int doc = order[o];
+      if (groups.isRemoved(doc)) {
+        int survivor = groups.survivorOf(doc);
+        plan.add(snapshot.id(doc), snapshot.id(survivor), DeletionPlan.Rule.NEAR, groups.score(doc), snapshot.state(doc),
+            snapshot.state(survivor));
+      }
+    }
+    return new Result(examined, groups.removed(), skippedExact, lookups, keysAlone, compared, empty, truncated);
   }
+
+  /**
+   * Joins groups by {@link NearGroups#averageLinkage}: each survivor of the window whose fields are all
+   * short ({@link #allFieldsShort}), newest first, joins the newer group it is most alike on average
+   * when that average reaches near.min-similarity.
+   */
+  private void mergeGroups(int[] order, int n, FixedBitSet inWindow, FixedBitSet allShort, FixedBitSet kept,
+      NearGroups groups, TermHolders holders, KeyFrequencies frequencies) throws IOException {
+    List<LeafReaderContext> leaves = snapshot.leaves();
+    java.util.function.LongToDoubleFunction weight = frequencies::weight;
+    Map<Integer, NearRule.Keys> read = new java.util.LinkedHashMap<>(1024, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<Integer, NearRule.Keys> eldest) {
+        return size() > KEYS_HELD;
+      }
+    };
+    java.util.function.IntFunction<NearRule.Keys> keysOf = d -> read.computeIfAbsent(d, x -> IndexedNearKeys.stored(leaves, x));
+    FixedBitSet touched = new FixedBitSet(Math.max(1, snapshot.maxDoc()));
+    int[] roots = new int[16];
+    for (int o = 0; o < n; o++) {
+      int doc = order[o];
+      if (!inWindow.get(doc) || !allShort.get(doc) || groups.isRemoved(doc)) {
+        continue;
+      }
+      NearRule.Keys record = keysOf.apply(doc);
+      int size = 0;
+      for (long candidateKey : NearCandidates.candidateKeys(record, frequencies::get, 2, config.pre())) {
+        if (NearCandidates.stopBefore(frequencies.get(candidateKey), size)) {
+          break;
+        }
+        BytesRef term = NearSchema.keyBytes(candidateKey);
+        for (int g = holders.first(term); g != TermHolders.NO_MORE_DOCS; g = holders.next()) {
+          if (!kept.get(g) && !groups.isRemoved(g)) {
+            continue; // not in the pass
+          }
+          int root = groups.survivorOf(g);
+          if (root != doc && compareNewestFirst(root, doc) < 0 && !touched.getAndSet(root)) {
+            if (size == roots.length) {
+              roots = Arrays.copyOf(roots, size * 2);
+            }
+            roots[size++] = root;
+          }
+        }
+      }
+      NearRule.Keys[] group = size == 0 ? null : groups.records(doc, keysOf);
+      int best = -1;
+      double bestLinkage = -1;
+      for (int c = 0; c < size; c++) {
+        int root = roots[c];
+        touched.clear(root);
+        if (group.length == 1 && groups.firstMember(root) < 0) {
+          continue; // two records alone: the greedy step compared them and found no near duplicate
+        }
+        double linkage = groups.averageLinkage(group, root, keysOf, config, weight);
+        if (linkage >= config.minSimilarity() && (best < 0 || NearRule.isBetter(linkage, snapshot.time(root),
+            snapshot.id(root), bestLinkage, snapshot.time(best), snapshot.id(best)))) {
+          best = root;
+          bestLinkage = linkage;
+        }
+      }
+      if (best >= 0) {
+        groups.merge(doc, best, bestLinkage);
+      }
+    }
+  }
+
+  /**
+   * True when every field that gave the record a key is short ({@link NearRule.Keys#shortFields}: a
+   * name, a code, a street): a record of such fields varies by typos, so two variants of one original
+   * can be further apart than each is from it. Records with text fields are left to the greedy pass:
+   * on them, average linkage joined different citations through a citation the greedy pass had
+   * already joined wrongly (cora's precision fell from 0.992 to 0.973; NEAR-FINGERPRINTS.md).
+   */
+  static boolean allFieldsShort(NearRule.Keys record) {
+    return allFieldsShort(record.presentFields(), record.shortFields());
+  }
+
+  private static boolean allFieldsShort(int presentFields, int shortFields) {
+    return presentFields != 0 && (presentFields & ~shortFields) == 0;
+  }
+
+  /** Records whose keys {@link #mergeGroups} holds in memory, most recently used (groups meet their neighbours). */
+  private static final int KEYS_HELD = 10_000;
 
   /**
    * The live records outside {@code inWindow} that hold one of the candidate keys of a record of the

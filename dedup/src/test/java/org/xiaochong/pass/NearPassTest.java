@@ -213,4 +213,58 @@ class NearPassTest {
       assertThat(removedToKept).containsExactly(Map.entry(2L, 1L));
     }
   }
+
+  /** One person (the original, time 2) and two copies with their own typos, among unrelated people. */
+  private static final String[][] TYPO_VARIANTS = {
+    {"amelia", "hartley", "14", "banksia street", "kingston", "2604", "act", "19820314", "5531207"}, // newest copy
+    {"amelia", "hartley", "14", "banksia street", "kingston", "2604", "act", "19820314", "5531207"}, // the original
+    {"amleia", "hartley", "14", "banksia street", "kingston", "2640", "act", "19820314", "5531207"}, // oldest copy
+    {"jack", "brown", "7", "wallaby place", "delmar", "2119", "nsw", "19560409", "1804974"},
+    {"harley", "mccarthy", "177", "pridham street", "marsden", "3165", "nsw", "19080419", "6089216"},
+    {"mitchell", "green", "12", "duhig place", "cleveland", "2485", "vic", "19761103", "3312907"},
+    {"sophie", "nguyen", "3", "banksia street", "kingston", "2604", "act", "19900101", "7712093"},
+  };
+
+  @Test
+  void run_twoCopiesWithOwnTyposOfOneOriginal_joinOneGroupByAverageLinkage() {
+    String[][] people = TYPO_VARIANTS.clone();
+    people[0] = new String[] {"amelia", "hartely", "14", "banksia street", "kingstn", "2604", "act", "19820314", "5531207"};
+    try (FingerprintIndex index = FingerprintIndex.open(dir, "typos", true)) {
+      for (int i = 0; i < people.length; i++) {
+        index.addDocument(NearSchema.document(i + 1, 100 - i, fingerprinter.fingerprint(people[i]), 3, new long[0]));
+      }
+      index.commit();
+      DeletionPlan plan = new DeletionPlan();
+      try (DirectoryReader reader = index.openReader()) {
+        java.util.List<org.apache.lucene.index.LeafReaderContext> leaves = reader.leaves();
+        KeyFrequencies frequencies = new KeyFrequencies(leaves, NearSchema.KEY);
+        frequencies.useWeights(reader.maxDoc());
+        NearRule.Keys newest = IndexedNearKeys.of(leaves, 0);
+        NearRule.Keys original = IndexedNearKeys.of(leaves, 1);
+        NearRule.Keys oldest = IndexedNearKeys.of(leaves, 2);
+        NearConfig config = NearConfig.defaults();
+        // Each copy is a near duplicate of the original, the copies are not each other's: the greedy
+        // pass alone removes the original in favour of the newest copy and keeps the oldest one apart.
+        assertThat(NearRule.isNearDuplicate(original, newest, config, frequencies::weight)).isTrue();
+        assertThat(NearRule.isNearDuplicate(oldest, original, config, frequencies::weight)).isTrue();
+        assertThat(NearRule.isNearDuplicate(oldest, newest, config, frequencies::weight)).isFalse();
+        double average = (NearRule.similarity(oldest, newest, frequencies::weight)
+            + NearRule.similarity(oldest, original, frequencies::weight)) / 2;
+        assertThat(average).isGreaterThanOrEqualTo(config.minSimilarity());
+        assertThat(NearPass.allFieldsShort(oldest)).isTrue();
+
+        new NearPass(new IndexSnapshot(reader), config).run(Window.ALL, new long[0], plan);
+        Map<Long, Long> removedToKept = new HashMap<>();
+        for (int i = 0; i < plan.size(); i++) {
+          removedToKept.put(plan.removedId(i), plan.keptId(i));
+          if (plan.removedId(i) == 3) {
+            assertThat(plan.score(i)).isCloseTo(average, org.assertj.core.data.Offset.offset(1e-6));
+          }
+        }
+        assertThat(removedToKept).containsExactlyInAnyOrderEntriesOf(Map.of(2L, 1L, 3L, 1L));
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+  }
 }
