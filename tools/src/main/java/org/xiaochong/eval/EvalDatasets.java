@@ -17,8 +17,8 @@ import org.xiaochong.source.TableSpec;
  * The labelled data sets of {@code eval}, each loaded into a table of its own with its truth
  * (clusters or pairs) kept apart: label columns are never loaded, so the matcher cannot see them.
  * Generated posts come from {@link PostGenerator}; the real sets from the shared data folder
- * (restaurants and cora with their pair files, febrl's rec_id clusters, childcare's True Id, PAWS-X
- * zh sentence pairs). Not thread-safe.
+ * (restaurants, cora and freedb with their pair files, febrl's rec_id clusters, childcare's True Id,
+ * PATSTAT's leuven_id, PAWS-X zh sentence pairs). Not thread-safe.
  */
 public final class EvalDatasets {
   /**
@@ -69,6 +69,10 @@ public final class EvalDatasets {
           shared.resolve("febrl/dataset" + name.charAt(5) + ".csv"));
       case "childcare" -> loadChildcare(database, table,
           shared.resolve("dedupe-chicago-childcare/csv_example_input_with_true_ids.csv"));
+      case "freedb" -> loadWithPairs(database, table, shared.resolve("freedb-cds/freedb_cds.csv"),
+          shared.resolve("freedb-cds/freedb_cds_goldstandard.csv"), List.of(),
+          List.of("artist", "title", "tracks", "year"), List.of("artist", "title", "tracks", "year"));
+      case "patstat" -> loadPatstat(database, table, shared.resolve("dedupe-patstat"));
       case "pawsx" -> loadPawsx(database, table, shared.resolve("zh-pawsx"));
       default -> throw new IllegalArgumentException(name);
     };
@@ -127,6 +131,26 @@ public final class EvalDatasets {
     loadCsv(database, table, file, false, "id", List.of("true_id"), "true_id", truth::add);
     return new Loaded(table, truth, List.of("site_name", "address", "zip", "phone"),
         List.of("site_name", "address", "zip", "phone"), null, null, " (True Id not loaded)" + capNote());
+  }
+
+  /**
+   * PATSTAT names: the clusters are the leuven_id of patstat_reference.csv, joined on person_id (the
+   * reference's person_name is the cleaned name, so it is not loaded either).
+   */
+  private Loaded loadPatstat(Database database, String table, Path dir) throws IOException {
+    java.util.Map<Long, String> cluster = new java.util.HashMap<>();
+    try (DelimitedReader reader = DelimitedReader.csv(
+        Files.newBufferedReader(dir.resolve("patstat_reference.csv"), StandardCharsets.UTF_8), true)) {
+      String[] row;
+      while ((row = reader.next()) != null) {
+        cluster.put(Long.parseLong(row[0].strip()), row[1].strip());
+      }
+    }
+    Truth truth = new Truth();
+    loadCsv(database, table, dir.resolve("patstat_input.csv"), false, "person_id", List.of("lat", "lng"), null,
+        (id, label) -> truth.add(id, cluster.get(id)));
+    List<String> fields = List.of("name", "coauthor", "class");
+    return new Loaded(table, truth, fields, fields, null, null, " (leuven_id not loaded)" + capNote());
   }
 
   /** PAWS-X zh test + dev: each pair's two sentences become two records (ids 2i-1, 2i). */

@@ -47,7 +47,8 @@ import picocli.CommandLine;
       "passes) without loading; records/s = records / seconds. Data sets: generated",
       "(PostGenerator, --records), and when ../shared/data or /work/shared/data",
       "exists: restaurants, cora (pair files), febrl1-3 (cluster in rec_id, not",
-      "loaded), childcare (True Id, not loaded), pawsx (zh sentence pairs: share of",
+      "loaded), childcare (True Id, not loaded), freedb (CDs, pair file), patstat",
+      "(inventor names, leuven_id clusters, not loaded), pawsx (zh sentence pairs: share of",
       "label-0 pairs merged = false-positive rate, share of label-1 pairs merged).",
       "Only fields.exact / fields.near differ per data set; all else is the default",
       "config; pawsx also runs method 3 with the order-aware near.shingles=true.",
@@ -57,7 +58,7 @@ import picocli.CommandLine;
     footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage error."})
 final class EvalCommand implements Callable<Integer> {
   static final List<String> DATASETS =
-      List.of("generated", "restaurants", "febrl1", "febrl2", "febrl3", "cora", "childcare", "pawsx");
+      List.of("generated", "restaurants", "febrl1", "febrl2", "febrl3", "cora", "childcare", "freedb", "patstat", "pawsx");
   private static final String[] ORDERED = {"near", "3 near only, near.shingles=true", "90.2%", "95.8%"};
   /** --method, label, the seed's Table 1 precision and recall (simhash is not in the seed's table). */
   private static final String[][] METHODS = {
@@ -68,7 +69,8 @@ final class EvalCommand implements Callable<Integer> {
   };
 
   @Option(names = "--dataset", defaultValue = "generated", paramLabel = "NAME",
-      description = "generated|restaurants|febrl1|febrl2|febrl3|cora|childcare|pawsx|all (default ${DEFAULT-VALUE}).")
+      description = "generated|restaurants|febrl1|febrl2|febrl3|cora|childcare|freedb|patstat|pawsx|all"
+          + " (default ${DEFAULT-VALUE}).")
   String dataset;
 
   @Option(names = "--records", defaultValue = "20000",
