@@ -30,6 +30,7 @@ import org.apache.lucene.analysis.cn.smart.SmartChineseAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.xiaochong.normalize.ChineseFolding;
+import org.xiaochong.normalize.Mojibake;
 import org.xiaochong.normalize.TextNormalizer;
 import org.xiaochong.normalize.WordLists;
 
@@ -58,7 +59,7 @@ import org.xiaochong.normalize.WordLists;
 public final class TopTermsMd5 implements Closeable {
 
   /** Version of the term → fingerprint format; change it when terms or hashing change. */
-  public static final String FORMAT = "near-md5/4"; // 3: q-gram and shingle key families; 4: id-number fields
+  public static final String FORMAT = "near-md5/5"; // 3: q-gram and shingle key families; 4: id-number fields; 5: Mojibake
 
   /** Length q of the character q-grams of the q-gram key family. */
   public static final int GRAM_SIZE = 3;
@@ -78,7 +79,8 @@ public final class TopTermsMd5 implements Closeable {
   /*
    * Pipeline for the values of one post (all fields in the given order, joined by '\n'):
    *  1. TextNormalizer.normalizeText per field (NFKC, punctuation, lower case, spaces). Each raw field
-   *     is first cut to 2 * maxChars so a 1 MB field costs no more than a 40 K one.
+   *     is first cut to 2 * maxChars so a 1 MB field costs no more than a 40 K one, and text broken by
+   *     a wrong encoding is repaired or its broken characters dropped (Mojibake).
    *  2. Cap: the joined text is cut to maxChars (never inside a surrogate pair); truncated() says so.
    *  3. ChineseFolding: traditional -> simplified, then synonyms by longest match (before smartcn,
    *     so variants smartcn would split still fold, see config/synonyms-zh.txt).
@@ -209,7 +211,7 @@ public final class TopTermsMd5 implements Closeable {
         continue;
       }
       String raw = text.length() > 2 * maxChars ? text.substring(0, 2 * maxChars) : text;
-      String normalized = TextNormalizer.normalizeText(raw);
+      String normalized = TextNormalizer.normalizeText(Mojibake.clean(raw));
       if (normalized.isEmpty()) {
         continue;
       }
@@ -311,7 +313,7 @@ public final class TopTermsMd5 implements Closeable {
     }
     int maxChars = config.maxChars();
     String raw = value.length() > maxChars ? value.substring(0, maxChars) : value;
-    String folded = folding.fold(TextNormalizer.normalizeText(raw));
+    String folded = folding.fold(TextNormalizer.normalizeText(Mojibake.clean(raw)));
     if (folded.isEmpty()) {
       return 0;
     }
