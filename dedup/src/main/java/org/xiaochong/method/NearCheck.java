@@ -135,11 +135,11 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
       // lacks are looked up once each.
       long records = reader.maxDoc() + session.size() + 1;
       Map<Long, Double> weights = new HashMap<>();
-      LongToDoubleFunction weight = key -> weights.computeIfAbsent(key, k -> {
+      NearRule.KeyWeights weight = NearRule.KeyWeights.idf(key -> weights.computeIfAbsent(key, k -> {
         int at = Arrays.binarySearch(keys, k);
         long df = at >= 0 ? holders[at] + 1L : sessionHolders.getOrDefault(k, List.of()).size() + indexFrequency(k);
         return NearSimilarity.idf(df, records);
-      });
+      }), records);
       Set<Integer> docs = new LinkedHashSet<>();
       Set<Integer> added = new LinkedHashSet<>();
       for (long key : candidateKeys) {
@@ -172,7 +172,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     private double similarity;
 
     void consider(NearRule.Stored record, NearRule.Keys candidate, long candidateId, long candidateTime,
-        LongToDoubleFunction weight) {
+        NearRule.KeyWeights weight) {
       if (!NearRule.isNearDuplicate(record, candidate, config, weight)) {
         return;
       }

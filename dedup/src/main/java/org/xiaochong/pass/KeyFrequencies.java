@@ -21,6 +21,7 @@ final class KeyFrequencies {
   private int size;
   private float[] weights; // idf per slot, see useWeights
   private double absentWeight;
+  private long records;
 
   KeyFrequencies(List<LeafReaderContext> leaves, String field) throws IOException {
     int capacity = 1 << 16;
@@ -44,6 +45,7 @@ final class KeyFrequencies {
    * similarity asks for a weight per key of every pair it compares, millions of times a run.
    */
   void useWeights(long records) {
+    this.records = records;
     weights = new float[keys.length];
     for (int i = 0; i < keys.length; i++) {
       if (used[i]) {
@@ -51,6 +53,11 @@ final class KeyFrequencies {
       }
     }
     absentWeight = NearSimilarity.idf(0, records);
+  }
+
+  /** {@link #weight} with the least shared weight of a table of the records given to {@link #useWeights}. */
+  NearRule.KeyWeights weights() {
+    return NearRule.KeyWeights.idf(this::weight, records);
   }
 
   /** The key's idf weight as of {@link #useWeights} (a key of no document: the weight of df 1). */

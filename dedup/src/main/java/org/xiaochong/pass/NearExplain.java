@@ -38,7 +38,7 @@ public final class NearExplain {
   private final List<LeafReaderContext> leaves;
   private final NearConfig config;
   private final KeyFrequencies frequencies;
-  private final LongToDoubleFunction weight;
+  private final NearRule.KeyWeights weight;
   private final Map<Long, Integer> docOfId = new HashMap<>();
 
   public NearExplain(DirectoryReader reader, NearConfig config) {
@@ -66,7 +66,7 @@ public final class NearExplain {
       throw new UncheckedIOException(e);
     }
     frequencies.useWeights(reader.maxDoc());
-    this.weight = frequencies::weight;
+    this.weight = frequencies.weights();
   }
 
   /** The reason for one pair of record ids. */

@@ -1,7 +1,6 @@
 package org.xiaochong.pass;
 
 import java.util.function.IntFunction;
-import java.util.function.LongToDoubleFunction;
 import org.xiaochong.fingerprint.NearConfig;
 
 /**
@@ -109,7 +108,7 @@ final class NearGroups {
    * hold for at least one pair of records, not only on average.
    */
   double averageLinkage(NearRule.Keys[] groupA, int b, IntFunction<NearRule.Keys> keysOf, NearConfig config,
-      LongToDoubleFunction weight) {
+      NearRule.KeyWeights weight) {
     NearRule.Keys[] groupB = records(b, keysOf);
     int pairs = groupA.length * groupB.length;
     double sum = 0;

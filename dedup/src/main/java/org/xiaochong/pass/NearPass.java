@@ -102,7 +102,7 @@ public final class NearPass {
     KeyFrequencies frequencies = new KeyFrequencies(leaves, NearSchema.KEY);
     long records = snapshot.maxDoc(); // the frequencies count deleted documents too
     frequencies.useWeights(records);
-    java.util.function.LongToDoubleFunction weight = frequencies::weight;
+    NearRule.KeyWeights weight = frequencies.weights();
     if (window.ids() != null) {
       inWindow.or(olderNeighbours(inWindow, holders, frequencies));
     }
@@ -256,7 +256,7 @@ public final class NearPass {
   private void mergeGroups(int[] order, int n, FixedBitSet inWindow, FixedBitSet allShort, FixedBitSet kept,
       NearGroups groups, TermHolders holders, KeyFrequencies frequencies) throws IOException {
     List<LeafReaderContext> leaves = snapshot.leaves();
-    java.util.function.LongToDoubleFunction weight = frequencies::weight;
+    NearRule.KeyWeights weight = frequencies.weights();
     Map<Integer, NearRule.Keys> read = new java.util.LinkedHashMap<>(1024, 0.75f, true) {
       @Override
       protected boolean removeEldestEntry(Map.Entry<Integer, NearRule.Keys> eldest) {

@@ -110,8 +110,50 @@ public final class NearRule {
    */
   static final double TYPO_DISCOUNT = 0.925;
 
-  /** Every key weighs 1: the similarity is the plain Jaccard shared / union. */
-  public static final LongToDoubleFunction UNIT_WEIGHTS = key -> 1.0;
+  /** Every key weighs 1: the similarity is the plain Jaccard shared / union; no least shared weight. */
+  public static final KeyWeights UNIT_WEIGHTS = key -> 1.0;
+
+  /**
+   * The weight of each key for the rule, and the least total weight of the keys two near duplicates
+   * must share ({@link #leastShared}).
+   */
+  @FunctionalInterface
+  public interface KeyWeights extends LongToDoubleFunction {
+    /**
+     * The least total weight of the keys a near-duplicate pair shares: 0 (none) unless the weights know
+     * the size of the table, see {@link #idf}.
+     */
+    default double leastShared() {
+      return 0;
+    }
+
+    /**
+     * Idf weights in a table of {@code records}; a near-duplicate pair must share word keys weighing at
+     * least as much as one key only two records hold, idf(2, N) = ln(1 + N / 2). Word keys, because the
+     * q-grams of a word only repeat its evidence (a shared "various" is also a shared "var", "ari", …).
+     * The similarity is a
+     * ratio, so two records that hold little besides keys half the table holds (a year, "various", a
+     * state, what is left of text broken by a wrong encoding) look alike however little they say: on
+     * the FreeDB CDs a record whose only key was its year was "identical" to every CD of that year
+     * (a missing field is no evidence, {@link #comparableKeys}). Sharing one key only the two of them
+     * hold is the least a duplicate shows; in the terms of a Fellegi-Sunter model, the evidence must
+     * outweigh the prior odds, about 1 in N, that a record's match is any given other record.
+     */
+    static KeyWeights idf(LongToDoubleFunction weight, long records) {
+      double least = NearSimilarity.idf(2, records);
+      return new KeyWeights() {
+        @Override
+        public double applyAsDouble(long key) {
+          return weight.applyAsDouble(key);
+        }
+
+        @Override
+        public double leastShared() {
+          return least;
+        }
+      };
+    }
+  }
 
   /**
    * The similarity of two posts: {@link NearSimilarity#weightedJaccard} of their keys of every family
@@ -189,7 +231,7 @@ public final class NearRule {
     return n == keys.length ? keys : Arrays.copyOf(out, n);
   }
 
-  /** {@link #isNearDuplicate(Keys, Keys, NearConfig, LongToDoubleFunction)} with every key weighing 1. */
+  /** {@link #isNearDuplicate(Keys, Keys, NearConfig, KeyWeights)} with every key weighing 1. */
   public static boolean isNearDuplicate(Keys record, Keys candidate, NearConfig config) {
     return isNearDuplicate(record, candidate, config, UNIT_WEIGHTS);
   }
@@ -197,7 +239,8 @@ public final class NearRule {
   /**
    * The near-duplicate decision: the weighted similarity test of {@link
    * NearSimilarity#isNearDuplicate(long[], long[], LongToDoubleFunction, NearConfig)} over the keys of
-   * every family with {@code weight} (the pass and the check give each key its idf), with near.shingles
+   * every family with {@code weight} (the pass and the check give each key its idf), the shared keys
+   * weighing at least {@link KeyWeights#leastShared}, with near.shingles
    * the same test on the shingles alone (the word order), then the vetoes of NEAR-FINGERPRINTS.md
    * ("Vetoes"), each a cheap test of evidence that two similar posts are different offers:
    *
@@ -218,7 +261,7 @@ public final class NearRule {
    *       origin, grade or description. With one number each (a price only) there is no veto.
    * </ol>
    */
-  public static boolean isNearDuplicate(Keys record, Keys candidate, NearConfig config, LongToDoubleFunction weight) {
+  public static boolean isNearDuplicate(Keys record, Keys candidate, NearConfig config, KeyWeights weight) {
     return why(record, candidate, config, weight) == null;
   }
 
@@ -228,6 +271,8 @@ public final class NearRule {
     TOO_FEW_SHARED,
     /** Weighted similarity below near.min-similarity. */
     SIMILARITY,
+    /** The shared word keys weigh less than {@link KeyWeights#leastShared} (one key only two records hold). */
+    LITTLE_EVIDENCE,
     /** near.shingles: the shingles alone are below near.min-similarity (other word order). */
     ORDER,
     /** Veto 1: a subject (repeated top term) the other post lacks. */
@@ -241,10 +286,10 @@ public final class NearRule {
   }
 
   /**
-   * The first test of {@link #isNearDuplicate(Keys, Keys, NearConfig, LongToDoubleFunction)} the pair
+   * The first test of {@link #isNearDuplicate(Keys, Keys, NearConfig, KeyWeights)} the pair
    * fails, or null for a near duplicate.
    */
-  public static Failure why(Keys record, Keys candidate, NearConfig config, LongToDoubleFunction weight) {
+  public static Failure why(Keys record, Keys candidate, NearConfig config, KeyWeights weight) {
     long[] keys = record.keys();
     long[] candidateKeys = candidate.keys();
     if (keys.length == 0 || candidateKeys.length == 0) {
@@ -256,6 +301,10 @@ public final class NearRule {
     }
     if (similarity(record, candidate, weight) < config.minSimilarity()) {
       return Failure.SIMILARITY;
+    }
+    if (weight.leastShared() > 0
+        && NearSimilarity.sharedWeight(wordKeys(record), wordKeys(candidate), weight) < weight.leastShared()) {
+      return Failure.LITTLE_EVIDENCE;
     }
     if (config.shingles()) {
       long[] shingles = record.shingles();

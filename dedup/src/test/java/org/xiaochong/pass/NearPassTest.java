@@ -245,11 +245,11 @@ class NearPassTest {
         NearConfig config = NearConfig.defaults();
         // Each copy is a near duplicate of the original, the copies are not each other's: the greedy
         // pass alone removes the original in favour of the newest copy and keeps the oldest one apart.
-        assertThat(NearRule.isNearDuplicate(original, newest, config, frequencies::weight)).isTrue();
-        assertThat(NearRule.isNearDuplicate(oldest, original, config, frequencies::weight)).isTrue();
-        assertThat(NearRule.isNearDuplicate(oldest, newest, config, frequencies::weight)).isFalse();
-        double average = (NearRule.similarity(oldest, newest, frequencies::weight)
-            + NearRule.similarity(oldest, original, frequencies::weight)) / 2;
+        assertThat(NearRule.isNearDuplicate(original, newest, config, frequencies.weights())).isTrue();
+        assertThat(NearRule.isNearDuplicate(oldest, original, config, frequencies.weights())).isTrue();
+        assertThat(NearRule.isNearDuplicate(oldest, newest, config, frequencies.weights())).isFalse();
+        double average = (NearRule.similarity(oldest, newest, frequencies.weights())
+            + NearRule.similarity(oldest, original, frequencies.weights())) / 2;
         assertThat(average).isGreaterThanOrEqualTo(config.minSimilarity());
         assertThat(NearPass.allFieldsShort(oldest)).isTrue();
 

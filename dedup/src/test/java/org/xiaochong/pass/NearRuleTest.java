@@ -105,13 +105,31 @@ class NearRuleTest {
   }
 
   @Test
+  void why_recordsSharingOnlyCommonKeys_areNoNearDuplicatesHoweverAlike() {
+    // A CD whose only key is its year, and another CD of that year whose other fields the first lacks:
+    // compared on the first one's fields only, the two are identical.
+    NearRule.Stored yearOnly = new NearRule.Stored(new long[] {1995}, new long[0], new long[0]);
+    NearRule.Stored various = new NearRule.Stored(new long[] {7, 1995}, new long[0], new long[0]);
+    NearRule.KeyWeights commonKeys = NearRule.KeyWeights.idf(k -> org.xiaochong.fingerprint.NearSimilarity.idf(300, 10_000), 10_000);
+    NearRule.Stored twin = new NearRule.Stored(new long[] {7, 1995}, new long[0], new long[0]);
+
+    assertThat(NearRule.why(various, twin, CONFIG, NearRule.UNIT_WEIGHTS)).isNull(); // no least weight
+    assertThat(NearRule.why(various, twin, CONFIG, commonKeys)).isEqualTo(NearRule.Failure.LITTLE_EVIDENCE);
+    assertThat(NearRule.why(yearOnly, yearOnly, CONFIG, commonKeys)).isEqualTo(NearRule.Failure.LITTLE_EVIDENCE);
+    // One key only the two of them hold is enough.
+    NearRule.KeyWeights rarePair = NearRule.KeyWeights.idf(k -> org.xiaochong.fingerprint.NearSimilarity.idf(k == 7 ? 2 : 300, 10_000), 10_000);
+    assertThat(NearRule.why(various, twin, CONFIG, rarePair)).isNull();
+    assertThat(rarePair.leastShared()).isEqualTo(org.xiaochong.fingerprint.NearSimilarity.idf(2, 10_000));
+  }
+
+  @Test
   void isNearDuplicate_idfWeights_aSharedCommonKeyCountsLessThanARareOne() {
     // Six of ten keys shared, four differ: plain Jaccard 6 / 14 < 0.5.
     NearRule.Stored a = new NearRule.Stored(range(1, 10), new long[0], new long[0]);
     NearRule.Stored b = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 6, 21, 22, 23, 24}, new long[0], new long[0]);
     assertThat(NearRule.isNearDuplicate(a, b, CONFIG)).isFalse();
     // The shared keys rare (2 of 1,000 records), the differing ones common (900): the evidence agrees.
-    java.util.function.LongToDoubleFunction rareShared = k -> org.xiaochong.fingerprint.NearSimilarity.idf(k <= 6 ? 2 : 900, 1000);
+    NearRule.KeyWeights rareShared = NearRule.KeyWeights.idf(k -> org.xiaochong.fingerprint.NearSimilarity.idf(k <= 6 ? 2 : 900, 1000), 1000);
     assertThat(NearRule.isNearDuplicate(a, b, CONFIG, rareShared)).isTrue();
     assertThat(NearRule.why(a, b, CONFIG, NearRule.UNIT_WEIGHTS)).isEqualTo(NearRule.Failure.SIMILARITY);
   }

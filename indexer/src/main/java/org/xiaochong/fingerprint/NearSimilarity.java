@@ -13,6 +13,25 @@ public final class NearSimilarity {
 
   private NearSimilarity() {}
 
+  /** The total weight of the keys both sorted sets hold. */
+  public static double sharedWeight(long[] sortedA, long[] sortedB, LongToDoubleFunction weight) {
+    double sum = 0;
+    int i = 0;
+    int j = 0;
+    while (i < sortedA.length && j < sortedB.length) {
+      if (sortedA[i] == sortedB[j]) {
+        sum += weight.applyAsDouble(sortedA[i]);
+        i++;
+        j++;
+      } else if (sortedA[i] < sortedB[j]) {
+        i++;
+      } else {
+        j++;
+      }
+    }
+    return sum;
+  }
+
   /**
    * Number of keys in both arrays. Both must be ascending without duplicates (checked with assert).
    */
