@@ -51,6 +51,10 @@ import org.xiaochong.policy.KeepLatestPolicy;
  * any other. Records whose fingerprint set is empty (see {@link NearOutcome}) are counted per reason and
  * kept out of the pass: only the exact pass can remove them.
  *
+ * <p>Over 300 lines because its two steps share one run's state read once per document (the
+ * newest-first order, the kept set, the field masks, the key frequencies and term postings); the
+ * group bookkeeping and the linkage itself are in {@link NearGroups}.
+ *
  * <p>Not thread-safe: one instance per run.
  */
 public final class NearPass {
