@@ -19,6 +19,7 @@ public final class IndexedNearKeys implements NearRule.Keys {
   private final int doc;
   private final long[] keys;
   private long[] grams;
+  private long[] shingles;
   private int present = -1; // not read yet
 
   /**
@@ -129,7 +130,10 @@ public final class IndexedNearKeys implements NearRule.Keys {
 
   @Override
   public long[] shingles() {
-    return read(leaves, doc, NearSchema.SHINGLES);
+    if (shingles == null) {
+      shingles = read(leaves, doc, NearSchema.SHINGLES);
+    }
+    return shingles;
   }
 
   /** Keys of one document from a binary doc values field (a fresh iterator: documents come in any order). */

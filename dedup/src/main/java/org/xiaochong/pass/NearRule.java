@@ -302,8 +302,10 @@ public final class NearRule {
     if (similarity(record, candidate, weight) < config.minSimilarity()) {
       return Failure.SIMILARITY;
     }
+    // A key of the record's word keys that the candidate holds is one of its word keys too: the families
+    // hash distinct text (a q-gram or shingle key is no word's key), so the candidate's need not be read.
     if (weight.leastShared() > 0
-        && NearSimilarity.sharedWeight(wordKeys(record), wordKeys(candidate), weight) < weight.leastShared()) {
+        && NearSimilarity.sharedWeight(wordKeys(record), candidateKeys, weight) < weight.leastShared()) {
       return Failure.LITTLE_EVIDENCE;
     }
     if (config.shingles()) {
