@@ -93,6 +93,10 @@ public final class TopTermsMd5 implements Closeable {
    *     0.12-0.3 ms after (one-off timings on the shared machine, see NEAR-FINGERPRINTS.md), with
    *     the same words. '\n' rather than '。': with a trailing '。' smartcn's HMM splits some words at
    *     the sentence end (价格面议。 -> 价格/面/议, 联系人。 -> 联系/人); with '\n' it does not.
+   *     (The JDK's sentence BreakIterator does not end a sentence at '\n' either, so a post is one
+   *     smartcn sentence: SentenceCachingAnalyzer's cache only knows texts seen whole. Breaks that end
+   *     sentences would let it know most pieces, ~10x less segmenting on the 1M bench's posts, but
+   *     smartcn then segments other words: a format change, bench/RESULTS.md 2026-11-24.)
    *  6. SmartChineseAnalyzer (default stop set = punctuation; it lower-cases and Porter-stems Latin,
    *     full-width forms are already folded by step 1) on the rest.
    *  7. Drop tokens without a letter or digit (emoji, symbols) and stop words.
