@@ -12,6 +12,7 @@ import org.apache.lucene.index.DirectoryReader;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.PairCheck;
 import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.fingerprint.NearKeyTimes;
 import org.xiaochong.fingerprint.TopTermsMd5;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.NearDocumentMaker;
@@ -126,6 +127,7 @@ public final class NearMethod implements FingerprintMethod {
   /** The near index and filter of one run. Not thread-safe. */
   private static final class Run extends OwnIndexRun<NearKeyFilter> {
     private NearPass.Result last;
+    private NearKeyTimes.Snapshot keyTimes = NearKeyTimes.Snapshot.NONE;
 
     Run(MethodContext context, FingerprintIndex index) {
       super(context, index, NearKeyFilter.KIND);
@@ -135,7 +137,10 @@ public final class NearMethod implements FingerprintMethod {
     @Override
     public OptionalLong sync(RecordSource source, long[] skipSorted) {
       try (TopTermsMd5 fingerprinter = new TopTermsMd5(context.near())) {
-        return syncDocuments(source, skipSorted, "near index", () -> new NearDocumentMaker(context.spec(), fingerprinter));
+        OptionalLong added = syncDocuments(source, skipSorted, "near index",
+            () -> new NearDocumentMaker(context.spec(), fingerprinter));
+        keyTimes = fingerprinter.keyFamilyTimes();
+        return added;
       }
     }
 
@@ -152,7 +157,7 @@ public final class NearMethod implements FingerprintMethod {
       Map<String, Long> empty = new LinkedHashMap<>();
       near.empty().forEach((reason, count) -> empty.put(reason.name().toLowerCase(Locale.ROOT), count));
       return new Report(new NearStats(near.recordsExamined(), near.removed(), near.skippedExact(), near.lookups(),
-          near.candidates(), empty, near.truncated(), repointed, indexAdded()));
+          near.candidates(), empty, near.truncated(), repointed, indexAdded(), keyTimes));
     }
 
     /**
@@ -191,6 +196,16 @@ public final class NearMethod implements FingerprintMethod {
       json.put("truncated", stats.truncated());
       json.put("repointed", stats.repointed());
       json.put("index_added", stats.indexAdded());
+      NearKeyTimes.Snapshot times = stats.keyTimes();
+      if (times.posts() > 0) {
+        Map<String, Object> seconds = new LinkedHashMap<>(); // thread-seconds of the sync's fingerprinting
+        seconds.put("fingerprint", times.total());
+        seconds.put("words", times.words());
+        seconds.put("grams", times.grams());
+        seconds.put("shingles", times.shingles());
+        seconds.put("sentence_cache_hit_rate", times.sentenceHitRate());
+        json.put("key_family_seconds", seconds);
+      }
       return json;
     }
 

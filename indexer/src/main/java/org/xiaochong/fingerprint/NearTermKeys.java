@@ -152,6 +152,9 @@ final class NearTermKeys {
     if (c < 0x80) {
       return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
     }
+    if (c >= 0x4E00 && c <= 0x9FFF) {
+      return false; // a CJK ideograph (or unassigned): most chars of a Chinese post, never a break
+    }
     if (Character.isWhitespace(c) || Character.isSpaceChar(c)) {
       return true;
     }

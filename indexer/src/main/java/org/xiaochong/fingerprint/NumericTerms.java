@@ -50,7 +50,7 @@ final class NumericTerms {
     StringBuilder rest = null;
     int copiedUpTo = 0;
     int length = text.length();
-    List<String> atoms = new ArrayList<>(4);
+    List<String> atoms = null;
     for (int i = 0; i < length; ) {
       if (!isDigit(text.charAt(i))) {
         i++;
@@ -58,6 +58,7 @@ final class NumericTerms {
       }
       if (rest == null) {
         rest = new StringBuilder(length);
+        atoms = new ArrayList<>(4);
       }
       rest.append(text, copiedUpTo, i).append(' ');
       atoms.clear();

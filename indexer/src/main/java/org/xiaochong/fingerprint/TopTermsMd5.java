@@ -25,8 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.cn.smart.SmartChineseAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.xiaochong.normalize.ChineseFolding;
@@ -95,6 +95,10 @@ public final class TopTermsMd5 implements Closeable {
    *     0.12-0.3 ms after (one-off timings on the shared machine, see NEAR-FINGERPRINTS.md), with
    *     the same words. '\n' rather than '。': with a trailing '。' smartcn's HMM splits some words at
    *     the sentence end (价格面议。 -> 价格/面/议, 联系人。 -> 联系/人); with '\n' it does not.
+   *     (The JDK's sentence BreakIterator does not end a sentence at '\n' either, so a post is one
+   *     smartcn sentence: SentenceCachingAnalyzer's cache only knows texts seen whole. Breaks that end
+   *     sentences would let it know most pieces, ~10x less segmenting on the 1M bench's posts, but
+   *     smartcn then segments other words: a format change, bench/RESULTS.md 2026-11-24.)
    *  6. SmartChineseAnalyzer (default stop set = punctuation; it lower-cases and Porter-stems Latin,
    *     full-width forms are already folded by step 1) on the rest.
    *  7. Drop tokens without a letter or digit (emoji, symbols) and stop words.
@@ -130,8 +134,9 @@ public final class TopTermsMd5 implements Closeable {
   private final NearConfig config;
   private final DocumentFrequencies documentFrequencies; // null: rank by tf
   private final ChineseFolding folding;
-  private final Set<String> stopWords;
+  private final CharArraySet stopWords; // looked up on the token's chars: no String for a stop word
   private final Analyzer analyzer;
+  private final NearKeyTimes times = new NearKeyTimes();
 
   /** Fingerprints ranked by term frequency. */
   public TopTermsMd5(NearConfig config) {
@@ -153,11 +158,18 @@ public final class TopTermsMd5 implements Closeable {
     this.documentFrequencies = config.useIdf() ? documentFrequencies : null;
     this.folding = ChineseFolding.load(config.foldTraditional(), config.synonymsLocation());
     this.stopWords = loadStopWords(config.stopwordsLocation(), folding);
-    this.analyzer = new SmartChineseAnalyzer(); // default stop set: punctuation only
+    // SmartChineseAnalyzer with its default stop set (punctuation only), remembering the words of
+    // sentences it segmented (the same tokens, see SentenceCachingAnalyzer).
+    this.analyzer = new SentenceCachingAnalyzer(times);
   }
 
   public NearConfig config() {
     return config;
+  }
+
+  /** Where this fingerprinter's time went so far, per key family (all threads). */
+  public NearKeyTimes.Snapshot keyFamilyTimes() {
+    return times.snapshot();
   }
 
   /** True when ranking uses idf (config says so and frequencies were given). */
@@ -185,14 +197,22 @@ public final class TopTermsMd5 implements Closeable {
    * {@code phones} phone fields, which only contribute a "tel:" term. Nulls are empty fields.
    */
   public Fingerprints fingerprint(Collection<String> texts, Collection<String> phones) {
-    Map<String, Integer> counts = new HashMap<>();
-    Map<String, Integer> fields = new HashMap<>(); // term -> mask of the fields it occurs in (step 11)
+    long start = System.nanoTime();
+    long[] nanos = new long[3]; // words, q-grams, shingles
+    Fingerprints fingerprints = fingerprint(texts, phones, nanos);
+    times.addPost(System.nanoTime() - start, nanos[0], nanos[1], nanos[2]);
+    return fingerprints;
+  }
+
+  /** {@link #fingerprint(Collection, Collection)}, adding the time of each key family to {@code nanos}. */
+  private Fingerprints fingerprint(Collection<String> texts, Collection<String> phones, long[] nanos) {
+    // term -> {term frequency, mask of the fields it occurs in (step 11)}
+    Map<String, int[]> counts = new HashMap<>();
     int phoneField = texts.size(); // field bits: the text fields in order, then the phone fields
     for (String phone : phones) {
       String digits = TextNormalizer.normalizePhone(phone);
       if (digits.length() >= 7) {
-        counts.merge(NumericTerms.PHONE_PREFIX + digits, 1, Integer::sum);
-        fields.merge(NumericTerms.PHONE_PREFIX + digits, Fingerprints.fieldBit(phoneField), TopTermsMd5::or);
+        count(counts, NumericTerms.PHONE_PREFIX + digits, 1, Fingerprints.fieldBit(phoneField));
       }
       phoneField++;
     }
@@ -217,6 +237,7 @@ public final class TopTermsMd5 implements Closeable {
       }
       int bit = Fingerprints.fieldBit(field);
       if (config.grams() && joined.length() < maxChars && !hasHan(normalized)) {
+        long gramStart = System.nanoTime();
         if (words(normalized) <= SHORT_FIELD_WORDS) {
           shortFields |= bit;
         }
@@ -225,10 +246,10 @@ public final class TopTermsMd5 implements Closeable {
         int[] bits = new int[fieldGrams.length];
         Arrays.fill(bits, bit);
         gramFields = concat(gramFields, bits);
+        nanos[1] += System.nanoTime() - gramStart;
       }
       if (isIdNumber(normalized)) {
-        counts.merge(normalized, 1, Integer::sum); // step 4a: a number, not a tel: term
-        fields.merge(normalized, bit, TopTermsMd5::or);
+        count(counts, normalized, 1, bit); // step 4a: a number, not a tel: term
         continue;
       }
       if (joined.length() > 0) {
@@ -255,6 +276,7 @@ public final class TopTermsMd5 implements Closeable {
     }
     // Steps 3-5 per field, so that each number term and each word knows its field; the pieces are
     // joined as the fields were, so smartcn sees the same text as for the joined fields.
+    long wordsFrom = System.nanoTime();
     StringBuilder words = new StringBuilder(analyzedChars + 8);
     int[] wordStart = new int[pieces];
     Map<String, Integer> fieldCounts = new HashMap<>();
@@ -264,8 +286,7 @@ public final class TopTermsMd5 implements Closeable {
       fieldCounts.clear();
       String piece = breakSentences(NumericTerms.extract(folding.fold(joined.substring(pieceStart[p], end)), fieldCounts));
       for (Map.Entry<String, Integer> number : fieldCounts.entrySet()) {
-        counts.merge(number.getKey(), number.getValue(), Integer::sum);
-        fields.merge(number.getKey(), pieceBit[p], TopTermsMd5::or);
+        count(counts, number.getKey(), number.getValue(), pieceBit[p]);
       }
       boolean breakBefore = words.length() == 0 || words.charAt(words.length() - 1) == SENTENCE_BREAK
           || (!piece.isEmpty() && piece.charAt(0) == SENTENCE_BREAK);
@@ -277,8 +298,9 @@ public final class TopTermsMd5 implements Closeable {
       used = p + 1;
     }
     List<String> sequence = config.shingles() ? new ArrayList<>() : null;
-    int stopped = countWords(words.toString(), counts, sequence, fields, Arrays.copyOf(wordStart, used), pieceBit);
+    int stopped = countWords(words.toString(), counts, sequence, Arrays.copyOf(wordStart, used), pieceBit);
     if (counts.isEmpty()) {
+      nanos[0] += System.nanoTime() - wordsFrom;
       NearOutcome why = stopped > 0 ? NearOutcome.ONLY_STOPWORDS : NearOutcome.EMPTY_AFTER_SEGMENTATION;
       return Fingerprints.empty(why, truncated, analyzedChars);
     }
@@ -291,15 +313,23 @@ public final class TopTermsMd5 implements Closeable {
       byte[] digest = md5.digest(ranked.get(i).getBytes(StandardCharsets.UTF_8));
       high[i] = (long) BitUtil.VH_BE_LONG.get(digest, 0);
       low[i] = (long) BitUtil.VH_BE_LONG.get(digest, 8);
-      termFields[i] = fields.getOrDefault(ranked.get(i), Fingerprints.ANY_FIELD);
+      termFields[i] = counts.get(ranked.get(i))[1];
     }
+    long shingleStart = System.nanoTime();
+    nanos[0] += shingleStart - wordsFrom;
     long[] shingles = sequence == null ? NO_KEYS : shingleKeys(sequence);
-    return new Fingerprints(NearOutcome.OK, ranked, high, low, truncated, analyzedChars, counts.get(ranked.get(0)), grams,
+    if (sequence != null) {
+      nanos[2] += System.nanoTime() - shingleStart;
+    }
+    return new Fingerprints(NearOutcome.OK, ranked, high, low, truncated, analyzedChars, counts.get(ranked.get(0))[0], grams,
         shingles, termFields, gramFields, shortFields);
   }
 
-  private static int or(int a, int b) {
-    return a | b;
+  /** Adds {@code n} occurrences of {@code term} in the fields of {@code mask} to {@code counts}. */
+  private static void count(Map<String, int[]> counts, String term, int n, int mask) {
+    int[] countAndFields = counts.computeIfAbsent(term, t -> new int[2]);
+    countAndFields[0] += n;
+    countAndFields[1] |= mask;
   }
 
   /**
@@ -333,11 +363,10 @@ public final class TopTermsMd5 implements Closeable {
   }
 
   /** Segments {@code words} and counts kept tokens; returns the number of stop words dropped. */
-  private int countWords(String text, Map<String, Integer> counts, List<String> sequence, Map<String, Integer> fields,
-      int[] wordStart, int[] pieceBit) {
+  private int countWords(String text, Map<String, int[]> counts, List<String> sequence, int[] wordStart,
+      int[] pieceBit) {
     int stopped = 0;
     int piece = -1;
-    Map<String, int[]> words = new HashMap<>();
     try (TokenStream stream = analyzer.tokenStream(FIELD, text)) {
       CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
       OffsetAttribute offset = stream.addAttribute(OffsetAttribute.class);
@@ -346,19 +375,19 @@ public final class TopTermsMd5 implements Closeable {
         if (!TermText.hasLetterOrDigit(term)) {
           continue;
         }
-        String token = term.toString();
-        if (stopWords.contains(token)) {
+        if (stopWords.contains(term.buffer(), 0, term.length())) {
           stopped++;
           continue;
         }
+        String token = term.toString();
         int start = offset.startOffset();
         while (piece + 1 < wordStart.length && wordStart[piece + 1] <= start) {
           piece++; // tokens come in text order: the last piece starting at or before the token
         }
-        int[] countAndFields = words.get(token); // one hash lookup per token, as before the fields
+        int[] countAndFields = counts.get(token); // one hash lookup per token (a put for a new one)
         if (countAndFields == null) {
           countAndFields = new int[2];
-          words.put(token, countAndFields);
+          counts.put(token, countAndFields);
         }
         countAndFields[0]++;
         countAndFields[1] |= piece >= 0 ? pieceBit[piece] : Fingerprints.ANY_FIELD;
@@ -371,37 +400,39 @@ public final class TopTermsMd5 implements Closeable {
       // StringReader input: smartcn does no real I/O, so this is a bug, not bad data.
       throw new UncheckedIOException("smartcn failed on a string of " + text.length() + " chars", e);
     }
-    for (Map.Entry<String, int[]> word : words.entrySet()) {
-      counts.merge(word.getKey(), word.getValue()[0], Integer::sum);
-      fields.merge(word.getKey(), word.getValue()[1], TopTermsMd5::or);
-    }
     return stopped;
   }
 
-  private List<String> rank(Map<String, Integer> counts) {
-    List<String> terms = new ArrayList<>(counts.keySet());
-    if (documentFrequencies == null) {
-      terms.sort((a, b) -> {
-        int byCount = Integer.compare(counts.get(b), counts.get(a));
-        return byCount != 0 ? byCount : a.compareTo(b);
-      });
-      return terms;
+  /** A term and its weight, for {@link #rank}. */
+  private record Weighted(String term, double weight) {}
+
+  private List<String> rank(Map<String, int[]> counts) {
+    // Weight desc, then term asc: a total order (terms are distinct), so the ranking does not depend
+    // on the sort. Each term's weight is looked up once, not at every comparison.
+    Weighted[] weighted = new Weighted[counts.size()];
+    long docCount = documentFrequencies == null ? 0 : Math.max(0, documentFrequencies.docCount());
+    int n = 0;
+    for (Map.Entry<String, int[]> entry : counts.entrySet()) {
+      double weight = entry.getValue()[0];
+      if (documentFrequencies != null) {
+        long docFreq = Math.min(docCount, Math.max(0, documentFrequencies.docFreq(entry.getKey())));
+        double idf = Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5));
+        weight = entry.getValue()[0] * idf;
+      }
+      weighted[n++] = new Weighted(entry.getKey(), weight);
     }
-    Map<String, Double> weights = new HashMap<>(terms.size() * 2);
-    long docCount = Math.max(0, documentFrequencies.docCount());
-    for (String term : terms) {
-      long docFreq = Math.min(docCount, Math.max(0, documentFrequencies.docFreq(term)));
-      double idf = Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5));
-      weights.put(term, counts.get(term) * idf);
-    }
-    terms.sort((a, b) -> {
-      int byWeight = Double.compare(weights.get(b), weights.get(a));
-      return byWeight != 0 ? byWeight : a.compareTo(b);
+    Arrays.sort(weighted, (a, b) -> {
+      int byWeight = Double.compare(b.weight(), a.weight());
+      return byWeight != 0 ? byWeight : a.term().compareTo(b.term());
     });
+    List<String> terms = new ArrayList<>(n);
+    for (Weighted term : weighted) {
+      terms.add(term.term());
+    }
     return terms;
   }
 
-  private static Set<String> loadStopWords(String location, ChineseFolding folding) {
+  private static CharArraySet loadStopWords(String location, ChineseFolding folding) {
     Set<String> words = new HashSet<>();
     for (String line : WordLists.readLines(location)) {
       for (String word : line.split("\\s+")) {
@@ -411,7 +442,7 @@ public final class TopTermsMd5 implements Closeable {
         }
       }
     }
-    return Set.copyOf(words);
+    return CharArraySet.unmodifiableSet(new CharArraySet(words, false));
   }
 
   private static int[] concat(int[] a, int[] b) {

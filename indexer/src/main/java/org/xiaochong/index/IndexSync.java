@@ -60,6 +60,7 @@ public final class IndexSync {
   private final FingerprintIndex index;
   private final Supplier<RecordIndexer> indexers;
   private final int threads;
+  private int slicesPerThread = 1;
   private java.util.function.LongPredicate skip = id -> false;
   private String updatedColumn;
 
@@ -83,6 +84,22 @@ public final class IndexSync {
    */
   public IndexSync skipping(java.util.function.LongPredicate ids) {
     this.skip = ids;
+    return this;
+  }
+
+  /**
+   * Cuts a full read of the table into {@code n} id slices per thread instead of one, each thread
+   * taking the next slice when done with one: for indexers whose cost per row varies (the near index
+   * segments text and leaves out the rows of the exact pass's removals), so that no thread idles at the
+   * end while the other finishes a slice. Only for indexers that may start and finish any number of
+   * times ({@link RecordIndexer#documents}); one whose every slice writes its own segments
+   * ({@link ExactSegmentIndexer}) keeps one slice per thread.
+   */
+  public IndexSync slicesPerThread(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("slices per thread (" + n + ") must be >= 1");
+    }
+    this.slicesPerThread = n;
     return this;
   }
 
@@ -285,9 +302,10 @@ public final class IndexSync {
     BigInteger min = BigInteger.valueOf(range[0]);
     BigInteger span = BigInteger.valueOf(range[1]).subtract(min).add(BigInteger.ONE);
     List<Callable<Indexed>> slices = new ArrayList<>();
-    for (int part = 0; part < threads; part++) {
-      long from = min.add(span.multiply(BigInteger.valueOf(part)).divide(BigInteger.valueOf(threads))).longValueExact();
-      BigInteger toExclusive = min.add(span.multiply(BigInteger.valueOf(part + 1)).divide(BigInteger.valueOf(threads)));
+    int parts = threads * slicesPerThread; // run on `threads` threads, each taking the next slice
+    for (int part = 0; part < parts; part++) {
+      long from = min.add(span.multiply(BigInteger.valueOf(part)).divide(BigInteger.valueOf(parts))).longValueExact();
+      BigInteger toExclusive = min.add(span.multiply(BigInteger.valueOf(part + 1)).divide(BigInteger.valueOf(parts)));
       // The last slice ends after the max id; Long.MAX_VALUE itself is excluded only in theory.
       long to = toExclusive.bitLength() > 63 ? Long.MAX_VALUE : toExclusive.longValueExact();
       slices.add(() -> indexSlice(from, to, wanted, wantedCount, changedSorted, progress));

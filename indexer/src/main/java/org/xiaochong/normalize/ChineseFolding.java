@@ -22,19 +22,22 @@ public final class ChineseFolding {
   /** The shipped synonym groups. */
   public static final String DEFAULT_SYNONYMS = "classpath:/config/synonyms-zh.txt";
 
-  private static final ChineseFolding IDENTITY = new ChineseFolding(null, 0, Map.of(), new BitSet(), 0);
+  private static final ChineseFolding IDENTITY = new ChineseFolding(null, 0, Map.of(), new BitSet(), Map.of(), 0);
 
   /*
    * Traditional table: char[65536] indexed by the traditional char, 0 = no mapping (128 KiB; a lookup
    * per char, no boxing). All pairs are BMP, checked when loading.
    * Synonyms: variant -> canonical in a HashMap. At each position we only look up when the char can
-   * start a variant (firstChars), then try lengths maxVariantLength..2 and take the first hit, which is
-   * the longest match. Cost: O(n) for text without variant starts, O(n * maxVariantLength) worst case.
+   * start a variant (firstChars), then try the lengths of the variants starting with that char
+   * (lengthsByFirst: bit n set when one has n chars; bit 63 stands for all lengths of 63 and more),
+   * longest first, and take the first hit, which is the longest match. Cost: O(n) for text without
+   * variant starts, O(n * maxVariantLength) worst case.
    */
   private final char[] simplifiedOf; // null when traditional folding is off
   private final int traditionalPairs;
   private final Map<String, String> canonicalOf;
   private final BitSet firstChars;
+  private final Map<Character, Long> lengthsByFirst;
   private final int maxVariantLength;
 
   private ChineseFolding(
@@ -42,11 +45,13 @@ public final class ChineseFolding {
       int traditionalPairs,
       Map<String, String> canonicalOf,
       BitSet firstChars,
+      Map<Character, Long> lengthsByFirst,
       int maxVariantLength) {
     this.simplifiedOf = simplifiedOf;
     this.traditionalPairs = traditionalPairs;
     this.canonicalOf = canonicalOf;
     this.firstChars = firstChars;
+    this.lengthsByFirst = lengthsByFirst;
     this.maxVariantLength = maxVariantLength;
   }
 
@@ -73,16 +78,18 @@ public final class ChineseFolding {
       table = new char[Character.MAX_VALUE + 1];
       pairs = readTraditional(WordLists.readLines(DEFAULT_TRADITIONAL), table);
     }
-    ChineseFolding traditionalOnly = new ChineseFolding(table, pairs, Map.of(), new BitSet(), 0);
+    ChineseFolding traditionalOnly = new ChineseFolding(table, pairs, Map.of(), new BitSet(), Map.of(), 0);
     Map<String, String> canonicalOf =
         readSynonyms(WordLists.readLines(synonymsLocation), traditionalOnly, synonymsLocation);
     BitSet firstChars = new BitSet();
+    Map<Character, Long> lengthsByFirst = new HashMap<>();
     int maxLength = 0;
     for (String variant : canonicalOf.keySet()) {
       firstChars.set(variant.charAt(0));
+      lengthsByFirst.merge(variant.charAt(0), 1L << Math.min(63, variant.length()), (a, b) -> a | b);
       maxLength = Math.max(maxLength, variant.length());
     }
-    return new ChineseFolding(table, pairs, Map.copyOf(canonicalOf), firstChars, maxLength);
+    return new ChineseFolding(table, pairs, Map.copyOf(canonicalOf), firstChars, Map.copyOf(lengthsByFirst), maxLength);
   }
 
   /** Traditional folding, then synonym folding. */
@@ -123,7 +130,11 @@ public final class ChineseFolding {
       }
       String canonical = null;
       int matched = 0;
+      long lengths = lengthsByFirst.get(text.charAt(i));
       for (int n = Math.min(maxVariantLength, length - i); n >= 2 && canonical == null; n--) {
+        if ((lengths & (1L << Math.min(63, n))) == 0) {
+          continue; // no variant of this length starts with this char
+        }
         canonical = canonicalOf.get(text.substring(i, i + n));
         matched = n;
       }

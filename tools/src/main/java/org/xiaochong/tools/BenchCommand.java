@@ -16,6 +16,7 @@ import org.xiaochong.cli.ConfigOptions;
 import org.xiaochong.cli.ConsoleProgress;
 import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.cli.ExitCodes;
+import org.xiaochong.fingerprint.NearKeyTimes;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.NearMethod;
 import org.xiaochong.method.NearStats;
@@ -123,6 +124,8 @@ final class BenchCommand implements Callable<Integer> {
       }
       out.printf("  removed %,d exact duplicates (truth: %,d; wrong: %,d); peak heap %,d MB (sum of heap pool peaks)%n",
           summary.removed("exact"), check.expected(), check.wrong(), peakHeap >> 20);
+      out.printf("  apply: %,d planned rows decided again on their rows (%,d left in place)%n", summary.decidedAgain(),
+          summary.skippedChanged());
       if (near) {
         GroundTruth.NearCheck all = truth.checkAll(PlanRemovals.of(outcome.plan()));
         NearStats n = summary.report("near").flatMap(NearMethod::stats).orElseThrow();
@@ -133,6 +136,7 @@ final class BenchCommand implements Callable<Integer> {
         double segmenting = summary.seconds().getOrDefault("near_index", 0.0);
         out.printf("  segmenting (near index build): %.2f s = %.1f%% of the run%n", segmenting,
             summary.totalSeconds() > 0 ? 100 * segmenting / summary.totalSeconds() : 0.0);
+        printKeyFamilies(out, n.keyTimes(), config.threads(), summary.totalSeconds());
       }
       for (org.xiaochong.method.FingerprintMethod other : methods) {
         if (!other.name().equals("exact") && !other.name().equals("near")) {
@@ -172,6 +176,26 @@ final class BenchCommand implements Callable<Integer> {
       }
     }
     return ExitCodes.OK;
+  }
+
+  /**
+   * The near index build's fingerprinting time per near key family: thread-seconds (summed over the
+   * sync's threads), and the share of the run's wall time they stand for (thread-seconds / threads /
+   * total, the threads running at once).
+   */
+  static void printKeyFamilies(PrintWriter out, NearKeyTimes.Snapshot times, int threads, double totalSeconds) {
+    if (times.posts() == 0) {
+      return;
+    }
+    double perRun = totalSeconds > 0 ? 100 / (threads * totalSeconds) : 0;
+    out.printf("  near key families (near index build, %,d posts; thread-seconds over %d threads, %% of the run):%n",
+        times.posts(), threads);
+    out.printf("    words (smartcn) %7.2f s %5.1f%%  (sentence cache: %.1f%% of %,d sentences known)%n", times.words(),
+        times.words() * perRun, 100 * times.sentenceHitRate(), times.sentenceHits() + times.sentenceMisses());
+    out.printf("    q-grams         %7.2f s %5.1f%%%n", times.grams(), times.grams() * perRun);
+    out.printf("    shingles        %7.2f s %5.1f%%%n", times.shingles(), times.shingles() * perRun);
+    double other = Math.max(0, times.total() - times.words() - times.grams() - times.shingles());
+    out.printf("    other (normalization, fields) %7.2f s %5.1f%%%n", other, other * perRun);
   }
 
   /** The longest wait for the server to finish the previous step's background work. */
