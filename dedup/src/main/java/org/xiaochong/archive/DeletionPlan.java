@@ -201,8 +201,12 @@ public final class DeletionPlan {
   /**
    * Points every removal whose kept record is itself planned for removal (an exact twin of a record
    * the near pass then removed) to the record that finally stays, so the archive never points to a
-   * removed row and no chain is left. The rule and score of the removal stay. Returns how many
-   * removals were re-pointed.
+   * removed row and no chain is left. The rule and score of the removal stay, and so does the state of
+   * both rows: the removed row's own, and the final kept row's as the last removal of the chain recorded
+   * it. The decision rests on what the index held of the rows in between (the twin had the removed row's
+   * key when the near pass joined it to the final row), not on what they hold now, so the apply decides
+   * again exactly when the removed row or the final kept row changed. Returns how many removals were
+   * re-pointed.
    *
    * @throws IllegalStateException if the plan has a cycle (a bug in a pass)
    */
@@ -215,18 +219,20 @@ public final class DeletionPlan {
     int repointed = 0;
     for (int i = 0; i < size; i++) {
       long kept = keptIds[i];
+      int last = -1; // the chain's last removal: its kept row stays
       int steps = 0;
       int at;
       while ((at = Arrays.binarySearch(sortedRemoved, kept)) >= 0) {
-        kept = keptIds[order[at]];
+        last = order[at];
+        kept = keptIds[last];
         if (++steps > size) {
           throw new IllegalStateException("the plan has a cycle through record " + removedIds[i]);
         }
       }
-      if (kept != keptIds[i]) {
+      if (last >= 0) {
         keptIds[i] = kept;
-        keptTimes[i] = RowState.UNKNOWN.time();
-        keptCrcs[i] = RowState.UNKNOWN.crc();
+        keptTimes[i] = keptTimes[last];
+        keptCrcs[i] = keptCrcs[last];
         repointed++;
       }
     }

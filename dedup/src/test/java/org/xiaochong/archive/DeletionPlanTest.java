@@ -1,0 +1,46 @@
+package org.xiaochong.archive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class DeletionPlanTest {
+  private static final DeletionPlan.RowState TWIN = new DeletionPlan.RowState(100, 11);
+  private static final DeletionPlan.RowState KEPT_BY_EXACT = new DeletionPlan.RowState(200, 22);
+  private static final DeletionPlan.RowState NEAR_SURVIVOR = new DeletionPlan.RowState(300, 33);
+
+  @Test
+  void collapseChains_exactTwinOfANearRemovedRecord_pointsToTheSurvivorWithBothRowsStates() {
+    DeletionPlan plan = new DeletionPlan();
+    plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, TWIN, KEPT_BY_EXACT); // 1 is 2's exact twin
+    plan.add(2, 3, DeletionPlan.Rule.NEAR, 0.8, KEPT_BY_EXACT, NEAR_SURVIVOR); // the near pass removes 2
+
+    assertThat(plan.collapseChains()).isEqualTo(1);
+
+    assertThat(plan.keptId(0)).isEqualTo(3);
+    assertThat(plan.rule(0)).isEqualTo(DeletionPlan.Rule.EXACT);
+    assertThat(plan.score(0)).isEqualTo(1.0);
+    assertThat(plan.removedState(0)).isEqualTo(TWIN);
+    // The survivor's state as the near removal recorded it: the apply moves the row without deciding
+    // again while neither row 1 nor row 3 changed.
+    assertThat(plan.keptState(0)).isEqualTo(NEAR_SURVIVOR);
+    assertThat(plan.keptState(0).matches(300, 33)).isTrue();
+    assertThat(plan.keptId(1)).isEqualTo(3);
+    assertThat(plan.keptState(1)).isEqualTo(NEAR_SURVIVOR);
+  }
+
+  @Test
+  void collapseChains_unknownSurvivorState_staysUnknown_andACycleIsRefused() {
+    DeletionPlan plan = new DeletionPlan();
+    plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, TWIN, KEPT_BY_EXACT);
+    plan.add(2, 3, DeletionPlan.Rule.NEAR, 0.8, DeletionPlan.RowState.UNKNOWN, DeletionPlan.RowState.UNKNOWN);
+    plan.collapseChains();
+    assertThat(plan.keptState(0).matches(300, 33)).isFalse();
+
+    DeletionPlan cycle = new DeletionPlan();
+    cycle.add(1, 2, DeletionPlan.Rule.NEAR, 0.8, TWIN, KEPT_BY_EXACT);
+    cycle.add(2, 1, DeletionPlan.Rule.NEAR, 0.8, KEPT_BY_EXACT, TWIN);
+    assertThatThrownBy(cycle::collapseChains).isInstanceOf(IllegalStateException.class).hasMessageContaining("cycle");
+  }
+}
