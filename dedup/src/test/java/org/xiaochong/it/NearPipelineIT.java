@@ -81,8 +81,10 @@ class NearPipelineIT extends DbTestSupport {
     assertThat(check.precision()).isGreaterThanOrEqualTo(0.99);
     assertThat(check.nearRecall()).isGreaterThanOrEqualTo(0.97);
     assertThat(check.hardNegativeMerges()).isZero();
-    // only the exact removals re-pointed to a near survivor are decided again on their rows
-    assertThat(summary.decidedAgain()).isEqualTo(nearStats(summary).repointed());
+    // No row changed since indexing, so no removal is decided again, not even the exact twins
+    // re-pointed to a near survivor: they keep both rows' states.
+    assertThat(nearStats(summary).repointed()).isPositive();
+    assertThat(summary.decidedAgain()).isZero();
 
     // Odd posts: not removed by the near pass, counted as empty.
     for (int i = 0; i < plan.size(); i++) {
