@@ -59,7 +59,7 @@ import org.xiaochong.normalize.WordLists;
 public final class TopTermsMd5 implements Closeable {
 
   /** Version of the term → fingerprint format; change it when terms or hashing change. */
-  public static final String FORMAT = "near-md5/5"; // 3: q-gram and shingle key families; 4: id-number fields; 5: Mojibake
+  public static final String FORMAT = "near-md5/6"; // 3: q-gram and shingle key families; 4: id-number fields; 5: Mojibake; 6: runs segmented apart
 
   /** Length q of the character q-grams of the q-gram key family. */
   public static final int GRAM_SIZE = 3;
@@ -95,12 +95,12 @@ public final class TopTermsMd5 implements Closeable {
    *     0.12-0.3 ms after (one-off timings on the shared machine, see NEAR-FINGERPRINTS.md), with
    *     the same words. '\n' rather than '。': with a trailing '。' smartcn's HMM splits some words at
    *     the sentence end (价格面议。 -> 价格/面/议, 联系人。 -> 联系/人); with '\n' it does not.
-   *     (The JDK's sentence BreakIterator does not end a sentence at '\n' either, so a post is one
-   *     smartcn sentence: SentenceCachingAnalyzer's cache only knows texts seen whole. Breaks that end
-   *     sentences would let it know most pieces, ~10x less segmenting on the 1M bench's posts, but
-   *     smartcn then segments other words: a format change, bench/RESULTS.md 2026-11-24.)
    *  6. SmartChineseAnalyzer (default stop set = punctuation; it lower-cases and Porter-stems Latin,
-   *     full-width forms are already folded by step 1) on the rest.
+   *     full-width forms are already folded by step 1) on each run between two breaks on its own
+   *     (countWords): the JDK's sentence BreakIterator does not end a sentence at '\n', so the whole
+   *     post would be one smartcn sentence, which SentenceCachingAnalyzer's cache only knows when the
+   *     whole post repeats; runs repeat across posts (a contact line, a title, the text between two
+   *     numbers). A word no longer spans a break (联系人\n马先生 gave 人马).
    *  7. Drop tokens without a letter or digit (emoji, symbols) and stop words.
    *  8. Phone fields: normalizePhone; 7+ digits give a tel: term (counted with the text's own).
    *  9. Count, rank, hash.
@@ -362,11 +362,33 @@ public final class TopTermsMd5 implements Closeable {
     analyzer.close();
   }
 
-  /** Segments {@code words} and counts kept tokens; returns the number of stop words dropped. */
+  /**
+   * Segments {@code words} and counts kept tokens; returns the number of stop words dropped. Each run
+   * between two {@link #SENTENCE_BREAK}s goes to smartcn on its own, so its sentence cache meets the
+   * runs posts repeat (a contact line, a title, the text between two numbers).
+   */
   private int countWords(String text, Map<String, int[]> counts, List<String> sequence, int[] wordStart,
       int[] pieceBit) {
     int stopped = 0;
-    int piece = -1;
+    int[] piece = {-1};
+    for (int from = 0; from < text.length(); ) {
+      int to = text.indexOf(SENTENCE_BREAK, from);
+      if (to < 0) {
+        to = text.length();
+      }
+      if (to > from) {
+        stopped += countRun(text.substring(from, to), from, counts, sequence, wordStart, pieceBit, piece);
+      }
+      from = to + 1;
+    }
+    return stopped;
+  }
+
+  /** {@link #countWords} for one run of {@code text} starting at {@code runStart}; piece[0] is the piece so far. */
+  private int countRun(String text, int runStart, Map<String, int[]> counts, List<String> sequence, int[] wordStart,
+      int[] pieceBit, int[] pieceSoFar) {
+    int stopped = 0;
+    int piece = pieceSoFar[0];
     try (TokenStream stream = analyzer.tokenStream(FIELD, text)) {
       CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
       OffsetAttribute offset = stream.addAttribute(OffsetAttribute.class);
@@ -380,7 +402,7 @@ public final class TopTermsMd5 implements Closeable {
           continue;
         }
         String token = term.toString();
-        int start = offset.startOffset();
+        int start = runStart + offset.startOffset();
         while (piece + 1 < wordStart.length && wordStart[piece + 1] <= start) {
           piece++; // tokens come in text order: the last piece starting at or before the token
         }
@@ -400,6 +422,7 @@ public final class TopTermsMd5 implements Closeable {
       // StringReader input: smartcn does no real I/O, so this is a bug, not bad data.
       throw new UncheckedIOException("smartcn failed on a string of " + text.length() + " chars", e);
     }
+    pieceSoFar[0] = piece;
     return stopped;
   }
 

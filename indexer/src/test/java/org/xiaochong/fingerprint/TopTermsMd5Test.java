@@ -60,13 +60,13 @@ class TopTermsMd5Test {
 
   @Test
   void fingerprint_shortPost_matchesGoldenMd5s() {
-    // Locks format near-md5/5 (word MD5s unchanged from /1; /3 adds the q-gram and shingle families; /4 reads a field that is one id-like digit run as a number; /5 repairs or drops text broken by a wrong encoding): MD5 of the UTF-8 term; values computed independently with Python
+    // Locks format near-md5/5 (word MD5s unchanged from /1; /3 adds the q-gram and shingle families; /4 reads a field that is one id-like digit run as a number; /5 repairs or drops text broken by a wrong encoding; /6 segments each run between breaks on its own): MD5 of the UTF-8 term; values computed independently with Python
     // hashlib.md5(term.encode()).hexdigest(). Rank: tf desc (the phone field adds a second tel: count),
     // then term asc (digits < 't' < Han).
     Fingerprints prints =
         near.fingerprint(
             List.of("供应优质红富士苹果，价格2.5元/斤，联系电话13800138000，欢迎来电咨询！"), List.of("138 0013 8000"));
-    assertThat(TopTermsMd5.FORMAT).isEqualTo("near-md5/5");
+    assertThat(TopTermsMd5.FORMAT).isEqualTo("near-md5/6");
     assertThat(prints.outcome()).isEqualTo(NearOutcome.OK);
     assertThat(prints.terms()).containsExactly("tel:13800138000", "2.5元", "红富士", "苹果");
     assertThat(prints.hexList())
