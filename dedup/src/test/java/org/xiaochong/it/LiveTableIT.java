@@ -134,6 +134,43 @@ class LiveTableIT extends DbTestSupport {
     assertThat(ids("live_micro")).containsExactly(2L, 3L);
   }
 
+  /**
+   * Row 1 is row 2's exact twin; the near pass removes row 2 in favour of row 3 (a repost with another
+   * price), so the plan re-points row 1 to row 3 with both rows' states.
+   */
+  private static PlanMover.Applied applyRepointedTwin(String table, Runnable change) {
+    createPostsTable(table);
+    insert(table, 1, "供应红富士苹果", "苹果", "13800138000", APPLE, OLD);
+    insert(table, 2, "供应红富士苹果", "苹果", "13800138000", APPLE, OLD.plusHours(1));
+    insert(table, 3, "供应红富士苹果", "苹果", "13800138000", APPLE + "，每斤2.5元", NEW);
+    Map<Long, DeletionPlan.RowState> states = new java.util.HashMap<>();
+    new RecordSource(database(), spec(table)).forEachRecordInRange(1, 4, // ids 1-3
+        r -> states.put(r.id(), new DeletionPlan.RowState(r.regTime(), r.rowCrc())));
+    DeletionPlan plan = new DeletionPlan();
+    plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, states.get(1L), states.get(2L));
+    plan.add(2, 3, DeletionPlan.Rule.NEAR, 0.8, states.get(2L), states.get(3L));
+    assertThat(plan.collapseChains()).isEqualTo(1);
+    change.run();
+    return new PlanMover(archive(table), defaultRules(table)).writePlanAndApply(startRun(table), plan, n -> {});
+  }
+
+  @Test
+  void apply_exactTwinRepointedToANearSurvivor_isDecidedAgainOnlyWhenItsRowsChanged() {
+    PlanMover.Applied unchanged = applyRepointedTwin("live_repointed", () -> {});
+    assertThat(unchanged.decidedAgain()).isZero();
+    assertThat(unchanged.rowsMoved()).isEqualTo(2);
+    assertThat(ids("live_repointed")).containsExactly(3L);
+
+    // The survivor edited into another post after indexing: both removals pointing to it are decided
+    // again and fail, so rows 1 and 2 stay.
+    PlanMover.Applied edited = applyRepointedTwin("live_repointed_edit", () -> useHandle(h ->
+        h.execute("UPDATE live_repointed_edit SET title = '求购大蒜', product = '大蒜', content = '求购大蒜十吨，价格面议'"
+            + " WHERE id = 3")));
+    assertThat(edited.decidedAgain()).isEqualTo(2);
+    assertThat(edited.skippedChanged()).isEqualTo(2);
+    assertThat(ids("live_repointed_edit")).containsExactly(1L, 2L, 3L);
+  }
+
   @Test
   void apply_rowsChangedSinceTheIndexHeldThem_areDecidedAgain() {
     PlanMover edited = twins("live_states_edit");
