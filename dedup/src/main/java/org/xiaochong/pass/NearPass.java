@@ -165,12 +165,12 @@ public final class NearPass {
     FixedBitSet kept = new FixedBitSet(maxDoc);
     NearGroups groups = new NearGroups(maxDoc);
 
-    FixedBitSet touched = new FixedBitSet(maxDoc);
-    int[] candidates = new int[64];
+    Found candidates = new Found(maxDoc);
     long lookups = 0;
     long keysAlone = 0;
     long compared = 0;
 
+    java.util.function.IntUnaryOperator keptOnly = g -> kept.get(g) ? g : -1;
     for (int o = 0; o < n; o++) {
       int doc = order[o];
       if (!inWindow.get(doc)) {
@@ -184,32 +184,15 @@ public final class NearPass {
           keysAlone++;
         }
       }
-      long[] candidateKeys = NearCandidates.candidateKeys(record, frequencies::get, 2, config.pre());
-      int size = 0;
-      for (long candidateKey : candidateKeys) {
-        if (NearCandidates.stopBefore(frequencies.get(candidateKey), size)) {
-          break;
-        }
-        lookups++;
-        BytesRef term = NearSchema.keyBytes(candidateKey);
-        for (int g = holders.first(term); g != TermHolders.NO_MORE_DOCS; g = holders.next()) {
-          if (kept.get(g) && !touched.getAndSet(g)) {
-            if (size == candidates.length) {
-              candidates = Arrays.copyOf(candidates, size * 2);
-            }
-            candidates[size++] = g;
-          }
-        }
-      }
+      lookups += collectHolders(record, frequencies, holders, keptOnly, candidates);
       int best = -1;
       double bestSimilarity = -1;
-      if (size > 0) {
-        Arrays.sort(candidates, 0, size); // forward-only doc values per segment
+      if (candidates.size > 0) {
+        Arrays.sort(candidates.docs, 0, candidates.size); // forward-only doc values per segment
         int leafIndex = -1;
         BinaryDocValues values = null;
-        for (int c = 0; c < size; c++) {
-          int g = candidates[c];
-          touched.clear(g);
+        for (int c = 0; c < candidates.size; c++) {
+          int g = candidates.docs[c];
           int li = ReaderUtil.subIndex(g, leaves);
           if (li != leafIndex) {
             leafIndex = li;
@@ -233,6 +216,7 @@ public final class NearPass {
           }
         }
       }
+      candidates.clear();
       if (best >= 0) {
         groups.remove(doc, best, bestSimilarity);
       } else {
@@ -268,39 +252,25 @@ public final class NearPass {
       }
     };
     java.util.function.IntFunction<NearRule.Keys> keysOf = d -> read.computeIfAbsent(d, x -> IndexedNearKeys.stored(leaves, x));
-    FixedBitSet touched = new FixedBitSet(Math.max(1, snapshot.maxDoc()));
-    int[] roots = new int[16];
+    Found roots = new Found(Math.max(1, snapshot.maxDoc()));
     for (int o = 0; o < n; o++) {
       int doc = order[o];
       if (!inWindow.get(doc) || !allShort.get(doc) || groups.isRemoved(doc)) {
         continue;
       }
       NearRule.Keys record = keysOf.apply(doc);
-      int size = 0;
-      for (long candidateKey : NearCandidates.candidateKeys(record, frequencies::get, 2, config.pre())) {
-        if (NearCandidates.stopBefore(frequencies.get(candidateKey), size)) {
-          break;
+      collectHolders(record, frequencies, holders, g -> {
+        if (!kept.get(g) && !groups.isRemoved(g)) {
+          return -1; // not in the pass
         }
-        BytesRef term = NearSchema.keyBytes(candidateKey);
-        for (int g = holders.first(term); g != TermHolders.NO_MORE_DOCS; g = holders.next()) {
-          if (!kept.get(g) && !groups.isRemoved(g)) {
-            continue; // not in the pass
-          }
-          int root = groups.survivorOf(g);
-          if (root != doc && compareNewestFirst(root, doc) < 0 && !touched.getAndSet(root)) {
-            if (size == roots.length) {
-              roots = Arrays.copyOf(roots, size * 2);
-            }
-            roots[size++] = root;
-          }
-        }
-      }
-      NearRule.Keys[] group = size == 0 ? null : groups.records(doc, keysOf);
+        int root = groups.survivorOf(g);
+        return root != doc && compareNewestFirst(root, doc) < 0 ? root : -1;
+      }, roots);
+      NearRule.Keys[] group = roots.size == 0 ? null : groups.records(doc, keysOf);
       int best = -1;
       double bestLinkage = -1;
-      for (int c = 0; c < size; c++) {
-        int root = roots[c];
-        touched.clear(root);
+      for (int c = 0; c < roots.size; c++) {
+        int root = roots.docs[c];
         if (group.length == 1 && groups.firstMember(root) < 0) {
           continue; // two records alone: the greedy step compared them and found no near duplicate
         }
@@ -311,9 +281,63 @@ public final class NearPass {
           bestLinkage = linkage;
         }
       }
+      roots.clear();
       if (best >= 0) {
         groups.merge(doc, best, bestLinkage);
       }
+    }
+  }
+
+  /**
+   * Adds to {@code found} what {@code map} makes of each holder of the record's candidate keys (a
+   * negative result: nothing), reading the keys rarest first until {@link NearCandidates#stopBefore}
+   * says the rest are too common for the candidates found so far; returns the keys looked up. The
+   * greedy step and the group step find their candidates alike: the group step skips a pair of lone
+   * records because the greedy step compared them.
+   */
+  private int collectHolders(NearRule.Keys record, KeyFrequencies frequencies, TermHolders holders,
+      java.util.function.IntUnaryOperator map, Found found) throws IOException {
+    int lookups = 0;
+    for (long key : NearCandidates.candidateKeys(record, frequencies::get, 2, config.pre())) {
+      if (NearCandidates.stopBefore(frequencies.get(key), found.size)) {
+        break;
+      }
+      lookups++;
+      BytesRef term = NearSchema.keyBytes(key);
+      for (int g = holders.first(term); g != TermHolders.NO_MORE_DOCS; g = holders.next()) {
+        int doc = map.applyAsInt(g);
+        if (doc >= 0) {
+          found.add(doc);
+        }
+      }
+    }
+    return lookups;
+  }
+
+  /** Distinct documents found for one record, in the order found; {@link #clear} before the next record. */
+  private static final class Found {
+    private final FixedBitSet seen;
+    int[] docs = new int[64];
+    int size;
+
+    Found(int maxDoc) {
+      seen = new FixedBitSet(maxDoc);
+    }
+
+    void add(int doc) {
+      if (!seen.getAndSet(doc)) {
+        if (size == docs.length) {
+          docs = Arrays.copyOf(docs, size * 2);
+        }
+        docs[size++] = doc;
+      }
+    }
+
+    void clear() {
+      for (int i = 0; i < size; i++) {
+        seen.clear(docs[i]);
+      }
+      size = 0;
     }
   }
 
