@@ -50,9 +50,11 @@ public final class Mojibake {
       if (c <= 0x9F) {
         return true; // a C1 control: never text
       }
-      if (c >= 0xC2 && c <= 0xF4 && i + 1 < text.length() && byteOf(text.charAt(i + 1)) >= 0x80
-          && byteOf(text.charAt(i + 1)) <= 0xBF) {
-        return true;
+      if (c >= 0xC2 && c <= 0xF4 && i + 1 < text.length()) {
+        int next = byteOf(text.charAt(i + 1));
+        if (next >= 0x80 && next <= 0xBF) {
+          return true;
+        }
       }
     }
     return false;
