@@ -230,26 +230,6 @@ abstract class DbTestSupport {
 
   /** The removals of {@code plan} as the generated posts' ground truth checks them. */
   static GroundTruth.Removals removals(DeletionPlan plan) {
-    return new GroundTruth.Removals() {
-      @Override
-      public int size() {
-        return plan.size();
-      }
-
-      @Override
-      public long removedId(int i) {
-        return plan.removedId(i);
-      }
-
-      @Override
-      public long keptId(int i) {
-        return plan.keptId(i);
-      }
-
-      @Override
-      public String rule(int i) {
-        return plan.rule(i).label;
-      }
-    };
+    return GroundTruth.Removals.of(plan.size(), plan::removedId, plan::keptId, i -> plan.rule(i).label);
   }
 }

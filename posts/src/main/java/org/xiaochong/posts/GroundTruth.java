@@ -28,6 +28,32 @@ public final class GroundTruth {
 
     /** The rule's label: {@code exact}, {@code near}, ... */
     String rule(int i);
+
+    /** The removals {@code 0 .. size - 1} read through a run's accessors (a deletion plan's). */
+    static Removals of(int size, java.util.function.IntToLongFunction removedId,
+        java.util.function.IntToLongFunction keptId, java.util.function.IntFunction<String> rule) {
+      return new Removals() {
+        @Override
+        public int size() {
+          return size;
+        }
+
+        @Override
+        public long removedId(int i) {
+          return removedId.applyAsLong(i);
+        }
+
+        @Override
+        public long keptId(int i) {
+          return keptId.applyAsLong(i);
+        }
+
+        @Override
+        public String rule(int i) {
+          return rule.apply(i);
+        }
+      };
+    }
   }
 
   public void add(PostGenerator.Post post) {
