@@ -3,16 +3,21 @@ package org.xiaochong.pass;
 import org.apache.lucene.util.BitUtil;
 import java.io.IOException;
 import java.util.List;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.xiaochong.fingerprint.NearSimilarity;
+import org.xiaochong.index.NearSchema;
 
 /**
  * Document frequency of every near key of the index: an open-addressing map from the 64-bit key to
- * its count of documents, summed over segments (deleted documents included: it only ranks keys). Built
- * in one walk over the term dictionaries; about 24 bytes per distinct key. Not thread-safe.
+ * its count of documents, summed over segments. Built in one walk over the term dictionaries; about 24
+ * bytes per distinct key. {@link #live} leaves deleted documents out, so the counts depend on the live
+ * records only, not on which segments were merged. Safe for concurrent reads once built.
  */
 final class KeyFrequencies {
   private long[] keys;
@@ -22,6 +27,38 @@ final class KeyFrequencies {
   private float[] weights; // idf per slot, see useWeights
   private double absentWeight;
   private long records;
+
+  /**
+   * The frequencies over the live documents: the term dictionaries' counts less the keys of each deleted
+   * document ({@code keysField}, the binary doc values holding every key of a document). Deleted
+   * documents are few between merges, so this reads far less than walking every posting.
+   */
+  static KeyFrequencies live(List<LeafReaderContext> leaves, String field, String keysField) throws IOException {
+    KeyFrequencies frequencies = new KeyFrequencies(leaves, field);
+    long records = 0;
+    for (LeafReaderContext leaf : leaves) {
+      records += leaf.reader().numDocs();
+      Bits live = leaf.reader().getLiveDocs();
+      BinaryDocValues values = live == null ? null : leaf.reader().getBinaryDocValues(keysField);
+      if (values == null) {
+        continue;
+      }
+      for (int d = values.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = values.nextDoc()) {
+        if (!live.get(d)) {
+          for (long key : NearSchema.decode(values.binaryValue())) {
+            frequencies.add(key, -1);
+          }
+        }
+      }
+    }
+    frequencies.records = records;
+    return frequencies;
+  }
+
+  /** Live documents counted by {@link #live}. */
+  long records() {
+    return records;
+  }
 
   KeyFrequencies(List<LeafReaderContext> leaves, String field) throws IOException {
     int capacity = 1 << 16;

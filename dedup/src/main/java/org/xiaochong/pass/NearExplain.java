@@ -23,9 +23,8 @@ import org.xiaochong.index.NearSchema;
  *
  * <ul>
  *   <li>{@code no fingerprints}: a record is not in the index or has no keys ({@link NearOutcome});
- *   <li>{@code not a candidate}: neither record holds a candidate key of the other ({@link
- *       NearCandidates#candidateKeys(NearRule.Keys, java.util.function.LongToIntFunction, int, int)}), so
- *       the pass never compares them;
+ *   <li>{@code not a candidate}: the two records do not meet ({@link NearCandidates#meet}), so the
+ *       pass never compares them;
  *   <li>the first test of {@link NearRule#why} they fail, the similarity ones with the similarity in
  *       tenths ({@code similarity 0.5-0.6});
  *   <li>{@code rule passes, greedy}: the rule joins them, but the pass had already removed one of the
@@ -45,7 +44,7 @@ public final class NearExplain {
     this.leaves = reader.leaves();
     this.config = config;
     try {
-      this.frequencies = new KeyFrequencies(leaves, NearSchema.KEY);
+      this.frequencies = KeyFrequencies.live(leaves, NearSchema.KEY, NearSchema.KEYS);
       for (LeafReaderContext leaf : leaves) {
         NumericDocValues ids = leaf.reader().getNumericDocValues(IndexSchema.ID);
         NumericDocValues outcomes = leaf.reader().getNumericDocValues(NearSchema.OUTCOME);
@@ -65,7 +64,7 @@ public final class NearExplain {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    frequencies.useWeights(reader.maxDoc());
+    frequencies.useWeights(frequencies.records());
     this.weight = frequencies.weights();
   }
 
@@ -78,8 +77,7 @@ public final class NearExplain {
     }
     NearRule.Keys keysA = IndexedNearKeys.of(leaves, a);
     NearRule.Keys keysB = IndexedNearKeys.of(leaves, b);
-    if (!holdsAny(keysB.keys(), NearCandidates.candidateKeys(keysA, frequencies::get, 2, config.pre()))
-        && !holdsAny(keysA.keys(), NearCandidates.candidateKeys(keysB, frequencies::get, 2, config.pre()))) {
+    if (!NearCandidates.meet(keysA, select(keysA), keysB, select(keysB))) {
       return "not a candidate";
     }
     NearRule.Failure failure = NearRule.why(keysA, keysB, config, weight);
@@ -108,12 +106,7 @@ public final class NearExplain {
     return counts;
   }
 
-  private static boolean holdsAny(long[] sortedKeys, long[] keys) {
-    for (long key : keys) {
-      if (java.util.Arrays.binarySearch(sortedKeys, key) >= 0) {
-        return true;
-      }
-    }
-    return false;
+  private NearCandidates.Selection select(NearRule.Keys record) {
+    return NearCandidates.select(record, record.tel(), frequencies::get, 2, config.pre());
   }
 }

@@ -6,13 +6,13 @@ import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.ReaderUtil;
-import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.Bits;
-import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.FixedBitSet;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.fingerprint.NearConfig;
@@ -20,7 +20,6 @@ import org.xiaochong.fingerprint.NearOutcome;
 import org.xiaochong.fingerprint.NearSimilarity;
 import org.xiaochong.index.IntArrays;
 import org.xiaochong.index.NearSchema;
-import org.xiaochong.index.TermHolders;
 import org.xiaochong.policy.KeepLatestPolicy;
 
 /**
@@ -79,10 +78,20 @@ public final class NearPass {
 
   private final IndexSnapshot snapshot;
   private final NearConfig config;
+  private final int threads;
 
+  /** A pass on one thread. */
   public NearPass(IndexSnapshot snapshot, NearConfig config) {
+    this(snapshot, config, 1);
+  }
+
+  /**
+   * @param threads workers for the comparisons (0: one per core); the decisions are the same for any number
+   */
+  public NearPass(IndexSnapshot snapshot, NearConfig config, int threads) {
     this.snapshot = snapshot;
     this.config = config;
+    this.threads = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
   }
 
   /**
@@ -91,33 +100,36 @@ public final class NearPass {
    * @param exactRemovedSorted ids the exact pass removed, ascending (they take no part)
    */
   public Result run(Window window, long[] exactRemovedSorted, DeletionPlan plan) {
+    ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
+      Thread thread = new Thread(runnable, "near-pass");
+      thread.setDaemon(true);
+      return thread;
+    });
     try {
-      return doRun(window, exactRemovedSorted, plan);
+      return doRun(window, exactRemovedSorted, plan, pool);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } finally {
+      pool.shutdownNow();
     }
   }
 
-  private Result doRun(Window window, long[] exactRemoved, DeletionPlan plan) throws IOException {
+  private Result doRun(Window window, long[] exactRemoved, DeletionPlan plan, ExecutorService pool) throws IOException {
     List<LeafReaderContext> leaves = snapshot.leaves();
     int maxDoc = Math.max(1, snapshot.maxDoc());
     FixedBitSet inWindow = snapshot.windowDocs(window);
-    TermHolders holders = new TermHolders(leaves, NearSchema.KEY);
-    KeyFrequencies frequencies = new KeyFrequencies(leaves, NearSchema.KEY);
-    long records = snapshot.maxDoc(); // the frequencies count deleted documents too
-    frequencies.useWeights(records);
+    KeyFrequencies frequencies = KeyFrequencies.live(leaves, NearSchema.KEY, NearSchema.KEYS);
+    frequencies.useWeights(frequencies.records());
     NearRule.KeyWeights weight = frequencies.weights();
-    if (window.ids() != null) {
-      inWindow.or(olderNeighbours(inWindow, holders, frequencies));
-    }
     Map<NearOutcome, Long> empty = new EnumMap<>(NearOutcome.class);
     long examined = 0;
     long skippedExact = 0;
     long truncated = 0;
 
     // The records taking part: live, not removed by the exact pass, with fingerprints.
-    int[] present = new int[Math.max(1, snapshot.maxDoc())]; // NearSchema.PRESENT per doc, read once
+    int[] present = new int[maxDoc]; // NearSchema.PRESENT per doc, read once
     FixedBitSet allShort = new FixedBitSet(maxDoc); // allFieldsShort per doc
+    FixedBitSet truncatedDocs = new FixedBitSet(maxDoc);
     int[] order = new int[snapshot.maxDoc()];
     int n = 0;
     for (LeafReaderContext leaf : leaves) {
@@ -142,8 +154,11 @@ public final class NearPass {
         }
         long stored = outcomes != null && outcomes.advanceExact(d) ? outcomes.longValue() : NearOutcome.EMPTY_AFTER_NORMALIZE.ordinal();
         NearOutcome outcome = NearSchema.outcome(stored);
-        if (inside && NearSchema.truncated(stored)) {
-          truncated++;
+        if (NearSchema.truncated(stored)) {
+          truncatedDocs.set(doc);
+          if (inside) {
+            truncated++;
+          }
         }
         if (outcome != NearOutcome.OK) {
           if (inside) {
@@ -161,69 +176,83 @@ public final class NearPass {
       }
     }
     sortNewestFirst(order, n);
+    int records = n;
 
+    // Step 1: the keys each record looks up, in the newest-first order.
+    NearCandidateIndex index = new NearCandidateIndex(leaves, maxDoc, order, records, frequencies::get);
+    long[] keysAlone = new long[1];
+    Blocks.inOrder(pool, threads, records, BLOCK, (from, to) -> {
+      long[][] keys = new long[to - from][];
+      NearCandidates.Selection[] selections = new NearCandidates.Selection[to - from];
+      for (int pos = from; pos < to; pos++) {
+        NearRule.Keys record = IndexedNearKeys.of(leaves, order[pos]).withPresentFields(present[order[pos]]);
+        keys[pos - from] = record.keys();
+        selections[pos - from] = select(record, frequencies);
+      }
+      return new Object[] {keys, selections};
+    }, (from, block) -> {
+      long[][] keys = (long[][]) block[0];
+      NearCandidates.Selection[] selections = (NearCandidates.Selection[]) block[1];
+      for (int i = 0; i < selections.length; i++) {
+        index.add(from + i, keys[i], selections[i]);
+        if (inWindow.get(order[from + i])) {
+          keysAlone[0] += selections[i].alone();
+        }
+      }
+    });
+
+    if (window.ids() != null) {
+      int added = addOlderNeighbours(order, records, inWindow, index, frequencies, present);
+      examined += added;
+    }
+
+    // Step 2, on every core: each record of the window against the newer records it meets; the near
+    // duplicates among them, best first. Whether they are kept is decided in step 3.
+    int[][] nearOf = new int[records][];
+    double[][] scoreOf = new double[records][];
+    long[] counts = new long[2]; // lookups, compared
+    ThreadLocal<Found> found = ThreadLocal.withInitial(() -> new Found(maxDoc));
+    Blocks.inOrder(pool, threads, records, BLOCK, (from, to) -> {
+      Found candidates = found.get();
+      Compared block = new Compared(to - from);
+      for (int pos = from; pos < to; pos++) {
+        int doc = order[pos];
+        if (inWindow.get(doc)) {
+          compare(pos, pos - from, order, present, frequencies, weight, index, candidates, block);
+        }
+      }
+      return block;
+    }, (from, block) -> {
+      for (int i = 0; i < block.near.length; i++) {
+        nearOf[from + i] = block.near[i];
+        scoreOf[from + i] = block.scores[i];
+      }
+      counts[0] += block.lookups;
+      counts[1] += block.compared;
+    });
+
+    // Step 3: newest first, a record of the window goes to its best near duplicate that is kept.
     FixedBitSet kept = new FixedBitSet(maxDoc);
     NearGroups groups = new NearGroups(maxDoc);
-
-    Found candidates = new Found(maxDoc);
-    long lookups = 0;
-    long keysAlone = 0;
-    long compared = 0;
-
-    java.util.function.IntUnaryOperator keptOnly = g -> kept.get(g) ? g : -1;
-    for (int o = 0; o < n; o++) {
-      int doc = order[o];
-      if (!inWindow.get(doc)) {
-        kept.set(doc);
-        continue;
-      }
-      NearRule.Keys record = IndexedNearKeys.of(leaves, doc).withPresentFields(present[doc]);
-      long[] keys = record.keys();
-      for (long key : keys) {
-        if (frequencies.get(key) < 2) {
-          keysAlone++;
-        }
-      }
-      lookups += collectHolders(record, frequencies, holders, keptOnly, candidates);
+    for (int pos = 0; pos < records; pos++) {
+      int doc = order[pos];
+      int[] near = nearOf[pos];
       int best = -1;
-      double bestSimilarity = -1;
-      if (candidates.size > 0) {
-        Arrays.sort(candidates.docs, 0, candidates.size); // forward-only doc values per segment
-        int leafIndex = -1;
-        BinaryDocValues values = null;
-        for (int c = 0; c < candidates.size; c++) {
-          int g = candidates.docs[c];
-          int li = ReaderUtil.subIndex(g, leaves);
-          if (li != leafIndex) {
-            leafIndex = li;
-            values = leaves.get(li).reader().getBinaryDocValues(NearSchema.KEYS);
-          }
-          if (values == null || !values.advanceExact(g - leaves.get(li).docBase)) {
-            continue;
-          }
-          compared++;
-          long[] other = NearSchema.decode(values.binaryValue());
-          IndexedNearKeys candidate = new IndexedNearKeys(leaves, g, other).withPresentFields(present[g]);
-          if (!NearRule.isNearDuplicate(record, candidate, config, weight)) {
-            continue;
-          }
-
-          double similarity = NearRule.similarity(record, candidate, weight);
-          if (best < 0 || NearRule.isBetter(similarity, snapshot.time(g), snapshot.id(g), bestSimilarity,
-              snapshot.time(best), snapshot.id(best))) {
-            best = g;
-            bestSimilarity = similarity;
+      if (near != null) {
+        for (int i = 0; i < near.length && best < 0; i++) {
+          if (kept.get(order[near[i]])) {
+            best = i;
           }
         }
       }
-      candidates.clear();
       if (best >= 0) {
-        groups.remove(doc, best, bestSimilarity);
+        groups.remove(doc, order[near[best]], scoreOf[pos][best]);
       } else {
         kept.set(doc);
       }
     }
-    mergeGroups(order, n, inWindow, allShort, kept, groups, holders, frequencies);
+    long compared = counts[1];
+    mergeGroups(order, records, inWindow, allShort, present, groups, index, frequencies);
     compared += groups.pairsCompared();
     for (int o = 0; o < n; o++) {
       int doc = order[o];
@@ -233,7 +262,92 @@ public final class NearPass {
             snapshot.state(survivor));
       }
     }
-    return new Result(examined, groups.removed(), skippedExact, lookups, keysAlone, compared, empty, truncated);
+    return new Result(examined, groups.removed(), skippedExact, counts[0], keysAlone[0], compared, empty, truncated);
+  }
+
+  /** Records per block of work handed to a worker. */
+  private static final int BLOCK = 2048;
+
+  /** The near duplicates found for a block of records, best first, and what finding them took. */
+  private static final class Compared {
+    final int[][] near;
+    final double[][] scores;
+    long lookups;
+    long compared;
+
+    Compared(int size) {
+      near = new int[size][];
+      scores = new double[size][];
+    }
+  }
+
+  private NearCandidates.Selection select(NearRule.Keys record, KeyFrequencies frequencies) {
+    return NearCandidates.select(record, record.tel(), frequencies::get, 2, config.pre());
+  }
+
+  /**
+   * Compares the record at {@code pos} with every newer record it meets and keeps, in {@code block}, the
+   * positions of its near duplicates (at {@code slot}) ordered best first: most similar, then newest ({@link
+   * NearRule#isBetter}: the newest-first order is the keep policy's).
+   */
+  private void compare(int pos, int slot, int[] order, int[] present, KeyFrequencies frequencies, NearRule.KeyWeights weight,
+      NearCandidateIndex index, Found candidates, Compared block) throws IOException {
+    List<LeafReaderContext> leaves = snapshot.leaves();
+    int doc = order[pos];
+    NearRule.Keys record = IndexedNearKeys.of(leaves, doc).withPresentFields(present[doc]);
+    block.lookups += index.forEach(pos, select(record, frequencies), true, other -> candidates.add(order[other]));
+    if (candidates.size == 0) {
+      return;
+    }
+    Arrays.sort(candidates.docs, 0, candidates.size); // forward-only doc values per segment
+    int leafIndex = -1;
+    BinaryDocValues values = null;
+    int[] near = new int[8];
+    double[] scores = new double[8];
+    int found = 0;
+    for (int c = 0; c < candidates.size; c++) {
+      int g = candidates.docs[c];
+      int li = ReaderUtil.subIndex(g, leaves);
+      if (li != leafIndex) {
+        leafIndex = li;
+        values = leaves.get(li).reader().getBinaryDocValues(NearSchema.KEYS);
+      }
+      if (values == null || !values.advanceExact(g - leaves.get(li).docBase)) {
+        continue;
+      }
+      block.compared++;
+      long[] other = NearSchema.decode(values.binaryValue());
+      IndexedNearKeys candidate = new IndexedNearKeys(leaves, g, other).withPresentFields(present[g]);
+      if (!NearRule.isNearDuplicate(record, candidate, config, weight)) {
+        continue;
+      }
+      if (found == near.length) {
+        near = Arrays.copyOf(near, found * 2);
+        scores = Arrays.copyOf(scores, found * 2);
+      }
+      near[found] = g;
+      scores[found] = NearRule.similarity(record, candidate, weight);
+      found++;
+    }
+    candidates.clear();
+    if (found == 0) {
+      return;
+    }
+    Integer[] rank = new Integer[found];
+    for (int i = 0; i < found; i++) {
+      rank[i] = i;
+    }
+    int[] docs = near;
+    double[] sims = scores;
+    Arrays.sort(rank, (a, b) -> sims[a] != sims[b] ? Double.compare(sims[b], sims[a]) : compareNewestFirst(docs[a], docs[b]));
+    int[] nearPositions = new int[found];
+    double[] nearScores = new double[found];
+    for (int i = 0; i < found; i++) {
+      nearPositions[i] = index.positionOf(docs[rank[i]]);
+      nearScores[i] = sims[rank[i]];
+    }
+    block.near[slot] = nearPositions;
+    block.scores[slot] = nearScores;
   }
 
   /**
@@ -241,8 +355,8 @@ public final class NearPass {
    * short ({@link #allFieldsShort}), newest first, joins the newer group it is most alike on average
    * when that average reaches near.min-similarity.
    */
-  private void mergeGroups(int[] order, int n, FixedBitSet inWindow, FixedBitSet allShort, FixedBitSet kept,
-      NearGroups groups, TermHolders holders, KeyFrequencies frequencies) throws IOException {
+  private void mergeGroups(int[] order, int n, FixedBitSet inWindow, FixedBitSet allShort, int[] present,
+      NearGroups groups, NearCandidateIndex index, KeyFrequencies frequencies) throws IOException {
     List<LeafReaderContext> leaves = snapshot.leaves();
     NearRule.KeyWeights weight = frequencies.weights();
     Map<Integer, NearRule.Keys> read = new java.util.LinkedHashMap<>(1024, 0.75f, true) {
@@ -259,13 +373,12 @@ public final class NearPass {
         continue;
       }
       NearRule.Keys record = keysOf.apply(doc);
-      collectHolders(record, frequencies, holders, g -> {
-        if (!kept.get(g) && !groups.isRemoved(g)) {
-          return -1; // not in the pass
+      index.forEach(o, select(record, frequencies), false, other -> {
+        int root = groups.survivorOf(order[other]);
+        if (root != doc && compareNewestFirst(root, doc) < 0) {
+          roots.add(root);
         }
-        int root = groups.survivorOf(g);
-        return root != doc && compareNewestFirst(root, doc) < 0 ? root : -1;
-      }, roots);
+      });
       NearRule.Keys[] group = roots.size == 0 ? null : groups.records(doc, keysOf);
       int best = -1;
       double bestLinkage = -1;
@@ -286,32 +399,6 @@ public final class NearPass {
         groups.merge(doc, best, bestLinkage);
       }
     }
-  }
-
-  /**
-   * Adds to {@code found} what {@code map} makes of each holder of the record's candidate keys (a
-   * negative result: nothing), reading the keys rarest first until {@link NearCandidates#stopBefore}
-   * says the rest are too common for the candidates found so far; returns the keys looked up. The
-   * greedy step and the group step find their candidates alike: the group step skips a pair of lone
-   * records because the greedy step compared them.
-   */
-  private int collectHolders(NearRule.Keys record, KeyFrequencies frequencies, TermHolders holders,
-      java.util.function.IntUnaryOperator map, Found found) throws IOException {
-    int lookups = 0;
-    for (long key : NearCandidates.candidateKeys(record, frequencies::get, 2, config.pre())) {
-      if (NearCandidates.stopBefore(frequencies.get(key), found.size)) {
-        break;
-      }
-      lookups++;
-      BytesRef term = NearSchema.keyBytes(key);
-      for (int g = holders.first(term); g != TermHolders.NO_MORE_DOCS; g = holders.next()) {
-        int doc = map.applyAsInt(g);
-        if (doc >= 0) {
-          found.add(doc);
-        }
-      }
-    }
-    return lookups;
   }
 
   /** Distinct documents found for one record, in the order found; {@link #clear} before the next record. */
@@ -360,30 +447,30 @@ public final class NearPass {
   private static final int KEYS_HELD = 10_000;
 
   /**
-   * The live records outside {@code inWindow} that hold one of the candidate keys of a record of the
-   * window and come after it in the newest-first order: those whose examination a new record can
-   * change.
+   * Adds to {@code inWindow} the records of the pass outside it that a record of the window meets and
+   * that come after it in the newest-first order: those whose examination a new record can change (a new
+   * or re-dated post can be the newer copy of an older post the last run kept). Returns how many.
    */
-  private FixedBitSet olderNeighbours(FixedBitSet inWindow, TermHolders holders, KeyFrequencies frequencies)
-      throws IOException {
+  private int addOlderNeighbours(int[] order, int n, FixedBitSet inWindow, NearCandidateIndex index,
+      KeyFrequencies frequencies, int[] present) throws IOException {
     List<LeafReaderContext> leaves = snapshot.leaves();
     FixedBitSet neighbours = new FixedBitSet(Math.max(1, snapshot.maxDoc()));
-    for (int doc = inWindow.length() == 0 ? DocIdSetIterator.NO_MORE_DOCS : inWindow.nextSetBit(0);
-        doc != DocIdSetIterator.NO_MORE_DOCS; doc = doc + 1 >= inWindow.length() ? DocIdSetIterator.NO_MORE_DOCS
-            : inWindow.nextSetBit(doc + 1)) {
-      for (long key : NearCandidates.candidateKeys(IndexedNearKeys.of(leaves, doc), frequencies::get, 2, config.pre())) {
-        if (frequencies.get(key) > NearCandidates.COMMON_KEY) {
-          continue;
-        }
-        BytesRef term = NearSchema.keyBytes(key);
-        for (int g = holders.first(term); g != TermHolders.NO_MORE_DOCS; g = holders.next()) {
-          if (!inWindow.get(g) && compareNewestFirst(doc, g) < 0) {
-            neighbours.set(g);
-          }
-        }
+    for (int pos = 0; pos < n; pos++) {
+      int doc = order[pos];
+      if (!inWindow.get(doc)) {
+        continue;
       }
+      int from = pos;
+      index.forEach(pos, select(IndexedNearKeys.of(leaves, doc).withPresentFields(present[doc]), frequencies), false,
+          other -> {
+            if (other > from && !inWindow.get(order[other])) {
+              neighbours.set(order[other]);
+            }
+          });
     }
-    return neighbours;
+    int added = (int) neighbours.cardinality();
+    inWindow.or(neighbours);
+    return added;
   }
 
   /** Orders docs by preference, the kept one first ({@link KeepLatestPolicy}: time desc, id desc). */

@@ -267,4 +267,55 @@ class NearPassTest {
       }
     }
   }
+
+  /**
+   * A boilerplate sentence every record holds and one number of its own: the records share only keys
+   * so common that they find no candidates, so the pass compares a bounded number of pairs per record
+   * (looking up the common keys of every record would compare every pair).
+   */
+  @Test
+  void run_keyHeldByEveryRecord_doesNotMakeThePassQuadratic() {
+    int records = 3000;
+    Object[][] posts = new Object[records][];
+    for (int i = 0; i < records; i++) {
+      posts[i] = post(i + 1, 1000 + i, "本站信息均来自网络，请自行核实，谨防上当受骗。编号" + (7_000_000 + i * 7919L) + "号");
+    }
+    assertThat(run(Window.ALL, new long[0], posts)).isEmpty();
+    assertThat(last.recordsExamined()).isEqualTo(records);
+    assertThat(last.candidates()).as("pairs compared").isLessThan(10L * records);
+  }
+
+  /** The same decisions on one worker and on several: step 3 decides in the newest-first order alone. */
+  @Test
+  void run_sameDecisionsWhateverTheThreads() {
+    org.xiaochong.posts.PostGenerator generator = new org.xiaochong.posts.PostGenerator(7, 6000);
+    java.util.List<Object[]> posts = new java.util.ArrayList<>();
+    generator.generate(6000, p -> posts.add(post(p.id(), p.id() % 977, // times with ties: the id decides them
+        p.title() + "\n" + p.product() + "\n" + p.content() + "\n" + p.phone())));
+    Map<Long, Long> one = runThreads(1, posts);
+    Map<Long, Long> three = runThreads(3, posts);
+    assertThat(one).hasSizeGreaterThan(100);
+    assertThat(three).isEqualTo(one);
+  }
+
+  private Map<Long, Long> runThreads(int threads, java.util.List<Object[]> posts) {
+    Path folder = dir.resolve("threads-" + threads);
+    try (FingerprintIndex index = FingerprintIndex.open(folder, "test", true)) {
+      for (Object[] p : posts) {
+        index.addDocument(NearSchema.document((Long) p[0], (Long) p[1], fingerprinter.fingerprint((String) p[2]), 3, new long[0]));
+      }
+      index.commit();
+      DeletionPlan plan = new DeletionPlan();
+      try (DirectoryReader reader = index.openReader()) {
+        new NearPass(new IndexSnapshot(reader), NearConfig.defaults(), threads).run(Window.ALL, new long[0], plan);
+      }
+      Map<Long, Long> removedToKept = new HashMap<>();
+      for (int i = 0; i < plan.size(); i++) {
+        removedToKept.put(plan.removedId(i), plan.keptId(i));
+      }
+      return removedToKept;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
 }
