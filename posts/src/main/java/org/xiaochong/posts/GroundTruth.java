@@ -161,8 +161,9 @@ public final class GroundTruth {
    * the removed record's true cluster; a cluster of n records should lose n - 1 of them (per true
    * cluster, the members beyond one that were removed), of which exact-group size - 1 by the exact
    * rule and the near variants by either rule. A wrong removal where either record belongs to a
-   * hard-negative cluster is a hard-negative merge; one that joins a hard negative with the cluster it
-   * was made against is counted by its kind too.
+   * hard-negative cluster is a hard-negative merge. Per kind, the hard negatives that a removal joins
+   * with the cluster they were made against are counted (each once, whatever the number of such
+   * removals of its posts).
    */
   public NearCheck checkAll(Removals plan) {
     long correct = 0;
@@ -173,6 +174,7 @@ public final class GroundTruth {
     long hardNegativeMerges = 0;
     Map<PostGenerator.Kind, Long> byKind = new java.util.EnumMap<>(PostGenerator.Kind.class);
     hardNegatives().keySet().forEach(kind -> byKind.put(kind, 0L));
+    java.util.Set<Long> mergedNegatives = new java.util.HashSet<>();
     for (int i = 0; i < plan.size(); i++) {
       long removed = plan.removedId(i);
       long kept = plan.keptId(i);
@@ -195,7 +197,11 @@ public final class GroundTruth {
         }
         PostGenerator.Kind kind = hardNegativeKind(cluster(removed), cluster(kept));
         if (kind != null) {
-          byKind.merge(kind, 1L, Long::sum);
+          long negative = negativeOf.containsKey(cluster(removed)) && negativeOf.get(cluster(removed)) == cluster(kept)
+              ? cluster(removed) : cluster(kept);
+          if (mergedNegatives.add(negative)) {
+            byKind.merge(kind, 1L, Long::sum);
+          }
         }
       }
     }
@@ -215,8 +221,8 @@ public final class GroundTruth {
    * @param nearCorrect correct removals by the near rule
    * @param nearWrong wrong removals by the near rule
    * @param hardNegativeMerges wrong removals involving a hard-negative cluster
-   * @param hardNegativeMergesByKind wrong removals joining a hard negative with the cluster it was made
-   *     against, per kind (0 for each kind the data holds)
+   * @param hardNegativeMergesByKind hard negatives that a wrong removal joined with the cluster they were
+   *     made against, per kind (0 for each kind the data holds)
    * @param hardNegatives hard-negative clusters in the data, per kind
    */
   public record NearCheck(long expected, long expectedNear, long correct, long wrong, long exactCorrect,

@@ -42,7 +42,7 @@ public final class PostGenerator {
    * one: 0.6, so the near pass has plenty to find. Crawled data is often more repetitive: the seed's
    * exact-only method found 89.5 % of its duplicates, so there exact copies were about nine in ten.
    */
-  static final double DEFAULT_EXACT_SHARE = 0.6;
+  public static final double DEFAULT_EXACT_SHARE = 0.6;
   /** Share of clusters that are hard negatives of an earlier cluster. */
   static final double HARD_NEGATIVE_SHARE = 0.05;
 

@@ -204,26 +204,50 @@ class PostGeneratorTest {
   }
 
   @Test
-  void checkAll_aHardNegativeMergedWithItsModel_countedByItsKind() {
+  void checkAll_aHardNegativeMergedWithItsModel_countedOnceByItsKind() {
     List<Post> posts = realistic(4, 20_000);
+    GroundTruth truth = new GroundTruth();
+    posts.forEach(truth::add);
+    Map<Long, Long> originalIds = new HashMap<>();
+    Map<Long, List<Long>> clusterIds = new HashMap<>();
+    for (Post p : posts) {
+      if (p.kind() == Kind.ORIGINAL || p.kind().hardNegative()) {
+        originalIds.put(p.cluster(), p.id());
+      }
+      clusterIds.computeIfAbsent(p.cluster(), c -> new ArrayList<>()).add(p.id());
+    }
+    Post negative = posts.stream()
+        .filter(p -> p.kind() == Kind.HARD_NEGATIVE_PLACE_SAME_SELLER && originalIds.containsKey(p.negativeOf())
+            && clusterIds.get(p.cluster()).size() >= 2)
+        .findFirst().orElseThrow();
+    long modelId = originalIds.get(negative.negativeOf());
+    List<Long> removed = clusterIds.get(negative.cluster()).subList(0, 2);
+
+    GroundTruth.NearCheck check = truth.checkAll(GroundTruth.Removals.of(2, removed::get, i -> modelId, i -> "near"));
+
+    assertThat(check.nearWrong()).isEqualTo(2);
+    assertThat(check.hardNegativeMerges()).isEqualTo(2);
+    assertThat(check.hardNegativeMergesByKind()).containsEntry(Kind.HARD_NEGATIVE_PLACE_SAME_SELLER, 1L);
+    assertThat(check.hardNegativeMergesByKind().keySet()).containsExactlyInAnyOrder(RealisticPosts.HARD_NEGATIVE_KINDS);
+    assertThat(check.hardNegativeMergesByKind().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(1);
+    assertThat(check.hardNegatives().get(Kind.HARD_NEGATIVE_PLACE_SAME_SELLER)).isGreaterThan(10);
+  }
+
+  @Test
+  void checkAll_rightRemovalsOnly_noHardNegativeMergeOfAnyKind() {
+    List<Post> posts = realistic(4, 5_000);
     GroundTruth truth = new GroundTruth();
     posts.forEach(truth::add);
     Map<Long, Long> originalIds = new HashMap<>();
     posts.stream().filter(p -> p.kind() == Kind.ORIGINAL || p.kind().hardNegative())
         .forEach(p -> originalIds.put(p.cluster(), p.id()));
-    Post negative = posts.stream()
-        .filter(p -> p.kind() == Kind.HARD_NEGATIVE_PLACE_SAME_SELLER && originalIds.containsKey(p.negativeOf()))
-        .findFirst().orElseThrow();
-    long modelId = originalIds.get(negative.negativeOf());
+    List<Post> variants = posts.stream().filter(p -> p.kind().exactDuplicate || p.kind().nearDuplicate).toList();
 
-    GroundTruth.NearCheck check = truth.checkAll(GroundTruth.Removals.of(1, i -> negative.id(), i -> modelId, i -> "near"));
+    GroundTruth.NearCheck check = truth.checkAll(GroundTruth.Removals.of(variants.size(), i -> variants.get(i).id(),
+        i -> originalIds.get(variants.get(i).cluster()), i -> "near"));
 
-    assertThat(check.nearWrong()).isEqualTo(1);
-    assertThat(check.hardNegativeMerges()).isEqualTo(1);
-    assertThat(check.hardNegativeMergesByKind()).containsEntry(Kind.HARD_NEGATIVE_PLACE_SAME_SELLER, 1L);
-    assertThat(check.hardNegativeMergesByKind().keySet()).containsExactlyInAnyOrder(RealisticPosts.HARD_NEGATIVE_KINDS);
-    assertThat(check.hardNegativeMergesByKind().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(1);
-    assertThat(check.hardNegatives().get(Kind.HARD_NEGATIVE_PLACE_SAME_SELLER)).isGreaterThan(10);
+    assertThat(check.wrong()).isZero();
+    assertThat(check.hardNegativeMergesByKind().values()).containsOnly(0L);
   }
 
   @Test
