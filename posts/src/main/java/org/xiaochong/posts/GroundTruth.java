@@ -175,6 +175,7 @@ public final class GroundTruth {
     Map<PostGenerator.Kind, Long> byKind = new java.util.EnumMap<>(PostGenerator.Kind.class);
     hardNegatives().keySet().forEach(kind -> byKind.put(kind, 0L));
     java.util.Set<Long> mergedNegatives = new java.util.HashSet<>();
+    long nearWrongElsewhere = 0;
     for (int i = 0; i < plan.size(); i++) {
       long removed = plan.removedId(i);
       long kept = plan.keptId(i);
@@ -196,6 +197,9 @@ public final class GroundTruth {
           hardNegativeMerges++;
         }
         PostGenerator.Kind kind = hardNegativeKind(cluster(removed), cluster(kept));
+        if (kind == null && near) {
+          nearWrongElsewhere++;
+        }
         if (kind != null) {
           long negative = negativeOf.containsKey(cluster(removed)) && negativeOf.get(cluster(removed)) == cluster(kept)
               ? cluster(removed) : cluster(kept);
@@ -207,7 +211,7 @@ public final class GroundTruth {
     }
     long expectedExact = expectedExactRemovals();
     return new NearCheck(expectedExact + expectedNearRemovals(), expectedNearRemovals(), correct, wrong, exactCorrect,
-        nearCorrect, nearWrong, hardNegativeMerges, byKind, hardNegatives());
+        nearCorrect, nearWrong, hardNegativeMerges, byKind, hardNegatives(), nearWrongElsewhere);
   }
 
   /**
@@ -224,10 +228,12 @@ public final class GroundTruth {
    * @param hardNegativeMergesByKind hard negatives that a wrong removal joined with the cluster they were
    *     made against, per kind (0 for each kind the data holds)
    * @param hardNegatives hard-negative clusters in the data, per kind
+   * @param nearWrongElsewhere wrong removals by the near rule that do not join a hard negative with the
+   *     cluster it was made against (two offers the generator did not make alike)
    */
   public record NearCheck(long expected, long expectedNear, long correct, long wrong, long exactCorrect,
       long nearCorrect, long nearWrong, long hardNegativeMerges, Map<PostGenerator.Kind, Long> hardNegativeMergesByKind,
-      Map<PostGenerator.Kind, Long> hardNegatives) {
+      Map<PostGenerator.Kind, Long> hardNegatives, long nearWrongElsewhere) {
     /** Precision over all removals. */
     public double precision() {
       return correct + wrong == 0 ? 1.0 : (double) correct / (correct + wrong);

@@ -226,11 +226,27 @@ class PostGeneratorTest {
     GroundTruth.NearCheck check = truth.checkAll(GroundTruth.Removals.of(2, removed::get, i -> modelId, i -> "near"));
 
     assertThat(check.nearWrong()).isEqualTo(2);
+    assertThat(check.nearWrongElsewhere()).isZero();
     assertThat(check.hardNegativeMerges()).isEqualTo(2);
     assertThat(check.hardNegativeMergesByKind()).containsEntry(Kind.HARD_NEGATIVE_PLACE_SAME_SELLER, 1L);
     assertThat(check.hardNegativeMergesByKind().keySet()).containsExactlyInAnyOrder(RealisticPosts.HARD_NEGATIVE_KINDS);
     assertThat(check.hardNegativeMergesByKind().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(1);
     assertThat(check.hardNegatives().get(Kind.HARD_NEGATIVE_PLACE_SAME_SELLER)).isGreaterThan(10);
+  }
+
+  @Test
+  void checkAll_twoUnrelatedOffersMerged_wrongElsewhereAndNoHardNegativeKind() {
+    List<Post> posts = realistic(4, 5_000);
+    GroundTruth truth = new GroundTruth();
+    posts.forEach(truth::add);
+    List<Post> originals = posts.stream().filter(p -> p.kind() == Kind.ORIGINAL).limit(2).toList();
+
+    GroundTruth.NearCheck check = truth.checkAll(GroundTruth.Removals.of(1, i -> originals.get(0).id(),
+        i -> originals.get(1).id(), i -> "near"));
+
+    assertThat(check.nearWrong()).isEqualTo(1);
+    assertThat(check.nearWrongElsewhere()).isEqualTo(1);
+    assertThat(check.hardNegativeMergesByKind().values()).containsOnly(0L);
   }
 
   @Test

@@ -146,7 +146,11 @@ final class BenchCommand implements Callable<Integer> {
       json.put("peak_heap_mb", peakHeap >> 20);
       json.put("run_seconds", summary.totalSeconds());
       json.put("seconds", summary.seconds());
-      json.put("exact", Map.of("removed", summary.removed("exact"), "truth", check.expected(), "wrong", check.wrong()));
+      Map<String, Object> exact = new LinkedHashMap<>();
+      exact.put("removed", summary.removed("exact"));
+      exact.put("truth", check.expected());
+      exact.put("wrong", check.wrong());
+      json.put("exact", exact);
       if (near) {
         GroundTruth.NearCheck all = truth.checkAll(PlanRemovals.of(outcome.plan()));
         NearStats n = summary.report("near").flatMap(NearMethod::stats).orElseThrow();
@@ -221,8 +225,9 @@ final class BenchCommand implements Callable<Integer> {
     out.printf("    near index build (segmentation)              %10.2f s%n", nearIndexSeconds);
     out.printf("    whole run                                    %10.2f s%n", summary.totalSeconds());
     out.printf("    peak heap                                    %,10d MB%n", peakHeap >> 20);
-    out.printf("    near precision                               %10.4f  (%,d right, %,d wrong)%n", all.nearPrecision(),
-        all.nearCorrect(), all.nearWrong());
+    out.printf("    near precision                               %10.4f  (%,d right, %,d wrong; %,d of them not of a"
+        + " hard negative and its model)%n", all.nearPrecision(), all.nearCorrect(), all.nearWrong(),
+        all.nearWrongElsewhere());
     out.printf("    near recall                                  %10.4f  (of %,d near variants)%n", all.nearRecall(),
         all.expectedNear());
     out.printf("    hard-negative merges (hard negatives joined with the post they were made against / all):%n");
@@ -230,7 +235,10 @@ final class BenchCommand implements Callable<Integer> {
     all.hardNegatives().forEach((kind, count) -> {
       long merges = all.hardNegativeMergesByKind().getOrDefault(kind, 0L);
       out.printf("      %-36s %,8d of %,d%n", kind, merges, count);
-      byKind.put(kind.name(), Map.of("merges", merges, "hard_negatives", count));
+      Map<String, Long> figures = new LinkedHashMap<>();
+      figures.put("merges", merges);
+      figures.put("hard_negatives", count);
+      byKind.put(kind.name(), figures);
     });
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("candidates", n.candidates());
@@ -245,6 +253,7 @@ final class BenchCommand implements Callable<Integer> {
     json.put("recall", all.recall());
     json.put("hard_negative_merges", all.hardNegativeMerges());
     json.put("hard_negative_merges_by_kind", byKind);
+    json.put("near_wrong_not_hard_negative", all.nearWrongElsewhere());
     return json;
   }
 

@@ -32,7 +32,7 @@ class BenchCommandTest {
     Map<Kind, Long> negatives = new java.util.EnumMap<>(Kind.class);
     negatives.put(Kind.HARD_NEGATIVE_PLACE, 7L);
     negatives.put(Kind.HARD_NEGATIVE_PRICE_SAME_SELLER, 5L);
-    GroundTruth.NearCheck check = new GroundTruth.NearCheck(40, 10, 28, 2, 20, 8, 2, 2, merges, negatives);
+    GroundTruth.NearCheck check = new GroundTruth.NearCheck(40, 10, 28, 2, 20, 8, 2, 2, merges, negatives, 0);
     StringWriter text = new StringWriter();
 
     Map<String, Object> json = BenchCommand.printNearFigures(new PrintWriter(text, true), summary, stats, check,
@@ -44,7 +44,7 @@ class BenchCommandTest {
         .containsPattern("near index build \\(segmentation\\) +4\\.25 s")
         .containsPattern("whole run +12\\.00 s")
         .containsPattern("peak heap +512 MB")
-        .containsPattern("near precision +0\\.8000")
+        .containsPattern("near precision +0\\.8000 +\\(8 right, 2 wrong; 0 of them not of a hard negative and its model\\)")
         .containsPattern("near recall +0\\.8000 +\\(of 10 near variants\\)")
         .containsPattern("HARD_NEGATIVE_PLACE +0 of 7")
         .containsPattern("HARD_NEGATIVE_PRICE_SAME_SELLER +2 of 5");
