@@ -92,6 +92,10 @@ final class DemoCommand implements Callable<Integer> {
                   + " near recall %.4f%s%n", all.expected(), all.expectedNear(), all.correct(), all.wrong(),
               all.hardNegativeMerges(), all.precision(), all.recall(), all.nearPrecision(), all.nearRecall(),
               methods.size() == 1 ? " (near alone also removes exact copies: read the recall over all)" : "");
+          StringBuilder kinds = new StringBuilder("hard negatives joined with the post they were made against:");
+          all.hardNegatives().forEach((kind, count) -> kinds.append(String.format(" %s %,d/%,d;", kind,
+              all.hardNegativeMergesByKind().getOrDefault(kind, 0L), count)));
+          out.println(kinds);
         }
         out.println("report: " + report.toAbsolutePath() + " (summary.json, decisions.jsonl, report.html)");
         out.println("undo with: echo data.dir=" + dataDir + " > demo.properties && bin/dedup restore --config demo.properties --run "
