@@ -5,15 +5,20 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The truth of generated data: per record id its cluster and kind. Records of a cluster whose kind
- * is the original or an exact variant form its exact group; an exact pass should remove all of that
- * group but one, and nothing else. Not thread-safe.
+ * The truth of generated data: per record id its cluster and kind, and per hard-negative cluster its
+ * kind and the cluster it was made against. Records of a cluster whose kind is the original or an
+ * exact variant form its exact group; an exact pass should remove all of that group but one, and
+ * nothing else. Not thread-safe.
  */
 public final class GroundTruth {
   private long[] clusters = new long[1024];
   private byte[] kinds = new byte[1024];
   private long maxId;
   private final java.util.Set<Long> hardNegativeClusters = new java.util.HashSet<>();
+  /** Per hard-negative cluster, the cluster it was made against. */
+  private final Map<Long, Long> negativeOf = new HashMap<>();
+  /** Per hard-negative cluster, its kind. */
+  private final Map<Long, PostGenerator.Kind> negativeKinds = new HashMap<>();
 
   /**
    * The removals of a dedup plan, as the checks read them: the accessors of {@code DeletionPlan}, with
@@ -66,9 +71,32 @@ public final class GroundTruth {
     clusters[id] = post.cluster();
     kinds[id] = (byte) post.kind().ordinal();
     maxId = Math.max(maxId, id);
-    if (post.kind() == PostGenerator.Kind.HARD_NEGATIVE_SELLER || post.kind() == PostGenerator.Kind.HARD_NEGATIVE_PRODUCT) {
+    if (post.kind().hardNegative()) {
       hardNegativeClusters.add(post.cluster());
+      negativeOf.put(post.cluster(), post.negativeOf());
+      negativeKinds.put(post.cluster(), post.kind());
     }
+  }
+
+  /** Hard-negative clusters per kind, in the kinds' order (kinds without one left out). */
+  public Map<PostGenerator.Kind, Long> hardNegatives() {
+    Map<PostGenerator.Kind, Long> counts = new java.util.EnumMap<>(PostGenerator.Kind.class);
+    negativeKinds.values().forEach(kind -> counts.merge(kind, 1L, Long::sum));
+    return counts;
+  }
+
+  /**
+   * The kind of hard negative the two clusters are of each other (one made against the other), or
+   * null when neither is.
+   */
+  public PostGenerator.Kind hardNegativeKind(long clusterA, long clusterB) {
+    if (negativeOf.getOrDefault(clusterA, 0L) == clusterB) {
+      return negativeKinds.get(clusterA);
+    }
+    if (negativeOf.getOrDefault(clusterB, 0L) == clusterA) {
+      return negativeKinds.get(clusterB);
+    }
+    return null;
   }
 
   public long cluster(long id) {
@@ -133,8 +161,9 @@ public final class GroundTruth {
    * the removed record's true cluster; a cluster of n records should lose n - 1 of them (per true
    * cluster, the members beyond one that were removed), of which exact-group size - 1 by the exact
    * rule and the near variants by either rule. A wrong removal where either record belongs to a
-   * hard-negative cluster (same seller other product, or same product other seller) is a hard-negative
-   * merge.
+   * hard-negative cluster is a hard-negative merge. Per kind, the hard negatives that a removal joins
+   * with the cluster they were made against are counted (each once, whatever the number of such
+   * removals of its posts).
    */
   public NearCheck checkAll(Removals plan) {
     long correct = 0;
@@ -143,6 +172,10 @@ public final class GroundTruth {
     long nearWrong = 0;
     long exactCorrect = 0;
     long hardNegativeMerges = 0;
+    Map<PostGenerator.Kind, Long> byKind = new java.util.EnumMap<>(PostGenerator.Kind.class);
+    hardNegatives().keySet().forEach(kind -> byKind.put(kind, 0L));
+    java.util.Set<Long> mergedNegatives = new java.util.HashSet<>();
+    long nearWrongElsewhere = 0;
     for (int i = 0; i < plan.size(); i++) {
       long removed = plan.removedId(i);
       long kept = plan.keptId(i);
@@ -163,11 +196,22 @@ public final class GroundTruth {
         if (hardNegativeClusters.contains(cluster(removed)) || hardNegativeClusters.contains(cluster(kept))) {
           hardNegativeMerges++;
         }
+        PostGenerator.Kind kind = hardNegativeKind(cluster(removed), cluster(kept));
+        if (kind == null && near) {
+          nearWrongElsewhere++;
+        }
+        if (kind != null) {
+          long negative = negativeOf.containsKey(cluster(removed)) && negativeOf.get(cluster(removed)) == cluster(kept)
+              ? cluster(removed) : cluster(kept);
+          if (mergedNegatives.add(negative)) {
+            byKind.merge(kind, 1L, Long::sum);
+          }
+        }
       }
     }
     long expectedExact = expectedExactRemovals();
     return new NearCheck(expectedExact + expectedNearRemovals(), expectedNearRemovals(), correct, wrong, exactCorrect,
-        nearCorrect, nearWrong, hardNegativeMerges);
+        nearCorrect, nearWrong, hardNegativeMerges, byKind, hardNegatives(), nearWrongElsewhere);
   }
 
   /**
@@ -181,9 +225,15 @@ public final class GroundTruth {
    * @param nearCorrect correct removals by the near rule
    * @param nearWrong wrong removals by the near rule
    * @param hardNegativeMerges wrong removals involving a hard-negative cluster
+   * @param hardNegativeMergesByKind hard negatives that a wrong removal joined with the cluster they were
+   *     made against, per kind (0 for each kind the data holds)
+   * @param hardNegatives hard-negative clusters in the data, per kind
+   * @param nearWrongElsewhere wrong removals by the near rule that do not join a hard negative with the
+   *     cluster it was made against (two offers the generator did not make alike)
    */
   public record NearCheck(long expected, long expectedNear, long correct, long wrong, long exactCorrect,
-      long nearCorrect, long nearWrong, long hardNegativeMerges) {
+      long nearCorrect, long nearWrong, long hardNegativeMerges, Map<PostGenerator.Kind, Long> hardNegativeMergesByKind,
+      Map<PostGenerator.Kind, Long> hardNegatives, long nearWrongElsewhere) {
     /** Precision over all removals. */
     public double precision() {
       return correct + wrong == 0 ? 1.0 : (double) correct / (correct + wrong);

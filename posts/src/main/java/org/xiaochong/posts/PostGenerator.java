@@ -16,8 +16,15 @@ import java.util.function.Consumer;
  * format changes, all equal after normalization) and near ones (changed price, added, dropped or
  * reordered sentence, reformatted phone in the text, reworded title, one-character typo). Some
  * clusters are hard negatives of another: the same seller with another product, or the same product
- * from another seller; they are distinct clusters and must never be merged. Every original carries a
- * stock quantity unique to its cluster, so two clusters never collide by chance.
+ * from another seller, and in the realistic vocabulary the same product and template from another
+ * place, with another quantity or another price, by another seller or the same one; they are distinct
+ * clusters and must never be merged.
+ *
+ * <p>Two vocabularies ({@link Vocabulary}): the legacy one gives every original a stock quantity
+ * unique to its cluster, so two clusters never collide by chance and every post keeps rare keys as
+ * the table grows; the realistic one ({@link RealisticPosts}) draws everything but the seller's
+ * phone from bounded lists, so a price, a quantity or a place is held by more posts as the table
+ * grows, as in real posts.
  *
  * <p>Times: originals are spread over 2024-01-01 .. 2025-12-31; a variant is up to 30 days before or
  * after its original; 0.5% of the rows have a NULL time and some variants share their original's
@@ -35,7 +42,7 @@ public final class PostGenerator {
    * one: 0.6, so the near pass has plenty to find. Crawled data is often more repetitive: the seed's
    * exact-only method found 89.5 % of its duplicates, so there exact copies were about nine in ten.
    */
-  static final double DEFAULT_EXACT_SHARE = 0.6;
+  public static final double DEFAULT_EXACT_SHARE = 0.6;
   /** Share of clusters that are hard negatives of an earlier cluster. */
   static final double HARD_NEGATIVE_SHARE = 0.05;
 
@@ -54,8 +61,22 @@ public final class PostGenerator {
     NEAR_PHONE_IN_TEXT(false, true),
     NEAR_TITLE(false, true),
     NEAR_TYPO(false, true),
+    /** A hard negative: the same seller's offer of another product. */
     HARD_NEGATIVE_SELLER(false, false),
-    HARD_NEGATIVE_PRODUCT(false, false);
+    /** A hard negative: the same offer by another seller. */
+    HARD_NEGATIVE_PRODUCT(false, false),
+    /** A hard negative (realistic): the same product and template from another place, by another seller. */
+    HARD_NEGATIVE_PLACE(false, false),
+    /** A hard negative (realistic): the same product and template from another place, by the same seller. */
+    HARD_NEGATIVE_PLACE_SAME_SELLER(false, false),
+    /** A hard negative (realistic): the same product and template, another quantity, by another seller. */
+    HARD_NEGATIVE_QUANTITY(false, false),
+    /** A hard negative (realistic): the same product and template, another quantity, by the same seller. */
+    HARD_NEGATIVE_QUANTITY_SAME_SELLER(false, false),
+    /** A hard negative (realistic): the same product and template, another price, by another seller. */
+    HARD_NEGATIVE_PRICE(false, false),
+    /** A hard negative (realistic): the same product and template, another price, by the same seller. */
+    HARD_NEGATIVE_PRICE_SAME_SELLER(false, false);
 
     /** Equal to the original after normalization. */
     public final boolean exactDuplicate;
@@ -66,12 +87,46 @@ public final class PostGenerator {
       this.exactDuplicate = exactDuplicate;
       this.nearDuplicate = nearDuplicate;
     }
+
+    /** The original of a cluster made as another offer close to an earlier cluster's. */
+    public boolean hardNegative() {
+      return name().startsWith("HARD_NEGATIVE_");
+    }
   }
 
-  /** One generated row with its truth: cluster id and kind. */
+  /**
+   * The words the posts are made of. {@code LEGACY}: a product list of 60, 30 regions, prices over
+   * a wide range and a stock quantity unique to each cluster, so every post has rare keys besides its
+   * phone. {@code REALISTIC}: the bounded vocabulary of real posts ({@link RealisticPosts}), where only
+   * a seller's phone stays rare as the table grows.
+   */
+  public enum Vocabulary {
+    LEGACY,
+    REALISTIC;
+
+    /** The vocabulary named {@code name} ({@code legacy} or {@code realistic}, any case). */
+    public static Vocabulary parse(String name) {
+      for (Vocabulary v : values()) {
+        if (v.name().equalsIgnoreCase(name.strip())) {
+          return v;
+        }
+      }
+      throw new IllegalArgumentException("unknown vocabulary '" + name + "': expected legacy or realistic");
+    }
+
+    /** The name on the command line. */
+    public String label() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /**
+   * One generated row with its truth: cluster id and kind, and for the posts of a hard-negative
+   * cluster the cluster it was made against ({@code negativeOf}, 0 for the others).
+   */
   public record Post(
       long id, long cluster, Kind kind, String title, String category, String product, String region,
-      String price, String contact, String phone, String content, LocalDateTime regTime) {}
+      String price, String contact, String phone, String content, LocalDateTime regTime, long negativeOf) {}
 
   private static final String[] PRODUCTS = {
     "红富士苹果", "砂糖橘", "赣南脐橙", "大白菜", "土豆", "西红柿", "黄瓜", "玉米", "大豆", "小麦", "花生", "红薯",
@@ -107,6 +162,8 @@ public final class PostGenerator {
   private final SplittableRandom random;
   private final int sellers;
   private final double exactShare;
+  /** The realistic vocabulary's offers and sellers; null for the legacy vocabulary. */
+  private final RealisticPosts realistic;
   private final Kind[] exactKinds = {Kind.EXACT_REPOST, Kind.EXACT_WHITESPACE, Kind.EXACT_FULLWIDTH, Kind.EXACT_PUNCTUATION, Kind.EXACT_PHONE_FORMAT};
   private final Kind[] nearKinds = {Kind.NEAR_PRICE, Kind.NEAR_ADDED_SENTENCE, Kind.NEAR_DROPPED_SENTENCE, Kind.NEAR_REORDERED, Kind.NEAR_PHONE_IN_TEXT, Kind.NEAR_TITLE, Kind.NEAR_TYPO};
 
@@ -115,9 +172,24 @@ public final class PostGenerator {
   private long nextId = 1;
   private long nextCluster = 1;
 
-  /** Posts of one original: its fields, before formatting. */
-  private record Base(long cluster, boolean supply, String product, String region, String grade, String quality,
-      int priceCents, String unit, long stock, int seller, List<String> extras, LocalDateTime time) {}
+  /**
+   * Posts of one original: its fields, before formatting; {@code kind} is the original's (ORIGINAL or
+   * a hard negative of cluster {@code negativeOf}), {@code shape} the realistic vocabulary's fields
+   * (null in the legacy one), {@code stock} the quantity.
+   */
+  record Base(long cluster, boolean supply, String product, String region, String grade, String quality,
+      int priceCents, String unit, long stock, int seller, List<String> extras, LocalDateTime time, Kind kind,
+      long negativeOf, RealisticPosts.Shape shape) {
+    Base withPrice(int cents, LocalDateTime time) {
+      return new Base(cluster, supply, product, region, grade, quality, cents, unit, stock, seller, extras, time, kind,
+          negativeOf, shape);
+    }
+
+    Base withExtras(List<String> extras) {
+      return new Base(cluster, supply, product, region, grade, quality, priceCents, unit, stock, seller, extras, time,
+          kind, negativeOf, shape);
+    }
+  }
 
   /**
    * @param seed the random seed (the same seed gives the same data)
@@ -131,12 +203,21 @@ public final class PostGenerator {
    * @param exactShare chance that a variant is exact rather than near, in [0, 1]
    */
   public PostGenerator(long seed, long expectedRecords, double exactShare) {
+    this(seed, expectedRecords, exactShare, Vocabulary.LEGACY);
+  }
+
+  /**
+   * @param vocabulary the words of the posts; the legacy one sizes its seller pool from {@code
+   *     expectedRecords}, the realistic one gives each seller 1 or 2 offers whatever the size
+   */
+  public PostGenerator(long seed, long expectedRecords, double exactShare, Vocabulary vocabulary) {
     if (!(exactShare >= 0 && exactShare <= 1)) {
       throw new IllegalArgumentException("exact share (" + exactShare + ") must be in [0, 1]");
     }
     this.random = new SplittableRandom(seed);
     this.sellers = (int) Math.max(50, expectedRecords / 6);
     this.exactShare = exactShare;
+    this.realistic = vocabulary == Vocabulary.REALISTIC ? new RealisticPosts(random, this) : null;
   }
 
   /** Generates at least {@code records} posts (a cluster is never cut), in blocks shuffled by id. */
@@ -160,49 +241,14 @@ public final class PostGenerator {
 
   private List<Post> nextCluster(List<Base> recentBases) {
     long cluster = nextCluster++;
-    Base base;
-    Kind originalKind = Kind.ORIGINAL;
-    Base hardNegative = null;
-    if (!recentBases.isEmpty() && random.nextDouble() < HARD_NEGATIVE_SHARE) {
-      Base other = recentBases.get(random.nextInt(recentBases.size()));
-      // Two hard negatives of one original (or a chain of them) must not land on the same offer, or
-      // they would be true duplicates labelled as different clusters.
-      for (int attempt = 0; attempt < 20 && hardNegative == null; attempt++) {
-        boolean otherProduct = random.nextBoolean();
-        String product = otherProduct ? pickOther(PRODUCTS, other.product()) : other.product();
-        int seller = otherProduct ? other.seller() : (other.seller() + 1 + random.nextInt(sellers - 1)) % sellers;
-        Base candidate = new Base(cluster, other.supply(), product, other.region(), other.grade(), other.quality(),
-            other.priceCents(), other.unit(), uniqueStock(cluster), seller, other.extras(), randomTime());
-        if (offers.add(offerOf(candidate))) {
-          hardNegative = candidate;
-          originalKind = otherProduct ? Kind.HARD_NEGATIVE_SELLER : Kind.HARD_NEGATIVE_PRODUCT;
-        }
-      }
-    }
-    if (hardNegative != null) {
-      base = hardNegative;
-    } else {
-      List<String> extras = new ArrayList<>();
-      int n = random.nextInt(3);
-      for (int i = 0; i < n; i++) {
-        String s = EXTRA_SENTENCES[random.nextInt(EXTRA_SENTENCES.length)];
-        if (!extras.contains(s)) {
-          extras.add(s);
-        }
-      }
-      base = new Base(cluster, random.nextDouble() < 0.7, PRODUCTS[random.nextInt(PRODUCTS.length)],
-          REGIONS[random.nextInt(REGIONS.length)], GRADES[random.nextInt(GRADES.length)],
-          QUALITIES[random.nextInt(QUALITIES.length)], 50 + random.nextInt(3000), UNITS[random.nextInt(UNITS.length)],
-          uniqueStock(cluster), random.nextInt(sellers), extras, randomTime());
-    }
-    offers.add(offerOf(base));
+    Base base = realistic != null ? realistic.next(cluster, recentBases) : legacyBase(cluster, recentBases);
     if (recentBases.size() < 1000) {
       recentBases.add(base);
     } else {
       recentBases.set(random.nextInt(recentBases.size()), base);
     }
     List<Post> posts = new ArrayList<>();
-    posts.add(render(base, originalKind, base.time()));
+    posts.add(render(base, base.kind(), base.time()));
     if (random.nextDouble() < DUPLICATE_SHARE) {
       int variants = 1 + random.nextInt(3);
       List<Kind> kinds = new ArrayList<>();
@@ -223,6 +269,53 @@ public final class PostGenerator {
     return posts;
   }
 
+  /** The legacy vocabulary's next offer: a hard negative of a recent one, or a new one. */
+  private Base legacyBase(long cluster, List<Base> recentBases) {
+    Base base;
+    Base hardNegative = null;
+    if (!recentBases.isEmpty() && random.nextDouble() < HARD_NEGATIVE_SHARE) {
+      Base other = recentBases.get(random.nextInt(recentBases.size()));
+      // Two hard negatives of one original (or a chain of them) must not land on the same offer, or
+      // they would be true duplicates labelled as different clusters.
+      for (int attempt = 0; attempt < 20 && hardNegative == null; attempt++) {
+        boolean otherProduct = random.nextBoolean();
+        String product = otherProduct ? pickOther(PRODUCTS, other.product()) : other.product();
+        int seller = otherProduct ? other.seller() : (other.seller() + 1 + random.nextInt(sellers - 1)) % sellers;
+        Kind kind = otherProduct ? Kind.HARD_NEGATIVE_SELLER : Kind.HARD_NEGATIVE_PRODUCT;
+        Base candidate = new Base(cluster, other.supply(), product, other.region(), other.grade(), other.quality(),
+            other.priceCents(), other.unit(), uniqueStock(cluster), seller, other.extras(), randomTime(), kind,
+            other.cluster(), null);
+        if (offers.add(offerOf(candidate))) {
+          hardNegative = candidate;
+        }
+      }
+    }
+    if (hardNegative != null) {
+      base = hardNegative;
+    } else {
+      List<String> extras = randomExtras();
+      base = new Base(cluster, random.nextDouble() < 0.7, PRODUCTS[random.nextInt(PRODUCTS.length)],
+          REGIONS[random.nextInt(REGIONS.length)], GRADES[random.nextInt(GRADES.length)],
+          QUALITIES[random.nextInt(QUALITIES.length)], 50 + random.nextInt(3000), UNITS[random.nextInt(UNITS.length)],
+          uniqueStock(cluster), random.nextInt(sellers), extras, randomTime(), Kind.ORIGINAL, 0, null);
+    }
+    offers.add(offerOf(base));
+    return base;
+  }
+
+  /** Zero to two distinct extra sentences. */
+  List<String> randomExtras() {
+    List<String> extras = new ArrayList<>();
+    int n = random.nextInt(3);
+    for (int i = 0; i < n; i++) {
+      String s = EXTRA_SENTENCES[random.nextInt(EXTRA_SENTENCES.length)];
+      if (!extras.contains(s)) {
+        extras.add(s);
+      }
+    }
+    return extras;
+  }
+
   private static long offerOf(Base b) {
     return java.util.Objects.hash(b.supply(), b.product(), b.region(), b.grade(), b.quality(), b.priceCents(), b.unit(),
             b.seller(), b.extras()) * 0x9E3779B97F4A7C15L;
@@ -232,7 +325,7 @@ public final class PostGenerator {
     return 100 + cluster * 10 + random.nextInt(10);
   }
 
-  private LocalDateTime randomTime() {
+  LocalDateTime randomTime() {
     if (random.nextDouble() < 0.005) {
       return null;
     }
@@ -255,15 +348,17 @@ public final class PostGenerator {
       case EXACT_PUNCTUATION -> copy(original, original.title(), original.product(), swapPunctuation(original.content()), original.phone());
       case EXACT_PHONE_FORMAT -> copy(original, original.title(), original.product(), original.content(), dashed(original.phone()));
       case NEAR_PRICE -> {
+        if (realistic != null) {
+          yield render(base.withPrice(realistic.revisedPrice(base), time), kind, time);
+        }
         int cents = base.priceCents() + (random.nextBoolean() ? 1 : -1) * (10 + random.nextInt(40));
-        Base changed = new Base(base.cluster(), base.supply(), base.product(), base.region(), base.grade(), base.quality(),
-            Math.max(10, cents == base.priceCents() ? cents + 7 : cents), base.unit(), base.stock(), base.seller(), base.extras(), time);
+        Base changed = base.withPrice(Math.max(10, cents == base.priceCents() ? cents + 7 : cents), time);
         yield render(changed, kind, time);
       }
       case NEAR_ADDED_SENTENCE -> {
         List<String> extras = new ArrayList<>(base.extras());
         extras.add(pickNotIn(EXTRA_SENTENCES, extras));
-        yield render(withExtras(base, extras), kind, time);
+        yield render(base.withExtras(extras), kind, time);
       }
       case NEAR_DROPPED_SENTENCE -> {
         List<String> extras = new ArrayList<>(base.extras());
@@ -271,30 +366,35 @@ public final class PostGenerator {
           yield copy(original, original.title(), original.product(), original.content().replace(base.quality() + "，", ""), original.phone());
         }
         extras.remove(random.nextInt(extras.size()));
-        yield render(withExtras(base, extras), kind, time);
+        yield render(base.withExtras(extras), kind, time);
       }
       case NEAR_REORDERED -> copy(original, original.title(), original.product(), reorder(original.content()), original.phone());
       case NEAR_PHONE_IN_TEXT -> copy(original, original.title(), original.product(),
           original.content().replace(original.phone(), dashed(original.phone())), original.phone());
-      case NEAR_TITLE -> copy(original, rewordTitle(original.title()), original.product(), original.content(), original.phone());
+      case NEAR_TITLE -> realistic != null ? render(base, kind, time, true)
+          : copy(original, rewordTitle(original.title()), original.product(), original.content(), original.phone());
       case NEAR_TYPO -> copy(original, original.title(), original.product(), typo(original.content()), original.phone());
       default -> throw new IllegalStateException("not a variant kind: " + kind);
     };
   }
 
-  private Base withExtras(Base base, List<String> extras) {
-    return new Base(base.cluster(), base.supply(), base.product(), base.region(), base.grade(), base.quality(),
-        base.priceCents(), base.unit(), base.stock(), base.seller(), extras, base.time());
+  private Post render(Base base, Kind kind, LocalDateTime time) {
+    return render(base, kind, time, false);
   }
 
-  private Post render(Base base, Kind kind, LocalDateTime time) {
+  /** The post of an offer ({@code otherTitle}: the realistic template's second title form). */
+  private Post render(Base base, Kind kind, LocalDateTime time, boolean otherTitle) {
     String contact = SURNAMES[base.seller() % SURNAMES.length] + TITLES_OF_ADDRESS[(base.seller() / SURNAMES.length) % TITLES_OF_ADDRESS.length];
     String phone = phoneOf(base.seller());
-    String price = String.format("%d.%02d元/%s", base.priceCents() / 100, base.priceCents() % 100, base.unit());
+    String price = priceText(base);
     String category = base.supply() ? "供应" : "求购";
     String title;
     StringBuilder content = new StringBuilder();
-    if (base.supply()) {
+    if (base.shape() != null) {
+      String[] titleAndSentence = RealisticPosts.render(base, otherTitle);
+      title = titleAndSentence[0];
+      content.append(titleAndSentence[1]);
+    } else if (base.supply()) {
       title = "供应" + base.region() + base.grade() + base.product();
       content.append("本人有").append(base.product()).append("约").append(base.stock()).append(base.unit()).append("，产地")
           .append(base.region()).append("，").append(base.quality()).append("，价格").append(price).append("。");
@@ -308,7 +408,12 @@ public final class PostGenerator {
     }
     content.append("联系人：").append(contact).append("，电话：").append(phone).append("。");
     return new Post(0, base.cluster(), kind, title, category, base.product(), base.region(), price, contact, phone,
-        content.toString(), time);
+        content.toString(), time, base.negativeOf());
+  }
+
+  /** The price as posted, e.g. {@code 2.50元/斤}. */
+  static String priceText(Base base) {
+    return String.format("%d.%02d元/%s", base.priceCents() / 100, base.priceCents() % 100, base.unit());
   }
 
   private String phoneOf(int seller) {
@@ -318,11 +423,13 @@ public final class PostGenerator {
   }
 
   private static Post copy(Post p, String title, String product, String content, String phone) {
-    return new Post(p.id(), p.cluster(), p.kind(), title, p.category(), product, p.region(), p.price(), p.contact(), phone, content, p.regTime());
+    return new Post(p.id(), p.cluster(), p.kind(), title, p.category(), product, p.region(), p.price(), p.contact(), phone, content, p.regTime(),
+        p.negativeOf());
   }
 
   private static Post withId(Post p, long id) {
-    return new Post(id, p.cluster(), p.kind(), p.title(), p.category(), p.product(), p.region(), p.price(), p.contact(), p.phone(), p.content(), p.regTime());
+    return new Post(id, p.cluster(), p.kind(), p.title(), p.category(), p.product(), p.region(), p.price(), p.contact(), p.phone(), p.content(), p.regTime(),
+        p.negativeOf());
   }
 
   /** Inserts spaces next to Chinese characters only (where normalization drops them), plus a newline. */

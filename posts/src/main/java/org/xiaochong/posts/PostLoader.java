@@ -39,8 +39,15 @@ public final class PostLoader {
    */
   public static long reload(Database database, long seed, long records, Path truthFile, LongConsumer progress,
       java.util.function.Consumer<PostGenerator.Post> also) {
+    return reload(database, seed, records, PostGenerator.Vocabulary.LEGACY, truthFile, progress, also);
+  }
+
+  /** {@link #reload(Database, long, long, Path, LongConsumer, java.util.function.Consumer)} in {@code vocabulary}. */
+  public static long reload(Database database, long seed, long records, PostGenerator.Vocabulary vocabulary,
+      Path truthFile, LongConsumer progress, java.util.function.Consumer<PostGenerator.Post> also) {
     recreateTable(database);
-    return load(database, new PostGenerator(seed, records), records, truthFile, progress, also);
+    return load(database, new PostGenerator(seed, records, PostGenerator.DEFAULT_EXACT_SHARE, vocabulary), records,
+        truthFile, progress, also);
   }
 
   /**

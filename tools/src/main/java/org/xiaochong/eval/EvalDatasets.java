@@ -36,6 +36,7 @@ public final class EvalDatasets {
   private final long seed;
   private final long records;
   private final double exactShare;
+  private final PostGenerator.Vocabulary vocabulary;
   private final long maxRecords;
 
   /**
@@ -45,9 +46,18 @@ public final class EvalDatasets {
    * @param maxRecords cap on the records loaded from a real set (0: all)
    */
   public EvalDatasets(long seed, long records, double exactShare, long maxRecords) {
+    this(seed, records, exactShare, PostGenerator.Vocabulary.LEGACY, maxRecords);
+  }
+
+  /**
+   * @param vocabulary words of the generated posts
+   */
+  public EvalDatasets(long seed, long records, double exactShare, PostGenerator.Vocabulary vocabulary,
+      long maxRecords) {
     this.seed = seed;
     this.records = records;
     this.exactShare = exactShare;
+    this.vocabulary = vocabulary;
     this.maxRecords = maxRecords;
   }
 
@@ -83,7 +93,7 @@ public final class EvalDatasets {
     Truth truth = new Truth();
     java.util.Map<Long, PostGenerator.Kind> kinds = new java.util.HashMap<>();
     try (TableLoader loader = new TableLoader(database, table, "id", "reg_time", columns)) {
-      new PostGenerator(seed, records, exactShare).generate(records, p -> {
+      new PostGenerator(seed, records, exactShare, vocabulary).generate(records, p -> {
         kinds.put(p.id(), p.kind());
         loader.add(p.id(), p.regTime(), new String[] {p.title(), p.category(), p.product(), p.region(), p.price(),
             p.contact(), p.phone(), p.content()});
@@ -92,7 +102,7 @@ public final class EvalDatasets {
       loader.finish();
     }
     return new Loaded(table, truth, columns, List.of("title", "product", "content"), null, null,
-        " (seed " + seed + ", exact share " + exactShare + ")", kinds);
+        " (seed " + seed + ", exact share " + exactShare + ", " + vocabulary.label() + " vocabulary)", kinds);
   }
 
   /** A CSV with an id column and a pair file p1,p2 of ids; {@code hidden} columns are not loaded. */

@@ -36,7 +36,9 @@ import picocli.CommandLine;
  * {@code dedup bench}: generate → load → index → run --apply on generated posts, and beside it, on a
  * copy of the same table in the same server, the same exact dedup done in SQL (an MD5(CONCAT_WS(…))
  * column, an index on it, a SELECT of the rows with a newer twin, a DELETE). Prints rows/s per stage,
- * peak heap, and the ratio of the two.
+ * peak heap, and the ratio of the two; with the near pass, the figures of issue 22's targets (near
+ * candidates per examined record, near pass and near index build times, near precision and recall,
+ * hard-negative merges by kind, whole run time). Writes them to {@code bench.json} in the data folder.
  */
 @Command(
     name = "bench",
@@ -57,6 +59,12 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--data-dir", defaultValue = "data/bench", description = "Scratch folder (default ${DEFAULT-VALUE}).")
   Path dataDir;
+
+  @Option(names = "--vocabulary", defaultValue = "realistic", paramLabel = "legacy|realistic",
+      description = {"Words of the generated posts (default ${DEFAULT-VALUE}): realistic has the bounded vocabulary",
+          "of real posts, where a price, quantity or place is held by more posts as the table grows; legacy keeps a",
+          "rare stock quantity in every post (the figures of bench/RESULTS.md before issue 22)."})
+  String vocabulary;
 
   @Option(names = "--skip-sql", description = "Do not run the SQL baseline.")
   boolean skipSql;
@@ -80,6 +88,7 @@ final class BenchCommand implements Callable<Integer> {
       return ExitCodes.USAGE;
     }
     boolean near = methods.stream().anyMatch(m -> m.name().equals("near"));
+    org.xiaochong.posts.PostGenerator.Vocabulary words = GenerateCommand.vocabulary(vocabulary);
     PrintWriter out = spec.commandLine().getOut();
     DedupConfig config = DedupConfig.forDataDir(dataDir);
     EvalCommand.deleteTree(config.indexDir());
@@ -89,10 +98,11 @@ final class BenchCommand implements Callable<Integer> {
       long t = System.nanoTime();
       long loaded;
       try (Progress.Stage stage = progress.start("load", records)) {
-        loaded = PostLoader.reload(database, seed, records, null, stage, truth::add);
+        loaded = PostLoader.reload(database, seed, records, words, null, stage, truth::add);
       }
       double loadSeconds = (System.nanoTime() - t) / 1e9;
-      out.printf("generate+load: %,d rows in %.1f s (%,.0f rows/s)%n", loaded, loadSeconds, loaded / loadSeconds);
+      out.printf("generate+load: %,d rows (%s vocabulary, seed %d) in %.1f s (%,.0f rows/s)%n", loaded, words.label(),
+          seed, loadSeconds, loaded / loadSeconds);
       if (!skipSql) {
         database.jdbi().useHandle(h -> {
           h.execute("DROP TABLE IF EXISTS supply_demand_sqlbench");
@@ -126,6 +136,21 @@ final class BenchCommand implements Callable<Integer> {
           summary.removed("exact"), check.expected(), check.wrong(), peakHeap >> 20);
       out.printf("  apply: %,d planned rows decided again on their rows (%,d left in place)%n", summary.decidedAgain(),
           summary.skippedChanged());
+      Map<String, Object> json = new LinkedHashMap<>();
+      json.put("records", summary.recordsRead());
+      json.put("vocabulary", words.label());
+      json.put("seed", seed);
+      json.put("method", method);
+      json.put("threads", config.threads());
+      json.put("max_heap_mb", Runtime.getRuntime().maxMemory() >> 20);
+      json.put("peak_heap_mb", peakHeap >> 20);
+      json.put("run_seconds", summary.totalSeconds());
+      json.put("seconds", summary.seconds());
+      Map<String, Object> exact = new LinkedHashMap<>();
+      exact.put("removed", summary.removed("exact"));
+      exact.put("truth", check.expected());
+      exact.put("wrong", check.wrong());
+      json.put("exact", exact);
       if (near) {
         GroundTruth.NearCheck all = truth.checkAll(PlanRemovals.of(outcome.plan()));
         NearStats n = summary.report("near").flatMap(NearMethod::stats).orElseThrow();
@@ -137,6 +162,7 @@ final class BenchCommand implements Callable<Integer> {
         out.printf("  segmenting (near index build): %.2f s = %.1f%% of the run%n", segmenting,
             summary.totalSeconds() > 0 ? 100 * segmenting / summary.totalSeconds() : 0.0);
         printKeyFamilies(out, n.keyTimes(), config.threads(), summary.totalSeconds());
+        json.put("near", printNearFigures(out, summary, n, all, peakHeap));
       }
       for (org.xiaochong.method.FingerprintMethod other : methods) {
         if (!other.name().equals("exact") && !other.name().equals("near")) {
@@ -174,8 +200,61 @@ final class BenchCommand implements Callable<Integer> {
       if (incremental) {
         NightlyBench.run(out, database, config, dataDir, summary.totalSeconds());
       }
+      Path jsonFile = dataDir.resolve("bench.json");
+      new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(jsonFile.toFile(), json);
+      out.printf("%nfigures in %s%n", jsonFile);
     }
     return ExitCodes.OK;
+  }
+
+  /**
+   * The figures issue 22's targets name, one line each, and the same as a map for bench.json. Near
+   * candidates per examined record: kept records compared, per record of the window the near pass
+   * looked up (the exact pass's removals are not looked up).
+   */
+  static Map<String, Object> printNearFigures(PrintWriter out, RunSummary summary, NearStats n,
+      GroundTruth.NearCheck all, long peakHeap) {
+    long lookedUp = Math.max(0, n.examined() - n.skippedExact());
+    double perRecord = lookedUp == 0 ? 0.0 : (double) n.candidates() / lookedUp;
+    double nearSeconds = summary.seconds().getOrDefault("near", 0.0);
+    double nearIndexSeconds = summary.seconds().getOrDefault("near_index", 0.0);
+    out.println("  targets (issue 22):");
+    out.printf("    near candidates compared per examined record %10.2f  (%,d candidates, %,d records examined)%n",
+        perRecord, n.candidates(), lookedUp);
+    out.printf("    near pass                                    %10.2f s%n", nearSeconds);
+    out.printf("    near index build (segmentation)              %10.2f s%n", nearIndexSeconds);
+    out.printf("    whole run                                    %10.2f s%n", summary.totalSeconds());
+    out.printf("    peak heap                                    %,10d MB%n", peakHeap >> 20);
+    out.printf("    near precision                               %10.4f  (%,d right, %,d wrong; %,d of them not of a"
+        + " hard negative and its model)%n", all.nearPrecision(), all.nearCorrect(), all.nearWrong(),
+        all.nearWrongElsewhere());
+    out.printf("    near recall                                  %10.4f  (of %,d near variants)%n", all.nearRecall(),
+        all.expectedNear());
+    out.printf("    hard-negative merges (hard negatives joined with the post they were made against / all):%n");
+    Map<String, Object> byKind = new LinkedHashMap<>();
+    all.hardNegatives().forEach((kind, count) -> {
+      long merges = all.hardNegativeMergesByKind().getOrDefault(kind, 0L);
+      out.printf("      %-36s %,8d of %,d%n", kind, merges, count);
+      Map<String, Long> figures = new LinkedHashMap<>();
+      figures.put("merges", merges);
+      figures.put("hard_negatives", count);
+      byKind.put(kind.name(), figures);
+    });
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("candidates", n.candidates());
+    json.put("records_examined", lookedUp);
+    json.put("candidates_per_examined_record", perRecord);
+    json.put("near_seconds", nearSeconds);
+    json.put("near_index_seconds", nearIndexSeconds);
+    json.put("removed", summary.removed("near"));
+    json.put("near_precision", all.nearPrecision());
+    json.put("near_recall", all.nearRecall());
+    json.put("precision", all.precision());
+    json.put("recall", all.recall());
+    json.put("hard_negative_merges", all.hardNegativeMerges());
+    json.put("hard_negative_merges_by_kind", byKind);
+    json.put("near_wrong_not_hard_negative", all.nearWrongElsewhere());
+    return json;
   }
 
   /**

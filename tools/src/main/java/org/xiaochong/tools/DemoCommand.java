@@ -41,6 +41,10 @@ final class DemoCommand implements Callable<Integer> {
       description = "Passes to run (default ${DEFAULT-VALUE}; both adds the near-duplicate pass, ~1 ms per post more).")
   String method;
 
+  @Option(names = "--vocabulary", defaultValue = "legacy", paramLabel = "legacy|realistic",
+      description = "Words of the generated posts (default ${DEFAULT-VALUE}); see `dedup generate --help`.")
+  String vocabulary;
+
   @Option(names = "--verbose", description = "Print stack traces of errors.")
   boolean verbose;
 
@@ -52,6 +56,7 @@ final class DemoCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--records (" + records + ") must be in [1, 50000000]");
     }
     var methods = ConfigOptions.methods(method);
+    var words = GenerateCommand.vocabulary(vocabulary);
     var out = spec.commandLine().getOut();
     DedupConfig config = DedupConfig.forDataDir(dataDir);
     try (Database database = Database.open(config.db())) {
@@ -61,7 +66,7 @@ final class DemoCommand implements Callable<Integer> {
       Progress progress = ConsoleProgress.forThisProcess();
       long loaded;
       try (Progress.Stage stage = progress.start("load", records)) {
-        loaded = PostLoader.reload(database, seed, records, dataDir.resolve("truth.csv"), stage,
+        loaded = PostLoader.reload(database, seed, records, words, dataDir.resolve("truth.csv"), stage,
             truth::add);
       }
       out.printf("loaded %,d rows in %.1f s; ground truth in %s%n", loaded, (System.nanoTime() - t) / 1e9,
@@ -87,6 +92,10 @@ final class DemoCommand implements Callable<Integer> {
                   + " near recall %.4f%s%n", all.expected(), all.expectedNear(), all.correct(), all.wrong(),
               all.hardNegativeMerges(), all.precision(), all.recall(), all.nearPrecision(), all.nearRecall(),
               methods.size() == 1 ? " (near alone also removes exact copies: read the recall over all)" : "");
+          StringBuilder kinds = new StringBuilder("hard negatives joined with the post they were made against:");
+          all.hardNegatives().forEach((kind, count) -> kinds.append(String.format(" %s %,d/%,d;", kind,
+              all.hardNegativeMergesByKind().getOrDefault(kind, 0L), count)));
+          out.println(kinds);
         }
         out.println("report: " + report.toAbsolutePath() + " (summary.json, decisions.jsonl, report.html)");
         out.println("undo with: echo data.dir=" + dataDir + " > demo.properties && bin/dedup restore --config demo.properties --run "

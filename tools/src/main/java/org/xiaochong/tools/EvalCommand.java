@@ -86,6 +86,10 @@ final class EvalCommand implements Callable<Integer> {
           + " the seed's data had about 0.9).")
   double exactShare;
 
+  @Option(names = "--vocabulary", defaultValue = "legacy", paramLabel = "legacy|realistic",
+      description = "Words of the generated posts (default ${DEFAULT-VALUE}); see `dedup generate --help`.")
+  String vocabulary;
+
   @Option(names = "--seed", defaultValue = "20081118", description = "Seed of the generated data (default ${DEFAULT-VALUE}).")
   long seed;
 
@@ -127,6 +131,7 @@ final class EvalCommand implements Callable<Integer> {
     if (records < 10 || records > 10_000_000) {
       throw new BadInputException("--records (" + records + ") must be in [10, 10000000]");
     }
+    PostGenerator.Vocabulary words = GenerateCommand.vocabulary(vocabulary);
     PrintWriter out = spec.commandLine().getOut();
     List<String> names = which.equals("all") ? DATASETS : List.of(which);
     Path shared = sharedData != null ? sharedData
@@ -151,13 +156,13 @@ final class EvalCommand implements Callable<Integer> {
       // (seconds): a throwaway "both" run on 2,000 generated posts first, not counted anywhere.
       long w = System.nanoTime();
       long warmRecords = Math.min(records, 5_000);
-      EvalDatasets.Loaded warm = new EvalDatasets(seed, warmRecords, exactShare, maxRecords)
+      EvalDatasets.Loaded warm = new EvalDatasets(seed, warmRecords, exactShare, words, maxRecords)
           .loadGenerated(database, "eval_warmup");
       runMethod(database, warm, METHODS[0], new PrintWriter(java.io.Writer.nullWriter()));
       EvalDatasets.drop(database, warm.table());
       out.printf("warm-up (smartcn dictionaries, JIT; one run on %,d generated posts): %.1f s, not counted%n", warmRecords,
           (System.nanoTime() - w) / 1e9);
-      EvalDatasets datasets = new EvalDatasets(seed, records, exactShare, maxRecords);
+      EvalDatasets datasets = new EvalDatasets(seed, records, exactShare, words, maxRecords);
       for (String name : runnable) {
         long t = System.nanoTime();
         EvalDatasets.Loaded loaded = datasets.load(database, name, shared);

@@ -45,6 +45,12 @@ final class GenerateCommand implements Callable<Integer> {
       description = "Chance that a duplicate is an exact one rather than a near one, 0..1 (default ${DEFAULT-VALUE}).")
   double exactShare;
 
+  @Option(names = "--vocabulary", defaultValue = "legacy", paramLabel = "legacy|realistic",
+      description = {"The words of the posts (default ${DEFAULT-VALUE}): legacy keeps a rare stock quantity in every",
+          "post; realistic has the bounded vocabulary of real posts (30 products, 12 provinces, template sentences,",
+          "narrow price and quantity ranges, a few posts per seller) and hard negatives by place, quantity and price."})
+  String vocabulary;
+
   @Option(names = "--out", paramLabel = "FILE", description = "Write to FILE instead of stdout.")
   Path outFile;
 
@@ -62,6 +68,15 @@ final class GenerateCommand implements Callable<Integer> {
     this.stdout = stdout;
   }
 
+  /** The generator's vocabulary named by a {@code --vocabulary} option; a usage error for another name. */
+  static PostGenerator.Vocabulary vocabulary(String name) {
+    try {
+      return PostGenerator.Vocabulary.parse(name);
+    } catch (IllegalArgumentException e) {
+      throw new BadInputException("--vocabulary must be legacy or realistic, not '" + name + "'");
+    }
+  }
+
   @Override
   public Integer call() {
     if (records < 0) {
@@ -70,6 +85,7 @@ final class GenerateCommand implements Callable<Integer> {
     if (!(exactShare >= 0 && exactShare <= 1)) {
       throw new BadInputException("--exact-share must be in [0, 1], not " + exactShare);
     }
+    PostGenerator.Vocabulary words = vocabulary(vocabulary);
     try (OutputStream target = outFile != null ? Files.newOutputStream(outFile) : new FilterOutputStream(stdout) {
           @Override
           public void write(byte[] b, int off, int len) throws IOException {
@@ -86,7 +102,7 @@ final class GenerateCommand implements Callable<Integer> {
       // One object per line: the generator's root separator is the line break.
       json.setRootValueSeparator(null);
       long[] written = {0};
-      new PostGenerator(seed, records, exactShare).generate(records, post -> {
+      new PostGenerator(seed, records, exactShare, words).generate(records, post -> {
         if (written[0] == records) {
           return; // the generator never cuts a cluster, so it may draw a few more
         }

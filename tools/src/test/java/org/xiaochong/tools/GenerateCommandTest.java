@@ -68,6 +68,26 @@ class GenerateCommandTest {
   }
 
   @Test
+  void call_vocabularyRealistic_otherPostsOfTheBoundedVocabulary_legacyIsTheDefault() {
+    byte[] legacy = generate("--records", "2000", "--seed", "42");
+    assertThat(generate("--records", "2000", "--seed", "42", "--vocabulary", "legacy")).isEqualTo(legacy);
+    byte[] realistic = generate("--records", "2000", "--seed", "42", "--vocabulary", "realistic");
+    assertThat(realistic).isNotEqualTo(legacy);
+    assertThat(generate("--records", "2000", "--seed", "42", "--vocabulary", "realistic")).isEqualTo(realistic);
+    String[] lines = new String(realistic, StandardCharsets.UTF_8).split("\n");
+    assertThat(lines).hasSize(2000);
+  }
+
+  @Test
+  void call_unknownVocabulary_usageErrorNamingTheChoices() {
+    StringWriter err = new StringWriter();
+    int code = DedupCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err))
+        .execute("generate", "--records", "10", "--vocabulary", "real");
+    assertThat(code).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("--vocabulary must be legacy or realistic, not 'real'");
+  }
+
+  @Test
   void call_out_writesTheSameBytesToTheFile() throws Exception {
     Path file = dir.resolve("posts.jsonl");
     assertThat(generate("--records", "500", "--out", file.toString())).isEmpty();
