@@ -27,13 +27,15 @@ import org.xiaochong.policy.KeepLatestPolicy;
  * q-grams, optionally shingles) compared by shared count and IDF-weighted Jaccard similarity, each
  * key weighing its idf in this index ({@link NearSimilarity#idf}, {@link NearRule#isNearDuplicate}).
  *
- * <p>Greedy, newest first: the live documents of the near index are ordered by (time desc, id desc).
- * A record is a candidate for the records after it once it is <em>kept</em>. A record of the window
- * looks up, per segment, the postings of its candidate keys ({@link NearCandidates#candidateKeys(NearRule.Keys,
- * java.util.function.LongToIntFunction, int, int)}: the {@code pre} rarest of each family, term {@link NearSchema#KEY}), keeps
- * the kept documents among them as candidates, and compares its key set with each candidate's; if the
- * most similar candidate is a near duplicate, the record is planned for removal in favour of it (rule
- * near, score = weighted similarity), else the record is kept.
+ * <p>Greedy, newest first, in three steps. The live documents of the near index are ordered by (time
+ * desc, id desc). (1) Each record's looked-up keys are chosen ({@link NearCandidates#select}: its phone
+ * keys, and its rarest keys of each family), on every core. (2) Each record of the window is compared
+ * with every newer record it meets ({@link NearCandidateIndex}: a shared phone, or one of its rarest
+ * keys), on every core; the near duplicates among them ({@link NearRule#isNearDuplicate}) are kept best
+ * first (most similar, then newest). (3) On one thread, newest first: a record goes to the first of
+ * its near duplicates that is still kept (rule near, score = weighted similarity), else it is kept.
+ * Step 2 does not depend on what step 3 decides, so the decisions are the same for any number of
+ * workers, and a distributed job can find the same pairs with joins.
  *
  * <p>Then groups join by average linkage ({@link NearGroups}): each kept record of the window whose
  * fields are all short ({@link #allFieldsShort}), newest first, joins the newer group whose records it
@@ -43,18 +45,16 @@ import org.xiaochong.policy.KeepLatestPolicy;
  *
  * <p>Records outside the window are not examined but are kept (they stay, so they may absorb older
  * records of the window). A window of record ids (a nightly run: the records indexed since the last
- * applied run) also takes in the older records that share one of its records' candidate keys (the
- * rarest keys, {@link NearCandidates#candidateKeys}, held by at most {@link NearCandidates#COMMON_KEY} records):
- * a new or re-dated post can be the newer copy of an older post the last run kept, which a full run
- * would now remove, and near duplicates share their rare keys. Records the exact pass removed are skipped; its kept records take part like
+ * applied run) also takes in the older records that one of its records meets: a new or re-dated post
+ * can be the newer copy of an older post the last run kept, which a full run would now remove. Records the exact pass removed are skipped; its kept records take part like
  * any other. Records whose fingerprint set is empty (see {@link NearOutcome}) are counted per reason and
  * kept out of the pass: only the exact pass can remove them.
  *
- * <p>Over 300 lines because its two steps share one run's state read once per document (the
- * newest-first order, the kept set, the field masks, the key frequencies and term postings); the
- * group bookkeeping and the linkage itself are in {@link NearGroups}.
+ * <p>Over 300 lines because its steps share one run's state read once per document (the newest-first
+ * order, the kept set, the field masks, the key frequencies); which records meet is in {@link
+ * NearCandidateIndex}, the group bookkeeping and the linkage in {@link NearGroups}.
  *
- * <p>Not thread-safe: one instance per run.
+ * <p>One instance per run; {@link #run} uses its own workers.
  */
 public final class NearPass {
 
