@@ -51,11 +51,11 @@ final class NearCandidateIndex {
     return positionOf[doc];
   }
 
-  /** Adds the record at {@code pos} with its keys, after every record before it in the order. */
-  void add(int pos, long[] keys, NearCandidates.Selection selection) {
-    if (selection.telBlocked()) {
-      return;
-    }
+  /**
+   * Adds the record at {@code pos}, one that is not {@link NearCandidates#phoneBlocked}, with its keys,
+   * after every such record before it in the order.
+   */
+  void addLoose(int pos, long[] keys) {
     looseRecords++;
     for (long key : keys) {
       int df = holders.applyAsInt(key);

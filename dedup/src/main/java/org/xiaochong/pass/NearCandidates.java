@@ -52,12 +52,11 @@ public final class NearCandidates {
    * @param minHolders 2 when the record is one of the holders (the pass), 1 when it is not (a new record)
    */
   public static Selection select(NearRule.Keys record, long[] tel, LongToIntFunction holders, int minHolders, int pre) {
-    boolean blocked = tel.length > 0;
+    boolean blocked = phoneBlocked(tel, holders);
     long[] telKeys = new long[tel.length];
     int t = 0;
     for (long key : tel) {
       int df = holders.applyAsInt(key);
-      blocked &= df <= MAX_HOLDERS;
       if (df >= minHolders && df <= MAX_HOLDERS) {
         telKeys[t++] = key;
       }
@@ -75,6 +74,16 @@ public final class NearCandidates {
       }
     }
     return new Selection(blocked, Arrays.copyOf(telKeys, t), keys, alone);
+  }
+
+  /** Whether a record with these phone keys is {@link Selection#telBlocked}: it has some, none held by more than the cap. */
+  public static boolean phoneBlocked(long[] tel, LongToIntFunction holders) {
+    for (long key : tel) {
+      if (holders.applyAsInt(key) > MAX_HOLDERS) {
+        return false;
+      }
+    }
+    return tel.length > 0;
   }
 
   /**

@@ -178,25 +178,20 @@ public final class NearPass {
     sortNewestFirst(order, n);
     int records = n;
 
-    // Step 1: the keys each record looks up, in the newest-first order.
+    // Step 1: the records that are not phone-blocked, with their keys, in the newest-first order.
     NearCandidateIndex index = new NearCandidateIndex(leaves, maxDoc, order, records, frequencies::get);
-    long[] keysAlone = new long[1];
     Blocks.inOrder(pool, threads, records, BLOCK, (from, to) -> {
-      long[][] keys = new long[to - from][];
-      NearCandidates.Selection[] selections = new NearCandidates.Selection[to - from];
+      long[][] looseKeys = new long[to - from][];
       for (int pos = from; pos < to; pos++) {
-        NearRule.Keys record = IndexedNearKeys.of(leaves, order[pos]).withPresentFields(present[order[pos]]);
-        keys[pos - from] = record.keys();
-        selections[pos - from] = select(record, frequencies);
+        if (!NearCandidates.phoneBlocked(IndexedNearKeys.read(leaves, order[pos], NearSchema.TEL), frequencies::get)) {
+          looseKeys[pos - from] = IndexedNearKeys.read(leaves, order[pos], NearSchema.KEYS);
+        }
       }
-      return new Object[] {keys, selections};
-    }, (from, block) -> {
-      long[][] keys = (long[][]) block[0];
-      NearCandidates.Selection[] selections = (NearCandidates.Selection[]) block[1];
-      for (int i = 0; i < selections.length; i++) {
-        index.add(from + i, keys[i], selections[i]);
-        if (inWindow.get(order[from + i])) {
-          keysAlone[0] += selections[i].alone();
+      return looseKeys;
+    }, (from, looseKeys) -> {
+      for (int i = 0; i < looseKeys.length; i++) {
+        if (looseKeys[i] != null) {
+          index.addLoose(from + i, looseKeys[i]);
         }
       }
     });
@@ -210,7 +205,7 @@ public final class NearPass {
     // duplicates among them, best first. Whether they are kept is decided in step 3.
     int[][] nearOf = new int[records][];
     double[][] scoreOf = new double[records][];
-    long[] counts = new long[2]; // lookups, compared
+    long[] counts = new long[3]; // lookups, compared, keys alone
     ThreadLocal<Found> found = ThreadLocal.withInitial(() -> new Found(maxDoc));
     Blocks.inOrder(pool, threads, records, BLOCK, (from, to) -> {
       Found candidates = found.get();
@@ -229,6 +224,7 @@ public final class NearPass {
       }
       counts[0] += block.lookups;
       counts[1] += block.compared;
+      counts[2] += block.keysAlone;
     });
 
     // Step 3: newest first, a record of the window goes to its best near duplicate that is kept.
@@ -262,7 +258,7 @@ public final class NearPass {
             snapshot.state(survivor));
       }
     }
-    return new Result(examined, groups.removed(), skippedExact, counts[0], keysAlone[0], compared, empty, truncated);
+    return new Result(examined, groups.removed(), skippedExact, counts[0], counts[2], compared, empty, truncated);
   }
 
   /** Records per block of work handed to a worker. */
@@ -274,6 +270,7 @@ public final class NearPass {
     final double[][] scores;
     long lookups;
     long compared;
+    long keysAlone;
 
     Compared(int size) {
       near = new int[size][];
@@ -295,7 +292,9 @@ public final class NearPass {
     List<LeafReaderContext> leaves = snapshot.leaves();
     int doc = order[pos];
     NearRule.Keys record = IndexedNearKeys.of(leaves, doc).withPresentFields(present[doc]);
-    block.lookups += index.forEach(pos, select(record, frequencies), true, other -> candidates.add(order[other]));
+    NearCandidates.Selection selection = select(record, frequencies);
+    block.keysAlone += selection.alone();
+    block.lookups += index.forEach(pos, selection, true, other -> candidates.add(order[other]));
     if (candidates.size == 0) {
       return;
     }
