@@ -47,10 +47,29 @@ final class BatchMover {
    * and {@code readRows} statements are completed by a list of placeholders and ")" ({@link #in}).
    */
   record BatchSql(String archiveUnchanged, String deleteUnchanged, String pending, String readRows,
-      String archiveSeqs, String deleteSeqs, String markSkipped, int fingerprintColumns) {}
+      String archiveSeqs, String deleteSeqs, String markSkipped, int fingerprintColumns, ReferenceSql references) {}
+
+  /**
+   * The statements for rows that child tables reference ({@link ReferencedRows}), bound like the
+   * batch statements: lock the batch's removed rows, find those that must stay ({@code mustStay},
+   * null when none must) and mark them, and re-point the child rows of each foreign key.
+   */
+  record ReferenceSql(String lockRemoved, String mustStay, String markReferenced, List<Repoint> repoints) {}
+
+  /**
+   * One foreign key's re-pointing of the child rows of the batch's archived rows: lock them, record
+   * them in {@code dedup_repoint} (the first four {@code ?} bind {@code names}), point them to the
+   * kept row.
+   */
+  record Repoint(String lockChildren, String record, String update, List<String> names) {}
+
+  /** The batch statements for an archive whose columns were checked, without foreign keys to handle. */
+  static BatchSql batchSql(ArchiveTables tables) {
+    return batchSql(tables, ReferencedRows.NONE);
+  }
 
   /** The batch statements for an archive whose columns were checked. */
-  static BatchSql batchSql(ArchiveTables tables) {
+  static BatchSql batchSql(ArchiveTables tables, ReferencedRows referenced) {
     List<String> sourceColumns = tables.sourceColumns();
     TableSpec spec = tables.spec();
     String columns = sourceColumns.stream().map(c -> "t." + q(c)).collect(Collectors.joining(", "));
@@ -78,7 +97,35 @@ final class BatchMover {
         archive + bySeqs,
         "DELETE t FROM dedup_plan p JOIN " + table + " t ON t." + id + " = p.removed_id" + bySeqs,
         "UPDATE dedup_plan SET skipped = 1 WHERE run_id = ? AND seq = ?",
-        spec.fingerprintColumns().size());
+        spec.fingerprintColumns().size(), referenceSql(spec, referenced, batch));
+  }
+
+  private static ReferenceSql referenceSql(TableSpec spec, ReferencedRows referenced, String batch) {
+    if (!referenced.active()) {
+      return null;
+    }
+    String id = q(spec.idColumn());
+    String removed = " FROM dedup_plan p JOIN " + q(spec.table()) + " t ON t." + id + " = p.removed_id" + batch;
+    String mustStay = referenced.mustStay();
+    List<Repoint> repoints = new ArrayList<>();
+    if (referenced.merges()) {
+      for (ReferencedRows.ForeignKey key : referenced.foreignKeys()) {
+        String column = q(key.childColumns().get(0));
+        String children = " dedup_plan p JOIN " + q(spec.removedTable()) + " a ON a.dedup_run_id = p.run_id AND a." + id
+            + " = p.removed_id JOIN " + key.qualifiedChild() + " c ON c." + column + " = p.removed_id";
+        String childKey = key.childKey().stream().map(k -> "c." + q(k)).collect(Collectors.joining(", "));
+        repoints.add(new Repoint(
+            "SELECT c." + column + " FROM" + children + batch + " FOR UPDATE",
+            "INSERT INTO dedup_repoint (run_id, child_schema, child_table, child_column, child_key_columns, child_key,"
+                + " old_id, new_id) SELECT p.run_id, ?, ?, ?, ?, JSON_ARRAY(" + childKey + "), p.removed_id, p.kept_id"
+                + " FROM" + children + batch,
+            "UPDATE" + children + " SET c." + column + " = p.kept_id" + batch,
+            List.of(key.childSchema(), key.childTable(), key.childColumns().get(0), String.join(",", key.childKey()))));
+      }
+    }
+    return new ReferenceSql("SELECT t." + id + removed + " FOR UPDATE",
+        mustStay == null ? null : "SELECT p.seq, p.rule" + removed + " AND " + mustStay,
+        "UPDATE dedup_plan SET skipped = " + ReferencedRows.REFERENCED + " WHERE run_id = ? AND seq = ?", repoints);
   }
 
   /**
@@ -91,7 +138,10 @@ final class BatchMover {
       try {
         return moveOnce(connection, runId, lo, to, sql, check, removedAt);
       } catch (RuntimeException e) {
-        if (attempt >= 3 || !Database.isDeadlock(e)) {
+        // A child row added beside a merge may collide with a re-pointed one: the retry sees it and
+        // leaves that row in place.
+        boolean collided = sql.references() != null && Restorer.isDuplicateKey(e);
+        if (attempt >= 3 || !Database.isDeadlock(e) && !collided) {
           throw e;
         }
       }
@@ -123,12 +173,16 @@ final class BatchMover {
       connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
       connection.setAutoCommit(false);
       try {
+        Map<String, Long> referenced = sql.references() == null ? Map.of()
+            : leaveReferenced(connection, runId, lo, to, sql.references());
+        long staying = Moved.total(referenced);
         int moved;
         try (PreparedStatement archive = connection.prepareStatement(sql.archiveUnchanged());
             PreparedStatement remove = connection.prepareStatement(sql.deleteUnchanged())) {
           SqlTime.bind(archive, 1, removedAt);
           bindBatch(archive, 2, runId, lo, to);
           int archived = archive.executeUpdate();
+          repoint(connection, runId, lo, to, sql);
           bindBatch(remove, 1, runId, lo, to);
           int deleted = remove.executeUpdate();
           if (archived != deleted) {
@@ -137,8 +191,8 @@ final class BatchMover {
           }
           moved = deleted;
         }
-        Moved result = new Moved(moved, Map.of(), 0);
-        if (moved < to - lo) { // some rows changed, were moved before, or left the table
+        Moved result = new Moved(moved, Map.of(), 0, referenced);
+        if (moved + staying < to - lo) { // some rows changed, were moved before, or left the table
           result = result.plus(moveChanged(connection, runId, lo, to, sql, check, removedAt));
         }
         connection.commit();
@@ -215,6 +269,7 @@ final class BatchMover {
           remove.setInt(2 + i, seqs.get(i));
         }
         int archived = archive.executeUpdate();
+        repoint(connection, runId, lo, to, sql);
         int deleted = remove.executeUpdate();
         if (archived != seqs.size() || deleted != seqs.size()) {
           throw new IllegalStateException("run " + runId + ": batch " + lo + "-" + to + " had " + seqs.size()
@@ -224,7 +279,73 @@ final class BatchMover {
         moved += deleted;
       }
     }
-    return new Moved(moved, skipped, pending.size());
+    return new Moved(moved, skipped, pending.size(), Map.of());
+  }
+
+  /**
+   * Locks the batch's removed rows ({@code FOR UPDATE}: a child row added now waits for the commit and
+   * then finds its parent gone, instead of being deleted or orphaned unseen), then marks the planned
+   * rows that must stay because of their child rows ({@link ReferencedRows#mustStay}); returns them
+   * per rule.
+   */
+  private static Map<String, Long> leaveReferenced(Connection connection, long runId, int lo, int to,
+      ReferenceSql sql) throws SQLException {
+    try (PreparedStatement lock = connection.prepareStatement(sql.lockRemoved())) {
+      bindBatch(lock, 1, runId, lo, to);
+      lock.executeQuery().close();
+    }
+    if (sql.mustStay() == null) {
+      return Map.of();
+    }
+    Map<String, Long> staying = new TreeMap<>();
+    try (PreparedStatement select = connection.prepareStatement(sql.mustStay());
+        PreparedStatement mark = connection.prepareStatement(sql.markReferenced())) {
+      bindBatch(select, 1, runId, lo, to);
+      try (ResultSet rs = select.executeQuery()) {
+        while (rs.next()) {
+          mark.setLong(1, runId);
+          mark.setInt(2, rs.getInt(1));
+          mark.addBatch();
+          staying.merge(rs.getString(2), 1L, Long::sum);
+        }
+      }
+      if (!staying.isEmpty()) {
+        mark.executeBatch();
+      }
+    }
+    return staying;
+  }
+
+  /**
+   * Re-points the child rows of the batch's rows archived in this transaction (and not yet deleted) to
+   * their kept rows, each change recorded in {@code dedup_repoint} for restore; nothing without a merge.
+   * The recorded and updated counts must agree (the child rows are locked first), or the batch is rolled
+   * back.
+   */
+  private static void repoint(Connection connection, long runId, int lo, int to, BatchSql sql) throws SQLException {
+    if (sql.references() == null) {
+      return;
+    }
+    for (Repoint key : sql.references().repoints()) {
+      try (PreparedStatement lock = connection.prepareStatement(key.lockChildren());
+          PreparedStatement record = connection.prepareStatement(key.record());
+          PreparedStatement update = connection.prepareStatement(key.update())) {
+        bindBatch(lock, 1, runId, lo, to);
+        lock.executeQuery().close();
+        for (int i = 0; i < key.names().size(); i++) {
+          record.setString(i + 1, key.names().get(i));
+        }
+        bindBatch(record, key.names().size() + 1, runId, lo, to);
+        int recorded = record.executeUpdate();
+        bindBatch(update, 1, runId, lo, to);
+        int updated = update.executeUpdate();
+        if (recorded != updated) {
+          throw new IllegalStateException("run " + runId + ": batch " + lo + "-" + to + " recorded " + recorded
+              + " child rows of " + key.names().get(1) + " to re-point but would update " + updated
+              + "; rolled back, nothing of this batch changed");
+        }
+      }
+    }
   }
 
   /** {@code n} placeholders and the closing parenthesis. */
