@@ -96,6 +96,11 @@ public final class PlanMover {
       referenced = Map.copyOf(referenced);
     }
 
+    /** No row left in place because of references. */
+    public Moved(long rows, Map<String, Long> skipped, long decidedAgain) {
+      this(rows, skipped, decidedAgain, Map.of());
+    }
+
     /** Planned rows left in place because they changed, all rules. */
     public long skippedChanged() {
       return total(skipped);

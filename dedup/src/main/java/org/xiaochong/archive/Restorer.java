@@ -147,7 +147,7 @@ public final class Restorer {
       for (int i = 0; i < row.keyColumns().size(); i++) {
         JsonNode value = key.get(i);
         if (value.isIntegralNumber()) {
-          update.bind(2 + i, value.bigIntegerValue());
+          update.bind(2 + i, value.decimalValue());
         } else {
           update.bind(2 + i, value.asText());
         }
