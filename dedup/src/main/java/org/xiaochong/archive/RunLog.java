@@ -78,17 +78,6 @@ public final class RunLog {
     });
   }
 
-  /** Planned rows of a run that its apply left in place, per rule; read before the plan is dropped. */
-  public Map<String, Long> skippedByRule(long runId) {
-    return database.jdbi().withHandle(h -> h.createQuery(
-            "SELECT rule, COUNT(*) FROM dedup_plan WHERE run_id = ? AND skipped GROUP BY rule ORDER BY rule")
-        .bind(0, runId)
-        .reduceRows(new LinkedHashMap<String, Long>(), (map, row) -> {
-          map.put(row.getColumn(1, String.class), row.getColumn(2, Long.class));
-          return map;
-        }));
-  }
-
   /**
    * Runs of this table, newest first, for {@code dedup stats}. Reads a run log not yet migrated
    * ({@link RunLogMigration}) too: stats needs no ALTER right.
