@@ -32,8 +32,8 @@ public final class TableEngines {
    */
   public static void requireTransactional(Database database, TableSpec spec, String command) {
     problem(database, spec).ifPresent(problem -> {
-      throw new BadInputException(problem + "; " + command + " need transactions (a row is archived and deleted"
-          + " in one), so nothing was changed");
+      throw new BadInputException(command + " need transactions (a row is archived and deleted in one): " + problem
+          + "; nothing was changed");
     });
   }
 
@@ -49,15 +49,15 @@ public final class TableEngines {
       for (String table : tables) {
         engineWithoutTransactions(handle, table).ifPresent(engine -> {
           found.add(table + " uses " + engine);
-          fixes.add("ALTER TABLE " + TableSpec.quote(table) + " ENGINE=InnoDB;");
+          fixes.add("ALTER TABLE " + TableSpec.quote(table) + " ENGINE=InnoDB");
         });
       }
     });
     if (found.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(String.join(", ", found) + ", a storage engine without transactions: convert "
-        + (found.size() == 1 ? "it" : "them") + " first with " + String.join(" ", fixes));
+    return Optional.of(String.join(", ", found) + (found.size() == 1 ? ", an engine" : ", engines")
+        + " without transactions (convert " + (found.size() == 1 ? "it" : "them") + ": " + String.join("; ", fixes) + ")");
   }
 
   /** The engine of a table of the current schema when it has no transactions; empty for a view or a missing table. */

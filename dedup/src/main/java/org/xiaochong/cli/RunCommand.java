@@ -103,7 +103,8 @@ public final class RunCommand implements Callable<Integer> {
         summary.applied() ? "run " + summary.runId() + " (applied)" : "dry run", table.table(),
         summary.recordsRead(), summary.recordsExamined());
     if (!summary.resumedRuns().isEmpty()) {
-      out.println("finished interrupted run(s) " + summary.resumedRuns() + " first");
+      out.printf("finished interrupted run(s) %s first: %,d rows moved%n", summary.resumedRuns(),
+          summary.resumedRowsMoved());
     }
     out.printf("index: %,d added, %,d changed, %,d dropped%n", summary.indexAdded(), summary.indexChanged(),
         summary.indexDeleted());

@@ -300,7 +300,7 @@ public final class DedupRunner {
           applied.skippedChanged(), applied.decidedAgain(), seconds, samples,
           prefilter == null ? null : new RunSummary.PrefilterStats(prefilter.lookups(), prefilter.skipped(),
               falsePositives, prefilter.memoryBytes(), prefilter.saturated(), runs.prefilterJson()),
-          chosen.description(), chosen.sinceRun(), applied.counts());
+          chosen.description(), chosen.sinceRun(), applied.counts(), movedByResume);
       return new Outcome(summary, plan, applied.notMoved());
     }
   }

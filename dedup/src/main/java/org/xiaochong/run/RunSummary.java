@@ -30,6 +30,7 @@ import org.xiaochong.pass.ExactPass;
  *     or a time window)
  * @param seconds seconds per stage ("index", "exact", "apply", …) in execution order
  * @param applyCounts per method, what the apply did with its planned rows; empty for a dry run
+ * @param resumedRowsMoved rows moved while finishing the interrupted runs ({@code resumedRuns}) first
  */
 public record RunSummary(
     long runId,
@@ -50,7 +51,8 @@ public record RunSummary(
     PrefilterStats prefilter,
     String window,
     long windowSinceRun,
-    Map<String, ApplyCounts> applyCounts) {
+    Map<String, ApplyCounts> applyCounts,
+    long resumedRowsMoved) {
 
   /**
    * What an apply did with one method's planned rows: each planned row was moved (archived and
@@ -158,6 +160,7 @@ public record RunSummary(
     apply.put("decided_again", decidedAgain);
     json.put("apply", apply);
     json.put("resumed_runs", resumedRuns);
+    json.put("resumed_rows_moved", resumedRowsMoved);
     json.put("seconds", seconds);
     return json;
   }
