@@ -52,9 +52,12 @@ final class BatchMover {
   /**
    * The statements for rows that child tables reference ({@link ReferencedRows}), bound like the
    * batch statements: lock the batch's removed rows, find those that must stay ({@code mustStay},
-   * null when none must) and mark them, and re-point the child rows of each foreign key.
+   * null when none must) and mark them, and re-point the child rows of each foreign key. {@code
+   * siblings}: per unique key of a child table that holds the re-pointed column, the batch's child
+   * rows by seq with their kept id and the key's other columns, for {@link #leaveSiblings}.
    */
-  record ReferenceSql(String lockRemoved, String mustStay, String markReferenced, List<Repoint> repoints) {}
+  record ReferenceSql(String lockRemoved, String mustStay, String markReferenced, List<Repoint> repoints,
+      List<String> siblings) {}
 
   /**
    * One foreign key's re-pointing of the child rows of the batch's archived rows: lock them, record
@@ -105,12 +108,20 @@ final class BatchMover {
       return null;
     }
     String id = q(spec.idColumn());
-    String removed = " FROM dedup_plan p JOIN " + q(spec.table()) + " t ON t." + id + " = p.removed_id" + batch;
+    String removedRows = " FROM dedup_plan p JOIN " + q(spec.table()) + " t ON t." + id + " = p.removed_id";
+    String removed = removedRows + batch;
     String mustStay = referenced.mustStay();
     List<Repoint> repoints = new ArrayList<>();
+    List<String> siblings = new ArrayList<>();
     if (referenced.merges()) {
       for (ReferencedRows.ForeignKey key : referenced.foreignKeys()) {
         String column = q(key.childColumns().get(0));
+        for (List<String> unique : key.uniqueKeys()) {
+          String others = unique.stream().filter(c -> !c.equalsIgnoreCase(key.childColumns().get(0)))
+              .map(c -> ", c." + q(c)).collect(Collectors.joining());
+          siblings.add("SELECT p.seq, p.rule, p.kept_id" + others + removedRows + " JOIN "
+              + key.qualifiedChild() + " c ON c." + column + " = t." + id + batch + " ORDER BY p.seq");
+        }
         String children = " dedup_plan p JOIN " + q(spec.removedTable()) + " a ON a.dedup_run_id = p.run_id AND a." + id
             + " = p.removed_id JOIN " + key.qualifiedChild() + " c ON c." + column + " = p.removed_id";
         String childKey = key.childKey().stream().map(k -> "c." + q(k)).collect(Collectors.joining(", "));
@@ -125,7 +136,8 @@ final class BatchMover {
     }
     return new ReferenceSql("SELECT t." + id + removed + " FOR UPDATE",
         mustStay == null ? null : "SELECT p.seq, p.rule" + removed + " AND " + mustStay,
-        "UPDATE dedup_plan SET skipped = " + ReferencedRows.REFERENCED + " WHERE run_id = ? AND seq = ?", repoints);
+        "UPDATE dedup_plan SET skipped = " + ReferencedRows.REFERENCED + " WHERE run_id = ? AND seq = ?", repoints,
+        siblings);
   }
 
   /**
@@ -294,26 +306,67 @@ final class BatchMover {
       bindBatch(lock, 1, runId, lo, to);
       lock.executeQuery().close();
     }
-    if (sql.mustStay() == null) {
-      return Map.of();
-    }
     Map<String, Long> staying = new TreeMap<>();
-    try (PreparedStatement select = connection.prepareStatement(sql.mustStay());
-        PreparedStatement mark = connection.prepareStatement(sql.markReferenced())) {
-      bindBatch(select, 1, runId, lo, to);
-      try (ResultSet rs = select.executeQuery()) {
-        while (rs.next()) {
-          mark.setLong(1, runId);
-          mark.setInt(2, rs.getInt(1));
-          mark.addBatch();
-          staying.merge(rs.getString(2), 1L, Long::sum);
+    Map<Integer, String> seqs = new java.util.LinkedHashMap<>(); // seq -> rule of the rows that must stay
+    if (sql.mustStay() != null) {
+      try (PreparedStatement select = connection.prepareStatement(sql.mustStay())) {
+        bindBatch(select, 1, runId, lo, to);
+        try (ResultSet rs = select.executeQuery()) {
+          while (rs.next()) {
+            seqs.put(rs.getInt(1), rs.getString(2));
+          }
         }
       }
-      if (!staying.isEmpty()) {
+    }
+    leaveSiblings(connection, runId, lo, to, sql, seqs);
+    if (!seqs.isEmpty()) {
+      try (PreparedStatement mark = connection.prepareStatement(sql.markReferenced())) {
+        for (Map.Entry<Integer, String> row : seqs.entrySet()) {
+          mark.setLong(1, runId);
+          mark.setInt(2, row.getKey());
+          mark.addBatch();
+          staying.merge(row.getValue(), 1L, Long::sum);
+        }
         mark.executeBatch();
       }
     }
     return staying;
+  }
+
+  /**
+   * Adds to {@code staying} the batch's rows whose child rows would collide, once re-pointed, with the
+   * child rows of another row of the batch removed in favour of the same kept row (two posts tagged
+   * alike, both merged into a third): the first of them by seq is re-pointed, the others stay. Rows of
+   * other batches were re-pointed already, or are being so by the other worker: {@link
+   * ReferencedRows#mustStay} sees the first, and the second ends in a duplicate key that the batch's
+   * retry resolves. NULLs never collide in a unique key.
+   */
+  private static void leaveSiblings(Connection connection, long runId, int lo, int to, ReferenceSql sql,
+      Map<Integer, String> staying) throws SQLException {
+    for (String siblings : sql.siblings()) {
+      Map<List<String>, Integer> first = new HashMap<>();
+      try (PreparedStatement select = connection.prepareStatement(siblings)) {
+        bindBatch(select, 1, runId, lo, to);
+        try (ResultSet rs = select.executeQuery()) {
+          int columns = rs.getMetaData().getColumnCount();
+          while (rs.next()) {
+            int seq = rs.getInt(1);
+            List<String> key = new ArrayList<>();
+            key.add(rs.getString(3));
+            for (int c = 4; c <= columns; c++) {
+              key.add(rs.getString(c));
+            }
+            if (staying.containsKey(seq) || key.contains(null)) {
+              continue;
+            }
+            Integer owner = first.putIfAbsent(key, seq);
+            if (owner != null && owner != seq) {
+              staying.put(seq, rs.getString(2));
+            }
+          }
+        }
+      }
+    }
   }
 
   /**

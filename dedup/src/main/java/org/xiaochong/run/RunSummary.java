@@ -139,7 +139,7 @@ public record RunSummary(
     json.put("index", Map.of("added", indexAdded, "changed", indexChanged, "deleted", indexDeleted));
     removedByMethod.forEach((name, removed) -> {
       Map<String, Object> section = new LinkedHashMap<>(reports.getOrDefault(name, MethodReport.notRun()).json(removed));
-      if (applied) {
+      if (applied && reports.containsKey(name)) {
         section.put("apply", applyCounts.getOrDefault(name, new ApplyCounts(0, 0, 0, 0, 0)).json());
       }
       json.put(name, section);

@@ -150,6 +150,30 @@ class ReferencedRowsIT extends DbTestSupport {
   }
 
   @Test
+  void apply_mergeOfTwoPostsTaggedAlikeIntoOneKeptPost_movesTheFirstAndLeavesTheOther() {
+    String table = "fk_siblings";
+    useHandle(h -> h.execute("DROP TABLE IF EXISTS fk_siblings_tag"));
+    posts(table);
+    // Post 8: a third copy of posts 1 and 2, the oldest; 1 and 8 are both removed in favour of 2.
+    insert(table, 8, "供应红富士苹果0", "苹果", "13800138000", "本人有红富士苹果约3000斤，果面光洁，口感脆甜，欢迎来电",
+        OLD.minusDays(1));
+    useHandle(h -> {
+      h.execute("CREATE TABLE fk_siblings_tag (post_id BIGINT NOT NULL, tag VARCHAR(16) NOT NULL,"
+          + " PRIMARY KEY (post_id, tag), FOREIGN KEY (post_id) REFERENCES fk_siblings (id)) ENGINE=InnoDB");
+      h.execute("INSERT INTO fk_siblings_tag VALUES (1, 'fruit'), (8, 'fruit'), (8, 'red')");
+    });
+
+    CliRun run = cli("run", "--config", config(table, Map.of("apply.referenced", "merge")).toString(), "--apply");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(ids(table)).containsExactly(2L, 4L, 6L, 7L, 8L);
+    List<String> tags = withHandle(h -> h.createQuery("SELECT CONCAT(post_id, ':', tag) FROM fk_siblings_tag"
+        + " ORDER BY 1").mapTo(String.class).list());
+    assertThat(tags).containsExactly("2:fruit", "8:fruit", "8:red");
+    assertThat(run.out()).contains("moved exact: 4 planned, 3 moved, 1 kept (referenced by other tables)");
+  }
+
+  @Test
   void apply_keep_leavesReferencedPostsInPlace_andTheReportsSayWhatMovedAndWhatStayed() throws IOException {
     postsWithInquiries("fk_keep", "RESTRICT");
     Path report = dir.resolve("report");
