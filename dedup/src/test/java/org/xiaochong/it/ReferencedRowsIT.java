@@ -301,6 +301,29 @@ class ReferencedRowsIT extends DbTestSupport {
   }
 
   @Test
+  void restore_errorAfterTheFirstBatch_exitCode4NamingTheRowsPutBack() {
+    // 12,000 pairs of twins: the restore puts the 12,000 removed rows back in two batches of ids.
+    createPostsTable("fk_restore");
+    useHandle(h -> h.execute("INSERT INTO fk_restore (id, title, product, content, reg_time) SELECT seq,"
+        + " CONCAT('帖子', (seq + 1) DIV 2), '苹果', '内容', IF(seq % 2 = 0, '2024-05-02', '2024-05-01')"
+        + " FROM seq_1_to_24000"));
+    Path config = config("fk_restore", Map.of());
+    assertThat(cli("run", "--config", config.toString(), "--apply").exitCode()).isZero();
+    assertThat(count("fk_restore")).isEqualTo(12_000);
+    long runId = withHandle(h -> h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = 'fk_restore'")
+        .mapTo(Long.class).one());
+    // The crawler re-inserts the last archived id: the second batch cannot go back.
+    insert("fk_restore", 23_999, "又一条", "苹果", "13800138000", "新内容", NEW);
+
+    CliRun restore = cli("restore", "--config", config.toString(), "--run", String.valueOf(runId));
+
+    assertThat(restore.exitCode()).as(restore.err()).isEqualTo(4);
+    assertThat(restore.errLines()).singleElement().asString().contains("put back 10,000 rows")
+        .contains("a row with the same id is in fk_restore again");
+    assertThat(count("fk_restore")).isEqualTo(12_000 + 1 + 10_000);
+  }
+
+  @Test
   void apply_errorAfterRowsMoved_exitCode4NamingTheRowsMoved() throws IOException {
     posts("fk_partial");
     Path notADirectory = Files.writeString(dir.resolve("report-file"), "x");
