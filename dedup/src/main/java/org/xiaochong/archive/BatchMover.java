@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.xiaochong.archive.PlanMover.Moved;
+import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.SourceRecord;
@@ -39,6 +40,9 @@ import org.xiaochong.source.TableSpec;
 final class BatchMover {
   /** Ids per query when a batch reads changed rows in full. */
   private static final int READ_IDS = 1000;
+  /** MySQL/MariaDB error codes of a delete refused by a foreign key (RESTRICT, NO ACTION). */
+  private static final int ER_ROW_IS_REFERENCED = 1217;
+  private static final int ER_ROW_IS_REFERENCED_2 = 1451;
 
   private BatchMover() {}
 
@@ -216,10 +220,19 @@ final class BatchMover {
         connection.setAutoCommit(true); // ends the transaction, as Jdbi expects of a handle it closes
       }
     } catch (SQLException e) {
+      if (e.getErrorCode() == ER_ROW_IS_REFERENCED_2 || e.getErrorCode() == ER_ROW_IS_REFERENCED) {
+        // A foreign key the check before the apply did not see: added since, or on a child table
+        // that dedup's login may not read (information_schema shows only what it may).
+        throw new BadInputException("run " + runId + " stopped: a foreign key that --apply could not see refused"
+            + " a delete (" + Database.rootMessage(e) + "); the batch was rolled back. Let dedup's login read the"
+            + " child table (SELECT) so that --apply names the key and apply.referenced applies to it; the run"
+            + " is finished by the next run --apply", e);
+      }
       throw new IllegalStateException("run " + runId + ": batch " + lo + "-" + to + " failed, rolled back: "
           + Database.rootMessage(e), e);
     }
   }
+
 
   /**
    * The batch's plan rows left after the unchanged ones moved whose removed and kept rows are both

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.xiaochong.archive.RunLog;
+import org.xiaochong.source.DbSettings;
 
 /**
  * Tables that other tables depend on, and tables without transactions, through {@code dedup run
@@ -26,6 +27,7 @@ import org.xiaochong.archive.RunLog;
 @Tag("db")
 class ReferencedRowsIT extends DbTestSupport {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String DATABASE = "xiaochong";
   private static final LocalDateTime OLD = LocalDateTime.of(2024, 5, 1, 8, 0);
   private static final LocalDateTime NEW = LocalDateTime.of(2024, 5, 2, 8, 0);
 
@@ -231,6 +233,35 @@ class ReferencedRowsIT extends DbTestSupport {
     assertThat(statuses("fk_wedged")).containsOnly("applied");
     assertThat(ids("fk_wedged")).containsExactly(1L, 2L, 4L, 6L, 7L);
     assertThat(inquiries("fk_wedged")).hasSize(4);
+  }
+
+  @Test
+  void apply_foreignKeyTheLoginCannotSee_stopsWithOneLineEveryTime_notAnUnexpectedError() {
+    posts("fk_hidden");
+    DbSettings server = database().jdbcSettings();
+    useHandle(h -> {
+      h.execute("CREATE DATABASE IF NOT EXISTS fk_hidden_schema");
+      h.execute("DROP TABLE IF EXISTS fk_hidden_schema.inquiry");
+      h.execute("CREATE TABLE fk_hidden_schema.inquiry (id BIGINT PRIMARY KEY, post_id BIGINT NOT NULL,"
+          + " FOREIGN KEY (post_id) REFERENCES " + DATABASE + ".fk_hidden (id)) ENGINE=InnoDB");
+      h.execute("INSERT INTO fk_hidden_schema.inquiry VALUES (101, 1)");
+      // A login that may use the posts' schema only: information_schema hides the child table from it.
+      h.execute("DROP USER IF EXISTS 'fk_narrow'@'%'");
+      h.execute("CREATE USER 'fk_narrow'@'%' IDENTIFIED BY 'narrow-pw-1'");
+      h.execute("GRANT ALL ON " + DATABASE + ".* TO 'fk_narrow'@'%'");
+    });
+    Path config = config("fk_hidden", Map.of("db.user", "fk_narrow", "db.password", "narrow-pw-1",
+        "db.url", server.url()));
+
+    CliRun first = cli("run", "--config", config.toString(), "--apply");
+    CliRun next = cli("run", "--config", config.toString(), "--apply");
+
+    for (CliRun run : List.of(first, next)) {
+      assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+      assertThat(run.errLines()).singleElement().asString()
+          .contains("a foreign key that --apply could not see refused a delete").contains("fk_hidden_schema");
+    }
+    assertThat(count("fk_hidden")).as("batches are whole: the one naming post 1 was rolled back").isEqualTo(7);
   }
 
   @Test
