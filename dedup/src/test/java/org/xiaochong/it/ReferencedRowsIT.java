@@ -237,11 +237,13 @@ class ReferencedRowsIT extends DbTestSupport {
 
   @Test
   void apply_foreignKeyTheLoginCannotSee_stopsWithOneLineEveryTime_notAnUnexpectedError() {
-    posts("fk_hidden");
-    DbSettings server = database().jdbcSettings();
     useHandle(h -> {
       h.execute("CREATE DATABASE IF NOT EXISTS fk_hidden_schema");
       h.execute("DROP TABLE IF EXISTS fk_hidden_schema.inquiry");
+    });
+    posts("fk_hidden");
+    DbSettings server = database().jdbcSettings();
+    useHandle(h -> {
       h.execute("CREATE TABLE fk_hidden_schema.inquiry (id BIGINT PRIMARY KEY, post_id BIGINT NOT NULL,"
           + " FOREIGN KEY (post_id) REFERENCES " + DATABASE + ".fk_hidden (id)) ENGINE=InnoDB");
       h.execute("INSERT INTO fk_hidden_schema.inquiry VALUES (101, 1)");
