@@ -29,6 +29,22 @@ CREATE TABLE IF NOT EXISTS dedup_run_removed (
   PRIMARY KEY (run_id, method)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
+-- Child rows that a merge (apply.referenced=merge) re-pointed from a removed row to its kept row, one
+-- row each, so that `restore` puts them back (only where they still point to the kept row); deleted as
+-- they are put back. child_key is a JSON array of the child row's primary key values (child_key_columns).
+CREATE TABLE IF NOT EXISTS dedup_repoint (
+  id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  run_id BIGINT NOT NULL,
+  child_schema VARCHAR(64) NOT NULL,
+  child_table VARCHAR(64) NOT NULL,
+  child_column VARCHAR(64) NOT NULL,
+  child_key_columns VARCHAR(1024) NOT NULL,
+  child_key TEXT NOT NULL,
+  old_id BIGINT NOT NULL,                -- the removed row the child row pointed to
+  new_id BIGINT NOT NULL,                -- the kept row it points to since the merge
+  KEY (run_id, old_id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
 -- The decisions of a run (each committed before the row it names is touched), so that an interrupted --apply can be
 -- finished (replay is idempotent: it only moves rows still present in the source table).
 CREATE TABLE IF NOT EXISTS dedup_plan (
@@ -38,7 +54,8 @@ CREATE TABLE IF NOT EXISTS dedup_plan (
   kept_id BIGINT NOT NULL,
   rule VARCHAR(16) NOT NULL,
   score DOUBLE NOT NULL,
-  skipped BOOLEAN NOT NULL DEFAULT 0,    -- 1: left in place, the rows changed since the plan (apply re-check)
+  skipped BOOLEAN NOT NULL DEFAULT 0,    -- left in place: 1 the rows changed since the plan (apply re-check),
+                                         -- 2 rows of other tables reference it (apply.referenced)
   removed_time DATETIME(3) NULL,         -- what the index held of the removed row when the pass decided:
   removed_crc BIGINT NOT NULL DEFAULT -1, -- its time and row checksum (-1: unknown, the apply decides again)
   kept_time DATETIME(3) NULL,            -- the same of the kept row

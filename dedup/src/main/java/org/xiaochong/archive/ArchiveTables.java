@@ -43,6 +43,7 @@ public final class ArchiveTables {
    * @param sourceColumns the source's columns, as its schema check read them
    */
   public static ArchiveTables ensure(Database database, TableSpec spec, List<String> sourceColumns) {
+    TableEngines.requireTransactional(database, spec, "--apply and restore");
     List<String> columns = List.copyOf(sourceColumns);
     RunLog.ensureTables(database);
     String removed = spec.removedTable();

@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.xiaochong.archive.PlanMover.Moved;
+import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.SourceRecord;
@@ -39,6 +40,9 @@ import org.xiaochong.source.TableSpec;
 final class BatchMover {
   /** Ids per query when a batch reads changed rows in full. */
   private static final int READ_IDS = 1000;
+  /** MySQL/MariaDB error codes of a delete refused by a foreign key (RESTRICT, NO ACTION). */
+  private static final int ER_ROW_IS_REFERENCED = 1217;
+  private static final int ER_ROW_IS_REFERENCED_2 = 1451;
 
   private BatchMover() {}
 
@@ -47,10 +51,32 @@ final class BatchMover {
    * and {@code readRows} statements are completed by a list of placeholders and ")" ({@link #in}).
    */
   record BatchSql(String archiveUnchanged, String deleteUnchanged, String pending, String readRows,
-      String archiveSeqs, String deleteSeqs, String markSkipped, int fingerprintColumns) {}
+      String archiveSeqs, String deleteSeqs, String markSkipped, int fingerprintColumns, ReferenceSql references) {}
+
+  /**
+   * The statements for rows that child tables reference ({@link ReferencedRows}), bound like the
+   * batch statements: lock the batch's removed rows, find those that must stay ({@code mustStay},
+   * null when none must) and mark them, and re-point the child rows of each foreign key. {@code
+   * siblings}: per unique key of a child table that holds the re-pointed column, the batch's child
+   * rows by seq with their kept id and the key's other columns, for {@link #leaveSiblings}.
+   */
+  record ReferenceSql(String lockRemoved, String mustStay, String markReferenced, List<Repoint> repoints,
+      List<String> siblings) {}
+
+  /**
+   * One foreign key's re-pointing of the child rows of the batch's archived rows: lock them, record
+   * them in {@code dedup_repoint} (the first four {@code ?} bind {@code names}), point them to the
+   * kept row.
+   */
+  record Repoint(String lockChildren, String record, String update, List<String> names) {}
+
+  /** The batch statements for an archive whose columns were checked, without foreign keys to handle. */
+  static BatchSql batchSql(ArchiveTables tables) {
+    return batchSql(tables, ReferencedRows.NONE);
+  }
 
   /** The batch statements for an archive whose columns were checked. */
-  static BatchSql batchSql(ArchiveTables tables) {
+  static BatchSql batchSql(ArchiveTables tables, ReferencedRows referenced) {
     List<String> sourceColumns = tables.sourceColumns();
     TableSpec spec = tables.spec();
     String columns = sourceColumns.stream().map(c -> "t." + q(c)).collect(Collectors.joining(", "));
@@ -78,7 +104,44 @@ final class BatchMover {
         archive + bySeqs,
         "DELETE t FROM dedup_plan p JOIN " + table + " t ON t." + id + " = p.removed_id" + bySeqs,
         "UPDATE dedup_plan SET skipped = 1 WHERE run_id = ? AND seq = ?",
-        spec.fingerprintColumns().size());
+        spec.fingerprintColumns().size(), referenceSql(spec, referenced, batch));
+  }
+
+  private static ReferenceSql referenceSql(TableSpec spec, ReferencedRows referenced, String batch) {
+    if (!referenced.active()) {
+      return null;
+    }
+    String id = q(spec.idColumn());
+    String removedRows = " FROM dedup_plan p JOIN " + q(spec.table()) + " t ON t." + id + " = p.removed_id";
+    String removed = removedRows + batch;
+    String mustStay = referenced.mustStay();
+    List<Repoint> repoints = new ArrayList<>();
+    List<String> siblings = new ArrayList<>();
+    if (referenced.merges()) {
+      for (ReferencedRows.ForeignKey key : referenced.foreignKeys()) {
+        String column = q(key.childColumns().get(0));
+        for (List<String> unique : key.uniqueKeys()) {
+          String others = unique.stream().filter(c -> !c.equalsIgnoreCase(key.childColumns().get(0)))
+              .map(c -> ", c." + q(c)).collect(Collectors.joining());
+          siblings.add("SELECT p.seq, p.rule, p.kept_id" + others + removedRows + " JOIN "
+              + key.qualifiedChild() + " c ON c." + column + " = t." + id + batch + " ORDER BY p.seq");
+        }
+        String children = " dedup_plan p JOIN " + q(spec.removedTable()) + " a ON a.dedup_run_id = p.run_id AND a." + id
+            + " = p.removed_id JOIN " + key.qualifiedChild() + " c ON c." + column + " = p.removed_id";
+        String childKey = key.childKey().stream().map(k -> "c." + q(k)).collect(Collectors.joining(", "));
+        repoints.add(new Repoint(
+            "SELECT c." + column + " FROM" + children + batch + " FOR UPDATE",
+            "INSERT INTO dedup_repoint (run_id, child_schema, child_table, child_column, child_key_columns, child_key,"
+                + " old_id, new_id) SELECT p.run_id, ?, ?, ?, ?, JSON_ARRAY(" + childKey + "), p.removed_id, p.kept_id"
+                + " FROM" + children + batch,
+            "UPDATE" + children + " SET c." + column + " = p.kept_id" + batch,
+            List.of(key.childSchema(), key.childTable(), key.childColumns().get(0), String.join(",", key.childKey()))));
+      }
+    }
+    return new ReferenceSql("SELECT t." + id + removed + " FOR UPDATE",
+        mustStay == null ? null : "SELECT p.seq, p.rule" + removed + " AND " + mustStay,
+        "UPDATE dedup_plan SET skipped = " + ReferencedRows.REFERENCED + " WHERE run_id = ? AND seq = ?", repoints,
+        siblings);
   }
 
   /**
@@ -91,7 +154,10 @@ final class BatchMover {
       try {
         return moveOnce(connection, runId, lo, to, sql, check, removedAt);
       } catch (RuntimeException e) {
-        if (attempt >= 3 || !Database.isDeadlock(e)) {
+        // A child row added beside a merge may collide with a re-pointed one: the retry sees it and
+        // leaves that row in place.
+        boolean collided = sql.references() != null && Restorer.isDuplicateKey(e);
+        if (attempt >= 3 || !Database.isDeadlock(e) && !collided) {
           throw e;
         }
       }
@@ -123,12 +189,16 @@ final class BatchMover {
       connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
       connection.setAutoCommit(false);
       try {
+        Map<String, Long> referenced = sql.references() == null ? Map.of()
+            : leaveReferenced(connection, runId, lo, to, sql.references());
+        long staying = Moved.total(referenced);
         int moved;
         try (PreparedStatement archive = connection.prepareStatement(sql.archiveUnchanged());
             PreparedStatement remove = connection.prepareStatement(sql.deleteUnchanged())) {
           SqlTime.bind(archive, 1, removedAt);
           bindBatch(archive, 2, runId, lo, to);
           int archived = archive.executeUpdate();
+          repoint(connection, runId, lo, to, sql);
           bindBatch(remove, 1, runId, lo, to);
           int deleted = remove.executeUpdate();
           if (archived != deleted) {
@@ -137,8 +207,8 @@ final class BatchMover {
           }
           moved = deleted;
         }
-        Moved result = new Moved(moved, Map.of(), 0);
-        if (moved < to - lo) { // some rows changed, were moved before, or left the table
+        Moved result = new Moved(moved, Map.of(), 0, referenced);
+        if (moved + staying < to - lo) { // some rows changed, were moved before, or left the table
           result = result.plus(moveChanged(connection, runId, lo, to, sql, check, removedAt));
         }
         connection.commit();
@@ -150,10 +220,19 @@ final class BatchMover {
         connection.setAutoCommit(true); // ends the transaction, as Jdbi expects of a handle it closes
       }
     } catch (SQLException e) {
+      if (e.getErrorCode() == ER_ROW_IS_REFERENCED_2 || e.getErrorCode() == ER_ROW_IS_REFERENCED) {
+        // A foreign key the check before the apply did not see: added since, or on a child table
+        // that dedup's login may not read (information_schema shows only what it may).
+        throw new BadInputException("run " + runId + " stopped: a foreign key that --apply could not see refused"
+            + " a delete (" + Database.rootMessage(e) + "); the batch was rolled back. Let dedup's login read the"
+            + " child table (SELECT) so that --apply names the key and apply.referenced applies to it; the run"
+            + " is finished by the next run --apply", e);
+      }
       throw new IllegalStateException("run " + runId + ": batch " + lo + "-" + to + " failed, rolled back: "
           + Database.rootMessage(e), e);
     }
   }
+
 
   /**
    * The batch's plan rows left after the unchanged ones moved whose removed and kept rows are both
@@ -215,6 +294,7 @@ final class BatchMover {
           remove.setInt(2 + i, seqs.get(i));
         }
         int archived = archive.executeUpdate();
+        repoint(connection, runId, lo, to, sql);
         int deleted = remove.executeUpdate();
         if (archived != seqs.size() || deleted != seqs.size()) {
           throw new IllegalStateException("run " + runId + ": batch " + lo + "-" + to + " had " + seqs.size()
@@ -224,7 +304,114 @@ final class BatchMover {
         moved += deleted;
       }
     }
-    return new Moved(moved, skipped, pending.size());
+    return new Moved(moved, skipped, pending.size(), Map.of());
+  }
+
+  /**
+   * Locks the batch's removed rows ({@code FOR UPDATE}: a child row added now waits for the commit and
+   * then finds its parent gone, instead of being deleted or orphaned unseen), then marks the planned
+   * rows that must stay because of their child rows ({@link ReferencedRows#mustStay}); returns them
+   * per rule.
+   */
+  private static Map<String, Long> leaveReferenced(Connection connection, long runId, int lo, int to,
+      ReferenceSql sql) throws SQLException {
+    try (PreparedStatement lock = connection.prepareStatement(sql.lockRemoved())) {
+      bindBatch(lock, 1, runId, lo, to);
+      lock.executeQuery().close();
+    }
+    Map<String, Long> staying = new TreeMap<>();
+    Map<Integer, String> seqs = new java.util.LinkedHashMap<>(); // seq -> rule of the rows that must stay
+    if (sql.mustStay() != null) {
+      try (PreparedStatement select = connection.prepareStatement(sql.mustStay())) {
+        bindBatch(select, 1, runId, lo, to);
+        try (ResultSet rs = select.executeQuery()) {
+          while (rs.next()) {
+            seqs.put(rs.getInt(1), rs.getString(2));
+          }
+        }
+      }
+    }
+    leaveSiblings(connection, runId, lo, to, sql, seqs);
+    if (!seqs.isEmpty()) {
+      try (PreparedStatement mark = connection.prepareStatement(sql.markReferenced())) {
+        for (Map.Entry<Integer, String> row : seqs.entrySet()) {
+          mark.setLong(1, runId);
+          mark.setInt(2, row.getKey());
+          mark.addBatch();
+          staying.merge(row.getValue(), 1L, Long::sum);
+        }
+        mark.executeBatch();
+      }
+    }
+    return staying;
+  }
+
+  /**
+   * Adds to {@code staying} the batch's rows whose child rows would collide, once re-pointed, with the
+   * child rows of another row of the batch removed in favour of the same kept row (two posts tagged
+   * alike, both merged into a third): the first of them by seq is re-pointed, the others stay. Rows of
+   * other batches were re-pointed already, or are being so by the other worker: {@link
+   * ReferencedRows#mustStay} sees the first, and the second ends in a duplicate key that the batch's
+   * retry resolves. NULLs never collide in a unique key.
+   */
+  private static void leaveSiblings(Connection connection, long runId, int lo, int to, ReferenceSql sql,
+      Map<Integer, String> staying) throws SQLException {
+    for (String siblings : sql.siblings()) {
+      Map<List<String>, Integer> first = new HashMap<>();
+      try (PreparedStatement select = connection.prepareStatement(siblings)) {
+        bindBatch(select, 1, runId, lo, to);
+        try (ResultSet rs = select.executeQuery()) {
+          int columns = rs.getMetaData().getColumnCount();
+          while (rs.next()) {
+            int seq = rs.getInt(1);
+            List<String> key = new ArrayList<>();
+            key.add(rs.getString(3));
+            for (int c = 4; c <= columns; c++) {
+              key.add(rs.getString(c));
+            }
+            if (staying.containsKey(seq) || key.contains(null)) {
+              continue;
+            }
+            Integer owner = first.putIfAbsent(key, seq);
+            if (owner != null && owner != seq) {
+              staying.put(seq, rs.getString(2));
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Re-points the child rows of the batch's rows archived in this transaction (and not yet deleted) to
+   * their kept rows, each change recorded in {@code dedup_repoint} for restore; nothing without a merge.
+   * The recorded and updated counts must agree (the child rows are locked first), or the batch is rolled
+   * back.
+   */
+  private static void repoint(Connection connection, long runId, int lo, int to, BatchSql sql) throws SQLException {
+    if (sql.references() == null) {
+      return;
+    }
+    for (Repoint key : sql.references().repoints()) {
+      try (PreparedStatement lock = connection.prepareStatement(key.lockChildren());
+          PreparedStatement record = connection.prepareStatement(key.record());
+          PreparedStatement update = connection.prepareStatement(key.update())) {
+        bindBatch(lock, 1, runId, lo, to);
+        lock.executeQuery().close();
+        for (int i = 0; i < key.names().size(); i++) {
+          record.setString(i + 1, key.names().get(i));
+        }
+        bindBatch(record, key.names().size() + 1, runId, lo, to);
+        int recorded = record.executeUpdate();
+        bindBatch(update, 1, runId, lo, to);
+        int updated = update.executeUpdate();
+        if (recorded != updated) {
+          throw new IllegalStateException("run " + runId + ": batch " + lo + "-" + to + " recorded " + recorded
+              + " child rows of " + key.names().get(1) + " to re-point but would update " + updated
+              + "; rolled back, nothing of this batch changed");
+        }
+      }
+    }
   }
 
   /** {@code n} placeholders and the closing parenthesis. */

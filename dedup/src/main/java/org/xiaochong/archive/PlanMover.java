@@ -37,6 +37,7 @@ public final class PlanMover {
   private final Database database;
   private final PlanTable plans;
   private final RunLog runLog;
+  private final ReferencedRows referenced;
 
   /** A mover whose apply keeps a changed row only while it is still an exact copy of its kept row. */
   public PlanMover(ArchiveTables tables) {
@@ -45,6 +46,15 @@ public final class PlanMover {
 
   /** @param pairChecks the methods' rules, to decide again on rows changed since the pass ({@link DecisionCheck}) */
   public PlanMover(ArchiveTables tables, PairCheck.Factory pairChecks) {
+    this(tables, pairChecks, ReferencedRows.NONE);
+  }
+
+  /**
+   * @param referenced the foreign keys that reference the table, checked against the owner's choice
+   *     ({@link ReferencedRows#check}): their child rows are re-pointed, or the rows they reference stay
+   */
+  public PlanMover(ArchiveTables tables, PairCheck.Factory pairChecks, ReferencedRows referenced) {
+    this.referenced = referenced;
     this.tables = tables;
     this.pairChecks = pairChecks;
     this.database = tables.database();
@@ -56,12 +66,20 @@ public final class PlanMover {
    * What {@link #writePlanAndApply} did.
    *
    * @param skipped planned rows left in place, by rule: they or their kept rows changed since the plan
+   * @param referenced planned rows left in place, by rule: rows of other tables reference them ({@link
+   *     ReferencedRows})
    * @param planWrittenNanos {@link System#nanoTime()} when the last plan row was committed
    */
-  public record Applied(long rowsMoved, Map<String, Long> skipped, long decidedAgain, long planWrittenNanos) {
-    /** Planned rows left in place, all rules. */
+  public record Applied(long rowsMoved, Map<String, Long> skipped, long decidedAgain, Map<String, Long> referenced,
+      long planWrittenNanos) {
+    /** Planned rows left in place because they changed, all rules. */
     public long skippedChanged() {
       return Moved.total(skipped);
+    }
+
+    /** Planned rows left in place because child rows reference them, all rules. */
+    public long keptReferenced() {
+      return Moved.total(referenced);
     }
   }
 
@@ -70,26 +88,42 @@ public final class PlanMover {
    * row hold now no longer makes them duplicates ({@link DecisionCheck}), and planned rows decided
    * again because they or their kept row changed since the pass decided (moved or left in place).
    */
-  public record Moved(long rows, Map<String, Long> skipped, long decidedAgain) {
-    static final Moved NONE = new Moved(0, Map.of(), 0);
+  public record Moved(long rows, Map<String, Long> skipped, long decidedAgain, Map<String, Long> referenced) {
+    static final Moved NONE = new Moved(0, Map.of(), 0, Map.of());
 
     public Moved {
       skipped = Map.copyOf(skipped);
+      referenced = Map.copyOf(referenced);
     }
 
-    /** Planned rows left in place, all rules. */
+    /** No row left in place because of references. */
+    public Moved(long rows, Map<String, Long> skipped, long decidedAgain) {
+      this(rows, skipped, decidedAgain, Map.of());
+    }
+
+    /** Planned rows left in place because they changed, all rules. */
     public long skippedChanged() {
       return total(skipped);
     }
 
-    private static long total(Map<String, Long> skipped) {
-      return skipped.values().stream().mapToLong(Long::longValue).sum();
+    /** Planned rows left in place because child rows reference them, all rules. */
+    public long keptReferenced() {
+      return total(referenced);
+    }
+
+    static long total(Map<String, Long> counts) {
+      return counts.values().stream().mapToLong(Long::longValue).sum();
     }
 
     Moved plus(Moved other) {
-      Map<String, Long> sum = new TreeMap<>(skipped);
-      other.skipped.forEach((rule, n) -> sum.merge(rule, n, Long::sum));
-      return new Moved(rows + other.rows, sum, decidedAgain + other.decidedAgain);
+      return new Moved(rows + other.rows, sum(skipped, other.skipped), decidedAgain + other.decidedAgain,
+          sum(referenced, other.referenced));
+    }
+
+    private static Map<String, Long> sum(Map<String, Long> a, Map<String, Long> b) {
+      Map<String, Long> sum = new TreeMap<>(a);
+      b.forEach((rule, n) -> sum.merge(rule, n, Long::sum));
+      return sum;
     }
 
     static Moved sum(List<Moved> parts) {
@@ -125,7 +159,7 @@ public final class PlanMover {
     tasks.add(writer);
     tasks.addAll(applyWorkers(runId, order.length, plan.rules(), written::awaitCommitted, progress));
     Moved moved = Moved.sum(ParallelTasks.runAll(tasks, tasks.size(), "xiaochong-apply", "applying run " + runId));
-    return new Applied(moved.rows(), moved.skipped(), moved.decidedAgain(), planWrittenNanos[0]);
+    return new Applied(moved.rows(), moved.skipped(), moved.decidedAgain(), moved.referenced(), planWrittenNanos[0]);
   }
 
   /**
@@ -140,18 +174,84 @@ public final class PlanMover {
         "applying run " + runId));
   }
 
-  /**
-   * Finishes runs of this table left in status {@code applying} by a crash; returns their ids. Each
-   * batch is decided again on what its rows hold now, as in a first apply.
-   */
-  public List<Long> resumeInterrupted() {
-    List<Long> runs = runLog.interrupted();
-    for (long runId : runs) {
-      Moved moved = apply(runId, n -> {});
-      runLog.markResumed(runId, "resumed after an interruption; " + moved.rows() + " rows moved on resume, "
-          + moved.skippedChanged() + " left because they changed");
+  /** What a planned row's apply did, as {@code decisions.jsonl} names it. */
+  public enum Outcome {
+    /** Archived and deleted. */
+    MOVED,
+    /** Left in place: it or its kept row changed since the plan and are no longer duplicates. */
+    KEPT_CHANGED,
+    /** Left in place: rows of other tables reference it ({@link ReferencedRows}). */
+    KEPT_REFERENCED,
+    /** Not moved: it or its kept row had left the table when its batch ran. */
+    GONE;
+
+    public String label() {
+      return name().toLowerCase(java.util.Locale.ROOT);
     }
-    return runs;
+  }
+
+  /**
+   * The planned rows of a run that did not move, by removed id, read from its plan (before it is
+   * dropped). The rows left in place are marked there; the rows gone are looked up in the archive only
+   * when {@code anyGone} (the moved count falls short of the plan's rows not left in place).
+   */
+  public Map<Long, Outcome> notMoved(long runId, boolean anyGone) {
+    Map<Long, Outcome> outcomes = new java.util.HashMap<>();
+    database.jdbi().useHandle(h -> {
+      h.createQuery("SELECT removed_id, skipped FROM dedup_plan WHERE run_id = ? AND skipped <> 0").bind(0, runId)
+          .map((rs, ctx) -> Map.entry(rs.getLong(1), rs.getInt(2)))
+          .forEach(row -> outcomes.put(row.getKey(),
+              row.getValue() == ReferencedRows.REFERENCED ? Outcome.KEPT_REFERENCED : Outcome.KEPT_CHANGED));
+      if (anyGone) {
+        String id = ArchiveTables.q(tables.spec().idColumn());
+        h.createQuery("SELECT p.removed_id FROM dedup_plan p LEFT JOIN " + ArchiveTables.q(tables.spec().removedTable())
+                + " a ON a.dedup_run_id = p.run_id AND a." + id + " = p.removed_id WHERE p.run_id = ? AND p.skipped = 0"
+                + " AND a." + id + " IS NULL")
+            .bind(0, runId).mapTo(Long.class).forEach(removedId -> outcomes.put(removedId, Outcome.GONE));
+      }
+    });
+    return outcomes;
+  }
+
+  /** Rows a run has archived so far. */
+  public long archivedRows(long runId) {
+    return database.jdbi().withHandle(h -> h.createQuery("SELECT COUNT(*) FROM "
+            + ArchiveTables.q(tables.spec().removedTable()) + " WHERE dedup_run_id = ?")
+        .bind(0, runId).mapTo(Long.class).one());
+  }
+
+  /**
+   * The interrupted runs {@link #resumeInterrupted} finished, and the rows it moved.
+   */
+  public record Resumed(List<Long> runs, long rows) {}
+
+  /**
+   * Finishes runs of this table left in status {@code applying} by a crash. Each batch is decided
+   * again on what its rows hold now, as in a first apply.
+   *
+   * @throws RowsMovedException when an error stops it after rows moved
+   */
+  public Resumed resumeInterrupted() {
+    List<Long> runs = runLog.interrupted();
+    long rows = 0;
+    for (long runId : runs) {
+      long before = archivedRows(runId);
+      Moved moved;
+      try {
+        moved = apply(runId, n -> {});
+      } catch (RuntimeException e) {
+        long now = rows + archivedRows(runId) - before;
+        if (now == 0) {
+          throw e;
+        }
+        throw new RowsMovedException(String.format("finishing interrupted run %d moved %,d rows", runId, now), now, e);
+      }
+      rows += moved.rows();
+      runLog.markResumed(runId, "resumed after an interruption; " + moved.rows() + " rows moved on resume, "
+          + moved.skippedChanged() + " left because they changed" + (moved.keptReferenced() == 0 ? ""
+          : ", " + moved.keptReferenced() + " left because other tables reference them"));
+    }
+    return new Resumed(runs, rows);
   }
 
   /** How far the plan writer has committed, for the apply workers to wait on. */
@@ -192,7 +292,7 @@ public final class PlanMover {
    */
   private List<Callable<Moved>> applyWorkers(long runId, int planSize, Set<String> planRules,
       PlanGate planned, LongConsumer progress) {
-    BatchMover.BatchSql sql = BatchMover.batchSql(tables);
+    BatchMover.BatchSql sql = BatchMover.batchSql(tables, referenced);
     LocalDateTime removedAt = now();
     // Batches are disjoint id ranges (the plan is in removed-id order) and never remove a kept row, so
     // two run at once, each in its own transaction, and the server uses both cores. READ COMMITTED:

@@ -2,8 +2,12 @@ package org.xiaochong.archive;
 
 import static org.xiaochong.archive.ArchiveTables.q;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Optional;
+import org.jdbi.v3.core.Handle;
 import java.util.stream.Collectors;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
@@ -23,6 +27,7 @@ import org.xiaochong.source.TableSpec;
  * caller's table lock.
  */
 public final class Restorer {
+  private static final ObjectMapper JSON = new ObjectMapper();
   private final ArchiveTables tables;
   private final Database database;
   private final RunLog runLog;
@@ -33,8 +38,26 @@ public final class Restorer {
     this.runLog = new RunLog(database, tables.spec().table());
   }
 
+  /**
+   * What a restore put back.
+   *
+   * @param childRows child rows of other tables pointed back to their restored rows (undoing a merge)
+   * @param childRowsLeft re-pointed child rows left as they are: changed or deleted since the merge
+   */
+  public record Restored(long rows, long childRows, long childRowsLeft) {}
+
   /** Restores the rows of a run and marks it {@code restored}; returns the rows restored. */
   public long restore(long runId) {
+    return restoreRun(runId).rows();
+  }
+
+  /**
+   * Restores the rows of a run, and the child rows its merge re-pointed ({@link ReferencedRows}), and
+   * marks it {@code restored}.
+   *
+   * @throws RowsMovedException when an error stops it after some batches were restored
+   */
+  public Restored restoreRun(long runId) {
     TableSpec spec = tables.spec();
     Optional<String> status = runLog.status(runId);
     if (status.isEmpty()) {
@@ -48,44 +71,108 @@ public final class Restorer {
     String id = q(spec.idColumn());
     String removed = q(spec.removedTable());
     long restored = 0;
+    long[] childRows = new long[2]; // put back, left
     long after = Long.MIN_VALUE;
-    while (true) {
-      long lo = after;
-      Optional<Long> hi = database.jdbi().withHandle(h -> h.createQuery(
-          "SELECT MAX(" + id + ") FROM (SELECT " + id + " FROM " + removed + " WHERE dedup_run_id = ? AND " + id
-              + " > ? ORDER BY " + id + " LIMIT " + PlanMover.BATCH + ") b").bind(0, runId).bind(1, lo)
-          .mapTo(Long.class).findOne());
-      if (hi.isEmpty() || hi.get() == null) {
-        break;
-      }
-      long upTo = hi.get();
-      restored += database.jdbi().inTransaction(handle -> {
-        int inserted;
-        try {
-          inserted = handle.createUpdate("INSERT INTO " + q(spec.table()) + " (" + plainColumns + ") SELECT "
-              + plainColumns + " FROM " + removed + " WHERE dedup_run_id = ? AND " + id + " > ? AND " + id + " <= ?")
-              .bind(0, runId).bind(1, lo).bind(2, upTo).execute();
-        } catch (RuntimeException e) {
-          if (isDuplicateKey(e)) {
-            throw new BadInputException("cannot restore run " + runId + ": a row with the same "
-                + spec.idColumn() + " is in " + spec.table() + " again (" + Database.rootMessage(e)
-                + "); nothing of this batch was restored", e);
+    try {
+      while (true) {
+        long lo = after;
+        Optional<Long> hi = database.jdbi().withHandle(h -> h.createQuery(
+            "SELECT MAX(" + id + ") FROM (SELECT " + id + " FROM " + removed + " WHERE dedup_run_id = ? AND " + id
+                + " > ? ORDER BY " + id + " LIMIT " + PlanMover.BATCH + ") b").bind(0, runId).bind(1, lo)
+            .mapTo(Long.class).findOne());
+        if (hi.isEmpty() || hi.get() == null) {
+          break;
+        }
+        long upTo = hi.get();
+        restored += database.jdbi().inTransaction(handle -> {
+          int inserted;
+          try {
+            inserted = handle.createUpdate("INSERT INTO " + q(spec.table()) + " (" + plainColumns + ") SELECT "
+                + plainColumns + " FROM " + removed + " WHERE dedup_run_id = ? AND " + id + " > ? AND " + id + " <= ?")
+                .bind(0, runId).bind(1, lo).bind(2, upTo).execute();
+          } catch (RuntimeException e) {
+            if (isDuplicateKey(e)) {
+              throw new BadInputException("cannot restore run " + runId + ": a row with the same "
+                  + spec.idColumn() + " is in " + spec.table() + " again (" + Database.rootMessage(e)
+                  + "); nothing of this batch was restored", e);
+            }
+            throw e;
           }
-          throw e;
-        }
-        int deleted = handle.createUpdate("DELETE FROM " + removed + " WHERE dedup_run_id = ? AND " + id + " > ? AND " + id + " <= ?")
-            .bind(0, runId).bind(1, lo).bind(2, upTo).execute();
-        if (inserted != deleted) {
-          handle.rollback();
-          throw new IllegalStateException("restore of run " + runId + " put back " + inserted + " rows but the archive held "
-              + deleted + "; rolled back");
-        }
-        return (long) inserted;
-      });
-      after = upTo;
+          int deleted = handle.createUpdate("DELETE FROM " + removed + " WHERE dedup_run_id = ? AND " + id + " > ? AND " + id + " <= ?")
+              .bind(0, runId).bind(1, lo).bind(2, upTo).execute();
+          if (inserted != deleted) {
+            handle.rollback();
+            throw new IllegalStateException("restore of run " + runId + " put back " + inserted + " rows but the archive held "
+                + deleted + "; rolled back");
+          }
+          long[] children = putBackChildRows(handle, runId, lo, upTo);
+          childRows[0] += children[0];
+          childRows[1] += children[1];
+          return (long) inserted;
+        });
+        after = upTo;
+      }
+    } catch (RuntimeException e) {
+      if (restored == 0) {
+        throw e;
+      }
+      throw new RowsMovedException(String.format("restore of run %d put back %,d rows (run it again to finish)", runId,
+          restored), restored, e);
     }
     runLog.markRestored(runId, restored);
-    return restored;
+    return new Restored(restored, childRows[0], childRows[1]);
+  }
+
+  /**
+   * Points the child rows that the run's merge re-pointed away from the rows with ids in (lo, upTo]
+   * back to them, in the caller's transaction (the rows are back in the table), where they still point
+   * to the kept row; forgets the changes. Returns {put back, left as they are}.
+   */
+  private static long[] putBackChildRows(Handle handle, long runId, long lo, long upTo) {
+    long[] counts = new long[2];
+    List<Repointed> rows = handle.createQuery("SELECT child_schema, child_table, child_column, child_key_columns,"
+            + " child_key, old_id, new_id FROM dedup_repoint WHERE run_id = ? AND old_id > ? AND old_id <= ? ORDER BY id")
+        .bind(0, runId).bind(1, lo).bind(2, upTo)
+        .map((rs, ctx) -> new Repointed(rs.getString(1), rs.getString(2), rs.getString(3),
+            List.of(rs.getString(4).split(",")), rs.getString(5), rs.getLong(6), rs.getLong(7)))
+        .list();
+    for (Repointed row : rows) {
+      // Names from dedup_repoint, which took them from the server's metadata: validated again by q().
+      String column = q(row.column());
+      StringBuilder sql = new StringBuilder("UPDATE " + q(row.schema()) + "." + q(row.table()) + " SET " + column
+          + " = ? WHERE " + column + " = ?");
+      row.keyColumns().forEach(k -> sql.append(" AND ").append(q(k)).append(" = ?"));
+      var update = handle.createUpdate(sql.toString()).bind(0, row.oldId()).bind(1, row.newId());
+      JsonNode key = readKey(row.key(), row.keyColumns().size());
+      for (int i = 0; i < row.keyColumns().size(); i++) {
+        JsonNode value = key.get(i);
+        if (value.isIntegralNumber()) {
+          update.bind(2 + i, value.decimalValue());
+        } else {
+          update.bind(2 + i, value.asText());
+        }
+      }
+      counts[update.execute() == 1 ? 0 : 1]++;
+    }
+    handle.createUpdate("DELETE FROM dedup_repoint WHERE run_id = ? AND old_id > ? AND old_id <= ?")
+        .bind(0, runId).bind(1, lo).bind(2, upTo).execute();
+    return counts;
+  }
+
+  /** A row of {@code dedup_repoint}: a child row a merge re-pointed from {@code oldId} to {@code newId}. */
+  private record Repointed(String schema, String table, String column, List<String> keyColumns, String key,
+      long oldId, long newId) {}
+
+  private static JsonNode readKey(String json, int columns) {
+    try {
+      JsonNode key = JSON.readTree(json);
+      if (!key.isArray() || key.size() != columns) {
+        throw new IllegalStateException("dedup_repoint holds a child key " + json + " for " + columns + " key columns");
+      }
+      return key;
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("dedup_repoint holds a child key that is not JSON: " + json, e);
+    }
   }
 
   /**

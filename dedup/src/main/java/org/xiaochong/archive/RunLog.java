@@ -42,10 +42,14 @@ public final class RunLog {
         .bind(0, table).bind(1, method).bind(2, apply).bind(3, apply ? "applying" : "planned")
         .bind(4, configDigest).bind(5, since).bind(6, until).bind(7, now())
         .executeAndReturnGeneratedKeys("id").mapTo(Long.class).one());
-    // Plan rows can only carry a new run's id if dedup_run was emptied or re-created (its ids start
-    // again); they belong to a run that no longer exists and must not mix with this one's plan.
+    // Plan rows (and counts, and re-pointed child rows) can only carry a new run's id if dedup_run was
+    // emptied or re-created (its ids start again); they belong to a run that no longer exists and must
+    // not mix with this one's.
     plans.drop(runId);
-    database.jdbi().useHandle(handle -> handle.execute("DELETE FROM dedup_run_removed WHERE run_id = ?", runId));
+    database.jdbi().useHandle(handle -> {
+      handle.execute("DELETE FROM dedup_run_removed WHERE run_id = ?", runId);
+      handle.execute("DELETE FROM dedup_repoint WHERE run_id = ?", runId);
+    });
     return runId;
   }
 
@@ -76,17 +80,6 @@ public final class RunLog {
         batch.execute();
       }
     });
-  }
-
-  /** Planned rows of a run that its apply left in place, per rule; read before the plan is dropped. */
-  public Map<String, Long> skippedByRule(long runId) {
-    return database.jdbi().withHandle(h -> h.createQuery(
-            "SELECT rule, COUNT(*) FROM dedup_plan WHERE run_id = ? AND skipped GROUP BY rule ORDER BY rule")
-        .bind(0, runId)
-        .reduceRows(new LinkedHashMap<String, Long>(), (map, row) -> {
-          map.put(row.getColumn(1, String.class), row.getColumn(2, Long.class));
-          return map;
-        }));
   }
 
   /**

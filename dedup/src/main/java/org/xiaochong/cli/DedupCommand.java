@@ -5,6 +5,7 @@ import java.io.StringWriter;
 import java.util.Comparator;
 import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
+import org.xiaochong.archive.RowsMovedException;
 import org.xiaochong.source.BadInputException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Command;
       "normalized fields, kept in a Lucene index; in each group the record with the latest time is kept.",
       "Dry run by default; --apply archives every removed row in <table>_removed (restorable)."
     },
-    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."},
+    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error,",
+        "4 stopped by an error after rows moved (run it again to finish). 1 and 2: no row moved."},
     // The product's commands; those of other modules (demo, eval, bench, urls, ...) join through
     // CommandProvider, and help is added last.
     subcommands = {
@@ -48,13 +50,16 @@ public final class DedupCommand implements Callable<Integer> {
     cli.setErr(err);
     // picocli's parse errors (unknown option, bad --since value, missing --run) also go through this
     // mapper once it is set, so they must map to USAGE here, not fall through to INTERNAL.
-    cli.setExitCodeExceptionMapper(e -> e instanceof BadInputException || e instanceof IllegalArgumentException
+    cli.setExitCodeExceptionMapper(e -> e instanceof RowsMovedException ? ExitCodes.ROWS_MOVED
+        : e instanceof BadInputException || e instanceof IllegalArgumentException
         || e instanceof CommandLine.ParameterException ? ExitCodes.USAGE : ExitCodes.INTERNAL);
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
       boolean verbose = parseResult.hasMatchedOption("--verbose")
           || parseResult.subcommands().stream().anyMatch(p -> p.hasMatchedOption("--verbose"));
       PrintWriter errors = commandLine.getErr();
-      if (e instanceof BadInputException || e instanceof IllegalArgumentException) {
+      if (e instanceof RowsMovedException) {
+        errors.println("dedup: " + oneLine(e.getMessage()) + (verbose ? "" : " (run with --verbose for details)"));
+      } else if (e instanceof BadInputException || e instanceof IllegalArgumentException) {
         errors.println("dedup: " + oneLine(e.getMessage()));
       } else {
         errors.println("dedup: unexpected error: " + oneLine(String.valueOf(rootOf(e).getMessage()))

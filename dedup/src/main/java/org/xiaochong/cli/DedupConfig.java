@@ -15,6 +15,7 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.apache.commons.codec.digest.DigestUtils;
 import org.apache.commons.text.similarity.LevenshteinDistance;
+import org.xiaochong.archive.ReferencedRows;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethod;
@@ -33,12 +34,13 @@ import org.xiaochong.source.TableSpec;
  * default), with the closest known key suggested.
  */
 public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path dataDir, int threads,
-    PrefilterSettings prefilter, NearConfig near, String updatedColumn, Map<String, String> methodSettings) {
+    PrefilterSettings prefilter, NearConfig near, String updatedColumn, Map<String, String> methodSettings,
+    ReferencedRows.Settings references) {
 
-  /** A config without source.updated-column. */
+  /** A config without source.updated-column, with the default apply.* settings. */
   public DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path dataDir, int threads,
       PrefilterSettings prefilter, NearConfig near) {
-    this(db, table, indexDir, dataDir, threads, prefilter, near, null, Map.of());
+    this(db, table, indexDir, dataDir, threads, prefilter, near, null, Map.of(), ReferencedRows.Settings.DEFAULT);
   }
 
   /** Keys and defaults, in the order of config/dedup.properties. */
@@ -53,6 +55,8 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     DEFAULTS.put("source.id-column", "id");
     DEFAULTS.put("source.time-column", "reg_time");
     DEFAULTS.put("source.updated-column", "");
+    DEFAULTS.put("apply.referenced", "refuse");
+    DEFAULTS.put("apply.delete-triggers", "refuse");
     DEFAULTS.put("fields.exact", String.join(",", TableSpec.SAMPLE_TEXT_COLUMNS));
     DEFAULTS.put("fields.phone", "phone");
     DEFAULTS.put("fields.near", "title,product,content");
@@ -160,7 +164,16 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
       method.checkSettings(methodSettings, table); // a bad value fails every command, as near.* does
     }
     return new DedupConfig(db, table, index, dataDir, threads, prefilter, near(values), updated.isEmpty() ? null : updated,
-        Map.copyOf(methodSettings));
+        Map.copyOf(methodSettings), references(values));
+  }
+
+  private static ReferencedRows.Settings references(Map<String, String> values) {
+    String triggers = values.get("apply.delete-triggers");
+    if (!triggers.equals("refuse") && !triggers.equals("accept")) {
+      throw new BadInputException("apply.delete-triggers '" + triggers + "' must be refuse or accept");
+    }
+    return new ReferencedRows.Settings(ReferencedRows.Policy.of(values.get("apply.referenced")),
+        triggers.equals("accept"));
   }
 
   private static NearConfig near(Map<String, String> values) {

@@ -3,6 +3,7 @@ package org.xiaochong.cli;
 import java.util.concurrent.Callable;
 import org.xiaochong.archive.ArchiveTables;
 import org.xiaochong.archive.Restorer;
+import org.xiaochong.archive.RowsMovedException;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.run.TableLock;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {"Moves the rows that run ID archived in <table>_removed back into the table, with their",
         "original ids and values, and re-indexes them (the near index too, when a near run built it)."},
-    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."})
+    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error,",
+        "4 stopped by an error after rows moved (run it again to finish). 1 and 2: no row moved."})
 final class RestoreCommand implements Callable<Integer> {
   @Mixin ConfigOptions options;
 
@@ -36,10 +38,24 @@ final class RestoreCommand implements Callable<Integer> {
         FingerprintIndex index = ConfigOptions.openIndex(config, false)) {
       RecordSource source = new RecordSource(database, config.table());
       ArchiveTables archive = ArchiveTables.ensure(database, config.table(), source.checkSchema());
-      long restored = new Restorer(archive).restore(runId);
-      ConfigOptions.runner(config, database, index, Progress.NONE, spec.commandLine().getErr()::println)
-          .syncIndexesInStep(source);
-      spec.commandLine().getOut().printf("restored %,d rows of run %d into %s%n", restored, runId, config.table().table());
+      Restorer.Restored restored = new Restorer(archive).restoreRun(runId);
+      try {
+        ConfigOptions.runner(config, database, index, Progress.NONE, spec.commandLine().getErr()::println)
+            .syncIndexesInStep(source);
+      } catch (RuntimeException e) {
+        if (restored.rows() == 0) {
+          throw e;
+        }
+        throw new RowsMovedException(String.format("restore of run %d put back %,d rows (done; the next run brings"
+            + " the index up to date)", runId, restored.rows()), restored.rows(), e);
+      }
+      spec.commandLine().getOut().printf("restored %,d rows of run %d into %s%n", restored.rows(), runId,
+          config.table().table());
+      if (restored.childRows() + restored.childRowsLeft() > 0) {
+        spec.commandLine().getOut().printf("restored %,d child rows that the run had re-pointed to the kept rows%s%n",
+            restored.childRows(), restored.childRowsLeft() == 0 ? "" : String.format("; %,d left as they are"
+                + " (changed or deleted since)", restored.childRowsLeft()));
+      }
     }
     return ExitCodes.OK;
   }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
+import org.xiaochong.archive.RowsMovedException;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.pass.ExactPass;
@@ -33,7 +34,8 @@ import picocli.CommandLine.Option;
       "latest of each group. Without --apply it only prints the plan. Without --since/--until/--full it examines",
       "the records indexed (added or changed) since the last applied run with this index (all on the first run)."
     },
-    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."})
+    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error,",
+        "4 stopped by an error after rows moved (run it again to finish). 1 and 2: no row moved."})
 public final class RunCommand implements Callable<Integer> {
   @Mixin ConfigOptions options;
 
@@ -77,9 +79,18 @@ public final class RunCommand implements Callable<Integer> {
           ConsoleProgress.forThisProcess(), spec.commandLine().getOut()::println).run(runOptions);
       print(spec.commandLine().getOut(), outcome.summary(), database, config.table());
       if (report != null) {
-        ReportWriter.write(report, outcome.summary(), outcome.plan());
-        org.xiaochong.report.HtmlReport.write(report.resolve("report.html"), outcome.summary(), outcome.plan(), database,
-            config.table());
+        try {
+          ReportWriter.write(report, outcome);
+          org.xiaochong.report.HtmlReport.write(report.resolve("report.html"), outcome.summary(), outcome.plan(),
+              database, config.table());
+        } catch (RuntimeException e) {
+          long moved = outcome.summary().applyTotal().moved();
+          if (moved > 0) {
+            throw new RowsMovedException(String.format("run %d archived and deleted %,d rows (recorded; only the"
+                + " report is missing)", outcome.summary().runId(), moved), moved, e);
+          }
+          throw e;
+        }
         spec.commandLine().getOut().println("report: " + report.toAbsolutePath());
       }
     }
@@ -92,7 +103,8 @@ public final class RunCommand implements Callable<Integer> {
         summary.applied() ? "run " + summary.runId() + " (applied)" : "dry run", table.table(),
         summary.recordsRead(), summary.recordsExamined());
     if (!summary.resumedRuns().isEmpty()) {
-      out.println("finished interrupted run(s) " + summary.resumedRuns() + " first");
+      out.printf("finished interrupted run(s) %s first: %,d rows moved%n", summary.resumedRuns(),
+          summary.resumedRowsMoved());
     }
     out.printf("index: %,d added, %,d changed, %,d dropped%n", summary.indexAdded(), summary.indexChanged(),
         summary.indexDeleted());
@@ -135,6 +147,7 @@ public final class RunCommand implements Callable<Integer> {
       out.printf("apply: %,d planned rows left in place: they or their kept rows changed since the index was built"
           + " (re-indexed as they are now)%n", summary.skippedChanged());
     }
+    summary.applyCounts().forEach((method, counts) -> out.println(applyLine(method, counts)));
     if (!summary.applied()) {
       out.printf("dry run: nothing was changed; add --apply to archive and delete these %,d records%n",
           summary.removedTotal());
@@ -145,6 +158,25 @@ public final class RunCommand implements Callable<Integer> {
     double total = summary.totalSeconds();
     out.printf("done: %,d records in %.1f s (%s), %,.0f records/s%n", summary.recordsRead(), total, stages,
         total > 0 ? summary.recordsRead() / total : 0.0);
+  }
+
+  /**
+   * What an apply did with one method's planned rows, e.g. "exact: 600 planned, 557 moved, 40 kept
+   * (referenced by other tables), 3 kept (changed since the plan)".
+   */
+  static String applyLine(String method, RunSummary.ApplyCounts counts) {
+    StringBuilder line = new StringBuilder(String.format("moved %s: %,d planned, %,d moved", method, counts.planned(),
+        counts.moved()));
+    if (counts.keptReferenced() > 0) {
+      line.append(String.format(", %,d kept (referenced by other tables)", counts.keptReferenced()));
+    }
+    if (counts.keptChanged() > 0) {
+      line.append(String.format(", %,d kept (changed since the plan)", counts.keptChanged()));
+    }
+    if (counts.gone() > 0) {
+      line.append(String.format(", %,d gone (they or their kept rows left the table)", counts.gone()));
+    }
+    return line.toString();
   }
 
   /**

@@ -60,6 +60,20 @@ public final class HtmlReport {
     long maxRule = Math.max(1, summary.removedByMethod().values().stream().mapToLong(Long::longValue).max().orElse(1));
     summary.removedByMethod().forEach((method, removed) -> bar(html, method, removed, maxRule));
     html.append("</table>\n");
+    if (summary.applied()) {
+      // What the apply did with the plan: a planned row is moved, or stays (and why), or was gone.
+      html.append("<h2>Planned, moved and kept per rule</h2>\n<table id=\"apply\"><tr><th>rule</th><th>planned</th>"
+          + "<th>moved</th><th>kept: changed since the plan</th><th>kept: referenced by other tables</th>"
+          + "<th>gone from the table</th></tr>\n");
+      summary.applyCounts().forEach((method, c) -> {
+        html.append("<tr><td>").append(escape(method)).append("</td>");
+        for (long n : new long[] {c.planned(), c.moved(), c.keptChanged(), c.keptReferenced(), c.gone()}) {
+          html.append("<td class=\"n\">").append(n).append("</td>");
+        }
+        html.append("</tr>\n");
+      });
+      html.append("</table>\n");
+    }
 
     try (Handle handle = database.jdbi().open()) {
       Map<String, Long> perMonth = removedPerMonth(handle, summary, plan, spec);

@@ -10,14 +10,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.LongFunction;
 import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.RunSummary;
 import org.xiaochong.source.BadInputException;
 
 /**
  * Writes a run's report folder: {@code summary.json} (the counts and seconds per stage) and {@code
- * decisions.jsonl} (one line per removed record: removed_id, kept_id, rule, score). Dry runs write it
- * too, so a plan can be reviewed before {@code --apply}.
+ * decisions.jsonl} (one line per planned removal: removed_id, kept_id, rule, score, and its outcome:
+ * planned in a dry run; moved, kept_changed, kept_referenced or gone after an apply). Dry runs write
+ * it too, so a plan can be reviewed before {@code --apply}.
  */
 public final class ReportWriter {
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -25,7 +28,17 @@ public final class ReportWriter {
 
   private ReportWriter() {}
 
+  /** The report of a run: each decision with what became of it ({@code outcome}). */
+  public static void write(Path dir, DedupRunner.Outcome outcome) {
+    write(dir, outcome.summary(), outcome.plan(), outcome::outcomeOf);
+  }
+
+  /** The report of a plan whose decisions all moved (applied) or are all planned (dry run). */
   public static void write(Path dir, RunSummary summary, DeletionPlan plan) {
+    write(dir, summary, plan, id -> summary.applied() ? "moved" : "planned");
+  }
+
+  private static void write(Path dir, RunSummary summary, DeletionPlan plan, LongFunction<String> outcomeOf) {
     try {
       Files.createDirectories(dir);
     } catch (IOException e) {
@@ -42,6 +55,7 @@ public final class ReportWriter {
           line.put("kept_id", plan.keptId(i));
           line.put("rule", plan.rule(i).label);
           line.put("score", Math.round(plan.score(i) * 10000) / 10000.0);
+          line.put("outcome", outcomeOf.apply(plan.removedId(i)));
           out.write(JSON_LINE.writeValueAsString(line));
           out.write('\n');
         }

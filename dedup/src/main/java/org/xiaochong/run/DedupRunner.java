@@ -11,6 +11,9 @@ import org.apache.lucene.index.DirectoryReader;
 import org.xiaochong.archive.ArchiveTables;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.PlanMover;
+import org.xiaochong.archive.ReferencedRows;
+import org.xiaochong.archive.RowsMovedException;
+import org.xiaochong.archive.TableEngines;
 import org.xiaochong.archive.RunLog;
 import org.xiaochong.archive.RunWatermark;
 import org.xiaochong.fingerprint.NearConfig;
@@ -83,8 +86,23 @@ public final class DedupRunner {
     }
   }
 
-  /** The result of a run: its summary and its decisions. */
-  public record Outcome(RunSummary summary, DeletionPlan plan) {}
+  /**
+   * The result of a run: its summary, its decisions, and which of them an apply did not carry out
+   * (by removed id; empty for a dry run).
+   */
+  public record Outcome(RunSummary summary, DeletionPlan plan, Map<Long, PlanMover.Outcome> notMoved) {
+    public Outcome {
+      notMoved = Map.copyOf(notMoved);
+    }
+
+    /** What became of the planned removal of {@code removedId}: "planned" in a dry run. */
+    public String outcomeOf(long removedId) {
+      if (!summary.applied()) {
+        return "planned";
+      }
+      return notMoved.getOrDefault(removedId, PlanMover.Outcome.MOVED).label();
+    }
+  }
 
   private final Database database;
   private final TableSpec spec;
@@ -98,6 +116,8 @@ public final class DedupRunner {
   private String recordDigest = "";
   private String updatedColumn;
   private Map<String, String> methodSettings = Map.of();
+  private ReferencedRows.Settings references = ReferencedRows.Settings.DEFAULT;
+  private long movedByResume;
 
   public DedupRunner(Database database, TableSpec spec, FingerprintIndex index, String configDigest, int threads, Progress progress) {
     this.database = database;
@@ -126,6 +146,15 @@ public final class DedupRunner {
     this.near = near;
     this.recordDigest = recordDigest;
     this.methodSettings = Map.copyOf(settings);
+    return this;
+  }
+
+  /**
+   * What an apply does with rows that foreign keys of other tables reference, and with the table's
+   * DELETE triggers ({@code apply.*}). Default: {@link ReferencedRows.Settings#DEFAULT} (refuse).
+   */
+  public DedupRunner withReferences(ReferencedRows.Settings settings) {
+    this.references = settings;
     return this;
   }
 
@@ -170,7 +199,29 @@ public final class DedupRunner {
     return synced.sync();
   }
 
+  /**
+   * Runs once.
+   *
+   * @throws org.xiaochong.source.BadInputException before any row moved (a bad window, schema or
+   *     config; a table an apply refuses: no transactions, referenced by foreign keys)
+   * @throws RowsMovedException when an error stops an apply after rows moved
+   */
   public Outcome run(Options options) {
+    movedByResume = 0;
+    try {
+      return runOnce(options);
+    } catch (RowsMovedException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      if (movedByResume > 0) {
+        throw new RowsMovedException(String.format("finishing interrupted runs moved %,d rows", movedByResume),
+            movedByResume, e);
+      }
+      throw e;
+    }
+  }
+
+  private Outcome runOnce(Options options) {
     Window window = options.window(); // validates the window before any work
     Map<String, Double> seconds = new LinkedHashMap<>();
     long start = System.nanoTime();
@@ -190,10 +241,22 @@ public final class DedupRunner {
       PlanMover mover = null;
       List<Long> resumed = List.of();
       if (options.apply()) {
+        // Foreign keys, triggers and engines are checked before anything moves, an interrupted run's
+        // rows included: a refused table stops here, with no run started.
+        ReferencedRows referenced = ReferencedRows.check(database, spec, references);
         mover = new PlanMover(ArchiveTables.ensure(database, spec, columns),
-            FingerprintMethods.pairChecks(context(false)));
+            FingerprintMethods.pairChecks(context(false)), referenced);
         watermark.ensureColumns();
-        resumed = mover.resumeInterrupted();
+        PlanMover.Resumed finished = mover.resumeInterrupted();
+        resumed = finished.runs();
+        movedByResume = finished.rows();
+      } else {
+        TableEngines.problem(database, spec).ifPresent(problem -> notes.accept("note: " + problem
+            + "; --apply and restore refuse such a table, this dry run works as it is"));
+        String refusal = ReferencedRows.refusal(database, spec, references);
+        if (refusal != null) {
+          notes.accept("note: " + refusal);
+        }
       }
       t = System.nanoTime();
       RecordIndex.Synced synced = records.syncWithFilter(source, opened);
@@ -237,8 +300,8 @@ public final class DedupRunner {
           applied.skippedChanged(), applied.decidedAgain(), seconds, samples,
           prefilter == null ? null : new RunSummary.PrefilterStats(prefilter.lookups(), prefilter.skipped(),
               falsePositives, prefilter.memoryBytes(), prefilter.saturated(), runs.prefilterJson()),
-          chosen.description(), chosen.sinceRun());
-      return new Outcome(summary, plan);
+          chosen.description(), chosen.sinceRun(), applied.counts(), movedByResume);
+      return new Outcome(summary, plan, applied.notMoved());
     }
   }
 

@@ -1,12 +1,16 @@
 package org.xiaochong.run;
 
 import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.PlanMover;
 import org.xiaochong.archive.PlanTable;
+import org.xiaochong.archive.RowsMovedException;
 import org.xiaochong.archive.RunLog;
 import org.xiaochong.prefilter.ExactKeyFilter;
 import org.xiaochong.progress.Progress;
@@ -19,10 +23,16 @@ import org.xiaochong.source.RecordSource;
  * index, keeping their filters in step. Not thread-safe: one instance per run.
  */
 final class PlanApply {
-  /** What the apply did; {@link #NOT_APPLIED} for a dry run. */
-  record Result(long runId, long skippedChanged, long decidedAgain) {}
+  /**
+   * What the apply did; {@link #NOT_APPLIED} for a dry run.
+   *
+   * @param counts per method: planned, moved and left in place (why)
+   * @param notMoved the planned rows that did not move, by removed id
+   */
+  record Result(long runId, long skippedChanged, long decidedAgain, Map<String, RunSummary.ApplyCounts> counts,
+      Map<Long, PlanMover.Outcome> notMoved) {}
 
-  static final Result NOT_APPLIED = new Result(0, 0, 0);
+  static final Result NOT_APPLIED = new Result(0, 0, 0, Map.of(), Map.of());
 
   private final Database database;
   private final RunLog runLog;
@@ -52,6 +62,8 @@ final class PlanApply {
     long t = System.nanoTime();
     long runId = runLog.startRun(method, true, configDigest, since, until);
     PlanMover.Applied applied;
+    Map<Long, PlanMover.Outcome> notMoved;
+    Map<String, RunSummary.ApplyCounts> counts;
     try {
       // The plan is written while the first batches move (see writePlanAndApply): "plan" is the
       // time until it was all written, "apply" the rest.
@@ -60,12 +72,13 @@ final class PlanApply {
       }
       seconds.put("plan", DedupRunner.elapsed(t, applied.planWrittenNanos()));
       t = applied.planWrittenNanos();
-      if (applied.skippedChanged() > 0) {
-        // Read before the plan rows are dropped below.
-        runLog.skippedByRule(runId).forEach((rule, skipped) -> removed.computeIfPresent(rule, (r, n) -> n - skipped));
-      }
-      runLog.finishRun(runId, "applied", tableRows, removed, applied.skippedChanged() == 0 ? null
-          : applied.skippedChanged() + " planned rows left in place: they or their kept rows changed since the plan");
+      // Read before the plan rows are dropped below; only when some planned rows did not move.
+      long leftInPlace = applied.skippedChanged() + applied.keptReferenced();
+      boolean anyGone = applied.rowsMoved() + leftInPlace < plan.size();
+      notMoved = leftInPlace == 0 && !anyGone ? Map.of() : mover.notMoved(runId, anyGone);
+      counts = counts(plan, notMoved);
+      counts.forEach((rule, c) -> removed.computeIfPresent(rule, (r, n) -> c.moved()));
+      runLog.finishRun(runId, "applied", tableRows, removed, message(counts));
     } catch (RuntimeException e) {
       // Batches already committed stay archived (nothing is lost); the run stays 'applying' and the
       // next run finishes it.
@@ -73,6 +86,17 @@ final class PlanApply {
         runLog.finishRun(runId, "applying", tableRows, Map.of(), "interrupted: " + Database.rootMessage(e));
       } catch (RuntimeException suppressed) {
         e.addSuppressed(suppressed);
+      }
+      long moved;
+      try {
+        moved = mover.archivedRows(runId);
+      } catch (RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+        throw e;
+      }
+      if (moved > 0) {
+        throw new RowsMovedException(String.format("run %d archived and deleted %,d rows (the next run --apply"
+            + " finishes it)", runId, moved), moved, e);
       }
       throw e;
     }
@@ -101,9 +125,10 @@ final class PlanApply {
       }
     }
     if (failure != null) {
-      throw failure;
+      throw new RowsMovedException(String.format("run %d archived and deleted %,d rows (recorded as applied; the"
+          + " next run brings the indexes up to date)", runId, applied.rowsMoved()), applied.rowsMoved(), failure);
     }
-    if (applied.skippedChanged() > 0) {
+    if (applied.skippedChanged() + applied.keptReferenced() > 0) {
       // The rows left in place were dropped from the indexes with the others: index them again, as
       // they are now, so that check and the next run see what they hold.
       RecordIndex.Synced synced = records.syncWithFilter(source, records.openFilter());
@@ -111,6 +136,40 @@ final class PlanApply {
       runs.syncAndSave(source);
     }
     seconds.put("apply", DedupRunner.elapsed(t));
-    return new Result(runId, applied.skippedChanged(), applied.decidedAgain());
+    return new Result(runId, applied.skippedChanged(), applied.decidedAgain(), counts, notMoved);
+  }
+
+  /** Per rule (method): planned rows, and what became of them. */
+  static Map<String, RunSummary.ApplyCounts> counts(DeletionPlan plan, Map<Long, PlanMover.Outcome> notMoved) {
+    Map<String, long[]> byRule = new LinkedHashMap<>(); // planned, then one count per outcome
+    int outcomes = PlanMover.Outcome.values().length;
+    for (int i = 0; i < plan.size(); i++) {
+      long[] n = byRule.computeIfAbsent(plan.rule(i).label, r -> new long[1 + outcomes]);
+      n[0]++;
+      n[1 + notMoved.getOrDefault(plan.removedId(i), PlanMover.Outcome.MOVED).ordinal()]++;
+    }
+    Map<String, RunSummary.ApplyCounts> counts = new LinkedHashMap<>();
+    byRule.forEach((rule, n) -> counts.put(rule, new RunSummary.ApplyCounts(n[0],
+        n[1 + PlanMover.Outcome.MOVED.ordinal()], n[1 + PlanMover.Outcome.KEPT_CHANGED.ordinal()],
+        n[1 + PlanMover.Outcome.KEPT_REFERENCED.ordinal()], n[1 + PlanMover.Outcome.GONE.ordinal()])));
+    return counts;
+  }
+
+  /** The run log's message: the planned rows that did not move, and why; null when all moved. */
+  private static String message(Map<String, RunSummary.ApplyCounts> counts) {
+    long changed = counts.values().stream().mapToLong(RunSummary.ApplyCounts::keptChanged).sum();
+    long referenced = counts.values().stream().mapToLong(RunSummary.ApplyCounts::keptReferenced).sum();
+    long gone = counts.values().stream().mapToLong(RunSummary.ApplyCounts::gone).sum();
+    List<String> parts = new ArrayList<>();
+    if (changed > 0) {
+      parts.add(changed + " planned rows left in place: they or their kept rows changed since the plan");
+    }
+    if (referenced > 0) {
+      parts.add(referenced + " planned rows left in place: rows of other tables reference them");
+    }
+    if (gone > 0) {
+      parts.add(gone + " planned rows not moved: they or their kept rows had left the table");
+    }
+    return parts.isEmpty() ? null : String.join("; ", parts);
   }
 }

@@ -29,6 +29,8 @@ import org.xiaochong.pass.ExactPass;
  * @param windowSinceRun the applied run whose watermark started the window, 0 when none (all records
  *     or a time window)
  * @param seconds seconds per stage ("index", "exact", "apply", …) in execution order
+ * @param applyCounts per method, what the apply did with its planned rows; empty for a dry run
+ * @param resumedRowsMoved rows moved while finishing the interrupted runs ({@code resumedRuns}) first
  */
 public record RunSummary(
     long runId,
@@ -48,7 +50,41 @@ public record RunSummary(
     List<ExactPass.Group> samples,
     PrefilterStats prefilter,
     String window,
-    long windowSinceRun) {
+    long windowSinceRun,
+    Map<String, ApplyCounts> applyCounts,
+    long resumedRowsMoved) {
+
+  /**
+   * What an apply did with one method's planned rows: each planned row was moved (archived and
+   * deleted), or left in place because it or its kept row changed since the plan, or because rows of
+   * other tables reference it, or it was gone (it or its kept row had left the table).
+   */
+  public record ApplyCounts(long planned, long moved, long keptChanged, long keptReferenced, long gone) {
+    /** Planned rows that stayed in the table. */
+    public long kept() {
+      return keptChanged + keptReferenced;
+    }
+
+    Map<String, Object> json() {
+      Map<String, Object> json = new LinkedHashMap<>();
+      json.put("planned", planned);
+      json.put("moved", moved);
+      json.put("kept_changed", keptChanged);
+      json.put("kept_referenced", keptReferenced);
+      json.put("gone", gone);
+      return json;
+    }
+  }
+
+  /** What the apply did with the planned rows of all methods; zeros for a dry run. */
+  public ApplyCounts applyTotal() {
+    return new ApplyCounts(sum(ApplyCounts::planned), sum(ApplyCounts::moved), sum(ApplyCounts::keptChanged),
+        sum(ApplyCounts::keptReferenced), sum(ApplyCounts::gone));
+  }
+
+  private long sum(java.util.function.ToLongFunction<ApplyCounts> count) {
+    return applyCounts.values().stream().mapToLong(count).sum();
+  }
 
   /**
    * The record key filter's work (the exact keys of the record index), and each method's own filter.
@@ -101,8 +137,13 @@ public record RunSummary(
     json.put("window", window);
     json.put("window_since_run", windowSinceRun);
     json.put("index", Map.of("added", indexAdded, "changed", indexChanged, "deleted", indexDeleted));
-    removedByMethod.forEach((name, removed) -> json.put(name,
-        reports.getOrDefault(name, MethodReport.notRun()).json(removed)));
+    removedByMethod.forEach((name, removed) -> {
+      Map<String, Object> section = new LinkedHashMap<>(reports.getOrDefault(name, MethodReport.notRun()).json(removed));
+      if (applied && reports.containsKey(name)) {
+        section.put("apply", applyCounts.getOrDefault(name, new ApplyCounts(0, 0, 0, 0, 0)).json());
+      }
+      json.put(name, section);
+    });
     json.put("removed_by_method", removedByMethod);
     if (prefilter != null) {
       Map<String, Object> p = new LinkedHashMap<>();
@@ -114,8 +155,12 @@ public record RunSummary(
       p.putAll(prefilter.byMethod());
       json.put("prefilter", p);
     }
-    json.put("apply", Map.of("skipped_changed", skippedChanged, "decided_again", decidedAgain));
+    Map<String, Object> apply = new LinkedHashMap<>(applied ? applyTotal().json() : Map.of());
+    apply.put("skipped_changed", skippedChanged);
+    apply.put("decided_again", decidedAgain);
+    json.put("apply", apply);
     json.put("resumed_runs", resumedRuns);
+    json.put("resumed_rows_moved", resumedRowsMoved);
     json.put("seconds", seconds);
     return json;
   }

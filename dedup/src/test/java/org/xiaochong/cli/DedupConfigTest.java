@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
+import org.xiaochong.archive.ReferencedRows;
 import org.xiaochong.source.BadInputException;
 
 class DedupConfigTest {
@@ -53,6 +54,17 @@ class DedupConfigTest {
   }
 
   @Test
+  void fromProperties_applySettings_defaultToRefuseAndReadTheOwnersChoice() {
+    assertThat(DedupConfig.fromProperties(new Properties(), Map.of()).references())
+        .isEqualTo(ReferencedRows.Settings.DEFAULT);
+    Properties props = new Properties();
+    props.setProperty("apply.referenced", "merge");
+    props.setProperty("apply.delete-triggers", "accept");
+    assertThat(DedupConfig.fromProperties(props, Map.of()).references())
+        .isEqualTo(new ReferencedRows.Settings(ReferencedRows.Policy.MERGE, true));
+  }
+
+  @Test
   void fromProperties_passwordFromEnvironment_isUsedAndNeverPrinted() {
     DedupConfig config = DedupConfig.fromProperties(new Properties(), Map.of("DEDUP_DB_PASSWORD", "S3cret!pw"));
     assertThat(config.db().password()).isEqualTo("S3cret!pw");
@@ -67,7 +79,9 @@ class DedupConfigTest {
       "prefilter.enabled|yes|prefilter.enabled 'yes' must be true or false",
       "prefilter.hashes|8.5|prefilter.hashes '8.5' is not a whole number",
       "near.min-similarity|0,6|near.min-similarity '0,6' is not a number",
-      "near.traditional|1|near.traditional '1' must be true or false"})
+      "near.traditional|1|near.traditional '1' must be true or false",
+      "apply.referenced|cascade|apply.referenced 'cascade' must be refuse, merge or keep",
+      "apply.delete-triggers|yes|apply.delete-triggers 'yes' must be refuse or accept"})
   void fromProperties_badValue_oneLineNamingKeyAndValue(String key, String value, String message) {
     Properties props = new Properties();
     props.setProperty(key, value);

@@ -77,7 +77,7 @@ final class DemoCommand implements Callable<Integer> {
         DedupRunner.Outcome outcome = runner.run(new DedupRunner.Options(methods, null, null, true, true, false));
         RunCommand.print(out, outcome.summary(), database, config.table());
         Path report = dataDir.resolve("report");
-        ReportWriter.write(report, outcome.summary(), outcome.plan());
+        ReportWriter.write(report, outcome);
         org.xiaochong.report.HtmlReport.write(report.resolve("report.html"), outcome.summary(), outcome.plan(), database,
             config.table());
         GroundTruth.ExactCheck check = truth.checkExact(PlanRemovals.of(outcome.plan()));
