@@ -23,7 +23,7 @@ class BenchCommandTest {
     seconds.put("near", 3.5);
     seconds.put("total", 12.0);
     RunSummary summary = new RunSummary(0, "exact,near", true, 150, 150, 150, 0, 0,
-        Map.of("exact", 20L, "near", 9L), Map.of(), List.of(), 0, 0, seconds, List.of(), null, "all records", 0);
+        Map.of("exact", 20L, "near", 9L), Map.of(), List.of(), 0, 0, seconds, List.of(), null, "all records", 0, Map.of(), 0);
     // 120 records in the window, 20 of them removed by the exact pass: 500 candidates over 100 records.
     NearStats stats = new NearStats(120, 9, 20, 300, 500, Map.of(), 0, 0, 120, NearKeyTimes.Snapshot.NONE);
     Map<Kind, Long> merges = new java.util.EnumMap<>(Kind.class);
