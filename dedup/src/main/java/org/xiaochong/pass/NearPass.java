@@ -14,6 +14,7 @@ import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.FixedBitSet;
+import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.fingerprint.NearOutcome;
@@ -40,7 +41,9 @@ import org.xiaochong.policy.KeepLatestPolicy;
  * fields are all short ({@link #allFieldsShort}), newest first, joins the newer group whose records it
  * is most alike on average, when that average reaches near.min-similarity and one pair of their records
  * passes the whole rule (score = the average). Every group's survivor is its newest record and every
- * removal points to it: no chains. The plan gets the decisions when both steps are done.
+ * removal points to it: no chains. The plan gets the decisions when both steps are done. Pairs marked
+ * apart ({@link ApartPairs}) are not near duplicates, and no merge removes a record in favour of a
+ * survivor it is marked apart from.
  *
  * <p>Records outside the window are not examined but are kept (they stay, so they may absorb older
  * records of the window). A window of record ids (a nightly run: the records indexed since the last
@@ -79,10 +82,17 @@ public final class NearPass {
 
   private final IndexSnapshot snapshot;
   private final NearConfig config;
+  private final ApartPairs apart;
 
   public NearPass(IndexSnapshot snapshot, NearConfig config) {
+    this(snapshot, config, ApartPairs.NONE);
+  }
+
+  /** @param apart pairs marked as not duplicates: a marked candidate is not a near duplicate of the record */
+  public NearPass(IndexSnapshot snapshot, NearConfig config, ApartPairs apart) {
     this.snapshot = snapshot;
     this.config = config;
+    this.apart = apart;
   }
 
   /**
@@ -204,7 +214,8 @@ public final class NearPass {
           compared++;
           long[] other = NearSchema.decode(values.binaryValue());
           IndexedNearKeys candidate = new IndexedNearKeys(leaves, g, other).withPresentFields(present[g]);
-          if (!NearRule.isNearDuplicate(record, candidate, config, weight)) {
+          if (!NearRule.isNearDuplicate(record, candidate, config, weight)
+              || apart.keepsApart(snapshot.id(doc), snapshot.id(g))) {
             continue;
           }
 
@@ -273,6 +284,9 @@ public final class NearPass {
         int root = roots.docs[c];
         if (group.length == 1 && groups.firstMember(root) < 0) {
           continue; // two records alone: the greedy step compared them and found no near duplicate
+        }
+        if (groups.anyApart(doc, root, (a, b) -> apart.keepsApart(snapshot.id(a), snapshot.id(b)))) {
+          continue; // the merge would remove a record in favour of one it is marked apart from
         }
         double linkage = groups.averageLinkage(group, root, keysOf, config, weight);
         if (linkage >= config.minSimilarity() && (best < 0 || NearRule.isBetter(linkage, snapshot.time(root),

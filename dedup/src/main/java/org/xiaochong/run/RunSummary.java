@@ -29,6 +29,7 @@ import org.xiaochong.pass.ExactPass;
  * @param windowSinceRun the applied run whose watermark started the window, 0 when none (all records
  *     or a time window)
  * @param seconds seconds per stage ("index", "exact", "apply", …) in execution order
+ * @param apart the pairs marked as not duplicates ({@code dedup_apart}) and what the run made of them
  */
 public record RunSummary(
     long runId,
@@ -48,7 +49,32 @@ public record RunSummary(
     List<ExactPass.Group> samples,
     PrefilterStats prefilter,
     String window,
-    long windowSinceRun) {
+    long windowSinceRun,
+    ApartStats apart) {
+
+  /** A summary of a run that read no marks ({@link ApartStats#NONE}). */
+  public RunSummary(long runId, String method, boolean applied, long recordsRead, long recordsExamined,
+      long indexAdded, long indexChanged, long indexDeleted, Map<String, Long> removedByMethod,
+      Map<String, MethodReport> reports, List<Long> resumedRuns, long skippedChanged, long decidedAgain,
+      Map<String, Double> seconds, List<ExactPass.Group> samples, PrefilterStats prefilter, String window,
+      long windowSinceRun) {
+    this(runId, method, applied, recordsRead, recordsExamined, indexAdded, indexChanged, indexDeleted, removedByMethod,
+        reports, resumedRuns, skippedChanged, decidedAgain, seconds, samples, prefilter, window, windowSinceRun,
+        ApartStats.NONE);
+  }
+
+  /**
+   * The marks a run read and honoured.
+   *
+   * @param marks pairs of the table marked as not duplicates when the run started
+   * @param honoured distinct marked pairs a pass would otherwise have decided one for the other: both
+   *     rows stay, or each is removed for another row
+   * @param dropped removals the run left out at the end because a chain (a kept row removed by a later
+   *     method) had pointed them to a row they are marked apart from
+   */
+  public record ApartStats(long marks, long honoured, long dropped) {
+    public static final ApartStats NONE = new ApartStats(0, 0, 0);
+  }
 
   /**
    * The record key filter's work (the exact keys of the record index), and each method's own filter.
@@ -115,6 +141,7 @@ public record RunSummary(
       json.put("prefilter", p);
     }
     json.put("apply", Map.of("skipped_changed", skippedChanged, "decided_again", decidedAgain));
+    json.put("apart", Map.of("marks", apart.marks(), "honoured", apart.honoured(), "dropped", apart.dropped()));
     json.put("resumed_runs", resumedRuns);
     json.put("seconds", seconds);
     return json;

@@ -8,6 +8,7 @@ import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.FixedBitSet;
 import org.apache.lucene.util.IntroSorter;
+import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.TermHolders;
 import org.xiaochong.pass.IndexSnapshot;
@@ -23,7 +24,7 @@ import org.xiaochong.simhash.SimhashIndex;
  * {@link SimhashIndex#search} does, with one cursor and the values loaded once for the whole pass. Of
  * each such pair the less preferred record ({@link KeepLatestPolicy}) is removed in favour of the
  * other, scored by the likeness (64 - d) / 64. Records already in the plan, or removed earlier in this
- * pass, take no part.
+ * pass, take no part; nor does a pair marked apart ({@link ApartPairs}): neither is removed for the other.
  *
  * <p>The window is examined from its most preferred record down, so a record kept by this pass is
  * never removed later in it: the pass makes no chain, and every removal keeps the row states of both
@@ -44,11 +45,18 @@ final class SimhashPass {
 
   private final IndexSnapshot snapshot;
   private final int maxDistance;
+  private final ApartPairs apart;
   private int[] candidates = new int[64];
 
   SimhashPass(IndexSnapshot snapshot, int maxDistance) {
+    this(snapshot, maxDistance, ApartPairs.NONE);
+  }
+
+  /** @param apart pairs marked as not duplicates: neither is removed in favour of the other */
+  SimhashPass(IndexSnapshot snapshot, int maxDistance, ApartPairs apart) {
     this.snapshot = snapshot;
     this.maxDistance = maxDistance;
+    this.apart = apart;
   }
 
   Result run(Window window, DeletionPlan plan) {
@@ -84,7 +92,8 @@ final class SimhashPass {
           int other = candidates[i];
           int distance = Long.bitCount(values[doc] ^ values[other]);
           if (other == doc || distance > maxDistance || !hasValue.get(other) || removedNow.get(other)
-              || Arrays.binarySearch(planned, snapshot.id(other)) >= 0) {
+              || Arrays.binarySearch(planned, snapshot.id(other)) >= 0
+              || apart.keepsApart(snapshot.id(doc), snapshot.id(other))) {
             continue;
           }
           matches++;
