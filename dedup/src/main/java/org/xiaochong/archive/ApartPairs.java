@@ -1,5 +1,14 @@
 package org.xiaochong.archive;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -14,6 +23,14 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * immutable; the honoured record is thread-safe, so one instance serves a whole run.
  */
 public final class ApartPairs {
+  /**
+   * The snapshot of the marks that {@code run}, {@code restore} and {@code dedup apart} keep in the
+   * index folder ({@link #save}), for {@code check}, which does not open the database.
+   */
+  public static final String FILE = "dedup-apart.pairs";
+  private static final int MAGIC = 0x58434150; // "XCAP"
+  private static final int VERSION = 1;
+
   /** No marks: every lookup answers false. */
   public static final ApartPairs NONE = new ApartPairs(new long[0], new long[0]);
 
@@ -114,6 +131,51 @@ public final class ApartPairs {
   /** The larger id of pair {@code i}. */
   public long larger(int i) {
     return larger[i];
+  }
+
+  /**
+   * Writes the pairs to {@code file} (a new file moved over the old one, so a reader sees the old
+   * or the new set): a header (magic, version, count) and the pairs in order, two longs each.
+   */
+  public void save(Path file) {
+    Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+    try {
+      try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(temp)))) {
+        out.writeInt(MAGIC);
+        out.writeInt(VERSION);
+        out.writeInt(smaller.length);
+        for (int i = 0; i < smaller.length; i++) {
+          out.writeLong(smaller[i]);
+          out.writeLong(larger[i]);
+        }
+      }
+      Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot save the marks in " + file, e);
+    }
+  }
+
+  /** The pairs {@link #save} wrote to {@code file}; {@link #NONE} when there is no such file. */
+  public static ApartPairs load(Path file) {
+    if (!Files.exists(file)) {
+      return NONE;
+    }
+    try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
+      int magic = in.readInt();
+      int version = in.readInt();
+      int count = in.readInt();
+      if (magic != MAGIC || version != VERSION || count < 0 || 12L + 16L * count != Files.size(file)) {
+        throw new IOException("not a marks file of version " + VERSION + ": magic " + Integer.toHexString(magic)
+            + ", version " + version + ", " + count + " pairs in " + Files.size(file) + " bytes");
+      }
+      long[] ids = new long[2 * count];
+      for (int i = 0; i < ids.length; i++) {
+        ids[i] = in.readLong();
+      }
+      return of(ids);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the marks in " + file + " (the next `dedup run` writes it again)", e);
+    }
   }
 
   private int indexOf(long idA, long idB) {

@@ -64,6 +64,16 @@ public final class ApartTable {
     });
   }
 
+  /**
+   * Saves the marks as they are now beside the index in {@code indexDir} ({@link ApartPairs#FILE}), for
+   * {@code check}; nothing when that folder does not exist (no index yet: nothing to check against).
+   */
+  public void saveSnapshot(java.nio.file.Path indexDir) {
+    if (java.nio.file.Files.isDirectory(indexDir)) {
+      load().save(indexDir.resolve(ApartPairs.FILE));
+    }
+  }
+
   /** Marks of this table; 0 when {@code dedup_apart} does not exist yet. */
   public long count() {
     return database.jdbi().withHandle(h -> exists(h)

@@ -81,7 +81,9 @@ final class ApartCommand implements Callable<Integer> {
         RunLog.ensureTables(database);
         requireRow(database, table, idA);
         requireRow(database, table, idB);
-        boolean added = new ApartTable(database, table.table()).add(idA, idB);
+        ApartTable marks = new ApartTable(database, table.table());
+        boolean added = marks.add(idA, idB);
+        marks.saveSnapshot(config.indexDir());
         spec.commandLine().getOut().printf(added ? "marked %d and %d apart on %s%n"
             : "%d and %d were already marked apart on %s%n", idA, idB, table.table());
       }
@@ -121,7 +123,9 @@ final class ApartCommand implements Callable<Integer> {
     public Integer call() {
       DedupConfig config = options.load();
       try (Database database = ConfigOptions.openDatabase(config)) {
-        boolean removed = new ApartTable(database, config.table().table()).remove(idA, idB);
+        ApartTable marks = new ApartTable(database, config.table().table());
+        boolean removed = marks.remove(idA, idB);
+        marks.saveSnapshot(config.indexDir());
         if (!removed) {
           throw new BadInputException("apart remove: " + idA + " and " + idB + " are not marked apart on "
               + config.table().table() + " (see `dedup apart list`)");

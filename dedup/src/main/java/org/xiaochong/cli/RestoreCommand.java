@@ -1,6 +1,7 @@
 package org.xiaochong.cli;
 
 import java.util.concurrent.Callable;
+import org.xiaochong.archive.ApartTable;
 import org.xiaochong.archive.ArchiveTables;
 import org.xiaochong.archive.Restorer;
 import org.xiaochong.index.FingerprintIndex;
@@ -18,7 +19,9 @@ import picocli.CommandLine.Option;
     name = "restore",
     mixinStandardHelpOptions = true,
     description = {"Moves the rows that run ID archived in <table>_removed back into the table, with their",
-        "original ids and values, and re-indexes them (the near index too, when a near run built it)."},
+        "original ids and values, and re-indexes them (the near index too, when a near run built it).",
+        "Each row put back is marked apart from the row it had been removed for and from the rows removed",
+        "with it (`dedup apart list`), so later runs do not remove it again."},
     footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."})
 final class RestoreCommand implements Callable<Integer> {
   @Mixin ConfigOptions options;
@@ -37,6 +40,7 @@ final class RestoreCommand implements Callable<Integer> {
       RecordSource source = new RecordSource(database, config.table());
       ArchiveTables archive = ArchiveTables.ensure(database, config.table(), source.checkSchema());
       long restored = new Restorer(archive).restore(runId);
+      new ApartTable(database, config.table().table()).saveSnapshot(config.indexDir()); // its marks, for check
       ConfigOptions.runner(config, database, index, Progress.NONE, spec.commandLine().getErr()::println)
           .syncIndexesInStep(source);
       spec.commandLine().getOut().printf("restored %,d rows of run %d into %s%n", restored, runId, config.table().table());

@@ -2,6 +2,7 @@ package org.xiaochong.method;
 
 import java.io.Closeable;
 import java.util.Map;
+import java.util.function.LongPredicate;
 
 /**
  * One method's part of {@code check}: the online form of its pass. It answers whether one incoming
@@ -34,6 +35,16 @@ public interface MethodCheck<P> extends Closeable {
 
   /** The record {@code probe} repeats, or null when it is new to this method. */
   Match find(P probe);
+
+  /**
+   * The record {@code probe} repeats among those {@code apart} does not rule out (the records the
+   * incoming one is marked apart from, {@code dedup_apart}), or null. The default rules out only the
+   * best match; a method that can look past it to the next best overrides this.
+   */
+  default Match find(P probe, LongPredicate apart) {
+    Match match = find(probe);
+    return match == null || apart.test(match.id()) ? null : match;
+  }
 
   /** Adds a record judged new, so that later records of the stream are checked against it. */
   void add(long id, long regTime, P probe);

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.LongPredicate;
 import java.util.function.LongToDoubleFunction;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
@@ -117,6 +118,12 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
 
   @Override
   public Match find(Post post) {
+    return find(post, id -> false);
+  }
+
+  /** The most similar near duplicate that the incoming record is not marked apart from. */
+  @Override
+  public Match find(Post post, LongPredicate apart) {
     Fingerprints fingerprints = post.fingerprints();
     if (fingerprints.outcome() != NearOutcome.OK) {
       return null; // no keys: only the exact check applies (as in the pass)
@@ -149,7 +156,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
         collectHolders(key, docs);
         added.addAll(sessionHolders.getOrDefault(key, List.of()));
       }
-      Best best = new Best();
+      Best best = new Best(apart);
       for (int doc : docs) {
         best.consider(record, IndexedNearKeys.of(leaves, doc), IndexSchema.id(leaves, doc),
             IndexSchema.time(leaves, doc), weight);
@@ -166,14 +173,19 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
 
   /** The most similar near duplicate seen so far (ties: {@link NearRule#isBetter}). */
   private final class Best {
+    private final LongPredicate apart;
     private boolean found;
     private long id;
     private long time;
     private double similarity;
 
+    Best(LongPredicate apart) {
+      this.apart = apart;
+    }
+
     void consider(NearRule.Stored record, NearRule.Keys candidate, long candidateId, long candidateTime,
         NearRule.KeyWeights weight) {
-      if (!NearRule.isNearDuplicate(record, candidate, config, weight)) {
+      if (!NearRule.isNearDuplicate(record, candidate, config, weight) || apart.test(candidateId)) {
         return;
       }
       double s = NearRule.similarity(record, candidate, weight);

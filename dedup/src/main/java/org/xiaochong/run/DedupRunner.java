@@ -188,6 +188,7 @@ public final class DedupRunner {
     long t = System.nanoTime();
     ExactKeyFilter opened = records.openFilter();
     ApartPairs apart = new ApartTable(database, spec.table()).load(); // read once: every pass honours the same marks
+    apart.save(index.path().resolve(ApartPairs.FILE)); // for check, which does not open the database
     // Opened before the apply starts, so that a method that cannot run stops the run before any row
     // moves. An applied run also keeps the other methods' built indexes in step with the rows it removes.
     try (MethodRuns runs = MethodRuns.open(options.methods(), options.apply(), context(options.rebuildIndex(), apart))) {

@@ -134,6 +134,27 @@ class ApartIT extends DbTestSupport {
     assertThat(ids("apart_resume")).containsExactly(1L, 2L, 4L);
   }
 
+  @Test
+  void check_recordWithIdMarkedApartFromItsOnlyTwin_isNew() throws Exception {
+    createPostsTable("apart_check");
+    insert("apart_check", 1, "供应红富士苹果", "苹果", "13800138000", "本人有红富士苹果约3000斤", OLD);
+    insert("apart_check", 2, "供应红富士苹果", "苹果", "13800138000", "本人有红富士苹果约3000斤", NEW);
+    Path config = writeConfig(dir, "apart_check", dir.resolve("index"), Map.of());
+    assertThat(cli("run", "--config", config.toString(), "--apply").exitCode()).isZero(); // 1 archived for 2
+    String post = "\"title\":\"供应红富士苹果\",\"category\":\"供应\",\"product\":\"苹果\",\"region\":\"山东烟台\","
+        + "\"price\":\"2.50元/斤\",\"contact\":\"王先生\",\"phone\":\"13800138000\",\"content\":\"本人有红富士苹果约3000斤\"}";
+    List<String> lines = List.of("{\"id\":1," + post, "{" + post);
+    CliRun before = cliWithInput(lines, "check", "--config", config.toString());
+    assertThat(before.out().lines().toList()).allMatch(l -> l.contains("\"verdict\":\"exact\",\"kept_id\":2"));
+
+    assertThat(cli("apart", "add", "--config", config.toString(), "1", "2").exitCode()).isZero();
+    CliRun after = cliWithInput(lines, "check", "--config", config.toString());
+
+    List<String> verdicts = after.out().lines().toList();
+    assertThat(verdicts.get(0)).as(after.err()).contains("\"verdict\":\"new\"");
+    assertThat(verdicts.get(1)).contains("\"verdict\":\"exact\",\"kept_id\":2"); // no id: no marks
+  }
+
   private static long runId(CliRun run) {
     Matcher m = RUN_ID.matcher(run.out());
     assertThat(m.find()).as(run.out()).isTrue();
