@@ -141,7 +141,11 @@ public record RunSummary(
       json.put("prefilter", p);
     }
     json.put("apply", Map.of("skipped_changed", skippedChanged, "decided_again", decidedAgain));
-    json.put("apart", Map.of("marks", apart.marks(), "honoured", apart.honoured(), "dropped", apart.dropped()));
+    Map<String, Object> marks = new LinkedHashMap<>();
+    marks.put("marks", apart.marks());
+    marks.put("honoured", apart.honoured());
+    marks.put("dropped", apart.dropped());
+    json.put("apart", marks);
     json.put("resumed_runs", resumedRuns);
     json.put("seconds", seconds);
     return json;

@@ -3,10 +3,13 @@ package org.xiaochong.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ApartPairsTest {
   @Test
@@ -67,5 +70,30 @@ class ApartPairsTest {
             .isEqualTo(reference.contains(Math.min(a, b) + ":" + Math.max(a, b)));
       }
     }
+  }
+
+  @Test
+  void saveAndLoad_samePairs_missingFileIsNone(@TempDir Path dir) {
+    Path file = dir.resolve(ApartPairs.FILE);
+    assertThat(ApartPairs.load(file).isEmpty()).isTrue();
+
+    ApartPairs.of(9, 1, Long.MAX_VALUE, Long.MIN_VALUE, 3, 4).save(file);
+    ApartPairs loaded = ApartPairs.load(file);
+
+    assertThat(loaded.size()).isEqualTo(3);
+    assertThat(loaded.contains(Long.MIN_VALUE, Long.MAX_VALUE)).isTrue();
+    assertThat(loaded.contains(1, 9)).isTrue();
+    assertThat(loaded.contains(4, 3)).isTrue();
+  }
+
+  @Test
+  void load_truncatedFile_namesTheHeaderItRead(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve(ApartPairs.FILE);
+    ApartPairs.of(1, 2, 3, 4).save(file);
+    byte[] bytes = Files.readAllBytes(file);
+    Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length - 8));
+
+    assertThatThrownBy(() -> ApartPairs.load(file)).hasMessageContaining(file.toString())
+        .hasRootCauseMessage("not a marks file of version 1: magic 58434150, version 1, 2 pairs in 36 bytes");
   }
 }

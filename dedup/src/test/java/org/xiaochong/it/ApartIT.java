@@ -2,6 +2,9 @@ package org.xiaochong.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +33,7 @@ class ApartIT extends DbTestSupport {
   @TempDir Path dir;
 
   @Test
-  void runApply_afterRestore_restoredRowsStay() {
+  void runApply_afterRestore_restoredRowsStay() throws Exception {
     long loaded = PostLoader.reload(database(), 11L, 2_000, null, n -> {}, p -> {});
     List<List<String>> before = snapshot(TABLE);
     Path config = writeConfig(dir, TABLE, dir.resolve("index"), Map.of());
@@ -47,11 +50,17 @@ class ApartIT extends DbTestSupport {
     assertThat(new ApartTable(database(), TABLE).count()).isGreaterThanOrEqualTo(removed);
 
     // The nightly run (incremental: the restored rows were indexed again, so it examines them).
-    CliRun nightly = cli("run", "--config", config.toString(), "--method", "exact,near", "--apply");
+    Path report = dir.resolve("report");
+    CliRun nightly = cli("run", "--config", config.toString(), "--method", "exact,near", "--apply", "--report",
+        report.toString());
 
     assertThat(nightly.exitCode()).as(nightly.err()).isZero();
     assertThat(snapshot(TABLE)).isEqualTo(before);
     assertThat(nightly.out()).containsPattern("apart: [\\d,]+ pairs marked as not duplicates, [1-9][\\d,]* kept apart");
+    JsonNode apart = new ObjectMapper().readTree(report.resolve("summary.json").toFile()).get("apart");
+    assertThat(apart.get("marks").asLong()).isEqualTo(new ApartTable(database(), TABLE).count());
+    assertThat(apart.get("honoured").asLong()).isPositive();
+    assertThat(Files.readString(report.resolve("report.html"))).contains("data-key=\"apart.honoured\"");
     // Every run after it too, over all records.
     CliRun full = cli("run", "--config", config.toString(), "--method", "exact,near,simhash", "--full", "--apply");
     assertThat(full.exitCode()).as(full.err()).isZero();
