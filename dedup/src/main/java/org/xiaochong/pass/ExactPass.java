@@ -129,8 +129,21 @@ public final class ExactPass {
    * where only the newest two are marked, both stay and the third is removed for the newest.
    */
   private void decide(int[] group, int size, DeletionPlan plan, List<Group> samples) {
-    IntArrays.sort(group, 0, size, (a, b) -> KeepLatestPolicy.compare(snapshot.time(b), snapshot.id(b),
-        snapshot.time(a), snapshot.id(a)));
+    if (apart.isEmpty()) { // only the preferred record must come first: one scan instead of a sort
+      int best = 0;
+      for (int i = 1; i < size; i++) {
+        if (KeepLatestPolicy.isPreferred(snapshot.time(group[i]), snapshot.id(group[i]), snapshot.time(group[best]),
+            snapshot.id(group[best]))) {
+          best = i;
+        }
+      }
+      int first = group[0];
+      group[0] = group[best];
+      group[best] = first;
+    } else {
+      IntArrays.sort(group, 0, size, (a, b) -> KeepLatestPolicy.compare(snapshot.time(b), snapshot.id(b),
+          snapshot.time(a), snapshot.id(a)));
+    }
     int kept = group[0];
     long keptId = snapshot.id(kept);
     int[] keptDocs = {kept};
