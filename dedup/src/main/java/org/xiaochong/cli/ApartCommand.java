@@ -28,9 +28,11 @@ import picocli.CommandLine.Parameters;
 final class ApartCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  /** Without a subcommand: the usage, and the usage error's exit code. */
   @Override
   public Integer call() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "apart needs a subcommand: list, add or remove");
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return ExitCodes.USAGE;
   }
 
   /** {@code dedup apart list}. */
