@@ -175,8 +175,9 @@ public final class ExactPass {
     removed = Arrays.copyOf(removed, r);
     removedTimes = Arrays.copyOf(removedTimes, r);
     // The samples are the groups with the smallest kept ids, not the first found: the order of the
-    // index's segments (which indexing thread finished first) must not change what a run prints.
-    if (samples.size() < SAMPLE_GROUPS || keptId < samples.get(samples.size() - 1).keptId()) {
+    // index's segments (which indexing thread finished first) must not change what a run prints. A
+    // group whose records all stay (marked apart) shows nothing to remove, so it is no sample.
+    if (r > 0 && (samples.size() < SAMPLE_GROUPS || keptId < samples.get(samples.size() - 1).keptId())) {
       int at = 0;
       while (at < samples.size() && samples.get(at).keptId() < keptId) {
         at++;

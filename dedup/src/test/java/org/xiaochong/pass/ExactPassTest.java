@@ -63,6 +63,8 @@ class ExactPassTest {
     return removals;
   }
 
+  private ExactPass.Result lastResult;
+
   /** Runs the pass over one group of twins, ids 1..times.length with these times, with these marks. */
   private DeletionPlan twins(long[] times, ApartPairs apart) throws Exception {
     try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("twins" + System.nanoTime()), "test", true)) {
@@ -73,20 +75,22 @@ class ExactPassTest {
       index.commit();
       try (DirectoryReader reader = index.openReader()) {
         DeletionPlan plan = new DeletionPlan();
-        new ExactPass(new IndexSnapshot(reader), GroupPrefilter.NONE, apart).run(Window.of(null, null), plan);
+        lastResult = new ExactPass(new IndexSnapshot(reader), GroupPrefilter.NONE, apart).run(Window.of(null, null), plan);
         return plan;
       }
     }
   }
 
   @Test
-  void run_twinsMarkedApart_bothStay() throws Exception {
+  void run_twinsMarkedApart_bothStayAndNoSample() throws Exception {
     ApartPairs apart = ApartPairs.of(2, 1);
 
     DeletionPlan plan = twins(new long[] {1000, 2000}, apart);
 
     assertThat(plan.size()).isZero();
     assertThat(apart.honoured()).isEqualTo(1);
+    assertThat(lastResult.samples()).isEmpty();
+    assertThat(lastResult.groups()).isEqualTo(1);
   }
 
   @Test
