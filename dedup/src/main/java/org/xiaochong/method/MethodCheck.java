@@ -37,9 +37,10 @@ public interface MethodCheck<P> extends Closeable {
   Match find(P probe);
 
   /**
-   * The record {@code probe} repeats among those {@code apart} does not rule out (the records the
-   * incoming one is marked apart from, {@code dedup_apart}), or null. The default rules out only the
-   * best match; a method that can look past it to the next best overrides this.
+   * The record {@code probe} repeats, honouring the marks: {@code apart} says which records the
+   * incoming one is marked apart from ({@code dedup_apart}). As the method's pass decides: the exact
+   * check takes the latest twin not marked; the near and simhash checks answer null when their best
+   * match is marked (a person rejected the closest match). The default is the latter.
    */
   default Match find(P probe, LongPredicate apart) {
     Match match = find(probe);

@@ -121,7 +121,10 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     return find(post, id -> false);
   }
 
-  /** The most similar near duplicate that the incoming record is not marked apart from. */
+  /**
+   * The most similar near duplicate, or null when it is marked apart from the incoming record: as in
+   * the pass, a record whose closest match a person rejected is new.
+   */
   @Override
   public Match find(Post post, LongPredicate apart) {
     Fingerprints fingerprints = post.fingerprints();
@@ -185,7 +188,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
 
     void consider(NearRule.Stored record, NearRule.Keys candidate, long candidateId, long candidateTime,
         NearRule.KeyWeights weight) {
-      if (!NearRule.isNearDuplicate(record, candidate, config, weight) || apart.test(candidateId)) {
+      if (!NearRule.isNearDuplicate(record, candidate, config, weight)) {
         return;
       }
       double s = NearRule.similarity(record, candidate, weight);
@@ -198,7 +201,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     }
 
     Match match() {
-      return found ? new Match(id, similarity) : null;
+      return found && !apart.test(id) ? new Match(id, similarity) : null;
     }
   }
 

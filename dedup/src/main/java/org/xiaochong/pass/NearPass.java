@@ -41,9 +41,13 @@ import org.xiaochong.policy.KeepLatestPolicy;
  * fields are all short ({@link #allFieldsShort}), newest first, joins the newer group whose records it
  * is most alike on average, when that average reaches near.min-similarity and one pair of their records
  * passes the whole rule (score = the average). Every group's survivor is its newest record and every
- * removal points to it: no chains. The plan gets the decisions when both steps are done. Pairs marked
- * apart ({@link ApartPairs}) are not near duplicates, and no merge removes a record in favour of a
- * survivor it is marked apart from.
+ * removal points to it: no chains. The plan gets the decisions when both steps are done.
+ *
+ * <p>Pairs marked apart ({@link ApartPairs}): a record whose most similar candidate is marked apart
+ * from it is kept, not removed for the next most similar one. A person rejected its closest match; a
+ * less similar candidate is no better evidence, and an exact twin of the rejected row (as similar, and
+ * ranked next) would otherwise take its place, undoing the decision the person undid. No merge removes
+ * a record in favour of a survivor it is marked apart from.
  *
  * <p>Records outside the window are not examined but are kept (they stay, so they may absorb older
  * records of the window). A window of record ids (a nightly run: the records indexed since the last
@@ -88,7 +92,7 @@ public final class NearPass {
     this(snapshot, config, ApartPairs.NONE);
   }
 
-  /** @param apart pairs marked as not duplicates: a marked candidate is not a near duplicate of the record */
+  /** @param apart pairs marked as not duplicates: a record whose best candidate is marked apart from it is kept */
   public NearPass(IndexSnapshot snapshot, NearConfig config, ApartPairs apart) {
     this.snapshot = snapshot;
     this.config = config;
@@ -214,8 +218,7 @@ public final class NearPass {
           compared++;
           long[] other = NearSchema.decode(values.binaryValue());
           IndexedNearKeys candidate = new IndexedNearKeys(leaves, g, other).withPresentFields(present[g]);
-          if (!NearRule.isNearDuplicate(record, candidate, config, weight)
-              || apart.keepsApart(snapshot.id(doc), snapshot.id(g))) {
+          if (!NearRule.isNearDuplicate(record, candidate, config, weight)) {
             continue;
           }
 
@@ -228,7 +231,7 @@ public final class NearPass {
         }
       }
       candidates.clear();
-      if (best >= 0) {
+      if (best >= 0 && !apart.keepsApart(snapshot.id(doc), snapshot.id(best))) {
         groups.remove(doc, best, bestSimilarity);
       } else {
         kept.set(doc);

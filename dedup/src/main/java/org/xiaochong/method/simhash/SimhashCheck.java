@@ -79,7 +79,10 @@ final class SimhashCheck implements MethodCheck<Long> {
     return find(value, id -> false);
   }
 
-  /** The nearest record within the distance that the incoming one is not marked apart from. */
+  /**
+   * The nearest record within the distance, or null when it is marked apart from the incoming one: as
+   * in the pass, a record whose nearest match a person rejected is new.
+   */
   @Override
   public Match find(Long value, LongPredicate apart) {
     if (value == null) {
@@ -120,9 +123,6 @@ final class SimhashCheck implements MethodCheck<Long> {
     }
 
     void consider(int candidateDistance, long candidateId, long candidateTime) {
-      if (apart.test(candidateId)) {
-        return;
-      }
       if (!found || candidateDistance < distance || (candidateDistance == distance
           && KeepLatestPolicy.isPreferred(candidateTime, candidateId, time, id))) {
         found = true;
@@ -133,7 +133,7 @@ final class SimhashCheck implements MethodCheck<Long> {
     }
 
     Match match() {
-      return found ? new Match(id, (Simhash64.BITS - distance) / (double) Simhash64.BITS) : null;
+      return found && !apart.test(id) ? new Match(id, (Simhash64.BITS - distance) / (double) Simhash64.BITS) : null;
     }
   }
 

@@ -91,6 +91,19 @@ class SimhashPassTest {
     assertThat(apart.honoured()).isEqualTo(1);
   }
 
+  @Test
+  void run_mostPreferredMatchMarked_recordStaysRatherThanGoingForTheNext() throws IOException {
+    long base = 0x0123_4567_89ab_cdefL;
+    // 3 and 2 hold the same fingerprint (exact twins, kept apart); 1 is marked apart from 3, its most
+    // preferred match, and must not be removed for 2 when 2's turn comes.
+    Map<Long, Long> records = new java.util.TreeMap<>(Map.of(1L, base ^ 0b1L, 2L, base, 3L, base));
+    ApartPairs apart = ApartPairs.of(1, 3, 2, 3);
+
+    Map<Long, Long> removed = removals(run(records, 3, Window.ALL, new DeletionPlan(), apart));
+
+    assertThat(removed).isEmpty();
+  }
+
   /**
    * Clusters whose members are pairwise within 3 (the base and copies flipping subsets of one 3-bit
    * set), decoys at distance 4 from a base, and random fingerprints: the pass keeps the latest of each
