@@ -62,3 +62,16 @@ CREATE TABLE IF NOT EXISTS dedup_plan (
   kept_crc BIGINT NOT NULL DEFAULT -1,
   PRIMARY KEY (run_id, seq)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- Pairs of rows a person decided are not duplicates: no run, `check` or apply removes one of them in
+-- favour of the other. `restore` adds one per row it puts back (the row and the row it had been removed
+-- for, reason 'restore'); `dedup apart add` adds one by hand ('manual'); `dedup apart remove` forgets one.
+CREATE TABLE IF NOT EXISTS dedup_apart (
+  source_table VARCHAR(64) NOT NULL,
+  id_a BIGINT NOT NULL,                  -- the smaller id of the pair
+  id_b BIGINT NOT NULL,                  -- the larger
+  reason VARCHAR(16) NOT NULL,           -- restore | manual
+  run_id BIGINT NULL,                    -- the run whose restore made the mark (NULL: manual)
+  created_at DATETIME(3) NOT NULL,
+  PRIMARY KEY (source_table, id_a, id_b)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

@@ -239,6 +239,36 @@ public final class DeletionPlan {
     return repointed;
   }
 
+  /**
+   * Drops every removal whose removed and kept rows are marked apart ({@link ApartPairs}): the removed
+   * row stays. Call it after the chains are collapsed: then no removal is kept in favour of a removed
+   * row, so dropping one leaves no removal pointing to a row that stays for another reason. Returns
+   * how many were dropped.
+   */
+  public int dropApart(ApartPairs apart) {
+    if (apart.isEmpty()) {
+      return 0;
+    }
+    int kept = 0;
+    for (int i = 0; i < size; i++) {
+      if (apart.keepsApart(removedIds[i], keptIds[i])) {
+        continue;
+      }
+      removedIds[kept] = removedIds[i];
+      keptIds[kept] = keptIds[i];
+      rules[kept] = rules[i];
+      scores[kept] = scores[i];
+      removedTimes[kept] = removedTimes[i];
+      removedCrcs[kept] = removedCrcs[i];
+      keptTimes[kept] = keptTimes[i];
+      keptCrcs[kept] = keptCrcs[i];
+      kept++;
+    }
+    int dropped = size - kept;
+    size = kept;
+    return dropped;
+  }
+
   /** The ids removed by one rule, sorted. */
   public long[] removedIdsSorted(Rule rule) {
     long[] ids = new long[size];

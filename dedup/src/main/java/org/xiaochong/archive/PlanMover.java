@@ -168,10 +168,38 @@ public final class PlanMover {
    * @param progress called with the plan rows handled per batch
    */
   public Moved apply(long runId, LongConsumer progress) {
+    Moved apart = new Moved(0, skipApart(runId), 0);
     int planSize = plans.size(runId);
     List<Callable<Moved>> workers = applyWorkers(runId, planSize, plans.rules(runId), seqEnd -> true, progress);
-    return Moved.sum(ParallelTasks.runAll(workers, workers.size(), "xiaochong-apply",
-        "applying run " + runId));
+    return apart.plus(Moved.sum(ParallelTasks.runAll(workers, workers.size(), "xiaochong-apply",
+        "applying run " + runId)));
+  }
+
+  /**
+   * Marks skipped, before any of its rows move, every planned removal of a written plan whose removed
+   * and kept rows are now marked apart ({@code dedup_apart}): a pair marked after the plan was written
+   * (an interrupted run resumed after {@code dedup apart add}) is left in place like a changed row.
+   * Returns them by rule. A fresh plan needs no such step: its passes read the marks.
+   */
+  private Map<String, Long> skipApart(long runId) {
+    String table = tables.spec().table();
+    String apartOfPlan = " FROM dedup_plan p JOIN dedup_apart m ON m.source_table = ?"
+        + " AND m.id_a = LEAST(p.removed_id, p.kept_id) AND m.id_b = GREATEST(p.removed_id, p.kept_id)"
+        + " WHERE p.run_id = ? AND p.skipped = 0";
+    return database.jdbi().inTransaction(h -> {
+      Map<String, Long> byRule = new TreeMap<>();
+      h.createQuery("SELECT p.rule, COUNT(*)" + apartOfPlan + " GROUP BY p.rule")
+          .bind(0, table).bind(1, runId)
+          .map((rs, ctx) -> Map.entry(rs.getString(1), rs.getLong(2)))
+          .forEach(e -> byRule.put(e.getKey(), e.getValue()));
+      if (!byRule.isEmpty()) {
+        h.createUpdate("UPDATE dedup_plan p JOIN dedup_apart m ON m.source_table = ?"
+                + " AND m.id_a = LEAST(p.removed_id, p.kept_id) AND m.id_b = GREATEST(p.removed_id, p.kept_id)"
+                + " SET p.skipped = 1 WHERE p.run_id = ? AND p.skipped = 0")
+            .bind(0, table).bind(1, runId).execute();
+      }
+      return byRule;
+    });
   }
 
   /** What a planned row's apply did, as {@code decisions.jsonl} names it. */

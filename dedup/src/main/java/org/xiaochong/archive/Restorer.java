@@ -18,6 +18,10 @@ import org.xiaochong.source.TableSpec;
  * per batch of ids: each batch is inserted into the source and deleted from the archive, and the two
  * counts must agree or it is rolled back, so a row is never in both tables nor in neither.
  *
+ * <p>Each row put back is marked apart from the row it had been removed for ({@link
+ * ApartTable#markRestored}), in the same transaction, so no later run removes it for that row again:
+ * a person who restores a run has decided its rows are not duplicates of their kept rows.
+ *
  * <p>A run being restored must never be finished again by a later {@code run --apply} (it would
  * re-delete what was put back), so the run is marked {@code restoring} and its plan dropped, in one
  * transaction, before the first row moves. An interrupted restore is finished by running it again:
@@ -85,6 +89,7 @@ public final class Restorer {
         }
         long upTo = hi.get();
         restored += database.jdbi().inTransaction(handle -> {
+          ApartTable.markRestored(handle, spec, runId, lo, upTo);
           int inserted;
           try {
             inserted = handle.createUpdate("INSERT INTO " + q(spec.table()) + " (" + plainColumns + ") SELECT "

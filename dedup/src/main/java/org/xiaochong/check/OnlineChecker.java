@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 import org.apache.lucene.util.IOUtils;
+import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.MethodCheck;
 import org.xiaochong.method.MethodContext;
@@ -54,8 +55,8 @@ public final class OnlineChecker implements AutoCloseable {
 
   /** A record's keys for one method. */
   public record Probed<P>(MethodCheck<P> check, P probe) {
-    MethodCheck.Match find() {
-      return check.find(probe);
+    MethodCheck.Match find(java.util.function.LongPredicate apart) {
+      return check.find(probe, apart);
     }
 
     void add(long id, long regTime) {
@@ -64,10 +65,20 @@ public final class OnlineChecker implements AutoCloseable {
   }
 
   private final List<MethodCheck<?>> checks;
+  private final ApartPairs apart;
 
   /** A checker asking {@code checks} in this order; it takes them over (closes them). */
   public OnlineChecker(List<MethodCheck<?>> checks) {
+    this(checks, ApartPairs.NONE);
+  }
+
+  /**
+   * @param apart pairs marked as not duplicates: a record given with its id never repeats one it is
+   *     marked apart from
+   */
+  public OnlineChecker(List<MethodCheck<?>> checks, ApartPairs apart) {
     this.checks = List.copyOf(checks);
+    this.apart = apart;
   }
 
   /**
@@ -75,7 +86,8 @@ public final class OnlineChecker implements AutoCloseable {
    * ({@link FingerprintMethod#openCheck}); the others are left out ({@link #methods} says which
    * were asked).
    *
-   * @param context the record index (read-only, or writable for {@link #add}) and the settings
+   * @param context the record index (read-only, or writable for {@link #add}), the settings and the
+   *     marks ({@link MethodContext#apart()})
    * @param writable whether records will be added: the methods' indexes are opened with their write
    *     locks, held until {@link #close}
    */
@@ -89,7 +101,7 @@ public final class OnlineChecker implements AutoCloseable {
       new OnlineChecker(checks).closeAfter(e);
       throw e;
     }
-    return new OnlineChecker(checks);
+    return new OnlineChecker(checks, context.apart());
   }
 
   /** The names of the methods asked, in order. */
@@ -99,11 +111,22 @@ public final class OnlineChecker implements AutoCloseable {
 
   /** Checks one record given as column → value (columns no method reads are ignored). */
   public Verdict check(Map<String, String> fields) {
+    return check(null, fields);
+  }
+
+  /**
+   * Checks one record with its id, when it has one: a record it is marked apart from ({@code dedup
+   * apart}) is not its twin, so a record whose only twins are marked is new. A record without an id
+   * (not stored yet) can have no marks.
+   */
+  public Verdict check(Long id, Map<String, String> fields) {
+    java.util.function.LongPredicate markedApart = id == null || apart.isEmpty() ? other -> false
+        : other -> apart.keepsApart(id, other);
     List<Probed<?>> probes = new ArrayList<>(checks.size());
     for (MethodCheck<?> check : checks) {
       Probed<?> probed = probe(check, fields);
       probes.add(probed);
-      MethodCheck.Match match = probed.find();
+      MethodCheck.Match match = probed.find(markedApart);
       if (match != null) {
         return new Verdict(check.name(), match.id(), match.score(), List.copyOf(probes));
       }

@@ -14,6 +14,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.check.OnlineChecker;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.load.LineReader;
@@ -39,7 +40,8 @@ import picocli.CommandLine.Option;
       "near and simhash need the index a `run --method near` or `--method simhash` built. Counting Bloom",
       "filters answer 'certainly absent' without an index lookup for most exact and near keys of new records.",
       "With --add, new records (they need the id column, and the time column or now) join the indexes so",
-      "later lines are checked against them.",
+      "later lines are checked against them. A record given with its id is never the twin of a record it is",
+      "marked apart from (`dedup apart`, `restore`), as of the last run, restore or apart command.",
       "The database is not opened; the next `dedup run` reconciles the index with the table."
     },
     footer = {"", "Exit codes: 0 success, 1 unexpected error, 2 usage or configuration error, 3 some lines were rejected (see their verdict \"error\")."})
@@ -132,7 +134,7 @@ final class CheckCommand implements Callable<Integer> {
           } else {
             verdictLine.putNull("id");
           }
-          OnlineChecker.Verdict verdict = checker.check(fields);
+          OnlineChecker.Verdict verdict = checker.check(idNode == null ? null : idNode.asLong(), fields);
           if (add && verdict.isNew()) {
             if (idNode == null) {
               throw new IllegalArgumentException("--add needs the id column '" + idColumn + "' in each record");
@@ -170,7 +172,9 @@ final class CheckCommand implements Callable<Integer> {
    */
   private OnlineChecker openChecker(DedupConfig config, FingerprintIndex index, PrintWriter err) {
     List<FingerprintMethod> methods = method == null ? FingerprintMethods.known() : ConfigOptions.methods(method);
-    OnlineChecker checker = OnlineChecker.open(methods, config.methodContext(index, err::println), add);
+    // The marks as the last run, restore or `dedup apart` saved them beside the index: no database.
+    ApartPairs apart = ApartPairs.load(config.indexDir().resolve(ApartPairs.FILE));
+    OnlineChecker checker = OnlineChecker.open(methods, config.methodContext(index, err::println).withApart(apart), add);
     for (FingerprintMethod m : methods) {
       if (checker.methods().contains(m.name())) {
         continue;

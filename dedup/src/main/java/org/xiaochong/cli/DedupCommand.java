@@ -26,7 +26,7 @@ import picocli.CommandLine.Command;
     // CommandProvider, and help is added last.
     subcommands = {
       LoadCommand.class, InitDbCommand.class, IndexCommand.class, RunCommand.class, RestoreCommand.class,
-      StatsCommand.class, CheckCommand.class, org.xiaochong.zone.ZoneCommand.class,
+      StatsCommand.class, ApartCommand.class, CheckCommand.class, org.xiaochong.zone.ZoneCommand.class,
       org.xiaochong.similarity.SimilarityCommand.class
     })
 public final class DedupCommand implements Callable<Integer> {

@@ -1,6 +1,7 @@
 package org.xiaochong.cli;
 
 import java.util.concurrent.Callable;
+import org.xiaochong.archive.ApartTable;
 import org.xiaochong.archive.ArchiveTables;
 import org.xiaochong.archive.Restorer;
 import org.xiaochong.archive.RowsMovedException;
@@ -19,7 +20,9 @@ import picocli.CommandLine.Option;
     name = "restore",
     mixinStandardHelpOptions = true,
     description = {"Moves the rows that run ID archived in <table>_removed back into the table, with their",
-        "original ids and values, and re-indexes them (the near index too, when a near run built it)."},
+        "original ids and values, and re-indexes them (the near index too, when a near run built it).",
+        "Each row put back is marked apart from the row it had been removed for and from the rows removed",
+        "with it (`dedup apart list`), so later runs do not remove it again."},
     footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error,",
         "4 stopped by an error after rows moved (run it again to finish). 1 and 2: no row moved."})
 final class RestoreCommand implements Callable<Integer> {
@@ -39,6 +42,7 @@ final class RestoreCommand implements Callable<Integer> {
       RecordSource source = new RecordSource(database, config.table());
       ArchiveTables archive = ArchiveTables.ensure(database, config.table(), source.checkSchema());
       Restorer.Restored restored = new Restorer(archive).restoreRun(runId);
+      new ApartTable(database, config.table().table()).saveSnapshot(config.indexDir()); // its marks, for check
       try {
         ConfigOptions.runner(config, database, index, Progress.NONE, spec.commandLine().getErr()::println)
             .syncIndexesInStep(source);

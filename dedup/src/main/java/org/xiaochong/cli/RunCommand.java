@@ -139,6 +139,12 @@ public final class RunCommand implements Callable<Integer> {
         }
       }
     }
+    RunSummary.ApartStats apart = summary.apart();
+    if (apart.marks() > 0) {
+      out.printf("apart: %,d pairs marked as not duplicates, %,d kept apart in this run%s%n", apart.marks(),
+          apart.honoured(), apart.dropped() == 0 ? ""
+              : String.format(" (%,d removals re-pointed to a marked row left out)", apart.dropped()));
+    }
     if (summary.decidedAgain() > 0) {
       out.printf("apply: %,d planned rows decided again on what they hold now: they or their kept rows changed"
           + " since the index was built%n", summary.decidedAgain());

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.util.concurrent.Callable;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.store.FSDirectory;
+import org.xiaochong.archive.ApartTable;
 import org.xiaochong.archive.ArchiveTables;
 import org.xiaochong.archive.RunLog;
 import org.xiaochong.source.Database;
@@ -43,6 +44,8 @@ final class StatsCommand implements Callable<Integer> {
       } else {
         out.printf("index %s: not built yet (run `dedup index`)%n", config.indexDir());
       }
+      out.printf("marks: %,d pairs kept apart (`dedup apart list`)%n",
+          new ApartTable(database, config.table().table()).count());
       out.println("latest runs:");
       out.printf("  %6s  %-10s  %-8s  %-9s  %10s  %-23s  %s%n", "id", "method", "applied", "status", "records",
           "started (UTC)", "removed per method");

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.LongPredicate;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
@@ -81,16 +82,22 @@ final class ExactCheck implements MethodCheck<byte[]> {
 
   @Override
   public Match find(byte[] md5) {
+    return find(md5, id -> false);
+  }
+
+  /** The latest record with the key that the incoming one is not marked apart from. */
+  @Override
+  public Match find(byte[] md5, LongPredicate apart) {
     BytesRef key = new BytesRef(md5);
     Long sameSession = added.get(key);
-    if (sameSession != null) {
+    if (sameSession != null && !apart.test(sameSession)) {
       return new Match(sameSession, 1.0);
     }
     if (filter != null && !filter.mightContain(md5)) {
       return null;
     }
     lookups++;
-    Long kept = latestWithKey(key);
+    Long kept = latestWithKey(key, apart);
     return kept == null ? null : new Match(kept, 1.0);
   }
 
@@ -109,8 +116,8 @@ final class ExactCheck implements MethodCheck<byte[]> {
         filter == null ? 0 : filter.skipped());
   }
 
-  /** The id of the latest record (KeepLatestPolicy) in the index with this key, or null. */
-  private Long latestWithKey(BytesRef key) {
+  /** The id of the latest record (KeepLatestPolicy) in the index with this key and not {@code apart}, or null. */
+  private Long latestWithKey(BytesRef key, LongPredicate apart) {
     long bestId = 0;
     long bestTime = 0;
     boolean found = false;
@@ -131,6 +138,9 @@ final class ExactCheck implements MethodCheck<byte[]> {
         }
         long time = times.advanceExact(doc) ? times.longValue() : SourceRecord.NULL_TIME;
         long id = ids.longValue();
+        if (apart.test(id)) {
+          continue;
+        }
         if (!found || KeepLatestPolicy.isPreferred(time, id, bestTime, bestId)) {
           bestId = id;
           bestTime = time;

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.lucene.index.DirectoryReader;
+import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.fingerprint.FingerprintVersion;
 import org.xiaochong.pass.ExactPass;
@@ -33,7 +34,7 @@ final class ExactMethod implements FingerprintMethod {
 
   @Override
   public MethodRun open(MethodContext context) {
-    return (RecordIndexRun) ExactMethod::pass;
+    return (RecordIndexRun) (records, plan, window) -> pass(records, plan, window, context.apart());
   }
 
   /** The record index is the caller's, writable or not as it opened it. */
@@ -42,10 +43,10 @@ final class ExactMethod implements FingerprintMethod {
     return Optional.of(new ExactCheck(context.recordIndex(), context.spec(), context.prefilter(), context.notes()));
   }
 
-  private static MethodReport pass(RecordKeys records, DeletionPlan plan, Window window) {
+  private static MethodReport pass(RecordKeys records, DeletionPlan plan, Window window, ApartPairs apart) {
     try (DirectoryReader reader = records.index().openReader()) {
       GroupPrefilter prefilter = records.filter() == null ? GroupPrefilter.NONE : records.filter();
-      ExactPass pass = new ExactPass(new IndexSnapshot(reader), prefilter);
+      ExactPass pass = new ExactPass(new IndexSnapshot(reader), prefilter, apart);
       if (plan.size() == 0) {
         return new Report(pass.run(window, plan));
       }

@@ -2,6 +2,7 @@ package org.xiaochong.method;
 
 import java.io.Closeable;
 import java.util.Map;
+import java.util.function.LongPredicate;
 
 /**
  * One method's part of {@code check}: the online form of its pass. It answers whether one incoming
@@ -34,6 +35,17 @@ public interface MethodCheck<P> extends Closeable {
 
   /** The record {@code probe} repeats, or null when it is new to this method. */
   Match find(P probe);
+
+  /**
+   * The record {@code probe} repeats, honouring the marks: {@code apart} says which records the
+   * incoming one is marked apart from ({@code dedup_apart}). As the method's pass decides: the exact
+   * check takes the latest twin not marked; the near and simhash checks answer null when their best
+   * match is marked (a person rejected the closest match). The default is the latter.
+   */
+  default Match find(P probe, LongPredicate apart) {
+    Match match = find(probe);
+    return match == null || apart.test(match.id()) ? null : match;
+  }
 
   /** Adds a record judged new, so that later records of the stream are checked against it. */
   void add(long id, long regTime, P probe);

@@ -2,6 +2,7 @@ package org.xiaochong.method;
 
 import java.nio.file.Path;
 import java.util.function.Consumer;
+import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.prefilter.PrefilterSettings;
@@ -23,10 +24,26 @@ import org.xiaochong.source.TableSpec;
  * @param notes one-line notes for the user (e.g. a prefilter rebuilt, and why)
  * @param settings the effective values of the config keys of methods with settings of their own
  *     ({@code simhash.*}), for each method to read its own
+ * @param apart the pairs marked as not duplicates ({@code dedup_apart}): no pass or check removes
+ *     one of a pair in favour of the other
  */
 public record MethodContext(TableSpec spec, FingerprintIndex recordIndex, String recordDigest, NearConfig near,
     PrefilterSettings prefilter, boolean rebuild, int threads, String updatedColumn, Progress progress,
-    Consumer<String> notes, java.util.Map<String, String> settings) {
+    Consumer<String> notes, java.util.Map<String, String> settings, ApartPairs apart) {
+  /** A context without marks ({@link ApartPairs#NONE}). */
+  public MethodContext(TableSpec spec, FingerprintIndex recordIndex, String recordDigest, NearConfig near,
+      PrefilterSettings prefilter, boolean rebuild, int threads, String updatedColumn, Progress progress,
+      Consumer<String> notes, java.util.Map<String, String> settings) {
+    this(spec, recordIndex, recordDigest, near, prefilter, rebuild, threads, updatedColumn, progress, notes, settings,
+        ApartPairs.NONE);
+  }
+
+  /** This context with these marks. */
+  public MethodContext withApart(ApartPairs marks) {
+    return new MethodContext(spec, recordIndex, recordDigest, near, prefilter, rebuild, threads, updatedColumn,
+        progress, notes, settings, marks);
+  }
+
   /** The folder of {@code method}'s own index: {@code <index.dir>/<name>}. */
   public Path indexDir(FingerprintMethod method) {
     return recordIndex.path().resolve(method.name());

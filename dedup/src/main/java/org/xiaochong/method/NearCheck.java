@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.LongPredicate;
 import java.util.function.LongToDoubleFunction;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
@@ -117,6 +118,15 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
 
   @Override
   public Match find(Post post) {
+    return find(post, id -> false);
+  }
+
+  /**
+   * The most similar near duplicate, or null when it is marked apart from the incoming record: as in
+   * the pass, a record whose closest match a person rejected is new.
+   */
+  @Override
+  public Match find(Post post, LongPredicate apart) {
     Fingerprints fingerprints = post.fingerprints();
     if (fingerprints.outcome() != NearOutcome.OK) {
       return null; // no keys: only the exact check applies (as in the pass)
@@ -149,7 +159,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
         collectHolders(key, docs);
         added.addAll(sessionHolders.getOrDefault(key, List.of()));
       }
-      Best best = new Best();
+      Best best = new Best(apart);
       for (int doc : docs) {
         best.consider(record, IndexedNearKeys.of(leaves, doc), IndexSchema.id(leaves, doc),
             IndexSchema.time(leaves, doc), weight);
@@ -166,10 +176,15 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
 
   /** The most similar near duplicate seen so far (ties: {@link NearRule#isBetter}). */
   private final class Best {
+    private final LongPredicate apart;
     private boolean found;
     private long id;
     private long time;
     private double similarity;
+
+    Best(LongPredicate apart) {
+      this.apart = apart;
+    }
 
     void consider(NearRule.Stored record, NearRule.Keys candidate, long candidateId, long candidateTime,
         NearRule.KeyWeights weight) {
@@ -186,7 +201,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     }
 
     Match match() {
-      return found ? new Match(id, similarity) : null;
+      return found && !apart.test(id) ? new Match(id, similarity) : null;
     }
   }
 

@@ -148,7 +148,8 @@ public final class NearMethod implements FingerprintMethod {
     public MethodReport pass(RecordKeys records, DeletionPlan plan, Window window) {
       NearPass.Result near;
       try (DirectoryReader reader = index.openReader()) {
-        near = new NearPass(new IndexSnapshot(reader), context.near(), context.threads()).run(window, plan.removedIdsSorted(), plan);
+        near = new NearPass(new IndexSnapshot(reader), context.near(), context.threads(), context.apart())
+            .run(window, plan.removedIdsSorted(), plan);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

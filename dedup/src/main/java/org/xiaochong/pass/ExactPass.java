@@ -9,8 +9,10 @@ import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.FixedBitSet;
+import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.IndexSchema;
+import org.xiaochong.index.IntArrays;
 import org.xiaochong.index.TermHolders;
 import org.xiaochong.policy.KeepLatestPolicy;
 import org.xiaochong.prefilter.GroupPrefilter;
@@ -24,6 +26,7 @@ import org.xiaochong.prefilter.GroupPrefilter;
  * scoring or collector overhead ({@link TermHolders}: per segment, {@code TermsEnum.seekExact(md5)}
  * and the postings, skipping deleted docs). Every member of a resolved group is marked, so a group
  * is looked up once, not once per member. The {@link GroupPrefilter} is asked before each lookup.
+ * Pairs marked apart ({@link ApartPairs}) are never removed one for the other ({@link #decide}).
  *
  * <p>Not thread-safe: one instance per run.
  */
@@ -46,10 +49,17 @@ public final class ExactPass {
 
   private final IndexSnapshot snapshot;
   private final GroupPrefilter prefilter;
+  private final ApartPairs apart;
 
   public ExactPass(IndexSnapshot snapshot, GroupPrefilter prefilter) {
+    this(snapshot, prefilter, ApartPairs.NONE);
+  }
+
+  /** @param apart pairs marked as not duplicates: neither is removed in favour of the other */
+  public ExactPass(IndexSnapshot snapshot, GroupPrefilter prefilter, ApartPairs apart) {
     this.snapshot = snapshot;
     this.prefilter = prefilter;
+    this.apart = apart;
   }
 
   /** Runs the pass over the window and adds its decisions to {@code plan}. */
@@ -109,28 +119,65 @@ public final class ExactPass {
     return new Result(examined, groups, lookups, skipped, alone, samples);
   }
 
+  /**
+   * Decides one group. Without marks, the preferred record ({@link KeepLatestPolicy}) is kept and the
+   * others are removed in favour of it. With marks ({@link ApartPairs}), the members are taken in
+   * preference order, each removed in favour of the first record kept so far that it is not marked
+   * apart from, or kept when it is marked apart from all of them: no record is removed in favour of
+   * one it is marked apart from, the group loses every record it can, and the order (time desc, id
+   * desc: total, since ids are unique) makes the result the same on every run. In a group of three
+   * where only the newest two are marked, both stay and the third is removed for the newest.
+   */
   private void decide(int[] group, int size, DeletionPlan plan, List<Group> samples) {
-    int kept = group[0];
-    for (int i = 1; i < size; i++) {
-      int d = group[i];
-      if (KeepLatestPolicy.isPreferred(snapshot.time(d), snapshot.id(d), snapshot.time(kept), snapshot.id(kept))) {
-        kept = d;
+    if (apart.isEmpty()) { // only the preferred record must come first: one scan instead of a sort
+      int best = 0;
+      for (int i = 1; i < size; i++) {
+        if (KeepLatestPolicy.isPreferred(snapshot.time(group[i]), snapshot.id(group[i]), snapshot.time(group[best]),
+            snapshot.id(group[best]))) {
+          best = i;
+        }
       }
+      int first = group[0];
+      group[0] = group[best];
+      group[best] = first;
+    } else {
+      IntArrays.sort(group, 0, size, (a, b) -> KeepLatestPolicy.compare(snapshot.time(b), snapshot.id(b),
+          snapshot.time(a), snapshot.id(a)));
     }
+    int kept = group[0];
     long keptId = snapshot.id(kept);
+    int[] keptDocs = {kept};
+    int keptCount = 1;
     long[] removed = new long[size - 1];
     long[] removedTimes = new long[size - 1];
     int r = 0;
-    for (int i = 0; i < size; i++) {
-      if (group[i] != kept) {
-        removed[r] = snapshot.id(group[i]);
-        removedTimes[r++] = snapshot.time(group[i]);
-        plan.add(snapshot.id(group[i]), keptId, DeletionPlan.Rule.EXACT, 1.0, snapshot.state(group[i]), snapshot.state(kept));
+    for (int i = 1; i < size; i++) {
+      int d = group[i];
+      int into = -1;
+      for (int k = 0; k < keptCount && into < 0; k++) {
+        if (!apart.keepsApart(snapshot.id(d), snapshot.id(keptDocs[k]))) {
+          into = keptDocs[k];
+        }
+      }
+      if (into < 0) {
+        if (keptCount == keptDocs.length) {
+          keptDocs = Arrays.copyOf(keptDocs, keptCount * 2);
+        }
+        keptDocs[keptCount++] = d;
+        continue;
+      }
+      plan.add(snapshot.id(d), snapshot.id(into), DeletionPlan.Rule.EXACT, 1.0, snapshot.state(d), snapshot.state(into));
+      if (into == kept) {
+        removed[r] = snapshot.id(d);
+        removedTimes[r++] = snapshot.time(d);
       }
     }
+    removed = Arrays.copyOf(removed, r);
+    removedTimes = Arrays.copyOf(removedTimes, r);
     // The samples are the groups with the smallest kept ids, not the first found: the order of the
-    // index's segments (which indexing thread finished first) must not change what a run prints.
-    if (samples.size() < SAMPLE_GROUPS || keptId < samples.get(samples.size() - 1).keptId()) {
+    // index's segments (which indexing thread finished first) must not change what a run prints. A
+    // group whose records all stay (marked apart) shows nothing to remove, so it is no sample.
+    if (r > 0 && (samples.size() < SAMPLE_GROUPS || keptId < samples.get(samples.size() - 1).keptId())) {
       int at = 0;
       while (at < samples.size() && samples.get(at).keptId() < keptId) {
         at++;

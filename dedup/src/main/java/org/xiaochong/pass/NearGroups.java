@@ -129,6 +129,29 @@ final class NearGroups {
     return linked ? sum / pairs : -1;
   }
 
+  /** Two documents a person marked as not duplicates. */
+  @FunctionalInterface
+  interface ApartDocs {
+    boolean apart(int docA, int docB);
+  }
+
+  /**
+   * Whether {@link #merge}({@code doc}, {@code into}) would remove a record in favour of one it is
+   * marked apart from: {@code doc} or one of its members marked apart from {@code into}. The members
+   * of {@code into}'s group keep their survivor, so only these pairs are new decisions.
+   */
+  boolean anyApart(int doc, int into, ApartDocs marks) {
+    if (marks.apart(doc, into)) {
+      return true;
+    }
+    for (int m = firstMember(doc); m >= 0; m = nextMember(m)) {
+      if (marks.apart(m, into)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Pairs of records {@link #averageLinkage} compared so far. */
   long pairsCompared() {
     return pairsCompared;

@@ -14,6 +14,7 @@ import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.FixedBitSet;
+import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.fingerprint.NearOutcome;
@@ -42,6 +43,12 @@ import org.xiaochong.policy.KeepLatestPolicy;
  * is most alike on average, when that average reaches near.min-similarity and one pair of their records
  * passes the whole rule (score = the average). Every group's survivor is its newest record and every
  * removal points to it: no chains. The plan gets the decisions when both steps are done.
+ *
+ * <p>Pairs marked apart ({@link ApartPairs}): a record whose most similar candidate is marked apart
+ * from it is kept, not removed for the next most similar one. A person rejected its closest match; a
+ * less similar candidate is no better evidence, and an exact twin of the rejected row (as similar, and
+ * ranked next) would otherwise take its place, undoing the decision the person undid. No merge removes
+ * a record in favour of a survivor it is marked apart from.
  *
  * <p>Records outside the window are not examined but are kept (they stay, so they may absorb older
  * records of the window). A window of record ids (a nightly run: the records indexed since the last
@@ -79,19 +86,22 @@ public final class NearPass {
   private final IndexSnapshot snapshot;
   private final NearConfig config;
   private final int threads;
+  private final ApartPairs apart;
 
   /** A pass on one thread. */
   public NearPass(IndexSnapshot snapshot, NearConfig config) {
-    this(snapshot, config, 1);
+    this(snapshot, config, 1, ApartPairs.NONE);
   }
 
   /**
    * @param threads workers for the comparisons (0: one per core); the decisions are the same for any number
+   * @param apart pairs marked as not duplicates: a record whose best candidate is marked apart from it is kept
    */
-  public NearPass(IndexSnapshot snapshot, NearConfig config, int threads) {
+  public NearPass(IndexSnapshot snapshot, NearConfig config, int threads, ApartPairs apart) {
     this.snapshot = snapshot;
     this.config = config;
     this.threads = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
+    this.apart = apart;
   }
 
   /**
@@ -241,7 +251,7 @@ public final class NearPass {
           }
         }
       }
-      if (best >= 0) {
+      if (best >= 0 && !apart.keepsApart(snapshot.id(doc), snapshot.id(order[near[best]]))) {
         groups.remove(doc, order[near[best]], scoreOf[pos][best]);
       } else {
         kept.set(doc);
@@ -385,6 +395,9 @@ public final class NearPass {
         int root = roots.docs[c];
         if (group.length == 1 && groups.firstMember(root) < 0) {
           continue; // two records alone: the greedy step compared them and found no near duplicate
+        }
+        if (groups.anyApart(doc, root, (a, b) -> apart.keepsApart(snapshot.id(a), snapshot.id(b)))) {
+          continue; // the merge would remove a record in favour of one it is marked apart from
         }
         double linkage = groups.averageLinkage(group, root, keysOf, config, weight);
         if (linkage >= config.minSimilarity() && (best < 0 || NearRule.isBetter(linkage, snapshot.time(root),

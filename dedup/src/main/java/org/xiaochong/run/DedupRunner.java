@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.lucene.index.DirectoryReader;
+import org.xiaochong.archive.ApartPairs;
+import org.xiaochong.archive.ApartTable;
 import org.xiaochong.archive.ArchiveTables;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.PlanMover;
@@ -179,6 +181,10 @@ public final class DedupRunner {
         progress, notes, methodSettings);
   }
 
+  private MethodContext context(boolean rebuild, ApartPairs apart) {
+    return context(rebuild).withApart(apart);
+  }
+
   /** Brings the record index up to date with the table (the {@code index} command; the first stage of a run). */
   public IndexSync.Result syncIndex(RecordSource source) {
     return recordIndex().sync(source, ExactSegmentIndexer.SegmentKeys.NONE);
@@ -232,9 +238,11 @@ public final class DedupRunner {
     RecordIndex records = recordIndex();
     long t = System.nanoTime();
     ExactKeyFilter opened = records.openFilter();
+    ApartPairs apart = new ApartTable(database, spec.table()).load(); // read once: every pass honours the same marks
+    apart.save(index.path().resolve(ApartPairs.FILE)); // for check, which does not open the database
     // Opened before the apply starts, so that a method that cannot run stops the run before any row
     // moves. An applied run also keeps the other methods' built indexes in step with the rows it removes.
-    try (MethodRuns runs = MethodRuns.open(options.methods(), options.apply(), context(options.rebuildIndex()))) {
+    try (MethodRuns runs = MethodRuns.open(options.methods(), options.apply(), context(options.rebuildIndex(), apart))) {
       if (opened != null) {
         seconds.put("prefilter", elapsed(t));
       }
@@ -269,6 +277,9 @@ public final class DedupRunner {
 
       DeletionPlan plan = new DeletionPlan();
       Map<String, MethodReport> reports = runs.passes(source, new RecordKeys(index, prefilter), plan, window, seconds);
+      // Each pass honours the marks; a chain collapsed across methods (a kept row that a later method
+      // removed) can still point a removal to a row it is marked apart from: that row stays.
+      int droppedApart = plan.dropApart(apart);
 
       Map<String, Long> removed = new LinkedHashMap<>(); // the run's methods, in run order
       options.methods().forEach(m -> removed.put(m.name(), plan.count(DeletionPlan.Rule.of(m.name()))));
@@ -300,7 +311,8 @@ public final class DedupRunner {
           applied.skippedChanged(), applied.decidedAgain(), seconds, samples,
           prefilter == null ? null : new RunSummary.PrefilterStats(prefilter.lookups(), prefilter.skipped(),
               falsePositives, prefilter.memoryBytes(), prefilter.saturated(), runs.prefilterJson()),
-          chosen.description(), chosen.sinceRun(), applied.counts(), movedByResume);
+          chosen.description(), chosen.sinceRun(), applied.counts(), movedByResume,
+          new RunSummary.ApartStats(apart.size(), apart.honoured(), droppedApart));
       return new Outcome(summary, plan, applied.notMoved());
     }
   }

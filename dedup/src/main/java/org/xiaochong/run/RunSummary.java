@@ -31,6 +31,7 @@ import org.xiaochong.pass.ExactPass;
  * @param seconds seconds per stage ("index", "exact", "apply", …) in execution order
  * @param applyCounts per method, what the apply did with its planned rows; empty for a dry run
  * @param resumedRowsMoved rows moved while finishing the interrupted runs ({@code resumedRuns}) first
+ * @param apart the pairs marked as not duplicates ({@code dedup_apart}) and what the run made of them
  */
 public record RunSummary(
     long runId,
@@ -52,7 +53,32 @@ public record RunSummary(
     String window,
     long windowSinceRun,
     Map<String, ApplyCounts> applyCounts,
-    long resumedRowsMoved) {
+    long resumedRowsMoved,
+    ApartStats apart) {
+
+  /** A summary of a run that read no marks ({@link ApartStats#NONE}). */
+  public RunSummary(long runId, String method, boolean applied, long recordsRead, long recordsExamined,
+      long indexAdded, long indexChanged, long indexDeleted, Map<String, Long> removedByMethod,
+      Map<String, MethodReport> reports, List<Long> resumedRuns, long skippedChanged, long decidedAgain,
+      Map<String, Double> seconds, List<ExactPass.Group> samples, PrefilterStats prefilter, String window,
+      long windowSinceRun, Map<String, ApplyCounts> applyCounts, long resumedRowsMoved) {
+    this(runId, method, applied, recordsRead, recordsExamined, indexAdded, indexChanged, indexDeleted, removedByMethod,
+        reports, resumedRuns, skippedChanged, decidedAgain, seconds, samples, prefilter, window, windowSinceRun,
+        applyCounts, resumedRowsMoved, ApartStats.NONE);
+  }
+
+  /**
+   * The marks a run read and honoured.
+   *
+   * @param marks pairs of the table marked as not duplicates when the run started
+   * @param honoured distinct marked pairs a pass would otherwise have decided one for the other: both
+   *     rows stay, or each is removed for another row
+   * @param dropped removals the run left out at the end because a chain (a kept row removed by a later
+   *     method) had pointed them to a row they are marked apart from
+   */
+  public record ApartStats(long marks, long honoured, long dropped) {
+    public static final ApartStats NONE = new ApartStats(0, 0, 0);
+  }
 
   /**
    * What an apply did with one method's planned rows: each planned row was moved (archived and
@@ -159,6 +185,11 @@ public record RunSummary(
     apply.put("skipped_changed", skippedChanged);
     apply.put("decided_again", decidedAgain);
     json.put("apply", apply);
+    Map<String, Object> marks = new LinkedHashMap<>();
+    marks.put("marks", apart.marks());
+    marks.put("honoured", apart.honoured());
+    marks.put("dropped", apart.dropped());
+    json.put("apart", marks);
     json.put("resumed_runs", resumedRuns);
     json.put("resumed_rows_moved", resumedRowsMoved);
     json.put("seconds", seconds);

@@ -11,6 +11,27 @@ class DeletionPlanTest {
   private static final DeletionPlan.RowState NEAR_SURVIVOR = new DeletionPlan.RowState(300, 33);
 
   @Test
+  void dropApart_chainCollapsedOntoAMarkedRow_thatRemovalDropped_othersKeepTheirStates() {
+    DeletionPlan plan = new DeletionPlan();
+    plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, TWIN, KEPT_BY_EXACT); // 1 is 2's exact twin
+    plan.add(2, 3, DeletionPlan.Rule.NEAR, 0.8, KEPT_BY_EXACT, NEAR_SURVIVOR); // the near pass removes 2 for 3
+    plan.add(4, 3, DeletionPlan.Rule.NEAR, 0.7);
+    plan.collapseChains(); // 1 -> 3, but 1 and 3 are marked apart
+    ApartPairs apart = ApartPairs.of(3, 1);
+
+    int dropped = plan.dropApart(apart);
+
+    assertThat(dropped).isEqualTo(1);
+    assertThat(plan.size()).isEqualTo(2);
+    assertThat(plan.removedIdsSorted()).containsExactly(2, 4);
+    assertThat(plan.keptId(0)).isEqualTo(3);
+    assertThat(plan.removedState(0)).isEqualTo(KEPT_BY_EXACT);
+    assertThat(plan.keptState(0)).isEqualTo(NEAR_SURVIVOR);
+    assertThat(plan.rule(1)).isEqualTo(DeletionPlan.Rule.NEAR);
+    assertThat(apart.honoured()).isEqualTo(1);
+  }
+
+  @Test
   void collapseChains_exactTwinOfANearRemovedRecord_pointsToTheSurvivorWithBothRowsStates() {
     DeletionPlan plan = new DeletionPlan();
     plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, TWIN, KEPT_BY_EXACT); // 1 is 2's exact twin

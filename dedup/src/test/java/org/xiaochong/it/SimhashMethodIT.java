@@ -161,7 +161,13 @@ class SimhashMethodIT extends DbTestSupport {
     Path afterRestore = dir.resolve("restored");
     CliRun rerun = cli("run", "--config", config.toString(), "--method", "simhash", "--report", afterRestore.toString());
     assertThat(rerun.exitCode()).as(rerun.err()).isZero();
-    assertThat(decisions(afterRestore, "simhash")).hasSize((int) removed); // the index followed the restore
+    assertThat(decisions(afterRestore, "simhash")).isEmpty(); // the restore marked its rows apart from their kept rows
+
+    useHandle(h -> h.execute("DELETE FROM dedup_apart WHERE source_table = ?", TABLE));
+    Path unmarked = dir.resolve("unmarked");
+    CliRun forgotten = cli("run", "--config", config.toString(), "--method", "simhash", "--report", unmarked.toString());
+    assertThat(forgotten.exitCode()).as(forgotten.err()).isZero();
+    assertThat(decisions(unmarked, "simhash")).hasSize((int) removed); // the index followed the restore
   }
 
   @Test

@@ -8,6 +8,7 @@ import org.apache.commons.codec.digest.DigestUtils;
 import org.apache.lucene.index.DirectoryReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.prefilter.GroupPrefilter;
@@ -50,5 +51,78 @@ class ExactPassTest {
         return result.samples();
       }
     }
+  }
+
+  /** Removals of a plan as "removed->kept", sorted. */
+  private static List<String> removals(DeletionPlan plan) {
+    List<String> removals = new java.util.ArrayList<>();
+    for (int i = 0; i < plan.size(); i++) {
+      removals.add(plan.removedId(i) + "->" + plan.keptId(i));
+    }
+    java.util.Collections.sort(removals);
+    return removals;
+  }
+
+  private ExactPass.Result lastResult;
+
+  /** Runs the pass over one group of twins, ids 1..times.length with these times, with these marks. */
+  private DeletionPlan twins(long[] times, ApartPairs apart) throws Exception {
+    try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("twins" + System.nanoTime()), "test", true)) {
+      byte[] key = DigestUtils.md5("one post");
+      for (int i = 0; i < times.length; i++) {
+        index.add(i + 1, times[i], key);
+      }
+      index.commit();
+      try (DirectoryReader reader = index.openReader()) {
+        DeletionPlan plan = new DeletionPlan();
+        lastResult = new ExactPass(new IndexSnapshot(reader), GroupPrefilter.NONE, apart).run(Window.of(null, null), plan);
+        return plan;
+      }
+    }
+  }
+
+  @Test
+  void run_twinsMarkedApart_bothStayAndNoSample() throws Exception {
+    ApartPairs apart = ApartPairs.of(2, 1);
+
+    DeletionPlan plan = twins(new long[] {1000, 2000}, apart);
+
+    assertThat(plan.size()).isZero();
+    assertThat(apart.honoured()).isEqualTo(1);
+    assertThat(lastResult.samples()).isEmpty();
+    assertThat(lastResult.groups()).isEqualTo(1);
+  }
+
+  @Test
+  void run_groupOfThreeOnlyNewestPairMarked_thirdRemovedForTheNewest() throws Exception {
+    // 3 is the newest, then 2, then 1; only 3 and 2 are marked.
+    DeletionPlan plan = twins(new long[] {1000, 2000, 3000}, ApartPairs.of(3, 2));
+
+    assertThat(removals(plan)).containsExactly("1->3");
+  }
+
+  @Test
+  void run_groupOfThreeOldestMarkedApartFromNewest_oldestStaysMiddleRemoved() throws Exception {
+    DeletionPlan plan = twins(new long[] {1000, 2000, 3000}, ApartPairs.of(1, 3));
+
+    // 1 is not removed for 2 either: 2 is removed for 3, so the archive would point 1 to 3.
+    assertThat(removals(plan)).containsExactly("2->3");
+  }
+
+  @Test
+  void run_groupOfThreeAllPairsMarked_allStay() throws Exception {
+    DeletionPlan plan = twins(new long[] {1000, 2000, 3000}, ApartPairs.of(1, 2, 1, 3, 2, 3));
+
+    assertThat(plan.size()).isZero();
+  }
+
+  @Test
+  void run_marksOfOtherRecords_groupDecidedAsWithoutMarks() throws Exception {
+    ApartPairs apart = ApartPairs.of(7, 8);
+
+    DeletionPlan plan = twins(new long[] {3000, 2000, 1000, 2500}, apart);
+
+    assertThat(removals(plan)).containsExactly("2->1", "3->1", "4->1");
+    assertThat(apart.honoured()).isZero();
   }
 }

@@ -43,6 +43,19 @@ class NearGroupsTest {
   }
 
   @Test
+  void anyApart_aMemberMarkedApartFromTheNewSurvivor_isTrue() {
+    NearGroups groups = new NearGroups(8);
+    groups.remove(1, 0, 0.9); // group 0: {0, 1}
+    groups.remove(4, 3, 0.8); // group 3: {3, 4, 5}
+    groups.remove(5, 3, 0.7);
+
+    assertThat(groups.anyApart(3, 0, (a, b) -> a == 5 && b == 0)).isTrue(); // a member of the merged group
+    assertThat(groups.anyApart(3, 0, (a, b) -> a == 3 && b == 0)).isTrue(); // its survivor
+    // 1 and 4 are not a new decision: 1 keeps its survivor 0, and 4 would point to 0, not to 1.
+    assertThat(groups.anyApart(3, 0, (a, b) -> a == 4 && b == 1 || a == 1 && b == 4)).isFalse();
+  }
+
+  @Test
   void averageLinkage_isTheMeanOverAllPairs_andNeedsOnePairThatPassesTheRule() {
     NearRule.Keys a = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 6}, new long[0], new long[0]);
     NearRule.Keys b = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 7}, new long[0], new long[0]); // 5/7 of a

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.fingerprint.NearOutcome;
@@ -57,7 +58,7 @@ class NearPassTest {
       index.commit();
       DeletionPlan plan = new DeletionPlan();
       try (DirectoryReader reader = index.openReader()) {
-        last = new NearPass(new IndexSnapshot(reader), config).run(window, exactRemoved, plan);
+        last = new NearPass(new IndexSnapshot(reader), config, 1, apart).run(window, exactRemoved, plan);
       } catch (java.io.IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
@@ -72,6 +73,8 @@ class NearPassTest {
   }
 
   private NearPass.Result last;
+  /** The marks the next {@link #run} honours. */
+  private ApartPairs apart = ApartPairs.NONE;
 
   private static Object[] post(long id, long time, String text) {
     return new Object[] {id, time, text};
@@ -132,6 +135,42 @@ class NearPassTest {
         post(1, 100, APPLE), post(2, 300, APPLE_PRICE), post(3, 200, APPLE_SENTENCE));
     assertThat(plan).containsOnly(Map.entry(1L, 2L), Map.entry(3L, 2L));
     assertThat(last.removed()).isEqualTo(2);
+  }
+
+  @Test
+  void run_oldestMarkedApartFromTheNewest_staysWhileTheOtherCopyGoes() {
+    apart = ApartPairs.of(1, 2);
+
+    Map<Long, Long> plan = run(Window.ALL, new long[0],
+        post(1, 100, APPLE), post(2, 300, APPLE_PRICE), post(3, 200, APPLE_SENTENCE));
+
+    // 3 was removed for 2 before 1 was examined, so 2 is 1's only kept candidate, and it is marked.
+    assertThat(plan).containsOnly(Map.entry(3L, 2L));
+    assertThat(apart.honoured()).isEqualTo(1);
+  }
+
+  @Test
+  void run_bestCandidateMarked_staysRatherThanGoingForItsExactTwin() {
+    // 2 and 3 hold the same text (an exact twin restored earlier: marked apart from 2); 1 was restored
+    // from a near removal in favour of 2. 3 is as similar to 1 as 2 is: taking it would undo the undo.
+    apart = ApartPairs.of(1, 2, 2, 3);
+
+    Map<Long, Long> plan = run(Window.ALL, new long[0],
+        post(1, 100, APPLE_PRICE), post(2, 300, APPLE), post(3, 200, APPLE));
+
+    assertThat(plan).isEmpty();
+    assertThat(apart.honoured()).isEqualTo(2);
+  }
+
+  @Test
+  void run_threeNearCopiesAllMarkedApart_allStay() {
+    apart = ApartPairs.of(1, 2, 1, 3, 2, 3);
+
+    Map<Long, Long> plan = run(Window.ALL, new long[0],
+        post(1, 100, APPLE), post(2, 300, APPLE_PRICE), post(3, 200, APPLE_SENTENCE));
+
+    assertThat(plan).isEmpty();
+    assertThat(last.removed()).isZero();
   }
 
   @Test
@@ -307,7 +346,7 @@ class NearPassTest {
       index.commit();
       DeletionPlan plan = new DeletionPlan();
       try (DirectoryReader reader = index.openReader()) {
-        new NearPass(new IndexSnapshot(reader), NearConfig.defaults(), threads).run(Window.ALL, new long[0], plan);
+        new NearPass(new IndexSnapshot(reader), NearConfig.defaults(), threads, org.xiaochong.archive.ApartPairs.NONE).run(Window.ALL, new long[0], plan);
       }
       Map<Long, Long> removedToKept = new HashMap<>();
       for (int i = 0; i < plan.size(); i++) {

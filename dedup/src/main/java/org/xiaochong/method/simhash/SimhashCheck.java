@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongPredicate;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.index.DirectoryReader;
@@ -75,11 +76,20 @@ final class SimhashCheck implements MethodCheck<Long> {
 
   @Override
   public Match find(Long value) {
+    return find(value, id -> false);
+  }
+
+  /**
+   * The nearest record within the distance, or null when it is marked apart from the incoming one: as
+   * in the pass, a record whose nearest match a person rejected is new.
+   */
+  @Override
+  public Match find(Long value, LongPredicate apart) {
     if (value == null) {
       return null;
     }
     lookups++;
-    Nearest nearest = new Nearest();
+    Nearest nearest = new Nearest(apart);
     try {
       List<LeafReaderContext> leaves = reader.leaves();
       for (SimhashIndex.Hit hit : SimhashIndex.search(reader, value, config.maxDistance())) {
@@ -102,10 +112,15 @@ final class SimhashCheck implements MethodCheck<Long> {
 
   /** The nearest record seen so far; of equally near ones, the one the keep policy prefers. */
   private static final class Nearest {
+    private final LongPredicate apart;
     private boolean found;
     private int distance;
     private long id;
     private long time;
+
+    Nearest(LongPredicate apart) {
+      this.apart = apart;
+    }
 
     void consider(int candidateDistance, long candidateId, long candidateTime) {
       if (!found || candidateDistance < distance || (candidateDistance == distance
@@ -118,7 +133,7 @@ final class SimhashCheck implements MethodCheck<Long> {
     }
 
     Match match() {
-      return found ? new Match(id, (Simhash64.BITS - distance) / (double) Simhash64.BITS) : null;
+      return found && !apart.test(id) ? new Match(id, (Simhash64.BITS - distance) / (double) Simhash64.BITS) : null;
     }
   }
 

@@ -8,6 +8,7 @@ import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.FixedBitSet;
 import org.apache.lucene.util.IntroSorter;
+import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.TermHolders;
 import org.xiaochong.pass.IndexSnapshot;
@@ -23,7 +24,9 @@ import org.xiaochong.simhash.SimhashIndex;
  * {@link SimhashIndex#search} does, with one cursor and the values loaded once for the whole pass. Of
  * each such pair the less preferred record ({@link KeepLatestPolicy}) is removed in favour of the
  * other, scored by the likeness (64 - d) / 64. Records already in the plan, or removed earlier in this
- * pass, take no part.
+ * pass, take no part. Of a pair marked apart ({@link ApartPairs}) neither is removed for the other, and
+ * a record whose most preferred match is marked apart from it is kept (as in the near pass: another
+ * match, e.g. an exact twin of the rejected row, would undo what the person undid).
  *
  * <p>The window is examined from its most preferred record down, so a record kept by this pass is
  * never removed later in it: the pass makes no chain, and every removal keeps the row states of both
@@ -44,11 +47,18 @@ final class SimhashPass {
 
   private final IndexSnapshot snapshot;
   private final int maxDistance;
+  private final ApartPairs apart;
   private int[] candidates = new int[64];
 
   SimhashPass(IndexSnapshot snapshot, int maxDistance) {
+    this(snapshot, maxDistance, ApartPairs.NONE);
+  }
+
+  /** @param apart pairs marked as not duplicates: neither is removed in favour of the other */
+  SimhashPass(IndexSnapshot snapshot, int maxDistance, ApartPairs apart) {
     this.snapshot = snapshot;
     this.maxDistance = maxDistance;
+    this.apart = apart;
   }
 
   Result run(Window window, DeletionPlan plan) {
@@ -57,6 +67,7 @@ final class SimhashPass {
     FixedBitSet hasValue = new FixedBitSet(Math.max(1, snapshot.maxDoc()));
     long[] values = values(hasValue);
     FixedBitSet removedNow = new FixedBitSet(hasValue.length());
+    FixedBitSet keptApart = new FixedBitSet(hasValue.length()); // records whose most preferred match is marked apart
     DeletionPlan.Rule rule = DeletionPlan.Rule.of(SimhashMethod.NAME);
     long removed = 0;
     long skipped = 0;
@@ -89,6 +100,13 @@ final class SimhashPass {
           }
           matches++;
           if (preferred(doc, other)) {
+            if (keptApart.get(other)) {
+              continue; // a more preferred match, marked apart from it, came first: it stays
+            }
+            if (apart.keepsApart(snapshot.id(other), snapshot.id(doc))) {
+              keptApart.set(other); // doc is its most preferred match left: removing it for a later one
+              continue;             // (often an exact twin of doc) would undo what a person undid
+            }
             add(plan, rule, other, doc, distance);
             removedNow.set(other);
             removed++;
@@ -96,7 +114,7 @@ final class SimhashPass {
             best = other;
           }
         }
-        if (best != doc) {
+        if (best != doc && !keptApart.get(doc) && !apart.keepsApart(snapshot.id(doc), snapshot.id(best))) {
           add(plan, rule, doc, best, Simhash64.distance(values[doc], values[best]));
           removedNow.set(doc);
           removed++;

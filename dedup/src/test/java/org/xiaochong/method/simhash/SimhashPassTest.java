@@ -16,6 +16,7 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.junit.jupiter.api.Test;
+import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.pass.IndexSnapshot;
@@ -30,6 +31,11 @@ class SimhashPassTest {
    */
   private static DeletionPlan run(Map<Long, Long> simhashes, int maxDistance, Window window, DeletionPlan plan)
       throws IOException {
+    return run(simhashes, maxDistance, window, plan, ApartPairs.NONE);
+  }
+
+  private static DeletionPlan run(Map<Long, Long> simhashes, int maxDistance, Window window, DeletionPlan plan,
+      ApartPairs apart) throws IOException {
     try (Directory dir = new ByteBuffersDirectory();
         IndexWriter writer = new IndexWriter(dir, new IndexWriterConfig())) {
       int added = 0;
@@ -45,7 +51,7 @@ class SimhashPassTest {
       }
       writer.commit();
       try (DirectoryReader reader = DirectoryReader.open(dir)) {
-        new SimhashPass(new IndexSnapshot(reader), maxDistance).run(window, plan);
+        new SimhashPass(new IndexSnapshot(reader), maxDistance, apart).run(window, plan);
         return plan;
       }
     }
@@ -70,6 +76,32 @@ class SimhashPassTest {
 
     assertThat(removed).isEqualTo(Map.of(1L, 2L));
     assertThat(removals(run(records, 2, Window.ALL, new DeletionPlan()))).isEmpty();
+  }
+
+  @Test
+  void run_pairMarkedApart_neitherRemovedForTheOther() throws IOException {
+    long base = 0x0123_4567_89ab_cdefL;
+    // 3 (kept: the latest) and 2 are marked; 1 is within 3 bits of both.
+    Map<Long, Long> records = new java.util.TreeMap<>(Map.of(1L, base, 2L, base ^ 0b1L, 3L, base ^ 0b10L));
+    ApartPairs apart = ApartPairs.of(2, 3);
+
+    Map<Long, Long> removed = removals(run(records, 3, Window.ALL, new DeletionPlan(), apart));
+
+    assertThat(removed).isEqualTo(Map.of(1L, 3L));
+    assertThat(apart.honoured()).isEqualTo(1);
+  }
+
+  @Test
+  void run_mostPreferredMatchMarked_recordStaysRatherThanGoingForTheNext() throws IOException {
+    long base = 0x0123_4567_89ab_cdefL;
+    // 3 and 2 hold the same fingerprint (exact twins, kept apart); 1 is marked apart from 3, its most
+    // preferred match, and must not be removed for 2 when 2's turn comes.
+    Map<Long, Long> records = new java.util.TreeMap<>(Map.of(1L, base ^ 0b1L, 2L, base, 3L, base));
+    ApartPairs apart = ApartPairs.of(1, 3, 2, 3);
+
+    Map<Long, Long> removed = removals(run(records, 3, Window.ALL, new DeletionPlan(), apart));
+
+    assertThat(removed).isEmpty();
   }
 
   /**
