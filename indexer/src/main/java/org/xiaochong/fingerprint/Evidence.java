@@ -36,7 +36,7 @@ public final class Evidence {
   public static final double RELATIVE_TOLERANCE = 0.2;
 
   /** Units of a date: their numbers agree only when equal (2023年 and 2024年 are another year). */
-  private static final List<String> CALENDAR_UNITS = List.of("年", "月", "日", "号");
+  private static final int[] CALENDAR_UNITS = List.of("年", "月", "日", "号").stream().mapToInt(Evidence::unitId).toArray();
 
   private final int[] slots;
   private final int[] units;
@@ -118,8 +118,8 @@ public final class Evidence {
   }
 
   private static boolean isCalendar(int unit) {
-    for (String calendar : CALENDAR_UNITS) {
-      if (unitId(calendar) == unit) {
+    for (int calendar : CALENDAR_UNITS) {
+      if (calendar == unit) {
         return true;
       }
     }
