@@ -138,7 +138,8 @@ public final class Evidence {
   /**
    * The amounts of a record's text: each number term with a unit ({@link NumericTerms}: "20吨",
    * "2.5元", "2023年") with its key ({@link Fingerprints#high}). Numbers without a unit (ids, street
-   * numbers, the parts of a date) are left out: nothing says what they count.
+   * numbers, the parts of a date) are left out: nothing says what they count; so are those with a
+   * one-letter Latin unit (3M, 5G: a name or a code as often as a quantity).
    */
   public static Evidence ofText(Fingerprints fingerprints) {
     Builder builder = new Builder();
@@ -156,7 +157,7 @@ public final class Evidence {
       for (int i = 0; i < terms.size(); i++) {
         String term = terms.get(i);
         Amount amount = Amount.parse(term);
-        if (amount != null && amount.unit() != 0) {
+        if (amount != null && amount.unit() != 0 && !amount.latinLetter()) {
           add(TEXT, amount.unit(), fingerprints.high(i), amount.value());
         }
       }
@@ -223,8 +224,12 @@ public final class Evidence {
     }
   }
 
-  /** A number term split into its value and unit ("2.5元" → 2.5, 元); null for a phone or a word. */
-  record Amount(double value, int unit) {
+  /**
+   * A number term split into its value and unit ("2.5元" → 2.5, 元); null for a phone or a word.
+   * {@code latinLetter}: the unit is one Latin letter (m, g, t, l), which in Latin text is as often a
+   * name or a code as a quantity ("3M", "5G", "4T"), so the text's such terms are no amounts.
+   */
+  record Amount(double value, int unit, boolean latinLetter) {
     static Amount parse(String term) {
       int end = 0;
       while (end < term.length() && (Character.isDigit(term.charAt(end)) && term.charAt(end) < 0x80
@@ -235,7 +240,9 @@ public final class Evidence {
         return null;
       }
       try {
-        return new Amount(Double.parseDouble(term.substring(0, end)), unitId(term.substring(end)));
+        String unit = term.substring(end);
+        boolean latinLetter = unit.length() == 1 && unit.charAt(0) < 0x80 && Character.isLetter(unit.charAt(0));
+        return new Amount(Double.parseDouble(term.substring(0, end)), unitId(unit), latinLetter);
       } catch (NumberFormatException e) {
         return null;
       }

@@ -43,6 +43,9 @@ class EvidenceTest {
     assertThat(text("约20吨").against(text("约100斤"), UNIT)).isZero();
     assertThat(text("编号 1234 货号 77").against(text("编号 5678 货号 99"), UNIT)).isZero();
     assertThat(text("约20吨").against(Evidence.NONE, UNIT)).isZero();
+    // A one-letter Latin unit is as often a name or a code: 3M, 5G.
+    assertThat(text("3M COMPANY 5G").against(text("2M COMPANY 4G"), UNIT)).isZero();
+    assertThat(text("5kg bag").against(text("50kg bag"), UNIT)).isEqualTo(2.0);
   }
 
   @Test
