@@ -42,12 +42,15 @@ final class DecisionCheck implements AutoCloseable {
 
   /**
    * @param factory the methods' pair checks
-   * @param planRules the rules of the plan's removals (method names)
+   * @param planRules the rules of the plan's removals (method names, or two joined by '+')
    */
   DecisionCheck(TableSpec spec, PairCheck.Factory factory, Collection<String> planRules) {
     this.exact = new ExactDocumentMaker(spec);
     this.factory = factory;
-    this.planRules = List.copyOf(new TreeSet<>(planRules));
+    // A combined rule (exact+near) names the methods whose decisions removed the row: each may decide.
+    TreeSet<String> methods = new TreeSet<>();
+    planRules.forEach(rule -> methods.addAll(DeletionPlan.Rule.of(rule).methods()));
+    this.planRules = List.copyOf(methods);
   }
 
   /**

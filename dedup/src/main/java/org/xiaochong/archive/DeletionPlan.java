@@ -28,12 +28,21 @@ public final class DeletionPlan {
 
   /**
    * The rule that found a duplicate: the name of the fingerprint method whose pass planned it, stored
-   * in {@code dedup_rule} and {@code dedup_plan.rule}. Instances are interned, one per label, so
-   * {@code ==} compares rules. A plan holds at most {@link #MAX_RULES} distinct rules.
+   * in {@code dedup_rule} and {@code dedup_plan.rule}; or, for a removal {@link #collapseChains}
+   * re-pointed, the method that first removed the row and the one whose decision picked its final
+   * survivor, joined by '+' ({@code exact+near}: an exact twin of a row the near pass then removed).
+   * Instances are interned, one per label, so {@code ==} compares rules. A plan holds at most {@link
+   * #MAX_RULES} distinct rules.
    */
   public static final class Rule {
-    /** Labels are lower-case identifiers short enough for the 16-character rule columns. */
-    private static final java.util.regex.Pattern LABEL = java.util.regex.Pattern.compile("[a-z][a-z0-9_]{0,15}");
+    /**
+     * Labels are lower-case identifiers, or two joined by '+', short enough for the 16-character rule
+     * columns ({@code dedup_rule}, {@code dedup_plan.rule}, {@code dedup_run_removed.method}).
+     */
+    private static final java.util.regex.Pattern LABEL =
+        java.util.regex.Pattern.compile("(?=.{1,16}$)[a-z][a-z0-9_]*(\\+[a-z][a-z0-9_]*)?");
+    /** The longest method name: two of them and the '+' fit the 16-character rule columns. */
+    public static final int MAX_METHOD_NAME = 7;
     private static final int MAX_RULES = 127; // ids are stored in a byte per removal
     private static final java.util.Map<String, Rule> BY_LABEL = new java.util.concurrent.ConcurrentHashMap<>();
     private static final java.util.List<Rule> BY_ID = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -52,7 +61,8 @@ public final class DeletionPlan {
     /**
      * The rule named {@code label} (as stored in {@code dedup_rule} or {@code dedup_plan.rule}).
      *
-     * @throws IllegalArgumentException if the label is not a lower-case identifier of at most 16 characters
+     * @throws IllegalArgumentException if the label is not a lower-case identifier, or two joined by
+     *     '+', of at most 16 characters
      */
     public static Rule of(String label) {
       Rule known = BY_LABEL.get(label);
@@ -72,6 +82,36 @@ public final class DeletionPlan {
           return rule;
         });
       }
+    }
+
+    /** The method that first removed the row (the whole label unless {@link #isCombined}). */
+    public String first() {
+      int plus = label.indexOf('+');
+      return plus < 0 ? label : label.substring(0, plus);
+    }
+
+    /** The method whose decision picked the row's survivor (the whole label unless {@link #isCombined}). */
+    public String last() {
+      int plus = label.indexOf('+');
+      return plus < 0 ? label : label.substring(plus + 1);
+    }
+
+    /** Whether two methods removed the row: {@code exact+near}. */
+    public boolean isCombined() {
+      return label.indexOf('+') >= 0;
+    }
+
+    /** The methods of the rule: one, or {@link #first} and {@link #last}. */
+    public java.util.List<String> methods() {
+      return isCombined() ? java.util.List.of(first(), last()) : java.util.List.of(label);
+    }
+
+    /**
+     * The rule of a removal by this rule whose kept row {@code decided} then removed: this rule's first
+     * method and {@code decided}'s last, or this rule when they are the same method.
+     */
+    public Rule then(Rule decided) {
+      return first().equals(decided.last()) ? of(first()) : of(first() + "+" + decided.last());
     }
 
     private static Rule byId(byte id) {
@@ -201,8 +241,10 @@ public final class DeletionPlan {
   /**
    * Points every removal whose kept record is itself planned for removal (an exact twin of a record
    * the near pass then removed) to the record that finally stays, so the archive never points to a
-   * removed row and no chain is left. The rule and score of the removal stay, and so does the state of
-   * both rows: the removed row's own, and the final kept row's as the last removal of the chain recorded
+   * removed row and no chain is left. Its rule becomes {@link Rule#then} the chain's last removal
+   * ({@code exact+near}), so the archive says why the row went, and its score that removal's: the row
+   * is an exact copy of a row the near pass removed, and joins the survivor with that decision. The
+   * state of both rows stays: the removed row's own, and the final kept row's as the last removal of the chain recorded
    * it. The decision rests on what the index held of the rows in between (the twin had the removed row's
    * key when the near pass joined it to the final row), not on what they hold now, so the apply decides
    * again exactly when the removed row or the final kept row changed. Returns how many removals were
@@ -230,6 +272,11 @@ public final class DeletionPlan {
         }
       }
       if (last >= 0) {
+        Rule rule = rule(i).then(rule(last));
+        if (rule != rule(i)) {
+          rules[i] = rule.id;
+          scores[i] = scores[last];
+        }
         keptIds[i] = kept;
         keptTimes[i] = keptTimes[last];
         keptCrcs[i] = keptCrcs[last];

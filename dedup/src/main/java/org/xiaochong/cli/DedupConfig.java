@@ -61,6 +61,8 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     DEFAULTS.put("fields.phone", "phone");
     DEFAULTS.put("fields.near", "title,product,content");
     DEFAULTS.put("fields.must-match", "product");
+    DEFAULTS.put("fields.place", "region");
+    DEFAULTS.put("fields.number", "price");
     DEFAULTS.put("index.dir", "");
     DEFAULTS.put("prefilter.enabled", "true");
     DEFAULTS.put("prefilter.bits-per-key", "20");
@@ -122,12 +124,16 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     DbSettings db = new DbSettings(values.get("db.url"), user.isEmpty() ? null : user, password, dataDir);
     List<String> exactFields = list(values.get("fields.exact"));
     List<String> nearFields = list(values.get("fields.near"));
-    // fields.phone and fields.must-match default to columns of the sample table (phone, product); a
-    // default applies only where that column is used, so another table's config need not clear them.
+    // fields.phone, fields.must-match, fields.place and fields.number default to columns of the sample
+    // table (phone, product, region, price); a default applies only where that column is used, so
+    // another table's config need not clear them.
     List<String> phoneFields = columnsInUse(props, values, "fields.phone", exactFields, nearFields);
     List<String> mustMatchFields = columnsInUse(props, values, "fields.must-match", exactFields, nearFields);
+    List<String> placeFields = columnsInUse(props, values, "fields.place", exactFields, nearFields);
+    List<String> numberFields = columnsInUse(props, values, "fields.number", exactFields, nearFields);
     TableSpec table = new TableSpec(values.get("source.table"), values.get("source.id-column"),
-        values.get("source.time-column"), exactFields, phoneFields, nearFields, mustMatchFields);
+        values.get("source.time-column"), exactFields, phoneFields, nearFields, mustMatchFields, placeFields,
+        numberFields);
     for (String phone : table.phoneFields()) {
       if (!table.exactFields().contains(phone) && !table.nearFields().contains(phone)) {
         throw new BadInputException("fields.phone names '" + phone + "', which is in neither fields.exact nor fields.near");

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
+import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.RowsMovedException;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethods;
@@ -115,6 +116,13 @@ public final class RunCommand implements Callable<Integer> {
     }
     summary.reports().forEach((name, report) ->
         out.println(report.consoleLine(summary.removed(name), summary.applied())));
+    summary.removedByMethod().forEach((rule, removed) -> {
+      DeletionPlan.Rule combined = DeletionPlan.Rule.of(rule);
+      if (combined.isCombined() && removed > 0) {
+        out.printf("%s: %,d %s copies of rows the %s pass removed, %s in favour of its survivor%n", rule, removed,
+            combined.first(), combined.last(), summary.applied() ? "removed" : "to remove");
+      }
+    });
     if (summary.prefilter() != null) {
       RunSummary.PrefilterStats p = summary.prefilter();
       out.printf("prefilter: %,d keys asked, %,d index lookups skipped, %,d false positives (%.1f%% of the lookups"

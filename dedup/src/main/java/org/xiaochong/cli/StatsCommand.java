@@ -48,7 +48,7 @@ final class StatsCommand implements Callable<Integer> {
           new ApartTable(database, config.table().table()).count());
       out.println("latest runs:");
       out.printf("  %6s  %-10s  %-8s  %-9s  %10s  %-23s  %s%n", "id", "method", "applied", "status", "records",
-          "started (UTC)", "removed per method");
+          "started (UTC)", "removed per rule");
       for (RunLog.RunRow r : new RunLog(database, config.table().table()).runs(10)) {
         String removed = r.removedByMethod().entrySet().stream().map(e -> String.format("%s %,d", e.getKey(), e.getValue()))
             .collect(java.util.stream.Collectors.joining(", "));

@@ -38,6 +38,11 @@ public final class FingerprintMethods {
     for (FingerprintMethod method : all) {
       String name = method.name();
       DeletionPlan.Rule.of(name); // validates the name as a rule label
+      if (name.length() > DeletionPlan.Rule.MAX_METHOD_NAME || name.contains("+")) {
+        throw new IllegalStateException("fingerprint method name '" + name + "' must be a lower-case identifier of at most "
+            + DeletionPlan.Rule.MAX_METHOD_NAME + " characters, so that a combined rule ('exact+" + name
+            + "') fits the 16-character rule columns");
+      }
       if (ALIASES.containsKey(name) || known.putIfAbsent(name, method) != null) {
         throw new IllegalStateException("two fingerprint methods are named '" + name + "': "
             + known.getOrDefault(name, method).getClass().getName() + " and " + method.getClass().getName());

@@ -15,6 +15,7 @@ import java.util.function.LongToDoubleFunction;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.util.BytesRef;
+import org.xiaochong.fingerprint.Evidence;
 import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.fingerprint.NearOutcome;
@@ -42,8 +43,8 @@ import org.xiaochong.source.TableSpec;
  * the near index: {@link #close} closes it.
  */
 final class NearCheck implements MethodCheck<NearCheck.Post> {
-  /** A record's near fingerprints and its fields.must-match keys, as the near index stores them. */
-  record Post(Fingerprints fingerprints, long[] matchKeys) {}
+  /** A record's near fingerprints, its fields.must-match keys and its evidence, as the near index stores them. */
+  record Post(Fingerprints fingerprints, long[] matchKeys, Evidence evidence) {}
 
   /** A record added in this stream (the reader does not see it). */
   private record Added(long id, long time, NearRule.Stored keys) {}
@@ -113,7 +114,8 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
       values[i] = fields.get(columns.get(i));
     }
     SourceRecord record = new SourceRecord(0, SourceRecord.NULL_TIME, values);
-    return new Post(maker.fingerprint(record), maker.matchKeys(record));
+    Fingerprints fingerprints = maker.fingerprint(record);
+    return new Post(fingerprints, maker.matchKeys(record), maker.evidence(record, fingerprints));
   }
 
   @Override
@@ -131,7 +133,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     if (fingerprints.outcome() != NearOutcome.OK) {
       return null; // no keys: only the exact check applies (as in the pass)
     }
-    NearRule.Stored record = NearRule.Stored.of(fingerprints, config.pre(), post.matchKeys());
+    NearRule.Stored record = NearRule.Stored.of(fingerprints, config.pre(), post.matchKeys(), post.evidence());
     long[] keys = record.keys();
     int[] holders = new int[keys.length];
     try {
@@ -234,12 +236,13 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   @Override
   public void add(long id, long regTime, Post post) {
     Fingerprints fingerprints = post.fingerprints();
-    nearIndex.addDocument(NearSchema.document(id, regTime, fingerprints, config.pre(), post.matchKeys()));
+    nearIndex.addDocument(NearSchema.document(id, regTime, org.xiaochong.source.SourceRecord.UNKNOWN_CRC, fingerprints,
+        config.pre(), post.matchKeys(), post.evidence()));
     addedDocuments++;
     if (fingerprints.outcome() != NearOutcome.OK) {
       return;
     }
-    NearRule.Stored keys = NearRule.Stored.of(fingerprints, config.pre(), post.matchKeys());
+    NearRule.Stored keys = NearRule.Stored.of(fingerprints, config.pre(), post.matchKeys(), post.evidence());
     for (long key : keys.keys()) {
       List<Integer> holders = sessionHolders.computeIfAbsent(key, k -> new ArrayList<>());
       if (filter != null) {

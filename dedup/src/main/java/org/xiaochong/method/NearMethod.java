@@ -51,7 +51,8 @@ public final class NearMethod implements FingerprintMethod {
    */
   public static String indexDigest(String recordDigest, TableSpec table, NearConfig near) {
     return DigestUtils.md5Hex(String.join("|", recordDigest, new NearMethod().formatVersion(),
-        String.join(",", table.mustMatchFields()), String.valueOf(near.pre()),
+        String.join(",", table.mustMatchFields()), String.join(",", table.placeFields()),
+        String.join(",", table.numberFields()), String.valueOf(near.pre()),
         String.valueOf(near.maxChars()), String.valueOf(near.useIdf()), near.stopwordsLocation(),
         near.synonymsLocation(), String.valueOf(near.foldTraditional()), String.valueOf(near.grams()),
         String.valueOf(near.shingles())));
@@ -112,7 +113,8 @@ public final class NearMethod implements FingerprintMethod {
       }
 
       private NearRule.Stored keys(SourceRecord row) {
-        return NearRule.Stored.of(maker.fingerprint(row), config.pre(), maker.matchKeys(row));
+        org.xiaochong.fingerprint.Fingerprints fingerprints = maker.fingerprint(row);
+        return NearRule.Stored.of(fingerprints, config.pre(), maker.matchKeys(row), maker.evidence(row, fingerprints));
       }
 
       @Override

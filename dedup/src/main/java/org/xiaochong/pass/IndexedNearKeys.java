@@ -7,6 +7,7 @@ import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.ReaderUtil;
+import org.xiaochong.fingerprint.Evidence;
 import org.xiaochong.index.NearSchema;
 
 /**
@@ -21,6 +22,7 @@ public final class IndexedNearKeys implements NearRule.Keys {
   private long[] grams;
   private long[] shingles;
   private int present = -1; // not read yet
+  private Evidence evidence;
 
   /**
    * @param leaves the reader's leaves
@@ -42,7 +44,8 @@ public final class IndexedNearKeys implements NearRule.Keys {
   static NearRule.Stored stored(List<LeafReaderContext> leaves, int doc) {
     IndexedNearKeys indexed = of(leaves, doc);
     return new NearRule.Stored(indexed.keys, indexed.top(), indexed.tel(), indexed.numbers(), indexed.matches(),
-        indexed.grams(), indexed.shingles(), indexed.presentFields(), indexed.keyFields(), indexed.shortFields());
+        indexed.grams(), indexed.shingles(), indexed.presentFields(), indexed.keyFields(), indexed.shortFields(),
+        indexed.evidence());
   }
 
   @Override
@@ -115,6 +118,22 @@ public final class IndexedNearKeys implements NearRule.Keys {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** Read once: the rule asks for it only for pairs whose keys reach the threshold, and then twice. */
+  @Override
+  public Evidence evidence() {
+    if (evidence == null) {
+      LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+      try {
+        BinaryDocValues values = leaf.reader().getBinaryDocValues(NearSchema.EVIDENCE);
+        evidence = values == null || !values.advanceExact(doc - leaf.docBase) ? Evidence.NONE
+            : Evidence.decode(values.binaryValue().bytes, values.binaryValue().offset, values.binaryValue().length);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return evidence;
   }
 
   /** The {@link NearSchema#PRESENT} mask of one document, 0 when it has none. */

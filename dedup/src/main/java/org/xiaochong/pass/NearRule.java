@@ -2,6 +2,7 @@ package org.xiaochong.pass;
 
 import java.util.Arrays;
 import java.util.function.LongToDoubleFunction;
+import org.xiaochong.fingerprint.Evidence;
 import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.fingerprint.NearSimilarity;
@@ -66,11 +67,25 @@ public final class NearRule {
     default int[] keyFields() {
       return null;
     }
+
+    /**
+     * What the post says about its item that a near duplicate must not contradict: its place and
+     * number values and the amounts of its text ({@link Evidence}); none when unknown.
+     */
+    default Evidence evidence() {
+      return Evidence.NONE;
+    }
   }
 
   /** Keys held in memory. */
   public record Stored(long[] keys, long[] top, long[] tel, long[] numbers, long[] matches, long[] grams,
-      long[] shingles, int presentFields, int[] keyFields, int shortFields) implements Keys {
+      long[] shingles, int presentFields, int[] keyFields, int shortFields, Evidence evidence) implements Keys {
+    /** Keys of every family with their fields and short fields, no evidence. */
+    public Stored(long[] keys, long[] top, long[] tel, long[] numbers, long[] matches, long[] grams, long[] shingles,
+        int presentFields, int[] keyFields, int shortFields) {
+      this(keys, top, tel, numbers, matches, grams, shingles, presentFields, keyFields, shortFields, Evidence.NONE);
+    }
+
     /** Keys of every family, fields unknown. */
     public Stored(long[] keys, long[] top, long[] tel, long[] numbers, long[] matches, long[] grams, long[] shingles) {
       this(keys, top, tel, numbers, matches, grams, shingles, 0, null, 0);
@@ -92,11 +107,19 @@ public final class NearRule {
       this(keys, top, tel, numbers, matches, new long[0], new long[0]);
     }
 
-    /** The keys the near index stores for these fingerprints (same arrays as {@link NearSchema#document}). */
+    /**
+     * The keys the near index stores for these fingerprints (same arrays as {@link NearSchema#document}),
+     * with the amounts of the text as the only evidence (no place or number columns).
+     */
     public static Stored of(Fingerprints fingerprints, int pre, long[] matchKeys) {
+      return of(fingerprints, pre, matchKeys, Evidence.ofText(fingerprints));
+    }
+
+    /** The keys the near index stores for these fingerprints and this evidence ({@link NearSchema#document}). */
+    public static Stored of(Fingerprints fingerprints, int pre, long[] matchKeys, Evidence evidence) {
       return new Stored(fingerprints.sortedKeys(), NearSchema.topKeys(fingerprints, pre), NearSchema.telKeys(fingerprints),
           NearSchema.numberKeys(fingerprints), matchKeys, fingerprints.sortedGrams(), fingerprints.sortedShingles(),
-          fingerprints.presentFields(), fingerprints.sortedKeyFields(), fingerprints.shortFields());
+          fingerprints.presentFields(), fingerprints.sortedKeyFields(), fingerprints.shortFields(), evidence);
     }
   }
 
@@ -159,11 +182,13 @@ public final class NearRule {
    * The similarity of two posts: {@link NearSimilarity#weightedJaccard} of their keys of every family
    * with the key weights of the run (the idf of each key in the near index, see {@link
    * NearSimilarity#idf}), or of their word keys alone, or {@link #TYPO_DISCOUNT} times that of their
-   * typo-tolerant views, whichever is highest:
+   * typo-tolerant views, whichever is highest, with the weight of what the two contradict ({@link
+   * Evidence#against}: another place, another quantity) added to each view's union:
    *
    * <pre>
    * similarity = max(sim(all keys), sim(word keys), 0.925 * sim(q-grams of the short fields both have
    *                                                     + word keys of the other fields))
+   * sim(A, B)  = Σ_{A∩B} w / (Σ_{A∪B} w + against(A, B))
    * </pre>
    *
    * The q-grams are there to add evidence where a word was mistyped; where whole words differ (another
@@ -172,9 +197,20 @@ public final class NearRule {
    * street, a code) a typo is the usual variation and the field's word keys are lost wholesale, so the
    * third view compares such a field by its q-grams only; longer text stays compared by its words
    * (another word in a title is another claim, not a typo). Each sum leaves out the keys of a field
-   * one post lacks ({@link #comparableKeys}). This is the near pass's dedup_score.
+   * one post lacks ({@link #comparableKeys}). A contradicted place or number is evidence against the
+   * pair, weighed like a key (the idf of its value): its words, when the text holds them, already
+   * count once as keys only one post holds; the contradiction counts them again, because another
+   * place or lot is a claim the two posts cannot both make. This is the near pass's dedup_score.
    */
   public static double similarity(Keys record, Keys candidate, LongToDoubleFunction weight) {
+    return similarity(record, candidate, weight, Double.NEGATIVE_INFINITY);
+  }
+
+  /**
+   * {@link #similarity}, or a value below {@code floor} without weighing the evidence when the keys
+   * alone stay below it (the evidence only lowers the similarity, so the pair fails either way).
+   */
+  private static double similarity(Keys record, Keys candidate, LongToDoubleFunction weight, double floor) {
     // Kept small: this runs for every compared pair (9.3M in the 1M bench) and should stay inlined.
     long[] keys = record.keys();
     long[] candidateKeys = candidate.keys();
@@ -188,14 +224,23 @@ public final class NearRule {
       }
     }
     double all = NearSimilarity.weightedJaccard(keys, candidateKeys, weight);
-    return record.grams().length == 0 ? all : otherViews(all, record, keys, candidate, candidateKeys, weight);
+    double best = record.grams().length == 0 ? all : otherViews(all, record, keys, candidate, candidateKeys, weight, 0);
+    if (best < floor || best == 0) {
+      return best;
+    }
+    double against = record.evidence().against(candidate.evidence(), weight);
+    if (against == 0) {
+      return best;
+    }
+    all = NearSimilarity.weightedJaccard(keys, candidateKeys, weight, against);
+    return record.grams().length == 0 ? all : otherViews(all, record, keys, candidate, candidateKeys, weight, against);
   }
 
   /** The word and typo-tolerant views of {@link #similarity} for posts with q-grams: the highest of the three. */
   private static double otherViews(double all, Keys record, long[] keys, Keys candidate, long[] candidateKeys,
-      LongToDoubleFunction weight) {
+      LongToDoubleFunction weight, double against) {
     double words = NearSimilarity.weightedJaccard(minus(minus(keys, record.grams()), record.shingles()),
-        minus(minus(candidateKeys, candidate.grams()), candidate.shingles()), weight);
+        minus(minus(candidateKeys, candidate.grams()), candidate.shingles()), weight, against);
     int shortFields = record.shortFields() & candidate.shortFields();
     if (shortFields == 0) {
       return Math.max(all, words);
@@ -205,7 +250,8 @@ public final class NearRule {
     if (typo.length == 0 || candidateTypo.length == 0) {
       return Math.max(all, words);
     }
-    return Math.max(Math.max(all, words), TYPO_DISCOUNT * NearSimilarity.weightedJaccard(typo, candidateTypo, weight));
+    return Math.max(Math.max(all, words),
+        TYPO_DISCOUNT * NearSimilarity.weightedJaccard(typo, candidateTypo, weight, against));
   }
 
   /**
@@ -282,7 +328,12 @@ public final class NearRule {
     /** Veto 4: both carry 2+ numbers and share none, and other terms differ. */
     NUMBER,
     /** Veto 3: a must-match field differs. */
-    MUST_MATCH
+    MUST_MATCH,
+    /**
+     * The keys alone reach near.min-similarity, but not once the places and numbers the two
+     * contradict count against them ({@link Evidence#against}).
+     */
+    CONTRADICTED
   }
 
   /**
@@ -299,8 +350,10 @@ public final class NearRule {
     if (shared < Math.min(config.minShared(), Math.min(keys.length, candidateKeys.length))) {
       return Failure.TOO_FEW_SHARED;
     }
-    if (similarity(record, candidate, weight) < config.minSimilarity()) {
-      return Failure.SIMILARITY;
+    double similarity = similarity(record, candidate, weight, config.minSimilarity());
+    if (similarity < config.minSimilarity()) {
+      return similarity(record, candidate, weight, Double.POSITIVE_INFINITY) < config.minSimilarity()
+          ? Failure.SIMILARITY : Failure.CONTRADICTED;
     }
     // A key of the record's word keys that the candidate holds is one of its word keys too: the families
     // hash distinct text (a q-gram or shingle key is no word's key), so the candidate's need not be read.

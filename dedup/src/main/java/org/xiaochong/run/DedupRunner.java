@@ -281,8 +281,12 @@ public final class DedupRunner {
       // removed) can still point a removal to a row it is marked apart from: that row stays.
       int droppedApart = plan.dropApart(apart);
 
-      Map<String, Long> removed = new LinkedHashMap<>(); // the run's methods, in run order
+      // The run's methods, in run order, then the combined rules (exact+near: an exact twin of a row a
+      // later method removed, see DeletionPlan.collapseChains).
+      Map<String, Long> removed = new LinkedHashMap<>();
       options.methods().forEach(m -> removed.put(m.name(), plan.count(DeletionPlan.Rule.of(m.name()))));
+      plan.rules().stream().filter(label -> DeletionPlan.Rule.of(label).isCombined())
+          .forEach(label -> removed.put(label, plan.count(DeletionPlan.Rule.of(label))));
       PlanApply.Result applied = PlanApply.NOT_APPLIED;
       if (options.apply()) {
         applied = new PlanApply(database, runLog, mover, records, prefilter, runs, progress)
@@ -304,8 +308,9 @@ public final class DedupRunner {
       MethodReport first = reports.get(options.methods().get(0).name());
       List<ExactPass.Group> samples = reports.values().stream().flatMap(r -> r.samples().stream()).toList();
       long falsePositives = reports.values().stream().mapToLong(MethodReport::recordFilterFalsePositives).sum();
-      Map<String, Long> removedByKnown = new LinkedHashMap<>(); // every known method, in the registry's order
+      Map<String, Long> removedByKnown = new LinkedHashMap<>(); // every known method, in the registry's order, then
       FingerprintMethods.known().forEach(m -> removedByKnown.put(m.name(), removed.getOrDefault(m.name(), 0L)));
+      removed.forEach((rule, n) -> removedByKnown.putIfAbsent(rule, n)); // the combined rules
       RunSummary summary = new RunSummary(applied.runId(), options.label(), options.apply(), sync.tableRows(),
           first.examined(), sync.added(), sync.changed(), sync.deleted(), removedByKnown, reports, resumed,
           applied.skippedChanged(), applied.decidedAgain(), seconds, samples,

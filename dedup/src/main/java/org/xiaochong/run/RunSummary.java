@@ -15,8 +15,10 @@ import org.xiaochong.pass.ExactPass;
  * @param method the run's methods, comma-separated, as stored in {@code dedup_run.method}
  * @param recordsRead rows in the source table when the run started
  * @param recordsExamined records of the window examined by the passes
- * @param removedByMethod removals per method, planned (dry run) or moved (applied), for every known
- *     method (0 for those the run did not select), in the registry's order
+ * @param removedByMethod removals per rule, planned (dry run) or moved (applied): for every known
+ *     method (0 for those the run did not select), in the registry's order, then for each combined rule
+ *     of the run ({@code exact+near}: exact twins of rows a later method removed, archived with that
+ *     method's survivor and score; {@link org.xiaochong.archive.DeletionPlan#collapseChains})
  * @param reports the report of each method the run selected, in run order
  * @param skippedChanged planned rows the apply left in place: they or their kept rows no longer hold
  *     what made them duplicates (edited, re-dated or replaced since the index was built)
@@ -130,12 +132,15 @@ public record RunSummary(
     }
   }
 
-  /** Removals of {@code method} in this run; 0 when it did not run or is unknown. */
+  /**
+   * Removals of {@code method} (or of a combined rule, {@code exact+near}) in this run; 0 when it did
+   * not run or is unknown.
+   */
   public long removed(String method) {
     return removedByMethod.getOrDefault(method, 0L);
   }
 
-  /** Removals of all methods. */
+  /** Removals of all rules. */
   public long removedTotal() {
     return removedByMethod.values().stream().mapToLong(Long::longValue).sum();
   }
@@ -151,7 +156,8 @@ public record RunSummary(
 
   /**
    * The summary as nested maps, in the shape of summary.json: one section per known method (its
-   * report's, or only {@code removed} when it did not run), and {@code removed_by_method}.
+   * report's, or only {@code removed} when it did not run), and {@code removed_by_method} (per rule,
+   * the combined ones included).
    */
   public Map<String, Object> toJson() {
     Map<String, Object> json = new LinkedHashMap<>();
@@ -164,6 +170,9 @@ public record RunSummary(
     json.put("window_since_run", windowSinceRun);
     json.put("index", Map.of("added", indexAdded, "changed", indexChanged, "deleted", indexDeleted));
     removedByMethod.forEach((name, removed) -> {
+      if (org.xiaochong.archive.DeletionPlan.Rule.of(name).isCombined()) {
+        return; // a combined rule is no method
+      }
       Map<String, Object> section = new LinkedHashMap<>(reports.getOrDefault(name, MethodReport.notRun()).json(removed));
       if (applied && reports.containsKey(name)) {
         section.put("apply", applyCounts.getOrDefault(name, new ApplyCounts(0, 0, 0, 0, 0)).json());

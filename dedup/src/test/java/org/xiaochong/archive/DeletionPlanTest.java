@@ -40,8 +40,11 @@ class DeletionPlanTest {
     assertThat(plan.collapseChains()).isEqualTo(1);
 
     assertThat(plan.keptId(0)).isEqualTo(3);
-    assertThat(plan.rule(0)).isEqualTo(DeletionPlan.Rule.EXACT);
-    assertThat(plan.score(0)).isEqualTo(1.0);
+    // Row 1 went because the near pass removed its twin: the rule says both, the score is the near one's.
+    assertThat(plan.rule(0)).isSameAs(DeletionPlan.Rule.of("exact+near"));
+    assertThat(plan.score(0)).isEqualTo(0.8f);
+    assertThat(plan.rules()).containsExactly("exact+near", "near");
+    assertThat(plan.count(DeletionPlan.Rule.EXACT)).isZero();
     assertThat(plan.removedState(0)).isEqualTo(TWIN);
     // The survivor's state as the near removal recorded it: the apply moves the row without deciding
     // again while neither row 1 nor row 3 changed.
@@ -49,6 +52,30 @@ class DeletionPlanTest {
     assertThat(plan.keptState(0).matches(300, 33)).isTrue();
     assertThat(plan.keptId(1)).isEqualTo(3);
     assertThat(plan.keptState(1)).isEqualTo(NEAR_SURVIVOR);
+  }
+
+  @Test
+  void rule_then_joinsTheFirstMethodAndTheDecidingOne_onceAndWithinTheColumnWidth() {
+    DeletionPlan.Rule exactNear = DeletionPlan.Rule.EXACT.then(DeletionPlan.Rule.NEAR);
+    assertThat(exactNear.label).isEqualTo("exact+near");
+    assertThat(exactNear.isCombined()).isTrue();
+    assertThat(exactNear.methods()).containsExactly("exact", "near");
+    // A later method removing the near survivor too: the row still went first as an exact copy.
+    assertThat(exactNear.then(DeletionPlan.Rule.of("simhash")).label).isEqualTo("exact+simhash");
+    assertThat(DeletionPlan.Rule.NEAR.then(DeletionPlan.Rule.NEAR)).isSameAs(DeletionPlan.Rule.NEAR);
+    assertThat(exactNear.then(DeletionPlan.Rule.NEAR)).isSameAs(exactNear);
+    assertThatThrownBy(() -> DeletionPlan.Rule.of("exact+near+x")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> DeletionPlan.Rule.of("abcdefghi+abcdefgh")).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void collapseChains_aRemovalWhoseKeptRowTheSameMethodRemoved_keepsItsRuleAndScore() {
+    DeletionPlan plan = new DeletionPlan();
+    plan.add(1, 2, DeletionPlan.Rule.NEAR, 0.7, TWIN, KEPT_BY_EXACT);
+    plan.add(2, 3, DeletionPlan.Rule.NEAR, 0.8, KEPT_BY_EXACT, NEAR_SURVIVOR);
+    plan.collapseChains();
+    assertThat(plan.rule(0)).isSameAs(DeletionPlan.Rule.NEAR);
+    assertThat(plan.score(0)).isEqualTo(0.7f);
   }
 
   @Test

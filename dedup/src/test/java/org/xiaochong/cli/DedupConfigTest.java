@@ -119,4 +119,33 @@ class DedupConfigTest {
     props.setProperty("fields.near", "title");
     assertThat(DedupConfig.fromProperties(props, Map.of()).indexDir()).isEqualTo(Path.of("/srv/x/index/posts"));
   }
+
+  @Test
+  void fromProperties_placeAndNumberFields_defaultToTheSampleColumnsInUse_andAreValidated() {
+    DedupConfig defaults = DedupConfig.fromProperties(new Properties(), Map.of());
+    assertThat(defaults.table().placeFields()).containsExactly("region");
+    assertThat(defaults.table().numberFields()).containsExactly("price");
+    // Another table without those columns: the defaults do not apply.
+    Properties other = new Properties();
+    other.setProperty("fields.exact", "title,estate,area");
+    other.setProperty("fields.near", "title");
+    DedupConfig ads = DedupConfig.fromProperties(other, Map.of());
+    assertThat(ads.table().placeFields()).isEmpty();
+    assertThat(ads.table().numberFields()).isEmpty();
+    other.setProperty("fields.place", "estate");
+    other.setProperty("fields.number", "area");
+    ads = DedupConfig.fromProperties(other, Map.of());
+    assertThat(ads.table().placeFields()).containsExactly("estate");
+    assertThat(ads.table().fingerprintColumns()).contains("estate", "area");
+
+    Properties bad = new Properties();
+    bad.setProperty("fields.place", "region; DROP TABLE x");
+    assertThatThrownBy(() -> DedupConfig.fromProperties(bad, Map.of())).isInstanceOf(BadInputException.class)
+        .hasMessageContaining("fields.place 'region; DROP TABLE x' is not a valid SQL identifier");
+    Properties both = new Properties();
+    both.setProperty("fields.place", "region");
+    both.setProperty("fields.number", "region");
+    assertThatThrownBy(() -> DedupConfig.fromProperties(both, Map.of())).isInstanceOf(BadInputException.class)
+        .hasMessage("column 'region' is in both fields.place and fields.number: name it in one");
+  }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -160,6 +161,11 @@ class LiveTableIT extends DbTestSupport {
     assertThat(unchanged.decidedAgain()).isZero();
     assertThat(unchanged.rowsMoved()).isEqualTo(2);
     assertThat(ids("live_repointed")).containsExactly(3L);
+    // Row 1 went because the near pass removed its exact twin 2: the archive says so, with the near score.
+    List<String> archived = withHandle(h -> h.createQuery("SELECT id, dedup_rule, dedup_kept_id, dedup_score"
+        + " FROM live_repointed_removed ORDER BY id").map((rs, ctx) -> rs.getLong(1) + " " + rs.getString(2) + " "
+        + rs.getLong(3) + " " + rs.getFloat(4)).list());
+    assertThat(archived).containsExactly("1 exact+near 3 0.8", "2 near 3 0.8");
 
     // The survivor edited into another post after indexing: both removals pointing to it are decided
     // again and fail, so rows 1 and 2 stay.

@@ -92,8 +92,14 @@ class MethodSeamIT extends DbTestSupport {
       kept.add(decision.get("kept_id").asLong());
     }
     assertThat(kept).doesNotContainAnyElementsOf(removed);
-    assertThat(decisions(report, PAIRS)).isEqualTo(pairsInTable());
+    // A pair whose kept row the exact pass then removed points to the exact survivor, labelled with both
+    // methods (pairs+exact): the row went because of the pair and of the exact twin.
+    long repointed = decisions(report, PAIRS + "+exact");
+    assertThat(repointed).isPositive();
+    assertThat(decisions(report, PAIRS) + repointed).isEqualTo(pairsInTable());
     assertThat(decisions(report, "exact")).isPositive();
+    JsonNode summary = JSON.readTree(report.resolve("summary.json").toFile());
+    assertThat(summary.at("/removed_by_method/" + PAIRS + "+exact").asLong()).isEqualTo(repointed);
   }
 
   @Test

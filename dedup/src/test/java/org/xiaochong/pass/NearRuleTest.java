@@ -224,4 +224,28 @@ class NearRuleTest {
     assertThat(NearCandidates.stopBefore(NearCandidates.COMMON_KEY + 1, 1)).isTrue();
     assertThat(NearCandidates.stopBefore(NearCandidates.COMMON_KEY, 3)).isFalse();
   }
+
+  @Test
+  void similarity_contradictedPlaceOrNumber_addsItsWeightToTheUnion_andWhyNamesIt() {
+    // 9 of 11 keys shared (Jaccard 0.82 with unit weights); the two regions (keys 100, 200, outside the
+    // key sets) contradict each other and add their weights to the union: 9 / (11 + 2) = 0.69.
+    org.xiaochong.fingerprint.Evidence henan = new org.xiaochong.fingerprint.Evidence.Builder().addPlace(0, 100).build();
+    org.xiaochong.fingerprint.Evidence hebei = new org.xiaochong.fingerprint.Evidence.Builder().addPlace(0, 200).build();
+    long[] keys = range(1, 10);
+    long[] other = new long[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 11};
+    NearRule.Stored a = new NearRule.Stored(keys, new long[0], new long[0], new long[0], new long[0], new long[0],
+        new long[0], 0, null, 0, henan);
+    NearRule.Stored b = new NearRule.Stored(other, new long[0], new long[0], new long[0], new long[0], new long[0],
+        new long[0], 0, null, 0, hebei);
+    NearRule.Stored sameRegion = new NearRule.Stored(other, new long[0], new long[0], new long[0], new long[0],
+        new long[0], new long[0], 0, null, 0, henan);
+    assertThat(NearRule.similarity(a, sameRegion, NearRule.UNIT_WEIGHTS)).isCloseTo(9.0 / 11, within(1e-9));
+    assertThat(NearRule.similarity(a, b, NearRule.UNIT_WEIGHTS)).isCloseTo(9.0 / 13, within(1e-9));
+    // At 0.75 the keys alone pass (0.82) and the contradiction fails the pair.
+    NearConfig strict = CONFIG.withMinSimilarity(0.75);
+    assertThat(NearRule.why(a, sameRegion, strict, NearRule.UNIT_WEIGHTS)).isNull();
+    assertThat(NearRule.why(a, b, strict, NearRule.UNIT_WEIGHTS)).isEqualTo(NearRule.Failure.CONTRADICTED);
+    assertThat(NearRule.why(a, b, CONFIG.withMinSimilarity(0.9), NearRule.UNIT_WEIGHTS))
+        .isEqualTo(NearRule.Failure.SIMILARITY);
+  }
 }

@@ -114,6 +114,15 @@ public final class NearSimilarity {
    * @param weight w(k) > 0 for each key
    */
   public static double weightedJaccard(long[] sortedA, long[] sortedB, LongToDoubleFunction weight) {
+    return weightedJaccard(sortedA, sortedB, weight, 0);
+  }
+
+  /**
+   * {@link #weightedJaccard(long[], long[], LongToDoubleFunction)} with {@code against}, the weight of
+   * evidence against the pair from outside the key sets, added to the union: Σ_{A∩B} w / (Σ_{A∪B} w +
+   * against). 0 when both are empty.
+   */
+  public static double weightedJaccard(long[] sortedA, long[] sortedB, LongToDoubleFunction weight, double against) {
     double shared = 0;
     double union = 0;
     int i = 0;
@@ -131,7 +140,7 @@ public final class NearSimilarity {
         j++;
       }
     }
-    return union == 0 ? 0.0 : shared / union;
+    return union == 0 ? 0.0 : shared / (union + against);
   }
 
   /**

@@ -351,6 +351,33 @@ public final class TopTermsMd5 implements Closeable {
     return key == 0 ? 1 : key; // 0 means "empty"
   }
 
+  /**
+   * A column's value as the rule compares it ({@code fields.place}, {@code fields.number}): normalized
+   * and folded as the text of a post is (西红柿 and 番茄, 蘋果 and 苹果, full-width digits); empty for
+   * null.
+   */
+  public String foldedValue(String value) {
+    if (value == null) {
+      return "";
+    }
+    int maxChars = config.maxChars();
+    String raw = value.length() > maxChars ? value.substring(0, maxChars) : value;
+    return folding.fold(TextNormalizer.normalizeText(Mojibake.clean(raw)));
+  }
+
+  /**
+   * The key of one item of a column's {@link Evidence}: the first 8 bytes of MD5("e:" + column + ":" +
+   * text), so the same text in two columns, or a column's value and a word of the post, are other keys;
+   * 0 for empty text (no evidence either way).
+   */
+  public static long evidenceKey(String column, String text) {
+    if (text == null || text.isEmpty()) {
+      return 0;
+    }
+    long key = (long) BitUtil.VH_BE_LONG.get(md5("e:" + column + ":" + text), 0);
+    return key == 0 ? 1 : key;
+  }
+
   /** MD5 of one term as it is used for fingerprints (UTF-8 bytes), 16 bytes. */
   public static byte[] md5(String term) {
     return MD5.get().digest(term.getBytes(StandardCharsets.UTF_8));

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.lucene.document.Document;
+import org.xiaochong.fingerprint.Evidence;
 import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.fingerprint.TopTermsMd5;
 import org.xiaochong.source.SourceRecord;
@@ -12,7 +13,8 @@ import org.xiaochong.source.TableSpec;
 /**
  * Near index documents ({@link NearSchema}): the multi-MD5 fingerprints of the {@code fields.near}
  * columns. Phone columns among them contribute one {@code tel:} term each; the {@code
- * fields.must-match} columns give one match key each. The {@link TopTermsMd5} is
+ * fields.must-match} columns give one match key each, the {@code fields.place} and {@code
+ * fields.number} columns their {@link Evidence}. The {@link TopTermsMd5} is
  * thread-safe and may be shared; this class keeps small per-instance buffers, so one per thread.
  */
 public final class NearDocumentMaker implements DocumentMaker {
@@ -22,6 +24,10 @@ public final class NearDocumentMaker implements DocumentMaker {
   private final String[] texts;
   private final String[] phones;
   private final int[] mustMatchColumns;
+  private final List<String> placeFields;
+  private final int[] placeColumns;
+  private final List<String> numberFields;
+  private final int[] numberColumns;
 
   public NearDocumentMaker(TableSpec spec, TopTermsMd5 fingerprinter) {
     this.fingerprinter = fingerprinter;
@@ -36,6 +42,29 @@ public final class NearDocumentMaker implements DocumentMaker {
     this.texts = new String[textColumns.length];
     this.phones = new String[phoneColumns.length];
     this.mustMatchColumns = spec.mustMatchFields().stream().mapToInt(columns::indexOf).toArray();
+    this.placeFields = spec.placeFields();
+    this.placeColumns = placeFields.stream().mapToInt(columns::indexOf).toArray();
+    this.numberFields = spec.numberFields();
+    this.numberColumns = numberFields.stream().mapToInt(columns::indexOf).toArray();
+  }
+
+  /**
+   * What the record says about its item ({@link Evidence}): the amounts of its text, then per place
+   * column the key of its folded value and per number column its first number (slots in the order
+   * fields.place then fields.number).
+   */
+  public Evidence evidence(SourceRecord record, Fingerprints fingerprints) {
+    Evidence.Builder builder = new Evidence.Builder().addText(fingerprints);
+    for (int i = 0; i < placeColumns.length; i++) {
+      String column = placeFields.get(i);
+      builder.addPlace(i, TopTermsMd5.evidenceKey(column, fingerprinter.foldedValue(record.values()[placeColumns[i]])));
+    }
+    for (int i = 0; i < numberColumns.length; i++) {
+      String column = numberFields.get(i);
+      builder.addNumber(placeColumns.length + i, fingerprinter.foldedValue(record.values()[numberColumns[i]]),
+          term -> TopTermsMd5.evidenceKey(column, term));
+    }
+    return builder.build();
   }
 
   public Fingerprints fingerprint(SourceRecord record) {
@@ -59,7 +88,8 @@ public final class NearDocumentMaker implements DocumentMaker {
 
   @Override
   public Document make(SourceRecord record) {
-    return NearSchema.document(record.id(), record.regTime(), record.rowCrc(), fingerprint(record), fingerprinter.config().pre(),
-        matchKeys(record));
+    Fingerprints fingerprints = fingerprint(record);
+    return NearSchema.document(record.id(), record.regTime(), record.rowCrc(), fingerprints, fingerprinter.config().pre(),
+        matchKeys(record), evidence(record, fingerprints));
   }
 }

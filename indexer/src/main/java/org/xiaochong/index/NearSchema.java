@@ -7,6 +7,7 @@ import org.apache.lucene.document.Field;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.util.BytesRef;
+import org.xiaochong.fingerprint.Evidence;
 import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.fingerprint.NearOutcome;
 
@@ -18,7 +19,8 @@ import org.xiaochong.fingerprint.NearOutcome;
  * field          indexed as                        doc values   used by
  * id             -                                 numeric      deletes by id, reading ids
  * reg_time       -                                 numeric      the window, newest-first order
- * near_key       term per key (8 bytes, BE)        -            candidate lookups (rarest keys per family)
+ * near_key       term per key (8 bytes, BE)        -            candidate lookups (rarest keys per family); also
+ *                the keys of the place and number columns' values, for their document frequencies (weights)
  * near_keys      -                                 binary       similarity: distinct keys of all families, ascending
  * near_grams     -                                 binary       keys of the q-gram family, ascending
  * near_shingles  -                                 binary       keys of the shingle family, ascending
@@ -27,6 +29,7 @@ import org.xiaochong.fingerprint.NearOutcome;
  * near_num       -                                 binary       keys of the post's number terms, ascending
  * near_match     -                                 binary       one key per fields.must-match column (0: empty)
  * near_fields    -                                 binary       per key of near_keys, the mask of its fields (1 or 4 bytes)
+ * near_evidence  -                                 binary       {@link Evidence}: place and number values, text amounts
  * near_present   -                                 numeric      mask of the fields that gave a key
  * near_short     -                                 numeric      mask of the short fields (Fingerprints#shortFields)
  * near_outcome   -                                 numeric      {@link NearOutcome} ordinal (+256 if truncated)
@@ -62,9 +65,11 @@ public final class NearSchema {
   /**
    * Version of the document layout above; part of the near index digest, so an index written with
    * another layout is rebuilt (3: key families, near_top holds the subject only; 4: near_fields,
-   * near_present and near_short).
+   * near_present and near_short; 5: near_evidence, and the column values' keys in near_key).
    */
-  public static final String LAYOUT = "near-schema/4";
+  public static final String LAYOUT = "near-schema/5";
+  /** The record's {@link Evidence} ({@link Evidence#encode}); absent: none. */
+  public static final String EVIDENCE = "near_evidence";
   public static final String OUTCOME = "near_outcome";
   /** Added to the outcome ordinal when the post was cut to near.max-chars. */
   static final int TRUNCATED_FLAG = 256;
@@ -85,6 +90,16 @@ public final class NearSchema {
    */
   public static Document document(long id, long regTime, long rowCrc, Fingerprints fingerprints, int pre,
       long[] matchKeys) {
+    return document(id, regTime, rowCrc, fingerprints, pre, matchKeys, Evidence.ofText(fingerprints));
+  }
+
+  /**
+   * @param evidence the record's place and number values and its text's amounts ({@code
+   *     NearDocumentMaker#evidence}); the keys of its column values are indexed in {@link #KEY} too, so
+   *     that the rule weighs a differing value by how many records hold it, as it weighs every key
+   */
+  public static Document document(long id, long regTime, long rowCrc, Fingerprints fingerprints, int pre,
+      long[] matchKeys, Evidence evidence) {
     Document doc = new Document();
     doc.add(new NumericDocValuesField(IndexSchema.ID, id));
     doc.add(new NumericDocValuesField(IndexSchema.REG_TIME, regTime));
@@ -101,6 +116,12 @@ public final class NearSchema {
     addIfAny(doc, TEL, telKeys(fingerprints));
     addIfAny(doc, NUM, numberKeys(fingerprints));
     addIfAny(doc, MATCH, matchKeys);
+    if (!evidence.isEmpty()) {
+      doc.add(new BinaryDocValuesField(EVIDENCE, new BytesRef(evidence.encode())));
+      for (long key : evidence.columnKeys()) {
+        doc.add(new StringField(KEY, keyBytes(key), Field.Store.NO));
+      }
+    }
     if (fingerprints.shortFields() != 0) {
       doc.add(new NumericDocValuesField(SHORT, fingerprints.shortFields()));
     }

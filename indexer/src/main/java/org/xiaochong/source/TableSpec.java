@@ -19,6 +19,12 @@ import java.util.regex.Pattern;
  * @param mustMatchFields columns whose values (normalized and folded) must be equal for two records to
  *     be near duplicates, when both are non-empty: a blocking rule, like dedupe's and Splink's (may be
  *     empty)
+ * @param placeFields columns naming where the item is (region, address, estate) or exactly what it is
+ *     (a year, a model): when two records both have a value and the values differ (normalized and
+ *     folded), the difference counts against them in the near rule's similarity (may be empty)
+ * @param numberFields columns whose first number identifies the item (quantity, area, price): when
+ *     two records both have one, of the same unit, and they differ by more than 20 %, the difference
+ *     counts against them (may be empty)
  */
 public record TableSpec(
     String table,
@@ -27,7 +33,9 @@ public record TableSpec(
     List<String> exactFields,
     List<String> phoneFields,
     List<String> nearFields,
-    List<String> mustMatchFields) {
+    List<String> mustMatchFields,
+    List<String> placeFields,
+    List<String> numberFields) {
 
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]{0,63}");
 
@@ -43,6 +51,8 @@ public record TableSpec(
     phoneFields = List.copyOf(phoneFields);
     nearFields = List.copyOf(nearFields);
     mustMatchFields = List.copyOf(mustMatchFields);
+    placeFields = List.copyOf(placeFields);
+    numberFields = List.copyOf(numberFields);
     if (exactFields.isEmpty()) {
       throw new BadInputException("fields.exact is empty: name at least one column to hash");
     }
@@ -50,22 +60,38 @@ public record TableSpec(
     phoneFields.forEach(f -> requireIdentifier("fields.phone", f));
     nearFields.forEach(f -> requireIdentifier("fields.near", f));
     mustMatchFields.forEach(f -> requireIdentifier("fields.must-match", f));
+    placeFields.forEach(f -> requireIdentifier("fields.place", f));
+    numberFields.forEach(f -> requireIdentifier("fields.number", f));
+    for (String place : placeFields) {
+      if (numberFields.contains(place)) {
+        throw new BadInputException("column '" + place + "' is in both fields.place and fields.number: name it in one");
+      }
+    }
     if (new LinkedHashSet<>(exactFields).size() != exactFields.size()) {
       throw new BadInputException("fields.exact " + exactFields + " names a column twice");
     }
   }
 
-  /** A table without must-match fields. */
+  /** A table without place or number fields. */
+  public TableSpec(String table, String idColumn, String timeColumn, List<String> exactFields, List<String> phoneFields,
+      List<String> nearFields, List<String> mustMatchFields) {
+    this(table, idColumn, timeColumn, exactFields, phoneFields, nearFields, mustMatchFields, List.of(), List.of());
+  }
+
+  /** A table without must-match, place or number fields. */
   public TableSpec(String table, String idColumn, String timeColumn, List<String> exactFields, List<String> phoneFields,
       List<String> nearFields) {
     this(table, idColumn, timeColumn, exactFields, phoneFields, nearFields, List.of());
   }
 
-  /** The sample table with every text column in the exact key and the default near and must-match fields. */
+  /**
+   * The sample table with every text column in the exact key and the default near, must-match, place
+   * and number fields.
+   */
   public static TableSpec sample() {
     return new TableSpec(
         "supply_demand", "id", "reg_time", SAMPLE_TEXT_COLUMNS, List.of("phone"),
-        List.of("title", "product", "content"), List.of("product"));
+        List.of("title", "product", "content"), List.of("product"), List.of("region"), List.of("price"));
   }
 
   /** The name of the archive table: {@code <table>_removed}. */
@@ -73,11 +99,16 @@ public record TableSpec(
     return table + "_removed";
   }
 
-  /** Columns to read for fingerprints: the exact fields, then near and must-match fields not already in them. */
+  /**
+   * Columns to read for fingerprints: the exact fields, then near, must-match, place and number fields
+   * not already in them.
+   */
   public List<String> fingerprintColumns() {
     Set<String> columns = new LinkedHashSet<>(exactFields);
     columns.addAll(nearFields);
     columns.addAll(mustMatchFields);
+    columns.addAll(placeFields);
+    columns.addAll(numberFields);
     return List.copyOf(columns);
   }
 

@@ -129,14 +129,17 @@ public final class GroundTruth {
     long correct = 0;
     long wrong = 0;
     for (int i = 0; i < plan.size(); i++) {
-      if (!"exact".equals(plan.rule(i))) {
+      String rule = plan.rule(i);
+      boolean repointed = rule.startsWith("exact+");
+      if (!"exact".equals(rule) && !repointed) {
         continue;
       }
       long removed = plan.removedId(i);
       long kept = plan.keptId(i);
-      // The kept record is a near variant only after --method both re-pointed the removal to the near
-      // survivor of its exact twin (DeletionPlan.collapseChains); an exact-only run never does that.
-      if (cluster(removed) == cluster(kept) && inExactGroup(removed) && (inExactGroup(kept) || kind(kept).nearDuplicate)) {
+      // An exact twin of a record a later pass removed (rule exact+near, DeletionPlan.collapseChains)
+      // points to that pass's survivor, which may be a near variant.
+      if (cluster(removed) == cluster(kept) && inExactGroup(removed)
+          && (inExactGroup(kept) || repointed && kind(kept).nearDuplicate)) {
         correct++;
       } else {
         wrong++;
@@ -180,12 +183,17 @@ public final class GroundTruth {
       long removed = plan.removedId(i);
       long kept = plan.keptId(i);
       boolean ok = cluster(removed) == cluster(kept);
-      boolean near = "near".equals(plan.rule(i));
+      // exact+near (an exact twin of a record the near pass removed): its precision is the near
+      // decision's, and it is one of its cluster's exact group removals.
+      String rule = plan.rule(i);
+      boolean near = "near".equals(rule) || rule.endsWith("+near");
+      boolean exact = !"near".equals(rule);
       if (ok) {
         correct++;
         if (near) {
           nearCorrect++;
-        } else {
+        }
+        if (exact) {
           exactCorrect++;
         }
       } else {
@@ -221,9 +229,10 @@ public final class GroundTruth {
    * @param expectedNear near variants in the data
    * @param correct removals whose kept record is in the removed record's cluster
    * @param wrong the other removals
-   * @param exactCorrect correct removals by the exact rule
-   * @param nearCorrect correct removals by the near rule
-   * @param nearWrong wrong removals by the near rule
+   * @param exactCorrect correct removals by the exact rule (exact+near included: exact twins of a
+   *     record the near pass removed)
+   * @param nearCorrect correct removals by the near rule (exact+near included: the near decision)
+   * @param nearWrong wrong removals by the near rule (exact+near included)
    * @param hardNegativeMerges wrong removals involving a hard-negative cluster
    * @param hardNegativeMergesByKind hard negatives that a wrong removal joined with the cluster they were
    *     made against, per kind (0 for each kind the data holds)

@@ -1,0 +1,299 @@
+package org.xiaochong.fingerprint;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongToDoubleFunction;
+
+/**
+ * What a record says about the item it offers that a near duplicate must not contradict: the values of
+ * its place columns ({@code fields.place}: region, address), the numbers of its number columns
+ * ({@code fields.number}: quantity, area, price) and the amounts with a unit in its text ("20吨",
+ * "2.5元", "2023年"). Each is an item: a slot (which column, or {@link #TEXT} for the text's amounts),
+ * a unit (0: none), a key (its weight is the rule's evidence weight) and a value (NaN: compared by key
+ * only). Immutable; thread-safe.
+ *
+ * <p>{@link #against} is the weight two records' items contradict each other with: an item of one
+ * record contradicts the other when the other has items of the same slot and unit and none of them
+ * agrees with it: the same key, or numbers within {@link #RELATIVE_TOLERANCE} of each other (exactly
+ * equal for calendar units). A record without an item of that slot and unit says nothing either way.
+ */
+public final class Evidence {
+  /** No items: a record without place or number columns and without amounts in its text. */
+  public static final Evidence NONE = new Evidence(new int[0], new int[0], new long[0], new double[0]);
+
+  /** The slot of the amounts found in the text (a column's slot is 1 + its index). */
+  public static final int TEXT = 0;
+
+  /**
+   * Two numbers of one unit agree when they differ by at most 20 % of the larger: a repost updates
+   * its price or stock by a few percent ("约280斤 … 850元" for "约300斤 … 800元"), while another
+   * offer of the same product is another lot (20吨 against 100吨). Measured in NEAR-FINGERPRINTS.md
+   * ("Evidence against a pair").
+   */
+  public static final double RELATIVE_TOLERANCE = 0.2;
+
+  /** Units of a date: their numbers agree only when equal (2023年 and 2024年 are another year). */
+  private static final int[] CALENDAR_UNITS = List.of("年", "月", "日", "号").stream().mapToInt(Evidence::unitId).toArray();
+
+  private final int[] slots;
+  private final int[] units;
+  private final long[] keys;
+  private final double[] values;
+
+  /** Items ordered by (slot, unit), as {@link #encode} writes them. */
+  private Evidence(int[] slots, int[] units, long[] keys, double[] values) {
+    this.slots = slots;
+    this.units = units;
+    this.keys = keys;
+    this.values = values;
+  }
+
+  public boolean isEmpty() {
+    return slots.length == 0;
+  }
+
+  public int size() {
+    return slots.length;
+  }
+
+  /** The keys of the items of the columns (not the text's amounts), for their document frequencies. */
+  public long[] columnKeys() {
+    long[] out = new long[keys.length];
+    int n = 0;
+    for (int i = 0; i < keys.length; i++) {
+      if (slots[i] != TEXT) {
+        out[n++] = keys[i];
+      }
+    }
+    return Arrays.copyOf(out, n);
+  }
+
+  /**
+   * The total weight of the items of either record that the other contradicts (see the class
+   * comment), each counted once: 0 when they agree or have no slot and unit in common.
+   */
+  public double against(Evidence other, LongToDoubleFunction weight) {
+    if (slots.length == 0 || other.slots.length == 0) {
+      return 0;
+    }
+    return contradicted(this, other, weight) + contradicted(other, this, weight);
+  }
+
+  /** The weight of the items of {@code a} that {@code b} contradicts. */
+  private static double contradicted(Evidence a, Evidence b, LongToDoubleFunction weight) {
+    double sum = 0;
+    int from = 0; // first item of b of the current (slot, unit); both are ordered by (slot, unit)
+    for (int i = 0; i < a.slots.length; i++) {
+      while (from < b.slots.length && compareGroup(b.slots[from], b.units[from], a.slots[i], a.units[i]) < 0) {
+        from++;
+      }
+      boolean any = false;
+      boolean agrees = false;
+      for (int j = from; j < b.slots.length && b.slots[j] == a.slots[i] && b.units[j] == a.units[i] && !agrees; j++) {
+        any = true;
+        agrees = a.keys[i] == b.keys[j] || agree(a.values[i], b.values[j], a.units[i]);
+      }
+      if (any && !agrees) {
+        sum += weight.applyAsDouble(a.keys[i]);
+      }
+    }
+    return sum;
+  }
+
+  private static int compareGroup(int slot, int unit, int otherSlot, int otherUnit) {
+    return slot != otherSlot ? Integer.compare(slot, otherSlot) : Integer.compare(unit, otherUnit);
+  }
+
+  private static boolean agree(double a, double b, int unit) {
+    if (Double.isNaN(a) || Double.isNaN(b)) {
+      return false; // compared by key only, and the keys differ
+    }
+    if (isCalendar(unit)) {
+      return a == b;
+    }
+    return Math.abs(a - b) <= RELATIVE_TOLERANCE * Math.max(Math.abs(a), Math.abs(b));
+  }
+
+  private static boolean isCalendar(int unit) {
+    for (int calendar : CALENDAR_UNITS) {
+      if (calendar == unit) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The id of a unit: a hash of its text, never 0 (0 is "no unit"). */
+  static int unitId(String unit) {
+    if (unit == null || unit.isEmpty()) {
+      return 0;
+    }
+    int h = unit.hashCode();
+    return h == 0 ? 1 : h;
+  }
+
+  /**
+   * The amounts of a record's text: each number term with a unit ({@link NumericTerms}: "20吨",
+   * "2.5元", "2023年") with its key ({@link Fingerprints#high}). Numbers without a unit (ids, street
+   * numbers, the parts of a date) are left out: nothing says what they count; so are those with a
+   * one-letter Latin unit (3M, 5G: a name or a code as often as a quantity).
+   */
+  public static Evidence ofText(Fingerprints fingerprints) {
+    Builder builder = new Builder();
+    builder.addText(fingerprints);
+    return builder.build();
+  }
+
+  /** Collects the items of one record, in any order. Not thread-safe. */
+  public static final class Builder {
+    private final List<long[]> items = new ArrayList<>(); // slot, unit, key, value bits
+
+    /** Adds the amounts of the text ({@link #ofText}). */
+    public Builder addText(Fingerprints fingerprints) {
+      List<String> terms = fingerprints.terms();
+      for (int i = 0; i < terms.size(); i++) {
+        String term = terms.get(i);
+        Amount amount = Amount.parse(term);
+        if (amount != null && amount.unit() != 0 && !amount.latinLetter()) {
+          add(TEXT, amount.unit(), fingerprints.high(i), amount.value());
+        }
+      }
+      return this;
+    }
+
+    /** Adds a place column's value key ({@link TopTermsMd5#evidenceKey}); nothing for 0 (empty). */
+    public Builder addPlace(int column, long key) {
+      if (key != 0) {
+        add(1 + column, 0, key, Double.NaN);
+      }
+      return this;
+    }
+
+    /**
+     * Adds the first number of a number column's normalized value (with its unit, as in the text:
+     * "2.50元/斤" gives 2.5 元), keyed by {@code keyOf} of its term; nothing when it holds no number.
+     */
+    public Builder addNumber(int column, String normalized, java.util.function.Function<String, Long> keyOf) {
+      if (normalized == null || normalized.isEmpty()) {
+        return this;
+      }
+      Map<String, Integer> terms = new LinkedHashMap<>();
+      NumericTerms.extract(normalized, terms);
+      for (String term : terms.keySet()) {
+        Amount amount = Amount.parse(term);
+        if (amount != null) {
+          add(1 + column, amount.unit(), keyOf.apply(term), amount.value());
+          break;
+        }
+      }
+      return this;
+    }
+
+    private void add(int slot, int unit, long key, double value) {
+      items.add(new long[] {slot, unit, key, Double.doubleToLongBits(value)});
+    }
+
+    /**
+     * The items, each once: a column's number that the text also states (the price column's "2.50元/斤"
+     * and the text's "价格2.50元/斤") is left out, or one change of price would count twice.
+     */
+    public Evidence build() {
+      items.removeIf(item -> item[0] != TEXT && item[1] != 0 && items.stream()
+          .anyMatch(text -> text[0] == TEXT && text[1] == item[1] && text[3] == item[3]));
+      if (items.isEmpty()) {
+        return NONE;
+      }
+      items.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : a[1] != b[1] ? Long.compare(a[1], b[1])
+          : Long.compare(a[2], b[2]));
+      int n = items.size();
+      int[] slots = new int[n];
+      int[] units = new int[n];
+      long[] keys = new long[n];
+      double[] values = new double[n];
+      for (int i = 0; i < n; i++) {
+        long[] item = items.get(i);
+        slots[i] = (int) item[0];
+        units[i] = (int) item[1];
+        keys[i] = item[2];
+        values[i] = Double.longBitsToDouble(item[3]);
+      }
+      return new Evidence(slots, units, keys, values);
+    }
+  }
+
+  /**
+   * A number term split into its value and unit ("2.5元" → 2.5, 元); null for a phone or a word.
+   * {@code latinLetter}: the unit is one Latin letter (m, g, t, l), which in Latin text is as often a
+   * name or a code as a quantity ("3M", "5G", "4T"), so the text's such terms are no amounts.
+   */
+  record Amount(double value, int unit, boolean latinLetter) {
+    static Amount parse(String term) {
+      int end = 0;
+      while (end < term.length() && (Character.isDigit(term.charAt(end)) && term.charAt(end) < 0x80
+          || term.charAt(end) == '.')) {
+        end++;
+      }
+      if (end == 0) {
+        return null;
+      }
+      try {
+        String unit = term.substring(end);
+        boolean latinLetter = unit.length() == 1 && unit.charAt(0) < 0x80 && Character.isLetter(unit.charAt(0));
+        return new Amount(Double.parseDouble(term.substring(0, end)), unitId(unit), latinLetter);
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+  }
+
+  /** Bytes per item of {@link #encode}: slot, unit (4 each), key and value (8 each). */
+  private static final int ITEM_BYTES = 24;
+
+  /** The items as bytes, for the near index (big-endian; decoded by {@link #decode}). */
+  public byte[] encode() {
+    java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(ITEM_BYTES * slots.length);
+    for (int i = 0; i < slots.length; i++) {
+      buffer.putInt(slots[i]).putInt(units[i]).putLong(keys[i]).putDouble(values[i]);
+    }
+    return buffer.array();
+  }
+
+  /** Decodes {@link #encode}. */
+  public static Evidence decode(byte[] bytes, int offset, int length) {
+    int n = length / ITEM_BYTES;
+    if (n == 0) {
+      return NONE;
+    }
+    java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(bytes, offset, length);
+    int[] slots = new int[n];
+    int[] units = new int[n];
+    long[] keys = new long[n];
+    double[] values = new double[n];
+    for (int i = 0; i < n; i++) {
+      slots[i] = buffer.getInt();
+      units[i] = buffer.getInt();
+      keys[i] = buffer.getLong();
+      values[i] = buffer.getDouble();
+    }
+    return new Evidence(slots, units, keys, values);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Evidence e && Arrays.equals(slots, e.slots) && Arrays.equals(units, e.units)
+        && Arrays.equals(keys, e.keys) && Arrays.equals(values, e.values);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(keys);
+  }
+
+  @Override
+  public String toString() {
+    return "Evidence" + Arrays.toString(keys);
+  }
+}

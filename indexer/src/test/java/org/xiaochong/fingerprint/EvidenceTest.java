@@ -1,0 +1,103 @@
+package org.xiaochong.fingerprint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.function.LongToDoubleFunction;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class EvidenceTest {
+  private static final LongToDoubleFunction UNIT = key -> 1.0;
+  private static TopTermsMd5 fingerprinter;
+
+  @BeforeAll
+  static void start() {
+    fingerprinter = new TopTermsMd5(NearConfig.defaults());
+  }
+
+  @AfterAll
+  static void stop() {
+    fingerprinter.close();
+  }
+
+  private static Evidence text(String text) {
+    return Evidence.ofText(fingerprinter.fingerprint(text));
+  }
+
+  @Test
+  void against_anotherLotOfTheSameUnit_countsBothAmounts() {
+    assertThat(text("供应葡萄约20吨，散装").against(text("供应葡萄约100吨，散装"), UNIT)).isEqualTo(2.0);
+  }
+
+  @Test
+  void against_priceAndStockUpdatedByAFewPercent_agree() {
+    assertThat(text("苹果约300斤，价格800元").against(text("苹果约280斤，价格850元"), UNIT)).isZero();
+    // 20 % of the larger is the limit: 100 and 80 agree, 100 and 79 do not.
+    assertThat(text("约100斤").against(text("约80斤"), UNIT)).isZero();
+    assertThat(text("约100斤").against(text("约79斤"), UNIT)).isEqualTo(2.0);
+  }
+
+  @Test
+  void against_otherUnitsOrNumbersWithoutAUnit_sayNothing() {
+    assertThat(text("约20吨").against(text("约100斤"), UNIT)).isZero();
+    assertThat(text("编号 1234 货号 77").against(text("编号 5678 货号 99"), UNIT)).isZero();
+    assertThat(text("约20吨").against(Evidence.NONE, UNIT)).isZero();
+    // A one-letter Latin unit is as often a name or a code: 3M, 5G.
+    assertThat(text("3M COMPANY 5G").against(text("2M COMPANY 4G"), UNIT)).isZero();
+    assertThat(text("5kg bag").against(text("50kg bag"), UNIT)).isEqualTo(2.0);
+  }
+
+  @Test
+  void against_aYear_agreesOnlyWhenEqual() {
+    assertThat(text("2023年新货").against(text("2024年新货"), UNIT)).isEqualTo(2.0);
+    assertThat(text("2023年新货").against(text("2023年新货"), UNIT)).isZero();
+  }
+
+  @Test
+  void against_placeColumns_differentFoldedValuesCountTheirWeights_equalOrMissingOnesNothing() {
+    long lingbao = TopTermsMd5.evidenceKey("region", fingerprinter.foldedValue("河南灵宝"));
+    long weichang = TopTermsMd5.evidenceKey("region", fingerprinter.foldedValue("河北围场"));
+    Evidence a = new Evidence.Builder().addPlace(0, lingbao).build();
+    Evidence b = new Evidence.Builder().addPlace(0, weichang).build();
+    LongToDoubleFunction weight = key -> key == lingbao ? 3.0 : 5.0;
+    assertThat(a.against(b, weight)).isEqualTo(8.0);
+    Evidence spaced = new Evidence.Builder().addPlace(0,
+        TopTermsMd5.evidenceKey("region", fingerprinter.foldedValue(" 河南 灵宝 "))).build();
+    assertThat(a.against(spaced, weight)).isZero();
+    assertThat(a.against(new Evidence.Builder().addPlace(0, 0).build(), weight)).isZero();
+    // The same text in another column is another key.
+    assertThat(TopTermsMd5.evidenceKey("address", "河南灵宝")).isNotEqualTo(TopTermsMd5.evidenceKey("region", "河南灵宝"));
+  }
+
+  @Test
+  void against_numberColumns_firstNumberWithItsUnit() {
+    Evidence a = number("2.50元/斤");
+    assertThat(a.against(number("2.8元/斤"), UNIT)).isZero();
+    assertThat(a.against(number("3.5元/斤"), UNIT)).isEqualTo(2.0);
+    assertThat(a.against(number("面议"), UNIT)).isZero();
+  }
+
+  @Test
+  void build_aColumnNumberTheTextAlsoStates_countsOnce() {
+    Evidence both = new Evidence.Builder().addText(fingerprinter.fingerprint("价格2.50元/斤"))
+        .addNumber(0, fingerprinter.foldedValue("2.50元/斤"), term -> TopTermsMd5.evidenceKey("price", term)).build();
+    assertThat(both.size()).isEqualTo(1);
+    assertThat(both.columnKeys()).isEmpty();
+  }
+
+  private static Evidence number(String value) {
+    return new Evidence.Builder().addNumber(0, fingerprinter.foldedValue(value),
+        term -> TopTermsMd5.evidenceKey("price", term)).build();
+  }
+
+  @Test
+  void encode_decode_roundTrips() {
+    Evidence evidence = new Evidence.Builder().addText(fingerprinter.fingerprint("约20吨，价格2.5元，2023年"))
+        .addPlace(0, 42).addNumber(1, "89平方", term -> 7L).build();
+    byte[] bytes = evidence.encode();
+    assertThat(Evidence.decode(bytes, 0, bytes.length)).isEqualTo(evidence);
+    assertThat(evidence.columnKeys()).containsExactlyInAnyOrder(42L, 7L);
+    assertThat(Evidence.decode(new byte[0], 0, 0)).isSameAs(Evidence.NONE);
+  }
+}
