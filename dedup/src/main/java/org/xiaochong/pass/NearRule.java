@@ -331,7 +331,8 @@ public final class NearRule {
     MUST_MATCH,
     /**
      * The keys alone reach near.min-similarity, but not once the places and numbers the two
-     * contradict count against them ({@link Evidence#against}).
+     * contradict count against them ({@link Evidence#against}); or they contradict a place or an
+     * amount that is not a date ({@link Evidence#contradicts}).
      */
     CONTRADICTED
   }
@@ -354,6 +355,9 @@ public final class NearRule {
     if (similarity < config.minSimilarity()) {
       return similarity(record, candidate, weight, Double.POSITIVE_INFINITY) < config.minSimilarity()
           ? Failure.SIMILARITY : Failure.CONTRADICTED;
+    }
+    if (record.evidence().contradicts(candidate.evidence())) {
+      return Failure.CONTRADICTED;
     }
     // A key of the record's word keys that the candidate holds is one of its word keys too: the families
     // hash distinct text (a q-gram or shingle key is no word's key), so the candidate's need not be read.

@@ -82,8 +82,43 @@ public final class Evidence {
     return contradicted(this, other, weight) + contradicted(other, this, weight);
   }
 
+  /**
+   * Two amounts of a unit that is no money contradict outright ({@link #contradicts}) only when they
+   * differ by more than 40 % of the larger: a repost may report stock sold down by a quarter
+   * ("约12000斤" then "约9000斤"), while another lot of the same offer is usually twice or half the size.
+   */
+  public static final double LOT_TOLERANCE = 0.4;
+
+  /** Units of money: their amounts contradict outright beyond {@link #RELATIVE_TOLERANCE}, like a price column's. */
+  private static final int[] MONEY_UNITS = List.of("元", "万元", "块", "角").stream().mapToInt(Evidence::unitId).toArray();
+
+  /**
+   * Whether either record contradicts an item of the other that is not a date: another place, another
+   * price (beyond {@link #RELATIVE_TOLERANCE}) or another lot (beyond {@link #LOT_TOLERANCE}). Such a
+   * pair is no near duplicate whatever else they share: the same seller's offer of the same product
+   * from another place or of another lot shares the phone, the name and the template, which outweigh
+   * any one differing value in the similarity (NEAR-FINGERPRINTS.md, "Evidence against a pair"). A
+   * date counts against the pair in the similarity only: a repost may update the year it names.
+   */
+  public boolean contradicts(Evidence other) {
+    if (slots.length == 0 || other.slots.length == 0) {
+      return false;
+    }
+    LongToDoubleFunction count = key -> 1;
+    return contradicted(this, other, count, true) > 0 || contradicted(other, this, count, true) > 0;
+  }
+
   /** The weight of the items of {@code a} that {@code b} contradicts. */
   private static double contradicted(Evidence a, Evidence b, LongToDoubleFunction weight) {
+    return contradicted(a, b, weight, false);
+  }
+
+  /**
+   * The weight of the items of {@code a} that {@code b} contradicts: in the similarity (dates too, every
+   * amount beyond {@link #RELATIVE_TOLERANCE}), or outright ({@code outright}: no dates, lots beyond
+   * {@link #LOT_TOLERANCE}).
+   */
+  private static double contradicted(Evidence a, Evidence b, LongToDoubleFunction weight, boolean outright) {
     double sum = 0;
     int from = 0; // first item of b of the current (slot, unit); both are ordered by (slot, unit)
     for (int i = 0; i < a.slots.length; i++) {
@@ -94,9 +129,9 @@ public final class Evidence {
       boolean agrees = false;
       for (int j = from; j < b.slots.length && b.slots[j] == a.slots[i] && b.units[j] == a.units[i] && !agrees; j++) {
         any = true;
-        agrees = a.keys[i] == b.keys[j] || agree(a.values[i], b.values[j], a.units[i]);
+        agrees = a.keys[i] == b.keys[j] || agree(a.values[i], b.values[j], a.units[i], outright);
       }
-      if (any && !agrees) {
+      if (any && !agrees && !(outright && isCalendar(a.units[i]))) {
         sum += weight.applyAsDouble(a.keys[i]);
       }
     }
@@ -107,14 +142,24 @@ public final class Evidence {
     return slot != otherSlot ? Integer.compare(slot, otherSlot) : Integer.compare(unit, otherUnit);
   }
 
-  private static boolean agree(double a, double b, int unit) {
+  private static boolean agree(double a, double b, int unit, boolean outright) {
     if (Double.isNaN(a) || Double.isNaN(b)) {
       return false; // compared by key only, and the keys differ
     }
     if (isCalendar(unit)) {
       return a == b;
     }
-    return Math.abs(a - b) <= RELATIVE_TOLERANCE * Math.max(Math.abs(a), Math.abs(b));
+    double tolerance = outright && unit != 0 && !isMoney(unit) ? LOT_TOLERANCE : RELATIVE_TOLERANCE;
+    return Math.abs(a - b) <= tolerance * Math.max(Math.abs(a), Math.abs(b));
+  }
+
+  private static boolean isMoney(int unit) {
+    for (int money : MONEY_UNITS) {
+      if (money == unit) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean isCalendar(int unit) {

@@ -59,7 +59,7 @@ import org.xiaochong.normalize.WordLists;
 public final class TopTermsMd5 implements Closeable {
 
   /** Version of the term → fingerprint format; change it when terms or hashing change. */
-  public static final String FORMAT = "near-md5/6"; // 3: q-gram and shingle key families; 4: id-number fields; 5: Mojibake; 6: runs segmented apart
+  public static final String FORMAT = "near-md5/7"; // 3: q-gram and shingle key families; 4: id-number fields; 5: Mojibake; 6: runs segmented apart; 7: more count units (桶, 罐, 立方, …)
 
   /** Length q of the character q-grams of the q-gram key family. */
   public static final int GRAM_SIZE = 3;

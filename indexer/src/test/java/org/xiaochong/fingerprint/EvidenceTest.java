@@ -49,6 +49,20 @@ class EvidenceTest {
   }
 
   @Test
+  void contradicts_anotherLotOrPrice_butNotAStockUpdateOrAYear() {
+    assertThat(text("供应葡萄约20吨，散装").contradicts(text("供应葡萄约100吨，散装"))).isTrue();
+    // A price beyond 20 % of the larger (2.5 / 3.2: 22 %) is another offer; within it (2.5 / 3.1), a repost.
+    assertThat(text("价格2.50元/斤").contradicts(text("价格3.20元/斤"))).isTrue();
+    assertThat(text("价格2.50元/斤").contradicts(text("价格3.10元/斤"))).isFalse();
+    // Stock sold down by a quarter counts against the pair in the similarity, but is no other lot.
+    assertThat(text("约12000斤").against(text("约9000斤"), UNIT)).isEqualTo(2.0);
+    assertThat(text("约12000斤").contradicts(text("约9000斤"))).isFalse();
+    assertThat(text("约12000斤").contradicts(text("约6000斤"))).isTrue();
+    assertThat(text("2023年新货").contradicts(text("2024年新货"))).isFalse();
+    assertThat(text("约20吨").contradicts(text("约100斤"))).isFalse(); // other units: nothing either way
+  }
+
+  @Test
   void against_aYear_agreesOnlyWhenEqual() {
     assertThat(text("2023年新货").against(text("2024年新货"), UNIT)).isEqualTo(2.0);
     assertThat(text("2023年新货").against(text("2023年新货"), UNIT)).isZero();

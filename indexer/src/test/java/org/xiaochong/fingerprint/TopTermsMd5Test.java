@@ -66,7 +66,7 @@ class TopTermsMd5Test {
     Fingerprints prints =
         near.fingerprint(
             List.of("供应优质红富士苹果，价格2.5元/斤，联系电话13800138000，欢迎来电咨询！"), List.of("138 0013 8000"));
-    assertThat(TopTermsMd5.FORMAT).isEqualTo("near-md5/6");
+    assertThat(TopTermsMd5.FORMAT).isEqualTo("near-md5/7");
     assertThat(prints.outcome()).isEqualTo(NearOutcome.OK);
     assertThat(prints.terms()).containsExactly("tel:13800138000", "2.5元", "红富士", "苹果");
     assertThat(prints.hexList())
