@@ -21,10 +21,36 @@ import org.xiaochong.source.TableSpec;
  * moves.
  */
 final class ArchiveColumns {
-  /** One column: its full SQL type ({@code varchar(255)}, {@code text}, …), character set and extra. */
-  private record Column(String name, String type, String charset, String extra) {
+  /**
+   * One column as {@code information_schema.COLUMNS} describes it: its full SQL type ({@code
+   * varchar(255)}, {@code text}, …), character set, {@code EXTRA} and {@code GENERATION_EXPRESSION}
+   * (null where the server has no such column or leaves it NULL).
+   */
+  record Column(String name, String type, String charset, String extra, String generationExpression) {
+    /**
+     * Whether the server computes the column's value ({@code AS (expr) VIRTUAL/STORED/PERSISTENT}), so
+     * that no statement may write it.
+     *
+     * <p>Read from {@code EXTRA} word by word: MariaDB says {@code VIRTUAL GENERATED} or {@code STORED
+     * GENERATED} (10.2+; {@code VIRTUAL} or {@code PERSISTENT} before), MySQL 5.7+ {@code VIRTUAL
+     * GENERATED} or {@code STORED GENERATED}. MySQL 8 also says {@code DEFAULT_GENERATED} (one word) of
+     * a column with an expression default such as {@code DEFAULT CURRENT_TIMESTAMP}: that column is
+     * written like any other, and left out of a restore the server would fill it with now. A non-empty
+     * {@code GENERATION_EXPRESSION} (MySQL 5.7+, MariaDB 10.2+) says the same on its own.
+     */
     boolean generated() {
-      return extra != null && extra.toUpperCase(Locale.ROOT).contains("GENERATED");
+      if (generationExpression != null && !generationExpression.isBlank()) {
+        return true;
+      }
+      if (extra == null) {
+        return false;
+      }
+      for (String word : extra.toUpperCase(Locale.ROOT).split("\\s+")) {
+        if (word.equals("VIRTUAL") || word.equals("STORED") || word.equals("PERSISTENT")) {
+          return true;
+        }
+      }
+      return false;
     }
   }
 
@@ -33,7 +59,7 @@ final class ArchiveColumns {
   private final Map<String, Column> source;
   private final Map<String, Column> archive;
 
-  private ArchiveColumns(String sourceTable, String archiveTable, Map<String, Column> source, Map<String, Column> archive) {
+  ArchiveColumns(String sourceTable, String archiveTable, Map<String, Column> source, Map<String, Column> archive) {
     this.sourceTable = sourceTable;
     this.archiveTable = archiveTable;
     this.source = source;
@@ -53,10 +79,11 @@ final class ArchiveColumns {
 
   private static Map<String, Column> columns(Handle handle, String table) {
     Map<String, Column> columns = new HashMap<>();
-    handle.createQuery("SELECT column_name, column_type, character_set_name, extra FROM information_schema.columns"
-            + " WHERE table_schema = DATABASE() AND table_name = ?")
+    handle.createQuery("SELECT column_name, column_type, character_set_name, extra, generation_expression"
+            + " FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ?")
         .bind(0, table)
-        .map((rs, ctx) -> new Column(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)))
+        .map((rs, ctx) -> new Column(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+            rs.getString(5)))
         .forEach(c -> columns.put(c.name().toLowerCase(Locale.ROOT), c));
     return columns;
   }
