@@ -13,8 +13,8 @@ import org.xiaochong.source.TableSpec;
 /**
  * The column definitions of the source table and of its archive, from {@code information_schema}.
  *
- * <p>The archive is made from the source ({@code CREATE TABLE … AS SELECT}), so at first every column
- * has the same type and character set. A source changed later (a column added, {@code TEXT} widened
+ * <p>The archive is made from the source's column definitions ({@link #createArchiveSql}), so at
+ * first every column has the same type and character set. A source changed later (a column added, {@code TEXT} widened
  * to {@code MEDIUMTEXT}, latin1 converted to utf8mb4) would make the archive copy truncate or mangle
  * text under a lenient {@code sql_mode}, or fail every batch under a strict one. So the two are
  * compared at every applied run and restore, and any difference stops the command before a row
@@ -68,6 +68,43 @@ final class ArchiveColumns {
 
   static ArchiveColumns read(Handle handle, String sourceTable, String archiveTable) {
     return new ArchiveColumns(sourceTable, archiveTable, columns(handle, sourceTable), columns(handle, archiveTable));
+  }
+
+  /**
+   * The {@code CREATE TABLE} of the archive of {@code sourceTable}: every column of the source, in its
+   * order, with its type, character set and collation, NULL allowed (the archive holds what the source
+   * held; a generated column becomes a plain one holding the value it had), then the decision that
+   * moved the row, and the primary key {@code (dedup_run_id, <id>)}.
+   *
+   * <p>One statement with its primary key: servers with {@code sql_require_primary_key} (managed MySQL
+   * 8) refuse a table without one, even for the moment between a {@code CREATE … AS SELECT} and its
+   * {@code ALTER TABLE … ADD PRIMARY KEY}, and MySQL with GTIDs refuses {@code CREATE … SELECT} before
+   * 8.0.21. {@code LIKE} would copy the source's unique keys, which would refuse a row archived by a
+   * second run, and its generated columns, which would refuse the archived values.
+   */
+  static String createArchiveSql(Handle handle, String sourceTable, String archiveTable, String idColumn) {
+    List<String> definitions = handle.createQuery("SELECT column_name, column_type, character_set_name,"
+            + " collation_name FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ?"
+            + " ORDER BY ordinal_position")
+        .bind(0, sourceTable)
+        .map((rs, ctx) -> {
+          String name = rs.getString(1);
+          String charset = rs.getString(3);
+          String collation = rs.getString(4);
+          return TableSpec.quote(name) + " " + rs.getString(2)
+              + (charset == null ? "" : " CHARACTER SET " + charset + (collation == null ? "" : " COLLATE " + collation))
+              // The key column is NOT NULL (MySQL refuses an explicit NULL in a primary key); it is in every row.
+              + (name.equalsIgnoreCase(idColumn) ? " NOT NULL" : " NULL");
+        })
+        .list();
+    if (definitions.isEmpty()) {
+      throw new BadInputException("table " + sourceTable + " has no columns the archive could copy");
+    }
+    return "CREATE TABLE " + TableSpec.quote(archiveTable) + " (" + String.join(", ", definitions)
+        + ", dedup_run_id BIGINT NOT NULL, dedup_rule VARCHAR(16) NOT NULL, dedup_kept_id BIGINT NOT NULL,"
+        + " dedup_score DOUBLE NOT NULL, dedup_removed_at DATETIME(3) NOT NULL,"
+        + " PRIMARY KEY (dedup_run_id, " + TableSpec.quote(idColumn) + "), KEY (dedup_kept_id))"
+        + " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
   }
 
   /** Whether {@code table} of the current schema has {@code column}. */
