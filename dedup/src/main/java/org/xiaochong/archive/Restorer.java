@@ -26,11 +26,28 @@ public final class Restorer {
   private final ArchiveTables tables;
   private final Database database;
   private final RunLog runLog;
+  private ApplySettings settings = ApplySettings.DEFAULTS;
+  private Runnable lockCheck = () -> {};
 
   public Restorer(ArchiveTables tables) {
     this.tables = tables;
     this.database = tables.database();
     this.runLog = new RunLog(database, tables.spec().table());
+  }
+
+  /** Batch size, lock wait and retries of {@code settings} instead of {@link ApplySettings#DEFAULTS}. */
+  public Restorer withSettings(ApplySettings settings) {
+    this.settings = settings;
+    return this;
+  }
+
+  /**
+   * Runs {@code lockCheck} before each batch: it throws when the command's table lock is lost, which
+   * stops the restore there (running it again finishes it).
+   */
+  public Restorer withLockCheck(Runnable lockCheck) {
+    this.lockCheck = lockCheck;
+    return this;
   }
 
   /** Restores the rows of a run and marks it {@code restored}; returns the rows restored. */
@@ -49,43 +66,79 @@ public final class Restorer {
     String removed = q(spec.removedTable());
     long restored = 0;
     long after = Long.MIN_VALUE;
+    int batch = settings.rowsPerBatch(PlanMover.averageRowBytes(database, spec.table()));
     while (true) {
+      lockCheck.run();
       long lo = after;
       Optional<Long> hi = database.jdbi().withHandle(h -> h.createQuery(
           "SELECT MAX(" + id + ") FROM (SELECT " + id + " FROM " + removed + " WHERE dedup_run_id = ? AND " + id
-              + " > ? ORDER BY " + id + " LIMIT " + PlanMover.BATCH + ") b").bind(0, runId).bind(1, lo)
+              + " > ? ORDER BY " + id + " LIMIT " + batch + ") b").bind(0, runId).bind(1, lo)
           .mapTo(Long.class).findOne());
       if (hi.isEmpty() || hi.get() == null) {
         break;
       }
       long upTo = hi.get();
-      restored += database.jdbi().inTransaction(handle -> {
-        int inserted;
-        try {
-          inserted = handle.createUpdate("INSERT INTO " + q(spec.table()) + " (" + plainColumns + ") SELECT "
-              + plainColumns + " FROM " + removed + " WHERE dedup_run_id = ? AND " + id + " > ? AND " + id + " <= ?")
-              .bind(0, runId).bind(1, lo).bind(2, upTo).execute();
-        } catch (RuntimeException e) {
-          if (isDuplicateKey(e)) {
-            throw new BadInputException("cannot restore run " + runId + ": a row with the same "
-                + spec.idColumn() + " is in " + spec.table() + " again (" + Database.rootMessage(e)
-                + "); nothing of this batch was restored", e);
-          }
-          throw e;
-        }
-        int deleted = handle.createUpdate("DELETE FROM " + removed + " WHERE dedup_run_id = ? AND " + id + " > ? AND " + id + " <= ?")
-            .bind(0, runId).bind(1, lo).bind(2, upTo).execute();
-        if (inserted != deleted) {
-          handle.rollback();
-          throw new IllegalStateException("restore of run " + runId + " put back " + inserted + " rows but the archive held "
-              + deleted + "; rolled back");
-        }
-        return (long) inserted;
-      });
+      restored += restoreBatch(runId, plainColumns, lo, upTo);
       after = upTo;
+      if (settings.pauseMillis() > 0) {
+        sleep(settings.pauseMillis());
+      }
     }
     runLog.markRestored(runId, restored);
     return restored;
+  }
+
+  /**
+   * Puts back the rows of the run with ids in (lo, upTo], in one transaction; a batch that waited for
+   * a row lock in vain or was a deadlock victim is tried again after a backoff, as an apply's is.
+   */
+  private long restoreBatch(long runId, String plainColumns, long lo, long upTo) {
+    TableSpec spec = tables.spec();
+    String id = q(spec.idColumn());
+    String removed = q(spec.removedTable());
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return database.jdbi().inTransaction(handle -> {
+          handle.execute("SET SESSION innodb_lock_wait_timeout = " + settings.lockWaitSeconds());
+          int inserted;
+          try {
+            inserted = handle.createUpdate("INSERT INTO " + q(spec.table()) + " (" + plainColumns + ") SELECT "
+                + plainColumns + " FROM " + removed + " WHERE dedup_run_id = ? AND " + id + " > ? AND " + id + " <= ?")
+                .bind(0, runId).bind(1, lo).bind(2, upTo).execute();
+          } catch (RuntimeException e) {
+            if (isDuplicateKey(e)) {
+              throw new BadInputException("cannot restore run " + runId + ": a row with the same "
+                  + spec.idColumn() + " is in " + spec.table() + " again (" + Database.rootMessage(e)
+                  + "); nothing of this batch was restored", e);
+            }
+            throw e;
+          }
+          int deleted = handle.createUpdate("DELETE FROM " + removed + " WHERE dedup_run_id = ? AND " + id + " > ? AND " + id + " <= ?")
+              .bind(0, runId).bind(1, lo).bind(2, upTo).execute();
+          if (inserted != deleted) {
+            handle.rollback();
+            throw new IllegalStateException("restore of run " + runId + " put back " + inserted + " rows but the archive held "
+                + deleted + "; rolled back");
+          }
+          return (long) inserted;
+        });
+      } catch (RuntimeException e) {
+        boolean lockConflict = Database.isDeadlock(e) || Database.isLockWaitTimeout(e);
+        if (attempt >= settings.attempts() || !lockConflict) {
+          throw e;
+        }
+      }
+      sleep(ApplySettings.backoffMillis(attempt));
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while restoring", e);
+    }
   }
 
   /**

@@ -55,7 +55,8 @@ public final class ConfigOptions {
       Consumer<String> notes) {
     return new DedupRunner(database, config.table(), index, config.digest(), config.threads(), progress)
         .withPrefilter(config.prefilter()).withNotes(notes).withMethodSettings(config.near(), config.fieldsDigest(), config.methodSettings())
-        .withUpdatedColumn(config.updatedColumn());
+        .withUpdatedColumn(config.updatedColumn()).withApplySettings(config.apply())
+        .withReadChunkRows(config.readChunkRows());
   }
 
   /**

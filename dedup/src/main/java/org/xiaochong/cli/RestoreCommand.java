@@ -34,9 +34,10 @@ final class RestoreCommand implements Callable<Integer> {
     try (Database database = ConfigOptions.openDatabase(config);
         TableLock lock = TableLock.acquire(database, config.table(), "restore --run " + runId);
         FingerprintIndex index = ConfigOptions.openIndex(config, false)) {
-      RecordSource source = new RecordSource(database, config.table());
+      RecordSource source = new RecordSource(database, config.table()).withChunkRows(config.readChunkRows());
       ArchiveTables archive = ArchiveTables.ensure(database, config.table(), source.checkSchema());
-      long restored = new Restorer(archive).restore(runId);
+      long restored = new Restorer(archive).withSettings(config.apply()).withLockCheck(lock::requireHeld)
+          .restore(runId);
       ConfigOptions.runner(config, database, index, Progress.NONE, spec.commandLine().getErr()::println)
           .syncIndexesInStep(source);
       spec.commandLine().getOut().printf("restored %,d rows of run %d into %s%n", restored, runId, config.table().table());

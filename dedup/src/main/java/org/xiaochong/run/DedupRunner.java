@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.lucene.index.DirectoryReader;
+import org.xiaochong.archive.ApplySettings;
 import org.xiaochong.archive.ArchiveTables;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.PlanMover;
@@ -98,6 +99,9 @@ public final class DedupRunner {
   private String recordDigest = "";
   private String updatedColumn;
   private Map<String, String> methodSettings = Map.of();
+  private ApplySettings applySettings = ApplySettings.DEFAULTS;
+  private Runnable lockCheck = () -> {};
+  private int readChunkRows = RecordSource.DEFAULT_CHUNK_ROWS;
 
   public DedupRunner(Database database, TableSpec spec, FingerprintIndex index, String configDigest, int threads, Progress progress) {
     this.database = database;
@@ -132,6 +136,27 @@ public final class DedupRunner {
   /** Uses these prefilter settings instead of {@link PrefilterSettings#DEFAULT}. */
   public DedupRunner withPrefilter(PrefilterSettings settings) {
     this.prefilterSettings = settings;
+    return this;
+  }
+
+  /** Reads the table at most {@code rows} rows per statement (index.read-chunk-rows; {@link RecordSource}). */
+  public DedupRunner withReadChunkRows(int rows) {
+    this.readChunkRows = rows;
+    return this;
+  }
+
+  /** Moves rows with these settings instead of {@link ApplySettings#DEFAULTS}. */
+  public DedupRunner withApplySettings(ApplySettings settings) {
+    this.applySettings = settings;
+    return this;
+  }
+
+  /**
+   * Runs {@code lockCheck} before each batch of an apply ({@link TableLock#requireHeld}): it throws
+   * when the table lock is lost, which stops the apply there (resumable).
+   */
+  public DedupRunner withLockCheck(Runnable lockCheck) {
+    this.lockCheck = lockCheck;
     return this;
   }
 
@@ -174,7 +199,7 @@ public final class DedupRunner {
     Window window = options.window(); // validates the window before any work
     Map<String, Double> seconds = new LinkedHashMap<>();
     long start = System.nanoTime();
-    RecordSource source = new RecordSource(database, spec);
+    RecordSource source = new RecordSource(database, spec).withChunkRows(readChunkRows);
     List<String> columns = source.checkSchema();
     RunLog runLog = new RunLog(database, spec.table());
     RunWatermark watermark = new RunWatermark(database, spec.table());
@@ -191,7 +216,7 @@ public final class DedupRunner {
       List<Long> resumed = List.of();
       if (options.apply()) {
         mover = new PlanMover(ArchiveTables.ensure(database, spec, columns),
-            FingerprintMethods.pairChecks(context(false)));
+            FingerprintMethods.pairChecks(context(false))).withSettings(applySettings).withLockCheck(lockCheck);
         watermark.ensureColumns();
         resumed = mover.resumeInterrupted();
       }
