@@ -29,6 +29,14 @@ class GentleApplyIT extends DbTestSupport {
 
   @TempDir Path dir;
 
+  /** Threads of the test's other sessions: its own, as the common pool may be busy with other tests' tasks. */
+  private final java.util.concurrent.ExecutorService sessions = java.util.concurrent.Executors.newCachedThreadPool();
+
+  @org.junit.jupiter.api.AfterEach
+  void stopSessions() {
+    sessions.shutdownNow();
+  }
+
   /** Pairs of identical posts: ids 2p-1 (older, removed) and 2p (newer, kept), p = 1..pairs. */
   private static void twinPairs(String table, int pairs) {
     createPostsTable(table);
@@ -102,7 +110,7 @@ class GentleApplyIT extends DbTestSupport {
             .bind(0, table).mapTo(Long.class).one();
         h.execute("KILL CONNECTION " + holder);
       });
-    });
+    }, sessions);
     try {
       assertThatThrownBy(() -> apply(table, oneRowBatches, lock::requireHeld))
           .isInstanceOf(IllegalStateException.class)
@@ -140,7 +148,7 @@ class GentleApplyIT extends DbTestSupport {
       holder.createQuery("SELECT id FROM gentle_wait WHERE id = 4 FOR UPDATE").mapTo(Long.class).one();
       long start = System.nanoTime();
       CompletableFuture<DedupRunner.Outcome> applying = CompletableFuture.supplyAsync(
-          () -> apply(table, gentle, () -> {}));
+          () -> apply(table, gentle, () -> {}), sessions);
       // Once the apply waits for post 4 (it holds the shared lock of kept post 2, in the same batch) ...
       awaitLockWait(60, applying);
       // ... the site writes kept post 2, with the server's usual patience (here 4 s).
@@ -177,8 +185,13 @@ class GentleApplyIT extends DbTestSupport {
       if (waiting > 0) {
         return;
       }
-      Thread.sleep(20);
+      // Slower than every 100 ms: the server refreshes innodb_trx only when it was not read for 100 ms,
+      // so faster polling would read the same stale rows for ever.
+      Thread.sleep(200);
     }
-    throw new AssertionError("no transaction waited for a row lock within " + seconds + " s");
+    String sessions = withHandle(h -> h.createQuery("SELECT GROUP_CONCAT(CONCAT(id, ' ', command, ' ', COALESCE(state, ''),"
+        + " ' ', LEFT(COALESCE(info, ''), 100)) SEPARATOR ' | ') FROM information_schema.processlist")
+        .mapTo(String.class).one());
+    throw new AssertionError("no transaction waited for a row lock within " + seconds + " s; sessions: " + sessions);
   }
 }
