@@ -13,10 +13,13 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.xiaochong.archive.ApplySettings;
+import org.xiaochong.archive.ArchiveTables;
+import org.xiaochong.archive.Restorer;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.TableLock;
+import org.xiaochong.source.RecordSource;
 
 /**
  * An apply on a live table: the site holds row locks, re-inserts an archived id, or a session ends
@@ -134,6 +137,30 @@ class GentleApplyIT extends DbTestSupport {
     assertThat(status(runId)).isEqualTo("applied");
     assertThat(ids(table)).containsExactly(2L, 4L, 6L, 8L, 10L, 12L, 14L, 16L, 18L, 20L, 22L, 24L);
     assertThat(archived(table)).isEqualTo(12);
+  }
+
+  @Test
+  void restore_lockLost_stopsAndRunningItAgainFinishes() {
+    String table = "gentle_restore";
+    twinPairs(table, 3);
+    long runId = runExact(table, dir.resolve("index"), null, null, true).summary().runId();
+    assertThat(ids(table)).containsExactly(2L, 4L, 6L);
+    ArchiveTables archive = ArchiveTables.ensure(database(), spec(table),
+        new RecordSource(database(), spec(table)).checkSchema());
+    TableLock lock = TableLock.acquire(database(), spec(table), "restore --run " + runId);
+    useHandle(h -> h.execute("KILL CONNECTION " + h.createQuery(
+        "SELECT IS_USED_LOCK(CONCAT('xiaochong.', DATABASE(), '.', ?))").bind(0, table).mapTo(Long.class).one()));
+
+    assertThatThrownBy(() -> new Restorer(archive).withLockCheck(lock::requireHeld).restore(runId))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("was lost");
+    lock.close();
+
+    assertThat(ids(table)).containsExactly(2L, 4L, 6L);
+    assertThat(status(runId)).isEqualTo("restoring");
+    try (TableLock again = TableLock.acquire(database(), spec(table), "restore --run " + runId)) {
+      assertThat(new Restorer(archive).withLockCheck(again::requireHeld).restore(runId)).isEqualTo(3);
+    }
+    assertThat(ids(table)).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
   }
 
   @Test
