@@ -60,15 +60,7 @@ public final class ArchiveTables {
               "SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?")
           .bind(0, removed).mapTo(Integer.class).list().isEmpty();
       if (!exists) {
-        handle.execute("CREATE TABLE " + q(removed) + " ENGINE=InnoDB AS SELECT * FROM " + q(spec.table()) + " WHERE 1=0");
-        handle.execute("ALTER TABLE " + q(removed)
-            + " ADD COLUMN dedup_run_id BIGINT NOT NULL,"
-            + " ADD COLUMN dedup_rule VARCHAR(16) NOT NULL,"
-            + " ADD COLUMN dedup_kept_id BIGINT NOT NULL,"
-            + " ADD COLUMN dedup_score DOUBLE NOT NULL,"
-            + " ADD COLUMN dedup_removed_at DATETIME(3) NOT NULL,"
-            + " ADD PRIMARY KEY (dedup_run_id, " + q(spec.idColumn()) + "),"
-            + " ADD KEY (dedup_kept_id)");
+        handle.execute(ArchiveColumns.createArchiveSql(handle, spec.table(), removed, spec.idColumn()));
       }
       ArchiveColumns archive = ArchiveColumns.read(handle, spec.table(), removed);
       archive.requireArchiveMatches(columns);

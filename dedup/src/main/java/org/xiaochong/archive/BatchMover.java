@@ -51,7 +51,8 @@ final class BatchMover {
    * and {@code readRows} statements are completed by a list of placeholders and ")" ({@link #in}).
    */
   record BatchSql(String archiveUnchanged, String deleteUnchanged, String pending, String readRows,
-      String archiveSeqs, String deleteSeqs, String markSkipped, int fingerprintColumns, ReferenceSql references) {}
+      String archiveSeqs, String deleteSeqs, String markSkipped, String reinserted, int fingerprintColumns,
+      ReferenceSql references) {}
 
   /**
    * The statements for rows that child tables reference ({@link ReferencedRows}), bound like the
@@ -104,6 +105,8 @@ final class BatchMover {
         archive + bySeqs,
         "DELETE t FROM dedup_plan p JOIN " + table + " t ON t." + id + " = p.removed_id" + bySeqs,
         "UPDATE dedup_plan SET skipped = 1 WHERE run_id = ? AND seq = ?",
+        "SELECT p.seq, p.rule FROM dedup_plan p JOIN " + table + " t ON t." + id + " = p.removed_id JOIN "
+            + q(spec.removedTable()) + " a ON a.dedup_run_id = p.run_id AND a." + id + " = p.removed_id" + batch,
         spec.fingerprintColumns().size(), referenceSql(spec, referenced, batch));
   }
 
@@ -145,21 +148,34 @@ final class BatchMover {
   }
 
   /**
-   * Archives and deletes plan rows [lo, to) in one transaction ({@link #moveOnce}); retried when the
-   * server reports a deadlock, which rolled the whole batch back.
+   * Archives and deletes plan rows [lo, to) in one transaction ({@link #moveOnce}). A batch that
+   * waited for a row lock in vain (the session's short {@code innodb_lock_wait_timeout}, {@link
+   * ApplySettings}) or was chosen as a deadlock victim, or that re-pointed a child row onto one a site
+   * added meanwhile (a duplicate key, {@link #leaveSiblings}), is rolled back and tried again after a
+   * backoff with jitter, up to {@link ApplySettings#attempts} tries; then the failure stands and the run
+   * stays {@code applying}, to be finished by the next one.
+   *
+   * @param resuming the batch may have been moved by an earlier, interrupted apply of the run
    */
   static Moved move(Connection connection, long runId, int lo, int to, BatchSql sql, DecisionCheck check,
-      LocalDateTime removedAt) {
+      LocalDateTime removedAt, boolean resuming, ApplySettings settings) {
     for (int attempt = 1; ; attempt++) {
       try {
-        return moveOnce(connection, runId, lo, to, sql, check, removedAt);
+        return moveOnce(connection, runId, lo, to, sql, check, removedAt, resuming);
       } catch (RuntimeException e) {
+        boolean lockConflict = Database.isDeadlock(e) || Database.isLockWaitTimeout(e);
         // A child row added beside a merge may collide with a re-pointed one: the retry sees it and
         // leaves that row in place.
         boolean collided = sql.references() != null && Restorer.isDuplicateKey(e);
-        if (attempt >= 3 || !Database.isDeadlock(e) && !collided) {
+        if (attempt >= settings.attempts() || !lockConflict && !collided) {
           throw e;
         }
+      }
+      try {
+        Thread.sleep(ApplySettings.backoffMillis(attempt));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while applying run " + runId, e);
       }
     }
   }
@@ -182,16 +198,24 @@ final class BatchMover {
    * <p>The other rows (edited, re-dated, or planned without a known state: a removal re-pointed to a
    * near survivor, a plan of an older version) are locked ({@code FOR UPDATE} the removed rows,
    * {@code LOCK IN SHARE MODE} the kept rows), read in full and decided again.
+   *
+   * <p>Resuming, a plan row whose removed row is archived by this run already and is in the table
+   * again (the site re-inserted its id after the interrupted apply moved it) is left in place and
+   * marked skipped: that row is a new post, which the plan never decided on, and its id is taken in
+   * the archive.
    */
   private static Moved moveOnce(Connection connection, long runId, int lo, int to, BatchSql sql,
-      DecisionCheck check, LocalDateTime removedAt) {
+      DecisionCheck check, LocalDateTime removedAt, boolean resuming) {
     try {
       connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
       connection.setAutoCommit(false);
       try {
+        // First the re-inserted rows, marked skipped: the reference checks and re-pointing below then
+        // pass them by (they select unskipped plan rows only).
+        Moved reinserted = resuming ? skipReinserted(connection, runId, lo, to, sql) : Moved.NONE;
         Map<String, Long> referenced = sql.references() == null ? Map.of()
             : leaveReferenced(connection, runId, lo, to, sql.references());
-        long staying = Moved.total(referenced);
+        long staying = Moved.total(referenced) + reinserted.skippedChanged();
         int moved;
         try (PreparedStatement archive = connection.prepareStatement(sql.archiveUnchanged());
             PreparedStatement remove = connection.prepareStatement(sql.deleteUnchanged())) {
@@ -207,7 +231,7 @@ final class BatchMover {
           }
           moved = deleted;
         }
-        Moved result = new Moved(moved, Map.of(), 0, referenced);
+        Moved result = new Moved(moved, Map.of(), 0, referenced).plus(reinserted);
         if (moved + staying < to - lo) { // some rows changed, were moved before, or left the table
           result = result.plus(moveChanged(connection, runId, lo, to, sql, check, removedAt));
         }
@@ -233,6 +257,31 @@ final class BatchMover {
     }
   }
 
+
+  /**
+   * Marks skipped the batch's plan rows whose removed row this run archived already and that are in
+   * the table again; returns them as skipped, by rule.
+   */
+  private static Moved skipReinserted(Connection connection, long runId, int lo, int to, BatchSql sql)
+      throws SQLException {
+    Map<String, Long> skipped = new TreeMap<>();
+    try (PreparedStatement select = connection.prepareStatement(sql.reinserted());
+        PreparedStatement mark = connection.prepareStatement(sql.markSkipped())) {
+      bindBatch(select, 1, runId, lo, to);
+      try (ResultSet rs = select.executeQuery()) {
+        while (rs.next()) {
+          mark.setLong(1, runId);
+          mark.setInt(2, rs.getInt(1));
+          mark.addBatch();
+          skipped.merge(DeletionPlan.Rule.of(rs.getString(2)).label, 1L, Long::sum);
+        }
+      }
+      if (!skipped.isEmpty()) {
+        mark.executeBatch();
+      }
+    }
+    return skipped.isEmpty() ? Moved.NONE : new Moved(0, skipped, 0, Map.of());
+  }
 
   /**
    * The batch's plan rows left after the unchanged ones moved whose removed and kept rows are both

@@ -17,7 +17,13 @@ import org.xiaochong.source.Database;
 
 /**
  * Moves the rows a run's plan removes from the source table into {@code <table>_removed}, batch by
- * batch, on {@link #PARALLEL_BATCHES} workers, each batch in one transaction ({@link BatchMover}).
+ * batch, on {@link #PARALLEL_BATCHES} workers, each batch in one transaction ({@link BatchMover}),
+ * as gently as its {@link ApplySettings} say: batch size by rows and bytes, a short lock wait,
+ * retries with backoff, a pause between batches.
+ *
+ * <p>The command's table lock is checked before each batch ({@link #withLockCheck}): a run whose lock
+ * was lost (its session killed, a proxy's idle timeout, a failover) stops before the next batch, so it
+ * never moves rows beside a second run; it stays {@code applying} and the next run finishes it.
  *
  * <p>Nothing is lost: a row moves only after the plan row that names it is committed (the plan is
  * written first, or, in {@link #writePlanAndApply}, a batch ahead of the moves). A crash between
@@ -27,7 +33,7 @@ import org.xiaochong.source.Database;
  * <p>Thread-safe (state lives in the database).
  */
 public final class PlanMover {
-  /** Plan rows per transaction: large enough to amortize commits, small enough to keep locks short. */
+  /** Plan rows per transaction of the plan writer and, by default, of the apply ({@link ApplySettings}). */
   static final int BATCH = 10_000;
   /** Batches applied at once, on their own connections. */
   static final int PARALLEL_BATCHES = 2;
@@ -38,6 +44,8 @@ public final class PlanMover {
   private final PlanTable plans;
   private final RunLog runLog;
   private final ReferencedRows referenced;
+  private ApplySettings settings = ApplySettings.DEFAULTS;
+  private Runnable lockCheck = () -> {};
 
   /** A mover whose apply keeps a changed row only while it is still an exact copy of its kept row. */
   public PlanMover(ArchiveTables tables) {
@@ -60,6 +68,21 @@ public final class PlanMover {
     this.database = tables.database();
     this.plans = new PlanTable(database);
     this.runLog = new RunLog(database, tables.spec().table());
+  }
+
+  /** Moves with these settings instead of {@link ApplySettings#DEFAULTS}. */
+  public PlanMover withSettings(ApplySettings settings) {
+    this.settings = settings;
+    return this;
+  }
+
+  /**
+   * Runs {@code lockCheck} before each batch: it throws when the command's table lock is lost, which
+   * stops the apply there (the batches committed stay moved; the run stays {@code applying}).
+   */
+  public PlanMover withLockCheck(Runnable lockCheck) {
+    this.lockCheck = lockCheck;
+    return this;
   }
 
   /**
@@ -157,20 +180,22 @@ public final class PlanMover {
     };
     List<Callable<Moved>> tasks = new ArrayList<>();
     tasks.add(writer);
-    tasks.addAll(applyWorkers(runId, order.length, plan.rules(), written::awaitCommitted, progress));
+    tasks.addAll(applyWorkers(runId, order.length, plan.rules(), written::awaitCommitted, false, progress));
     Moved moved = Moved.sum(ParallelTasks.runAll(tasks, tasks.size(), "xiaochong-apply", "applying run " + runId));
     return new Applied(moved.rows(), moved.skipped(), moved.decidedAgain(), moved.referenced(), planWrittenNanos[0]);
   }
 
   /**
-   * Moves the planned rows of a run (its plan already written) into the archive, batch by batch.
+   * Moves the planned rows of a run (its plan already written, some of its batches maybe moved by an
+   * interrupted apply) into the archive, batch by batch.
    *
    * @param progress called with the plan rows handled per batch
    */
   public Moved apply(long runId, LongConsumer progress) {
     Moved apart = new Moved(0, skipApart(runId), 0);
     int planSize = plans.size(runId);
-    List<Callable<Moved>> workers = applyWorkers(runId, planSize, plans.rules(runId), seqEnd -> true, progress);
+    List<Callable<Moved>> workers = applyWorkers(runId, planSize, plans.rules(runId), seqEnd -> true, true,
+        progress);
     return apart.plus(Moved.sum(ParallelTasks.runAll(workers, workers.size(), "xiaochong-apply",
         "applying run " + runId)));
   }
@@ -276,10 +301,22 @@ public final class PlanMover {
       }
       rows += moved.rows();
       runLog.markResumed(runId, "resumed after an interruption; " + moved.rows() + " rows moved on resume, "
-          + moved.skippedChanged() + " left because they changed" + (moved.keptReferenced() == 0 ? ""
+          + moved.skippedChanged() + " left because they changed or were re-inserted after their archiving"
+          + (moved.keptReferenced() == 0 ? ""
           : ", " + moved.keptReferenced() + " left because other tables reference them"));
     }
     return new Resumed(runs, rows);
+  }
+
+  /** The source's average row length as the server estimates it ({@code information_schema}), 0 if unknown. */
+  private long averageRowBytes() {
+    return averageRowBytes(database, tables.spec().table());
+  }
+
+  static long averageRowBytes(Database database, String table) {
+    return database.jdbi().withHandle(h -> h.createQuery("SELECT COALESCE(avg_row_length, 0) FROM"
+            + " information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?")
+        .bind(0, table).mapTo(Long.class).findOne().orElse(0L));
   }
 
   /** How far the plan writer has committed, for the apply workers to wait on. */
@@ -317,11 +354,13 @@ public final class PlanMover {
    * its rows are committed, and moves it.
    *
    * @param planRules the rules of the plan's removals (see {@link DecisionCheck})
+   * @param resuming whether an interrupted apply of the run may have moved some of its rows
    */
   private List<Callable<Moved>> applyWorkers(long runId, int planSize, Set<String> planRules,
-      PlanGate planned, LongConsumer progress) {
+      PlanGate planned, boolean resuming, LongConsumer progress) {
     BatchMover.BatchSql sql = BatchMover.batchSql(tables, referenced);
     LocalDateTime removedAt = now();
+    int batch = settings.rowsPerBatch(averageRowBytes());
     // Batches are disjoint id ranges (the plan is in removed-id order) and never remove a kept row, so
     // two run at once, each in its own transaction, and the server uses both cores. READ COMMITTED:
     // no gap locks, so the batches do not block each other. Each worker keeps its connection for all
@@ -332,15 +371,22 @@ public final class PlanMover {
     for (int w = 0; w < PARALLEL_BATCHES; w++) {
       workers.add(() -> database.jdbi().withHandle(handle -> {
         Moved moved = Moved.NONE;
+        // The apply gives way to the site: it waits seconds for a row lock, then retries later.
+        handle.execute("SET SESSION innodb_lock_wait_timeout = " + settings.lockWaitSeconds());
         try (DecisionCheck check = new DecisionCheck(tables.spec(), pairChecks, planRules)) {
-          for (int lo = nextBatch.getAndIncrement() * BATCH; lo < planSize && !failed.get();
-              lo = nextBatch.getAndIncrement() * BATCH) {
-            int to = Math.min(planSize, lo + BATCH);
+          for (int lo = nextBatch.getAndIncrement() * batch; lo < planSize && !failed.get();
+              lo = nextBatch.getAndIncrement() * batch) {
+            int to = Math.min(planSize, lo + batch);
             try {
               if (!planned.awaitCommitted(to)) {
                 break; // the plan writer failed; it reports why
               }
-              moved = moved.plus(BatchMover.move(handle.getConnection(), runId, lo, to, sql, check, removedAt));
+              lockCheck.run();
+              moved = moved.plus(BatchMover.move(handle.getConnection(), runId, lo, to, sql, check, removedAt,
+                  resuming, settings));
+              if (settings.pauseMillis() > 0 && to < planSize) {
+                Thread.sleep(settings.pauseMillis());
+              }
             } catch (InterruptedException e) {
               Thread.currentThread().interrupt();
               failed.set(true);

@@ -35,11 +35,28 @@ public final class Restorer {
   private final ArchiveTables tables;
   private final Database database;
   private final RunLog runLog;
+  private ApplySettings settings = ApplySettings.DEFAULTS;
+  private Runnable lockCheck = () -> {};
 
   public Restorer(ArchiveTables tables) {
     this.tables = tables;
     this.database = tables.database();
     this.runLog = new RunLog(database, tables.spec().table());
+  }
+
+  /** Batch size, lock wait and retries of {@code settings} instead of {@link ApplySettings#DEFAULTS}. */
+  public Restorer withSettings(ApplySettings settings) {
+    this.settings = settings;
+    return this;
+  }
+
+  /**
+   * Runs {@code lockCheck} before each batch: it throws when the command's table lock is lost, which
+   * stops the restore there (running it again finishes it).
+   */
+  public Restorer withLockCheck(Runnable lockCheck) {
+    this.lockCheck = lockCheck;
+    return this;
   }
 
   /**
@@ -48,7 +65,11 @@ public final class Restorer {
    * @param childRows child rows of other tables pointed back to their restored rows (undoing a merge)
    * @param childRowsLeft re-pointed child rows left as they are: changed or deleted since the merge
    */
-  public record Restored(long rows, long childRows, long childRowsLeft) {}
+  public record Restored(long rows, long childRows, long childRowsLeft) {
+    Restored plus(Restored other) {
+      return new Restored(rows + other.rows, childRows + other.childRows, childRowsLeft + other.childRowsLeft);
+    }
+  }
 
   /** Restores the rows of a run and marks it {@code restored}; returns the rows restored. */
   public long restore(long runId) {
@@ -74,21 +95,51 @@ public final class Restorer {
     String plainColumns = tables.writableColumns().stream().map(ArchiveTables::q).collect(Collectors.joining(", "));
     String id = q(spec.idColumn());
     String removed = q(spec.removedTable());
-    long restored = 0;
-    long[] childRows = new long[2]; // put back, left
+    Restored restored = new Restored(0, 0, 0);
     long after = Long.MIN_VALUE;
+    int batch = settings.rowsPerBatch(PlanMover.averageRowBytes(database, spec.table()));
     try {
       while (true) {
+        lockCheck.run();
         long lo = after;
         Optional<Long> hi = database.jdbi().withHandle(h -> h.createQuery(
             "SELECT MAX(" + id + ") FROM (SELECT " + id + " FROM " + removed + " WHERE dedup_run_id = ? AND " + id
-                + " > ? ORDER BY " + id + " LIMIT " + PlanMover.BATCH + ") b").bind(0, runId).bind(1, lo)
+                + " > ? ORDER BY " + id + " LIMIT " + batch + ") b").bind(0, runId).bind(1, lo)
             .mapTo(Long.class).findOne());
         if (hi.isEmpty() || hi.get() == null) {
           break;
         }
         long upTo = hi.get();
-        restored += database.jdbi().inTransaction(handle -> {
+        restored = restored.plus(restoreBatch(runId, plainColumns, lo, upTo));
+        after = upTo;
+        if (settings.pauseMillis() > 0) {
+          sleep(settings.pauseMillis());
+        }
+      }
+    } catch (RuntimeException e) {
+      if (restored.rows() == 0) {
+        throw e;
+      }
+      throw new RowsMovedException(String.format("restore of run %d put back %,d rows (run it again to finish)", runId,
+          restored.rows()), restored.rows(), e);
+    }
+    runLog.markRestored(runId, restored.rows());
+    return restored;
+  }
+
+  /**
+   * Puts back the rows of the run with ids in (lo, upTo] and their re-pointed child rows, in one
+   * transaction that first marks them apart from their kept rows; a batch that waited for a row lock in
+   * vain or was a deadlock victim is tried again after a backoff, as an apply's is.
+   */
+  private Restored restoreBatch(long runId, String plainColumns, long lo, long upTo) {
+    TableSpec spec = tables.spec();
+    String id = q(spec.idColumn());
+    String removed = q(spec.removedTable());
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return database.jdbi().inTransaction(handle -> {
+          handle.execute("SET SESSION innodb_lock_wait_timeout = " + settings.lockWaitSeconds());
           ApartTable.markRestored(handle, spec, runId, lo, upTo);
           int inserted;
           try {
@@ -111,21 +162,25 @@ public final class Restorer {
                 + deleted + "; rolled back");
           }
           long[] children = putBackChildRows(handle, runId, lo, upTo);
-          childRows[0] += children[0];
-          childRows[1] += children[1];
-          return (long) inserted;
+          return new Restored(inserted, children[0], children[1]);
         });
-        after = upTo;
+      } catch (RuntimeException e) {
+        boolean lockConflict = Database.isDeadlock(e) || Database.isLockWaitTimeout(e);
+        if (attempt >= settings.attempts() || !lockConflict) {
+          throw e;
+        }
       }
-    } catch (RuntimeException e) {
-      if (restored == 0) {
-        throw e;
-      }
-      throw new RowsMovedException(String.format("restore of run %d put back %,d rows (run it again to finish)", runId,
-          restored), restored, e);
+      sleep(ApplySettings.backoffMillis(attempt));
     }
-    runLog.markRestored(runId, restored);
-    return new Restored(restored, childRows[0], childRows[1]);
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while restoring", e);
+    }
   }
 
   /**

@@ -5,9 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -18,6 +16,7 @@ import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.check.OnlineChecker;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.load.LineReader;
+import org.xiaochong.load.StrictUtf8Reader;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.source.BadInputException;
@@ -92,13 +91,15 @@ final class CheckCommand implements Callable<Integer> {
     // when it started). --add writes, and so holds the indexes' write lock while it runs.
     try (FingerprintIndex index = add ? ConfigOptions.openIndex(config, false) : ConfigOptions.openIndexReadOnly(config);
         OnlineChecker checker = openChecker(config, index, err);
-        LineReader in = new LineReader(new InputStreamReader(stdin, StandardCharsets.UTF_8), maxLineBytes)) {
+        // Strict UTF-8: a line that is not valid UTF-8 is answered with an error naming it, not
+        // decoded with replacement characters into another post.
+        LineReader in = new LineReader(new StrictUtf8Reader(stdin), maxLineBytes)) {
       TimeArgument times = new TimeArgument();
       while (true) {
         String line;
         try {
           line = in.readLine();
-        } catch (BadInputException tooLong) { // the line was skipped: answer it, go on with the next
+        } catch (BadInputException tooLong) { // too long or not UTF-8: skipped; answer it, go on with the next
           lines = in.line();
           rejected++;
           out.println(json.writeValueAsString(json.createObjectNode().put("line", lines).put("verdict", "error")

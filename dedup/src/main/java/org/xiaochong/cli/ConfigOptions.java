@@ -55,7 +55,8 @@ public final class ConfigOptions {
       Consumer<String> notes) {
     return new DedupRunner(database, config.table(), index, config.digest(), config.threads(), progress)
         .withPrefilter(config.prefilter()).withNotes(notes).withMethodSettings(config.near(), config.fieldsDigest(), config.methodSettings())
-        .withUpdatedColumn(config.updatedColumn()).withReferences(config.references());
+        .withUpdatedColumn(config.updatedColumn()).withReferences(config.references())
+        .withApplySettings(config.apply()).withReadChunkRows(config.readChunkRows());
   }
 
   /**

@@ -15,6 +15,7 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.apache.commons.codec.digest.DigestUtils;
 import org.apache.commons.text.similarity.LevenshteinDistance;
+import org.xiaochong.archive.ApplySettings;
 import org.xiaochong.archive.ReferencedRows;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.index.FingerprintIndex;
@@ -26,6 +27,7 @@ import org.xiaochong.prefilter.PrefilterSettings;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.DbSettings;
+import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.TableSpec;
 
 /**
@@ -35,12 +37,13 @@ import org.xiaochong.source.TableSpec;
  */
 public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path dataDir, int threads,
     PrefilterSettings prefilter, NearConfig near, String updatedColumn, Map<String, String> methodSettings,
-    ReferencedRows.Settings references) {
+    ReferencedRows.Settings references, ApplySettings apply, int readChunkRows) {
 
-  /** A config without source.updated-column, with the default apply.* settings. */
+  /** A config without source.updated-column, with the default apply.* settings and read chunks. */
   public DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path dataDir, int threads,
       PrefilterSettings prefilter, NearConfig near) {
-    this(db, table, indexDir, dataDir, threads, prefilter, near, null, Map.of(), ReferencedRows.Settings.DEFAULT);
+    this(db, table, indexDir, dataDir, threads, prefilter, near, null, Map.of(), ReferencedRows.Settings.DEFAULT,
+        ApplySettings.DEFAULTS, RecordSource.DEFAULT_CHUNK_ROWS);
   }
 
   /** Keys and defaults, in the order of config/dedup.properties. */
@@ -64,6 +67,7 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     DEFAULTS.put("fields.place", "region");
     DEFAULTS.put("fields.number", "price");
     DEFAULTS.put("index.dir", "");
+    DEFAULTS.put("index.read-chunk-rows", Integer.toString(RecordSource.DEFAULT_CHUNK_ROWS));
     DEFAULTS.put("prefilter.enabled", "true");
     DEFAULTS.put("prefilter.bits-per-key", "20");
     DEFAULTS.put("prefilter.hashes", "8");
@@ -78,6 +82,11 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     DEFAULTS.put("near.shared-number", "true");
     DEFAULTS.put("near.grams", "true");
     DEFAULTS.put("near.shingles", "false");
+    DEFAULTS.put("apply.batch-rows", Integer.toString(ApplySettings.DEFAULTS.batchRows()));
+    DEFAULTS.put("apply.batch-bytes", Long.toString(ApplySettings.DEFAULTS.batchBytes()));
+    DEFAULTS.put("apply.lock-wait-seconds", Integer.toString(ApplySettings.DEFAULTS.lockWaitSeconds()));
+    DEFAULTS.put("apply.attempts", Integer.toString(ApplySettings.DEFAULTS.attempts()));
+    DEFAULTS.put("apply.pause-ms", Long.toString(ApplySettings.DEFAULTS.pauseMillis()));
     DEFAULTS.put("threads", "0");
     // The keys of methods with settings of their own (simhash.*), as each method declares them.
     FingerprintMethods.known().forEach(method -> new TreeMap<>(method.settingDefaults()).forEach(DEFAULTS::put));
@@ -169,8 +178,20 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
       method.settingDefaults().keySet().forEach(key -> methodSettings.put(key, values.get(key)));
       method.checkSettings(methodSettings, table); // a bad value fails every command, as near.* does
     }
+    ApplySettings apply;
+    try {
+      apply = new ApplySettings(integer(values, "apply.batch-rows"), longInteger(values, "apply.batch-bytes"),
+          integer(values, "apply.lock-wait-seconds"), integer(values, "apply.attempts"),
+          longInteger(values, "apply.pause-ms"));
+    } catch (IllegalArgumentException e) {
+      throw new BadInputException(e.getMessage(), e);
+    }
+    int readChunkRows = integer(values, "index.read-chunk-rows");
+    if (readChunkRows < 100 || readChunkRows > 10_000_000) {
+      throw new BadInputException("index.read-chunk-rows (" + readChunkRows + ") must be in [100, 10000000]");
+    }
     return new DedupConfig(db, table, index, dataDir, threads, prefilter, near(values), updated.isEmpty() ? null : updated,
-        Map.copyOf(methodSettings), references(values));
+        Map.copyOf(methodSettings), references(values), apply, readChunkRows);
   }
 
   private static ReferencedRows.Settings references(Map<String, String> values) {
@@ -224,6 +245,14 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
       return Double.parseDouble(values.get(key));
     } catch (NumberFormatException e) {
       throw new BadInputException(key + " '" + values.get(key) + "' is not a number");
+    }
+  }
+
+  private static long longInteger(Map<String, String> values, String key) {
+    try {
+      return Long.parseLong(values.get(key));
+    } catch (NumberFormatException e) {
+      throw new BadInputException(key + " '" + values.get(key) + "' is not a whole number");
     }
   }
 

@@ -32,7 +32,7 @@ final class IndexCommand implements Callable<Integer> {
     try (Database database = ConfigOptions.openDatabase(config);
         TableLock lock = TableLock.acquire(database, config.table(), rebuild ? "index --rebuild" : "index");
         FingerprintIndex index = ConfigOptions.openIndex(config, rebuild)) {
-      RecordSource source = new RecordSource(database, config.table());
+      RecordSource source = new RecordSource(database, config.table()).withChunkRows(config.readChunkRows());
       source.checkSchema();
       IndexSync.Result result = ConfigOptions.runner(config, database, index, ConsoleProgress.forThisProcess(),
           spec.commandLine().getOut()::println).syncIndex(source);

@@ -39,9 +39,10 @@ final class RestoreCommand implements Callable<Integer> {
     try (Database database = ConfigOptions.openDatabase(config);
         TableLock lock = TableLock.acquire(database, config.table(), "restore --run " + runId);
         FingerprintIndex index = ConfigOptions.openIndex(config, false)) {
-      RecordSource source = new RecordSource(database, config.table());
+      RecordSource source = new RecordSource(database, config.table()).withChunkRows(config.readChunkRows());
       ArchiveTables archive = ArchiveTables.ensure(database, config.table(), source.checkSchema());
-      Restorer.Restored restored = new Restorer(archive).restoreRun(runId);
+      Restorer.Restored restored = new Restorer(archive).withSettings(config.apply())
+          .withLockCheck(lock::requireHeld).restoreRun(runId);
       new ApartTable(database, config.table().table()).saveSnapshot(config.indexDir()); // its marks, for check
       try {
         ConfigOptions.runner(config, database, index, Progress.NONE, spec.commandLine().getErr()::println)

@@ -77,7 +77,8 @@ public final class RunCommand implements Callable<Integer> {
         TableLock lock = TableLock.acquire(database, config.table(), apply ? "run --apply" : "run");
         FingerprintIndex index = ConfigOptions.openIndex(config, rebuildIndex)) {
       DedupRunner.Outcome outcome = ConfigOptions.runner(config, database, index,
-          ConsoleProgress.forThisProcess(), spec.commandLine().getOut()::println).run(runOptions);
+          ConsoleProgress.forThisProcess(), spec.commandLine().getOut()::println).withLockCheck(lock::requireHeld)
+          .run(runOptions);
       print(spec.commandLine().getOut(), outcome.summary(), database, config.table());
       if (report != null) {
         try {

@@ -118,6 +118,7 @@ public final class DelimitedReader implements RowReader {
     recordBytes = LineReader.utf8Length((char) c);
     List<String> fields = new ArrayList<>();
     StringBuilder field = new StringBuilder();
+    boolean blank = true; // the field holds only whitespace so far: a quote may still open it
     boolean quoted = false;
     boolean wasQuoted = false;
     while (true) {
@@ -162,8 +163,9 @@ public final class DelimitedReader implements RowReader {
       } else if (c == separator) {
         fields.add(finish(field, wasQuoted));
         field.setLength(0);
+        blank = true;
         wasQuoted = false;
-      } else if (c == '"' && quoting && !wasQuoted && field.toString().isBlank()) {
+      } else if (c == '"' && quoting && !wasQuoted && blank) {
         if (!field.isEmpty() && !trimSpaces) {
           throw new BadInputException("line " + line + ": a quote after blanks at the start of a field");
         }
@@ -174,6 +176,8 @@ public final class DelimitedReader implements RowReader {
         throw new BadInputException("line " + line + ": text after the closing quote of a field");
       } else if (!wasQuoted) {
         field.append((char) c);
+        // Kept as it goes: testing the whole field at each quote made a field of n quotes cost n^2.
+        blank &= Character.isWhitespace(c);
       }
       c = read();
     }

@@ -10,7 +10,8 @@ import org.xiaochong.source.BadInputException;
  * Reads lines (ended by LF, CRLF or CR, as {@link java.io.BufferedReader#readLine}) of at most {@code
  * maxBytes} bytes of UTF-8 each, so one huge line cannot fill the memory: a longer line is skipped to
  * its end without being kept, and reported by a {@link BadInputException} naming its line; the next
- * call reads the line after it. Not thread-safe.
+ * call reads the line after it. So is a line that is not valid UTF-8, when the reader reports it and
+ * reads on ({@link StrictUtf8Reader}). Not thread-safe.
  */
 public final class LineReader implements Closeable {
   private final Reader in;
@@ -20,6 +21,7 @@ public final class LineReader implements Closeable {
   private int limit;
   private long line;
   private boolean inLine; // the next char belongs to line `line`, not to the one after it
+  private long notUtf8Line; // the line holding the last malformed bytes the reader reported; 0: none
 
   public LineReader(Reader in, long maxBytes) {
     this.in = in;
@@ -60,6 +62,9 @@ public final class LineReader implements Closeable {
       }
     }
     inLine = false;
+    if (notUtf8Line == line) {
+      throw new BadInputException("line " + line + ": not valid UTF-8");
+    }
     if (bytes > maxBytes) {
       throw new BadInputException("line " + line + ": longer than " + maxBytes + " bytes (--max-line-bytes)");
     }
@@ -73,10 +78,15 @@ public final class LineReader implements Closeable {
 
   private boolean fill() throws IOException {
     int n;
-    try {
-      n = in.read(buffer, 0, buffer.length);
-    } catch (CharacterCodingException e) {
-      throw new BadInputException("line " + (inLine ? line : line + 1) + ": not valid UTF-8");
+    while (true) {
+      try {
+        n = in.read(buffer, 0, buffer.length);
+        break;
+      } catch (CharacterCodingException e) {
+        // Remembered, and the line read to its end: readLine reports it then, and the next call
+        // reads the line after it.
+        notUtf8Line = inLine ? line : line + 1;
+      }
     }
     position = 0;
     limit = Math.max(0, n);

@@ -12,10 +12,12 @@ import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Decodes UTF-8 and fails on the first malformed byte, but only after it has handed out every
- * character before that byte, so a reader counting lines knows which line holds it ({@link
- * java.io.InputStreamReader} decodes ahead and fails up to 8 KiB early). Buffered: reading one
- * character at a time is cheap. Not thread-safe.
+ * Decodes UTF-8 and fails on each malformed byte sequence, but only after it has handed out every
+ * character before it, so a reader counting lines knows which line holds it ({@link
+ * java.io.InputStreamReader} decodes ahead and fails up to 8 KiB early). A caller that goes on after
+ * the {@link MalformedInputException} reads on from the byte after the malformed sequence (UTF-8
+ * resynchronizes at the next lead byte), as {@link LineReader} does to skip the line. Buffered:
+ * reading one character at a time is cheap. Not thread-safe.
  */
 public final class StrictUtf8Reader extends Reader {
   private final InputStream in;
@@ -53,7 +55,9 @@ public final class StrictUtf8Reader extends Reader {
   /** Decodes the next characters; false at the end of the input, the malformed byte's exception once none are left before it. */
   private boolean fill() throws IOException {
     if (malformed != null) {
-      throw malformed;
+      MalformedInputException pending = malformed;
+      malformed = null;
+      throw pending;
     }
     if (flushed) {
       return false;
@@ -63,10 +67,12 @@ public final class StrictUtf8Reader extends Reader {
       while (chars.position() == 0) {
         CoderResult result = decoder.decode(bytes, chars, endOfInput);
         if (result.isError()) {
-          malformed = new MalformedInputException(result.length());
+          MalformedInputException error = new MalformedInputException(result.length());
+          bytes.position(bytes.position() + result.length()); // decoding goes on after it
           if (chars.position() == 0) {
-            throw malformed;
+            throw error;
           }
+          malformed = error; // thrown by the next fill, once the characters before it are read
         } else if (result.isUnderflow() && chars.position() == 0) {
           if (endOfInput) {
             decoder.flush(chars);

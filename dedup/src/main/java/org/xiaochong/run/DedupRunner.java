@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import org.apache.lucene.index.DirectoryReader;
 import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.archive.ApartTable;
+import org.xiaochong.archive.ApplySettings;
 import org.xiaochong.archive.ArchiveTables;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.PlanMover;
@@ -120,6 +121,9 @@ public final class DedupRunner {
   private Map<String, String> methodSettings = Map.of();
   private ReferencedRows.Settings references = ReferencedRows.Settings.DEFAULT;
   private long movedByResume;
+  private ApplySettings applySettings = ApplySettings.DEFAULTS;
+  private Runnable lockCheck = () -> {};
+  private int readChunkRows = RecordSource.DEFAULT_CHUNK_ROWS;
 
   public DedupRunner(Database database, TableSpec spec, FingerprintIndex index, String configDigest, int threads, Progress progress) {
     this.database = database;
@@ -163,6 +167,27 @@ public final class DedupRunner {
   /** Uses these prefilter settings instead of {@link PrefilterSettings#DEFAULT}. */
   public DedupRunner withPrefilter(PrefilterSettings settings) {
     this.prefilterSettings = settings;
+    return this;
+  }
+
+  /** Reads the table at most {@code rows} rows per statement (index.read-chunk-rows; {@link RecordSource}). */
+  public DedupRunner withReadChunkRows(int rows) {
+    this.readChunkRows = rows;
+    return this;
+  }
+
+  /** Moves rows with these settings instead of {@link ApplySettings#DEFAULTS}. */
+  public DedupRunner withApplySettings(ApplySettings settings) {
+    this.applySettings = settings;
+    return this;
+  }
+
+  /**
+   * Runs {@code lockCheck} before each batch of an apply ({@link TableLock#requireHeld}): it throws
+   * when the table lock is lost, which stops the apply there (resumable).
+   */
+  public DedupRunner withLockCheck(Runnable lockCheck) {
+    this.lockCheck = lockCheck;
     return this;
   }
 
@@ -231,7 +256,7 @@ public final class DedupRunner {
     Window window = options.window(); // validates the window before any work
     Map<String, Double> seconds = new LinkedHashMap<>();
     long start = System.nanoTime();
-    RecordSource source = new RecordSource(database, spec);
+    RecordSource source = new RecordSource(database, spec).withChunkRows(readChunkRows);
     List<String> columns = source.checkSchema();
     RunLog runLog = new RunLog(database, spec.table());
     RunWatermark watermark = new RunWatermark(database, spec.table());
@@ -253,7 +278,8 @@ public final class DedupRunner {
         // rows included: a refused table stops here, with no run started.
         ReferencedRows referenced = ReferencedRows.check(database, spec, references);
         mover = new PlanMover(ArchiveTables.ensure(database, spec, columns),
-            FingerprintMethods.pairChecks(context(false)), referenced);
+            FingerprintMethods.pairChecks(context(false)), referenced).withSettings(applySettings)
+            .withLockCheck(lockCheck);
         watermark.ensureColumns();
         PlanMover.Resumed finished = mover.resumeInterrupted();
         resumed = finished.runs();

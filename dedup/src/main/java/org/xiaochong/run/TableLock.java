@@ -30,6 +30,13 @@ import org.xiaochong.source.TableSpec;
  * it may (a read-only user may not: then a second command names the holder by its connection id and
  * client address, from the process list). A row is trusted only while its connection id is the one
  * holding the lock, so a row left by a killed process is never shown.
+ *
+ * <p>The server may end the lock's session under a running command (a proxy's idle timeout, {@code
+ * pt-kill}, {@code KILL}, a failover), and with it the lock: a second command could then start. So
+ * the commands that move rows call {@link #requireHeld} before each batch and stop when it is gone.
+ * (A batch under way when the lock goes finishes: the check bounds the overlap to one batch.)
+ *
+ * <p>Thread-safe: the apply's workers check it at once.
  */
 public final class TableLock implements AutoCloseable {
   private final Connection connection;
@@ -169,6 +176,29 @@ public final class TableLock implements AutoCloseable {
     } catch (java.io.IOException e) {
       return "unknown";
     }
+  }
+
+  /**
+   * Throws an {@link IllegalStateException} saying so when this session no longer holds the lock (the
+   * session ended, or the lock was released under it): {@code IS_USED_LOCK} must name this session.
+   */
+  public synchronized void requireHeld() {
+    String reason;
+    try (PreparedStatement used = connection.prepareStatement("SELECT IS_USED_LOCK(?) = CONNECTION_ID()")) {
+      used.setString(1, name);
+      try (ResultSet rs = used.executeQuery()) {
+        if (rs.next() && rs.getBoolean(1)) {
+          return;
+        }
+        reason = "another session holds it or none does";
+      }
+    } catch (SQLException e) {
+      reason = "its server session ended: " + Database.rootMessage(e);
+    }
+    // No cause attached: the command line shows the innermost message, which is this one.
+    throw new IllegalStateException("the lock of table " + name.substring("xiaochong.".length()) + " was lost ("
+        + reason + "); stopped so that no second command works beside this one. What was done stands: run the"
+        + " command again to finish it");
   }
 
   /** Releases the lock (closing its session would release it too). */

@@ -24,7 +24,11 @@ class CheckCommandTest {
   @TempDir Path dir;
 
   private int execute(Path config, String stdin, StringWriter out, StringWriter err, String... args) {
-    CommandLine cli = new CommandLine(new CheckCommand(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8))));
+    return execute(config, stdin.getBytes(StandardCharsets.UTF_8), out, err, args);
+  }
+
+  private int execute(Path config, byte[] stdin, StringWriter out, StringWriter err, String... args) {
+    CommandLine cli = new CommandLine(new CheckCommand(new ByteArrayInputStream(stdin)));
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
     List<String> all = new ArrayList<>(List.of("--config", config.toString()));
@@ -148,5 +152,42 @@ class CheckCommandTest {
     assertThat(verdicts.get(3).get("line").asLong()).isEqualTo(4);
     assertThat(verdicts).extracting(v -> v.path("id").isIntegralNumber() ? v.get("id").asLong() : null)
         .containsExactly(1L, null, 3L, null, 5L);
+  }
+
+  @Test
+  void check_lineNotValidUtf8_isAnsweredWithAnErrorNamingItAndTheNextLinesAreChecked() throws Exception {
+    Path config = dir.resolve("c.properties");
+    Files.writeString(config, "index.dir=" + dir.resolve("index") + "\n");
+    DedupConfig dedupConfig = DedupConfig.load(config, java.util.Map.of());
+    try (FingerprintIndex index = FingerprintIndex.open(dedupConfig.indexDir(), dedupConfig.fieldsDigest(), false)) {
+      index.commit();
+    }
+    java.io.ByteArrayOutputStream input = new java.io.ByteArrayOutputStream();
+    input.writeBytes((post(11, "13800138000", "2025-01-01 08:00:00") + "\n").getBytes(StandardCharsets.UTF_8));
+    // A GBK-encoded title: not UTF-8. Decoded leniently it would be checked as another post.
+    byte[] gbk = post(12, "13900001111", "2025-01-02 08:00:00").replace("供应山东烟台红富士苹果", "@@")
+        .getBytes(StandardCharsets.UTF_8);
+    String withGbk = new String(gbk, StandardCharsets.UTF_8);
+    int at = withGbk.indexOf("@@");
+    input.writeBytes(withGbk.substring(0, at).getBytes(StandardCharsets.UTF_8));
+    input.writeBytes("供应苹果".getBytes(java.nio.charset.Charset.forName("GBK")));
+    input.writeBytes((withGbk.substring(at + 2) + "\n").getBytes(StandardCharsets.UTF_8));
+    input.writeBytes((post(13, "13700001111", "2025-01-03 08:00:00") + "\n").getBytes(StandardCharsets.UTF_8));
+    StringWriter out = new StringWriter();
+
+    int code = execute(config, input.toByteArray(), out, new StringWriter());
+
+    List<JsonNode> verdicts = new ArrayList<>();
+    for (String line : out.toString().split("\n")) {
+      verdicts.add(new ObjectMapper().readTree(line));
+    }
+    assertThat(code).isEqualTo(3);
+    assertThat(verdicts).hasSize(3);
+    assertThat(verdicts.get(0).get("verdict").asText()).isEqualTo("new");
+    assertThat(verdicts.get(1).get("verdict").asText()).isEqualTo("error");
+    assertThat(verdicts.get(1).get("line").asLong()).isEqualTo(2);
+    assertThat(verdicts.get(1).get("error").asText()).isEqualTo("line 2: not valid UTF-8");
+    assertThat(verdicts.get(2).get("verdict").asText()).isEqualTo("new");
+    assertThat(verdicts.get(2).get("id").asLong()).isEqualTo(13);
   }
 }

@@ -81,13 +81,32 @@ class DedupConfigTest {
       "near.min-similarity|0,6|near.min-similarity '0,6' is not a number",
       "near.traditional|1|near.traditional '1' must be true or false",
       "apply.referenced|cascade|apply.referenced 'cascade' must be refuse, merge or keep",
-      "apply.delete-triggers|yes|apply.delete-triggers 'yes' must be refuse or accept"})
+      "apply.delete-triggers|yes|apply.delete-triggers 'yes' must be refuse or accept",
+      "apply.batch-rows|0|apply.batch-rows (0) must be in [1, 1000000]",
+      "apply.batch-bytes|32MB|apply.batch-bytes '32MB' is not a whole number",
+      "apply.lock-wait-seconds|0|apply.lock-wait-seconds (0) must be in [1, 3600]",
+      "apply.pause-ms|-5|apply.pause-ms (-5) must be in [0, 60000]",
+      "index.read-chunk-rows|10|index.read-chunk-rows (10) must be in [100, 10000000]"})
   void fromProperties_badValue_oneLineNamingKeyAndValue(String key, String value, String message) {
     Properties props = new Properties();
     props.setProperty(key, value);
     assertThatThrownBy(() -> DedupConfig.fromProperties(props, Map.of()))
         .isInstanceOf(BadInputException.class)
         .hasMessage(message);
+  }
+
+  @Test
+  void fromProperties_applyAndReadSettings_areRead() {
+    Properties props = new Properties();
+    props.setProperty("apply.batch-rows", "500");
+    props.setProperty("apply.lock-wait-seconds", "2");
+    props.setProperty("apply.pause-ms", "100");
+    props.setProperty("index.read-chunk-rows", "5000");
+
+    DedupConfig config = DedupConfig.fromProperties(props, Map.of());
+
+    assertThat(config.apply()).isEqualTo(new org.xiaochong.archive.ApplySettings(500, 32L << 20, 2, 8, 100));
+    assertThat(config.readChunkRows()).isEqualTo(5000);
   }
 
   @Test

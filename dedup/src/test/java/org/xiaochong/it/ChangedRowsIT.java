@@ -134,7 +134,8 @@ class ChangedRowsIT extends DbTestSupport {
     insert(TABLE, 1, TITLE, "苹果", "13800138000", CONTENT, OLD);
     insert(TABLE, 2, TITLE, "苹果", "13800138000", CONTENT, NEW);
     insert(TABLE, 3, OTHER_TITLE, "脐橙", "13900139000", OTHER_CONTENT, NEW);
-    useHandle(h -> h.execute("UPDATE " + TABLE + " SET updated = '2020-01-01 00:00:00'")); // long before any sync
+    // Long before any sync, but for row 2, written now: the watermark is the column's largest value.
+    useHandle(h -> h.execute("UPDATE " + TABLE + " SET updated = '2020-01-01 00:00:00' WHERE id <> 2"));
     run(TABLE, dir, "exact", false, true, "updated"); // records when the sync started
     assertThat(run(TABLE, dir, "exact", false, true, "updated").summary().indexChanged()).isZero();
     // An edit that does not touch the updated column is not seen: proof the checksums of the other
@@ -151,6 +152,53 @@ class ChangedRowsIT extends DbTestSupport {
     assertThat(applied.summary().indexAdded()).isEqualTo(1);
     assertThat(applied.summary().indexDeleted()).isEqualTo(1);
     assertThat(pairs(applied.plan())).containsExactly("2->1 EXACT");
+  }
+
+  @Test
+  void updatedColumn_datetimeWrittenWestOfUtc_editIsSeen() {
+    createPostsTable(TABLE);
+    useHandle(h -> h.execute("ALTER TABLE " + TABLE + " ADD COLUMN updated DATETIME NULL, ADD KEY (updated)"));
+    insert(TABLE, 1, TITLE, "苹果", "13800138000", CONTENT, OLD);
+    insert(TABLE, 3, OTHER_TITLE, "脐橙", "13900139000", OTHER_CONTENT, NEW);
+    // The site writes the column with NOW() in its own session's zone, eight hours west of UTC.
+    String site = "SET SESSION time_zone = '-08:00'";
+    useHandle(h -> {
+      h.execute(site);
+      h.execute("UPDATE " + TABLE + " SET updated = NOW()");
+    });
+    run(TABLE, dir, "exact", false, true, "updated"); // records the watermark
+    useHandle(h -> {
+      h.execute(site);
+      h.execute("UPDATE " + TABLE + " SET content = '长期求购赣南脐橙，量大从优。', updated = NOW() WHERE id = 3");
+    });
+
+    DedupRunner.Outcome outcome = run(TABLE, dir, "exact", false, true, "updated");
+
+    assertThat(outcome.summary().indexChanged()).isEqualTo(1);
+  }
+
+  @Test
+  void updatedWatermark_goesBackToTheOldestOpenTransaction() throws Exception {
+    createPostsTable(TABLE);
+    useHandle(h -> h.execute("ALTER TABLE " + TABLE + " ADD COLUMN updated DATETIME NULL"));
+    insert(TABLE, 1, TITLE, "苹果", "13800138000", CONTENT, OLD);
+    useHandle(h -> h.execute("UPDATE " + TABLE + " SET updated = '2025-06-01 12:00:00'"));
+    org.xiaochong.source.RecordSource source = new org.xiaochong.source.RecordSource(database(), spec(TABLE));
+    assertThat(source.updatedWatermark("updated")).isEqualTo("2025-06-01 12:00:00");
+
+    // A site transaction that has written and not committed: its row may hold an earlier time than
+    // the rows others commit meanwhile.
+    try (org.jdbi.v3.core.Handle site = database().jdbi().open()) {
+      site.begin();
+      site.execute("UPDATE " + TABLE + " SET title = title WHERE id = 1");
+      Thread.sleep(2_500);
+
+      String watermark = source.updatedWatermark("updated");
+
+      site.rollback();
+      assertThat(LocalDateTime.parse(watermark.replace(' ', 'T')))
+          .isBeforeOrEqualTo(LocalDateTime.of(2025, 6, 1, 11, 59, 58));
+    }
   }
 
   @Test

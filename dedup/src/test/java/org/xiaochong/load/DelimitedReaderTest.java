@@ -95,4 +95,16 @@ class DelimitedReaderTest {
 
     assertThatThrownBy(() -> rows(reader)).isInstanceOf(BadInputException.class).hasMessage("line 5002: not valid UTF-8");
   }
+
+  @Test
+  void csv_manyQuotesInsideAnUnquotedField_readInLinearTime() throws IOException {
+    String quotes = "a" + "\"".repeat(1_500_000);
+    DelimitedReader reader = DelimitedReader.csv(new StringReader("id,text\n1," + quotes + "\n2, \"b\"\n"), true,
+        4 << 20);
+
+    List<List<String>> rows = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+        java.time.Duration.ofSeconds(10), () -> rows(reader));
+
+    assertThat(rows).containsExactly(List.of("1", quotes), List.of("2", "b"));
+  }
 }

@@ -52,6 +52,24 @@ class LineReaderTest {
   }
 
   @Test
+  void readLine_afterALineNotValidUtf8_readsTheNextLines() throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    bytes.writeBytes("苹果\n".getBytes(StandardCharsets.UTF_8));
+    bytes.writeBytes(new byte[] {'a', (byte) 0xC3, '(', 'b', (byte) 0xFF, '\n'});
+    bytes.writeBytes("梨\n".getBytes(StandardCharsets.UTF_8));
+    bytes.writeBytes(new byte[] {(byte) 0xE4, (byte) 0xB8, '\n'}); // a character cut short
+    bytes.writeBytes("end".getBytes(StandardCharsets.UTF_8));
+    LineReader reader = new LineReader(new StrictUtf8Reader(new ByteArrayInputStream(bytes.toByteArray())), 1 << 20);
+
+    assertThat(reader.readLine()).isEqualTo("苹果");
+    assertThatThrownBy(reader::readLine).isInstanceOf(BadInputException.class).hasMessage("line 2: not valid UTF-8");
+    assertThat(reader.readLine()).isEqualTo("梨");
+    assertThatThrownBy(reader::readLine).isInstanceOf(BadInputException.class).hasMessage("line 4: not valid UTF-8");
+    assertThat(reader.readLine()).isEqualTo("end");
+    assertThat(reader.readLine()).isNull();
+  }
+
+  @Test
   void strictUtf8Reader_decodesMultiByteCharactersAcrossBufferEdges() throws IOException {
     String text = ("供应红富士苹果😀,é\n").repeat(3000);
     StringBuilder read = new StringBuilder();

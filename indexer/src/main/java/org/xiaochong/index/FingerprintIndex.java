@@ -44,7 +44,7 @@ public final class FingerprintIndex implements Closeable {
   private final String indexId;
   /** The number of the last sync that indexed records; committed with the next commit. */
   private volatile long syncSeq;
-  /** The server's clock at the start of the last sync (null: none recorded); committed with the next commit. */
+  /** The updated-column watermark of the last sync (null: none recorded); committed with the next commit. */
   private volatile String syncStarted;
 
   private FingerprintIndex(Path path, Directory directory, IndexWriter writer, String fieldsDigest,
@@ -219,14 +219,14 @@ public final class FingerprintIndex implements Closeable {
     return ++syncSeq;
   }
 
-  /** The server's clock when the last committed sync started, or null. */
+  /** The updated-column watermark recorded when the last committed sync started, or null. */
   String syncStarted() {
     return syncStarted;
   }
 
-  /** Records the server's clock at the start of this sync (committed with the next commit). */
-  void setSyncStarted(String serverTime) {
-    this.syncStarted = serverTime;
+  /** Records the updated-column watermark at the start of this sync (committed with the next commit). */
+  void setSyncStarted(String watermark) {
+    this.syncStarted = watermark;
   }
 
   public void addDocument(Document doc) {

@@ -22,8 +22,9 @@ import org.xiaochong.source.RecordSource;
  * org.xiaochong.source.RowChecksum}, computed by the server here and by whichever side reads the full
  * rows when they are indexed, the two agreeing byte for byte). A row whose time or checksum differs from its document's is deleted from the index and indexed again, like a missing row. With
  * an updated column ({@link #withUpdatedColumn}), the id stream reads ids only and the checksums are
- * compared only for the rows updated since the last sync started (minus {@link
- * #UPDATED_MARGIN_SECONDS}). The rows to add are then streamed in full when they are many (or the
+ * compared only for the rows updated since the watermark the last sync recorded as it started (the
+ * column's largest value then, less the age of the oldest open transaction: {@link
+ * org.xiaochong.source.RecordSource#updatedWatermark}), minus {@link #UPDATED_MARGIN_SECONDS}. The rows to add are then streamed in full when they are many (or the
  * index is empty), in {@code threads} id slices read and indexed in parallel, else fetched by id in
  * batches. Every sync that indexes rows takes the next sync number of the index ({@link
  * FingerprintIndex#nextSyncSeq}), which its documents carry.
@@ -36,8 +37,11 @@ public final class IndexSync {
   private static final int PROGRESS_STEP = 1024;
 
   /**
-   * Rows updated this long before the last sync started are compared again: a transaction that set its
-   * updated value before the sync started but committed after the sync read the table is still seen.
+   * Rows updated this long before the last sync's watermark are compared again: a transaction that set
+   * its updated value before the sync started but committed after the sync read the table is still
+   * seen, when the user may not see the server's open transactions (the watermark then does not go
+   * back to them), and so are the repeated hour of a DATETIME column written in a zone with daylight
+   * saving.
    */
   static final int UPDATED_MARGIN_SECONDS = 3600;
 
@@ -126,7 +130,7 @@ public final class IndexSync {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-    String syncStarted = updatedColumn == null ? null : source.serverNow();
+    String syncStarted = updatedColumn == null ? null : source.updatedWatermark(updatedColumn);
     long tableRows;
     Indexed done;
     long changed = 0;

@@ -34,6 +34,24 @@ public final class Database implements AutoCloseable {
   /** The schema the embedded server creates and uses. */
   static final String EMBEDDED_SCHEMA = "xiaochong";
 
+  /**
+   * The {@code sql_mode} of every session this tool opens, whatever the server's: the statements are
+   * written for it, and a server's mode must not change what they do.
+   * <ul>
+   *   <li>{@code STRICT_TRANS_TABLES}: a value that does not fit fails the statement instead of being
+   *       truncated with a warning (an archived or restored row keeps every byte or nothing moves);
+   *   <li>{@code NO_AUTO_VALUE_ON_ZERO}: a row with id 0 is archived and restored as id 0, not given
+   *       the next AUTO_INCREMENT value;
+   *   <li>{@code NO_ENGINE_SUBSTITUTION}: {@code ENGINE=InnoDB} is InnoDB or an error.
+   * </ul>
+   * And what it leaves out: {@code NO_BACKSLASH_ESCAPES} (the plan's {@code LOAD DATA … FIELDS
+   * TERMINATED BY '\t'}, its {@code \N} for NULL and every string literal rely on backslash
+   * escapes), {@code ANSI_QUOTES} (identifiers are quoted with backticks, but a double-quoted literal
+   * would become an identifier), {@code NO_ZERO_DATE}/{@code NO_ZERO_IN_DATE} (a zero date stored under
+   * a lenient mode must move with its row), {@code PAD_CHAR_TO_FULL_LENGTH} (CHAR values read as stored).
+   */
+  public static final String SQL_MODE = "STRICT_TRANS_TABLES,NO_AUTO_VALUE_ON_ZERO,NO_ENGINE_SUBSTITUTION";
+
   private final Jdbi jdbi;
   private final String url;
   private final Properties connectionProperties;
@@ -84,6 +102,9 @@ public final class Database implements AutoCloseable {
     props.putIfAbsent("characterEncoding", "UTF-8");
     props.putIfAbsent("useUnicode", "true");
     props.putIfAbsent("connectTimeout", "10000");
+    // Set on every connection as it opens (Jdbi's, the lock's, the plan's LOAD DATA one): see SQL_MODE.
+    // DbSettings refuses a URL that sets sessionVariables itself.
+    props.setProperty("sessionVariables", "sql_mode='" + SQL_MODE + "'");
     Jdbi jdbi = Jdbi.create(url, props).installPlugin(new SqlObjectPlugin());
     // LocalDateTime (DATETIME) values go to the server as text with their fractions (SqlTime) and come
     // back as they are. Jdbi's defaults pass them through java.sql.Timestamp, an instant in the JVM's
@@ -235,6 +256,24 @@ public final class Database implements AutoCloseable {
   /** True when the server rolled the transaction back to break a deadlock (SQLState 40001). */
   public static boolean isDeadlock(Throwable e) {
     return hasSqlState(e, "40001");
+  }
+
+  /**
+   * True when a statement waited {@code innodb_lock_wait_timeout} for a row lock in vain (error 1205,
+   * ER_LOCK_WAIT_TIMEOUT; by code, as the SQLState differs between servers and drivers). The server
+   * rolled back only that statement ({@code innodb_rollback_on_timeout} is off by default): the caller
+   * rolls back the transaction.
+   */
+  public static boolean isLockWaitTimeout(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && sql.getErrorCode() == 1205) {
+        return true;
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return false;
   }
 
   private static boolean hasSqlState(Throwable e, String state) {

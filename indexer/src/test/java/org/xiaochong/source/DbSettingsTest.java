@@ -28,7 +28,11 @@ class DbSettingsTest {
       "jdbc:mysql://db1.example.com:3306,dedup:S3cret@db2.example.com/crawl",
       "jdbc:mysql://db.example.com/crawl?user=dedup&password=S3cret",
       "jdbc:mysql://db.example.com/crawl?user=dedup&PASSWORD=S3cret",
-      "jdbc:mysql://address=(host=db.example.com)(password=S3cret)/crawl"})
+      "jdbc:mysql://address=(host=db.example.com)(password=S3cret)/crawl",
+      "jdbc:mysql://db.example.com/crawl?user=dedup&password1=S3cret",
+      "jdbc:mysql://db.example.com/crawl?password2=S3cret&user=dedup",
+      "jdbc:mysql://db.example.com/crawl?Password3 =S3cret",
+      "jdbc:mysql://address=(host=db.example.com)(password1=S3cret)/crawl"})
   void passwordInUrl_isRefusedWithoutBeingPrinted(String url) {
     assertThatThrownBy(() -> settings(url))
         .isInstanceOf(BadInputException.class)
@@ -58,5 +62,16 @@ class DbSettingsTest {
   void redactUrl_hidesUserInfoAndPasswordParameters() {
     assertThat(DbSettings.redactUrl("jdbc:mysql://u:p@h/db?password=x&a=b")).isEqualTo("jdbc:mysql://***@h/db?password=***&a=b");
     assertThat(settings("jdbc:mysql://dedup@h/db").toString()).doesNotContain("pw");
+    assertThat(DbSettings.redactUrl("jdbc:mysql://h/db?password1=x&password2=y;a=b"))
+        .isEqualTo("jdbc:mysql://h/db?password1=***&password2=***;a=b");
+    assertThat(DbSettings.redactUrl("jdbc:mysql://address=(host=h)(password1=x)/db"))
+        .isEqualTo("jdbc:mysql://address=(host=h)(password1=***)/db");
+  }
+
+  @Test
+  void sessionVariablesInUrl_isRefused() {
+    assertThatThrownBy(() -> settings("jdbc:mysql://db.example.com/crawl?sessionVariables=sql_mode=''"))
+        .isInstanceOf(BadInputException.class)
+        .hasMessageContaining("sessionVariables");
   }
 }
