@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jdbi.v3.core.Handle;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.xiaochong.archive.ApplySettings;
 import org.xiaochong.archive.ArchiveTables;
 import org.xiaochong.archive.Restorer;
+import org.xiaochong.archive.RowsMovedException;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.run.DedupRunner;
@@ -102,29 +104,23 @@ class GentleApplyIT extends DbTestSupport {
     twinPairs(table, 12);
     ApplySettings oneRowBatches = new ApplySettings(1, 32L << 20, 5, 8, 300);
     TableLock lock = TableLock.acquire(database(), spec(table), "run --apply");
-    // Another session ends the lock's session (pt-kill, a proxy, a failover) once a batch has moved.
-    CompletableFuture<Void> killer = CompletableFuture.runAsync(() -> {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (archived(table) == 0 && System.nanoTime() < deadline) {
-        Thread.onSpinWait();
-      }
-      useHandle(h -> {
-        long holder = h.createQuery("SELECT IS_USED_LOCK(CONCAT('xiaochong.', DATABASE(), '.', ?))")
-            .bind(0, table).mapTo(Long.class).one();
-        h.execute("KILL CONNECTION " + holder);
-      });
-    }, sessions);
+    CompletableFuture<Void> killer = killLockHolderOnceArchived(table);
+    RowsMovedException stopped;
     try {
-      assertThatThrownBy(() -> apply(table, oneRowBatches, lock::requireHeld))
-          .isInstanceOf(IllegalStateException.class)
+      Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(
+          () -> apply(table, oneRowBatches, lock::requireHeld));
+      // Rows had moved: the stop says how many (exit code 4 on the command line), and why.
+      assertThat(thrown).isInstanceOf(RowsMovedException.class)
           .hasMessageContaining("lock of table")
           .hasMessageContaining("was lost");
+      stopped = (RowsMovedException) thrown;
     } finally {
       killer.get(60, TimeUnit.SECONDS);
       lock.close();
     }
     long movedBeforeTheStop = archived(table);
     assertThat(movedBeforeTheStop).isBetween(1L, 11L);
+    assertThat(stopped.rows()).isEqualTo(movedBeforeTheStop);
     assertThat(count(table)).isEqualTo(24 - movedBeforeTheStop);
     long runId = withHandle(h -> h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = ?")
         .bind(0, table).mapTo(Long.class).one());
@@ -137,6 +133,48 @@ class GentleApplyIT extends DbTestSupport {
     assertThat(status(runId)).isEqualTo("applied");
     assertThat(ids(table)).containsExactly(2L, 4L, 6L, 8L, 10L, 12L, 14L, 16L, 18L, 20L, 22L, 24L);
     assertThat(archived(table)).isEqualTo(12);
+  }
+
+  @Test
+  void runCommand_lockLostAfterRowsMoved_exitsFourWithOneLineAndTheNextRunFinishes() throws Exception {
+    String table = "gentle_lock_cli";
+    twinPairs(table, 12);
+    Path config = writeConfig(dir, table, dir.resolve("index-cli"),
+        Map.of("apply.batch-rows", "1", "apply.pause-ms", "300"));
+    CompletableFuture<Void> killer = killLockHolderOnceArchived(table);
+
+    CliRun run = cli("run", "--config", config.toString(), "--apply");
+    killer.get(60, TimeUnit.SECONDS);
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(4);
+    assertThat(run.errLines()).singleElement().asString()
+        .contains("archived and deleted").contains("lock of table").contains("was lost");
+    long moved = archived(table);
+    assertThat(moved).isBetween(1L, 11L);
+    assertThat(count(table)).isEqualTo(24 - moved);
+
+    CliRun next = cli("run", "--config", config.toString(), "--apply");
+    assertThat(next.exitCode()).as(next.err()).isZero();
+    assertThat(ids(table)).containsExactly(2L, 4L, 6L, 8L, 10L, 12L, 14L, 16L, 18L, 20L, 22L, 24L);
+    assertThat(archived(table)).isEqualTo(12);
+  }
+
+  /**
+   * Another session ends the session holding the table's lock (pt-kill, a proxy, a failover) once a
+   * batch has moved a row.
+   */
+  private CompletableFuture<Void> killLockHolderOnceArchived(String table) {
+    return CompletableFuture.runAsync(() -> {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (archived(table) == 0 && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+      }
+      useHandle(h -> {
+        long holder = h.createQuery("SELECT IS_USED_LOCK(CONCAT('xiaochong.', DATABASE(), '.', ?))")
+            .bind(0, table).mapTo(Long.class).one();
+        h.execute("KILL CONNECTION " + holder);
+      });
+    }, sessions);
   }
 
   @Test
