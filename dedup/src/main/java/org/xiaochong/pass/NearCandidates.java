@@ -9,8 +9,11 @@ import java.util.function.LongToIntFunction;
  * (which decides on the candidates found). Stateless and thread-safe.
  */
 public final class NearCandidates {
-  /** Documents above which a key counts as common (see {@link #candidateKeys}). */
-  public static final int COMMON_KEY = 64;
+  /**
+   * Records above which a key counts as common ({@link #stopBefore}): 96, where cora keeps its recall
+   * with a stop rule that counts newer records, not kept ones (NEAR-FINGERPRINTS.md, "Candidates at scale").
+   */
+  public static final int COMMON_KEY = 96;
 
   /**
    * Records above which a key finds no candidates (it still weighs in the similarity): the looked-up
