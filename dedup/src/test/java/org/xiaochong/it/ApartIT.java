@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
@@ -75,6 +77,8 @@ class ApartIT extends DbTestSupport {
    * Two undone runs of two methods: an exact run restored, then a near run restored. The near run's
    * restored rows have, besides the kept row they were removed for, that row's exact twins restored
    * by the first undo, as similar as it: the next run of every method must not take one of them.
+   * (Rows no run removed are not the undo's: simhash, which has no veto on another price or place,
+   * may take one of a pair that near keeps apart, e.g. one seller's lemons at 1.89 and 2.37 元/箱.)
    */
   @Test
   void runApply_afterRestoresOfAnExactAndANearRun_noRestoredRowRemovedByAnyMethod() {
@@ -82,14 +86,25 @@ class ApartIT extends DbTestSupport {
     List<List<String>> before = snapshot(TABLE);
     Path config = writeConfig(dir, TABLE, dir.resolve("index"), Map.of());
     long exactRun = runId(applied(config, "exact", "--apply"));
+    Set<String> restored = new TreeSet<>(archivedIds(exactRun));
     assertThat(cli("restore", "--config", config.toString(), "--run", Long.toString(exactRun)).exitCode()).isZero();
     long nearRun = runId(applied(config, "exact,near", "--full", "--apply"));
     assertThat(count(TABLE)).isLessThan(before.size()); // the near pass found duplicates the exact undo left
+    restored.addAll(archivedIds(nearRun));
     assertThat(cli("restore", "--config", config.toString(), "--run", Long.toString(nearRun)).exitCode()).isZero();
+    assertThat(snapshot(TABLE)).isEqualTo(before);
 
     applied(config, "exact,near,simhash", "--apply");
 
-    assertThat(snapshot(TABLE)).isEqualTo(before);
+    assertThat(snapshot(TABLE).stream().filter(row -> restored.contains(row.get(0))))
+        .isEqualTo(before.stream().filter(row -> restored.contains(row.get(0))).toList())
+        .hasSize(restored.size());
+  }
+
+  /** The ids a run archived, as {@link #snapshot} writes them. */
+  private static List<String> archivedIds(long runId) {
+    return withHandle(h -> h.createQuery("SELECT CAST(id AS CHAR) FROM " + TABLE + "_removed WHERE dedup_run_id = ?")
+        .bind(0, runId).mapTo(String.class).list());
   }
 
   private static CliRun applied(Path config, String methods, String... options) {
