@@ -164,9 +164,14 @@ class GentleApplyIT extends DbTestSupport {
    * batch has moved a row.
    */
   private CompletableFuture<Void> killLockHolderOnceArchived(String table) {
+    return killLockHolderWhen(table, () -> archived(table) > 0);
+  }
+
+  /** As {@link #killLockHolderOnceArchived}, once {@code moved} says so. */
+  private CompletableFuture<Void> killLockHolderWhen(String table, java.util.function.BooleanSupplier moved) {
     return CompletableFuture.runAsync(() -> {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (archived(table) == 0 && System.nanoTime() < deadline) {
+      while (!moved.getAsBoolean() && System.nanoTime() < deadline) {
         Thread.onSpinWait();
       }
       useHandle(h -> {
@@ -199,6 +204,37 @@ class GentleApplyIT extends DbTestSupport {
       assertThat(new Restorer(archive).withLockCheck(again::requireHeld).restore(runId)).isEqualTo(3);
     }
     assertThat(ids(table)).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
+  }
+
+  @Test
+  void restore_lockLostAfterRowsCameBack_stopsWithTheCountAndRunningItAgainFinishes() throws Exception {
+    String table = "gentle_restore_mid";
+    twinPairs(table, 6);
+    long runId = runExact(table, dir.resolve("index"), null, null, true).summary().runId();
+    assertThat(count(table)).isEqualTo(6);
+    ArchiveTables archive = ArchiveTables.ensure(database(), spec(table),
+        new RecordSource(database(), spec(table)).checkSchema());
+    TableLock lock = TableLock.acquire(database(), spec(table), "restore --run " + runId);
+    CompletableFuture<Void> killer = killLockHolderWhen(table, () -> count(table) > 6);
+    Throwable thrown;
+    try {
+      thrown = org.assertj.core.api.Assertions.catchThrowable(() -> new Restorer(archive)
+          .withSettings(new ApplySettings(1, 32L << 20, 5, 8, 300)).withLockCheck(lock::requireHeld).restore(runId));
+    } finally {
+      killer.get(60, TimeUnit.SECONDS);
+      lock.close();
+    }
+    long back = count(table) - 6;
+    assertThat(back).isBetween(1L, 5L);
+    // Rows came back before the stop: counted, so that the command line exits 4.
+    assertThat(thrown).isInstanceOf(RowsMovedException.class).hasMessageContaining("was lost");
+    assertThat(((RowsMovedException) thrown).rows()).isEqualTo(back);
+    assertThat(status(runId)).isEqualTo("restoring");
+    try (TableLock again = TableLock.acquire(database(), spec(table), "restore --run " + runId)) {
+      assertThat(new Restorer(archive).withLockCheck(again::requireHeld).restore(runId)).isEqualTo(6 - back);
+    }
+    assertThat(count(table)).isEqualTo(12);
+    assertThat(archived(table)).isZero();
   }
 
   @Test
