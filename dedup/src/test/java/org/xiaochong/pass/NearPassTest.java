@@ -26,7 +26,7 @@ import org.xiaochong.index.NearSchema;
  */
 class NearPassTest {
   private static final String APPLE = "红富士苹果：供应山东烟台红富士苹果约12000斤，个大皮薄，价格2.50元/斤，联系人王先生，电话13800138000。";
-  private static final String APPLE_PRICE = "红富士苹果：供应山东烟台红富士苹果约12000斤，个大皮薄，价格2.80元/斤，联系人王先生，电话13800138000。";
+  private static final String APPLE_PRICE = "红富士苹果：供应山东烟台红富士苹果约12000斤，个大皮薄，价格2.70元/斤，联系人王先生，电话13800138000。";
   private static final String APPLE_SENTENCE = "红富士苹果：供应山东烟台红富士苹果约12000斤，个大皮薄，价格2.50元/斤，全国包邮，联系人王先生，电话13800138000。";
   private static final String APPLE_OTHER_SELLER = "红富士苹果：供应山东烟台红富士苹果约12000斤，个大皮薄，价格2.50元/斤，联系人李女士，电话13912345678。";
   private static final String PEAR_SAME_SELLER = "黄花梨：供应山东烟台黄花梨约12000斤，个大皮薄，价格2.50元/斤，联系人王先生，电话13800138000。";
@@ -119,7 +119,7 @@ class NearPassTest {
     // A changed price alone keeps the quantity: still a near duplicate (APPLE_PRICE above).
     assertThat(run(Window.ALL, new long[0], post(1, 100, APPLE), post(2, 200, APPLE_PRICE))).containsOnly(Map.entry(1L, 2L));
     // Price and stock both updated, nothing else changed: a repost, which the veto lets through.
-    String update = "红富士苹果：供应山东烟台红富士苹果约9000斤，个大皮薄，价格2.80元/斤，联系人王先生，电话13800138000。";
+    String update = "红富士苹果：供应山东烟台红富士苹果约9000斤，个大皮薄，价格2.70元/斤，联系人王先生，电话13800138000。";
     assertThat(run(lenient, Window.ALL, new long[0], post(1, 100, APPLE), post(2, 200, update)))
         .containsOnly(Map.entry(1L, 2L));
   }
@@ -127,7 +127,7 @@ class NearPassTest {
   @Test
   void run_postWithOnlyAPrice_changedPriceIsStillANearDuplicate() {
     String before = "红富士苹果：供应山东烟台红富士苹果，个大皮薄，品质保证，价格2.50元/斤，联系人王先生，电话13800138000。";
-    String after = "红富士苹果：供应山东烟台红富士苹果，个大皮薄，品质保证，价格2.80元/斤，联系人王先生，电话13800138000。";
+    String after = "红富士苹果：供应山东烟台红富士苹果，个大皮薄，品质保证，价格2.70元/斤，联系人王先生，电话13800138000。";
     assertThat(run(Window.ALL, new long[0], post(1, 100, before), post(2, 200, after))).containsOnly(Map.entry(1L, 2L));
   }
 

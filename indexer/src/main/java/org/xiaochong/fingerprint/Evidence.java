@@ -89,12 +89,19 @@ public final class Evidence {
    */
   public static final double LOT_TOLERANCE = 0.4;
 
-  /** Units of money: their amounts contradict outright beyond {@link #RELATIVE_TOLERANCE}, like a price column's. */
+  /**
+   * Two prices contradict outright ({@link #contradicts}) when they differ by more than 10 % of the
+   * larger: on real classified ads, pairs with prices more than 10 % apart were other ads (issue 22); a
+   * repost revises a price by a step of a few percent.
+   */
+  public static final double PRICE_TOLERANCE = 0.1;
+
+  /** Units of money: their amounts contradict outright beyond {@link #PRICE_TOLERANCE}. */
   private static final int[] MONEY_UNITS = List.of("元", "万元", "块", "角").stream().mapToInt(Evidence::unitId).toArray();
 
   /**
    * Whether either record contradicts an item of the other that is not a date: another place, another
-   * price (beyond {@link #RELATIVE_TOLERANCE}) or another lot (beyond {@link #LOT_TOLERANCE}). Such a
+   * price (beyond {@link #PRICE_TOLERANCE}) or another lot (beyond {@link #LOT_TOLERANCE}). Such a
    * pair is no near duplicate whatever else they share: the same seller's offer of the same product
    * from another place or of another lot shares the phone, the name and the template, which outweigh
    * any one differing value in the similarity (NEAR-FINGERPRINTS.md, "Evidence against a pair"). A
@@ -115,8 +122,8 @@ public final class Evidence {
 
   /**
    * The weight of the items of {@code a} that {@code b} contradicts: in the similarity (dates too, every
-   * amount beyond {@link #RELATIVE_TOLERANCE}), or outright ({@code outright}: no dates, lots beyond
-   * {@link #LOT_TOLERANCE}).
+   * amount beyond {@link #RELATIVE_TOLERANCE}), or outright ({@code outright}: no dates, prices beyond
+   * {@link #PRICE_TOLERANCE}, lots beyond {@link #LOT_TOLERANCE}).
    */
   private static double contradicted(Evidence a, Evidence b, LongToDoubleFunction weight, boolean outright) {
     double sum = 0;
@@ -149,7 +156,7 @@ public final class Evidence {
     if (isCalendar(unit)) {
       return a == b;
     }
-    double tolerance = outright && unit != 0 && !isMoney(unit) ? LOT_TOLERANCE : RELATIVE_TOLERANCE;
+    double tolerance = !outright || unit == 0 ? RELATIVE_TOLERANCE : isMoney(unit) ? PRICE_TOLERANCE : LOT_TOLERANCE;
     return Math.abs(a - b) <= tolerance * Math.max(Math.abs(a), Math.abs(b));
   }
 

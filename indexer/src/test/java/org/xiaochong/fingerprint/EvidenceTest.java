@@ -51,9 +51,9 @@ class EvidenceTest {
   @Test
   void contradicts_anotherLotOrPrice_butNotAStockUpdateOrAYear() {
     assertThat(text("供应葡萄约20吨，散装").contradicts(text("供应葡萄约100吨，散装"))).isTrue();
-    // A price beyond 20 % of the larger (2.5 / 3.2: 22 %) is another offer; within it (2.5 / 3.1), a repost.
-    assertThat(text("价格2.50元/斤").contradicts(text("价格3.20元/斤"))).isTrue();
-    assertThat(text("价格2.50元/斤").contradicts(text("价格3.10元/斤"))).isFalse();
+    // A price beyond 10 % of the larger (2.5 / 2.8: 11 %) is another offer; within it (2.5 / 2.75), a repost.
+    assertThat(text("价格2.50元/斤").contradicts(text("价格2.80元/斤"))).isTrue();
+    assertThat(text("价格2.50元/斤").contradicts(text("价格2.75元/斤"))).isFalse();
     // Stock sold down by a quarter counts against the pair in the similarity, but is no other lot.
     assertThat(text("约12000斤").against(text("约9000斤"), UNIT)).isEqualTo(2.0);
     assertThat(text("约12000斤").contradicts(text("约9000斤"))).isFalse();
