@@ -10,10 +10,10 @@ import java.util.function.LongToIntFunction;
  */
 public final class NearCandidates {
   /**
-   * Records above which a key counts as common ({@link #stopBefore}): 96, where cora keeps its recall
+   * Records above which a key counts as common ({@link #stopBefore}): 88, where cora keeps its recall
    * with a stop rule that counts newer records, not kept ones (NEAR-FINGERPRINTS.md, "Candidates at scale").
    */
-  public static final int COMMON_KEY = 96;
+  public static final int COMMON_KEY = 88;
 
   /**
    * Records above which a key finds no candidates (it still weighs in the similarity): the looked-up
