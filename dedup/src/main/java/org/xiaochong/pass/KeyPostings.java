@@ -16,7 +16,6 @@ final class KeyPostings {
   private int[][] lists = new int[1 << 10][];
   private int[] sizes = new int[1 << 10];
   private int listCount;
-  private long postings;
 
   /** Adds one posting; {@code pos} is not below any earlier position of the same key. */
   void add(long key, int pos) {
@@ -42,7 +41,6 @@ final class KeyPostings {
     }
     lists[list][size] = pos;
     sizes[list] = size + 1;
-    postings++;
   }
 
   /** The positions holding {@code key}, ascending, in {@code [0, size(key))} of the array returned. */
@@ -55,11 +53,6 @@ final class KeyPostings {
   int size(long key) {
     int list = slotList[slot(key)] - 1;
     return list < 0 ? 0 : sizes[list];
-  }
-
-  /** Postings added in all. */
-  long postings() {
-    return postings;
   }
 
   /** The slot of {@code key}: where it is, or the empty slot where it would go. */
