@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
       "Prints the simhash likeness (64 - Hamming distance) / 64 of two texts, one",
       "line per tokenizer: smartcn words, overlapping 4-grams (overlap 3), fixed",
       "5-character chunks. For long pages: on short posts one edit moves the",
-      "fingerprint by several bits (see README)."
+      "fingerprint by several bits (see docs/simhash.md)."
     },
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {"0:ok", "1:unexpected error", "2:usage error (not two texts, missing file)"})
