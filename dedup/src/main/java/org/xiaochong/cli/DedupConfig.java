@@ -286,7 +286,7 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
    * only the pass reads, so they can be tuned without a rebuild).
    */
   public String nearFieldsDigest() {
-    return org.xiaochong.method.NearMethod.indexDigest(fieldsDigest(), table, near);
+    return org.xiaochong.method.near.NearMethod.indexDigest(fieldsDigest(), table, near);
   }
 
   /** The near index folder: {@code <index.dir>/near}. */

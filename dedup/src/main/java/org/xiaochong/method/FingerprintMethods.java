@@ -10,6 +10,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.PairCheck;
+import org.xiaochong.method.near.NearMethod;
+import org.xiaochong.method.simhash.SimhashMethod;
 
 /**
  * The known fingerprint methods, by name: the built-in ones, then any found on the class path as
@@ -19,7 +21,7 @@ import org.xiaochong.archive.PairCheck;
 public final class FingerprintMethods {
   /** The built-in methods. Adding a method is one line here (or one service entry). */
   private static final List<FingerprintMethod> BUILT_IN = List.of(new ExactMethod(), new NearMethod(),
-      new org.xiaochong.method.simhash.SimhashMethod());
+      new SimhashMethod());
 
   /** The method of {@code run --method} when none is given. */
   public static final String DEFAULT = "exact";

@@ -32,7 +32,7 @@ import org.xiaochong.index.NearSchema;
 import org.xiaochong.prefilter.ExactKeyFilter;
 import org.xiaochong.prefilter.FilterFile;
 import org.xiaochong.prefilter.IndexKeyFilter;
-import org.xiaochong.prefilter.NearKeyFilter;
+import org.xiaochong.method.near.NearKeyFilter;
 
 /**
  * {@code dedup check} on JSON lines against the indexes of a real run over generated posts (known

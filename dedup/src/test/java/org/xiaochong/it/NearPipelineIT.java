@@ -41,8 +41,8 @@ class NearPipelineIT extends DbTestSupport {
     });
   }
 
-  private static org.xiaochong.method.NearStats nearStats(org.xiaochong.run.RunSummary summary) {
-    return summary.report("near").flatMap(org.xiaochong.method.NearMethod::stats).orElseThrow();
+  private static org.xiaochong.method.near.NearStats nearStats(org.xiaochong.run.RunSummary summary) {
+    return summary.report("near").flatMap(org.xiaochong.method.near.NearMethod::stats).orElseThrow();
   }
 
   private DedupRunner.Outcome run(String method, boolean apply) {

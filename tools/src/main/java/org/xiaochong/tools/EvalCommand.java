@@ -20,7 +20,7 @@ import org.xiaochong.eval.EvalDatasets;
 import org.xiaochong.eval.LostPairs;
 import org.xiaochong.eval.Truth;
 import org.xiaochong.index.FingerprintIndex;
-import org.xiaochong.pass.NearExplain;
+import org.xiaochong.method.near.NearExplain;
 import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.run.DedupRunner;
@@ -183,7 +183,7 @@ final class EvalCommand implements Callable<Integer> {
           notes.add("stages of method " + method[1].charAt(0) + " (s): " + outcome.summary().seconds());
           notes.addAll(extra);
           extra.clear();
-          var near = outcome.summary().report("near").flatMap(org.xiaochong.method.NearMethod::stats).orElse(null);
+          var near = outcome.summary().report("near").flatMap(org.xiaochong.method.near.NearMethod::stats).orElse(null);
           if (near != null && method[0].equals("near")) {
             notes.add(String.format("near pass (method 3): %,d records examined, %,d without fingerprints %s, %,d"
                     + " candidates compared", near.examined(), near.emptyTotal(), near.empty(), near.candidates()));

@@ -1,4 +1,4 @@
-package org.xiaochong.prefilter;
+package org.xiaochong.method.near;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,6 +15,10 @@ import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.index.LongList;
 import org.xiaochong.index.NearSchema;
 import org.xiaochong.index.TermHolders;
+import org.xiaochong.prefilter.FilterShape;
+import org.xiaochong.prefilter.IndexKeyFilter;
+import org.xiaochong.prefilter.ExactKeyFilter;
+import org.xiaochong.prefilter.CountingBloomFilter;
 
 /**
  * The near-key filter: every near key (near_key term) held by a live record of the near index, once

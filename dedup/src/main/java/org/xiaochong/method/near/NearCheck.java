@@ -1,4 +1,4 @@
-package org.xiaochong.method;
+package org.xiaochong.method.near;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,13 +26,15 @@ import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.NearDocumentMaker;
 import org.xiaochong.index.NearSchema;
 import org.xiaochong.index.TermHolders;
-import org.xiaochong.pass.IndexedNearKeys;
-import org.xiaochong.pass.NearCandidates;
-import org.xiaochong.pass.NearRule;
-import org.xiaochong.prefilter.NearKeyFilter;
+import org.xiaochong.method.near.IndexedNearKeys;
+import org.xiaochong.method.near.NearCandidates;
+import org.xiaochong.method.near.NearRule;
+import org.xiaochong.method.near.NearKeyFilter;
 import org.xiaochong.prefilter.PrefilterSettings;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
+import org.xiaochong.method.MethodCheck;
+import org.xiaochong.prefilter.FilterFile;
 
 /**
  * The near method's check: fingerprints as the indexer makes them ({@link NearDocumentMaker}),
@@ -74,7 +76,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   NearCheck(FingerprintIndex nearIndex, FingerprintIndex recordIndex, TableSpec spec, NearConfig config,
       PrefilterSettings settings, Consumer<String> notes) {
     this.nearIndex = nearIndex;
-    this.filterDir = ExactCheck.filterDir(recordIndex);
+    this.filterDir = recordIndex.path().resolve(FilterFile.DIR);
     this.config = config;
     this.columns = spec.fingerprintColumns();
     DirectoryReader opened = null;

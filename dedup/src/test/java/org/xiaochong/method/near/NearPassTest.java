@@ -1,4 +1,4 @@
-package org.xiaochong.pass;
+package org.xiaochong.method.near;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,6 +17,8 @@ import org.xiaochong.fingerprint.NearOutcome;
 import org.xiaochong.fingerprint.TopTermsMd5;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.NearSchema;
+import org.xiaochong.pass.IndexSnapshot;
+import org.xiaochong.pass.Window;
 
 /**
  * The greedy newest-first rule of {@link NearPass} on a tiny hand-made near index. Each post names its

@@ -1,4 +1,4 @@
-package org.xiaochong.pass;
+package org.xiaochong.method.near;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

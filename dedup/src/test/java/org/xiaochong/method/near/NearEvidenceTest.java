@@ -1,4 +1,4 @@
-package org.xiaochong.pass;
+package org.xiaochong.method.near;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,6 +21,8 @@ import org.xiaochong.index.NearDocumentMaker;
 import org.xiaochong.index.NearSchema;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
+import org.xiaochong.pass.IndexSnapshot;
+import org.xiaochong.pass.Window;
 
 /**
  * Evidence against a pair ({@link Evidence}, {@link NearRule#similarity}) through the near pass on the

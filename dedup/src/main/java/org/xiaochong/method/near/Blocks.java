@@ -1,4 +1,4 @@
-package org.xiaochong.pass;
+package org.xiaochong.method.near;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.ExecutionException;

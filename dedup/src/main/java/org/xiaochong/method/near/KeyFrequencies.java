@@ -1,4 +1,4 @@
-package org.xiaochong.pass;
+package org.xiaochong.method.near;
 
 import org.apache.lucene.util.BitUtil;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package org.xiaochong.method;
+package org.xiaochong.method.near;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,14 +18,21 @@ import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.NearDocumentMaker;
 import org.xiaochong.index.NearSchema;
 import org.xiaochong.pass.IndexSnapshot;
-import org.xiaochong.pass.NearPass;
-import org.xiaochong.pass.NearRule;
+import org.xiaochong.method.near.NearPass;
+import org.xiaochong.method.near.NearRule;
 import org.xiaochong.pass.Window;
-import org.xiaochong.prefilter.NearKeyFilter;
+import org.xiaochong.method.near.NearKeyFilter;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
+import org.xiaochong.method.OwnIndexRun;
+import org.xiaochong.method.MethodRun;
+import org.xiaochong.method.MethodCheck;
+import org.xiaochong.method.RecordKeys;
+import org.xiaochong.method.MethodContext;
+import org.xiaochong.method.FingerprintMethod;
+import org.xiaochong.method.MethodReport;
 
 /**
  * Near duplicates: multi-MD5 top-term fingerprints of {@code fields.near} ({@link TopTermsMd5},

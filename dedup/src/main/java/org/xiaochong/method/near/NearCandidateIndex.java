@@ -1,4 +1,4 @@
-package org.xiaochong.pass;
+package org.xiaochong.method.near;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package org.xiaochong.pass;
+package org.xiaochong.method.near;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,6 +22,8 @@ import org.xiaochong.fingerprint.NearSimilarity;
 import org.xiaochong.index.IntArrays;
 import org.xiaochong.index.NearSchema;
 import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.pass.IndexSnapshot;
+import org.xiaochong.pass.Window;
 
 /**
  * The near-duplicate pass (seed 002, 第二步): multi-MD5 fingerprints of several key families (words,

@@ -1,4 +1,4 @@
-package org.xiaochong.method;
+package org.xiaochong.method.near;
 
 import java.util.Map;
 import org.xiaochong.fingerprint.NearKeyTimes;
