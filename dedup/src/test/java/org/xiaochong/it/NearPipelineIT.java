@@ -49,7 +49,7 @@ class NearPipelineIT extends DbTestSupport {
     TableSpec spec = spec(TABLE);
     try (FingerprintIndex index = FingerprintIndex.open(indexDir.resolve("exact"), "it-near", false)) {
       return new DedupRunner(database(), spec, index, "0123456789abcdef0123456789abcdef", 2, Progress.NONE)
-          .withMethodSettings(NearConfig.defaults(), "it-near", Map.of())
+          .withMethodSettings("it-near", Map.of())
           .run(new DedupRunner.Options(method, null, null, apply, false));
     }
   }

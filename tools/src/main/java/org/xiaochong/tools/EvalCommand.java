@@ -21,6 +21,8 @@ import org.xiaochong.eval.LostPairs;
 import org.xiaochong.eval.Truth;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.near.NearExplain;
+import org.xiaochong.method.near.NearMethod;
+import org.xiaochong.method.near.NearSettings;
 import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.run.DedupRunner;
@@ -232,8 +234,10 @@ final class EvalCommand implements Callable<Integer> {
           .run(new DedupRunner.Options(method[0], null, null, false, true));
     }
     if (method[0].equals("near") && loaded.pairs() == null) {
-      try (FingerprintIndex nearIndex = ConfigOptions.openNearIndexReadOnlyIfBuilt(config)) {
-        extra.addAll(LostPairs.explain(loaded, outcome.plan(), nearIndex, config.near(), TOP_REASONS));
+      try (FingerprintIndex nearIndex = NearMethod.openReadOnlyIfBuilt(config.indexDir(), config.fieldsDigest(),
+          config.table(), config.methodSettings()).orElse(null)) {
+        extra.addAll(LostPairs.explain(loaded, outcome.plan(), nearIndex, NearSettings.of(config.methodSettings()),
+            TOP_REASONS));
       }
     }
     EvalDatasets.drop(database, copy);

@@ -2,6 +2,7 @@ package org.xiaochong.method.near;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -41,9 +42,43 @@ import org.xiaochong.method.MethodReport;
  * are only computed for runs that select this method.
  */
 public final class NearMethod implements FingerprintMethod {
+  /** The method's name: {@code --method near}, its rule label and its index folder. */
+  public static final String NAME = "near";
+
   @Override
   public String name() {
-    return "near";
+    return NAME;
+  }
+
+  @Override
+  public Map<String, String> settingDefaults() {
+    return NearSettings.DEFAULTS;
+  }
+
+  @Override
+  public void checkSettings(Map<String, String> settings, TableSpec table) {
+    NearSettings.of(settings);
+  }
+
+  /** The near settings of {@code context} ({@code near.*}). */
+  static NearConfig config(MethodContext context) {
+    return NearSettings.of(context.settings());
+  }
+
+  /**
+   * The near index of the record index at {@code indexDir} for reading only, if a near run built it
+   * (and fields.near is set).
+   *
+   * @param recordDigest the record index's fields digest
+   * @param settings the method settings ({@code near.*}; missing keys take their defaults)
+   */
+  public static Optional<FingerprintIndex> openReadOnlyIfBuilt(Path indexDir, String recordDigest, TableSpec table,
+      Map<String, String> settings) {
+    Path nearDir = indexDir.resolve(NAME);
+    if (table.nearFields().isEmpty() || !FingerprintIndex.exists(nearDir)) {
+      return Optional.empty();
+    }
+    return Optional.of(FingerprintIndex.openReadOnly(nearDir, indexDigest(recordDigest, table, NearSettings.of(settings))));
   }
 
   @Override
@@ -71,7 +106,7 @@ public final class NearMethod implements FingerprintMethod {
       throw new BadInputException("--method near needs fields.near (it is empty)");
     }
     return new Run(context, FingerprintIndex.open(context.indexDir(this),
-        indexDigest(context.recordDigest(), context.spec(), context.near()), context.rebuild()));
+        indexDigest(context.recordDigest(), context.spec(), config(context)), context.rebuild()));
   }
 
   @Override
@@ -80,7 +115,7 @@ public final class NearMethod implements FingerprintMethod {
       return Optional.empty();
     }
     return Optional.of(new Run(context, FingerprintIndex.open(context.indexDir(this),
-        indexDigest(context.recordDigest(), context.spec(), context.near()), false)));
+        indexDigest(context.recordDigest(), context.spec(), config(context)), false)));
   }
 
   @Override
@@ -88,10 +123,10 @@ public final class NearMethod implements FingerprintMethod {
     if (context.spec().nearFields().isEmpty() || !FingerprintIndex.exists(context.indexDir(this))) {
       return Optional.empty();
     }
-    String digest = indexDigest(context.recordDigest(), context.spec(), context.near());
+    String digest = indexDigest(context.recordDigest(), context.spec(), config(context));
     FingerprintIndex index = writable ? FingerprintIndex.open(context.indexDir(this), digest, false)
         : FingerprintIndex.openReadOnly(context.indexDir(this), digest);
-    return Optional.of(new NearCheck(index, context.recordIndex(), context.spec(), context.near(),
+    return Optional.of(new NearCheck(index, context.recordIndex(), context.spec(), config(context),
         context.prefilter(), context.notes()));
   }
 
@@ -105,7 +140,7 @@ public final class NearMethod implements FingerprintMethod {
     if (context.spec().nearFields().isEmpty()) {
       return null;
     }
-    NearConfig config = context.near();
+    NearConfig config = config(context);
     return new PairCheck() {
       private TopTermsMd5 fingerprinter;
       private NearDocumentMaker maker;
@@ -145,7 +180,7 @@ public final class NearMethod implements FingerprintMethod {
     /** Fingerprints (smartcn) for rows not yet in the near index; one thread-safe {@link TopTermsMd5} for all workers. */
     @Override
     public OptionalLong sync(RecordSource source, long[] skipSorted) {
-      try (TopTermsMd5 fingerprinter = new TopTermsMd5(context.near())) {
+      try (TopTermsMd5 fingerprinter = new TopTermsMd5(config(context))) {
         OptionalLong added = syncDocuments(source, skipSorted, "near index",
             () -> new NearDocumentMaker(context.spec(), fingerprinter));
         keyTimes = fingerprinter.keyFamilyTimes();
@@ -157,7 +192,7 @@ public final class NearMethod implements FingerprintMethod {
     public MethodReport pass(RecordKeys records, DeletionPlan plan, Window window) {
       NearPass.Result near;
       try (DirectoryReader reader = index.openReader()) {
-        near = new NearPass(new IndexSnapshot(reader), context.near(), context.threads(), context.apart())
+        near = new NearPass(new IndexSnapshot(reader), config(context), context.threads(), context.apart())
             .run(window, plan.removedIdsSorted(), plan);
       } catch (IOException e) {
         throw new UncheckedIOException(e);

@@ -66,6 +66,8 @@ import org.xiaochong.pass.Window;
  * <p>One instance per run; {@link #run} uses its own workers.
  */
 public final class NearPass {
+  /** The rule of its removals. */
+  private static final DeletionPlan.Rule RULE = DeletionPlan.Rule.of(NearMethod.NAME);
 
   /**
    * What the pass found.
@@ -266,7 +268,7 @@ public final class NearPass {
       int doc = order[o];
       if (groups.isRemoved(doc)) {
         int survivor = groups.survivorOf(doc);
-        plan.add(snapshot.id(doc), snapshot.id(survivor), DeletionPlan.Rule.NEAR, groups.score(doc), snapshot.state(doc),
+        plan.add(snapshot.id(doc), snapshot.id(survivor), RULE, groups.score(doc), snapshot.state(doc),
             snapshot.state(survivor));
       }
     }

@@ -66,7 +66,7 @@ class NearPassTest {
       }
       Map<Long, Long> removedToKept = new HashMap<>();
       for (int i = 0; i < plan.size(); i++) {
-        assertThat(plan.rule(i)).isEqualTo(DeletionPlan.Rule.NEAR);
+        assertThat(plan.rule(i)).isEqualTo(DeletionPlan.Rule.of("near"));
         assertThat(plan.score(i)).isBetween(config.minSimilarity(), 1.0);
         removedToKept.put(plan.removedId(i), plan.keptId(i));
       }
