@@ -91,7 +91,7 @@ public final class FingerprintMethods {
   public static PairCheck.Factory pairChecks(MethodContext context) {
     return rule -> {
       FingerprintMethod method = KNOWN.get(rule);
-      return method == null ? null : method.openPairCheck(context);
+      return method == null ? PairCheck.EXACT_KEY : method.openPairCheck(context);
     };
   }
 

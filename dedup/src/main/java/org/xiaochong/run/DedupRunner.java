@@ -28,7 +28,7 @@ import org.xiaochong.method.MethodContext;
 import org.xiaochong.method.MethodReport;
 import org.xiaochong.method.MethodRun;
 import org.xiaochong.method.RecordKeys;
-import org.xiaochong.pass.ExactPass;
+import org.xiaochong.pass.SampleGroup;
 import org.xiaochong.pass.Window;
 import org.xiaochong.prefilter.ExactKeyFilter;
 import org.xiaochong.prefilter.PrefilterSettings;
@@ -329,7 +329,7 @@ public final class DedupRunner {
       }
       seconds.put("total", elapsed(start));
       MethodReport first = reports.get(options.methods().get(0).name());
-      List<ExactPass.Group> samples = reports.values().stream().flatMap(r -> r.samples().stream()).toList();
+      List<SampleGroup> samples = reports.values().stream().flatMap(r -> r.samples().stream()).toList();
       long falsePositives = reports.values().stream().mapToLong(MethodReport::recordFilterFalsePositives).sum();
       Map<String, Long> removedByKnown = new LinkedHashMap<>(); // every known method, in the registry's order, then
       FingerprintMethods.known().forEach(m -> removedByKnown.put(m.name(), removed.getOrDefault(m.name(), 0L)));

@@ -138,7 +138,7 @@ public final class NearMethod implements FingerprintMethod {
   @Override
   public PairCheck openPairCheck(MethodContext context) {
     if (context.spec().nearFields().isEmpty()) {
-      return null;
+      return PairCheck.EXACT_KEY;
     }
     NearConfig config = config(context);
     return new PairCheck() {
