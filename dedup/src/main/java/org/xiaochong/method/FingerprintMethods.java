@@ -53,6 +53,14 @@ public final class FingerprintMethods {
     return Map.copyOf(known);
   }
 
+  /**
+   * Whether {@code method} is built in, as opposed to found on the class path: a built-in method's
+   * settings are documented in {@code config/dedup.properties}, another's with its own jar.
+   */
+  public static boolean isBuiltIn(FingerprintMethod method) {
+    return BUILT_IN.contains(method);
+  }
+
   /** Every known method: the built-in ones first, in their order. */
   public static List<FingerprintMethod> known() {
     List<FingerprintMethod> known = new ArrayList<>(BUILT_IN);
