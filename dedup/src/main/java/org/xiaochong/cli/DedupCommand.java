@@ -22,12 +22,11 @@ import picocli.CommandLine.Command;
     },
     footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error,",
         "4 stopped by an error after rows moved (run it again to finish). 1 and 2: no row moved."},
-    // The product's commands; those of other modules (demo, eval, bench, urls, ...) join through
+    // The product's commands; those of other modules (demo, eval, bench, urls, zone, ...) join through
     // CommandProvider, and help is added last.
     subcommands = {
       LoadCommand.class, InitDbCommand.class, IndexCommand.class, RunCommand.class, RestoreCommand.class,
-      StatsCommand.class, ApartCommand.class, CheckCommand.class, org.xiaochong.zone.ZoneCommand.class,
-      org.xiaochong.similarity.SimilarityCommand.class
+      StatsCommand.class, ApartCommand.class, CheckCommand.class, org.xiaochong.similarity.SimilarityCommand.class
     })
 public final class DedupCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

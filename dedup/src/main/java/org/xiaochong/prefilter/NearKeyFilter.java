@@ -11,6 +11,8 @@ import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.util.BitUtil;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
+import org.xiaochong.bloom.CountingBloomFilter;
+import org.xiaochong.bloom.FilterShape;
 import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.index.LongList;
 import org.xiaochong.index.NearSchema;
