@@ -16,7 +16,9 @@ import java.util.concurrent.Callable;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.Record;
 import org.xbill.DNS.TextParseException;
+import org.xiaochong.cli.ExitCodes;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -45,6 +47,7 @@ import picocli.CommandLine.Spec;
       "prints R, unique records removed and records/s per set."
     })
 final class ZoneBenchCommand implements Callable<Integer> {
+  @Mixin ExitCodes.Help exitCodes;
   static final String[] SNAPSHOTS = {
     "root.zone.2018-01-29.full.zone", "root.zone.2018-03-12.axfr-nosig.zone", "root.zone.2020-09-13.internic-nosig-nosoa.zone"
   };
@@ -77,7 +80,7 @@ final class ZoneBenchCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     if (sets < 1 || sets > GROUPS) {
       spec.commandLine().getErr().println("zone-bench: --sets (" + sets + ") must be in [1, 5]");
-      return ZoneCommand.USAGE;
+      return ExitCodes.USAGE;
     }
     Path shared = sharedData != null ? sharedData
         : Files.isDirectory(Path.of("../shared/data")) ? Path.of("../shared/data") : Path.of("/work/shared/data");
@@ -86,7 +89,7 @@ final class ZoneBenchCommand implements Callable<Integer> {
       Path snapshot = shared.resolve("dns-root-zone").resolve(name);
       if (!Files.isRegularFile(snapshot)) {
         out.println("zone-bench: skipped, no snapshot " + snapshot.toAbsolutePath());
-        return ZoneCommand.OK;
+        return ExitCodes.OK;
       }
       snapshots.add(snapshot);
     }
@@ -122,7 +125,7 @@ final class ZoneBenchCommand implements Callable<Integer> {
       runSize(out, dedup, base, scaled, "scaled");
     }
     Files.deleteIfExists(unique);
-    return ZoneCommand.OK;
+    return ExitCodes.OK;
   }
 
   private void runSize(PrintWriter out, ZoneDedup dedup, List<Record> base, int uniqueCount, String label)

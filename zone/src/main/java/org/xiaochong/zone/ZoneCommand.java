@@ -12,7 +12,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.TextParseException;
+import org.xiaochong.cli.ExitCodes;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -32,19 +34,9 @@ import picocli.CommandLine.Spec;
       "do not matter). --ttl-insensitive also merges records that differ only in",
       "their TTL (the first TTL is kept). Malformed entries are reported",
       "(file:line) and skipped."
-    },
-    exitCodeListHeading = "Exit codes:%n",
-    exitCodeList = {
-      "0:ok",
-      "1:unexpected error (--verbose for details)",
-      "2:usage error (missing file, bad option)",
-      "3:finished, but some entries were skipped (each reported on stderr)"
     })
 final class ZoneCommand implements Callable<Integer> {
-  static final int OK = 0;
-  static final int INTERNAL = 1;
-  static final int USAGE = 2;
-  static final int SKIPPED = 3;
+  @Mixin ExitCodes.SkipsInput exitCodes;
 
   @Spec CommandSpec spec;
 
@@ -84,13 +76,13 @@ final class ZoneCommand implements Callable<Integer> {
       return run(out, err);
     } catch (UsageException e) {
       err.println("zone: " + e.getMessage());
-      return USAGE;
+      return ExitCodes.USAGE;
     } catch (IOException | RuntimeException e) {
       err.println("zone: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
       if (verbose) {
         e.printStackTrace(err);
       }
-      return INTERNAL;
+      return ExitCodes.INTERNAL;
     } finally {
       out.flush();
       err.flush();
@@ -127,7 +119,7 @@ final class ZoneCommand implements Callable<Integer> {
       printSimhash(out, simhash, result.duplicatesIn());
       writeSummary(report, result, simhash, !ttlInsensitive);
     }
-    return result.skipped() > 0 ? SKIPPED : OK;
+    return result.skipped() > 0 ? ExitCodes.SKIPPED_INPUT : ExitCodes.OK;
   }
 
   static void printResult(PrintWriter out, ZoneDedup.Result result, int files, Path output, boolean withTtl) {
