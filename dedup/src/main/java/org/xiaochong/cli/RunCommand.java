@@ -34,10 +34,9 @@ import picocli.CommandLine.Option;
       "(--since/--until on the time column; their duplicates are looked up in the whole table) and keeps the",
       "latest of each group. Without --apply it only prints the plan. Without --since/--until/--full it examines",
       "the records indexed (added or changed) since the last applied run with this index (all on the first run)."
-    },
-    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error,",
-        "4 stopped by an error after rows moved (run it again to finish). 1 and 2: no row moved."})
+    })
 public final class RunCommand implements Callable<Integer> {
+  @Mixin ExitCodes.MovesRows exitCodes;
   @Mixin ConfigOptions options;
 
   @Option(names = "--method", defaultValue = FingerprintMethods.DEFAULT, paramLabel = "METHOD[,METHOD…]",

@@ -30,6 +30,7 @@ import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.TableSpec;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
@@ -56,9 +57,9 @@ import picocli.CommandLine;
       "config; pawsx also runs method 3 with the order-aware near.shingles=true.",
       "Under each table: the true pairs method 3 lost, by first reason",
       "(NearExplain), and for generated data the near recall per kind of edit."
-    },
-    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage error."})
+    })
 final class EvalCommand implements Callable<Integer> {
+  @Mixin ExitCodes.Help exitCodes;
   static final List<String> DATASETS =
       List.of("generated", "restaurants", "febrl1", "febrl2", "febrl3", "cora", "childcare", "freedb", "patstat", "pawsx");
   private static final String[] ORDERED = {"near", "3 near only, near.shingles=true", "90.2%", "95.8%"};

@@ -11,14 +11,14 @@ import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.util.BitUtil;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
+import org.xiaochong.bloom.CountingBloomFilter;
+import org.xiaochong.bloom.FilterShape;
 import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.index.LongList;
 import org.xiaochong.index.NearSchema;
 import org.xiaochong.index.TermHolders;
-import org.xiaochong.prefilter.FilterShape;
 import org.xiaochong.prefilter.IndexKeyFilter;
 import org.xiaochong.prefilter.ExactKeyFilter;
-import org.xiaochong.prefilter.CountingBloomFilter;
 
 /**
  * The near-key filter: every near key (near_key term) held by a live record of the near index, once
