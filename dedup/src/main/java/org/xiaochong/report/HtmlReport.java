@@ -35,7 +35,9 @@ import org.xiaochong.source.TableSpec;
  */
 public final class HtmlReport {
   /** Pairs shown for review, closest to their threshold first. */
-  static final int REVIEW_PAIRS = 20;
+  public static final int REVIEW_PAIRS = 20;
+  /** The colour of the charts' bars and columns. */
+  public static final String BAR_COLOUR = SvgChart.BAR_COLOUR;
   /** Longer texts are shown without highlighting (the diff is quadratic). */
   private static final int DIFF_LIMIT = 2000;
   /** Width of a score bin of the distribution chart. */
