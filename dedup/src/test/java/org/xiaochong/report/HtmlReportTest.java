@@ -2,11 +2,14 @@ package org.xiaochong.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.run.RunSummary;
+import org.xiaochong.source.TableSpec;
 
 class HtmlReportTest {
   @Test
@@ -20,6 +23,39 @@ class HtmlReportTest {
     } finally {
       Locale.setDefault(before);
     }
+  }
+
+  @Test
+  void headline_applied_perMethodWithSeparators_exactPlusNearCountedAsExact_andTheUndoCommand() {
+    RunSummary summary = summary(7, true, Map.of("exact", 50_000L, "near", 33_238L, "simhash", 0L, "exact+near", 6_238L));
+
+    assertThat(HtmlReport.headline(summary, TABLE, "--config 'my dedup.properties'")).isEqualTo(
+        "<b>89,476</b> of 200,000 rows removed: 56,238 exact, 33,238 near; all archived in"
+            + " <code>supply_demand_removed</code>; undo with <code>bin/dedup restore --config &#39;my"
+            + " dedup.properties&#39; --run 7</code>");
+  }
+
+  @Test
+  void headline_dryRun_saysNothingChangedAndHowToApply() {
+    RunSummary summary = summary(0, false, Map.of("exact", 1_200L, "near", 0L));
+
+    assertThat(HtmlReport.headline(summary, TABLE, "")).isEqualTo("<b>1,200</b> of 200,000 rows would be removed:"
+        + " 1,200 exact; a dry run: nothing changed yet; apply with <code>bin/dedup run --method exact,near"
+        + " --apply</code>");
+  }
+
+  private static final TableSpec TABLE = new TableSpec("supply_demand", "id", "reg_time",
+      TableSpec.SAMPLE_TEXT_COLUMNS, List.of("phone"), List.of("title", "product", "content"));
+
+  private static RunSummary summary(long runId, boolean applied, Map<String, Long> removed) {
+    Map<String, Long> ordered = new LinkedHashMap<>();
+    for (String rule : List.of("exact", "near", "simhash", "exact+near")) {
+      if (removed.containsKey(rule)) {
+        ordered.put(rule, removed.get(rule));
+      }
+    }
+    return new RunSummary(runId, "exact,near", applied, 200_000, 200_000, 0, 0, 0, ordered, Map.of(), List.of(), 0,
+        0, Map.of("total", 10.0), List.of(), null, "all records", 0, Map.of(), 0);
   }
 
   @Test
