@@ -64,7 +64,7 @@ public final class HtmlReport {
         .append(".headline{font-size:1.5em;line-height:1.35;margin:.2em 0 .6em}.headline code{font-size:.8em}\n")
         .append(".figures{display:flex;gap:2.5em;margin:0 0 1em;padding:0}.figures li{list-style:none}\n")
         .append(".figures b{display:block;font-size:1.3em;font-variant-numeric:tabular-nums}.figures span{color:#666;font-size:.9em}\n")
-        .append(".charts{display:grid;grid-template-columns:repeat(2,620px);gap:.6em 2em}\n")
+        .append(".charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(600px,1fr));gap:.6em 2em}\n")
         .append("figure{margin:0}figcaption{font-weight:bold;margin:.2em 0}svg{max-width:100%;height:auto}\n")
         .append("table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}\n")
         .append("td.n{text-align:right;font-variant-numeric:tabular-nums}\n")
