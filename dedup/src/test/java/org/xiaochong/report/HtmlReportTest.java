@@ -95,11 +95,11 @@ class HtmlReportTest {
   void reviewOrder_closestToTheThresholdFirst_exactCopiesLast_tiesByRemovedId() {
     DeletionPlan plan = new DeletionPlan();
     plan.add(1, 100, DeletionPlan.Rule.EXACT, 1.0);
-    plan.add(2, 100, DeletionPlan.Rule.NEAR, 0.95);
-    plan.add(3, 100, DeletionPlan.Rule.NEAR, 0.52);
-    plan.add(4, 100, DeletionPlan.Rule.EXACT.then(DeletionPlan.Rule.NEAR), 0.61);
-    plan.add(6, 100, DeletionPlan.Rule.NEAR, 0.70);
-    plan.add(5, 100, DeletionPlan.Rule.NEAR, 0.70);
+    plan.add(2, 100, DeletionPlan.Rule.of("near"), 0.95);
+    plan.add(3, 100, DeletionPlan.Rule.of("near"), 0.52);
+    plan.add(4, 100, DeletionPlan.Rule.EXACT.then(DeletionPlan.Rule.of("near")), 0.61);
+    plan.add(6, 100, DeletionPlan.Rule.of("near"), 0.70);
+    plan.add(5, 100, DeletionPlan.Rule.of("near"), 0.70);
 
     int[] order = HtmlReport.reviewOrder(plan, Map.of("near", 0.5));
 
