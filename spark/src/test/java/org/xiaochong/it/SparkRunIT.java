@@ -74,6 +74,14 @@ class SparkRunIT extends DbTestSupport {
   }
 
   @Test
+  void simhash_dryRun_decidesAsTheSingleMachineByteForByte() throws IOException {
+    load(3_000);
+    String[] both = bothDry(config(), "simhash");
+    assertThat(both[0].lines().count()).as("simhash finds pairs in the generated posts").isGreaterThan(100);
+    assertThat(both[1]).isEqualTo(both[0]);
+  }
+
+  @Test
   void exact_apply_archivesExactlyTheSingleMachinesRemovalsAndRestoreBringsThemBack() throws IOException {
     load(3_000);
     Path config = config();
