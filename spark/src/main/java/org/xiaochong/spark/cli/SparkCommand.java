@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
     },
     footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error,",
         "4 stopped by an error after rows moved (run it again to finish). 1 and 2: no row moved."},
-    subcommands = {SparkRunCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {SparkRunCommand.class, SparkBenchCommand.class, CommandLine.HelpCommand.class})
 public final class SparkCommand implements Callable<Integer> {
   static final int OK = 0;
   static final int INTERNAL = 1;
