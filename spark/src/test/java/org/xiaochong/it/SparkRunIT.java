@@ -54,15 +54,53 @@ class SparkRunIT extends DbTestSupport {
   }
 
   /** Both runs' decisions, dry: the single machine's first, then the job's. */
-  private String[] bothDry(Path config, String method) throws IOException {
-    Path single = dir.resolve("single-" + method);
-    Path job = dir.resolve("spark-" + method);
-    CliRun one = cli("run", "--config", config.toString(), "--method", method, "--full", "--report", single.toString());
-    assertThat(one.exitCode()).as(one.err()).isZero();
-    CliRun two = spark("run", "--config", config.toString(), "--master", "local[2]", "--verbose", "--method", method, "--report",
-        job.toString());
-    assertThat(two.exitCode()).as(two.err() + two.out()).isZero();
+  private String[] bothDry(Path config, String method, String... options) throws IOException {
+    Path single = dir.resolve("single-" + method + System.nanoTime());
+    Path job = dir.resolve("spark-" + method + System.nanoTime());
+    List<String> one = new java.util.ArrayList<>(List.of("run", "--config", config.toString(), "--method", method,
+        "--full", "--report", single.toString()));
+    one.addAll(List.of(options));
+    CliRun first = cli(one.toArray(new String[0]));
+    assertThat(first.exitCode()).as(first.err()).isZero();
+    List<String> two = new java.util.ArrayList<>(List.of("run", "--config", config.toString(), "--master", "local[2]",
+        "--verbose", "--method", method, "--report", job.toString()));
+    two.addAll(List.of(options));
+    CliRun second = spark(two.toArray(new String[0]));
+    assertThat(second.exitCode()).as(second.err() + second.out()).isZero();
     return new String[] {decisions(single), decisions(job)};
+  }
+
+  /** Marks the first {@code n} removals of a report's decisions as not duplicates ({@code dedup_apart}). */
+  private static void markApart(String decisions, int n) {
+    database().runScript("/sql/dedup.sql"); // the bookkeeping tables, dedup_apart among them
+    org.xiaochong.archive.ApartTable marks = new org.xiaochong.archive.ApartTable(database(), TABLE);
+    decisions.lines().limit(n).forEach(line -> marks.add(
+        Long.parseLong(line.replaceAll(".*\"removed_id\":(\\d+),.*", "$1")),
+        Long.parseLong(line.replaceAll(".*\"kept_id\":(\\d+),.*", "$1"))));
+  }
+
+  @Test
+  void exactAndSimhash_withPairsMarkedApart_decideAsTheSingleMachine() throws IOException {
+    load(3_000);
+    Path config = config();
+    String unmarked = bothDry(config, "exact")[0];
+    markApart(unmarked, 5);
+    String[] exact = bothDry(config, "exact");
+    assertThat(exact[0]).as("the marks keep pairs apart").isNotEqualTo(unmarked);
+    assertThat(exact[1]).isEqualTo(exact[0]);
+    String simhashUnmarked = bothDry(config, "simhash")[0];
+    markApart(simhashUnmarked, 5);
+    String[] simhash = bothDry(config, "simhash");
+    assertThat(simhash[0]).as("the marks keep pairs apart").isNotEqualTo(simhashUnmarked);
+    assertThat(simhash[1]).isEqualTo(simhash[0]);
+  }
+
+  @Test
+  void exact_timeWindow_decidesAsTheSingleMachine() throws IOException {
+    load(3_000);
+    String[] both = bothDry(config(), "exact", "--since", "2025-06-01", "--until", "2025-12-31");
+    assertThat(both[0].lines().count()).isPositive();
+    assertThat(both[1]).isEqualTo(both[0]);
   }
 
   @Test

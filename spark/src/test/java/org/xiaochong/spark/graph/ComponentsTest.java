@@ -23,8 +23,8 @@ class ComponentsTest {
     Random random = new Random(7);
     List<Row> pairs = new ArrayList<>();
     Map<Long, Long> parent = new HashMap<>();
-    for (long chain = 0; chain < 20; chain++) { // chains of 30, ids shuffled
-      long[] ids = random.longs(30, 0, 1_000_000).toArray();
+    for (long chain = 0; chain < 20; chain++) { // chains of 12, ids shuffled
+      long[] ids = random.longs(12, 0, 1_000_000).toArray();
       for (int i = 1; i < ids.length; i++) {
         if (ids[i] != ids[i - 1]) {
           pairs.add(RowFactory.create(ids[i - 1], ids[i]));
