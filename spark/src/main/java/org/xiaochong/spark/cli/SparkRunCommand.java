@@ -66,6 +66,9 @@ public final class SparkRunCommand implements Callable<Integer> {
   @Option(names = "--full", description = "Examine every record (what every Spark run does; accepted as for `dedup run`).")
   boolean full;
 
+  @Option(names = "--rebuild-index", description = "Accepted as for `dedup run`; the job keeps no index to rebuild.")
+  boolean rebuildIndex;
+
   @Option(names = "--apply", description = "Archive the duplicates in <table>_removed and delete them (default: dry run).")
   boolean apply;
 
