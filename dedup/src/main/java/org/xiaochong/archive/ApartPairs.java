@@ -123,6 +123,11 @@ public final class ApartPairs {
     return n;
   }
 
+  /** Whether {@link #keepsApart} answered true for pair {@code i} (a distributed run gathers them). */
+  public boolean honoured(int i) {
+    return (honoured.get(i >>> 6) & 1L << (i & 63)) != 0;
+  }
+
   /** The smaller id of pair {@code i}, pairs in ascending order. */
   public long smaller(int i) {
     return smaller[i];

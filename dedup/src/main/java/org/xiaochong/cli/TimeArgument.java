@@ -6,7 +6,7 @@ import java.time.format.DateTimeParseException;
 import picocli.CommandLine;
 
 /** Parses --since/--until: {@code 2024-05-01}, {@code 2024-05-01T08:30}, {@code 2024-05-01 08:30:00}. */
-final class TimeArgument implements CommandLine.ITypeConverter<LocalDateTime> {
+public final class TimeArgument implements CommandLine.ITypeConverter<LocalDateTime> {
   @Override
   public LocalDateTime convert(String value) {
     String v = value.strip().replace(' ', 'T');

@@ -20,19 +20,21 @@ import org.xiaochong.source.RecordSource;
 /**
  * The apply stage of a run: logs the run, writes the plan and moves its rows ({@link PlanMover}),
  * records the removals per method, then drops the removed ids from the record index and every own
- * index, keeping their filters in step. Not thread-safe: one instance per run.
+ * index, keeping their filters in step. A run without a local index (the Spark job, {@link
+ * #withoutIndex}) does the same but the last step: the next run's index sync drops the rows it finds
+ * gone. Not thread-safe: one instance per run.
  */
-final class PlanApply {
+public final class PlanApply {
   /**
    * What the apply did; {@link #NOT_APPLIED} for a dry run.
    *
    * @param counts per method: planned, moved and left in place (why)
    * @param notMoved the planned rows that did not move, by removed id
    */
-  record Result(long runId, long skippedChanged, long decidedAgain, Map<String, RunSummary.ApplyCounts> counts,
+  public record Result(long runId, long skippedChanged, long decidedAgain, Map<String, RunSummary.ApplyCounts> counts,
       Map<Long, PlanMover.Outcome> notMoved) {}
 
-  static final Result NOT_APPLIED = new Result(0, 0, 0, Map.of(), Map.of());
+  public static final Result NOT_APPLIED = new Result(0, 0, 0, Map.of(), Map.of());
 
   private final Database database;
   private final RunLog runLog;
@@ -53,11 +55,16 @@ final class PlanApply {
     this.progress = progress;
   }
 
+  /** The apply of a run that keeps no local index (records and own indexes): the Spark job. */
+  public static PlanApply withoutIndex(Database database, RunLog runLog, PlanMover mover, Progress progress) {
+    return new PlanApply(database, runLog, mover, null, null, null, progress);
+  }
+
   /**
    * Applies {@code plan}. On return {@code removed} (planned removals per method) holds the rows moved
    * per method, and {@code seconds} the stages {@code plan} and {@code apply}.
    */
-  Result apply(String method, String configDigest, LocalDateTime since, LocalDateTime until, long tableRows,
+  public Result apply(String method, String configDigest, LocalDateTime since, LocalDateTime until, long tableRows,
       DeletionPlan plan, Map<String, Long> removed, RecordSource source, Map<String, Double> seconds) {
     long t = System.nanoTime();
     long runId = runLog.startRun(method, true, configDigest, since, until);
@@ -105,12 +112,14 @@ final class PlanApply {
     CompletableFuture<Void> planDropped = CompletableFuture.runAsync(() -> new PlanTable(database).drop(runId));
     RuntimeException failure = null;
     try {
-      long[] removedIds = plan.removedIdsSorted();
-      records.delete(recordFilter, removedIds);
-      runs.delete(removedIds);
-      // Saved here, under the generations the deletes made, while the server still drops the plan.
-      records.save(recordFilter);
-      runs.save();
+      if (records != null) {
+        long[] removedIds = plan.removedIdsSorted();
+        records.delete(recordFilter, removedIds);
+        runs.delete(removedIds);
+        // Saved here, under the generations the deletes made, while the server still drops the plan.
+        records.save(recordFilter);
+        runs.save();
+      }
     } catch (RuntimeException e) {
       failure = e;
     }
@@ -128,7 +137,7 @@ final class PlanApply {
       throw new RowsMovedException(String.format("run %d archived and deleted %,d rows (recorded as applied; the"
           + " next run brings the indexes up to date)", runId, applied.rowsMoved()), applied.rowsMoved(), failure);
     }
-    if (applied.skippedChanged() + applied.keptReferenced() > 0) {
+    if (records != null && applied.skippedChanged() + applied.keptReferenced() > 0) {
       // The rows left in place were dropped from the indexes with the others: index them again, as
       // they are now, so that check and the next run see what they hold.
       RecordIndex.Synced synced = records.syncWithFilter(source, records.openFilter());

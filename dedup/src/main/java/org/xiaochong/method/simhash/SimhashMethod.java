@@ -98,6 +98,29 @@ public final class SimhashMethod implements FingerprintMethod {
    * tf-idf), within simhash.max-distance. Without the index's frequencies nothing is a duplicate: the
    * changed rows stay.
    */
+  /**
+   * Each record's fingerprint as this method's index holds it (null when its text has no features),
+   * for a run that keeps no index: the Spark job computes it in its map with this code. Only tf
+   * weights: tf-idf weights come from frequencies frozen with an index.
+   *
+   * @throws BadInputException when the settings ask for tf-idf weights
+   */
+  public static java.util.function.Function<SourceRecord, Long> fingerprinter(TableSpec spec,
+      Map<String, String> settings) {
+    SimhashConfig config = SimhashConfig.of(settings, spec);
+    if (config.tfIdf()) {
+      throw new BadInputException("simhash.weights tf-idf needs the frequencies frozen with an index: a run"
+          + " without one (dedup-spark) takes simhash.weights=tf");
+    }
+    SimhashDocumentMaker maker = new SimhashDocumentMaker(spec, config, Simhash64.withTf(config.features()), null);
+    return maker::fingerprint;
+  }
+
+  /** The largest distance of a pair (simhash.max-distance). */
+  public static int maxDistance(TableSpec spec, Map<String, String> settings) {
+    return SimhashConfig.of(settings, spec).maxDistance();
+  }
+
   @Override
   public PairCheck openPairCheck(MethodContext context) {
     SimhashConfig config = SimhashConfig.of(context.settings(), context.spec());

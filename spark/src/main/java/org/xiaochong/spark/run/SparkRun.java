@@ -1,0 +1,282 @@
+package org.xiaochong.spark.run;
+
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.storage.StorageLevel;
+import org.xiaochong.archive.ApartPairs;
+import org.xiaochong.archive.ApartTable;
+import org.xiaochong.archive.ArchiveTables;
+import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.archive.PlanMover;
+import org.xiaochong.archive.ReferencedRows;
+import org.xiaochong.archive.RowsMovedException;
+import org.xiaochong.archive.RunLog;
+import org.xiaochong.archive.TableEngines;
+import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.method.FingerprintMethod;
+import org.xiaochong.method.FingerprintMethods;
+import org.xiaochong.method.MethodReport;
+import org.xiaochong.pass.Window;
+import org.xiaochong.progress.Progress;
+import org.xiaochong.run.DedupRunner;
+import org.xiaochong.run.PlanApply;
+import org.xiaochong.run.RunSummary;
+import org.xiaochong.source.BadInputException;
+import org.xiaochong.source.Database;
+import org.xiaochong.source.RecordSource;
+import org.xiaochong.source.TableSpec;
+import org.xiaochong.spark.exact.ExactGroups;
+import org.xiaochong.spark.exact.ExactKeys;
+import org.xiaochong.spark.plan.Decisions;
+import org.xiaochong.spark.plan.StagingTable;
+import org.xiaochong.spark.read.IdRanges;
+import org.xiaochong.spark.read.JobConfig;
+import org.xiaochong.spark.read.TableRead;
+
+/**
+ * One dedup run as a Spark job: read the table in id ranges, run each selected method's stage, bring
+ * the decisions to the driver as a {@link DeletionPlan} (straight from the executors in a dry run,
+ * through {@link StagingTable} when applying) and, with {@code apply}, archive and delete through the
+ * single machine's apply ({@link PlanApply}: the run log, the plan table, the re-check under row locks,
+ * the kept-apart marks). The decisions are those of {@code bin/dedup run --full} on the same table.
+ *
+ * <p>The job keeps no index: each run examines every record of its window (a single-machine run's
+ * default examines those indexed since its last applied run), and the single machine's index follows
+ * the rows a Spark run removed at its next sync. Not thread-safe: one instance per run.
+ */
+public final class SparkRun {
+  /**
+   * What to run.
+   *
+   * @param partitions input partitions (id ranges); 0 picks one per 200k ids of the table's id span, at
+   *     least two per core of the job
+   */
+  public record Options(List<FingerprintMethod> methods, LocalDateTime since, LocalDateTime until, boolean apply,
+      int partitions) {
+    public Options {
+      methods = List.copyOf(methods);
+      if (methods.isEmpty()) {
+        throw new BadInputException("a run needs at least one method (known: " + FingerprintMethods.knownNames() + ")");
+      }
+    }
+
+    public String label() {
+      return FingerprintMethods.label(methods);
+    }
+  }
+
+  private static final long IDS_PER_PARTITION = 200_000;
+
+  private final SparkSession spark;
+  private final JobConfig job;
+  private final Database database;
+  private final Progress progress;
+  private final Consumer<String> notes;
+  private Runnable lockCheck = () -> {};
+
+  public SparkRun(SparkSession spark, JobConfig job, Database database, Progress progress, Consumer<String> notes) {
+    this.spark = spark;
+    this.job = job;
+    this.database = database;
+    this.progress = progress;
+    this.notes = notes;
+  }
+
+  /** Runs {@code lockCheck} before each batch of an apply ({@code TableLock#requireHeld}). */
+  public SparkRun withLockCheck(Runnable lockCheck) {
+    this.lockCheck = lockCheck;
+    return this;
+  }
+
+  /**
+   * Runs once.
+   *
+   * @throws BadInputException before any row moved (a bad window, schema or config; a table an apply
+   *     refuses)
+   * @throws RowsMovedException when an error stops an apply after rows moved
+   */
+  public DedupRunner.Outcome run(Options options) {
+    DedupConfig config = job.config();
+    TableSpec spec = config.table();
+    Window window = Window.of(options.since(), options.until());
+    for (FingerprintMethod method : options.methods()) {
+      if (!StageMethods.supported(method.name())) {
+        throw new BadInputException("dedup-spark runs the methods " + StageMethods.NAMES + ", not " + method.name());
+      }
+    }
+    Map<String, Double> seconds = new LinkedHashMap<>();
+    long start = System.nanoTime();
+    RecordSource source = new RecordSource(database, spec).withChunkRows(config.readChunkRows());
+    List<String> columns = source.checkSchema();
+    ApartPairs apart = new ApartTable(database, spec.table()).load();
+    PlanMover mover = null;
+    List<Long> resumed = List.of();
+    long movedByResume = 0;
+    if (options.apply()) {
+      ReferencedRows referenced = ReferencedRows.check(database, spec, config.references());
+      mover = new PlanMover(ArchiveTables.ensure(database, spec, columns),
+          FingerprintMethods.pairChecks(config.methodContext(null, notes).withApart(apart)), referenced)
+          .withSettings(config.apply()).withLockCheck(lockCheck);
+      PlanMover.Resumed finished = mover.resumeInterrupted();
+      resumed = finished.runs();
+      movedByResume = finished.rows();
+      StagingTable.ensure(database, spec.table());
+    } else {
+      TableEngines.problem(database, spec).ifPresent(problem -> notes.accept("note: " + problem
+          + "; --apply and restore refuse such a table, this dry run works as it is"));
+      String refusal = ReferencedRows.refusal(database, spec, references(config));
+      if (refusal != null) {
+        notes.accept("note: " + refusal);
+      }
+    }
+    try {
+      return decideAndApply(options, config, window, source, apart, mover, resumed, movedByResume, seconds, start);
+    } catch (RowsMovedException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      if (movedByResume > 0) {
+        throw new RowsMovedException(String.format("finishing interrupted runs moved %,d rows", movedByResume),
+            movedByResume, e);
+      }
+      throw e;
+    }
+  }
+
+  private static ReferencedRows.Settings references(DedupConfig config) {
+    return config.references();
+  }
+
+  private DedupRunner.Outcome decideAndApply(Options options, DedupConfig config, Window window, RecordSource source,
+      ApartPairs apart, PlanMover mover, List<Long> resumed, long movedByResume, Map<String, Double> seconds,
+      long start) {
+    TableSpec spec = config.table();
+    JavaSparkContext context = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    long t = System.nanoTime();
+    long[] idRange = source.idRange();
+    DeletionPlan plan = new DeletionPlan();
+    Map<String, MethodReport> reports = new LinkedHashMap<>();
+    long tableRows = 0;
+    long examined = 0;
+    String jobId = UUID.randomUUID().toString().replace("-", "");
+    if (idRange != null) {
+      int partitions = options.partitions() > 0 ? options.partitions() : partitionsFor(idRange, context);
+      List<long[]> ranges = IdRanges.split(idRange[0], idRange[1], partitions);
+      Broadcast<long[]> marks = context.broadcast(flatten(apart));
+      StageMethods stages = new StageMethods(spark, job, ranges.size(), window, marks);
+      Dataset<Row> records = TableRead.read(spark, job, ranges, stages.recordSchema(options.methods()),
+          stages.maker(options.methods())).persist(StorageLevel.MEMORY_AND_DISK());
+      try {
+        tableRows = records.count();
+        examined = window.isAll() ? tableRows : records.filter(org.apache.spark.sql.functions.col("time")
+            .between(window.since(), window.until())).count();
+        seconds.put("read", elapsed(t));
+        List<Dataset<Row>> staged = new ArrayList<>();
+        Dataset<Row> live = records;
+        for (FingerprintMethod method : options.methods()) {
+          t = System.nanoTime();
+          StageMethods.Stage stage = stages.run(method.name(), live, examined);
+          DeletionPlan own = deliver(stage.decisions(), options.apply(), jobId);
+          stage.honoured().forEach(pair -> apart.keepsApart(pair[0], pair[1]));
+          reports.put(method.name(), stage.report());
+          addAll(plan, own);
+          seconds.put(method.name(), elapsed(t));
+          if (options.methods().size() > 1) {
+            live = stages.survivors(live, own);
+          }
+        }
+      } finally {
+        records.unpersist();
+      }
+      if (options.methods().size() > 1) {
+        plan.collapseChains();
+      }
+    } else {
+      options.methods().forEach(m -> reports.put(m.name(), StageMethods.emptyReport(m.name())));
+    }
+    int droppedApart = plan.dropApart(apart);
+    Map<String, Long> removed = new LinkedHashMap<>();
+    options.methods().forEach(m -> removed.put(m.name(), plan.count(DeletionPlan.Rule.of(m.name()))));
+    plan.rules().stream().filter(label -> DeletionPlan.Rule.of(label).isCombined())
+        .forEach(label -> removed.put(label, plan.count(DeletionPlan.Rule.of(label))));
+    PlanApply.Result applied = PlanApply.NOT_APPLIED;
+    if (options.apply()) {
+      try {
+        applied = PlanApply.withoutIndex(database, new RunLog(database, spec.table()), mover, progress)
+            .apply(options.label(), config.digest(), options.since(), options.until(), tableRows, plan, removed,
+                source, seconds);
+      } finally {
+        StagingTable.drop(database, jobId);
+      }
+    }
+    seconds.put("total", elapsed(start));
+    Map<String, Long> removedByKnown = new LinkedHashMap<>();
+    FingerprintMethods.known().forEach(m -> removedByKnown.put(m.name(), removed.getOrDefault(m.name(), 0L)));
+    removed.forEach(removedByKnown::putIfAbsent);
+    RunSummary summary = new RunSummary(applied.runId(), options.label(), options.apply(), tableRows, examined, 0, 0, 0,
+        removedByKnown, reports, resumed, applied.skippedChanged(), applied.decidedAgain(), seconds, List.of(), null,
+        describe(options), 0, applied.counts(), movedByResume,
+        new RunSummary.ApartStats(apart.size(), apart.honoured(), droppedApart));
+    return new DedupRunner.Outcome(summary, plan, applied.notMoved());
+  }
+
+  /**
+   * The decisions on the driver. A dry run writes nothing to the database: they come straight from
+   * the executors. An apply stages them first ({@link StagingTable}): what the archive applies is then
+   * what the executors wrote, once, whatever task was retried.
+   */
+  private DeletionPlan deliver(Dataset<Row> decisions, boolean apply, String jobId) {
+    if (!apply) {
+      return Decisions.collect(decisions);
+    }
+    StagingTable.write(decisions, job, jobId);
+    return StagingTable.read(database, jobId);
+  }
+
+  /** Adds the decisions of a stage the plan does not hold yet (by removed id). */
+  private static void addAll(DeletionPlan plan, DeletionPlan own) {
+    long[] planned = plan.removedIdsSorted();
+    for (int i = 0; i < own.size(); i++) {
+      if (java.util.Arrays.binarySearch(planned, own.removedId(i)) < 0) {
+        plan.add(own.removedId(i), own.keptId(i), own.rule(i), own.score(i), own.removedState(i), own.keptState(i));
+      }
+    }
+  }
+
+  private static int partitionsFor(long[] idRange, JavaSparkContext context) {
+    long span = idRange[1] - idRange[0] + 1;
+    long bySpan = (span + IDS_PER_PARTITION - 1) / IDS_PER_PARTITION;
+    return (int) Math.min(100_000, Math.max(2L * context.defaultParallelism(), bySpan));
+  }
+
+  private static long[] flatten(ApartPairs apart) {
+    long[] ids = new long[2 * apart.size()];
+    for (int i = 0; i < apart.size(); i++) {
+      ids[2 * i] = apart.smaller(i);
+      ids[2 * i + 1] = apart.larger(i);
+    }
+    return ids;
+  }
+
+  private static String describe(Options options) {
+    if (options.since() == null && options.until() == null) {
+      return "all records (Spark job)";
+    }
+    return "records with time " + (options.since() == null ? ""
+        : "from " + options.since().toString().replace('T', ' ') + " ") + (options.until() == null ? ""
+        : "until " + options.until().toString().replace('T', ' '));
+  }
+
+  static double elapsed(long startNanos) {
+    return Math.round((System.nanoTime() - startNanos) / 1e6) / 1e3;
+  }
+}

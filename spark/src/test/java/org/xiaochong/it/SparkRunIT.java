@@ -1,0 +1,146 @@
+package org.xiaochong.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.xiaochong.posts.PostGenerator;
+import org.xiaochong.posts.PostLoader;
+import org.xiaochong.spark.cli.SparkCommand;
+
+/**
+ * {@code dedup-spark run} against {@code dedup run --full} on the same generated posts (realistic
+ * vocabulary), in Spark local mode against the ITs' real MariaDB: the same decisions, byte for byte,
+ * and an apply that archives exactly those rows and that {@code restore} undoes.
+ */
+@Tag("db")
+class SparkRunIT extends DbTestSupport {
+  private static final long SEED = 20261125L;
+  private static final String TABLE = "supply_demand";
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void startSpark() {
+    SparkTestSession.get();
+  }
+
+  private static long load(long records) {
+    return PostLoader.reload(database(), SEED, records, PostGenerator.Vocabulary.REALISTIC, null, n -> {}, p -> {});
+  }
+
+  private static CliRun spark(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = SparkCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+    return new CliRun(code, out.toString(), err.toString());
+  }
+
+  private Path config() {
+    return writeConfig(dir, TABLE, dir.resolve("index"), Map.of());
+  }
+
+  private static String decisions(Path report) throws IOException {
+    return Files.readString(report.resolve("decisions.jsonl"));
+  }
+
+  /** Both runs' decisions, dry: the single machine's first, then the job's. */
+  private String[] bothDry(Path config, String method, String... options) throws IOException {
+    Path single = dir.resolve("single-" + method + System.nanoTime());
+    Path job = dir.resolve("spark-" + method + System.nanoTime());
+    List<String> one = new java.util.ArrayList<>(List.of("run", "--config", config.toString(), "--method", method,
+        "--full", "--report", single.toString()));
+    one.addAll(List.of(options));
+    CliRun first = cli(one.toArray(new String[0]));
+    assertThat(first.exitCode()).as(first.err()).isZero();
+    List<String> two = new java.util.ArrayList<>(List.of("run", "--config", config.toString(), "--master", "local[2]",
+        "--verbose", "--method", method, "--report", job.toString()));
+    two.addAll(List.of(options));
+    CliRun second = spark(two.toArray(new String[0]));
+    assertThat(second.exitCode()).as(second.err() + second.out()).isZero();
+    return new String[] {decisions(single), decisions(job)};
+  }
+
+  /** Marks the first {@code n} removals of a report's decisions as not duplicates ({@code dedup_apart}). */
+  private static void markApart(String decisions, int n) {
+    database().runScript("/sql/dedup.sql"); // the bookkeeping tables, dedup_apart among them
+    org.xiaochong.archive.ApartTable marks = new org.xiaochong.archive.ApartTable(database(), TABLE);
+    decisions.lines().limit(n).forEach(line -> marks.add(
+        Long.parseLong(line.replaceAll(".*\"removed_id\":(\\d+),.*", "$1")),
+        Long.parseLong(line.replaceAll(".*\"kept_id\":(\\d+),.*", "$1"))));
+  }
+
+  @Test
+  void exactAndSimhash_withPairsMarkedApart_decideAsTheSingleMachine() throws IOException {
+    load(3_000);
+    Path config = config();
+    String unmarked = bothDry(config, "exact")[0];
+    markApart(unmarked, 5);
+    String[] exact = bothDry(config, "exact");
+    assertThat(exact[0]).as("the marks keep pairs apart").isNotEqualTo(unmarked);
+    assertThat(exact[1]).isEqualTo(exact[0]);
+    String simhashUnmarked = bothDry(config, "simhash")[0];
+    markApart(simhashUnmarked, 5);
+    String[] simhash = bothDry(config, "simhash");
+    assertThat(simhash[0]).as("the marks keep pairs apart").isNotEqualTo(simhashUnmarked);
+    assertThat(simhash[1]).isEqualTo(simhash[0]);
+  }
+
+  @Test
+  void exact_timeWindow_decidesAsTheSingleMachine() throws IOException {
+    load(3_000);
+    String[] both = bothDry(config(), "exact", "--since", "2025-06-01", "--until", "2025-12-31");
+    assertThat(both[0].lines().count()).isPositive();
+    assertThat(both[1]).isEqualTo(both[0]);
+  }
+
+  @Test
+  void exact_dryRun_decidesAsTheSingleMachineByteForByte() throws IOException {
+    load(3_000);
+    String[] both = bothDry(config(), "exact");
+    assertThat(both[0].lines().count()).as("the generator made exact duplicates").isGreaterThan(100);
+    assertThat(both[1]).isEqualTo(both[0]);
+  }
+
+  @Test
+  void simhash_dryRun_decidesAsTheSingleMachineByteForByte() throws IOException {
+    load(3_000);
+    String[] both = bothDry(config(), "simhash");
+    assertThat(both[0].lines().count()).as("simhash finds pairs in the generated posts").isGreaterThan(100);
+    assertThat(both[1]).isEqualTo(both[0]);
+  }
+
+  @Test
+  void exact_apply_archivesExactlyTheSingleMachinesRemovalsAndRestoreBringsThemBack() throws IOException {
+    load(3_000);
+    Path config = config();
+    List<List<String>> before = snapshot(TABLE);
+    String planned = bothDry(config, "exact")[0];
+
+    Path applied = dir.resolve("applied");
+    CliRun run = spark("run", "--config", config.toString(), "--master", "local[2]", "--method", "exact", "--apply",
+        "--report", applied.toString());
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(decisions(applied)).isEqualTo(planned.replace("\"outcome\":\"planned\"", "\"outcome\":\"moved\""));
+    List<Long> removedIds = planned.lines().map(l -> Long.parseLong(l.replaceAll(".*\"removed_id\":(\\d+),.*", "$1")))
+        .toList();
+    assertThat(ids(TABLE + "_removed")).containsExactlyInAnyOrderElementsOf(removedIds);
+    assertThat(count(TABLE)).isEqualTo(before.size() - removedIds.size());
+    long runId = withHandle(h -> h.createQuery("SELECT MAX(id) FROM dedup_run WHERE status = 'applied'")
+        .mapTo(Long.class).one());
+    assertThat(count("dedup_spark_decision")).as("the staged decisions are dropped").isZero();
+
+    CliRun restore = cli("restore", "--config", config.toString(), "--run", Long.toString(runId));
+    assertThat(restore.exitCode()).as(restore.err()).isZero();
+    assertThat(snapshot(TABLE)).isEqualTo(before);
+  }
+}
