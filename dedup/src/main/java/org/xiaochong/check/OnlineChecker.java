@@ -44,10 +44,13 @@ public final class OnlineChecker implements AutoCloseable {
    *
    * @param verdict {@link #NEW} or the name of the method that found its twin
    * @param keptId the id of the record it repeats (null when new)
+   * @param keptTime that record's time ({@code SourceRecord.NULL_TIME} for NULL; 0 when new), for
+   *     the keep policy
    * @param score 1.0 for an exact copy, the method's similarity for the others, 0 when new
-   * @param probes each method's keys of the record, for {@link #add} (all of them when new)
+   * @param probes each method's keys of the record, for {@link #add} (all of them when new; those of
+   *     the methods asked until one found its twin otherwise)
    */
-  public record Verdict(String verdict, Long keptId, double score, List<Probed<?>> probes) {
+  public record Verdict(String verdict, Long keptId, long keptTime, double score, List<Probed<?>> probes) {
     public boolean isNew() {
       return verdict.equals(NEW);
     }
@@ -128,10 +131,30 @@ public final class OnlineChecker implements AutoCloseable {
       probes.add(probed);
       MethodCheck.Match match = probed.find(markedApart);
       if (match != null) {
-        return new Verdict(check.name(), match.id(), match.score(), List.copyOf(probes));
+        return new Verdict(check.name(), match.id(), match.time(), match.score(), List.copyOf(probes));
       }
     }
-    return new Verdict(NEW, null, 0.0, List.copyOf(probes));
+    return new Verdict(NEW, null, 0L, 0.0, List.copyOf(probes));
+  }
+
+  /** What one method compared a record with ({@link MethodCheck#explain}). */
+  public record MethodExplanation(String method, List<MethodCheck.Candidate> candidates) {}
+
+  /**
+   * Why {@link #check} gives its verdict: for every method, the records it compared the record with
+   * (at most {@code limit} each, the most similar first) and the rule's outcome for each. Every
+   * method is asked, also those after the one that gives the verdict.
+   */
+  public List<MethodExplanation> explain(Map<String, String> fields, int limit) {
+    List<MethodExplanation> methods = new ArrayList<>(checks.size());
+    for (MethodCheck<?> check : checks) {
+      methods.add(new MethodExplanation(check.name(), explain(check, fields, limit)));
+    }
+    return methods;
+  }
+
+  private static <P> List<MethodCheck.Candidate> explain(MethodCheck<P> check, Map<String, String> fields, int limit) {
+    return check.explain(check.probe(fields), limit);
   }
 
   private static <P> Probed<P> probe(MethodCheck<P> check, Map<String, String> fields) {
@@ -145,6 +168,29 @@ public final class OnlineChecker implements AutoCloseable {
     }
     for (Probed<?> probed : verdict.probes()) {
       probed.add(id, regTime);
+    }
+  }
+
+  /**
+   * Adds a record whatever its verdict: a new one, or a duplicate the keep policy keeps over its
+   * twin (the twin is superseded; the next run removes it). The methods the verdict did not ask
+   * compute the record's keys from {@code fields} now.
+   */
+  public void add(long id, long regTime, Map<String, String> fields, Verdict verdict) {
+    for (MethodCheck<?> check : checks) {
+      Probed<?> probed = verdict.probes().stream().filter(p -> p.check() == check).findFirst()
+          .orElseGet(() -> probe(check, fields));
+      probed.add(id, regTime);
+    }
+  }
+
+  /**
+   * Makes every record added so far durable (each method's index commits; {@link
+   * MethodCheck#commit}). May run on another thread while one checks and adds.
+   */
+  public void commit() {
+    for (MethodCheck<?> check : checks) {
+      check.commit();
     }
   }
 

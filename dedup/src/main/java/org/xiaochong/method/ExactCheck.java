@@ -36,8 +36,8 @@ final class ExactCheck implements MethodCheck<byte[]> {
   private final ExactKeyFilter filter;
   private final DirectoryReader reader;
   private final TermHolders md5Holders;
-  /** Keys added in this stream (the reader does not see them): key → id. */
-  private final Map<BytesRef, Long> added = new HashMap<>();
+  /** Keys added in this stream (the reader does not see them): key → the last record added with it. */
+  private final Map<BytesRef, Match> added = new HashMap<>();
   private long lookups;
 
   /**
@@ -89,16 +89,15 @@ final class ExactCheck implements MethodCheck<byte[]> {
   @Override
   public Match find(byte[] md5, LongPredicate apart) {
     BytesRef key = new BytesRef(md5);
-    Long sameSession = added.get(key);
-    if (sameSession != null && !apart.test(sameSession)) {
-      return new Match(sameSession, 1.0);
+    Match sameSession = added.get(key);
+    if (sameSession != null && !apart.test(sameSession.id())) {
+      return sameSession;
     }
     if (filter != null && !filter.mightContain(md5)) {
       return null;
     }
     lookups++;
-    Long kept = latestWithKey(key, apart);
-    return kept == null ? null : new Match(kept, 1.0);
+    return latestWithKey(key, apart);
   }
 
   @Override
@@ -107,7 +106,12 @@ final class ExactCheck implements MethodCheck<byte[]> {
     if (filter != null) {
       filter.added(md5);
     }
-    added.put(new BytesRef(md5), id);
+    added.put(new BytesRef(md5), new Match(id, regTime, 1.0));
+  }
+
+  @Override
+  public void commit() {
+    index.commit();
   }
 
   @Override
@@ -116,8 +120,8 @@ final class ExactCheck implements MethodCheck<byte[]> {
         filter == null ? 0 : filter.skipped());
   }
 
-  /** The id of the latest record (KeepLatestPolicy) in the index with this key and not {@code apart}, or null. */
-  private Long latestWithKey(BytesRef key, LongPredicate apart) {
+  /** The latest record (KeepLatestPolicy) in the index with this key and not {@code apart}, or null. */
+  private Match latestWithKey(BytesRef key, LongPredicate apart) {
     long bestId = 0;
     long bestTime = 0;
     boolean found = false;
@@ -150,7 +154,7 @@ final class ExactCheck implements MethodCheck<byte[]> {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return found ? bestId : null;
+    return found ? new Match(bestId, bestTime, 1.0) : null;
   }
 
   @Override

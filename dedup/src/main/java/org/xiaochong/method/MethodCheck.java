@@ -23,9 +23,25 @@ public interface MethodCheck<P> extends Closeable {
    *
    * @param id the id of the record that would be kept: among the records that qualify, the most
    *     similar one, ties broken by the keep policy
+   * @param time its time ({@code SourceRecord.NULL_TIME} for NULL), for the keep policy to weigh the
+   *     incoming record against it
    * @param score 1.0 for an exact copy, else the method's similarity in [0, 1]
    */
-  record Match(long id, double score) {}
+  record Match(long id, long time, double score) {}
+
+  /**
+   * One record the method compared an incoming one with, for {@code explain}.
+   *
+   * @param id the compared record
+   * @param score the method's similarity (1.0 for the same exact key)
+   * @param sharedKeys keys both hold (near keys, simhash blocks, 1 for the exact key)
+   * @param outcome {@code duplicate} when the rule joins them, else the first test it fails, in the
+   *     words of the rule ({@code similarity}, {@code phone}, {@code subject}, ...)
+   */
+  record Candidate(long id, double score, int sharedKeys, String outcome) {
+    /** The outcome of a pair the rule joins. */
+    public static final String DUPLICATE = "duplicate";
+  }
 
   /** The method's name: the verdict it gives. */
   String name();
@@ -49,6 +65,24 @@ public interface MethodCheck<P> extends Closeable {
 
   /** Adds a record judged new, so that later records of the stream are checked against it. */
   void add(long id, long regTime, P probe);
+
+  /**
+   * The records {@code probe} was compared with and why each is or is not its duplicate, the most
+   * similar first, at most {@code limit}. The default: the match of {@link #find}, if any.
+   */
+  default java.util.List<Candidate> explain(P probe, int limit) {
+    Match match = find(probe);
+    return match == null || limit < 1 ? java.util.List.of()
+        : java.util.List.of(new Candidate(match.id(), match.score(), 1, Candidate.DUPLICATE));
+  }
+
+  /**
+   * Makes what {@link #add} added durable (a Lucene commit, which fsyncs) without closing; the
+   * prefilter is saved only by {@link #close} (a filter older than the index is rebuilt on open).
+   * Only on a writable check. Safe to call from another thread while one thread checks and adds
+   * (IndexWriter allows it).
+   */
+  default void commit() {}
 
   /** Its lookups for the summary line, e.g. {@code near keys: 12 index lookups, 30 skipped by the prefilter}. */
   String counters();

@@ -129,9 +129,40 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
    */
   @Override
   public Match find(Post post, LongPredicate apart) {
+    Best best = new Best(apart);
+    compare(post, best::consider);
+    return best.match();
+  }
+
+  /** Each candidate of {@code post} with its near rule outcome, the most similar first. */
+  @Override
+  public List<Candidate> explain(Post post, int limit) {
+    List<Candidate> candidates = new ArrayList<>();
+    compare(post, (record, candidate, id, time, weight) -> {
+      NearRule.Failure failure = NearRule.why(record, candidate, config, weight);
+      candidates.add(new Candidate(id, NearRule.similarity(record, candidate, weight),
+          NearSimilarity.sharedCount(record.keys(), candidate.keys()), failure == null ? Candidate.DUPLICATE
+              : failure.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')));
+    });
+    candidates.sort(java.util.Comparator.comparingDouble(Candidate::score).reversed()
+        .thenComparingLong(Candidate::id));
+    return candidates.subList(0, Math.min(limit, candidates.size()));
+  }
+
+  /** Receives each candidate a record is compared with. */
+  private interface Comparison {
+    void consider(NearRule.Stored record, NearRule.Keys candidate, long candidateId, long candidateTime,
+        NearRule.KeyWeights weight);
+  }
+
+  /**
+   * Hands {@code comparison} every candidate of the record, as the pass selects them: the holders of
+   * its candidate keys among the indexed and the added records, with the pass's key weights.
+   */
+  private void compare(Post post, Comparison comparison) {
     Fingerprints fingerprints = post.fingerprints();
     if (fingerprints.outcome() != NearOutcome.OK) {
-      return null; // no keys: only the exact check applies (as in the pass)
+      return; // no keys: only the exact check applies (as in the pass)
     }
     NearRule.Stored record = NearRule.Stored.of(fingerprints, config.pre(), post.matchKeys(), post.evidence());
     long[] keys = record.keys();
@@ -161,16 +192,14 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
         collectHolders(key, docs);
         added.addAll(sessionHolders.getOrDefault(key, List.of()));
       }
-      Best best = new Best(apart);
       for (int doc : docs) {
-        best.consider(record, IndexedNearKeys.of(leaves, doc), IndexSchema.id(leaves, doc),
+        comparison.consider(record, IndexedNearKeys.of(leaves, doc), IndexSchema.id(leaves, doc),
             IndexSchema.time(leaves, doc), weight);
       }
       for (int s : added) {
         Added candidate = session.get(s);
-        best.consider(record, candidate.keys(), candidate.id(), candidate.time(), weight);
+        comparison.consider(record, candidate.keys(), candidate.id(), candidate.time(), weight);
       }
-      return best.match();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -203,7 +232,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     }
 
     Match match() {
-      return found && !apart.test(id) ? new Match(id, similarity) : null;
+      return found && !apart.test(id) ? new Match(id, time, similarity) : null;
     }
   }
 
@@ -251,6 +280,11 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
       holders.add(session.size());
     }
     session.add(new Added(id, regTime, keys));
+  }
+
+  @Override
+  public void commit() {
+    nearIndex.commit();
   }
 
   @Override
