@@ -45,7 +45,8 @@ import picocli.CommandLine;
     mixinStandardHelpOptions = true,
     description = {"Benchmarks a whole exact run (index + run --apply) on generated posts against the same dedup",
         "done in SQL by MariaDB, in one run on one server. Run with JAVA_OPTS=-Xmx1g to check the heap target."},
-    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."})
+    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."},
+    subcommands = ServeBenchCommand.class)
 final class BenchCommand implements Callable<Integer> {
   @Option(names = "--records", defaultValue = "1000000", description = "Posts to generate (default ${DEFAULT-VALUE}).")
   long records;
