@@ -43,9 +43,10 @@ import org.xiaochong.source.BadInputException;
  * next run removes the older); one that repeats a newer record is the one to drop ({@code keep =
  * "existing"}). {@link #add} indexes new records and kept duplicates.
  *
- * <p>Thread-safe. Verdicts are computed one at a time under one lock: the methods' checks keep
- * per-stream state (the segmenter, the records added since the last reopen), and a verdict costs
- * well under a millisecond, so the callers' threads (parsing, answering) are what runs beside it.
+ * <p>Thread-safe. A batch's keys (the segmentation, most of a check's cost) are computed on the
+ * caller's thread, so callers segment in parallel; the lookups and decisions then run one at a time
+ * under one lock, since the methods' checks keep per-stream state (their index readers' cursors, the
+ * records added since the last reopen).
  * Commits run outside that lock ({@link #sync}): checks go on while a commit fsyncs, and one commit
  * makes the records of every caller waiting for it durable (group commit).
  *
@@ -123,7 +124,10 @@ public final class Deduplicator implements AutoCloseable {
   private final ReentrantLock commitLock = new ReentrantLock();
   private final Condition committedChanged = commitLock.newCondition();
   private FingerprintIndex index;
-  private OnlineChecker checker;
+  /** Read outside {@link #lock} only to compute keys ahead ({@link #precompute}). */
+  private volatile OnlineChecker checker;
+  /** Each thread's key computers, for the checker they were made for. */
+  private final ThreadLocal<OnlineChecker.Probers> probers = new ThreadLocal<>();
   private boolean writable;
   private String generations;
   private long indexedAtOpen;
@@ -267,24 +271,60 @@ public final class Deduplicator implements AutoCloseable {
   public Verdict check(Record record) {
     lock.lock();
     try {
-      return verdict(record, false);
+      return verdict(record, false, null);
     } finally {
       lock.unlock();
     }
   }
 
-  /** The verdicts for {@code records}, in order; nothing is added. */
+  /**
+   * The verdicts for {@code records}, in order; nothing is added. The records' keys are computed on
+   * the calling thread first, so that several callers segment at once while the checks take turns.
+   */
   public List<Verdict> check(List<Record> records) {
+    Ahead ahead = precompute(records);
     List<Verdict> verdicts = new ArrayList<>(records.size());
     lock.lock();
     try {
-      for (Record record : records) {
-        verdicts.add(verdict(record, false));
+      for (int i = 0; i < records.size(); i++) {
+        verdicts.add(verdict(records.get(i), false, ahead.of(checker, i)));
       }
     } finally {
       lock.unlock();
     }
     return verdicts;
+  }
+
+  /** Keys computed ahead for the checker of that moment; none when it has been replaced since. */
+  private record Ahead(OnlineChecker checker, Object[][] probes) {
+    Object[] of(OnlineChecker current, int i) {
+      return current == checker ? probes[i] : null;
+    }
+  }
+
+  /**
+   * Each record's keys, computed on this thread outside the lock ({@link OnlineChecker.Probers}). A
+   * failure (the checker closed by a reopen meanwhile) leaves the keys to the check.
+   */
+  private Ahead precompute(List<Record> records) {
+    OnlineChecker current = checker;
+    if (current == null) {
+      return new Ahead(null, null);
+    }
+    OnlineChecker.Probers mine = probers.get();
+    if (mine == null || mine.checker() != current) {
+      mine = current.newProbers();
+      probers.set(mine);
+    }
+    Object[][] probes = new Object[records.size()][];
+    try {
+      for (int i = 0; i < probes.length; i++) {
+        probes[i] = mine.probe(records.get(i).fields());
+      }
+    } catch (RuntimeException closedMeanwhile) {
+      return new Ahead(null, null);
+    }
+    return new Ahead(current, probes);
   }
 
   /**
@@ -301,11 +341,12 @@ public final class Deduplicator implements AutoCloseable {
         throw new IllegalArgumentException("adding needs the id column '" + config.table().idColumn() + "' in each record");
       }
     }
+    Ahead ahead = precompute(records);
     List<Verdict> verdicts = new ArrayList<>(records.size());
     lock.lock();
     try {
-      for (Record record : records) {
-        verdicts.add(verdict(record, true));
+      for (int i = 0; i < records.size(); i++) {
+        verdicts.add(verdict(records.get(i), true, ahead.of(checker, i)));
       }
     } finally {
       lock.unlock();
@@ -323,18 +364,23 @@ public final class Deduplicator implements AutoCloseable {
   public Verdict checkAndAdd(Record record) {
     lock.lock();
     try {
-      return verdict(record, true);
+      return verdict(record, true, null);
     } finally {
       lock.unlock();
     }
   }
 
-  /** The verdict (the caller holds {@link #lock}); adds the record when {@code add} and it is kept. */
-  private Verdict verdict(Record record, boolean add) {
+  /**
+   * The verdict (the caller holds {@link #lock}); adds the record when {@code add} and it is kept.
+   *
+   * @param probes the record's keys computed ahead for the current checker, or null
+   */
+  private Verdict verdict(Record record, boolean add, Object[] probes) {
     if (checker == null || (add && !writable)) {
       openChecker(add || options.writable());
+      probes = null; // computed for the checker replaced
     }
-    OnlineChecker.Verdict found = checker.check(record.id(), record.fields());
+    OnlineChecker.Verdict found = checker.check(record.id(), record.fields(), probes);
     // The keep policy on the incoming record and its twin. A record without an id (not stored yet)
     // is the latest insert: on a tie of times it is kept.
     boolean keepNew = found.isNew() || KeepLatestPolicy.isPreferred(record.time(),
@@ -409,7 +455,7 @@ public final class Deduplicator implements AutoCloseable {
   public Explanation explain(Record record, int limit) {
     lock.lock();
     try {
-      return new Explanation(verdict(record, false), checker.explain(record.fields(), limit));
+      return new Explanation(verdict(record, false, null), checker.explain(record.fields(), limit));
     } finally {
       lock.unlock();
     }

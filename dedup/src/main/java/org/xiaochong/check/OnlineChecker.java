@@ -123,11 +123,54 @@ public final class OnlineChecker implements AutoCloseable {
    * (not stored yet) can have no marks.
    */
   public Verdict check(Long id, Map<String, String> fields) {
+    return check(id, fields, null);
+  }
+
+  /**
+   * Computes records' keys on another thread ({@link MethodCheck#newProber}): one instance per
+   * thread, for this checker only. {@link #probe} gives what {@link #check} would compute itself.
+   */
+  public final class Probers {
+    private final List<java.util.function.Function<Map<String, String>, ?>> probers = new ArrayList<>();
+
+    private Probers() {
+      for (MethodCheck<?> check : checks) {
+        probers.add(check.newProber());
+      }
+    }
+
+    /** The record's keys for each method that computes them elsewhere (null for the others). */
+    public Object[] probe(Map<String, String> fields) {
+      Object[] probes = new Object[probers.size()];
+      for (int i = 0; i < probes.length; i++) {
+        probes[i] = probers.get(i) == null ? null : probers.get(i).apply(fields);
+      }
+      return probes;
+    }
+
+    /** The checker they compute keys for. */
+    public OnlineChecker checker() {
+      return OnlineChecker.this;
+    }
+  }
+
+  /** Key computers for one other thread. */
+  public Probers newProbers() {
+    return new Probers();
+  }
+
+  /**
+   * As {@link #check(Long, Map)}, with the keys {@link Probers#probe} of this checker computed (null:
+   * none, or null entries: computed here). The verdict is the same either way.
+   */
+  public Verdict check(Long id, Map<String, String> fields, Object[] precomputed) {
     java.util.function.LongPredicate markedApart = id == null || apart.isEmpty() ? other -> false
         : other -> apart.keepsApart(id, other);
     List<Probed<?>> probes = new ArrayList<>(checks.size());
-    for (MethodCheck<?> check : checks) {
-      Probed<?> probed = probe(check, fields);
+    for (int i = 0; i < checks.size(); i++) {
+      MethodCheck<?> check = checks.get(i);
+      Probed<?> probed = precomputed == null || precomputed[i] == null ? probe(check, fields)
+          : probed(check, precomputed[i]);
       probes.add(probed);
       MethodCheck.Match match = probed.find(markedApart);
       if (match != null) {
@@ -155,6 +198,11 @@ public final class OnlineChecker implements AutoCloseable {
 
   private static <P> List<MethodCheck.Candidate> explain(MethodCheck<P> check, Map<String, String> fields, int limit) {
     return check.explain(check.probe(fields), limit);
+  }
+
+  @SuppressWarnings("unchecked") // a Probers of this checker made it with this check's prober
+  private static <P> Probed<P> probed(MethodCheck<P> check, Object probe) {
+    return new Probed<>(check, (P) probe);
   }
 
   private static <P> Probed<P> probe(MethodCheck<P> check, Map<String, String> fields) {

@@ -32,6 +32,7 @@ import org.xiaochong.source.TableSpec;
 final class ExactCheck implements MethodCheck<byte[]> {
   private final FingerprintIndex index;
   private final ExactKey exactKey;
+  private final TableSpec spec;
   private final List<String> fields;
   private final ExactKeyFilter filter;
   private final DirectoryReader reader;
@@ -47,6 +48,7 @@ final class ExactCheck implements MethodCheck<byte[]> {
   ExactCheck(FingerprintIndex index, TableSpec spec, PrefilterSettings settings, Consumer<String> notes) {
     this.index = index;
     this.exactKey = new ExactKey(spec.exactFields(), spec.phoneFields());
+    this.spec = spec;
     this.fields = spec.exactFields();
     this.reader = index.openReader();
     try {
@@ -73,6 +75,17 @@ final class ExactCheck implements MethodCheck<byte[]> {
 
   @Override
   public byte[] probe(Map<String, String> record) {
+    return key(exactKey, fields, record);
+  }
+
+  /** An exact key of its own per thread (ExactKey reuses one MessageDigest). */
+  @Override
+  public java.util.function.Function<Map<String, String>, byte[]> newProber() {
+    ExactKey own = new ExactKey(spec.exactFields(), spec.phoneFields());
+    return record -> key(own, fields, record);
+  }
+
+  private static byte[] key(ExactKey exactKey, List<String> fields, Map<String, String> record) {
     String[] values = new String[fields.size()];
     for (int i = 0; i < values.length; i++) {
       values[i] = record.get(fields.get(i));

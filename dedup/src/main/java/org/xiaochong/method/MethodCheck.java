@@ -49,6 +49,16 @@ public interface MethodCheck<P> extends Closeable {
   /** The record's keys (columns it does not read are ignored; a missing column is NULL). */
   P probe(Map<String, String> fields);
 
+  /**
+   * A computer of {@link #probe} for one other thread, so that records' keys (segmentation, the
+   * costly part of a check) are computed on the callers' threads while the checks run one at a time;
+   * it gives what {@code probe} gives for the same fields. Null (the default) when the method's keys
+   * must be computed where its checks run. Each returned function is for one thread.
+   */
+  default java.util.function.Function<Map<String, String>, P> newProber() {
+    return null;
+  }
+
   /** The record {@code probe} repeats, or null when it is new to this method. */
   Match find(P probe);
 

@@ -57,6 +57,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   private final java.nio.file.Path filterDir;
   private final NearConfig config;
   private final TopTermsMd5 fingerprinter;
+  private final TableSpec spec;
   private final NearDocumentMaker maker;
   private final List<String> columns;
   private final List<Added> session = new ArrayList<>();
@@ -99,6 +100,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     this.reader = opened;
     this.leaves = opened.leaves();
     this.fingerprinter = new TopTermsMd5(config);
+    this.spec = spec;
     this.maker = new NearDocumentMaker(spec, fingerprinter);
   }
 
@@ -109,6 +111,17 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
 
   @Override
   public Post probe(Map<String, String> fields) {
+    return post(maker, columns, fields);
+  }
+
+  /** A document maker of its own per thread (it keeps buffers); the fingerprinter is thread-safe and shared. */
+  @Override
+  public java.util.function.Function<Map<String, String>, Post> newProber() {
+    NearDocumentMaker own = new NearDocumentMaker(spec, fingerprinter);
+    return fields -> post(own, columns, fields);
+  }
+
+  private static Post post(NearDocumentMaker maker, List<String> columns, Map<String, String> fields) {
     String[] values = new String[columns.size()];
     for (int i = 0; i < values.length; i++) {
       values[i] = fields.get(columns.get(i));

@@ -5,15 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.BufferedReader;
-import java.io.File;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -37,35 +34,34 @@ class ServeKillIT extends DbTestSupport {
 
   @TempDir Path dir;
 
-  /** A running {@code dedup serve} and the lines of its stderr so far. */
-  private record Server(Process process, int port, StringBuffer err, Thread reader) {}
+  /** A running {@code dedup serve}, its port, and the file its stderr goes to. */
+  private record Server(Process process, int port, Path errFile) {
+    /** Its stderr so far (a file: a pipe read after the process ends may lose its last lines). */
+    String err() throws java.io.IOException {
+      return Files.readString(errFile, StandardCharsets.UTF_8);
+    }
+  }
 
-  private Server start(Path config) throws Exception {
+  private Server start(Path config, String name) throws Exception {
     String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx512m", "-cp", classPath, "org.xiaochong.cli.DedupCommand", "serve", "--config", config.toString(),
         "--port", "0");
-    builder.redirectOutput(dir.resolve("serve.out").toFile());
+    Path errFile = dir.resolve(name + ".err");
+    builder.redirectOutput(dir.resolve(name + ".out").toFile()).redirectError(errFile.toFile());
     Process process = builder.start();
-    StringBuffer err = new StringBuffer();
-    CompletableFuture<Integer> port = new CompletableFuture<>();
-    Thread reader = new Thread(() -> {
-      try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
-        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-          err.append(line).append('\n');
-          Matcher m = LISTENING.matcher(line);
-          if (m.find()) {
-            port.complete(Integer.parseInt(m.group(1)));
-          }
-        }
-      } catch (java.io.IOException e) {
-        // the process is gone
+    long deadline = System.nanoTime() + 120_000_000_000L;
+    while (System.nanoTime() < deadline) {
+      String err = Files.readString(errFile, StandardCharsets.UTF_8);
+      Matcher m = LISTENING.matcher(err);
+      if (m.find()) {
+        return new Server(process, Integer.parseInt(m.group(1)), errFile);
       }
-      port.completeExceptionally(new IllegalStateException("serve stopped before listening:\n" + err));
-    });
-    reader.setDaemon(true);
-    reader.start();
-    return new Server(process, port.get(60, TimeUnit.SECONDS), err, reader);
+      assertThat(process.isAlive()).as("serve stopped before listening: %s", err).isTrue();
+      Thread.sleep(100);
+    }
+    process.destroyForcibly();
+    throw new AssertionError("serve did not listen within 120 s: " + Files.readString(errFile, StandardCharsets.UTF_8));
   }
 
   @Test
@@ -81,7 +77,7 @@ class ServeKillIT extends DbTestSupport {
       records.add(ServeIT.truffle(40_000_000L + i, String.format("136 %04d %04d", i / 100, i),
           java.time.LocalDateTime.of(2031, 1, 1, 0, 0).plusMinutes(i).toString()));
     }
-    Server server = start(config);
+    Server server = start(config, "first");
     ServiceClient client = new ServiceClient(server.port(), null);
     // 4 clients at once: two send one record per request, two arrays of 25 (the commits are shared).
     ExecutorService clients = Executors.newFixedThreadPool(4);
@@ -121,7 +117,7 @@ class ServeKillIT extends DbTestSupport {
     assertThat(server.process().exitValue()).isEqualTo(137);
     assertThat(server.err().toString()).doesNotContain("serve: stopped");
 
-    Server again = start(config);
+    Server again = start(config, "again");
     ServiceClient after = new ServiceClient(again.port(), null);
     for (int from = 0; from < ADDED; from += 100) {
       ArrayNode batch = ServeIT.JSON.createArrayNode().addAll(records.subList(from, from + 100));
@@ -137,7 +133,6 @@ class ServeKillIT extends DbTestSupport {
     long stopping = System.nanoTime();
     again.process().destroy();
     assertThat(again.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
-    again.reader().join(10_000); // the last lines of its stderr
     assertThat(again.process().exitValue()).isEqualTo(143); // 128 + SIGTERM, after the shutdown hook
     assertThat(System.nanoTime() - stopping).as("stop time").isLessThan(20_000_000_000L);
     assertThat(again.err().toString()).contains("serve: stopped");
@@ -149,6 +144,5 @@ class ServeKillIT extends DbTestSupport {
     CliRun run = cli("serve", "--config", config.toString(), "--host", "0.0.0.0", "--port", "0");
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.err()).contains("not a loopback address", "DEDUP_SERVE_TOKEN").doesNotContain("Exception");
-    assertThat(new File(dir.toFile(), "serve.out")).doesNotExist();
   }
 }

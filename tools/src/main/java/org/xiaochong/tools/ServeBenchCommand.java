@@ -112,12 +112,14 @@ final class ServeBenchCommand implements Callable<Integer> {
 
     // 1. The CLI as a whole process.
     Path cliOut = dataDir.resolve("check-verdicts.jsonl");
+    double childCpuBefore = childrenCpuSeconds();
     long t = System.nanoTime();
     Process cli = new ProcessBuilder(launcher.toString(), "check", "--config", configFile.toString())
         .redirectInput(checkFile.toFile()).redirectOutput(cliOut.toFile())
         .redirectError(dataDir.resolve("check.err").toFile()).start();
     int cliExit = cli.waitFor();
     double cliSeconds = (System.nanoTime() - t) / 1e9;
+    double cliCpu = childrenCpuSeconds() - childCpuBefore;
     if (cliExit != 0) {
       throw new IllegalStateException("dedup check exited " + cliExit + ": see " + dataDir.resolve("check.err"));
     }
@@ -127,8 +129,9 @@ final class ServeBenchCommand implements Callable<Integer> {
     }
     Map<String, Long> kinds = new LinkedHashMap<>();
     expected.forEach(v -> kinds.merge(v.get("verdict").asText() + "/keep " + v.get("keep").asText(), 1L, Long::sum));
-    out.printf("dedup check (whole process, JVM start included): %,d records in %.2f s = %,.0f records/s; %s%n",
-        expected.size(), cliSeconds, expected.size() / cliSeconds, kinds);
+    out.printf("dedup check (whole process, JVM start included): %,d records in %.2f s = %,.0f records/s;"
+            + " %.1f CPU s = %,.0f records per CPU s; %s%n", expected.size(), cliSeconds, expected.size() / cliSeconds,
+        cliCpu, expected.size() / cliCpu, kinds);
 
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("records", records);
@@ -136,6 +139,8 @@ final class ServeBenchCommand implements Callable<Integer> {
     json.put("clients", clients);
     json.put("cli_seconds", cliSeconds);
     json.put("cli_records_per_second", expected.size() / cliSeconds);
+    json.put("cli_cpu_seconds", cliCpu);
+    json.put("load_average_before", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     json.put("verdicts", kinds);
     int mismatches = 0;
     try (Deduplicator dedup = Deduplicator.open(config, Deduplicator.Options.DEFAULT)) {
@@ -150,18 +155,21 @@ final class ServeBenchCommand implements Callable<Integer> {
           Timing arrays = load(http, uri, input, batch);
           mismatches += compare(out, "arrays " + pass, arrays.verdicts(), expected);
           out.printf("service, %d clients, arrays of %d (%s): %,d records in %.2f s = %,.0f records/s"
-                  + " (%.2fx the CLI); per request p50 %.1f ms, p99 %.1f ms%n", clients, batch, pass, input.size(),
+                  + " (%.2fx the CLI); %.1f CPU s (clients included) = %,.0f records per CPU s (%.2fx the CLI);"
+                  + " per request p50 %.1f ms, p99 %.1f ms; load %.1f%n", clients, batch, pass, input.size(),
               arrays.seconds(), input.size() / arrays.seconds(), (input.size() / arrays.seconds())
-                  / (expected.size() / cliSeconds), arrays.percentile(50), arrays.percentile(99));
+                  / (expected.size() / cliSeconds), arrays.cpuSeconds(), input.size() / arrays.cpuSeconds(),
+              (input.size() / arrays.cpuSeconds()) / (expected.size() / cliCpu), arrays.percentile(50),
+              arrays.percentile(99), arrays.load());
           json.put("arrays_" + pass, arrays.toJson(input.size()));
         }
         // 3. One record per request.
         Timing single = load(http, uri, input, 1);
         mismatches += compare(out, "single", single.verdicts(), expected);
-        out.printf("service, %d clients, one record per request: %,d records in %.2f s = %,.0f records/s;"
-                + " latency p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.1f ms%n", clients, input.size(),
-            single.seconds(), input.size() / single.seconds(), single.percentile(50), single.percentile(90),
-            single.percentile(99), single.percentile(100));
+        out.printf("service, %d clients, one record per request: %,d records in %.2f s = %,.0f records/s,"
+                + " %.1f CPU s; latency p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.1f ms; load %.1f%n", clients,
+            input.size(), single.seconds(), input.size() / single.seconds(), single.cpuSeconds(),
+            single.percentile(50), single.percentile(90), single.percentile(99), single.percentile(100), single.load());
         json.put("single", single.toJson(input.size()));
       } finally {
         service.stop();
@@ -216,7 +224,8 @@ final class ServeBenchCommand implements Callable<Integer> {
   }
 
   /** The verdicts of one pass and each request's latency. */
-  private record Timing(List<JsonNode> verdicts, double seconds, double[] latencyMillis) {
+  private record Timing(List<JsonNode> verdicts, double seconds, double cpuSeconds, double load,
+      double[] latencyMillis) {
     double percentile(double p) {
       double[] sorted = latencyMillis.clone();
       Arrays.sort(sorted);
@@ -227,6 +236,8 @@ final class ServeBenchCommand implements Callable<Integer> {
     Map<String, Object> toJson(int records) {
       Map<String, Object> json = new LinkedHashMap<>();
       json.put("seconds", seconds);
+      json.put("cpu_seconds", cpuSeconds);
+      json.put("load_average", load);
       json.put("records_per_second", records / seconds);
       json.put("requests", latencyMillis.length);
       json.put("latency_ms_p50", percentile(50));
@@ -249,6 +260,9 @@ final class ServeBenchCommand implements Callable<Integer> {
     double[] latency = new double[requests];
     AtomicInteger next = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(clients);
+    com.sun.management.OperatingSystemMXBean os =
+        (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    long cpuStart = os.getProcessCpuTime();
     long start = System.nanoTime();
     try {
       List<Future<?>> done = new ArrayList<>();
@@ -279,7 +293,22 @@ final class ServeBenchCommand implements Callable<Integer> {
     } finally {
       pool.shutdown();
     }
-    return new Timing(Arrays.asList(verdicts), (System.nanoTime() - start) / 1e9, latency);
+    return new Timing(Arrays.asList(verdicts), (System.nanoTime() - start) / 1e9,
+        (os.getProcessCpuTime() - cpuStart) / 1e9, os.getSystemLoadAverage(), latency);
+  }
+
+  /**
+   * CPU seconds (user + system) of this process's waited-for children, from /proc/self/stat
+   * (cutime, cstime: fields 16 and 17, in clock ticks of 1/100 s on Linux); NaN elsewhere.
+   */
+  private static double childrenCpuSeconds() {
+    try {
+      String stat = Files.readString(Path.of("/proc/self/stat"));
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return (Long.parseLong(fields[13]) + Long.parseLong(fields[14])) / 100.0; // fields 16, 17 (1-based, pid first)
+    } catch (IOException | RuntimeException e) {
+      return Double.NaN;
+    }
   }
 
   private static HttpResponse<String> send(HttpClient http, URI uri, String body) {
