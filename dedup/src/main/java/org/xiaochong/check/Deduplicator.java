@@ -117,8 +117,13 @@ public final class Deduplicator implements AutoCloseable {
 
   private final DedupConfig config;
   private final Options options;
-  /** Guards the checker: every verdict and add, and every reopen. */
-  private final ReentrantLock lock = new ReentrantLock();
+  /**
+   * Guards the checker. Its read lock: finds on several threads at once, each with cursors of its
+   * own ({@link OnlineChecker.Probers}). Its write lock ({@link #lock}): adds, finds of methods that
+   * cannot find concurrently, reopens. Fair, so that an add is not kept waiting by a stream of checks.
+   */
+  private final ReentrantReadWriteLock turns = new ReentrantReadWriteLock(true);
+  private final java.util.concurrent.locks.Lock lock = turns.writeLock();
   /** Commits hold its read lock, reopening its write lock: a checker is never closed under a commit. */
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
   private final ReentrantLock commitLock = new ReentrantLock();
@@ -284,6 +289,20 @@ public final class Deduplicator implements AutoCloseable {
   public List<Verdict> check(List<Record> records) {
     Ahead ahead = precompute(records);
     List<Verdict> verdicts = new ArrayList<>(records.size());
+    if (ahead.probers() != null && ahead.probers().concurrent()) {
+      turns.readLock().lock();
+      try {
+        if (checker == ahead.checker()) { // not reopened since the keys were computed
+          for (int i = 0; i < records.size(); i++) {
+            Record record = records.get(i);
+            verdicts.add(decide(record, ahead.probers().check(record.id(), record.fields(), ahead.probes()[i]), false));
+          }
+          return verdicts;
+        }
+      } finally {
+        turns.readLock().unlock();
+      }
+    }
     lock.lock();
     try {
       for (int i = 0; i < records.size(); i++) {
@@ -296,7 +315,7 @@ public final class Deduplicator implements AutoCloseable {
   }
 
   /** Keys computed ahead for the checker of that moment; none when it has been replaced since. */
-  private record Ahead(OnlineChecker checker, Object[][] probes) {
+  private record Ahead(OnlineChecker checker, OnlineChecker.Probers probers, Object[][] probes) {
     Object[] of(OnlineChecker current, int i) {
       return current == checker ? probes[i] : null;
     }
@@ -309,7 +328,7 @@ public final class Deduplicator implements AutoCloseable {
   private Ahead precompute(List<Record> records) {
     OnlineChecker current = checker;
     if (current == null) {
-      return new Ahead(null, null);
+      return new Ahead(null, null, null);
     }
     OnlineChecker.Probers mine = probers.get();
     if (mine == null || mine.checker() != current) {
@@ -322,9 +341,9 @@ public final class Deduplicator implements AutoCloseable {
         probes[i] = mine.probe(records.get(i).fields());
       }
     } catch (RuntimeException closedMeanwhile) {
-      return new Ahead(null, null);
+      return new Ahead(null, null, null);
     }
-    return new Ahead(current, probes);
+    return new Ahead(current, mine, probes);
   }
 
   /**
@@ -381,6 +400,14 @@ public final class Deduplicator implements AutoCloseable {
       probes = null; // computed for the checker replaced
     }
     OnlineChecker.Verdict found = checker.check(record.id(), record.fields(), probes);
+    return decide(record, found, add);
+  }
+
+  /**
+   * The keep policy on the record and its twin; adds the record when {@code add} and it is kept (the
+   * caller holds {@link #lock} then, or the read lock of {@link #turns} when not adding).
+   */
+  private Verdict decide(Record record, OnlineChecker.Verdict found, boolean add) {
     // The keep policy on the incoming record and its twin. A record without an id (not stored yet)
     // is the latest insert: on a tie of times it is kept.
     boolean keepNew = found.isNew() || KeepLatestPolicy.isPreferred(record.time(),

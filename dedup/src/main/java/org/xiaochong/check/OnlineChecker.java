@@ -127,16 +127,56 @@ public final class OnlineChecker implements AutoCloseable {
   }
 
   /**
-   * Computes records' keys on another thread ({@link MethodCheck#newProber}): one instance per
-   * thread, for this checker only. {@link #probe} gives what {@link #check} would compute itself.
+   * One thread's own key computers ({@link MethodCheck#newProber}) and index cursors ({@link
+   * MethodCheck#newFinder}), for this checker only: {@link #probe} gives what {@link #check} would
+   * compute itself, and {@link #check} answers as the checker does. Not thread-safe: one per thread.
    */
   public final class Probers {
     private final List<java.util.function.Function<Map<String, String>, ?>> probers = new ArrayList<>();
+    private final List<MethodCheck.Finder<?>> finders = new ArrayList<>();
+    private final boolean concurrent;
 
     private Probers() {
+      boolean all = true;
       for (MethodCheck<?> check : checks) {
-        probers.add(check.newProber());
+        java.util.function.Function<Map<String, String>, ?> prober = check.newProber();
+        MethodCheck.Finder<?> finder = check.newFinder();
+        probers.add(prober);
+        finders.add(finder);
+        all &= prober != null && finder != null;
       }
+      this.concurrent = all;
+    }
+
+    /**
+     * Whether every method computes keys and finds with state of its own: then {@link #check} may run
+     * on several threads at once, while no record is added.
+     */
+    public boolean concurrent() {
+      return concurrent;
+    }
+
+    /**
+     * As {@link OnlineChecker#check(Long, Map, Object[])}, with this thread's cursors; only when
+     * {@link #concurrent}, and while no thread adds.
+     */
+    public Verdict check(Long id, Map<String, String> fields, Object[] precomputed) {
+      if (!concurrent) {
+        throw new IllegalStateException("a method of " + methods() + " finds one record at a time");
+      }
+      java.util.function.LongPredicate markedApart = markedApart(id);
+      List<Probed<?>> probes = new ArrayList<>(checks.size());
+      for (int i = 0; i < checks.size(); i++) {
+        MethodCheck<?> check = checks.get(i);
+        Probed<?> probed = precomputed == null || precomputed[i] == null ? OnlineChecker.probe(check, fields)
+            : probed(check, precomputed[i]);
+        probes.add(probed);
+        MethodCheck.Match match = find(finders.get(i), probed.probe(), markedApart);
+        if (match != null) {
+          return new Verdict(check.name(), match.id(), match.time(), match.score(), List.copyOf(probes));
+        }
+      }
+      return new Verdict(NEW, null, 0L, 0.0, List.copyOf(probes));
     }
 
     /** The record's keys for each method that computes them elsewhere (null for the others). */
@@ -164,8 +204,7 @@ public final class OnlineChecker implements AutoCloseable {
    * none, or null entries: computed here). The verdict is the same either way.
    */
   public Verdict check(Long id, Map<String, String> fields, Object[] precomputed) {
-    java.util.function.LongPredicate markedApart = id == null || apart.isEmpty() ? other -> false
-        : other -> apart.keepsApart(id, other);
+    java.util.function.LongPredicate markedApart = markedApart(id);
     List<Probed<?>> probes = new ArrayList<>(checks.size());
     for (int i = 0; i < checks.size(); i++) {
       MethodCheck<?> check = checks.get(i);
@@ -198,6 +237,17 @@ public final class OnlineChecker implements AutoCloseable {
 
   private static <P> List<MethodCheck.Candidate> explain(MethodCheck<P> check, Map<String, String> fields, int limit) {
     return check.explain(check.probe(fields), limit);
+  }
+
+  /** Whether the record {@code id} is marked apart from another (none without an id). */
+  private java.util.function.LongPredicate markedApart(Long id) {
+    return id == null || apart.isEmpty() ? other -> false : other -> apart.keepsApart(id, other);
+  }
+
+  @SuppressWarnings("unchecked") // the finder of the check whose prober (or probe) made the probe
+  private static <P> MethodCheck.Match find(MethodCheck.Finder<P> finder, Object probe,
+      java.util.function.LongPredicate apart) {
+    return finder.find((P) probe, apart);
   }
 
   @SuppressWarnings("unchecked") // a Probers of this checker made it with this check's prober

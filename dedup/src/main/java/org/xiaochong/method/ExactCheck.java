@@ -101,6 +101,22 @@ final class ExactCheck implements MethodCheck<byte[]> {
   /** The latest record with the key that the incoming one is not marked apart from. */
   @Override
   public Match find(byte[] md5, LongPredicate apart) {
+    return find(md5, apart, md5Holders);
+  }
+
+  /** A cursor of its own over the same reader (TermHolders is one per thread). */
+  @Override
+  public Finder<byte[]> newFinder() {
+    TermHolders own;
+    try {
+      own = new TermHolders(reader.leaves(), IndexSchema.MD5);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return (md5, apart) -> find(md5, apart, own);
+  }
+
+  private Match find(byte[] md5, LongPredicate apart, TermHolders md5Holders) {
     BytesRef key = new BytesRef(md5);
     Match sameSession = added.get(key);
     if (sameSession != null && !apart.test(sameSession.id())) {
@@ -110,7 +126,7 @@ final class ExactCheck implements MethodCheck<byte[]> {
       return null;
     }
     lookups++;
-    return latestWithKey(key, apart);
+    return latestWithKey(key, apart, md5Holders);
   }
 
   @Override
@@ -134,7 +150,7 @@ final class ExactCheck implements MethodCheck<byte[]> {
   }
 
   /** The latest record (KeepLatestPolicy) in the index with this key and not {@code apart}, or null. */
-  private Match latestWithKey(BytesRef key, LongPredicate apart) {
+  private Match latestWithKey(BytesRef key, LongPredicate apart, TermHolders md5Holders) {
     long bestId = 0;
     long bestTime = 0;
     boolean found = false;

@@ -59,6 +59,22 @@ public interface MethodCheck<P> extends Closeable {
     return null;
   }
 
+  /** {@link MethodCheck#find(Object, LongPredicate)} for one thread, with cursors of its own. */
+  interface Finder<P> {
+    Match find(P probe, LongPredicate apart);
+  }
+
+  /**
+   * A finder for one other thread: it answers as {@link #find(Object, LongPredicate)} does, reading
+   * the same index and the records added so far, with index cursors of its own, so that several
+   * threads find at once while no thread adds ({@code add} needs them all to have stopped). Null (the
+   * default) when the method's finds must run one at a time. The lookup counters of {@link #counters}
+   * may miss finds made at the same time.
+   */
+  default Finder<P> newFinder() {
+    return null;
+  }
+
   /** The record {@code probe} repeats, or null when it is new to this method. */
   Match find(P probe);
 

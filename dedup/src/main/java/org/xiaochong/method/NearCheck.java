@@ -143,8 +143,24 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   @Override
   public Match find(Post post, LongPredicate apart) {
     Best best = new Best(apart);
-    compare(post, best::consider);
+    compare(post, best::consider, keyHolders);
     return best.match();
+  }
+
+  /** A cursor of its own over the same reader (TermHolders is one per thread). */
+  @Override
+  public Finder<Post> newFinder() {
+    TermHolders own;
+    try {
+      own = new TermHolders(leaves, NearSchema.KEY);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return (post, apart) -> {
+      Best best = new Best(apart);
+      compare(post, best::consider, own);
+      return best.match();
+    };
   }
 
   /** Each candidate of {@code post} with its near rule outcome, the most similar first. */
@@ -156,7 +172,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
       candidates.add(new Candidate(id, NearRule.similarity(record, candidate, weight),
           NearSimilarity.sharedCount(record.keys(), candidate.keys()), failure == null ? Candidate.DUPLICATE
               : failure.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')));
-    });
+    }, keyHolders);
     candidates.sort(java.util.Comparator.comparingDouble(Candidate::score).reversed()
         .thenComparingLong(Candidate::id));
     return candidates.subList(0, Math.min(limit, candidates.size()));
@@ -172,7 +188,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
    * Hands {@code comparison} every candidate of the record, as the pass selects them: the holders of
    * its candidate keys among the indexed and the added records, with the pass's key weights.
    */
-  private void compare(Post post, Comparison comparison) {
+  private void compare(Post post, Comparison comparison, TermHolders keyHolders) {
     Fingerprints fingerprints = post.fingerprints();
     if (fingerprints.outcome() != NearOutcome.OK) {
       return; // no keys: only the exact check applies (as in the pass)
@@ -182,7 +198,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     int[] holders = new int[keys.length];
     try {
       for (int i = 0; i < keys.length; i++) {
-        holders[i] = sessionHolders.getOrDefault(keys[i], List.of()).size() + documentFrequency(keys[i]);
+        holders[i] = sessionHolders.getOrDefault(keys[i], List.of()).size() + documentFrequency(keys[i], keyHolders);
       }
       long[] candidateKeys = NearCandidates.candidateKeys(record, key -> holders[Arrays.binarySearch(keys, key)], 1,
           config.pre());
@@ -193,7 +209,8 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
       Map<Long, Double> weights = new HashMap<>();
       NearRule.KeyWeights weight = NearRule.KeyWeights.idf(key -> weights.computeIfAbsent(key, k -> {
         int at = Arrays.binarySearch(keys, k);
-        long df = at >= 0 ? holders[at] + 1L : sessionHolders.getOrDefault(k, List.of()).size() + indexFrequency(k);
+        long df = at >= 0 ? holders[at] + 1L
+            : sessionHolders.getOrDefault(k, List.of()).size() + indexFrequency(k, keyHolders);
         return NearSimilarity.idf(df, records);
       }), records);
       Set<Integer> docs = new LinkedHashSet<>();
@@ -202,7 +219,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
         if (NearCandidates.stopBefore(holders[Arrays.binarySearch(keys, key)], docs.size() + added.size())) {
           break;
         }
-        collectHolders(key, docs);
+        collectHolders(key, docs, keyHolders);
         added.addAll(sessionHolders.getOrDefault(key, List.of()));
       }
       for (int doc : docs) {
@@ -250,7 +267,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   }
 
   /** Records of the index holding the key (deleted ones included: it only ranks keys); 0 when the filter rules it out. */
-  private int documentFrequency(long key) throws IOException {
+  private int documentFrequency(long key, TermHolders keyHolders) throws IOException {
     if (filter != null && !filter.mightContain(key)) {
       return 0; // certainly held by no record: no lookup
     }
@@ -259,7 +276,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   }
 
   /** Records of the index holding the key, without the filter (a candidate's key). */
-  private int indexFrequency(long key) {
+  private int indexFrequency(long key, TermHolders keyHolders) {
     try {
       return keyHolders.docFreq(NearSchema.keyBytes(key));
     } catch (IOException e) {
@@ -268,7 +285,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   }
 
   /** Adds the live documents holding {@code key} to {@code docs} (global ids, no repeats). */
-  private void collectHolders(long key, Set<Integer> docs) throws IOException {
+  private void collectHolders(long key, Set<Integer> docs, TermHolders keyHolders) throws IOException {
     BytesRef term = NearSchema.keyBytes(key);
     for (int doc = keyHolders.first(term); doc != TermHolders.NO_MORE_DOCS; doc = keyHolders.next()) {
       docs.add(doc);

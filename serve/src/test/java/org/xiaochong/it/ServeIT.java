@@ -144,6 +144,50 @@ class ServeIT extends DbTestSupport {
   }
 
   @Test
+  void checksOnManyThreads_whileOneAdds_keepTheirVerdictsAndEveryAddIsKnown() throws Exception {
+    List<ObjectNode> records = mixedRecords(51_000_000L).subList(0, 60);
+    String batch = JSON.createArrayNode().addAll(records).toString();
+    JsonNode expected = client.post("/v1/check", batch).json();
+    ExecutorService threads = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<Integer>> readers = new ArrayList<>();
+      for (int r = 0; r < 3; r++) {
+        readers.add(threads.submit(() -> {
+          int answers = 0;
+          for (int round = 0; round < 10; round++) {
+            assertThat(client.post("/v1/check", batch).json()).isEqualTo(expected);
+            for (int i = round; i < records.size(); i += 10) {
+              assertThat(client.post("/v1/check", records.get(i).toString()).json()).isEqualTo(expected.get(i));
+              answers++;
+            }
+          }
+          return answers;
+        }));
+      }
+      Future<List<ObjectNode>> writer = threads.submit(() -> {
+        List<ObjectNode> added = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+          ObjectNode post = truffle(61_000_000L + i, "137 7777 " + (1000 + i), "2031-02-01T08:00");
+          ServiceClient.Reply reply = client.post("/v1/check?add=true", post.toString());
+          assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+          assertThat(reply.json().get("added").asBoolean()).isTrue();
+          added.add(post);
+        }
+        return added;
+      });
+      for (Future<Integer> reader : readers) {
+        assertThat(reader.get()).isEqualTo(60);
+      }
+      for (ObjectNode post : writer.get()) {
+        JsonNode known = client.post("/v1/check", post.toString()).json();
+        assertThat(known.get("kept_id").asLong()).isEqualTo(post.get("id").asLong());
+      }
+    } finally {
+      threads.shutdown();
+    }
+  }
+
+  @Test
   void checkAdd_newAndNewerRecords_areAddedAndKnownAfterwards() {
     List<ObjectNode> records = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
