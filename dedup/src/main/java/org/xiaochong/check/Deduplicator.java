@@ -135,13 +135,15 @@ public final class Deduplicator implements AutoCloseable {
   private final ThreadLocal<OnlineChecker.Probers> probers = new ThreadLocal<>();
   private boolean writable;
   private String generations;
-  private long indexedAtOpen;
+  private volatile long indexedAtOpen;
   /** Records added since the checker opened (for {@link #indexedRecords}). */
   private volatile long addedSinceOpen;
   /** Number of the last add; an add is durable once {@link #committedSeq} reaches it. Guarded by commitLock. */
   private long addedSeq;
   private long committedSeq;
   private boolean committing;
+  /** Commits made by {@link #sync}, each covering every add made until it started. Guarded by commitLock. */
+  private long commits;
   private volatile long lastAddNanos = System.nanoTime();
 
   private Deduplicator(DedupConfig config, Options options) {
@@ -458,6 +460,7 @@ public final class Deduplicator implements AutoCloseable {
           committing = false;
           if (done) {
             committedSeq = Math.max(committedSeq, covering);
+            commits++;
           }
           committedChanged.signalAll();
         }
@@ -533,6 +536,16 @@ public final class Deduplicator implements AutoCloseable {
       return true;
     } finally {
       lock.unlock();
+    }
+  }
+
+  /** Group commits made so far (fewer than the {@link #add} calls when callers shared them). */
+  public long commits() {
+    commitLock.lock();
+    try {
+      return commits;
+    } finally {
+      commitLock.unlock();
     }
   }
 

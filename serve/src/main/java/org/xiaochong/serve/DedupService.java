@@ -103,7 +103,7 @@ public final class DedupService implements AutoCloseable {
     this.table = table;
     this.settings = settings;
     this.log = log;
-    this.metrics = new ServiceMetrics(dedup::indexedRecords);
+    this.metrics = new ServiceMetrics(dedup::indexedRecords, dedup::commits);
   }
 
   /** Starts listening; returns the port. */

@@ -31,8 +31,11 @@ final class ServiceMetrics {
   private final Counter records;
   private final Histogram latency;
 
-  /** @param indexedRecords the records of the index now (read at each scrape) */
-  ServiceMetrics(LongSupplier indexedRecords) {
+  /**
+   * @param indexedRecords the records of the index now (read at each scrape)
+   * @param commits the group commits made so far
+   */
+  ServiceMetrics(LongSupplier indexedRecords, LongSupplier commits) {
     requests = Counter.builder().name("xiaochong_http_requests_total")
         .help("HTTP requests answered, by endpoint and status code").labelNames("endpoint", "status").register(registry);
     verdicts = Counter.builder().name("xiaochong_verdicts_total")
@@ -43,6 +46,9 @@ final class ServiceMetrics {
     latency = Histogram.builder().name("xiaochong_request_seconds").unit(Unit.SECONDS)
         .help("Time from a request's arrival to its answer, by endpoint").labelNames("endpoint").classicOnly()
         .classicUpperBounds(LATENCY_BUCKETS).register(registry);
+    io.prometheus.metrics.core.metrics.CounterWithCallback.builder().name("xiaochong_commits_total")
+        .help("Index commits made for adds; one covers the adds of every request waiting for it (group commit)")
+        .callback(callback -> callback.call(commits.getAsLong())).register(registry);
     GaugeWithCallback.builder().name("xiaochong_index_records")
         .help("Live records of the record index (at its last open, plus those added since)")
         .callback(callback -> callback.call(indexedRecords.getAsLong())).register(registry);

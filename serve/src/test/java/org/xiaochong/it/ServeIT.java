@@ -275,7 +275,7 @@ class ServeIT extends DbTestSupport {
     assertThat(metrics.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
     assertThat(metrics.body()).contains("xiaochong_http_requests_total{endpoint=\"check\",status=\"200\"}",
         "xiaochong_verdicts_total{keep=\"new\",verdict=\"new\"}", "xiaochong_request_seconds_bucket{endpoint=\"check\",le=\"0.05\"}",
-        "xiaochong_index_records ");
+        "xiaochong_index_records ", "xiaochong_commits_total ");
   }
 
   @Test

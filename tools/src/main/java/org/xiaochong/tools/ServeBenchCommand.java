@@ -77,6 +77,11 @@ final class ServeBenchCommand implements Callable<Integer> {
   @Option(names = "--batch", defaultValue = "100", description = "Records per array request (default ${DEFAULT-VALUE}).")
   int batch;
 
+  @Option(names = "--adds", defaultValue = "2000",
+      description = {"Records added last, one per request from the clients, to time durable adds (default ${DEFAULT-VALUE};",
+          "0: none). They join the index: a later --reuse run checks against them too."})
+  int adds;
+
   @Option(names = "--seed", defaultValue = "20081118", description = "Random seed (default ${DEFAULT-VALUE}).")
   long seed;
 
@@ -171,6 +176,27 @@ final class ServeBenchCommand implements Callable<Integer> {
             input.size(), single.seconds(), input.size() / single.seconds(), single.cpuSeconds(),
             single.percentile(50), single.percentile(90), single.percentile(99), single.percentile(100), single.load());
         json.put("single", single.toJson(input.size()));
+        if (adds > 0) {
+          // 4. Durable adds: copies of the first records under new ids, so that each is kept over its
+          // twin and added; each answer waits for a commit, which concurrent requests share.
+          List<ObjectNode> toAdd = new ArrayList<>();
+          for (ObjectNode record : input.subList(0, Math.min(adds, input.size()))) {
+            ObjectNode copy = record.deepCopy();
+            copy.put(config.table().idColumn(), record.get(config.table().idColumn()).asLong() + 1_000_000_000L);
+            toAdd.add(copy);
+          }
+          long commitsBefore = dedup.commits();
+          Timing added = load(http, URI.create(uri + "?add=true"), toAdd, 1);
+          long commits = dedup.commits() - commitsBefore;
+          out.printf("service, %d clients, one record per request with ?add=true: %,d records added in %.2f s = %,.0f"
+                  + " records/s, %.1f CPU s; %,d commits (%.1f requests each); latency p50 %.2f ms, p99 %.2f ms;"
+                  + " load %.1f%n", clients, toAdd.size(), added.seconds(), toAdd.size() / added.seconds(),
+              added.cpuSeconds(), commits, toAdd.size() / (double) Math.max(1, commits), added.percentile(50),
+              added.percentile(99), added.load());
+          Map<String, Object> addJson = added.toJson(toAdd.size());
+          addJson.put("commits", commits);
+          json.put("adds", addJson);
+        }
       } finally {
         service.stop();
       }
