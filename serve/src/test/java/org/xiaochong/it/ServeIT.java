@@ -400,6 +400,34 @@ class ServeIT extends DbTestSupport {
     waitUntil(() -> client.post("/v1/check", copy.toString()).json().get("kept_id").asLong(-1) == 90_000_500L);
   }
 
+  @Test
+  void aRunStartedWhileTheServiceAdds_stopsWithExit2_andRunsOnceTheAddsStop() throws Exception {
+    waitUntil(() -> !dedup.writing());
+    // A second service on the same index that keeps the write lock (maintenance once a minute).
+    try (Deduplicator adding = Deduplicator.open(dedupConfig, Deduplicator.Options.DEFAULT)) {
+      DedupService second = new DedupService(adding, dedupConfig.table(),
+          new DedupService.Settings("127.0.0.1", 0, null, 1 << 20, 64 << 10, 200, 60_000), line -> {});
+      ServiceClient other = new ServiceClient(second.start(), null);
+      try {
+        ServiceClient.Reply added = other.post("/v1/check?add=true",
+            truffle(92_000_000L, "139 4444 0000", "2031-01-01T08:00").toString());
+        assertThat(added.status()).as(added.body()).isEqualTo(200);
+        assertThat(adding.writing()).isTrue();
+        CliRun refused = cli("run", "--config", config.toString(), "--method", "exact,near");
+        assertThat(refused.exitCode()).as(refused.err()).isEqualTo(2);
+        assertThat(refused.err()).contains("in use by another dedup process");
+        // The refused run touched nothing: the added record is still there, the service still writing.
+        assertThat(other.post("/v1/check", truffle(92_000_001L, "139 4444 0000", "2031-01-01T08:00").toString())
+            .json().get("kept_id").asLong()).isEqualTo(92_000_000L);
+        assertThat(adding.writing()).isTrue();
+      } finally {
+        second.stop();
+      }
+    } // closing commits and gives the lock back
+    CliRun run = cli("run", "--config", config.toString(), "--method", "exact,near");
+    assertThat(run.exitCode()).as(run.err()).isZero();
+  }
+
   private static void waitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + 30_000_000_000L;
     while (!condition.getAsBoolean()) {
