@@ -44,10 +44,13 @@ public final class OnlineChecker implements AutoCloseable {
    *
    * @param verdict {@link #NEW} or the name of the method that found its twin
    * @param keptId the id of the record it repeats (null when new)
+   * @param keptTime that record's time ({@code SourceRecord.NULL_TIME} for NULL; 0 when new), for
+   *     the keep policy
    * @param score 1.0 for an exact copy, the method's similarity for the others, 0 when new
-   * @param probes each method's keys of the record, for {@link #add} (all of them when new)
+   * @param probes each method's keys of the record, for {@link #add} (all of them when new; those of
+   *     the methods asked until one found its twin otherwise)
    */
-  public record Verdict(String verdict, Long keptId, double score, List<Probed<?>> probes) {
+  public record Verdict(String verdict, Long keptId, long keptTime, double score, List<Probed<?>> probes) {
     public boolean isNew() {
       return verdict.equals(NEW);
     }
@@ -120,18 +123,136 @@ public final class OnlineChecker implements AutoCloseable {
    * (not stored yet) can have no marks.
    */
   public Verdict check(Long id, Map<String, String> fields) {
-    java.util.function.LongPredicate markedApart = id == null || apart.isEmpty() ? other -> false
-        : other -> apart.keepsApart(id, other);
+    return check(id, fields, null);
+  }
+
+  /**
+   * One thread's own key computers ({@link MethodCheck#newProber}) and index cursors ({@link
+   * MethodCheck#newFinder}), for this checker only: {@link #probe} gives what {@link #check} would
+   * compute itself, and {@link #check} answers as the checker does. Not thread-safe: one per thread.
+   */
+  public final class Probers {
+    private final List<java.util.function.Function<Map<String, String>, ?>> probers = new ArrayList<>();
+    private final List<MethodCheck.Finder<?>> finders = new ArrayList<>();
+    private final boolean concurrent;
+
+    private Probers() {
+      boolean all = true;
+      for (MethodCheck<?> check : checks) {
+        java.util.function.Function<Map<String, String>, ?> prober = check.newProber();
+        MethodCheck.Finder<?> finder = check.newFinder();
+        probers.add(prober);
+        finders.add(finder);
+        all &= prober != null && finder != null;
+      }
+      this.concurrent = all;
+    }
+
+    /**
+     * Whether every method computes keys and finds with state of its own: then {@link #check} may run
+     * on several threads at once, while no record is added.
+     */
+    public boolean concurrent() {
+      return concurrent;
+    }
+
+    /**
+     * As {@link OnlineChecker#check(Long, Map, Object[])}, with this thread's cursors; only when
+     * {@link #concurrent}, and while no thread adds.
+     */
+    public Verdict check(Long id, Map<String, String> fields, Object[] precomputed) {
+      if (!concurrent) {
+        throw new IllegalStateException("a method of " + methods() + " finds one record at a time");
+      }
+      java.util.function.LongPredicate markedApart = markedApart(id);
+      List<Probed<?>> probes = new ArrayList<>(checks.size());
+      for (int i = 0; i < checks.size(); i++) {
+        MethodCheck<?> check = checks.get(i);
+        Probed<?> probed = precomputed == null || precomputed[i] == null ? OnlineChecker.probe(check, fields)
+            : probed(check, precomputed[i]);
+        probes.add(probed);
+        MethodCheck.Match match = find(finders.get(i), probed.probe(), markedApart);
+        if (match != null) {
+          return new Verdict(check.name(), match.id(), match.time(), match.score(), List.copyOf(probes));
+        }
+      }
+      return new Verdict(NEW, null, 0L, 0.0, List.copyOf(probes));
+    }
+
+    /** The record's keys for each method that computes them elsewhere (null for the others). */
+    public Object[] probe(Map<String, String> fields) {
+      Object[] probes = new Object[probers.size()];
+      for (int i = 0; i < probes.length; i++) {
+        probes[i] = probers.get(i) == null ? null : probers.get(i).apply(fields);
+      }
+      return probes;
+    }
+
+    /** The checker they compute keys for. */
+    public OnlineChecker checker() {
+      return OnlineChecker.this;
+    }
+  }
+
+  /** Key computers for one other thread. */
+  public Probers newProbers() {
+    return new Probers();
+  }
+
+  /**
+   * As {@link #check(Long, Map)}, with the keys {@link Probers#probe} of this checker computed (null:
+   * none, or null entries: computed here). The verdict is the same either way.
+   */
+  public Verdict check(Long id, Map<String, String> fields, Object[] precomputed) {
+    java.util.function.LongPredicate markedApart = markedApart(id);
     List<Probed<?>> probes = new ArrayList<>(checks.size());
-    for (MethodCheck<?> check : checks) {
-      Probed<?> probed = probe(check, fields);
+    for (int i = 0; i < checks.size(); i++) {
+      MethodCheck<?> check = checks.get(i);
+      Probed<?> probed = precomputed == null || precomputed[i] == null ? probe(check, fields)
+          : probed(check, precomputed[i]);
       probes.add(probed);
       MethodCheck.Match match = probed.find(markedApart);
       if (match != null) {
-        return new Verdict(check.name(), match.id(), match.score(), List.copyOf(probes));
+        return new Verdict(check.name(), match.id(), match.time(), match.score(), List.copyOf(probes));
       }
     }
-    return new Verdict(NEW, null, 0.0, List.copyOf(probes));
+    return new Verdict(NEW, null, 0L, 0.0, List.copyOf(probes));
+  }
+
+  /** What one method compared a record with ({@link MethodCheck#explain}). */
+  public record MethodExplanation(String method, List<MethodCheck.Candidate> candidates) {}
+
+  /**
+   * Why {@link #check} gives its verdict: for every method, the records it compared the record with
+   * (at most {@code limit} each, the most similar first) and the rule's outcome for each. Every
+   * method is asked, also those after the one that gives the verdict.
+   */
+  public List<MethodExplanation> explain(Map<String, String> fields, int limit) {
+    List<MethodExplanation> methods = new ArrayList<>(checks.size());
+    for (MethodCheck<?> check : checks) {
+      methods.add(new MethodExplanation(check.name(), explain(check, fields, limit)));
+    }
+    return methods;
+  }
+
+  private static <P> List<MethodCheck.Candidate> explain(MethodCheck<P> check, Map<String, String> fields, int limit) {
+    return check.explain(check.probe(fields), limit);
+  }
+
+  /** Whether the record {@code id} is marked apart from another (none without an id). */
+  private java.util.function.LongPredicate markedApart(Long id) {
+    return id == null || apart.isEmpty() ? other -> false : other -> apart.keepsApart(id, other);
+  }
+
+  @SuppressWarnings("unchecked") // the finder of the check whose prober (or probe) made the probe
+  private static <P> MethodCheck.Match find(MethodCheck.Finder<P> finder, Object probe,
+      java.util.function.LongPredicate apart) {
+    return finder.find((P) probe, apart);
+  }
+
+  @SuppressWarnings("unchecked") // a Probers of this checker made it with this check's prober
+  private static <P> Probed<P> probed(MethodCheck<P> check, Object probe) {
+    return new Probed<>(check, (P) probe);
   }
 
   private static <P> Probed<P> probe(MethodCheck<P> check, Map<String, String> fields) {
@@ -145,6 +266,29 @@ public final class OnlineChecker implements AutoCloseable {
     }
     for (Probed<?> probed : verdict.probes()) {
       probed.add(id, regTime);
+    }
+  }
+
+  /**
+   * Adds a record whatever its verdict: a new one, or a duplicate the keep policy keeps over its
+   * twin (the twin is superseded; the next run removes it). The methods the verdict did not ask
+   * compute the record's keys from {@code fields} now.
+   */
+  public void add(long id, long regTime, Map<String, String> fields, Verdict verdict) {
+    for (MethodCheck<?> check : checks) {
+      Probed<?> probed = verdict.probes().stream().filter(p -> p.check() == check).findFirst()
+          .orElseGet(() -> probe(check, fields));
+      probed.add(id, regTime);
+    }
+  }
+
+  /**
+   * Makes every record added so far durable (each method's index commits; {@link
+   * MethodCheck#commit}). May run on another thread while one checks and adds.
+   */
+  public void commit() {
+    for (MethodCheck<?> check : checks) {
+      check.commit();
     }
   }
 

@@ -6,22 +6,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
-import java.time.LocalDateTime;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.xiaochong.archive.ApartPairs;
-import org.xiaochong.check.OnlineChecker;
-import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.check.Deduplicator;
+import org.xiaochong.check.RecordJson;
 import org.xiaochong.load.LineReader;
 import org.xiaochong.load.StrictUtf8Reader;
 import org.xiaochong.method.FingerprintMethod;
-import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.source.BadInputException;
-import org.xiaochong.source.RecordSource;
-import org.xiaochong.source.SourceRecord;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -83,18 +77,15 @@ final class CheckCommand implements Callable<Integer> {
     long lines = 0;
     long rejected = 0;
     Map<String, Long> verdicts = new HashMap<>();
-    String idColumn = config.table().idColumn();
-    String timeColumn = config.table().timeColumn();
     PrintWriter err = spec.commandLine().getErr();
     // Without --add, check only reads: it opens the last commit of the indexes without their write
     // lock, so a run on the same index folder is never kept waiting (it sees what was committed
     // when it started). --add writes, and so holds the indexes' write lock while it runs.
-    try (FingerprintIndex index = add ? ConfigOptions.openIndex(config, false) : ConfigOptions.openIndexReadOnly(config);
-        OnlineChecker checker = openChecker(config, index, err);
+    List<FingerprintMethod> methods = method == null ? null : ConfigOptions.methods(method);
+    try (Deduplicator dedup = Deduplicator.open(config, new Deduplicator.Options(methods, add, err::println));
         // Strict UTF-8: a line that is not valid UTF-8 is answered with an error naming it, not
         // decoded with replacement characters into another post.
         LineReader in = new LineReader(new StrictUtf8Reader(stdin), maxLineBytes)) {
-      TimeArgument times = new TimeArgument();
       while (true) {
         String line;
         try {
@@ -115,42 +106,15 @@ final class CheckCommand implements Callable<Integer> {
         }
         ObjectNode verdictLine = json.createObjectNode();
         try {
-          JsonNode record = json.readTree(line);
-          if (record == null || !record.isObject()) {
-            throw new IllegalArgumentException("not a JSON object");
+          JsonNode node = json.readTree(line);
+          if (node != null && node.isObject() && node.get(config.table().idColumn()) != null
+              && node.get(config.table().idColumn()).canConvertToLong()) {
+            verdictLine.put("id", node.get(config.table().idColumn()).asLong());
           }
-          Map<String, String> fields = new HashMap<>();
-          for (Iterator<Map.Entry<String, JsonNode>> it = record.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            fields.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText());
-          }
-          JsonNode idNode = record.get(idColumn);
-          // An id is an integer JSON number that fits a long: 5.7 or 1e3 would be truncated to another
-          // record's id, and "5" or true are not numbers.
-          if (idNode != null && !(idNode.isIntegralNumber() && idNode.canConvertToLong())) {
-            throw new IllegalArgumentException(idColumn + " must be an integer JSON number, not " + idNode);
-          }
-          if (idNode != null) {
-            verdictLine.put("id", idNode.asLong());
-          } else {
-            verdictLine.putNull("id");
-          }
-          OnlineChecker.Verdict verdict = checker.check(idNode == null ? null : idNode.asLong(), fields);
-          if (add && verdict.isNew()) {
-            if (idNode == null) {
-              throw new IllegalArgumentException("--add needs the id column '" + idColumn + "' in each record");
-            }
-            String time = fields.get(timeColumn);
-            long millis = time == null ? RecordSource.toMillis(LocalDateTime.now()) : RecordSource.toMillis(times.convert(time));
-            checker.add(idNode.asLong(), time == null && record.has(timeColumn) ? SourceRecord.NULL_TIME : millis, verdict);
-          }
-          verdictLine.put("verdict", verdict.verdict());
-          if (verdict.keptId() == null) {
-            verdictLine.putNull("kept_id");
-          } else {
-            verdictLine.put("kept_id", verdict.keptId());
-          }
-          verdictLine.put("score", verdict.score());
+          Deduplicator.Record record = RecordJson.parse(node, config.table(), false, System.currentTimeMillis());
+          Deduplicator.Verdict verdict = add ? dedup.checkAndAdd(record) : dedup.check(record);
+          verdictLine.removeAll();
+          RecordJson.toJson(verdictLine, verdict, add);
           verdicts.merge(verdict.verdict(), 1L, Long::sum);
         } catch (IOException | RuntimeException e) {
           rejected++;
@@ -161,36 +125,9 @@ final class CheckCommand implements Callable<Integer> {
         out.println(json.writeValueAsString(verdictLine));
       }
       out.flush();
-      err.printf("checked %,d lines: %s, %,d rejected; %s%n", lines, verdicts, rejected, checker.counters());
+      err.printf("checked %,d lines: %s, %,d rejected; %s%n", lines, verdicts, rejected, dedup.counters());
     }
     return rejected > 0 ? ExitCodes.SKIPPED_INPUT : ExitCodes.OK;
-  }
-
-  /**
-   * A checker of the methods of --method, in its order; without it, of every method a run has built
-   * something for, in the registry's order (exact, then near, ...). A method named in --method with
-   * nothing built is an error; without --method, a near method configured but not built is a note.
-   */
-  private OnlineChecker openChecker(DedupConfig config, FingerprintIndex index, PrintWriter err) {
-    List<FingerprintMethod> methods = method == null ? FingerprintMethods.known() : ConfigOptions.methods(method);
-    // The marks as the last run, restore or `dedup apart` saved them beside the index: no database.
-    ApartPairs apart = ApartPairs.load(config.indexDir().resolve(ApartPairs.FILE));
-    OnlineChecker checker = OnlineChecker.open(methods, config.methodContext(index, err::println).withApart(apart), add);
-    for (FingerprintMethod m : methods) {
-      if (checker.methods().contains(m.name())) {
-        continue;
-      }
-      if (method != null) {
-        BadInputException notBuilt = new BadInputException("check --method " + m.name() + ": nothing built for "
-            + m.name() + " yet (`dedup run --method " + m.name() + "` builds it)");
-        checker.closeAfter(notBuilt);
-        throw notBuilt;
-      }
-      if (m.name().equals("near") && !config.table().nearFields().isEmpty()) {
-        err.println("check: no near index yet (`dedup run --method near|both` builds it): exact verdicts only");
-      }
-    }
-    return checker;
   }
 
   private static String oneLine(String message) {

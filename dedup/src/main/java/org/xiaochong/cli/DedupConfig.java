@@ -69,6 +69,7 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     DEFAULTS.put("apply.attempts", Integer.toString(ApplySettings.DEFAULTS.attempts()));
     DEFAULTS.put("apply.pause-ms", Long.toString(ApplySettings.DEFAULTS.pauseMillis()));
     DEFAULTS.put("threads", "0");
+    DEFAULTS.put("serve.token", "");
     // The keys of methods with settings of their own (simhash.*), as each method declares them.
     FingerprintMethods.known().forEach(method -> new TreeMap<>(method.settingDefaults()).forEach(DEFAULTS::put));
   }

@@ -32,12 +32,13 @@ import org.xiaochong.source.TableSpec;
 final class ExactCheck implements MethodCheck<byte[]> {
   private final FingerprintIndex index;
   private final ExactKey exactKey;
+  private final TableSpec spec;
   private final List<String> fields;
   private final ExactKeyFilter filter;
   private final DirectoryReader reader;
   private final TermHolders md5Holders;
-  /** Keys added in this stream (the reader does not see them): key → id. */
-  private final Map<BytesRef, Long> added = new HashMap<>();
+  /** Keys added in this stream (the reader does not see them): key → the last record added with it. */
+  private final Map<BytesRef, Match> added = new HashMap<>();
   private long lookups;
 
   /**
@@ -47,6 +48,7 @@ final class ExactCheck implements MethodCheck<byte[]> {
   ExactCheck(FingerprintIndex index, TableSpec spec, PrefilterSettings settings, Consumer<String> notes) {
     this.index = index;
     this.exactKey = new ExactKey(spec.exactFields(), spec.phoneFields());
+    this.spec = spec;
     this.fields = spec.exactFields();
     this.reader = index.openReader();
     try {
@@ -73,6 +75,17 @@ final class ExactCheck implements MethodCheck<byte[]> {
 
   @Override
   public byte[] probe(Map<String, String> record) {
+    return key(exactKey, fields, record);
+  }
+
+  /** An exact key of its own per thread (ExactKey reuses one MessageDigest). */
+  @Override
+  public java.util.function.Function<Map<String, String>, byte[]> newProber() {
+    ExactKey own = new ExactKey(spec.exactFields(), spec.phoneFields());
+    return record -> key(own, fields, record);
+  }
+
+  private static byte[] key(ExactKey exactKey, List<String> fields, Map<String, String> record) {
     String[] values = new String[fields.size()];
     for (int i = 0; i < values.length; i++) {
       values[i] = record.get(fields.get(i));
@@ -88,17 +101,32 @@ final class ExactCheck implements MethodCheck<byte[]> {
   /** The latest record with the key that the incoming one is not marked apart from. */
   @Override
   public Match find(byte[] md5, LongPredicate apart) {
+    return find(md5, apart, md5Holders);
+  }
+
+  /** A cursor of its own over the same reader (TermHolders is one per thread). */
+  @Override
+  public Finder<byte[]> newFinder() {
+    TermHolders own;
+    try {
+      own = new TermHolders(reader.leaves(), IndexSchema.MD5);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return (md5, apart) -> find(md5, apart, own);
+  }
+
+  private Match find(byte[] md5, LongPredicate apart, TermHolders md5Holders) {
     BytesRef key = new BytesRef(md5);
-    Long sameSession = added.get(key);
-    if (sameSession != null && !apart.test(sameSession)) {
-      return new Match(sameSession, 1.0);
+    Match sameSession = added.get(key);
+    if (sameSession != null && !apart.test(sameSession.id())) {
+      return sameSession;
     }
     if (filter != null && !filter.mightContain(md5)) {
       return null;
     }
     lookups++;
-    Long kept = latestWithKey(key, apart);
-    return kept == null ? null : new Match(kept, 1.0);
+    return latestWithKey(key, apart, md5Holders);
   }
 
   @Override
@@ -107,7 +135,12 @@ final class ExactCheck implements MethodCheck<byte[]> {
     if (filter != null) {
       filter.added(md5);
     }
-    added.put(new BytesRef(md5), id);
+    added.put(new BytesRef(md5), new Match(id, regTime, 1.0));
+  }
+
+  @Override
+  public void commit() {
+    index.commit();
   }
 
   @Override
@@ -116,8 +149,8 @@ final class ExactCheck implements MethodCheck<byte[]> {
         filter == null ? 0 : filter.skipped());
   }
 
-  /** The id of the latest record (KeepLatestPolicy) in the index with this key and not {@code apart}, or null. */
-  private Long latestWithKey(BytesRef key, LongPredicate apart) {
+  /** The latest record (KeepLatestPolicy) in the index with this key and not {@code apart}, or null. */
+  private Match latestWithKey(BytesRef key, LongPredicate apart, TermHolders md5Holders) {
     long bestId = 0;
     long bestTime = 0;
     boolean found = false;
@@ -150,7 +183,7 @@ final class ExactCheck implements MethodCheck<byte[]> {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return found ? bestId : null;
+    return found ? new Match(bestId, bestTime, 1.0) : null;
   }
 
   @Override

@@ -23,15 +23,57 @@ public interface MethodCheck<P> extends Closeable {
    *
    * @param id the id of the record that would be kept: among the records that qualify, the most
    *     similar one, ties broken by the keep policy
+   * @param time its time ({@code SourceRecord.NULL_TIME} for NULL), for the keep policy to weigh the
+   *     incoming record against it
    * @param score 1.0 for an exact copy, else the method's similarity in [0, 1]
    */
-  record Match(long id, double score) {}
+  record Match(long id, long time, double score) {}
+
+  /**
+   * One record the method compared an incoming one with, for {@code explain}.
+   *
+   * @param id the compared record
+   * @param score the method's similarity (1.0 for the same exact key)
+   * @param sharedKeys keys both hold (near keys, simhash blocks, 1 for the exact key)
+   * @param outcome {@code duplicate} when the rule joins them, else the first test it fails, in the
+   *     words of the rule ({@code similarity}, {@code phone}, {@code subject}, ...)
+   */
+  record Candidate(long id, double score, int sharedKeys, String outcome) {
+    /** The outcome of a pair the rule joins. */
+    public static final String DUPLICATE = "duplicate";
+  }
 
   /** The method's name: the verdict it gives. */
   String name();
 
   /** The record's keys (columns it does not read are ignored; a missing column is NULL). */
   P probe(Map<String, String> fields);
+
+  /**
+   * A computer of {@link #probe} for one other thread, so that records' keys (segmentation, the
+   * costly part of a check) are computed on the callers' threads while the checks run one at a time;
+   * it gives what {@code probe} gives for the same fields. Null (the default) when the method's keys
+   * must be computed where its checks run. Each returned function is for one thread.
+   */
+  default java.util.function.Function<Map<String, String>, P> newProber() {
+    return null;
+  }
+
+  /** {@link MethodCheck#find(Object, LongPredicate)} for one thread, with cursors of its own. */
+  interface Finder<P> {
+    Match find(P probe, LongPredicate apart);
+  }
+
+  /**
+   * A finder for one other thread: it answers as {@link #find(Object, LongPredicate)} does, reading
+   * the same index and the records added so far, with index cursors of its own, so that several
+   * threads find at once while no thread adds ({@code add} needs them all to have stopped). Null (the
+   * default) when the method's finds must run one at a time. The lookup counters of {@link #counters}
+   * may miss finds made at the same time.
+   */
+  default Finder<P> newFinder() {
+    return null;
+  }
 
   /** The record {@code probe} repeats, or null when it is new to this method. */
   Match find(P probe);
@@ -49,6 +91,24 @@ public interface MethodCheck<P> extends Closeable {
 
   /** Adds a record judged new, so that later records of the stream are checked against it. */
   void add(long id, long regTime, P probe);
+
+  /**
+   * The records {@code probe} was compared with and why each is or is not its duplicate, the most
+   * similar first, at most {@code limit}. The default: the match of {@link #find}, if any.
+   */
+  default java.util.List<Candidate> explain(P probe, int limit) {
+    Match match = find(probe);
+    return match == null || limit < 1 ? java.util.List.of()
+        : java.util.List.of(new Candidate(match.id(), match.score(), 1, Candidate.DUPLICATE));
+  }
+
+  /**
+   * Makes what {@link #add} added durable (a Lucene commit, which fsyncs) without closing; the
+   * prefilter is saved only by {@link #close} (a filter older than the index is rebuilt on open).
+   * Only on a writable check. Safe to call from another thread while one thread checks and adds
+   * (IndexWriter allows it).
+   */
+  default void commit() {}
 
   /** Its lookups for the summary line, e.g. {@code near keys: 12 index lookups, 30 skipped by the prefilter}. */
   String counters();

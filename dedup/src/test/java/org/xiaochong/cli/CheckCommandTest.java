@@ -84,11 +84,19 @@ class CheckCommandTest {
     assertThat(new ObjectMapper().readTree(lines[0]).get("verdict").asText()).isEqualTo("new");
     assertThat(new ObjectMapper().readTree(lines[1]).get("verdict").asText()).isEqualTo("exact");
     assertThat(new ObjectMapper().readTree(lines[1]).get("kept_id").asLong()).isEqualTo(12);
+    // 13 is newer than its twin 12: the keep policy keeps it, so it supersedes 12 and joins the index.
+    assertThat(new ObjectMapper().readTree(lines[1]).get("keep").asText()).isEqualTo("new");
+    assertThat(new ObjectMapper().readTree(lines[1]).get("supersedes").toString()).isEqualTo("[12]");
+    assertThat(new ObjectMapper().readTree(lines[1]).get("added").asBoolean()).isTrue();
 
-    // The added record is in the index for the next process too.
+    // The added records are in the index for the next process too; the latest of the two is the twin.
     StringWriter out3 = new StringWriter();
-    execute(config, post(14, "13900001111", "2025-01-04 08:00:00") + "\n", out3, new StringWriter());
-    assertThat(new ObjectMapper().readTree(out3.toString().strip()).get("kept_id").asLong()).isEqualTo(12);
+    execute(config, post(14, "13900001111", "2025-01-01 08:00:00") + "\n", out3, new StringWriter());
+    JsonNode older = new ObjectMapper().readTree(out3.toString().strip());
+    assertThat(older.get("kept_id").asLong()).isEqualTo(13);
+    // 14 is older than 13: the existing record is the one to keep, and 14 supersedes nothing.
+    assertThat(older.get("keep").asText()).isEqualTo("existing");
+    assertThat(older.get("supersedes").toString()).isEqualTo("[]");
   }
 
   /** A config whose index exists and is empty. */

@@ -181,14 +181,18 @@ class CheckIT extends DbTestSupport {
 
     List<JsonNode> with = check(stream, new ArrayList<>(), "--add");
     assertThat(with).extracting(v -> v.get("verdict").asText()).containsExactly("new", "exact", "near");
+    // Same time: the keep policy keeps the larger id, so each line supersedes its twin and is added.
+    assertThat(with).extracting(v -> v.get("keep").asText()).containsExactly("new", "new", "new");
+    assertThat(with).extracting(v -> v.get("added").asBoolean()).containsExactly(true, true, true);
     assertThat(with.get(1).get("kept_id").asLong()).isEqualTo(900_001);
-    assertThat(with.get(2).get("kept_id").asLong()).isEqualTo(900_001);
+    assertThat(with.get(1).get("supersedes").toString()).isEqualTo("[900001]");
+    assertThat(with.get(2).get("kept_id").asLong()).as("of two equally similar twins, the one kept").isEqualTo(900_002);
     assertThat(with.get(2).get("score").asDouble()).isBetween(0.6, 1.0);
 
     List<String> err = new ArrayList<>();
-    List<JsonNode> later = check(List.of(line(900_004, TRUFFLE_REPOST)), err);
-    assertThat(later.get(0).get("verdict").asText()).isEqualTo("near");
-    assertThat(later.get(0).get("kept_id").asLong()).isEqualTo(900_001);
+    List<JsonNode> later = check(List.of(line(900_004, TRUFFLE), line(900_005, TRUFFLE_REPOST)), err);
+    assertThat(later).extracting(v -> v.get("verdict").asText()).containsExactly("exact", "exact");
+    assertThat(later).extracting(v -> v.get("kept_id").asLong()).containsExactly(900_002L, 900_003L);
     assertThat(err).as("the filters saved by --add are loaded, not rebuilt").noneMatch(l -> l.contains("rebuilt"));
   }
 

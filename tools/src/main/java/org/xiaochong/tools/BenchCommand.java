@@ -45,7 +45,8 @@ import picocli.CommandLine;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = {"Benchmarks a whole exact run (index + run --apply) on generated posts against the same dedup",
-        "done in SQL by MariaDB, in one run on one server. Run with JAVA_OPTS=-Xmx1g to check the heap target."})
+        "done in SQL by MariaDB, in one run on one server. Run with JAVA_OPTS=-Xmx1g to check the heap target."},
+    subcommands = ServeBenchCommand.class)
 final class BenchCommand implements Callable<Integer> {
   @Mixin ExitCodes.Help exitCodes;
   @Option(names = "--records", defaultValue = "1000000", description = "Posts to generate (default ${DEFAULT-VALUE}).")

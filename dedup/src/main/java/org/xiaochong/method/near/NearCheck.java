@@ -59,6 +59,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   private final java.nio.file.Path filterDir;
   private final NearConfig config;
   private final TopTermsMd5 fingerprinter;
+  private final TableSpec spec;
   private final NearDocumentMaker maker;
   private final List<String> columns;
   private final List<Added> session = new ArrayList<>();
@@ -101,6 +102,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     this.reader = opened;
     this.leaves = opened.leaves();
     this.fingerprinter = new TopTermsMd5(config);
+    this.spec = spec;
     this.maker = new NearDocumentMaker(spec, fingerprinter);
   }
 
@@ -111,6 +113,17 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
 
   @Override
   public Post probe(Map<String, String> fields) {
+    return post(maker, columns, fields);
+  }
+
+  /** A document maker of its own per thread (it keeps buffers); the fingerprinter is thread-safe and shared. */
+  @Override
+  public java.util.function.Function<Map<String, String>, Post> newProber() {
+    NearDocumentMaker own = new NearDocumentMaker(spec, fingerprinter);
+    return fields -> post(own, columns, fields);
+  }
+
+  private static Post post(NearDocumentMaker maker, List<String> columns, Map<String, String> fields) {
     String[] values = new String[columns.size()];
     for (int i = 0; i < values.length; i++) {
       values[i] = fields.get(columns.get(i));
@@ -131,16 +144,63 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
    */
   @Override
   public Match find(Post post, LongPredicate apart) {
+    Best best = new Best(apart);
+    compare(post, best::consider, keyHolders);
+    return best.match();
+  }
+
+  /** A cursor of its own over the same reader (TermHolders is one per thread). */
+  @Override
+  public Finder<Post> newFinder() {
+    TermHolders own;
+    try {
+      own = new TermHolders(leaves, NearSchema.KEY);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return (post, apart) -> {
+      Best best = new Best(apart);
+      compare(post, best::consider, own);
+      return best.match();
+    };
+  }
+
+  /** Each candidate of {@code post} with its near rule outcome, the most similar first. */
+  @Override
+  public List<Candidate> explain(Post post, int limit) {
+    List<Candidate> candidates = new ArrayList<>();
+    compare(post, (record, candidate, id, time, weight) -> {
+      NearRule.Failure failure = NearRule.why(record, candidate, config, weight);
+      candidates.add(new Candidate(id, NearRule.similarity(record, candidate, weight),
+          NearSimilarity.sharedCount(record.keys(), candidate.keys()), failure == null ? Candidate.DUPLICATE
+              : failure.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')));
+    }, keyHolders);
+    candidates.sort(java.util.Comparator.comparingDouble(Candidate::score).reversed()
+        .thenComparingLong(Candidate::id));
+    return candidates.subList(0, Math.min(limit, candidates.size()));
+  }
+
+  /** Receives each candidate a record is compared with. */
+  private interface Comparison {
+    void consider(NearRule.Stored record, NearRule.Keys candidate, long candidateId, long candidateTime,
+        NearRule.KeyWeights weight);
+  }
+
+  /**
+   * Hands {@code comparison} every candidate of the record, as the pass selects them: the holders of
+   * its candidate keys among the indexed and the added records, with the pass's key weights.
+   */
+  private void compare(Post post, Comparison comparison, TermHolders keyHolders) {
     Fingerprints fingerprints = post.fingerprints();
     if (fingerprints.outcome() != NearOutcome.OK) {
-      return null; // no keys: only the exact check applies (as in the pass)
+      return; // no keys: only the exact check applies (as in the pass)
     }
     NearRule.Stored record = NearRule.Stored.of(fingerprints, config.pre(), post.matchKeys(), post.evidence());
     long[] keys = record.keys();
     int[] holders = new int[keys.length];
     try {
       for (int i = 0; i < keys.length; i++) {
-        holders[i] = sessionHolders.getOrDefault(keys[i], List.of()).size() + documentFrequency(keys[i]);
+        holders[i] = sessionHolders.getOrDefault(keys[i], List.of()).size() + documentFrequency(keys[i], keyHolders);
       }
       long[] candidateKeys = NearCandidates.candidateKeys(record, key -> holders[Arrays.binarySearch(keys, key)], 1,
           config.pre());
@@ -151,7 +211,8 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
       Map<Long, Double> weights = new HashMap<>();
       NearRule.KeyWeights weight = NearRule.KeyWeights.idf(key -> weights.computeIfAbsent(key, k -> {
         int at = Arrays.binarySearch(keys, k);
-        long df = at >= 0 ? holders[at] + 1L : sessionHolders.getOrDefault(k, List.of()).size() + indexFrequency(k);
+        long df = at >= 0 ? holders[at] + 1L
+            : sessionHolders.getOrDefault(k, List.of()).size() + indexFrequency(k, keyHolders);
         return NearSimilarity.idf(df, records);
       }), records);
       Set<Integer> docs = new LinkedHashSet<>();
@@ -160,19 +221,17 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
         if (NearCandidates.stopBefore(holders[Arrays.binarySearch(keys, key)], docs.size() + added.size())) {
           break;
         }
-        collectHolders(key, docs);
+        collectHolders(key, docs, keyHolders);
         added.addAll(sessionHolders.getOrDefault(key, List.of()));
       }
-      Best best = new Best(apart);
       for (int doc : docs) {
-        best.consider(record, IndexedNearKeys.of(leaves, doc), IndexSchema.id(leaves, doc),
+        comparison.consider(record, IndexedNearKeys.of(leaves, doc), IndexSchema.id(leaves, doc),
             IndexSchema.time(leaves, doc), weight);
       }
       for (int s : added) {
         Added candidate = session.get(s);
-        best.consider(record, candidate.keys(), candidate.id(), candidate.time(), weight);
+        comparison.consider(record, candidate.keys(), candidate.id(), candidate.time(), weight);
       }
-      return best.match();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -205,12 +264,12 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     }
 
     Match match() {
-      return found && !apart.test(id) ? new Match(id, similarity) : null;
+      return found && !apart.test(id) ? new Match(id, time, similarity) : null;
     }
   }
 
   /** Records of the index holding the key (deleted ones included: it only ranks keys); 0 when the filter rules it out. */
-  private int documentFrequency(long key) throws IOException {
+  private int documentFrequency(long key, TermHolders keyHolders) throws IOException {
     if (filter != null && !filter.mightContain(key)) {
       return 0; // certainly held by no record: no lookup
     }
@@ -219,7 +278,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   }
 
   /** Records of the index holding the key, without the filter (a candidate's key). */
-  private int indexFrequency(long key) {
+  private int indexFrequency(long key, TermHolders keyHolders) {
     try {
       return keyHolders.docFreq(NearSchema.keyBytes(key));
     } catch (IOException e) {
@@ -228,7 +287,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   }
 
   /** Adds the live documents holding {@code key} to {@code docs} (global ids, no repeats). */
-  private void collectHolders(long key, Set<Integer> docs) throws IOException {
+  private void collectHolders(long key, Set<Integer> docs, TermHolders keyHolders) throws IOException {
     BytesRef term = NearSchema.keyBytes(key);
     for (int doc = keyHolders.first(term); doc != TermHolders.NO_MORE_DOCS; doc = keyHolders.next()) {
       docs.add(doc);
@@ -253,6 +312,11 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
       holders.add(session.size());
     }
     session.add(new Added(id, regTime, keys));
+  }
+
+  @Override
+  public void commit() {
+    nearIndex.commit();
   }
 
   @Override

@@ -133,7 +133,7 @@ final class SimhashCheck implements MethodCheck<Long> {
     }
 
     Match match() {
-      return found && !apart.test(id) ? new Match(id, (Simhash64.BITS - distance) / (double) Simhash64.BITS) : null;
+      return found && !apart.test(id) ? new Match(id, time, (Simhash64.BITS - distance) / (double) Simhash64.BITS) : null;
     }
   }
 
@@ -158,6 +158,11 @@ final class SimhashCheck implements MethodCheck<Long> {
     }
     index.addDocument(doc);
     added++;
+  }
+
+  @Override
+  public void commit() {
+    index.commit();
   }
 
   @Override

@@ -97,7 +97,7 @@ final class MinHashCheck implements MethodCheck<int[]> {
         bestTime = added.time();
       }
     }
-    return best < 0 || apart.test(bestId) ? null : new Match(bestId, best);
+    return best < 0 || apart.test(bestId) ? null : new Match(bestId, bestTime, best);
   }
 
   @Override

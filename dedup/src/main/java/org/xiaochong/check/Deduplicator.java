@@ -1,0 +1,587 @@
+package org.xiaochong.check;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.SegmentInfos;
+import org.xiaochong.archive.ApartPairs;
+import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.method.FingerprintMethod;
+import org.xiaochong.method.FingerprintMethods;
+import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.source.BadInputException;
+
+/**
+ * The online dedup API: open it from a config, then {@link #check} incoming records, {@link #add}
+ * them, {@link #explain} a verdict, {@link #close}. {@code dedup check} and {@code dedup serve} both
+ * answer through it, so a record gets the same verdict from either.
+ *
+ * <pre>{@code
+ * DedupConfig config = DedupConfig.load(Path.of("my.properties"), System.getenv());
+ * try (Deduplicator dedup = Deduplicator.open(config, Deduplicator.Options.DEFAULT)) {
+ *   Deduplicator.Verdict v = dedup.check(new Deduplicator.Record(42L, Map.of("title", "供应红富士苹果"), now));
+ *   List<Deduplicator.Verdict> added = dedup.add(List.of(record));   // returns once committed (fsync)
+ * }
+ * }</pre>
+ *
+ * <p>A verdict says which record the keep policy ({@link KeepLatestPolicy}, the rule of every run)
+ * keeps: a new record that repeats an older one is kept ({@code keep = "new"}) and supersedes it (the
+ * next run removes the older); one that repeats a newer record is the one to drop ({@code keep =
+ * "existing"}). {@link #add} indexes new records and kept duplicates.
+ *
+ * <p>Thread-safe. A batch's keys (the segmentation, most of a check's cost) are computed on the
+ * caller's thread, so callers segment in parallel; the lookups and decisions then run one at a time
+ * under one lock, since the methods' checks keep per-stream state (their index readers' cursors, the
+ * records added since the last reopen).
+ * Commits run outside that lock ({@link #sync}): checks go on while a commit fsyncs, and one commit
+ * makes the records of every caller waiting for it durable (group commit).
+ *
+ * <p>Reads take no lock on the index: the checker reads the last commit, and {@link
+ * #refreshIfChanged} reopens it when a run (or another writer) committed. Adds need the indexes'
+ * write lock, which a run also takes: the first add opens the indexes for writing (or fails with
+ * {@link IndexBusyException} while a run holds them), and {@link #releaseWriter} gives the lock back
+ * once everything added is committed, so a nightly run can start.
+ */
+public final class Deduplicator implements AutoCloseable {
+  /**
+   * One incoming record.
+   *
+   * @param id its id, or null for a record not stored yet (it cannot be added, and has no marks)
+   * @param fields column → value (NULL as null); columns no method reads are ignored
+   * @param time its time in millis ({@code SourceRecord.NULL_TIME} for NULL), for the keep policy
+   */
+  public record Record(Long id, Map<String, String> fields, long time) {
+    public Record {
+      fields = Collections.unmodifiableMap(new HashMap<>(fields));
+    }
+  }
+
+  /** What the keep policy keeps of a record and its twin. */
+  public static final String KEEP_NEW = "new";
+  public static final String KEEP_EXISTING = "existing";
+
+  /**
+   * The answer for one record.
+   *
+   * @param id the record's id (null when it had none)
+   * @param verdict {@code new} or the name of the method that found its twin
+   * @param keptId the twin (null when new)
+   * @param score 1.0 for an exact copy, the method's similarity for the others, 0 when new
+   * @param keep {@link #KEEP_NEW} when the keep policy keeps the incoming record (always for a new
+   *     one), {@link #KEEP_EXISTING} when it keeps the twin
+   * @param supersedes the ids the incoming record supersedes when kept over its twin, else empty
+   * @param added whether the record joined the index ({@link #add})
+   */
+  public record Verdict(Long id, String verdict, Long keptId, double score, String keep, List<Long> supersedes,
+      boolean added) {
+    public boolean isNew() {
+      return verdict.equals(OnlineChecker.NEW);
+    }
+  }
+
+  /** Why a verdict: the verdict, and for each method the records it compared and the rule's outcome. */
+  public record Explanation(Verdict verdict, List<OnlineChecker.MethodExplanation> methods) {}
+
+  /**
+   * How to open.
+   *
+   * @param methods the methods to ask, in order; null for every method a run has built something for
+   * @param writable take the indexes' write lock at once and keep it until {@link #close} (as
+   *     {@code check --add} does); otherwise reads take no lock and the first {@link #add} takes it
+   * @param notes one-line notes for the user (a prefilter rebuilt, no near index yet)
+   */
+  public record Options(List<FingerprintMethod> methods, boolean writable, Consumer<String> notes) {
+    public static final Options DEFAULT = new Options(null, false, note -> {});
+  }
+
+  /** The write lock of the indexes is held by another process (a run): try again later. */
+  public static final class IndexBusyException extends BadInputException {
+    IndexBusyException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  private final DedupConfig config;
+  private final Options options;
+  /**
+   * Guards the checker. Its read lock: finds on several threads at once, each with cursors of its
+   * own ({@link OnlineChecker.Probers}). Its write lock ({@link #lock}): adds, finds of methods that
+   * cannot find concurrently, reopens. Fair, so that an add is not kept waiting by a stream of checks.
+   */
+  private final ReentrantReadWriteLock turns = new ReentrantReadWriteLock(true);
+  private final java.util.concurrent.locks.Lock lock = turns.writeLock();
+  /** Commits hold its read lock, reopening its write lock: a checker is never closed under a commit. */
+  private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+  private final ReentrantLock commitLock = new ReentrantLock();
+  private final Condition committedChanged = commitLock.newCondition();
+  private FingerprintIndex index;
+  /** Read outside {@link #lock} only to compute keys ahead ({@link #precompute}). */
+  private volatile OnlineChecker checker;
+  /** Each thread's key computers, for the checker they were made for. */
+  private final ThreadLocal<OnlineChecker.Probers> probers = new ThreadLocal<>();
+  private boolean writable;
+  private String generations;
+  private volatile long indexedAtOpen;
+  /** Records added since the checker opened (for {@link #indexedRecords}). */
+  private volatile long addedSinceOpen;
+  /** Number of the last add; an add is durable once {@link #committedSeq} reaches it. Guarded by commitLock. */
+  private long addedSeq;
+  private long committedSeq;
+  private boolean committing;
+  /** Commits made by {@link #sync}, each covering every add made until it started. Guarded by commitLock. */
+  private long commits;
+  private volatile long lastAddNanos = System.nanoTime();
+
+  private Deduplicator(DedupConfig config, Options options) {
+    this.config = config;
+    this.options = options;
+  }
+
+  /**
+   * Opens the checks of the indexes the runs of {@code config} built.
+   *
+   * @throws BadInputException a method named in {@link Options#methods} has nothing built yet, or
+   *     the indexes are in use by a writer when {@link Options#writable}
+   */
+  public static Deduplicator open(DedupConfig config, Options options) {
+    Deduplicator dedup = new Deduplicator(config, options);
+    dedup.openChecker(options.writable());
+    return dedup;
+  }
+
+  /** Opens the checker (the caller holds {@link #lock}, or is the constructor). */
+  private void openChecker(boolean forWriting) {
+    String before = generations();
+    FingerprintIndex opened;
+    try {
+      opened = forWriting ? FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), false)
+          : FingerprintIndex.openReadOnly(config.indexDir(), config.fieldsDigest());
+    } catch (BadInputException e) {
+      throw busy(e);
+    }
+    List<FingerprintMethod> methods = options.methods() == null ? FingerprintMethods.known() : options.methods();
+    OnlineChecker opening;
+    try {
+      // The marks as the last run, restore or `dedup apart` saved them beside the index: no database.
+      ApartPairs apart = ApartPairs.load(config.indexDir().resolve(ApartPairs.FILE));
+      opening = OnlineChecker.open(methods, config.methodContext(opened, options.notes()).withApart(apart),
+          forWriting);
+    } catch (RuntimeException e) {
+      opened.close();
+      throw e instanceof BadInputException bad ? busy(bad) : e;
+    }
+    for (FingerprintMethod m : methods) {
+      if (opening.methods().contains(m.name())) {
+        continue;
+      }
+      if (options.methods() != null) {
+        BadInputException notBuilt = new BadInputException("check --method " + m.name() + ": nothing built for "
+            + m.name() + " yet (`dedup run --method " + m.name() + "` builds it)");
+        opening.closeAfter(notBuilt);
+        opened.close();
+        throw notBuilt;
+      }
+      if (m.name().equals("near") && !config.table().nearFields().isEmpty() && checker == null) {
+        options.notes().accept("check: no near index yet (`dedup run --method near|both` builds it): exact verdicts only");
+      }
+    }
+    long docs;
+    try (DirectoryReader reader = opened.openReader()) {
+      docs = reader.numDocs();
+    } catch (IOException e) {
+      opening.close();
+      opened.close();
+      throw new UncheckedIOException(e);
+    }
+    closeChecker();
+    index = opened;
+    checker = opening;
+    writable = forWriting;
+    generations = before;
+    indexedAtOpen = docs;
+    addedSinceOpen = 0;
+  }
+
+  /** An index's write lock taken by another process, as {@link IndexBusyException}; other failures as they are. */
+  private static BadInputException busy(BadInputException e) {
+    return e.getCause() instanceof org.apache.lucene.store.LockObtainFailedException
+        ? new IndexBusyException(e.getMessage() + " (a run holds it: try again when it is done)", e) : e;
+  }
+
+  /** Closes the checker (committing and saving the filters of what was added) and its record index. */
+  private void closeChecker() {
+    if (checker == null) {
+      return;
+    }
+    lifecycle.writeLock().lock();
+    try {
+      checker.close();
+    } finally {
+      index.close();
+      checker = null;
+      index = null;
+      lifecycle.writeLock().unlock();
+    }
+    commitLock.lock();
+    try {
+      committedSeq = addedSeq; // close() committed everything added
+      committedChanged.signalAll();
+    } finally {
+      commitLock.unlock();
+    }
+  }
+
+  /** The last commit generation of the record index and of each method's own index folder. */
+  private String generations() {
+    StringBuilder all = new StringBuilder().append(generation(config.indexDir()));
+    try (Stream<Path> folders = Files.list(config.indexDir())) {
+      folders.filter(Files::isDirectory).sorted().forEach(dir -> all.append(',').append(generation(dir)));
+    } catch (IOException e) {
+      // no index folder yet: the record index's generation (-1) says so
+    }
+    return all.toString();
+  }
+
+  private static long generation(Path dir) {
+    try (Stream<Path> files = Files.list(dir)) {
+      return SegmentInfos.getLastCommitGeneration(files.map(f -> f.getFileName().toString()).toArray(String[]::new));
+    } catch (IOException e) {
+      return -1;
+    }
+  }
+
+  /** The methods asked, in order. */
+  public List<String> methods() {
+    lock.lock();
+    try {
+      return checker.methods();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The verdict for one record; nothing is added. */
+  public Verdict check(Record record) {
+    lock.lock();
+    try {
+      return verdict(record, false, null);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The verdicts for {@code records}, in order; nothing is added. The records' keys are computed on
+   * the calling thread first, so that several callers segment at once while the checks take turns.
+   */
+  public List<Verdict> check(List<Record> records) {
+    Ahead ahead = precompute(records);
+    List<Verdict> verdicts = new ArrayList<>(records.size());
+    if (ahead.probers() != null && ahead.probers().concurrent()) {
+      turns.readLock().lock();
+      try {
+        if (checker == ahead.checker()) { // not reopened since the keys were computed
+          for (int i = 0; i < records.size(); i++) {
+            Record record = records.get(i);
+            verdicts.add(decide(record, ahead.probers().check(record.id(), record.fields(), ahead.probes()[i]), false));
+          }
+          return verdicts;
+        }
+      } finally {
+        turns.readLock().unlock();
+      }
+    }
+    lock.lock();
+    try {
+      for (int i = 0; i < records.size(); i++) {
+        verdicts.add(verdict(records.get(i), false, ahead.of(checker, i)));
+      }
+    } finally {
+      lock.unlock();
+    }
+    return verdicts;
+  }
+
+  /** Keys computed ahead for the checker of that moment; none when it has been replaced since. */
+  private record Ahead(OnlineChecker checker, OnlineChecker.Probers probers, Object[][] probes) {
+    Object[] of(OnlineChecker current, int i) {
+      return current == checker ? probes[i] : null;
+    }
+  }
+
+  /**
+   * Each record's keys, computed on this thread outside the lock ({@link OnlineChecker.Probers}). A
+   * failure (the checker closed by a reopen meanwhile) leaves the keys to the check.
+   */
+  private Ahead precompute(List<Record> records) {
+    OnlineChecker current = checker;
+    if (current == null) {
+      return new Ahead(null, null, null);
+    }
+    OnlineChecker.Probers mine = probers.get();
+    if (mine == null || mine.checker() != current) {
+      mine = current.newProbers();
+      probers.set(mine);
+    }
+    Object[][] probes = new Object[records.size()][];
+    try {
+      for (int i = 0; i < probes.length; i++) {
+        probes[i] = mine.probe(records.get(i).fields());
+      }
+    } catch (RuntimeException closedMeanwhile) {
+      return new Ahead(null, null, null);
+    }
+    return new Ahead(current, mine, probes);
+  }
+
+  /**
+   * Checks each record and adds the new ones and the duplicates the keep policy keeps over their
+   * twin, in order (a later record of the list is checked against the earlier ones); returns once
+   * they are committed to every index (a crash after the return loses none).
+   *
+   * @throws IllegalArgumentException a record to add has no id (none of the list is added)
+   * @throws IndexBusyException a run holds the indexes' write lock (none is added)
+   */
+  public List<Verdict> add(List<Record> records) {
+    for (Record record : records) {
+      if (record.id() == null) {
+        throw new IllegalArgumentException("adding needs the id column '" + config.table().idColumn() + "' in each record");
+      }
+    }
+    Ahead ahead = precompute(records);
+    List<Verdict> verdicts = new ArrayList<>(records.size());
+    lock.lock();
+    try {
+      for (int i = 0; i < records.size(); i++) {
+        verdicts.add(verdict(records.get(i), true, ahead.of(checker, i)));
+      }
+    } finally {
+      lock.unlock();
+    }
+    sync();
+    return verdicts;
+  }
+
+  /**
+   * The verdict for one record, which joins the index when new or kept over its twin; it is durable
+   * after the next {@link #sync} or {@link #close} (as {@code check --add} does, one commit at the end).
+   *
+   * @throws IllegalArgumentException the record would be added and has no id
+   */
+  public Verdict checkAndAdd(Record record) {
+    lock.lock();
+    try {
+      return verdict(record, true, null);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The verdict (the caller holds {@link #lock}); adds the record when {@code add} and it is kept.
+   *
+   * @param probes the record's keys computed ahead for the current checker, or null
+   */
+  private Verdict verdict(Record record, boolean add, Object[] probes) {
+    if (checker == null || (add && !writable)) {
+      openChecker(add || options.writable());
+      probes = null; // computed for the checker replaced
+    }
+    OnlineChecker.Verdict found = checker.check(record.id(), record.fields(), probes);
+    return decide(record, found, add);
+  }
+
+  /**
+   * The keep policy on the record and its twin; adds the record when {@code add} and it is kept (the
+   * caller holds {@link #lock} then, or the read lock of {@link #turns} when not adding).
+   */
+  private Verdict decide(Record record, OnlineChecker.Verdict found, boolean add) {
+    // The keep policy on the incoming record and its twin. A record without an id (not stored yet)
+    // is the latest insert: on a tie of times it is kept.
+    boolean keepNew = found.isNew() || KeepLatestPolicy.isPreferred(record.time(),
+        record.id() == null ? Long.MAX_VALUE : record.id(), found.keptTime(), found.keptId());
+    boolean added = false;
+    if (add && keepNew) {
+      if (record.id() == null) {
+        throw new IllegalArgumentException("adding needs the id column '" + config.table().idColumn() + "' in each record");
+      }
+      checker.add(record.id(), record.time(), record.fields(), found);
+      added = true;
+      addedSinceOpen++;
+      lastAddNanos = System.nanoTime();
+      commitLock.lock();
+      try {
+        addedSeq++;
+      } finally {
+        commitLock.unlock();
+      }
+    }
+    return new Verdict(record.id(), found.verdict(), found.keptId(), found.score(), keepNew ? KEEP_NEW : KEEP_EXISTING,
+        !found.isNew() && keepNew ? List.of(found.keptId()) : List.of(), added);
+  }
+
+  /**
+   * Returns once every record added before the call is committed. One caller commits for all that
+   * wait (group commit): a commit takes every add made until it starts, so concurrent callers share
+   * one fsync instead of queueing one each.
+   */
+  public void sync() {
+    commitLock.lock();
+    try {
+      long target = addedSeq;
+      while (committedSeq < target) {
+        if (committing) {
+          committedChanged.awaitUninterruptibly();
+          continue;
+        }
+        committing = true;
+        long covering = addedSeq; // every add numbered so far is in the writers before the commit starts
+        commitLock.unlock();
+        boolean done = false;
+        try {
+          commitAll();
+          done = true;
+        } finally {
+          commitLock.lock();
+          committing = false;
+          if (done) {
+            committedSeq = Math.max(committedSeq, covering);
+            commits++;
+          }
+          committedChanged.signalAll();
+        }
+      }
+    } finally {
+      commitLock.unlock();
+    }
+  }
+
+  private void commitAll() {
+    lifecycle.readLock().lock();
+    try {
+      if (checker != null && writable) {
+        checker.commit();
+      }
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  /** Why {@link #check} gives its verdict: each method's compared records (at most {@code limit} each). */
+  public Explanation explain(Record record, int limit) {
+    lock.lock();
+    try {
+      return new Explanation(verdict(record, false, null), checker.explain(record.fields(), limit));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Reopens the checker on the last commit when another process (a run) committed since it opened;
+   * returns whether it did. A writing checker is not reopened (it holds the write lock: no one else
+   * commits).
+   */
+  public boolean refreshIfChanged() {
+    lock.lock();
+    try {
+      if (writable || generations().equals(generations)) {
+        return false;
+      }
+      openChecker(false);
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Gives back the indexes' write lock when nothing was added for {@code idleMillis} and every add
+   * is committed (the filters are saved for the commit), and reads on without it; returns whether it
+   * did. A run waiting for the lock can start then.
+   */
+  public boolean releaseWriter(long idleMillis) {
+    if (!lock.tryLock()) {
+      return false;
+    }
+    try {
+      if (!writable || options.writable()
+          || System.nanoTime() - lastAddNanos < TimeUnit.MILLISECONDS.toNanos(idleMillis)) {
+        return false;
+      }
+      commitLock.lock();
+      try {
+        if (committing || committedSeq < addedSeq) {
+          return false;
+        }
+      } finally {
+        commitLock.unlock();
+      }
+      closeChecker();
+      openChecker(false);
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Group commits made so far (fewer than the {@link #add} calls when callers shared them). */
+  public long commits() {
+    commitLock.lock();
+    try {
+      return commits;
+    } finally {
+      commitLock.unlock();
+    }
+  }
+
+  /** Whether this instance holds the indexes' write lock now. */
+  public boolean writing() {
+    lock.lock();
+    try {
+      return writable;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Live records of the record index when the checker opened, plus those added since. */
+  public long indexedRecords() {
+    return indexedAtOpen + addedSinceOpen;
+  }
+
+  /** Each method's lookups, for a summary line. */
+  public String counters() {
+    lock.lock();
+    try {
+      return checker.counters();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Commits what was added (saving the filters for the commit) and closes the indexes. */
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      closeChecker();
+    } finally {
+      lock.unlock();
+    }
+  }
+}

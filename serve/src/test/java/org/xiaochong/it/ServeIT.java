@@ -1,0 +1,438 @@
+package org.xiaochong.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.xiaochong.check.Deduplicator;
+import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.posts.PostLoader;
+import org.xiaochong.serve.AccessToken;
+import org.xiaochong.serve.DedupService;
+
+/**
+ * {@code dedup serve} in-process against the indexes of a real {@code run --method both} over
+ * generated posts: the same verdicts as {@code dedup check}, adds, explain, metrics, the access
+ * token, each kind of bad input, and life beside a run.
+ */
+@Tag("db")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ServeIT extends DbTestSupport {
+  static final ObjectMapper JSON = new ObjectMapper();
+  private static final long RECORDS = 2_000;
+  static final List<String> COLUMNS =
+      List.of("title", "category", "product", "region", "price", "contact", "phone", "content");
+  private static final String TOKEN = "it-token-0123456789abcdef";
+
+  private Path dir;
+  private Path config;
+  private DedupConfig dedupConfig;
+  private Deduplicator dedup;
+  private DedupService service;
+  private ServiceClient client;
+
+  @BeforeAll
+  void buildIndexAndStart() throws Exception {
+    dir = Files.createTempDirectory("serve-it");
+    PostLoader.reload(database(), 11L, RECORDS, null, n -> {}, t -> {});
+    config = writeConfig(dir, "supply_demand", dir.resolve("index"), Map.of());
+    CliRun run = cli("run", "--config", config.toString(), "--method", "exact,near");
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    dedupConfig = loadConfig(config);
+    dedup = Deduplicator.open(dedupConfig, Deduplicator.Options.DEFAULT);
+    service = new DedupService(dedup, dedupConfig.table(), new DedupService.Settings("127.0.0.1", 0,
+        AccessToken.of(TOKEN, "test"), 1 << 20, 64 << 10, 200, 200), line -> {});
+    client = new ServiceClient(service.start(), TOKEN);
+  }
+
+  @AfterAll
+  void stop() {
+    if (service != null) {
+      service.stop();
+    }
+    if (dedup != null) {
+      dedup.close();
+    }
+  }
+
+  /** Rows of the table as records (the sample columns, NULL kept as null), with new ids from {@code firstId}. */
+  static List<ObjectNode> tableRecords(String sql, long firstId, String contentSuffix) {
+    List<ObjectNode> records = new ArrayList<>();
+    withHandle(h -> h.createQuery(sql).map((rs, ctx) -> {
+      ObjectNode record = JSON.createObjectNode();
+      record.put("id", firstId + records.size());
+      for (String c : COLUMNS) {
+        String value = rs.getString(c);
+        record.put(c, value == null || !c.equals("content") ? value : value + contentSuffix);
+      }
+      record.put("reg_time", "2030-01-01T08:00");
+      records.add(record);
+      return null;
+    }).list());
+    return records;
+  }
+
+  /**
+   * 310 records: 100 copies of rows (exact), 100 rows with a phrase added (near or new), 100 with
+   * another time (older: the existing record is kept), 10 posts of a product the table lacks (new).
+   */
+  private List<ObjectNode> mixedRecords(long firstId) {
+    List<ObjectNode> records = new ArrayList<>(tableRecords("SELECT * FROM supply_demand ORDER BY id LIMIT 100", firstId, ""));
+    records.addAll(tableRecords("SELECT * FROM supply_demand ORDER BY id DESC LIMIT 100", firstId + 100, "，欢迎来电咨询"));
+    List<ObjectNode> older = tableRecords("SELECT * FROM supply_demand ORDER BY id LIMIT 100 OFFSET 500", firstId + 200, "");
+    older.forEach(r -> r.put("reg_time", "2001-01-01 08:00:00"));
+    records.addAll(older);
+    for (int i = 0; i < 10; i++) {
+      records.add(truffle(firstId + 300 + i, "135 0000 " + (2000 + i), "2031-01-01T08:00"));
+    }
+    return records;
+  }
+
+  @Test
+  void check_theSameRecords_givesCheckCommandsVerdictsInBatchesAndOneByOne() throws Exception {
+    List<ObjectNode> records = mixedRecords(50_000_000L);
+    CliRun cli = cliWithInput(records.stream().map(JsonNode::toString).toList(), "check", "--config", config.toString());
+    assertThat(cli.exitCode()).as(cli.err()).isZero();
+    List<JsonNode> expected = new ArrayList<>();
+    for (String line : cli.out().split("\n")) {
+      expected.add(JSON.readTree(line));
+    }
+    assertThat(expected).hasSize(records.size());
+    assertThat(expected).extracting(v -> v.get("verdict").asText()).contains("exact", "near", "new");
+    assertThat(expected).extracting(v -> v.get("keep").asText()).contains("new", "existing");
+
+    List<JsonNode> batched = new ArrayList<>();
+    for (int from = 0; from < records.size(); from += 100) {
+      ArrayNode batch = JSON.createArrayNode().addAll(records.subList(from, Math.min(records.size(), from + 100)));
+      ServiceClient.Reply reply = client.post("/v1/check", batch.toString());
+      assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+      reply.json().forEach(batched::add);
+    }
+    assertThat(batched).isEqualTo(expected);
+
+    // One by one from 4 clients at once: the same verdict for each.
+    ExecutorService clients = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<JsonNode>> single = new ArrayList<>();
+      for (ObjectNode record : records) {
+        single.add(clients.submit(() -> client.post("/v1/check", record.toString()).json()));
+      }
+      for (int i = 0; i < records.size(); i++) {
+        assertThat(single.get(i).get()).as("record %d", i).isEqualTo(expected.get(i));
+      }
+    } finally {
+      clients.shutdown();
+    }
+  }
+
+  @Test
+  void checksOnManyThreads_whileOneAdds_keepTheirVerdictsAndEveryAddIsKnown() throws Exception {
+    List<ObjectNode> records = mixedRecords(51_000_000L).subList(0, 60);
+    String batch = JSON.createArrayNode().addAll(records).toString();
+    JsonNode expected = client.post("/v1/check", batch).json();
+    ExecutorService threads = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<Integer>> readers = new ArrayList<>();
+      for (int r = 0; r < 3; r++) {
+        readers.add(threads.submit(() -> {
+          int answers = 0;
+          for (int round = 0; round < 10; round++) {
+            assertThat(client.post("/v1/check", batch).json()).isEqualTo(expected);
+            for (int i = round; i < records.size(); i += 10) {
+              assertThat(client.post("/v1/check", records.get(i).toString()).json()).isEqualTo(expected.get(i));
+              answers++;
+            }
+          }
+          return answers;
+        }));
+      }
+      Future<List<ObjectNode>> writer = threads.submit(() -> {
+        List<ObjectNode> added = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+          ObjectNode post = truffle(61_000_000L + i, "137 7777 " + (1000 + i), "2031-02-01T08:00");
+          ServiceClient.Reply reply = client.post("/v1/check?add=true", post.toString());
+          assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+          assertThat(reply.json().get("added").asBoolean()).isTrue();
+          added.add(post);
+        }
+        return added;
+      });
+      for (Future<Integer> reader : readers) {
+        assertThat(reader.get()).isEqualTo(60);
+      }
+      for (ObjectNode post : writer.get()) {
+        JsonNode known = client.post("/v1/check", post.toString()).json();
+        assertThat(known.get("kept_id").asLong()).isEqualTo(post.get("id").asLong());
+      }
+    } finally {
+      threads.shutdown();
+    }
+  }
+
+  @Test
+  void checkAdd_newAndNewerRecords_areAddedAndKnownAfterwards() {
+    List<ObjectNode> records = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      records.add(truffle(60_000_000L + i, "138 0000 " + (1000 + i), "2031-01-0" + (1 + i % 9) + "T08:00"));
+    }
+    // A newer copy of the first: kept over it, so it supersedes it and is added too.
+    records.add(truffle(60_000_100L, "138 0000 1000", "2032-01-01T08:00"));
+    ServiceClient.Reply added = client.post("/v1/check?add=true", JSON.createArrayNode().addAll(records).toString());
+    assertThat(added.status()).as(added.body()).isEqualTo(200);
+    JsonNode verdicts = added.json();
+    for (int i = 0; i < 20; i++) {
+      assertThat(verdicts.get(i).get("verdict").asText()).as(verdicts.get(i).toString()).isEqualTo("new");
+      assertThat(verdicts.get(i).get("added").asBoolean()).isTrue();
+    }
+    JsonNode newer = verdicts.get(20);
+    assertThat(newer.get("verdict").asText()).isEqualTo("exact");
+    assertThat(newer.get("kept_id").asLong()).isEqualTo(60_000_000L);
+    assertThat(newer.get("keep").asText()).isEqualTo("new");
+    assertThat(newer.get("supersedes").toString()).isEqualTo("[60000000]");
+    assertThat(newer.get("added").asBoolean()).isTrue();
+
+    // Known now: each record repeats itself (the newer copy stands for the first).
+    JsonNode again = client.post("/v1/check", JSON.createArrayNode().addAll(records.subList(1, 20)).toString()).json();
+    for (int i = 0; i < 19; i++) {
+      assertThat(again.get(i).get("verdict").asText()).isEqualTo("exact");
+      assertThat(again.get(i).get("kept_id").asLong()).isEqualTo(60_000_001L + i);
+    }
+    JsonNode first = client.post("/v1/check", records.get(0).toString()).json();
+    assertThat(first.get("kept_id").asLong()).isEqualTo(60_000_100L);
+    assertThat(first.get("keep").asText()).isEqualTo("existing");
+  }
+
+  /** A post of a product the generator never makes. */
+  static ObjectNode truffle(long id, String phone, String time) {
+    ObjectNode post = JSON.createObjectNode();
+    post.put("id", id);
+    post.put("title", "野生黑松露 " + phone);
+    post.put("category", "供应");
+    post.put("product", "野生黑松露");
+    post.put("region", "云南楚雄");
+    post.put("price", "800元/斤");
+    post.put("contact", "欧阳先生");
+    post.put("phone", phone);
+    post.put("content", "野生黑松露：供应云南楚雄野生黑松露约300斤，个大味浓，联系人欧阳先生，电话" + phone + "。");
+    post.put("reg_time", time);
+    return post;
+  }
+
+  @Test
+  void explain_aNearCopy_namesTheSharedKeysAndTheRulesOutcome() {
+    ObjectNode near = tableRecords("SELECT * FROM supply_demand ORDER BY id LIMIT 1 OFFSET 40", 70_000_000L,
+        "，欢迎来电咨询").get(0);
+    ServiceClient.Reply reply = client.post("/v1/explain?limit=50", near.toString());
+    assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+    JsonNode explanation = reply.json();
+    assertThat(explanation.get("verdict").asText()).isIn("near", "new");
+    JsonNode nearMethod = null;
+    for (JsonNode method : explanation.get("methods")) {
+      if (method.get("method").asText().equals("near")) {
+        nearMethod = method;
+      }
+    }
+    assertThat(nearMethod).as(explanation.toString()).isNotNull();
+    JsonNode candidates = nearMethod.get("candidates");
+    assertThat(candidates.size()).isPositive();
+    for (JsonNode candidate : candidates) {
+      assertThat(candidate.get("shared_keys").asInt()).isPositive();
+      assertThat(candidate.get("score").asDouble()).isBetween(0.0, 1.0);
+    }
+    List<String> outcomes = new ArrayList<>();
+    candidates.forEach(c -> outcomes.add(c.get("id").asLong() + " " + c.get("outcome").asText()));
+    if (explanation.get("verdict").asText().equals("near")) {
+      // The twin is among the candidates, and the rule joins them; a more similar one may be vetoed.
+      assertThat(outcomes).contains(explanation.get("kept_id").asLong() + " duplicate");
+    } else {
+      assertThat(outcomes).noneMatch(o -> o.endsWith(" duplicate"));
+    }
+  }
+
+  @Test
+  void metrics_afterRequests_exposeRequestsVerdictsLatencyAndIndexSize() {
+    client.post("/v1/check", truffle(80_000_000L, "139 1111 2222", "2031-01-01T08:00").toString());
+    ServiceClient.Reply metrics = client.get("/metrics");
+    assertThat(metrics.status()).isEqualTo(200);
+    assertThat(metrics.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
+    assertThat(metrics.body()).contains("xiaochong_http_requests_total{endpoint=\"check\",status=\"200\"}",
+        "xiaochong_verdicts_total{keep=\"new\",verdict=\"new\"}", "xiaochong_request_seconds_bucket{endpoint=\"check\",le=\"0.05\"}",
+        "xiaochong_index_records ", "xiaochong_commits_total ");
+  }
+
+  @Test
+  void health_answersWithoutTokenAndSaysTheMethods() {
+    ServiceClient.Reply health = new ServiceClient(service.port(), null).get("/v1/health");
+    assertThat(health.status()).isEqualTo(200);
+    assertThat(health.json().get("status").asText()).isEqualTo("ok");
+    assertThat(health.json().get("methods").toString()).contains("exact", "near");
+    assertThat(health.json().get("indexed_records").asLong()).isPositive();
+  }
+
+  @Test
+  void check_withoutOrWithAWrongToken_is401() {
+    String record = truffle(80_000_001L, "139 1111 2223", "2031-01-01T08:00").toString();
+    ServiceClient.Reply none = new ServiceClient(service.port(), null).post("/v1/check", record);
+    assertThat(none.status()).isEqualTo(401);
+    assertThat(none.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
+    assertThat(none.json().get("type").asText()).isEqualTo("unauthorized");
+    assertThat(new ServiceClient(service.port(), TOKEN + "x").post("/v1/check", record).status()).isEqualTo(401);
+    assertThat(new ServiceClient(service.port(), null).get("/metrics").status()).isEqualTo(401);
+    assertThat(client.post("/v1/check", record).status()).isEqualTo(200);
+  }
+
+  // Bad input: a 4xx problem naming the problem, nothing added, and the service answers on.
+
+  private void assertProblem(ServiceClient.Reply reply, int status, String type, String... detail) {
+    assertThat(reply.status()).as(reply.body()).isEqualTo(status);
+    assertThat(reply.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+    JsonNode problem = reply.json();
+    assertThat(problem.get("type").asText()).isEqualTo(type);
+    assertThat(problem.get("status").asInt()).isEqualTo(status);
+    assertThat(problem.get("detail").asText()).doesNotContain("\n");
+    if (detail.length > 0) {
+      assertThat(problem.get("detail").asText()).contains(detail);
+    }
+    assertThat(client.get("/v1/health").status()).isEqualTo(200);
+  }
+
+  @Test
+  void check_invalidJson_is400NamingWhere() {
+    assertProblem(client.post("/v1/check", "{\"id\": 1, \"title\": "), 400, "invalid-json", "line 1");
+    assertProblem(client.post("/v1/check", "{\"id\": 1} {\"id\": 2}"), 400, "invalid-json");
+    assertProblem(client.post("/v1/check", ""), 400, "invalid-json", "empty");
+  }
+
+  @Test
+  void check_invalidUtf8_is400NamingTheOffset() {
+    byte[] body = "{\"id\": 5, \"title\": \"苹果X\"}".getBytes(StandardCharsets.UTF_8);
+    int x = new String(body, StandardCharsets.UTF_8).indexOf('X') + 6; // 苹果 is 6 bytes, 2 chars
+    body[x] = (byte) 0xC3; // a lead byte followed by '"': malformed
+    assertProblem(client.post("/v1/check", body), 400, "invalid-utf8", "byte offset " + x);
+  }
+
+  @Test
+  void check_recordWithoutId_is400AndNothingOfTheBatchIsAdded() {
+    ObjectNode good = truffle(80_000_010L, "139 1111 3333", "2031-01-01T08:00");
+    ObjectNode noId = truffle(80_000_011L, "139 1111 4444", "2031-01-01T08:00");
+    noId.remove("id");
+    assertProblem(client.post("/v1/check?add=true", JSON.createArrayNode().add(good).add(noId).toString()), 400,
+        "missing-id", "record 1", "'id'");
+    assertThat(client.post("/v1/check", good.toString()).json().get("verdict").asText()).isEqualTo("new");
+    ObjectNode badId = truffle(80_000_012L, "139 1111 5555", "2031-01-01T08:00");
+    badId.put("id", "12");
+    assertProblem(client.post("/v1/check", badId.toString()), 400, "invalid-record", "integer");
+  }
+
+  @Test
+  void check_oversizedRecord_is413() {
+    ObjectNode big = truffle(80_000_020L, "139 1111 6666", "2031-01-01T08:00");
+    big.put("content", "很长".repeat(40_000)); // 240 KB of UTF-8, the limit is 64 KiB
+    assertProblem(client.post("/v1/check", big.toString()), 413, "record-too-large", "65536");
+  }
+
+  @Test
+  void check_oversizedBody_is413() {
+    byte[] body = new byte[(1 << 20) + 10];
+    java.util.Arrays.fill(body, (byte) ' ');
+    assertProblem(client.post("/v1/check", body), 413, "body-too-large", "1048576");
+  }
+
+  @Test
+  void check_tooManyRecordsOrNotObjectsOrABadFlag_is4xx() {
+    ArrayNode many = JSON.createArrayNode();
+    for (int i = 0; i < 201; i++) {
+      many.add(JSON.createObjectNode().put("id", i));
+    }
+    assertProblem(client.post("/v1/check", many.toString()), 413, "too-many-records", "201", "200");
+    assertProblem(client.post("/v1/check", "[{\"id\": 1}, 42]"), 400, "invalid-record", "record 1", "JSON object");
+    assertProblem(client.post("/v1/check", "\"苹果\""), 400, "invalid-record", "JSON object");
+    assertProblem(client.post("/v1/check?add=yes", "{\"id\": 1}"), 400, "invalid-parameter", "add");
+    assertProblem(client.post("/v1/nothing", "{}"), 404, "not-found", "/v1/check");
+  }
+
+  @Test
+  void aRunBesideTheService_getsTheIndexWhenAddsStop_andTheServiceReadsWhatTheRunCommitted() throws Exception {
+    ObjectNode record = truffle(90_000_000L, "139 2222 0000", "2031-01-01T08:00");
+    assertThat(client.post("/v1/check?add=true", record.toString()).status()).isEqualTo(200);
+    // Adds stopped: the service gives the write lock back (maintenance every 200 ms here).
+    waitUntil(() -> !dedup.writing());
+
+    // While another process (a run) holds the index's write lock, adds are 503 with Retry-After and
+    // checks go on.
+    try (FingerprintIndex held = FingerprintIndex.open(dedupConfig.indexDir(), dedupConfig.fieldsDigest(), false)) {
+      ServiceClient.Reply busy = client.post("/v1/check?add=true", truffle(90_000_001L, "139 2222 0001",
+          "2031-01-01T08:00").toString());
+      assertProblem(busy, 503, "index-busy", "in use");
+      assertThat(busy.headers().firstValue("Retry-After")).hasValue("30");
+      assertThat(client.post("/v1/check", record.toString()).json().get("kept_id").asLong()).isEqualTo(90_000_000L);
+    }
+
+    // A run on the same index: a row new in the table is in the index once the run commits, and the
+    // service reopens on that commit by itself.
+    insert("supply_demand", 90_000_500L, "松茸干货批发", "松茸干", "139 3333 0000",
+        "云南香格里拉松茸干货批发，品质上乘，量大从优。", java.time.LocalDateTime.of(2031, 1, 1, 8, 0));
+    ObjectNode copy = JSON.createObjectNode().put("id", 90_000_501L).put("title", "松茸干货批发").put("category", "供应")
+        .put("product", "松茸干").put("region", "山东烟台").put("price", "2.50元/斤").put("contact", "王先生")
+        .put("phone", "139 3333 0000").put("content", "云南香格里拉松茸干货批发，品质上乘，量大从优。")
+        .put("reg_time", "2031-01-01T08:00");
+    assertThat(client.post("/v1/check", copy.toString()).json().get("verdict").asText()).isEqualTo("new");
+    CliRun run = cli("run", "--config", config.toString(), "--method", "exact,near");
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    waitUntil(() -> client.post("/v1/check", copy.toString()).json().get("kept_id").asLong(-1) == 90_000_500L);
+  }
+
+  @Test
+  void aRunStartedWhileTheServiceAdds_stopsWithExit2_andRunsOnceTheAddsStop() throws Exception {
+    waitUntil(() -> !dedup.writing());
+    // A second service on the same index that keeps the write lock (maintenance once a minute).
+    try (Deduplicator adding = Deduplicator.open(dedupConfig, Deduplicator.Options.DEFAULT)) {
+      DedupService second = new DedupService(adding, dedupConfig.table(),
+          new DedupService.Settings("127.0.0.1", 0, null, 1 << 20, 64 << 10, 200, 60_000), line -> {});
+      ServiceClient other = new ServiceClient(second.start(), null);
+      try {
+        ServiceClient.Reply added = other.post("/v1/check?add=true",
+            truffle(92_000_000L, "139 4444 0000", "2031-01-01T08:00").toString());
+        assertThat(added.status()).as(added.body()).isEqualTo(200);
+        assertThat(adding.writing()).isTrue();
+        CliRun refused = cli("run", "--config", config.toString(), "--method", "exact,near");
+        assertThat(refused.exitCode()).as(refused.err()).isEqualTo(2);
+        assertThat(refused.err()).contains("in use by another dedup process");
+        // The refused run touched nothing: the added record is still there, the service still writing.
+        assertThat(other.post("/v1/check", truffle(92_000_001L, "139 4444 0000", "2031-01-01T08:00").toString())
+            .json().get("kept_id").asLong()).isEqualTo(92_000_000L);
+        assertThat(adding.writing()).isTrue();
+      } finally {
+        second.stop();
+      }
+    } // closing commits and gives the lock back
+    CliRun run = cli("run", "--config", config.toString(), "--method", "exact,near");
+    assertThat(run.exitCode()).as(run.err()).isZero();
+  }
+
+  private static void waitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime()).as("waited 30 s").isLessThan(deadline);
+      Thread.sleep(50);
+    }
+  }
+}
