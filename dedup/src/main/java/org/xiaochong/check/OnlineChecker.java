@@ -53,14 +53,18 @@ public final class OnlineChecker implements AutoCloseable {
     }
   }
 
-  /** A record's keys for one method. */
-  public record Probed<P>(MethodCheck<P> check, P probe) {
+  /**
+   * A record's keys for one method.
+   *
+   * @param record the record's columns: {@link #add} ranks it by the keep policy's columns among them
+   */
+  public record Probed<P>(MethodCheck<P> check, P probe, Map<String, String> record) {
     MethodCheck.Match find(java.util.function.LongPredicate apart) {
       return check.find(probe, apart);
     }
 
     void add(long id, long regTime) {
-      check.add(id, regTime, probe);
+      check.add(id, regTime, record, probe);
     }
   }
 
@@ -135,7 +139,7 @@ public final class OnlineChecker implements AutoCloseable {
   }
 
   private static <P> Probed<P> probe(MethodCheck<P> check, Map<String, String> fields) {
-    return new Probed<>(check, check.probe(fields));
+    return new Probed<>(check, check.probe(fields), fields);
   }
 
   /** Adds a record judged new to every method's index and filter. */

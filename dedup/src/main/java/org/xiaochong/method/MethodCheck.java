@@ -47,8 +47,13 @@ public interface MethodCheck<P> extends Closeable {
     return match == null || apart.test(match.id()) ? null : match;
   }
 
-  /** Adds a record judged new, so that later records of the stream are checked against it. */
-  void add(long id, long regTime, P probe);
+  /**
+   * Adds a record judged new, so that later records of the stream are checked against it.
+   *
+   * @param record the record's columns as given to {@link #probe}: the keep policy's rank is computed
+   *     from them and {@code regTime} ({@code KeepPolicy#rank}), as the index computes it
+   */
+  void add(long id, long regTime, Map<String, String> record, P probe);
 
   /** Its lookups for the summary line, e.g. {@code near keys: 12 index lookups, 30 skipped by the prefilter}. */
   String counters();

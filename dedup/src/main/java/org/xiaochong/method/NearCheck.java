@@ -47,7 +47,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   record Post(Fingerprints fingerprints, long[] matchKeys, Evidence evidence) {}
 
   /** A record added in this stream (the reader does not see it). */
-  private record Added(long id, long time, NearRule.Stored keys) {}
+  private record Added(long id, long[] rank, NearRule.Stored keys) {}
 
   private final FingerprintIndex nearIndex;
   private final DirectoryReader reader;
@@ -59,6 +59,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   private final TopTermsMd5 fingerprinter;
   private final NearDocumentMaker maker;
   private final List<String> columns;
+  private final org.xiaochong.policy.KeepPolicy keepPolicy;
   private final List<Added> session = new ArrayList<>();
   /** Near key → indexes into {@link #session} of the added records holding it. */
   private final Map<Long, List<Integer>> sessionHolders = new HashMap<>();
@@ -77,6 +78,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     this.filterDir = ExactCheck.filterDir(recordIndex);
     this.config = config;
     this.columns = spec.fingerprintColumns();
+    this.keepPolicy = spec.keepPolicy();
     DirectoryReader opened = null;
     try {
       opened = nearIndex.openReader();
@@ -164,11 +166,11 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
       Best best = new Best(apart);
       for (int doc : docs) {
         best.consider(record, IndexedNearKeys.of(leaves, doc), IndexSchema.id(leaves, doc),
-            IndexSchema.time(leaves, doc), weight);
+            IndexSchema.rank(leaves, doc, keepPolicy), weight);
       }
       for (int s : added) {
         Added candidate = session.get(s);
-        best.consider(record, candidate.keys(), candidate.id(), candidate.time(), weight);
+        best.consider(record, candidate.keys(), candidate.id(), candidate.rank(), weight);
       }
       return best.match();
     } catch (IOException e) {
@@ -181,23 +183,23 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     private final LongPredicate apart;
     private boolean found;
     private long id;
-    private long time;
+    private long[] rank;
     private double similarity;
 
     Best(LongPredicate apart) {
       this.apart = apart;
     }
 
-    void consider(NearRule.Stored record, NearRule.Keys candidate, long candidateId, long candidateTime,
+    void consider(NearRule.Stored record, NearRule.Keys candidate, long candidateId, long[] candidateRank,
         NearRule.KeyWeights weight) {
       if (!NearRule.isNearDuplicate(record, candidate, config, weight)) {
         return;
       }
       double s = NearRule.similarity(record, candidate, weight);
-      if (!found || NearRule.isBetter(s, candidateTime, candidateId, similarity, time, id)) {
+      if (!found || NearRule.isBetter(s, candidateRank, candidateId, similarity, rank, id)) {
         found = true;
         id = candidateId;
-        time = candidateTime;
+        rank = candidateRank;
         similarity = s;
       }
     }
@@ -234,10 +236,13 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   }
 
   @Override
-  public void add(long id, long regTime, Post post) {
+  public void add(long id, long regTime, Map<String, String> record, Post post) {
     Fingerprints fingerprints = post.fingerprints();
-    nearIndex.addDocument(NearSchema.document(id, regTime, org.xiaochong.source.SourceRecord.UNKNOWN_CRC, fingerprints,
-        config.pre(), post.matchKeys(), post.evidence()));
+    long[] rank = keepPolicy.rank(regTime, record);
+    org.apache.lucene.document.Document doc = NearSchema.document(id, regTime, org.xiaochong.source.SourceRecord.UNKNOWN_CRC,
+        fingerprints, config.pre(), post.matchKeys(), post.evidence());
+    IndexSchema.addRank(doc, keepPolicy.isLatest() ? null : rank);
+    nearIndex.addDocument(doc);
     addedDocuments++;
     if (fingerprints.outcome() != NearOutcome.OK) {
       return;
@@ -250,7 +255,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
       }
       holders.add(session.size());
     }
-    session.add(new Added(id, regTime, keys));
+    session.add(new Added(id, rank, keys));
   }
 
   @Override

@@ -150,7 +150,7 @@ public final class NearMethod implements FingerprintMethod {
     public MethodReport pass(RecordKeys records, DeletionPlan plan, Window window) {
       NearPass.Result near;
       try (DirectoryReader reader = index.openReader()) {
-        near = new NearPass(new IndexSnapshot(reader), context.near(), context.threads(), context.apart())
+        near = new NearPass(new IndexSnapshot(reader, context.spec().keepPolicy()), context.near(), context.threads(), context.apart())
             .run(window, plan.removedIdsSorted(), plan);
       } catch (IOException e) {
         throw new UncheckedIOException(e);

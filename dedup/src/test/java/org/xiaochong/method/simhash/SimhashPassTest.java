@@ -21,7 +21,7 @@ import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.Window;
-import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.simhash.SimhashIndex;
 
 class SimhashPassTest {
@@ -135,7 +135,7 @@ class SimhashPassTest {
     for (long a : ids) {
       long best = a;
       for (long b : ids) {
-        if (Long.bitCount(records.get(a) ^ records.get(b)) <= 3 && KeepLatestPolicy.isPreferred(b, b, best, best)) {
+        if (Long.bitCount(records.get(a) ^ records.get(b)) <= 3 && KeepPolicy.isPreferred(b, b, best, best)) {
           best = b;
         }
       }
