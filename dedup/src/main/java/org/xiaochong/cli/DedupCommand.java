@@ -17,7 +17,8 @@ import picocli.CommandLine.Command;
     version = "xiaochong dedup 0.1.0",
     description = {
       "Finds and removes duplicate records of a MySQL/MariaDB table: exact duplicates by an MD5 of the",
-      "normalized fields, kept in a Lucene index; in each group the record with the latest time is kept.",
+      "normalized fields, kept in a Lucene index; in each group the record keep.policy prefers is kept",
+      "(default: the latest time).",
       "Dry run by default; --apply archives every removed row in <table>_removed (restorable)."
     },
     footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error,",

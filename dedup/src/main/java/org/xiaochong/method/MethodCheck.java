@@ -39,7 +39,7 @@ public interface MethodCheck<P> extends Closeable {
   /**
    * The record {@code probe} repeats, honouring the marks: {@code apart} says which records the
    * incoming one is marked apart from ({@code dedup_apart}). As the method's pass decides: the exact
-   * check takes the latest twin not marked; the near and simhash checks answer null when their best
+   * check takes the twin the keep policy prefers among those not marked; the near and simhash checks answer null when their best
    * match is marked (a person rejected the closest match). The default is the latter.
    */
   default Match find(P probe, LongPredicate apart) {
