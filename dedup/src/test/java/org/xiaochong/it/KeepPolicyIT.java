@@ -313,6 +313,49 @@ class KeepPolicyIT extends DbTestSupport {
     assertThat(checked.out()).contains("\"verdict\":\"exact\"").contains("\"kept_id\":1");
   }
 
+  /**
+   * The apply decides a changed row again by the keep policy, on the policy's columns as they are now:
+   * a removal planned for the paid twin moves while it is paid, and stays when, after the plan, the
+   * removed twin became the paid one (under latest it would move: the kept twin is the newer).
+   */
+  @Test
+  void apply_decidesAChangedRowAgainByThePolicy_onThePolicyColumnsAsTheyAreNow() {
+    KeepPolicy paid = KeepPolicy.parse("paid desc, reg_time desc", "reg_time");
+    for (boolean paidMovesToTheRemovedTwin : new boolean[] {false, true}) {
+      String table = paidMovesToTheRemovedTwin ? "keep_apply_moved" : "keep_apply_same";
+      createPostsTable(table);
+      String apple = "本人有红富士苹果约3000斤，果面光洁，口感脆甜，欢迎来电";
+      insert(table, 1, "供应红富士苹果", "苹果", "13800138000", apple, java.time.LocalDateTime.of(2024, 5, 1, 8, 0));
+      insert(table, 2, "供应红富士苹果", "苹果", "13800138000", apple, java.time.LocalDateTime.of(2024, 5, 2, 8, 0));
+      useHandle(h -> {
+        h.execute("ALTER TABLE " + table + " ADD COLUMN paid TINYINT(1) NULL");
+        h.execute("UPDATE " + table + " SET paid = IF(id = 2, 1, 0)");
+      });
+      TableSpec spec = spec(table).withKeepPolicy(paid);
+      org.xiaochong.archive.ArchiveTables archive = org.xiaochong.archive.ArchiveTables.ensure(database(), spec,
+          new RecordSource(database(), spec).checkSchema());
+      org.xiaochong.archive.PlanMover mover = new org.xiaochong.archive.PlanMover(archive,
+          org.xiaochong.method.FingerprintMethods.pairChecks(new org.xiaochong.method.MethodContext(spec, null, "",
+              NearConfig.defaults(), org.xiaochong.prefilter.PrefilterSettings.DEFAULT, false, 1, null, Progress.NONE,
+              note -> {}, Map.of())));
+      if (paidMovesToTheRemovedTwin) {
+        useHandle(h -> h.execute("UPDATE " + table + " SET paid = IF(id = 1, 1, NULL)"));
+      }
+      DeletionPlan plan = new DeletionPlan();
+      plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0); // no row states: the apply decides again
+      long runId = new org.xiaochong.archive.RunLog(database(), table).startRun("exact", true,
+          "0123456789abcdef0123456789abcdef", null, null);
+      org.xiaochong.archive.PlanMover.Applied applied = mover.writePlanAndApply(runId, plan, n -> {});
+      if (paidMovesToTheRemovedTwin) {
+        assertThat(applied.skippedChanged()).isEqualTo(1);
+        assertThat(ids(table)).containsExactly(1L, 2L);
+      } else {
+        assertThat(applied.skippedChanged()).isZero();
+        assertThat(ids(table)).containsExactly(2L);
+      }
+    }
+  }
+
   private static List<String> readLines(Path file) {
     try {
       return java.nio.file.Files.readAllLines(file);
