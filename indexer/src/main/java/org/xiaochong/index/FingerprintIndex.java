@@ -176,7 +176,8 @@ public final class FingerprintIndex implements Closeable {
       if (!fieldsDigest.equals(fields)) {
         throw new BadInputException(
             "index.dir " + path + " was built for another table, field list or keep policy (fields.*, source.*, keep.policy): "
-                + "rebuild it with `dedup index --rebuild` or point index.dir elsewhere");
+                + "rebuild it with `dedup index --rebuild` (`dedup run --rebuild-index` rebuilds the methods' own"
+                + " indexes too) or point index.dir elsewhere");
       }
     }
   }
