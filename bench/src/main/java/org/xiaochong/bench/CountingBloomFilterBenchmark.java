@@ -22,8 +22,8 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import org.xiaochong.prefilter.CountingBloomFilter;
-import org.xiaochong.prefilter.FilterShape;
+import org.xiaochong.bloom.CountingBloomFilter;
+import org.xiaochong.bloom.FilterShape;
 
 /**
  * Add / contains / remove throughput of our packed 4-bit {@link CountingBloomFilter} against

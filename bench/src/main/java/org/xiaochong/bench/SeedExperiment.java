@@ -26,9 +26,9 @@ import org.xiaochong.bench.SeedStores.LuceneStore;
 import org.xiaochong.bench.SeedStores.MemoryStore;
 import org.xiaochong.bench.SeedStores.Store;
 import org.xiaochong.bench.SeedWorkload.Workload;
-import org.xiaochong.prefilter.CountingBloomFilter;
-import org.xiaochong.prefilter.FilterShape;
-import org.xiaochong.prefilter.Fingerprint;
+import org.xiaochong.bloom.CountingBloomFilter;
+import org.xiaochong.bloom.FilterShape;
+import org.xiaochong.bloom.Fingerprint;
 import org.xiaochong.urls.UrlCanonicalizer;
 
 /**

@@ -19,7 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.xiaochong.bench.SeedExperiment.Options;
-import org.xiaochong.prefilter.Fingerprint;
+import org.xiaochong.bloom.Fingerprint;
 import org.xiaochong.urls.UrlCanonicalizer;
 
 /** The URL stream of {@link SeedExperiment}: real URLs repeated and varied, their canonical MD5s. */

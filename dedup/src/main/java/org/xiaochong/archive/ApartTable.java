@@ -3,11 +3,16 @@ package org.xiaochong.archive;
 import static org.xiaochong.archive.ArchiveTables.now;
 import static org.xiaochong.archive.ArchiveTables.q;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.LocalDateTime;
 import java.util.List;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.statement.StatementContext;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
+import org.xiaochong.source.SqlError;
 import org.xiaochong.source.TableSpec;
 
 /**
@@ -50,11 +55,11 @@ public final class ApartTable {
    */
   public ApartPairs load() {
     return database.jdbi().withHandle(h -> {
-      if (!exists(h)) {
+      ApartDao marks = h.attach(ApartDao.class);
+      if (!marks.exists()) {
         return ApartPairs.NONE;
       }
-      List<long[]> pairs = h.createQuery("SELECT id_a, id_b FROM dedup_apart WHERE source_table = ?")
-          .bind(0, table).map((rs, ctx) -> new long[] {rs.getLong(1), rs.getLong(2)}).list();
+      List<long[]> pairs = marks.pairs(table);
       long[] ids = new long[pairs.size() * 2];
       for (int i = 0; i < pairs.size(); i++) {
         ids[2 * i] = pairs.get(i)[0];
@@ -76,20 +81,13 @@ public final class ApartTable {
 
   /** Marks of this table; 0 when {@code dedup_apart} does not exist yet. */
   public long count() {
-    return database.jdbi().withHandle(h -> exists(h)
-        ? h.createQuery("SELECT COUNT(*) FROM dedup_apart WHERE source_table = ?").bind(0, table).mapTo(Long.class).one()
-        : 0L);
+    return database.jdbi().withExtension(ApartDao.class, marks -> marks.exists() ? marks.count(table) : 0L);
   }
 
   /** The marks, by pair, at most {@code limit}. */
   public List<Mark> list(int limit) {
-    return database.jdbi().withHandle(h -> !exists(h) ? List.<Mark>of() : h.createQuery(
-            "SELECT id_a, id_b, reason, run_id, created_at FROM dedup_apart WHERE source_table = ?"
-                + " ORDER BY id_a, id_b LIMIT ?")
-        .bind(0, table).bind(1, limit)
-        .map((rs, ctx) -> new Mark(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getObject(4, Long.class),
-            rs.getObject(5, LocalDateTime.class)))
-        .list());
+    return database.jdbi().withExtension(ApartDao.class,
+        marks -> marks.exists() ? marks.marks(table, limit) : List.<Mark>of());
   }
 
   /**
@@ -101,13 +99,11 @@ public final class ApartTable {
   public boolean add(long idA, long idB) {
     requireTwo(idA, idB);
     try {
-      database.jdbi().useHandle(h -> h.createUpdate("INSERT INTO dedup_apart"
-              + " (source_table, id_a, id_b, reason, run_id, created_at) VALUES (?, ?, ?, ?, NULL, ?)")
-          .bind(0, table).bind(1, Math.min(idA, idB)).bind(2, Math.max(idA, idB)).bind(3, Reason.MANUAL.label())
-          .bind(4, now()).execute());
+      database.jdbi().onDemand(ApartDao.class)
+          .add(table, Math.min(idA, idB), Math.max(idA, idB), Reason.MANUAL.label(), now());
       return true;
     } catch (RuntimeException e) {
-      if (Restorer.isDuplicateKey(e)) {
+      if (SqlError.DUPLICATE_KEY.matches(e)) {
         return false; // marked already: the mark stays as it was
       }
       throw e;
@@ -117,9 +113,8 @@ public final class ApartTable {
   /** Forgets the mark of two rows; false when there was none. */
   public boolean remove(long idA, long idB) {
     requireTwo(idA, idB);
-    return database.jdbi().withHandle(h -> !exists(h) ? 0 : h.createUpdate(
-            "DELETE FROM dedup_apart WHERE source_table = ? AND id_a = ? AND id_b = ?")
-        .bind(0, table).bind(1, Math.min(idA, idB)).bind(2, Math.max(idA, idB)).execute()) > 0;
+    return database.jdbi().withExtension(ApartDao.class,
+        marks -> marks.exists() ? marks.remove(table, Math.min(idA, idB), Math.max(idA, idB)) : 0) > 0;
   }
 
   /**
@@ -157,8 +152,20 @@ public final class ApartTable {
     }
   }
 
-  private static boolean exists(Handle h) {
-    return !h.createQuery("SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE()"
-        + " AND table_name = 'dedup_apart'").mapTo(Integer.class).list().isEmpty();
+  /** Reads a marked pair as {id_a, id_b}. */
+  public static final class PairMapper implements RowMapper<long[]> {
+    @Override
+    public long[] map(ResultSet rs, StatementContext ctx) throws SQLException {
+      return new long[] {rs.getLong("id_a"), rs.getLong("id_b")};
+    }
+  }
+
+  /** Reads a {@link Mark}. */
+  public static final class MarkMapper implements RowMapper<Mark> {
+    @Override
+    public Mark map(ResultSet rs, StatementContext ctx) throws SQLException {
+      return new Mark(rs.getLong("id_a"), rs.getLong("id_b"), rs.getString("reason"), rs.getObject("run_id", Long.class),
+          rs.getObject("created_at", LocalDateTime.class));
+    }
   }
 }

@@ -20,6 +20,7 @@ import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.SourceRecord;
+import org.xiaochong.source.SqlError;
 import org.xiaochong.source.SqlTime;
 import org.xiaochong.source.TableSpec;
 
@@ -40,9 +41,6 @@ import org.xiaochong.source.TableSpec;
 final class BatchMover {
   /** Ids per query when a batch reads changed rows in full. */
   private static final int READ_IDS = 1000;
-  /** MySQL/MariaDB error codes of a delete refused by a foreign key (RESTRICT, NO ACTION). */
-  private static final int ER_ROW_IS_REFERENCED = 1217;
-  private static final int ER_ROW_IS_REFERENCED_2 = 1451;
 
   private BatchMover() {}
 
@@ -163,10 +161,10 @@ final class BatchMover {
       try {
         return moveOnce(connection, runId, lo, to, sql, check, removedAt, resuming);
       } catch (RuntimeException e) {
-        boolean lockConflict = Database.isDeadlock(e) || Database.isLockWaitTimeout(e);
+        boolean lockConflict = SqlError.isLockConflict(e);
         // A child row added beside a merge may collide with a re-pointed one: the retry sees it and
         // leaves that row in place.
-        boolean collided = sql.references() != null && Restorer.isDuplicateKey(e);
+        boolean collided = sql.references() != null && SqlError.DUPLICATE_KEY.matches(e);
         if (attempt >= settings.attempts() || !lockConflict && !collided) {
           throw e;
         }
@@ -244,7 +242,7 @@ final class BatchMover {
         connection.setAutoCommit(true); // ends the transaction, as Jdbi expects of a handle it closes
       }
     } catch (SQLException e) {
-      if (e.getErrorCode() == ER_ROW_IS_REFERENCED_2 || e.getErrorCode() == ER_ROW_IS_REFERENCED) {
+      if (SqlError.ROW_REFERENCED.matches(e)) {
         // A foreign key the check before the apply did not see: added since, or on a child table
         // that dedup's login may not read (information_schema shows only what it may).
         throw new BadInputException("run " + runId + " stopped: a foreign key that --apply could not see refused"

@@ -39,7 +39,7 @@ final class DecisionCheck implements AutoCloseable {
   private final List<String> columns;
   private final List<String> planRules;
   private final PairCheck.Factory factory;
-  /** The pair checks of {@link #planRules}, opened when first needed; null for a rule without one. */
+  /** The pair checks of {@link #planRules}, opened when first needed. */
   private final Map<String, PairCheck> opened = new HashMap<>();
 
   /**
@@ -72,7 +72,7 @@ final class DecisionCheck implements AutoCloseable {
     }
     for (String rule : planRules) {
       PairCheck check = opened.computeIfAbsent(rule, factory::open);
-      if (check != null && check.duplicates(removed, kept)) {
+      if (check.duplicates(removed, kept)) {
         return true;
       }
     }

@@ -16,13 +16,19 @@ public interface PairCheck extends Closeable {
   @Override
   default void close() {}
 
+  /**
+   * The rule of a method without one of its own beyond the exact key: no pair qualifies by it, so a
+   * changed row's removal stands only if the rows are still exact copies, which the apply always checks.
+   */
+  PairCheck EXACT_KEY = (removed, kept) -> false;
+
   /** Opens the pair check of the method that is named {@code rule}, for one apply worker. */
   @FunctionalInterface
   interface Factory {
     /** No method's rule: a changed row stays unless it is still an exact copy. */
-    Factory EXACT_KEY_ONLY = rule -> null;
+    Factory EXACT_KEY_ONLY = rule -> EXACT_KEY;
 
-    /** The pair check of the method named {@code rule}, or null when it has none beyond the exact key. */
+    /** The pair check of the method named {@code rule}: {@link #EXACT_KEY} when it has none of its own. */
     PairCheck open(String rule);
   }
 }

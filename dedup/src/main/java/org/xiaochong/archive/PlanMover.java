@@ -208,20 +208,11 @@ public final class PlanMover {
    */
   private Map<String, Long> skipApart(long runId) {
     String table = tables.spec().table();
-    String apartOfPlan = " FROM dedup_plan p JOIN dedup_apart m ON m.source_table = ?"
-        + " AND m.id_a = LEAST(p.removed_id, p.kept_id) AND m.id_b = GREATEST(p.removed_id, p.kept_id)"
-        + " WHERE p.run_id = ? AND p.skipped = 0";
     return database.jdbi().inTransaction(h -> {
-      Map<String, Long> byRule = new TreeMap<>();
-      h.createQuery("SELECT p.rule, COUNT(*)" + apartOfPlan + " GROUP BY p.rule")
-          .bind(0, table).bind(1, runId)
-          .map((rs, ctx) -> Map.entry(rs.getString(1), rs.getLong(2)))
-          .forEach(e -> byRule.put(e.getKey(), e.getValue()));
+      PlanDao plans = h.attach(PlanDao.class);
+      Map<String, Long> byRule = new TreeMap<>(plans.markedApartByRule(table, runId));
       if (!byRule.isEmpty()) {
-        h.createUpdate("UPDATE dedup_plan p JOIN dedup_apart m ON m.source_table = ?"
-                + " AND m.id_a = LEAST(p.removed_id, p.kept_id) AND m.id_b = GREATEST(p.removed_id, p.kept_id)"
-                + " SET p.skipped = 1 WHERE p.run_id = ? AND p.skipped = 0")
-            .bind(0, table).bind(1, runId).execute();
+        plans.skipMarkedApart(table, runId);
       }
       return byRule;
     });
@@ -251,10 +242,8 @@ public final class PlanMover {
   public Map<Long, Outcome> notMoved(long runId, boolean anyGone) {
     Map<Long, Outcome> outcomes = new java.util.HashMap<>();
     database.jdbi().useHandle(h -> {
-      h.createQuery("SELECT removed_id, skipped FROM dedup_plan WHERE run_id = ? AND skipped <> 0").bind(0, runId)
-          .map((rs, ctx) -> Map.entry(rs.getLong(1), rs.getInt(2)))
-          .forEach(row -> outcomes.put(row.getKey(),
-              row.getValue() == ReferencedRows.REFERENCED ? Outcome.KEPT_REFERENCED : Outcome.KEPT_CHANGED));
+      h.attach(PlanDao.class).leftInPlace(runId).forEach((removedId, skipped) -> outcomes.put(removedId,
+          skipped == ReferencedRows.REFERENCED ? Outcome.KEPT_REFERENCED : Outcome.KEPT_CHANGED));
       if (anyGone) {
         String id = ArchiveTables.q(tables.spec().idColumn());
         h.createQuery("SELECT p.removed_id FROM dedup_plan p LEFT JOIN " + ArchiveTables.q(tables.spec().removedTable())

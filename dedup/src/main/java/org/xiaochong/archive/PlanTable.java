@@ -4,13 +4,15 @@ import com.mysql.cj.jdbc.JdbcStatement;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.function.IntConsumer;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.JdbiException;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.SqlTime;
@@ -37,24 +39,22 @@ public final class PlanTable {
 
   /** Deletes a run's plan (for a finished run: the archive keeps every decision). */
   public void drop(long runId) {
-    database.jdbi().useHandle(h -> drop(h, runId));
+    database.jdbi().onDemand(PlanDao.class).drop(runId);
   }
 
   /** Deletes a run's plan in the caller's transaction. */
   static void drop(Handle handle, long runId) {
-    handle.createUpdate("DELETE FROM dedup_plan WHERE run_id = ?").bind(0, runId).execute();
+    handle.attach(PlanDao.class).drop(runId);
   }
 
   /** Plan rows of a run: one more than its last seq, 0 when it has none. */
   int size(long runId) {
-    return database.jdbi().withHandle(h -> h.createQuery(
-        "SELECT COALESCE(MAX(seq) + 1, 0) FROM dedup_plan WHERE run_id = ?").bind(0, runId).mapTo(Integer.class).one());
+    return database.jdbi().onDemand(PlanDao.class).size(runId);
   }
 
   /** The rules of a run's planned removals (method names). */
   Set<String> rules(long runId) {
-    return database.jdbi().withHandle(h -> h.createQuery("SELECT DISTINCT rule FROM dedup_plan WHERE run_id = ?")
-        .bind(0, runId).mapTo(String.class).set());
+    return database.jdbi().onDemand(PlanDao.class).rules(runId);
   }
 
   /**
@@ -73,45 +73,28 @@ public final class PlanTable {
     } catch (SQLException e) {
       throw new IllegalStateException("writing the plan of run " + runId + " failed: " + Database.rootMessage(e), e);
     }
-    database.jdbi().useHandle(handle -> {
-      Connection connection = handle.getConnection();
-      try (PreparedStatement insert = connection.prepareStatement(
-          "INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score, removed_time, removed_crc,"
-              + " kept_time, kept_crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-        connection.setAutoCommit(false);
+    try {
+      database.jdbi().useHandle(handle -> {
+        PlanDao plans = handle.attach(PlanDao.class);
+        List<PlanDao.Row> rows = new ArrayList<>(Math.min(to, PlanMover.BATCH));
         for (int chunk = 0; chunk < to; chunk += PlanMover.BATCH) {
           int end = Math.min(to, chunk + PlanMover.BATCH);
+          rows.clear();
           for (int seq = chunk; seq < end; seq++) {
             int i = order[seq];
-            insert.setLong(1, runId);
-            insert.setInt(2, seq);
-            insert.setLong(3, plan.removedId(i));
-            insert.setLong(4, plan.keptId(i));
-            insert.setString(5, plan.rule(i).label);
-            insert.setDouble(6, plan.score(i));
             DeletionPlan.RowState removed = plan.removedState(i);
             DeletionPlan.RowState kept = plan.keptState(i);
-            SqlTime.bind(insert, 7, RecordSource.fromMillis(removed.time()));
-            insert.setLong(8, removed.crc());
-            SqlTime.bind(insert, 9, RecordSource.fromMillis(kept.time()));
-            insert.setLong(10, kept.crc());
-            insert.addBatch();
+            rows.add(new PlanDao.Row(runId, seq, plan.removedId(i), plan.keptId(i), plan.rule(i).label, plan.score(i),
+                RecordSource.fromMillis(removed.time()), removed.crc(), RecordSource.fromMillis(kept.time()),
+                kept.crc()));
           }
-          insert.executeBatch();
-          connection.commit();
+          handle.useTransaction(h -> plans.insert(rows));
           committed.accept(end);
         }
-      } catch (SQLException e) {
-        throw new IllegalStateException("writing the plan of run " + runId + " failed: " + Database.rootMessage(e), e);
-      } finally {
-        try {
-          connection.rollback(); // nothing when every chunk was committed
-          connection.setAutoCommit(true);
-        } catch (SQLException e) {
-          // the connection is closed with the handle; what was committed stays
-        }
-      }
-    });
+      });
+    } catch (JdbiException e) {
+      throw new IllegalStateException("writing the plan of run " + runId + " failed: " + Database.rootMessage(e), e);
+    }
   }
 
   /**

@@ -4,13 +4,17 @@ import static org.xiaochong.archive.ArchiveTables.q;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.statement.StatementContext;
 import java.util.stream.Collectors;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
+import org.xiaochong.source.SqlError;
 import org.xiaochong.source.TableSpec;
 
 /**
@@ -147,7 +151,7 @@ public final class Restorer {
                 + plainColumns + " FROM " + removed + " WHERE dedup_run_id = ? AND " + id + " > ? AND " + id + " <= ?")
                 .bind(0, runId).bind(1, lo).bind(2, upTo).execute();
           } catch (RuntimeException e) {
-            if (isDuplicateKey(e)) {
+            if (SqlError.DUPLICATE_KEY.matches(e)) {
               throw new BadInputException("cannot restore run " + runId + ": a row with the same "
                   + spec.idColumn() + " is in " + spec.table() + " again (" + Database.rootMessage(e)
                   + "); nothing of this batch was restored", e);
@@ -165,7 +169,7 @@ public final class Restorer {
           return new Restored(inserted, children[0], children[1]);
         });
       } catch (RuntimeException e) {
-        boolean lockConflict = Database.isDeadlock(e) || Database.isLockWaitTimeout(e);
+        boolean lockConflict = SqlError.isLockConflict(e);
         if (attempt >= settings.attempts() || !lockConflict) {
           throw e;
         }
@@ -190,12 +194,8 @@ public final class Restorer {
    */
   private static long[] putBackChildRows(Handle handle, long runId, long lo, long upTo) {
     long[] counts = new long[2];
-    List<Repointed> rows = handle.createQuery("SELECT child_schema, child_table, child_column, child_key_columns,"
-            + " child_key, old_id, new_id FROM dedup_repoint WHERE run_id = ? AND old_id > ? AND old_id <= ? ORDER BY id")
-        .bind(0, runId).bind(1, lo).bind(2, upTo)
-        .map((rs, ctx) -> new Repointed(rs.getString(1), rs.getString(2), rs.getString(3),
-            List.of(rs.getString(4).split(",")), rs.getString(5), rs.getLong(6), rs.getLong(7)))
-        .list();
+    RunDao runs = handle.attach(RunDao.class);
+    List<Repointed> rows = runs.repointed(runId, lo, upTo);
     for (Repointed row : rows) {
       // Names from dedup_repoint, which took them from the server's metadata: validated again by q().
       String column = q(row.column());
@@ -214,14 +214,23 @@ public final class Restorer {
       }
       counts[update.execute() == 1 ? 0 : 1]++;
     }
-    handle.createUpdate("DELETE FROM dedup_repoint WHERE run_id = ? AND old_id > ? AND old_id <= ?")
-        .bind(0, runId).bind(1, lo).bind(2, upTo).execute();
+    runs.forgetRepoints(runId, lo, upTo);
     return counts;
   }
 
   /** A row of {@code dedup_repoint}: a child row a merge re-pointed from {@code oldId} to {@code newId}. */
-  private record Repointed(String schema, String table, String column, List<String> keyColumns, String key,
+  record Repointed(String schema, String table, String column, List<String> keyColumns, String key,
       long oldId, long newId) {}
+
+  /** Reads a {@link Repointed} from {@link RunDao#repointed}. */
+  public static final class RepointedMapper implements RowMapper<Repointed> {
+    @Override
+    public Repointed map(ResultSet rs, StatementContext ctx) throws SQLException {
+      return new Repointed(rs.getString("child_schema"), rs.getString("child_table"), rs.getString("child_column"),
+          List.of(rs.getString("child_key_columns").split(",")), rs.getString("child_key"), rs.getLong("old_id"),
+          rs.getLong("new_id"));
+    }
+  }
 
   private static JsonNode readKey(String json, int columns) {
     try {
@@ -233,24 +242,5 @@ public final class Restorer {
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("dedup_repoint holds a child key that is not JSON: " + json, e);
     }
-  }
-
-  /**
-   * True when the server refused a row because its key is taken: SQLState 23000 with ER_DUP_ENTRY
-   * (1062) or ER_DUP_ENTRY_WITH_KEY_NAME (1586), "Duplicate entry … for key …" on MySQL and MariaDB.
-   * By code, not message text, which the server translates ({@code lc_messages}); 23000 alone also
-   * covers NOT NULL and foreign key failures, which are not a row put back twice.
-   */
-  static boolean isDuplicateKey(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException sql && "23000".equals(sql.getSQLState())
-          && (sql.getErrorCode() == 1062 || sql.getErrorCode() == 1586)) {
-        return true;
-      }
-      if (t.getCause() == t) {
-        break;
-      }
-    }
-    return false;
   }
 }

@@ -2,12 +2,16 @@ package org.xiaochong.archive;
 
 import static org.xiaochong.archive.ArchiveTables.now;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.LocalDateTime;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.statement.StatementContext;
 import org.xiaochong.source.Database;
 
 /**
@@ -36,19 +40,16 @@ public final class RunLog {
 
   /** Inserts a {@code dedup_run} row and returns its id. */
   public long startRun(String method, boolean apply, String configDigest, LocalDateTime since, LocalDateTime until) {
-    long runId = database.jdbi().withHandle(handle -> handle.createUpdate(
-            "INSERT INTO dedup_run (source_table, method, applied, status, config_digest, window_since, window_until, started_at)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-        .bind(0, table).bind(1, method).bind(2, apply).bind(3, apply ? "applying" : "planned")
-        .bind(4, configDigest).bind(5, since).bind(6, until).bind(7, now())
-        .executeAndReturnGeneratedKeys("id").mapTo(Long.class).one());
+    long runId = dao().insertRun(table, method, apply, apply ? "applying" : "planned", configDigest, since, until,
+        now());
     // Plan rows (and counts, and re-pointed child rows) can only carry a new run's id if dedup_run was
     // emptied or re-created (its ids start again); they belong to a run that no longer exists and must
     // not mix with this one's.
     plans.drop(runId);
     database.jdbi().useHandle(handle -> {
-      handle.execute("DELETE FROM dedup_run_removed WHERE run_id = ?", runId);
-      handle.execute("DELETE FROM dedup_repoint WHERE run_id = ?", runId);
+      RunDao runs = handle.attach(RunDao.class);
+      runs.forgetRemoved(runId);
+      runs.forgetRepoints(runId);
     });
     return runId;
   }
@@ -69,15 +70,11 @@ public final class RunLog {
   public void finishRun(long runId, String status, long recordsRead, Map<String, Long> removedByMethod,
       String message) {
     database.jdbi().useTransaction(handle -> {
-      handle.createUpdate("UPDATE dedup_run SET status = ?, records_read = ?, finished_at = ?, message = ? WHERE id = ?")
-          .bind(0, status).bind(1, recordsRead).bind(2, now())
-          .bind(3, message == null ? null : message.substring(0, Math.min(1000, message.length()))).bind(4, runId)
-          .execute();
-      var batch = handle.prepareBatch("INSERT INTO dedup_run_removed (run_id, method, removed) VALUES (?, ?, ?)"
-          + " ON DUPLICATE KEY UPDATE removed = VALUES(removed)");
-      removedByMethod.forEach((method, removed) -> batch.bind(0, runId).bind(1, method).bind(2, removed).add());
+      RunDao runs = handle.attach(RunDao.class);
+      runs.finishRun(runId, status, recordsRead, now(),
+          message == null ? null : message.substring(0, Math.min(1000, message.length())));
       if (!removedByMethod.isEmpty()) {
-        batch.execute();
+        runs.putRemoved(runId, List.copyOf(removedByMethod.keySet()), List.copyOf(removedByMethod.values()));
       }
     });
   }
@@ -88,13 +85,7 @@ public final class RunLog {
    */
   public List<RunRow> runs(int limit) {
     return database.jdbi().withHandle(h -> {
-      List<RunRow> rows = h.createQuery(
-              "SELECT id, method, applied, status, records_read, started_at, finished_at"
-                  + " FROM dedup_run WHERE source_table = ? ORDER BY id DESC LIMIT ?")
-          .bind(0, table).bind(1, limit)
-          .map((rs, ctx) -> new RunRow(rs.getLong(1), rs.getString(2), rs.getBoolean(3), rs.getString(4), rs.getLong(5),
-              new LinkedHashMap<>(), rs.getObject(6, LocalDateTime.class), rs.getObject(7, LocalDateTime.class)))
-          .list();
+      List<RunRow> rows = h.attach(RunDao.class).latestRuns(table, limit);
       for (RunRow row : rows) {
         row.removedByMethod().putAll(RunLogMigration.removedByMethod(h, row.id()));
       }
@@ -106,37 +97,44 @@ public final class RunLog {
   public record RunRow(long id, String method, boolean applied, String status, long recordsRead,
       Map<String, Long> removedByMethod, LocalDateTime startedAt, LocalDateTime finishedAt) {}
 
+  /** Reads a {@link RunRow} from {@link RunDao#latestRuns}, its removals still to be filled in. */
+  public static final class RunRowMapper implements RowMapper<RunRow> {
+    @Override
+    public RunRow map(ResultSet rs, StatementContext ctx) throws SQLException {
+      return new RunRow(rs.getLong("id"), rs.getString("method"), rs.getBoolean("applied"), rs.getString("status"),
+          rs.getLong("records_read"), new LinkedHashMap<>(), rs.getObject("started_at", LocalDateTime.class),
+          rs.getObject("finished_at", LocalDateTime.class));
+    }
+  }
+
   /** Ids of this table's runs left {@code applying} by an interruption, oldest first. */
   List<Long> interrupted() {
-    return database.jdbi().withHandle(h -> h.createQuery(
-        "SELECT id FROM dedup_run WHERE source_table = ? AND status = 'applying' ORDER BY id")
-        .bind(0, table).mapTo(Long.class).list());
+    return dao().runsWithStatus(table, "applying");
   }
 
   /** Marks an interrupted run applied once its remaining batches have moved. */
   void markResumed(long runId, String message) {
-    database.jdbi().useHandle(h -> h.createUpdate(
-        "UPDATE dedup_run SET status = 'applied', finished_at = ?, message = ? WHERE id = ?")
-        .bind(0, now()).bind(1, message).bind(2, runId).execute());
+    dao().markResumed(runId, now(), message);
   }
 
   /** The status of a run of this table; empty when no run of this table has that id. */
   Optional<String> status(long runId) {
-    return database.jdbi().withHandle(h -> h.createQuery(
-        "SELECT status FROM dedup_run WHERE id = ? AND source_table = ?").bind(0, runId).bind(1, table)
-        .mapTo(String.class).findOne());
+    return dao().status(runId, table);
   }
 
   /** Marks a run {@code restoring}, in the caller's transaction. */
   static void markRestoring(Handle handle, long runId) {
-    handle.createUpdate("UPDATE dedup_run SET status = 'restoring', message = ? WHERE id = ?")
-        .bind(0, "restore started at " + now() + " (run the restore again if it was interrupted)").bind(1, runId)
-        .execute();
+    handle.attach(RunDao.class).setRestoreStatus(runId, "restoring",
+        "restore started at " + now() + " (run the restore again if it was interrupted)");
   }
 
   /** Marks a run {@code restored}, with the rows put back. */
   void markRestored(long runId, long rows) {
-    database.jdbi().useHandle(h -> h.createUpdate("UPDATE dedup_run SET status = 'restored', message = ? WHERE id = ?")
-        .bind(0, rows + " rows restored at " + now()).bind(1, runId).execute());
+    dao().setRestoreStatus(runId, "restored", rows + " rows restored at " + now());
+  }
+
+  /** The run log's statements, each on a connection of its own. */
+  private RunDao dao() {
+    return database.jdbi().onDemand(RunDao.class);
   }
 }

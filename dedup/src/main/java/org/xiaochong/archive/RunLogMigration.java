@@ -66,14 +66,11 @@ final class RunLogMigration {
    */
   static Map<String, Long> removedByMethod(Handle handle, long runId) {
     Map<String, Long> removed = new LinkedHashMap<>();
-    boolean migrated = !handle.createQuery("SELECT 1 FROM information_schema.tables"
-            + " WHERE table_schema = DATABASE() AND table_name = 'dedup_run_removed'").mapTo(Integer.class).list().isEmpty()
+    RunDao runs = handle.attach(RunDao.class);
+    boolean migrated = runs.tableExists("dedup_run_removed")
         && OLD_COLUMNS.keySet().stream().noneMatch(c -> ArchiveColumns.hasColumn(handle, "dedup_run", c));
     if (migrated) {
-      handle.createQuery("SELECT method, removed FROM dedup_run_removed WHERE run_id = ? ORDER BY method")
-          .bind(0, runId).map((rs, ctx) -> Map.entry(rs.getString(1), rs.getLong(2)))
-          .forEach(e -> removed.put(e.getKey(), e.getValue()));
-      return removed;
+      return runs.removedByMethod(runId);
     }
     for (String column : OLD_COLUMNS.keySet().stream().sorted().toList()) {
       if (ArchiveColumns.hasColumn(handle, "dedup_run", column)) {

@@ -1,9 +1,13 @@
 package org.xiaochong.archive;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.statement.StatementContext;
 import org.xiaochong.source.Database;
 
 /**
@@ -59,8 +63,7 @@ public final class RunWatermark {
 
   /** Records the watermark of an applied run (its row must exist, the columns too: {@link #ensureColumns}). */
   public void record(long runId, String indexId, long syncSeq) {
-    database.jdbi().useHandle(handle -> handle.createUpdate("UPDATE dedup_run SET index_id = ?, sync_seq = ? WHERE id = ?")
-        .bind(0, indexId).bind(1, syncSeq).bind(2, runId).execute());
+    database.jdbi().onDemand(RunDao.class).recordWatermark(runId, indexId, syncSeq);
   }
 
   /**
@@ -69,18 +72,25 @@ public final class RunWatermark {
    * accepts; empty when there is none, or no {@code dedup_run} table or columns yet (a dry run creates
    * nothing, so reading must not need them).
    */
-  public Optional<Mark> last(String indexId, java.util.function.Predicate<String> coversMethod) {
+  public Optional<Mark> last(String indexId, Predicate<String> coversMethod) {
     return database.jdbi().withHandle(handle -> {
       if (!COLUMNS.stream().allMatch(c -> hasColumn(handle, c))) {
         return Optional.empty();
       }
-      try (var rows = handle.createQuery("SELECT id, sync_seq, method FROM dedup_run WHERE source_table = :table"
-              + " AND index_id = :index AND status = 'applied' AND applied AND sync_seq IS NOT NULL ORDER BY id DESC")
-          .bind("table", table).bind("index", indexId)
-          .map((rs, ctx) -> Map.entry(rs.getString(3), new Mark(rs.getLong(1), rs.getLong(2)))).stream()) {
-        return rows.filter(row -> coversMethod.test(row.getKey())).map(Map.Entry::getValue).findFirst();
-      }
+      return handle.attach(RunDao.class).watermarks(table, indexId).stream()
+          .filter(candidate -> coversMethod.test(candidate.method())).map(Candidate::mark).findFirst();
     });
+  }
+
+  /** An applied run with a watermark, and the method label it ran. */
+  record Candidate(Mark mark, String method) {}
+
+  /** Reads a {@link Candidate} from {@link RunDao#watermarks}. */
+  public static final class CandidateMapper implements RowMapper<Candidate> {
+    @Override
+    public Candidate map(ResultSet rs, StatementContext ctx) throws SQLException {
+      return new Candidate(new Mark(rs.getLong("id"), rs.getLong("sync_seq")), rs.getString("method"));
+    }
   }
 
   private static boolean hasColumn(Handle handle, String column) {

@@ -23,9 +23,9 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = {"Pairs of rows marked as not duplicates: no run, check or apply removes one of a pair in favour",
         "of the other. `restore` marks each row it puts back apart from the row it had been removed for."},
-    subcommands = {ApartCommand.ListMarks.class, ApartCommand.AddMark.class, ApartCommand.RemoveMark.class},
-    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."})
+    subcommands = {ApartCommand.ListMarks.class, ApartCommand.AddMark.class, ApartCommand.RemoveMark.class})
 final class ApartCommand implements Callable<Integer> {
+  @Mixin ExitCodes.Help exitCodes;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   /** Without a subcommand: the usage, and the usage error's exit code. */
@@ -38,6 +38,7 @@ final class ApartCommand implements Callable<Integer> {
   /** {@code dedup apart list}. */
   @Command(name = "list", mixinStandardHelpOptions = true, description = "Lists the marks of the table, by pair.")
   static final class ListMarks implements Callable<Integer> {
+    @Mixin ExitCodes.Help exitCodes;
     @Mixin ConfigOptions options;
 
     @Option(names = "--limit", defaultValue = "1000", paramLabel = "N",
@@ -70,6 +71,7 @@ final class ApartCommand implements Callable<Integer> {
       description = {"Marks two rows as not duplicates, so that no later run removes one in favour of the other.",
           "Each id must be a row of the table or of its archive."})
   static final class AddMark implements Callable<Integer> {
+    @Mixin ExitCodes.Help exitCodes;
     @Mixin ConfigOptions options;
     @Parameters(index = "0", paramLabel = "ID1") long idA;
     @Parameters(index = "1", paramLabel = "ID2") long idB;
@@ -116,6 +118,7 @@ final class ApartCommand implements Callable<Integer> {
   @Command(name = "remove", mixinStandardHelpOptions = true,
       description = "Forgets the mark of two rows: the next run may find them duplicates again.")
   static final class RemoveMark implements Callable<Integer> {
+    @Mixin ExitCodes.Help exitCodes;
     @Mixin ConfigOptions options;
     @Parameters(index = "0", paramLabel = "ID1") long idA;
     @Parameters(index = "1", paramLabel = "ID2") long idB;

@@ -42,9 +42,9 @@ import picocli.CommandLine.Option;
       "later lines are checked against them. A record given with its id is never the twin of a record it is",
       "marked apart from (`dedup apart`, `restore`), as of the last run, restore or apart command.",
       "The database is not opened; the next `dedup run` reconciles the index with the table."
-    },
-    footer = {"", "Exit codes: 0 success, 1 unexpected error, 2 usage or configuration error, 3 some lines were rejected (see their verdict \"error\")."})
+    })
 final class CheckCommand implements Callable<Integer> {
+  @Mixin ExitCodes.SkipsInput exitCodes;
   @Mixin ConfigOptions options;
 
   @Option(names = "--method", paramLabel = "METHOD[,METHOD…]",
@@ -163,7 +163,7 @@ final class CheckCommand implements Callable<Integer> {
       out.flush();
       err.printf("checked %,d lines: %s, %,d rejected; %s%n", lines, verdicts, rejected, checker.counters());
     }
-    return rejected > 0 ? 3 : ExitCodes.OK;
+    return rejected > 0 ? ExitCodes.SKIPPED_INPUT : ExitCodes.OK;
   }
 
   /**

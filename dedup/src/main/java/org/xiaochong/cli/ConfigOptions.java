@@ -38,14 +38,6 @@ public final class ConfigOptions {
     return FingerprintIndex.openReadOnly(config.indexDir(), config.fieldsDigest());
   }
 
-  /** The near index for reading only, if a near run built it (and fields.near is set), else null. */
-  public static FingerprintIndex openNearIndexReadOnlyIfBuilt(DedupConfig config) {
-    if (config.table().nearFields().isEmpty() || !FingerprintIndex.exists(config.nearIndexDir())) {
-      return null;
-    }
-    return FingerprintIndex.openReadOnly(config.nearIndexDir(), config.nearFieldsDigest());
-  }
-
   /**
    * A runner for the configured table, with the configured prefilter and method settings.
    *
@@ -54,7 +46,7 @@ public final class ConfigOptions {
   public static DedupRunner runner(DedupConfig config, Database database, FingerprintIndex index, Progress progress,
       Consumer<String> notes) {
     return new DedupRunner(database, config.table(), index, config.digest(), config.threads(), progress)
-        .withPrefilter(config.prefilter()).withNotes(notes).withMethodSettings(config.near(), config.fieldsDigest(), config.methodSettings())
+        .withPrefilter(config.prefilter()).withNotes(notes).withMethodSettings(config.fieldsDigest(), config.methodSettings())
         .withUpdatedColumn(config.updatedColumn()).withReferences(config.references())
         .withApplySettings(config.apply()).withReadChunkRows(config.readChunkRows());
   }

@@ -18,7 +18,6 @@ import org.xiaochong.policy.KeepPolicy;
 import org.apache.commons.text.similarity.LevenshteinDistance;
 import org.xiaochong.archive.ApplySettings;
 import org.xiaochong.archive.ReferencedRows;
-import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.FingerprintMethods;
@@ -37,15 +36,8 @@ import org.xiaochong.source.TableSpec;
  * default), with the closest known key suggested.
  */
 public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path dataDir, int threads,
-    PrefilterSettings prefilter, NearConfig near, String updatedColumn, Map<String, String> methodSettings,
+    PrefilterSettings prefilter, String updatedColumn, Map<String, String> methodSettings,
     ReferencedRows.Settings references, ApplySettings apply, int readChunkRows) {
-
-  /** A config without source.updated-column, with the default apply.* settings and read chunks. */
-  public DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path dataDir, int threads,
-      PrefilterSettings prefilter, NearConfig near) {
-    this(db, table, indexDir, dataDir, threads, prefilter, near, null, Map.of(), ReferencedRows.Settings.DEFAULT,
-        ApplySettings.DEFAULTS, RecordSource.DEFAULT_CHUNK_ROWS);
-  }
 
   /** Keys and defaults, in the order of config/dedup.properties. */
   static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
@@ -73,17 +65,6 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     DEFAULTS.put("prefilter.enabled", "true");
     DEFAULTS.put("prefilter.bits-per-key", "20");
     DEFAULTS.put("prefilter.hashes", "8");
-    DEFAULTS.put("near.pre", "3");
-    DEFAULTS.put("near.min-shared", "5");
-    DEFAULTS.put("near.min-similarity", "0.5");
-    DEFAULTS.put("near.max-chars", "20000");
-    DEFAULTS.put("near.idf", "false");
-    DEFAULTS.put("near.stopwords", NearConfig.DEFAULT_STOPWORDS);
-    DEFAULTS.put("near.synonyms", ChineseFolding.DEFAULT_SYNONYMS);
-    DEFAULTS.put("near.traditional", "true");
-    DEFAULTS.put("near.shared-number", "true");
-    DEFAULTS.put("near.grams", "true");
-    DEFAULTS.put("near.shingles", "false");
     DEFAULTS.put("apply.batch-rows", Integer.toString(ApplySettings.DEFAULTS.batchRows()));
     DEFAULTS.put("apply.batch-bytes", Long.toString(ApplySettings.DEFAULTS.batchBytes()));
     DEFAULTS.put("apply.lock-wait-seconds", Integer.toString(ApplySettings.DEFAULTS.lockWaitSeconds()));
@@ -178,7 +159,7 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     Map<String, String> methodSettings = new TreeMap<>();
     for (FingerprintMethod method : FingerprintMethods.known()) {
       method.settingDefaults().keySet().forEach(key -> methodSettings.put(key, values.get(key)));
-      method.checkSettings(methodSettings, table); // a bad value fails every command, as near.* does
+      method.checkSettings(methodSettings, table); // a bad value fails every command
     }
     ApplySettings apply;
     try {
@@ -192,7 +173,7 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     if (readChunkRows < 100 || readChunkRows > 10_000_000) {
       throw new BadInputException("index.read-chunk-rows (" + readChunkRows + ") must be in [100, 10000000]");
     }
-    return new DedupConfig(db, table, index, dataDir, threads, prefilter, near(values), updated.isEmpty() ? null : updated,
+    return new DedupConfig(db, table, index, dataDir, threads, prefilter, updated.isEmpty() ? null : updated,
         Map.copyOf(methodSettings), references(values), apply, readChunkRows);
   }
 
@@ -203,25 +184,6 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     }
     return new ReferencedRows.Settings(ReferencedRows.Policy.of(values.get("apply.referenced")),
         triggers.equals("accept"));
-  }
-
-  private static NearConfig near(Map<String, String> values) {
-    double minSimilarity = decimal(values, "near.min-similarity");
-    boolean idf = bool(values, "near.idf");
-    if (idf) {
-      // Ranking by tf*idf needs one frozen document-frequency snapshot shared by the index build and the
-      // pass; the near index is built from raw tf only in this build.
-      throw new BadInputException("near.idf=true is not supported by the near pass yet (it ranks by term frequency);"
-          + " set near.idf=false");
-    }
-    try {
-      return new NearConfig(integer(values, "near.pre"), integer(values, "near.min-shared"), minSimilarity,
-          integer(values, "near.max-chars"), idf, values.get("near.stopwords"), values.get("near.synonyms"),
-          bool(values, "near.traditional"), bool(values, "near.shared-number"), bool(values, "near.grams"),
-          bool(values, "near.shingles"));
-    } catch (IllegalArgumentException e) {
-      throw new BadInputException("near.*: " + e.getMessage(), e);
-    }
   }
 
   /** The key's columns; when the key is left at its default, only those in fields.exact or fields.near. */
@@ -240,14 +202,6 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
       throw new BadInputException(key + " '" + value + "' must be true or false");
     }
     return Boolean.parseBoolean(value);
-  }
-
-  private static double decimal(Map<String, String> values, String key) {
-    try {
-      return Double.parseDouble(values.get(key));
-    } catch (NumberFormatException e) {
-      throw new BadInputException(key + " '" + values.get(key) + "' is not a number");
-    }
   }
 
   private static long longInteger(Map<String, String> values, String key) {
@@ -282,22 +236,8 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
 
   /** What a method needs to open its part of {@code check} over {@code recordIndex} (read-only or writable). */
   public MethodContext methodContext(FingerprintIndex recordIndex, Consumer<String> notes) {
-    return new MethodContext(table, recordIndex, fieldsDigest(), near, prefilter, false, 1, updatedColumn,
+    return new MethodContext(table, recordIndex, fieldsDigest(), prefilter, false, 1, updatedColumn,
         Progress.NONE, notes, methodSettings);
-  }
-
-  /**
-   * A digest of what decides the near index's documents: the fields digest plus the near settings
-   * that change fingerprints or stored top keys (not near.min-shared / near.min-similarity, which
-   * only the pass reads, so they can be tuned without a rebuild).
-   */
-  public String nearFieldsDigest() {
-    return org.xiaochong.method.NearMethod.indexDigest(fieldsDigest(), table, near);
-  }
-
-  /** The near index folder: {@code <index.dir>/near}. */
-  public Path nearIndexDir() {
-    return indexDir.resolve("near");
   }
 
   /** A digest of the whole effective config, password excluded, for the run log. */

@@ -16,9 +16,9 @@ import picocli.CommandLine.Option;
     name = "index",
     mixinStandardHelpOptions = true,
     description = {"Adds the rows not yet indexed and drops ids that left the table (`run` does this itself).",
-        "--rebuild starts from an empty index (after changing fields.* or upgrading)."},
-    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."})
+        "--rebuild starts from an empty index (after changing fields.* or upgrading)."})
 final class IndexCommand implements Callable<Integer> {
+  @Mixin ExitCodes.Help exitCodes;
   @Mixin ConfigOptions options;
 
   @Option(names = "--rebuild", description = "Rebuild the index from scratch.")

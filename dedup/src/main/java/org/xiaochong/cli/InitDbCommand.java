@@ -11,9 +11,9 @@ import picocli.CommandLine.Mixin;
     name = "init-db",
     mixinStandardHelpOptions = true,
     description = {"Creates the sample table supply_demand (sql/schema.sql) if it does not exist, and the",
-        "bookkeeping tables dedup_run and dedup_plan (sql/dedup.sql)."},
-    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."})
+        "bookkeeping tables dedup_run and dedup_plan (sql/dedup.sql)."})
 final class InitDbCommand implements Callable<Integer> {
+  @Mixin ExitCodes.Help exitCodes;
   @Mixin ConfigOptions options;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

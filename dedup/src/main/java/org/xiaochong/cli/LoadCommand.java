@@ -37,12 +37,12 @@ import picocli.CommandLine.Parameters;
       "(new ids continue after its largest). Column names are made SQL identifiers:",
       "lower case, other characters -> _ ('Site name' -> site_name). Times: yyyy-MM-",
       "dd[ HH:mm[:ss]]; blank is NULL. All or nothing: the rows are one transaction;",
-      "on bad input (the message names the line) a table this command created is",
-      "dropped again and an existing table is left as it was."
-    },
-    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or bad input (missing"
-        + " file, bad header, ragged row, invalid UTF-8, a record over --max-line-bytes: the message names the line)."})
+      "on bad input (a missing file, a bad header, a ragged row, invalid UTF-8, a record",
+      "over --max-line-bytes: the message names the line; exit code 2) a table this",
+      "command created is dropped again and an existing table is left as it was."
+    })
 final class LoadCommand implements Callable<Integer> {
+  @Mixin ExitCodes.Help exitCodes;
   @Mixin ConfigOptions options;
 
   @Parameters(index = "0", paramLabel = "FILE", description = "The file to load (UTF-8).")

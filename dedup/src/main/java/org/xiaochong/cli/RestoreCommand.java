@@ -22,10 +22,9 @@ import picocli.CommandLine.Option;
     description = {"Moves the rows that run ID archived in <table>_removed back into the table, with their",
         "original ids and values, and re-indexes them (the near index too, when a near run built it).",
         "Each row put back is marked apart from the row it had been removed for and from the rows removed",
-        "with it (`dedup apart list`), so later runs do not remove it again."},
-    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error,",
-        "4 stopped by an error after rows moved (run it again to finish). 1 and 2: no row moved."})
+        "with it (`dedup apart list`), so later runs do not remove it again."})
 final class RestoreCommand implements Callable<Integer> {
+  @Mixin ExitCodes.MovesRows exitCodes;
   @Mixin ConfigOptions options;
 
   @Option(names = "--run", required = true, paramLabel = "ID", description = "The run to undo (see `dedup stats`).")

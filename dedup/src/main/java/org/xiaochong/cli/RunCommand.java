@@ -12,7 +12,7 @@ import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.RowsMovedException;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethods;
-import org.xiaochong.pass.ExactPass;
+import org.xiaochong.pass.SampleGroup;
 import org.xiaochong.report.ReportWriter;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.RunSummary;
@@ -34,10 +34,9 @@ import picocli.CommandLine.Option;
       "(--since/--until on the time column; their duplicates are looked up in the whole table) and keeps the",
       "record keep.policy prefers in each group (default: the latest). Without --apply it only prints the plan. Without --since/--until/--full it examines",
       "the records indexed (added or changed) since the last applied run with this index (all on the first run)."
-    },
-    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error,",
-        "4 stopped by an error after rows moved (run it again to finish). 1 and 2: no row moved."})
+    })
 public final class RunCommand implements Callable<Integer> {
+  @Mixin ExitCodes.MovesRows exitCodes;
   @Mixin ConfigOptions options;
 
   @Option(names = "--method", defaultValue = FingerprintMethods.DEFAULT, paramLabel = "METHOD[,METHOD…]",
@@ -130,13 +129,13 @@ public final class RunCommand implements Callable<Integer> {
               + " for records without a twin skipped), %,d KB, %,d saturated counters%n", p.lookups(), p.skipped(),
           p.falsePositives(), 100 * p.uniqueSkipRate(), p.memoryBytes() >> 10, p.saturated());
     }
-    List<ExactPass.Group> samples = summary.samples();
+    List<SampleGroup> samples = summary.samples();
     if (!samples.isEmpty()) {
       out.println("sample groups (kept <- removed):");
       String label = table.exactFields().get(0);
       try (Handle handle = database.jdbi().open()) {
         RecordSource source = new RecordSource(database, table);
-        for (ExactPass.Group g : samples) {
+        for (SampleGroup g : samples) {
           List<String> values = source.readColumns(handle, g.keptId(), List.of(label));
           String text = oneLine(values == null || values.get(0) == null ? "" : values.get(0), 40);
           StringBuilder removed = new StringBuilder();

@@ -18,9 +18,9 @@ import picocli.CommandLine.Mixin;
 @Command(
     name = "stats",
     mixinStandardHelpOptions = true,
-    description = "Shows rows in the table, the archive and the index, and the latest runs.",
-    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."})
+    description = "Shows rows in the table, the archive and the index, and the latest runs.")
 final class StatsCommand implements Callable<Integer> {
+  @Mixin ExitCodes.Help exitCodes;
   @Mixin ConfigOptions options;
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

@@ -12,6 +12,7 @@ import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.fingerprint.FingerprintVersion;
 import org.xiaochong.pass.ExactPass;
+import org.xiaochong.pass.SampleGroup;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.Window;
 import org.xiaochong.prefilter.GroupPrefilter;
@@ -91,7 +92,7 @@ final class ExactMethod implements FingerprintMethod {
     }
 
     @Override
-    public List<ExactPass.Group> samples() {
+    public List<SampleGroup> samples() {
       return result.samples();
     }
 

@@ -73,10 +73,10 @@ public interface FingerprintMethod {
 
   /**
    * For the apply's re-check of rows changed since the pass: whether two rows, as they hold now, are
-   * duplicates by this method's rule ({@link PairCheck}), one per apply worker. Null (the default)
-   * when the rule is the exact key, which the apply always checks.
+   * duplicates by this method's rule ({@link PairCheck}), one per apply worker. {@link
+   * PairCheck#EXACT_KEY} (the default) when the rule is the exact key, which the apply always checks.
    */
   default PairCheck openPairCheck(MethodContext context) {
-    return null;
+    return PairCheck.EXACT_KEY;
   }
 }

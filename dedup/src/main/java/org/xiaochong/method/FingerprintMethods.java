@@ -10,6 +10,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.PairCheck;
+import org.xiaochong.method.near.NearMethod;
+import org.xiaochong.method.simhash.SimhashMethod;
 
 /**
  * The known fingerprint methods, by name: the built-in ones, then any found on the class path as
@@ -19,7 +21,7 @@ import org.xiaochong.archive.PairCheck;
 public final class FingerprintMethods {
   /** The built-in methods. Adding a method is one line here (or one service entry). */
   private static final List<FingerprintMethod> BUILT_IN = List.of(new ExactMethod(), new NearMethod(),
-      new org.xiaochong.method.simhash.SimhashMethod());
+      new SimhashMethod());
 
   /** The method of {@code run --method} when none is given. */
   public static final String DEFAULT = "exact";
@@ -49,6 +51,14 @@ public final class FingerprintMethods {
       }
     }
     return Map.copyOf(known);
+  }
+
+  /**
+   * Whether {@code method} is built in, as opposed to found on the class path: a built-in method's
+   * settings are documented in {@code config/dedup.properties}, another's with its own jar.
+   */
+  public static boolean isBuiltIn(FingerprintMethod method) {
+    return BUILT_IN.contains(method);
   }
 
   /** Every known method: the built-in ones first, in their order. */
@@ -89,7 +99,7 @@ public final class FingerprintMethods {
   public static PairCheck.Factory pairChecks(MethodContext context) {
     return rule -> {
       FingerprintMethod method = KNOWN.get(rule);
-      return method == null ? null : method.openPairCheck(context);
+      return method == null ? PairCheck.EXACT_KEY : method.openPairCheck(context);
     };
   }
 

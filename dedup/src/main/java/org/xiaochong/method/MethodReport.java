@@ -2,7 +2,7 @@ package org.xiaochong.method;
 
 import java.util.List;
 import java.util.Map;
-import org.xiaochong.pass.ExactPass;
+import org.xiaochong.pass.SampleGroup;
 
 /**
  * What a method's pass did, for {@code summary.json}, the console and the report. The removed count
@@ -19,7 +19,7 @@ public interface MethodReport {
   String consoleLine(long removed, boolean applied);
 
   /** Groups to print as examples (kept and removed ids); empty when the method shows none. */
-  default List<ExactPass.Group> samples() {
+  default List<SampleGroup> samples() {
     return List.of();
   }
 

@@ -34,9 +34,6 @@ public final class ExactPass {
   /** How many groups the result keeps as samples for the dry-run plan and the report. */
   static final int SAMPLE_GROUPS = 10;
 
-  /** One group of exact duplicates: the kept record and the removed ones. */
-  public record Group(long keptId, long keptTime, long[] removedIds, long[] removedTimes) {}
-
   /**
    * What the pass found.
    *
@@ -45,7 +42,7 @@ public final class ExactPass {
    * @param lookupsAlone lookups that found the record alone: the prefilter's false positives
    */
   public record Result(long recordsExamined, long groups, long lookups, long lookupsSkipped, long lookupsAlone,
-      List<Group> samples) {}
+      List<SampleGroup> samples) {}
 
   private final IndexSnapshot snapshot;
   private final GroupPrefilter prefilter;
@@ -82,7 +79,7 @@ public final class ExactPass {
     long lookups = 0;
     long skipped = 0;
     long alone = 0;
-    List<Group> samples = new ArrayList<>();
+    List<SampleGroup> samples = new ArrayList<>();
 
     for (LeafReaderContext leaf : leaves) {
       BinaryDocValues md5s = leaf.reader().getBinaryDocValues(IndexSchema.MD5);
@@ -128,7 +125,7 @@ public final class ExactPass {
    * id desc: total, since ids are unique) makes the result the same on every run. In a group of three
    * where only the two most preferred are marked, both stay and the third is removed for the first.
    */
-  private void decide(int[] group, int size, DeletionPlan plan, List<Group> samples) {
+  private void decide(int[] group, int size, DeletionPlan plan, List<SampleGroup> samples) {
     if (apart.isEmpty()) { // only the preferred record must come first: one scan instead of a sort
       int best = 0;
       for (int i = 1; i < size; i++) {
@@ -182,7 +179,7 @@ public final class ExactPass {
       while (at < samples.size() && samples.get(at).keptId() < keptId) {
         at++;
       }
-      samples.add(at, new Group(keptId, snapshot.time(kept), removed, removedTimes));
+      samples.add(at, new SampleGroup(keptId, snapshot.time(kept), removed, removedTimes));
       if (samples.size() > SAMPLE_GROUPS) {
         samples.remove(SAMPLE_GROUPS);
       }

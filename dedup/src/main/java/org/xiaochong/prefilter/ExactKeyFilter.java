@@ -3,6 +3,8 @@ package org.xiaochong.prefilter;
 import java.util.function.LongFunction;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.util.BitUtil;
+import org.xiaochong.bloom.CountingBloomFilter;
+import org.xiaochong.bloom.FilterShape;
 import org.xiaochong.index.ExactSegmentIndexer;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.LongList;

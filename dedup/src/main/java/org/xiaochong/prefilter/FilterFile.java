@@ -9,6 +9,9 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.function.Consumer;
 import org.apache.lucene.index.DirectoryReader;
+import org.xiaochong.bloom.CountingBloomFilter;
+import org.xiaochong.bloom.FilterShape;
+import org.xiaochong.bloom.PrefilterSnapshot;
 
 /**
  * Where a key filter is saved and when a saved one may be trusted. A filter is saved beside the

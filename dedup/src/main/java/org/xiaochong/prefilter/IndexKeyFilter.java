@@ -3,7 +3,6 @@ package org.xiaochong.prefilter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import java.util.function.LongPredicate;
@@ -15,6 +14,8 @@ import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
+import org.xiaochong.bloom.CountingBloomFilter;
+import org.xiaochong.bloom.FilterShape;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IdSet;
 import org.xiaochong.index.IndexSchema;
@@ -253,7 +254,7 @@ public abstract class IndexKeyFilter {
 
   /** True when both filters have the same shape and every counter is equal. */
   public boolean sameCounters(IndexKeyFilter other) {
-    return filter.shape().equals(other.filter.shape()) && Arrays.equals(filter.words(), other.filter.words());
+    return filter.sameCounters(other.filter);
   }
 
   FilterShape shape() {

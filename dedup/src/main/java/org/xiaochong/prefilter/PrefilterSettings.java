@@ -1,5 +1,7 @@
 package org.xiaochong.prefilter;
 
+import org.xiaochong.bloom.FilterShape;
+
 /**
  * How the pipeline's prefilter is shaped (config keys {@code prefilter.*}).
  *

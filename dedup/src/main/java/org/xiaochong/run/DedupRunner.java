@@ -19,7 +19,6 @@ import org.xiaochong.archive.RowsMovedException;
 import org.xiaochong.archive.TableEngines;
 import org.xiaochong.archive.RunLog;
 import org.xiaochong.archive.RunWatermark;
-import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.index.ExactSegmentIndexer;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSync;
@@ -29,7 +28,7 @@ import org.xiaochong.method.MethodContext;
 import org.xiaochong.method.MethodReport;
 import org.xiaochong.method.MethodRun;
 import org.xiaochong.method.RecordKeys;
-import org.xiaochong.pass.ExactPass;
+import org.xiaochong.pass.SampleGroup;
 import org.xiaochong.pass.Window;
 import org.xiaochong.prefilter.ExactKeyFilter;
 import org.xiaochong.prefilter.PrefilterSettings;
@@ -115,7 +114,6 @@ public final class DedupRunner {
   private final Progress progress;
   private PrefilterSettings prefilterSettings = PrefilterSettings.DEFAULT;
   private Consumer<String> notes = note -> {};
-  private NearConfig near = NearConfig.defaults();
   private String recordDigest = "";
   private String updatedColumn;
   private Map<String, String> methodSettings = Map.of();
@@ -144,12 +142,11 @@ public final class DedupRunner {
   }
 
   /**
-   * The settings the methods read: the near settings (near.*), the record index's fields digest (the
-   * base of each method's own index digest) and the values of other methods' keys ({@code
-   * simhash.*}; missing keys take their defaults). Defaults: {@link NearConfig#defaults()}, "", none.
+   * The settings the methods read: the record index's fields digest (the base of each method's own
+   * index digest) and the values of the methods' own keys ({@code near.*}, {@code simhash.*}; missing
+   * keys take their defaults). Defaults: "", none.
    */
-  public DedupRunner withMethodSettings(NearConfig near, String recordDigest, Map<String, String> settings) {
-    this.near = near;
+  public DedupRunner withMethodSettings(String recordDigest, Map<String, String> settings) {
     this.recordDigest = recordDigest;
     this.methodSettings = Map.copyOf(settings);
     return this;
@@ -202,7 +199,7 @@ public final class DedupRunner {
   }
 
   private MethodContext context(boolean rebuild) {
-    return new MethodContext(spec, index, recordDigest, near, prefilterSettings, rebuild, threads, updatedColumn,
+    return new MethodContext(spec, index, recordDigest, prefilterSettings, rebuild, threads, updatedColumn,
         progress, notes, methodSettings);
   }
 
@@ -332,7 +329,7 @@ public final class DedupRunner {
       }
       seconds.put("total", elapsed(start));
       MethodReport first = reports.get(options.methods().get(0).name());
-      List<ExactPass.Group> samples = reports.values().stream().flatMap(r -> r.samples().stream()).toList();
+      List<SampleGroup> samples = reports.values().stream().flatMap(r -> r.samples().stream()).toList();
       long falsePositives = reports.values().stream().mapToLong(MethodReport::recordFilterFalsePositives).sum();
       Map<String, Long> removedByKnown = new LinkedHashMap<>(); // every known method, in the registry's order, then
       FingerprintMethods.known().forEach(m -> removedByKnown.put(m.name(), removed.getOrDefault(m.name(), 0L)));

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.xiaochong.method.MethodReport;
-import org.xiaochong.pass.ExactPass;
+import org.xiaochong.pass.SampleGroup;
 
 /**
  * What a run did, for the console, {@code summary.json} and the run log. The per-method parts come
@@ -50,7 +50,7 @@ public record RunSummary(
     long skippedChanged,
     long decidedAgain,
     Map<String, Double> seconds,
-    List<ExactPass.Group> samples,
+    List<SampleGroup> samples,
     PrefilterStats prefilter,
     String window,
     long windowSinceRun,
@@ -62,7 +62,7 @@ public record RunSummary(
   public RunSummary(long runId, String method, boolean applied, long recordsRead, long recordsExamined,
       long indexAdded, long indexChanged, long indexDeleted, Map<String, Long> removedByMethod,
       Map<String, MethodReport> reports, List<Long> resumedRuns, long skippedChanged, long decidedAgain,
-      Map<String, Double> seconds, List<ExactPass.Group> samples, PrefilterStats prefilter, String window,
+      Map<String, Double> seconds, List<SampleGroup> samples, PrefilterStats prefilter, String window,
       long windowSinceRun, Map<String, ApplyCounts> applyCounts, long resumedRowsMoved) {
     this(runId, method, applied, recordsRead, recordsExamined, indexAdded, indexChanged, indexDeleted, removedByMethod,
         reports, resumedRuns, skippedChanged, decidedAgain, seconds, samples, prefilter, window, windowSinceRun,

@@ -2,18 +2,19 @@ package org.xiaochong.run;
 
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.Optional;
 import org.apache.commons.codec.digest.DigestUtils;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.JdbiException;
+import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.statement.StatementContext;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
-import org.xiaochong.source.SqlTime;
 import org.xiaochong.source.TableSpec;
 
 /**
@@ -39,11 +40,14 @@ import org.xiaochong.source.TableSpec;
  * <p>Thread-safe: the apply's workers check it at once.
  */
 public final class TableLock implements AutoCloseable {
-  private final Connection connection;
+  /** The lock's own session: a named lock lives as long as the session that took it. */
+  private final Handle handle;
+  private final LockDao locks;
   private final String name;
 
-  private TableLock(Connection connection, String name) {
-    this.connection = connection;
+  private TableLock(Handle handle, String name) {
+    this.handle = handle;
+    this.locks = handle.attach(LockDao.class);
     this.name = name;
   }
 
@@ -54,38 +58,31 @@ public final class TableLock implements AutoCloseable {
    * @throws BadInputException when another session holds it (exit code 2), naming the holder
    */
   public static TableLock acquire(Database database, TableSpec spec, String command) {
-    Connection connection = null;
+    Handle handle = null;
     try {
-      connection = database.openConnection();
+      handle = database.jdbi().open();
+      LockDao locks = handle.attach(LockDao.class);
       // A named lock lives as long as its session: the server must not close this idle connection
       // during a long run (wait_timeout, 8 hours by default), or the lock would be gone unnoticed.
-      try (Statement statement = connection.createStatement()) {
-        statement.execute("SET SESSION wait_timeout = 31536000");
+      locks.keepSessionOpen();
+      String schema = locks.schema();
+      if (schema == null) {
+        throw new BadInputException("db.url names no database: add it to the URL, e.g. jdbc:mysql://host:3306/crawl");
       }
-      String schema = schema(connection);
       String name = lockName(schema, spec.table());
-      Integer got = null;
-      try (PreparedStatement lock = connection.prepareStatement("SELECT GET_LOCK(?, 0)")) {
-        lock.setString(1, name);
-        try (ResultSet rs = lock.executeQuery()) {
-          if (rs.next()) {
-            got = (Integer) rs.getObject(1, Integer.class);
-          }
-        }
-      }
+      Integer got = locks.tryLock(name);
       if (got == null || got != 1) {
-        String holder = holder(connection, name);
         throw new BadInputException("table " + schema + "." + spec.table() + " is locked by another dedup command ("
-            + holder + "): one run, restore or index at a time per table; try again when it has finished");
+            + holder(locks, name) + "): one run, restore or index at a time per table; try again when it has finished");
       }
-      TableLock held = new TableLock(connection, name);
+      TableLock held = new TableLock(handle, name);
       held.describe(command);
       return held;
-    } catch (SQLException e) {
-      closeQuietly(connection);
+    } catch (JdbiException e) {
+      closeQuietly(handle);
       throw new IllegalStateException("cannot take the lock of table " + spec.table() + ": " + Database.rootMessage(e), e);
     } catch (RuntimeException e) {
-      closeQuietly(connection);
+      closeQuietly(handle);
       throw e;
     }
   }
@@ -100,74 +97,52 @@ public final class TableLock implements AutoCloseable {
         : "xiaochong." + DigestUtils.md5Hex((schema + "." + table).getBytes(StandardCharsets.UTF_8));
   }
 
-  private static String schema(Connection connection) throws SQLException {
-    try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery("SELECT DATABASE()")) {
-      rs.next();
-      String schema = rs.getString(1);
-      if (schema == null) {
-        throw new BadInputException("db.url names no database: add it to the URL, e.g. jdbc:mysql://host:3306/crawl");
-      }
-      return schema;
-    }
-  }
-
   /** Records who holds the lock, where the user may write; silently skipped where not. */
   private void describe(String command) {
-    try (Statement statement = connection.createStatement()) {
-      statement.execute("CREATE TABLE IF NOT EXISTS dedup_lock (lock_name VARCHAR(64) NOT NULL PRIMARY KEY,"
-          + " connection_id BIGINT NOT NULL, host VARCHAR(255) NOT NULL, pid BIGINT NOT NULL,"
-          + " command VARCHAR(64) NOT NULL, started_at DATETIME(3) NOT NULL) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
-      try (PreparedStatement replace = connection.prepareStatement("REPLACE INTO dedup_lock"
-          + " (lock_name, connection_id, host, pid, command, started_at) VALUES (?, CONNECTION_ID(), ?, ?, ?, ?)")) {
-        replace.setString(1, name);
-        replace.setString(2, hostName());
-        replace.setLong(3, ProcessHandle.current().pid());
-        replace.setString(4, command.length() > 64 ? command.substring(0, 64) : command);
-        SqlTime.bind(replace, 5, LocalDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MILLIS));
-        replace.executeUpdate();
-      }
-    } catch (SQLException e) {
+    try {
+      locks.createHolderTable();
+      locks.describeHolder(name, hostName(), ProcessHandle.current().pid(),
+          command.length() > 64 ? command.substring(0, 64) : command,
+          LocalDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MILLIS));
+    } catch (JdbiException e) {
       // A read-only user: the holder is then named from the process list.
     }
   }
 
-  /** Who holds the lock {@code name}, in words, for the message of the command that found it taken. */
-  private static String holder(Connection connection, String name) throws SQLException {
-    Long holderId = null;
-    try (PreparedStatement used = connection.prepareStatement("SELECT IS_USED_LOCK(?)")) {
-      used.setString(1, name);
-      try (ResultSet rs = used.executeQuery()) {
-        if (rs.next()) {
-          holderId = (Long) rs.getObject(1, Long.class);
-        }
-      }
+  /** A holder as it describes itself in {@code dedup_lock}. */
+  record Holder(String host, long pid, String command, LocalDateTime startedAt) {
+    @Override
+    public String toString() {
+      return "'" + command + "' on host " + host + ", pid " + pid + ", started "
+          + startedAt.toString().replace('T', ' ') + " UTC";
     }
+  }
+
+  /** Reads a {@link Holder} from {@link LockDao#describedHolder}. */
+  public static final class HolderMapper implements RowMapper<Holder> {
+    @Override
+    public Holder map(ResultSet rs, StatementContext ctx) throws SQLException {
+      return new Holder(rs.getString("host"), rs.getLong("pid"), rs.getString("command"),
+          rs.getObject("started_at", LocalDateTime.class));
+    }
+  }
+
+  /** Who holds the lock {@code name}, in words, for the message of the command that found it taken. */
+  private static String holder(LockDao locks, String name) {
+    Long holderId = locks.holderConnection(name);
     if (holderId == null) {
       return "released just now";
     }
-    try (PreparedStatement who = connection.prepareStatement(
-        "SELECT host, pid, command, started_at FROM dedup_lock WHERE lock_name = ? AND connection_id = ?")) {
-      who.setString(1, name);
-      who.setLong(2, holderId);
-      try (ResultSet rs = who.executeQuery()) {
-        if (rs.next()) {
-          return "'" + rs.getString(3) + "' on host " + rs.getString(1) + ", pid " + rs.getLong(2) + ", started "
-              + rs.getObject(4, LocalDateTime.class).toString().replace('T', ' ') + " UTC";
-        }
+    try {
+      Optional<Holder> described = locks.describedHolder(name, holderId);
+      if (described.isPresent()) {
+        return described.get().toString();
       }
-    } catch (SQLException e) {
+    } catch (JdbiException e) {
       // no dedup_lock table, or no right to read it
     }
-    try (PreparedStatement who = connection.prepareStatement(
-        "SELECT host FROM information_schema.processlist WHERE id = ?")) {
-      who.setLong(1, holderId);
-      try (ResultSet rs = who.executeQuery()) {
-        if (rs.next()) {
-          return "server connection " + holderId + " from " + rs.getString(1);
-        }
-      }
-    }
-    return "server connection " + holderId;
+    return locks.clientHost(holderId).map(host -> "server connection " + holderId + " from " + host)
+        .orElse("server connection " + holderId);
   }
 
   private static String hostName() {
@@ -184,15 +159,12 @@ public final class TableLock implements AutoCloseable {
    */
   public synchronized void requireHeld() {
     String reason;
-    try (PreparedStatement used = connection.prepareStatement("SELECT IS_USED_LOCK(?) = CONNECTION_ID()")) {
-      used.setString(1, name);
-      try (ResultSet rs = used.executeQuery()) {
-        if (rs.next() && rs.getBoolean(1)) {
-          return;
-        }
-        reason = "another session holds it or none does";
+    try {
+      if (locks.holds(name)) {
+        return;
       }
-    } catch (SQLException e) {
+      reason = "another session holds it or none does";
+    } catch (JdbiException e) {
       reason = "its server session ended: " + Database.rootMessage(e);
     }
     // No cause attached: the command line shows the innermost message, which is this one.
@@ -203,29 +175,26 @@ public final class TableLock implements AutoCloseable {
 
   /** Releases the lock (closing its session would release it too). */
   @Override
-  public void close() {
-    try (PreparedStatement release = connection.prepareStatement("SELECT RELEASE_LOCK(?)")) {
-      release.setString(1, name);
-      release.execute();
-      try (PreparedStatement forget = connection.prepareStatement(
-          "DELETE FROM dedup_lock WHERE lock_name = ? AND connection_id = CONNECTION_ID()")) {
-        forget.setString(1, name);
-        forget.executeUpdate();
-      } catch (SQLException e) {
+  public synchronized void close() {
+    try {
+      locks.release(name);
+      try {
+        locks.forgetHolder(name);
+      } catch (JdbiException e) {
         // no row was written (read-only user)
       }
-    } catch (SQLException e) {
+    } catch (JdbiException e) {
       // the session ends below, which releases the lock as well
     } finally {
-      closeQuietly(connection);
+      closeQuietly(handle);
     }
   }
 
-  private static void closeQuietly(Connection connection) {
-    if (connection != null) {
+  private static void closeQuietly(Handle handle) {
+    if (handle != null) {
       try {
-        connection.close();
-      } catch (SQLException e) {
+        handle.close();
+      } catch (JdbiException e) {
         // nothing held that closing would keep
       }
     }

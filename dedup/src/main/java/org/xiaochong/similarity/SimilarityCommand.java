@@ -9,9 +9,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.xiaochong.simhash.Simhash64;
+import org.xiaochong.cli.ExitCodes;
 import org.xiaochong.simhash.Simhash64.Features;
+import org.xiaochong.simhash.Simhash64;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -29,11 +31,10 @@ import picocli.CommandLine.Spec;
       "Prints the simhash likeness (64 - Hamming distance) / 64 of two texts, one",
       "line per tokenizer: smartcn words, overlapping 4-grams (overlap 3), fixed",
       "5-character chunks. For long pages: on short posts one edit moves the",
-      "fingerprint by several bits (see README)."
-    },
-    exitCodeListHeading = "Exit codes:%n",
-    exitCodeList = {"0:ok", "1:unexpected error", "2:usage error (not two texts, missing file)"})
+      "fingerprint by several bits (see docs/simhash.md)."
+    })
 public final class SimilarityCommand implements Callable<Integer> {
+  @Mixin ExitCodes.Help exitCodes;
 
   @Spec CommandSpec spec;
 
@@ -49,7 +50,7 @@ public final class SimilarityCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     if (texts == null || texts.size() != 2) {
       err.println("similarity: need two texts (or --files A B), got " + (texts == null ? 0 : texts.size()));
-      return 2;
+      return ExitCodes.USAGE;
     }
     String a;
     String b;
@@ -58,10 +59,10 @@ public final class SimilarityCommand implements Callable<Integer> {
       b = files ? read(texts.get(1)) : texts.get(1);
     } catch (NoSuchFileException e) {
       err.println("similarity: file " + e.getFile() + " does not exist");
-      return 2;
+      return ExitCodes.USAGE;
     } catch (IOException e) {
       err.println("similarity: " + e.getMessage());
-      return 1;
+      return ExitCodes.INTERNAL;
     }
     for (Features features : Features.values()) {
       try (Simhash64 simhash = Simhash64.withTf(features)) {
@@ -72,7 +73,7 @@ public final class SimilarityCommand implements Callable<Integer> {
       }
     }
     out.flush();
-    return 0;
+    return ExitCodes.OK;
   }
 
   static String name(Features features) {

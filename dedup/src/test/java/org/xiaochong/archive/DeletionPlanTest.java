@@ -14,8 +14,8 @@ class DeletionPlanTest {
   void dropApart_chainCollapsedOntoAMarkedRow_thatRemovalDropped_othersKeepTheirStates() {
     DeletionPlan plan = new DeletionPlan();
     plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, TWIN, KEPT_BY_EXACT); // 1 is 2's exact twin
-    plan.add(2, 3, DeletionPlan.Rule.NEAR, 0.8, KEPT_BY_EXACT, NEAR_SURVIVOR); // the near pass removes 2 for 3
-    plan.add(4, 3, DeletionPlan.Rule.NEAR, 0.7);
+    plan.add(2, 3, DeletionPlan.Rule.of("near"), 0.8, KEPT_BY_EXACT, NEAR_SURVIVOR); // the near pass removes 2 for 3
+    plan.add(4, 3, DeletionPlan.Rule.of("near"), 0.7);
     plan.collapseChains(); // 1 -> 3, but 1 and 3 are marked apart
     ApartPairs apart = ApartPairs.of(3, 1);
 
@@ -27,7 +27,7 @@ class DeletionPlanTest {
     assertThat(plan.keptId(0)).isEqualTo(3);
     assertThat(plan.removedState(0)).isEqualTo(KEPT_BY_EXACT);
     assertThat(plan.keptState(0)).isEqualTo(NEAR_SURVIVOR);
-    assertThat(plan.rule(1)).isEqualTo(DeletionPlan.Rule.NEAR);
+    assertThat(plan.rule(1)).isEqualTo(DeletionPlan.Rule.of("near"));
     assertThat(apart.honoured()).isEqualTo(1);
   }
 
@@ -35,7 +35,7 @@ class DeletionPlanTest {
   void collapseChains_exactTwinOfANearRemovedRecord_pointsToTheSurvivorWithBothRowsStates() {
     DeletionPlan plan = new DeletionPlan();
     plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, TWIN, KEPT_BY_EXACT); // 1 is 2's exact twin
-    plan.add(2, 3, DeletionPlan.Rule.NEAR, 0.8, KEPT_BY_EXACT, NEAR_SURVIVOR); // the near pass removes 2
+    plan.add(2, 3, DeletionPlan.Rule.of("near"), 0.8, KEPT_BY_EXACT, NEAR_SURVIVOR); // the near pass removes 2
 
     assertThat(plan.collapseChains()).isEqualTo(1);
 
@@ -56,14 +56,14 @@ class DeletionPlanTest {
 
   @Test
   void rule_then_joinsTheFirstMethodAndTheDecidingOne_onceAndWithinTheColumnWidth() {
-    DeletionPlan.Rule exactNear = DeletionPlan.Rule.EXACT.then(DeletionPlan.Rule.NEAR);
+    DeletionPlan.Rule exactNear = DeletionPlan.Rule.EXACT.then(DeletionPlan.Rule.of("near"));
     assertThat(exactNear.label).isEqualTo("exact+near");
     assertThat(exactNear.isCombined()).isTrue();
     assertThat(exactNear.methods()).containsExactly("exact", "near");
     // A later method removing the near survivor too: the row still went first as an exact copy.
     assertThat(exactNear.then(DeletionPlan.Rule.of("simhash")).label).isEqualTo("exact+simhash");
-    assertThat(DeletionPlan.Rule.NEAR.then(DeletionPlan.Rule.NEAR)).isSameAs(DeletionPlan.Rule.NEAR);
-    assertThat(exactNear.then(DeletionPlan.Rule.NEAR)).isSameAs(exactNear);
+    assertThat(DeletionPlan.Rule.of("near").then(DeletionPlan.Rule.of("near"))).isSameAs(DeletionPlan.Rule.of("near"));
+    assertThat(exactNear.then(DeletionPlan.Rule.of("near"))).isSameAs(exactNear);
     assertThatThrownBy(() -> DeletionPlan.Rule.of("exact+near+x")).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> DeletionPlan.Rule.of("abcdefghi+abcdefgh")).isInstanceOf(IllegalArgumentException.class);
   }
@@ -71,10 +71,10 @@ class DeletionPlanTest {
   @Test
   void collapseChains_aRemovalWhoseKeptRowTheSameMethodRemoved_keepsItsRuleAndScore() {
     DeletionPlan plan = new DeletionPlan();
-    plan.add(1, 2, DeletionPlan.Rule.NEAR, 0.7, TWIN, KEPT_BY_EXACT);
-    plan.add(2, 3, DeletionPlan.Rule.NEAR, 0.8, KEPT_BY_EXACT, NEAR_SURVIVOR);
+    plan.add(1, 2, DeletionPlan.Rule.of("near"), 0.7, TWIN, KEPT_BY_EXACT);
+    plan.add(2, 3, DeletionPlan.Rule.of("near"), 0.8, KEPT_BY_EXACT, NEAR_SURVIVOR);
     plan.collapseChains();
-    assertThat(plan.rule(0)).isSameAs(DeletionPlan.Rule.NEAR);
+    assertThat(plan.rule(0)).isSameAs(DeletionPlan.Rule.of("near"));
     assertThat(plan.score(0)).isEqualTo(0.7f);
   }
 
@@ -82,13 +82,13 @@ class DeletionPlanTest {
   void collapseChains_unknownSurvivorState_staysUnknown_andACycleIsRefused() {
     DeletionPlan plan = new DeletionPlan();
     plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, TWIN, KEPT_BY_EXACT);
-    plan.add(2, 3, DeletionPlan.Rule.NEAR, 0.8, DeletionPlan.RowState.UNKNOWN, DeletionPlan.RowState.UNKNOWN);
+    plan.add(2, 3, DeletionPlan.Rule.of("near"), 0.8, DeletionPlan.RowState.UNKNOWN, DeletionPlan.RowState.UNKNOWN);
     plan.collapseChains();
     assertThat(plan.keptState(0).matches(300, 33)).isFalse();
 
     DeletionPlan cycle = new DeletionPlan();
-    cycle.add(1, 2, DeletionPlan.Rule.NEAR, 0.8, TWIN, KEPT_BY_EXACT);
-    cycle.add(2, 1, DeletionPlan.Rule.NEAR, 0.8, KEPT_BY_EXACT, TWIN);
+    cycle.add(1, 2, DeletionPlan.Rule.of("near"), 0.8, TWIN, KEPT_BY_EXACT);
+    cycle.add(2, 1, DeletionPlan.Rule.of("near"), 0.8, KEPT_BY_EXACT, TWIN);
     assertThatThrownBy(cycle::collapseChains).isInstanceOf(IllegalStateException.class).hasMessageContaining("cycle");
   }
 }

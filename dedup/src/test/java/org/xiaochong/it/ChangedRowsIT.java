@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.xiaochong.archive.DeletionPlan;
-import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.run.DedupRunner;
@@ -37,7 +36,7 @@ class ChangedRowsIT extends DbTestSupport {
       String updatedColumn) {
     try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("exact"), "it-" + table, false)) {
       DedupRunner runner = new DedupRunner(database(), spec(table), index, "0123456789abcdef0123456789abcdef", 2,
-          Progress.NONE).withUpdatedColumn(updatedColumn).withMethodSettings(NearConfig.defaults(), "it-" + table, Map.of());
+          Progress.NONE).withUpdatedColumn(updatedColumn).withMethodSettings("it-" + table, Map.of());
       return runner.run(new DedupRunner.Options(method, null, null, apply, false, incremental));
     }
   }

@@ -32,7 +32,9 @@ import org.xiaochong.index.NearSchema;
 import org.xiaochong.prefilter.ExactKeyFilter;
 import org.xiaochong.prefilter.FilterFile;
 import org.xiaochong.prefilter.IndexKeyFilter;
-import org.xiaochong.prefilter.NearKeyFilter;
+import org.xiaochong.method.near.NearKeyFilter;
+import org.xiaochong.method.near.NearMethod;
+import org.xiaochong.method.near.NearSettings;
 
 /**
  * {@code dedup check} on JSON lines against the indexes of a real run over generated posts (known
@@ -205,7 +207,8 @@ class CheckIT extends DbTestSupport {
     assertThat(count("supply_demand")).isEqualTo(rows);
     DedupConfig dedup = loadConfig(config);
     try (FingerprintIndex index = FingerprintIndex.open(dedup.indexDir(), dedup.fieldsDigest(), false);
-        FingerprintIndex near = FingerprintIndex.open(dedup.nearIndexDir(), dedup.nearFieldsDigest(), false)) {
+        FingerprintIndex near = FingerprintIndex.open(dedup.indexDir().resolve(NearMethod.NAME),
+            NearMethod.indexDigest(dedup.fieldsDigest(), dedup.table(), NearSettings.of(dedup.methodSettings())), false)) {
       assertFilterInStep(true, index, dedup, rows);
       assertFilterInStep(false, near, dedup, rows);
     }

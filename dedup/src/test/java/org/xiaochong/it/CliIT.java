@@ -109,7 +109,7 @@ class CliIT extends DbTestSupport {
 
     assertThat(run.exitCode()).isZero();
     assertThat(run.out().replaceAll("\\s+", " "))
-        .contains("Exit codes: 0 success, 1 unexpected error").contains("2 usage or configuration error");
+        .contains("Exit codes: 0 success 1 unexpected error").contains("2 usage or configuration error");
   }
 
   @Test

@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.xiaochong.archive.DeletionPlan;
-import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.posts.GroundTruth;
@@ -54,7 +53,7 @@ class KeepPolicyIT extends DbTestSupport {
   private DedupRunner.Outcome run(TableSpec spec, String method, boolean apply, String index) {
     try (FingerprintIndex fingerprints = FingerprintIndex.open(indexDir.resolve(index), "it-keep", false)) {
       return new DedupRunner(database(), spec, fingerprints, "0123456789abcdef0123456789abcdef", 2, Progress.NONE)
-          .withMethodSettings(NearConfig.defaults(), "it-keep", Map.of())
+          .withMethodSettings("it-keep", Map.of())
           .run(new DedupRunner.Options(method, null, null, apply, false));
     }
   }
@@ -336,7 +335,7 @@ class KeepPolicyIT extends DbTestSupport {
           new RecordSource(database(), spec).checkSchema());
       org.xiaochong.archive.PlanMover mover = new org.xiaochong.archive.PlanMover(archive,
           org.xiaochong.method.FingerprintMethods.pairChecks(new org.xiaochong.method.MethodContext(spec, null, "",
-              NearConfig.defaults(), org.xiaochong.prefilter.PrefilterSettings.DEFAULT, false, 1, null, Progress.NONE,
+              org.xiaochong.prefilter.PrefilterSettings.DEFAULT, false, 1, null, Progress.NONE,
               note -> {}, Map.of())));
       if (paidMovesToTheRemovedTwin) {
         useHandle(h -> h.execute("UPDATE " + table + " SET paid = IF(id = 1, 1, NULL)"));

@@ -16,7 +16,6 @@ import org.xiaochong.archive.PairCheck;
 import org.xiaochong.archive.PlanMover;
 import org.xiaochong.archive.Restorer;
 import org.xiaochong.archive.RunLog;
-import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.method.MethodContext;
 import org.xiaochong.prefilter.PrefilterSettings;
@@ -49,7 +48,7 @@ class LiveTableIT extends DbTestSupport {
 
   /** The methods' rules with the default settings, as a run's apply re-checks changed rows with them. */
   private static PairCheck.Factory defaultRules(String table) {
-    return FingerprintMethods.pairChecks(new MethodContext(spec(table), null, "", NearConfig.defaults(),
+    return FingerprintMethods.pairChecks(new MethodContext(spec(table), null, "",
         PrefilterSettings.DEFAULT, false, 1, null, Progress.NONE, note -> {}, Map.of()));
   }
 
@@ -149,7 +148,7 @@ class LiveTableIT extends DbTestSupport {
         r -> states.put(r.id(), new DeletionPlan.RowState(r.regTime(), r.rowCrc())));
     DeletionPlan plan = new DeletionPlan();
     plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, states.get(1L), states.get(2L));
-    plan.add(2, 3, DeletionPlan.Rule.NEAR, 0.8, states.get(2L), states.get(3L));
+    plan.add(2, 3, DeletionPlan.Rule.of("near"), 0.8, states.get(2L), states.get(3L));
     assertThat(plan.collapseChains()).isEqualTo(1);
     change.run();
     return new PlanMover(archive(table), defaultRules(table)).writePlanAndApply(startRun(table), plan, n -> {});
@@ -271,12 +270,12 @@ class LiveTableIT extends DbTestSupport {
   void apply_nearRule_movesANearTwinAndKeepsAnotherProduct() {
     PlanMover archive = twins("live_near");
     useHandle(h -> h.execute("UPDATE live_near SET content = '本人有红富士苹果约2800斤，果面光洁，口感脆甜，欢迎来电' WHERE id = 1"));
-    assertThat(applyOne(archive, "live_near", DeletionPlan.Rule.NEAR).rowsMoved()).isEqualTo(1);
+    assertThat(applyOne(archive, "live_near", DeletionPlan.Rule.of("near")).rowsMoved()).isEqualTo(1);
 
     PlanMover other = twins("live_near2");
     useHandle(h -> h.execute("UPDATE live_near2 SET product = '大蒜', title = '供应大蒜',"
         + " content = '本人有大蒜约3000斤，个大饱满，欢迎来电' WHERE id = 1"));
-    PlanMover.Applied applied = applyOne(other, "live_near2", DeletionPlan.Rule.NEAR);
+    PlanMover.Applied applied = applyOne(other, "live_near2", DeletionPlan.Rule.of("near"));
     assertThat(applied.rowsMoved()).isZero();
     assertThat(applied.skippedChanged()).isEqualTo(1);
   }

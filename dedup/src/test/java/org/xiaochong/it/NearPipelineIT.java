@@ -41,15 +41,15 @@ class NearPipelineIT extends DbTestSupport {
     });
   }
 
-  private static org.xiaochong.method.NearStats nearStats(org.xiaochong.run.RunSummary summary) {
-    return summary.report("near").flatMap(org.xiaochong.method.NearMethod::stats).orElseThrow();
+  private static org.xiaochong.method.near.NearStats nearStats(org.xiaochong.run.RunSummary summary) {
+    return summary.report("near").flatMap(org.xiaochong.method.near.NearMethod::stats).orElseThrow();
   }
 
   private DedupRunner.Outcome run(String method, boolean apply) {
     TableSpec spec = spec(TABLE);
     try (FingerprintIndex index = FingerprintIndex.open(indexDir.resolve("exact"), "it-near", false)) {
       return new DedupRunner(database(), spec, index, "0123456789abcdef0123456789abcdef", 2, Progress.NONE)
-          .withMethodSettings(NearConfig.defaults(), "it-near", Map.of())
+          .withMethodSettings("it-near", Map.of())
           .run(new DedupRunner.Options(method, null, null, apply, false));
     }
   }

@@ -42,7 +42,7 @@ class PlanWriteIT extends DbTestSupport {
     // More rows than many LOAD DATA chunks (a batch, 10,000, each), ids out of order, both rules, fractional scores.
     for (int i = 0; i < 120_003; i++) {
       long removed = (i * 7919L) % 1_000_003 + 1;
-      plan.add(removed, removed + 2_000_000, i % 3 == 0 ? DeletionPlan.Rule.NEAR : DeletionPlan.Rule.EXACT,
+      plan.add(removed, removed + 2_000_000, i % 3 == 0 ? DeletionPlan.Rule.of("near") : DeletionPlan.Rule.EXACT,
           i % 3 == 0 ? 0.6 + (i % 97) / 250.0 : 1.0);
     }
 

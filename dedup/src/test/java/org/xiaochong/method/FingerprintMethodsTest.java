@@ -29,7 +29,9 @@ class FingerprintMethodsTest {
   void parse_unknownName_namesTheKnownOnes() {
     assertThatThrownBy(() -> FingerprintMethods.parse("exact,fuzzy"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("unknown method 'fuzzy' (known: exact, near, simhash, pairs; both = exact,near)");
+        .hasMessageStartingWith("unknown method 'fuzzy' (known: exact, near, simhash, ")
+        .hasMessageContaining(", pairs")
+        .hasMessageEndingWith("; both = exact,near)");
   }
 
   @Test
@@ -40,7 +42,11 @@ class FingerprintMethodsTest {
 
   @Test
   void known_builtInFirst_thenServiceProviders() {
-    assertThat(FingerprintMethods.known()).extracting(FingerprintMethod::name).containsExactly("exact", "near", "simhash", "pairs");
+    List<String> names = FingerprintMethods.known().stream().map(FingerprintMethod::name).toList();
+    assertThat(names.subList(0, 3)).containsExactly("exact", "near", "simhash");
+    assertThat(names.subList(3, names.size())).contains("pairs").isSorted(); // the test class path's, by name
+    assertThat(FingerprintMethods.known().stream().filter(FingerprintMethods::isBuiltIn).map(FingerprintMethod::name))
+        .containsExactly("exact", "near", "simhash");
   }
 
   @Test

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.util.FixedBitSet;
 import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.archive.PairCheck;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.Window;
 import org.xiaochong.policy.KeepPolicy;
@@ -35,6 +36,13 @@ public final class NeighbourPairsMethod implements FingerprintMethod {
   @Override
   public String formatVersion() {
     return "pairs/1";
+  }
+
+  /** Its rule for two rows: the ids of a pair, whatever the rows hold. */
+  @Override
+  public PairCheck openPairCheck(MethodContext context) {
+    return (removed, kept) -> Math.min(removed.id(), kept.id()) + 1 == Math.max(removed.id(), kept.id())
+        && firstOfPair(Math.min(removed.id(), kept.id()));
   }
 
   @Override

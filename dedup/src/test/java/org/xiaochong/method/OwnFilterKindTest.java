@@ -21,8 +21,8 @@ import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.xiaochong.index.IndexSchema;
-import org.xiaochong.prefilter.CountingBloomFilter;
-import org.xiaochong.prefilter.FilterShape;
+import org.xiaochong.bloom.CountingBloomFilter;
+import org.xiaochong.bloom.FilterShape;
 import org.xiaochong.prefilter.IndexKeyFilter;
 
 /**

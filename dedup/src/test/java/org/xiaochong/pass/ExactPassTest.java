@@ -22,15 +22,15 @@ class ExactPassTest {
    */
   @Test
   void run_segmentsInEitherOrder_samplesAreTheGroupsOfTheSmallestKeptIds() throws Exception {
-    List<ExactPass.Group> firstOrder = run(dir.resolve("a"), false);
-    List<ExactPass.Group> otherOrder = run(dir.resolve("b"), true);
+    List<SampleGroup> firstOrder = run(dir.resolve("a"), false);
+    List<SampleGroup> otherOrder = run(dir.resolve("b"), true);
 
-    assertThat(firstOrder).extracting(ExactPass.Group::keptId).containsExactly(3L, 6L, 9L, 12L, 15L, 18L, 21L, 24L, 27L, 30L);
-    assertThat(otherOrder).extracting(ExactPass.Group::keptId).containsExactly(3L, 6L, 9L, 12L, 15L, 18L, 21L, 24L, 27L, 30L);
+    assertThat(firstOrder).extracting(SampleGroup::keptId).containsExactly(3L, 6L, 9L, 12L, 15L, 18L, 21L, 24L, 27L, 30L);
+    assertThat(otherOrder).extracting(SampleGroup::keptId).containsExactly(3L, 6L, 9L, 12L, 15L, 18L, 21L, 24L, 27L, 30L);
     assertThat(firstOrder.get(0).removedIds()).containsExactlyInAnyOrder(1L, 2L);
   }
 
-  private static List<ExactPass.Group> run(Path path, boolean highGroupsFirst) throws Exception {
+  private static List<SampleGroup> run(Path path, boolean highGroupsFirst) throws Exception {
     try (FingerprintIndex index = FingerprintIndex.open(path, "test", true)) {
       for (int half : highGroupsFirst ? new int[] {1, 0} : new int[] {0, 1}) {
         for (int g = half * 15; g < half * 15 + 15; g++) {

@@ -16,6 +16,7 @@ import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.fingerprint.TopTermsMd5;
 import org.xiaochong.index.NearSchema;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.method.near.NearKeyFilter;
 
 class IndexKeyFilterTest {
   @TempDir Path dir;

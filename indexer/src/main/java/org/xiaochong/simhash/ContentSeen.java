@@ -7,7 +7,7 @@ package org.xiaochong.simhash;
  * be found in an index with {@link SimhashIndex}.
  *
  * <p>Meant for long texts (web pages): on a short post one edited character changes a large share
- * of its features and moves the fingerprint by several bits (README, "Similarity (content seen)").
+ * of its features and moves the fingerprint by several bits (docs/simhash.md).
  * Thread-safe.
  */
 public final class ContentSeen {

@@ -243,51 +243,6 @@ public final class Database implements AutoCloseable {
     return message.replaceAll("\\s+", " ").strip();
   }
 
-  /** True when the exception says the table does not exist (SQLState 42S02). */
-  static boolean isMissingTable(Throwable e) {
-    return hasSqlState(e, "42S02");
-  }
-
-  /** True when the exception says a column does not exist (SQLState 42S22). */
-  static boolean isMissingColumn(Throwable e) {
-    return hasSqlState(e, "42S22");
-  }
-
-  /** True when the server rolled the transaction back to break a deadlock (SQLState 40001). */
-  public static boolean isDeadlock(Throwable e) {
-    return hasSqlState(e, "40001");
-  }
-
-  /**
-   * True when a statement waited {@code innodb_lock_wait_timeout} for a row lock in vain (error 1205,
-   * ER_LOCK_WAIT_TIMEOUT; by code, as the SQLState differs between servers and drivers). The server
-   * rolled back only that statement ({@code innodb_rollback_on_timeout} is off by default): the caller
-   * rolls back the transaction.
-   */
-  public static boolean isLockWaitTimeout(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException sql && sql.getErrorCode() == 1205) {
-        return true;
-      }
-      if (t.getCause() == t) {
-        break;
-      }
-    }
-    return false;
-  }
-
-  private static boolean hasSqlState(Throwable e, String state) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException sql && state.equals(sql.getSQLState())) {
-        return true;
-      }
-      if (t.getCause() == t) {
-        break;
-      }
-    }
-    return false;
-  }
-
   @Override
   public void close() {
     if (embedded != null) {

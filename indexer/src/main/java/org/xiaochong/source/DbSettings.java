@@ -37,7 +37,7 @@ public record DbSettings(String url, String user, String password, Path dataDir)
     }
     if (url.toLowerCase(java.util.Locale.ROOT).contains("sessionvariables=")) {
       throw new BadInputException("db.url must not set sessionVariables: dedup sets the session itself (a strict"
-          + " sql_mode, see README \"Server settings\")");
+          + " sql_mode, see docs/operations.md, \"Server settings\")");
     }
     if (url.startsWith(MARIADB)) {
       url = MYSQL + url.substring(MARIADB.length());

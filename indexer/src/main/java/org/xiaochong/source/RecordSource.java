@@ -214,7 +214,7 @@ public final class RecordSource {
         requireUniqueId(handle);
         return all;
       } catch (SQLException e) {
-        if (Database.isMissingTable(e)) {
+        if (SqlError.MISSING_TABLE.matches(e)) {
           throw new BadInputException(
               "source.table '" + spec.table() + "' does not exist in " + database.displayUrl(), e);
         }

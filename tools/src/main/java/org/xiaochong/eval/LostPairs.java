@@ -10,7 +10,7 @@ import org.apache.lucene.index.DirectoryReader;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.index.FingerprintIndex;
-import org.xiaochong.pass.NearExplain;
+import org.xiaochong.method.near.NearExplain;
 import org.xiaochong.posts.PostGenerator;
 
 /** Why the near pass left true pairs apart, for eval: the next step of recall work made visible. */

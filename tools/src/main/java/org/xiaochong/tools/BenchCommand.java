@@ -18,8 +18,8 @@ import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.cli.ExitCodes;
 import org.xiaochong.fingerprint.NearKeyTimes;
 import org.xiaochong.index.FingerprintIndex;
-import org.xiaochong.method.NearMethod;
-import org.xiaochong.method.NearStats;
+import org.xiaochong.method.near.NearMethod;
+import org.xiaochong.method.near.NearStats;
 import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.posts.GroundTruth;
 import org.xiaochong.posts.PostLoader;
@@ -29,6 +29,7 @@ import org.xiaochong.run.RunSummary;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.TableSpec;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
@@ -44,9 +45,9 @@ import picocli.CommandLine;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = {"Benchmarks a whole exact run (index + run --apply) on generated posts against the same dedup",
-        "done in SQL by MariaDB, in one run on one server. Run with JAVA_OPTS=-Xmx1g to check the heap target."},
-    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."})
+        "done in SQL by MariaDB, in one run on one server. Run with JAVA_OPTS=-Xmx1g to check the heap target."})
 final class BenchCommand implements Callable<Integer> {
+  @Mixin ExitCodes.Help exitCodes;
   @Option(names = "--records", defaultValue = "1000000", description = "Posts to generate (default ${DEFAULT-VALUE}).")
   long records;
 

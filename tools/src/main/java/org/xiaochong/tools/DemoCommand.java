@@ -15,6 +15,7 @@ import org.xiaochong.report.ReportWriter;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.source.Database;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
@@ -25,9 +26,9 @@ import picocli.CommandLine;
     description = {
       "Generates Chinese agricultural supply/demand posts with known duplicates, loads them into an embedded",
       "MariaDB (data in --data-dir), runs index + run --apply --report, and checks the result against the truth."
-    },
-    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error."})
+    })
 final class DemoCommand implements Callable<Integer> {
+  @Mixin ExitCodes.Help exitCodes;
   @Option(names = "--records", defaultValue = "100000", description = "How many posts to generate (default ${DEFAULT-VALUE}).")
   long records;
 

@@ -20,7 +20,9 @@ import org.xiaochong.eval.EvalDatasets;
 import org.xiaochong.eval.LostPairs;
 import org.xiaochong.eval.Truth;
 import org.xiaochong.index.FingerprintIndex;
-import org.xiaochong.pass.NearExplain;
+import org.xiaochong.method.near.NearExplain;
+import org.xiaochong.method.near.NearMethod;
+import org.xiaochong.method.near.NearSettings;
 import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.run.DedupRunner;
@@ -28,6 +30,7 @@ import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.TableSpec;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
@@ -54,9 +57,9 @@ import picocli.CommandLine;
       "config; pawsx also runs method 3 with the order-aware near.shingles=true.",
       "Under each table: the true pairs method 3 lost, by first reason",
       "(NearExplain), and for generated data the near recall per kind of edit."
-    },
-    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage error."})
+    })
 final class EvalCommand implements Callable<Integer> {
+  @Mixin ExitCodes.Help exitCodes;
   static final List<String> DATASETS =
       List.of("generated", "restaurants", "febrl1", "febrl2", "febrl3", "cora", "childcare", "freedb", "patstat", "pawsx");
   private static final String[] ORDERED = {"near", "3 near only, near.shingles=true", "90.2%", "95.8%"};
@@ -183,7 +186,7 @@ final class EvalCommand implements Callable<Integer> {
           notes.add("stages of method " + method[1].charAt(0) + " (s): " + outcome.summary().seconds());
           notes.addAll(extra);
           extra.clear();
-          var near = outcome.summary().report("near").flatMap(org.xiaochong.method.NearMethod::stats).orElse(null);
+          var near = outcome.summary().report("near").flatMap(org.xiaochong.method.near.NearMethod::stats).orElse(null);
           if (near != null && method[0].equals("near")) {
             notes.add(String.format("near pass (method 3): %,d records examined, %,d without fingerprints %s, %,d"
                     + " candidates compared", near.examined(), near.emptyTotal(), near.empty(), near.candidates()));
@@ -232,8 +235,10 @@ final class EvalCommand implements Callable<Integer> {
           .run(new DedupRunner.Options(method[0], null, null, false, true));
     }
     if (method[0].equals("near") && loaded.pairs() == null) {
-      try (FingerprintIndex nearIndex = ConfigOptions.openNearIndexReadOnlyIfBuilt(config)) {
-        extra.addAll(LostPairs.explain(loaded, outcome.plan(), nearIndex, config.near(), TOP_REASONS));
+      try (FingerprintIndex nearIndex = NearMethod.openReadOnlyIfBuilt(config.indexDir(), config.fieldsDigest(),
+          config.table(), config.methodSettings()).orElse(null)) {
+        extra.addAll(LostPairs.explain(loaded, outcome.plan(), nearIndex, NearSettings.of(config.methodSettings()),
+            TOP_REASONS));
       }
     }
     EvalDatasets.drop(database, copy);

@@ -16,6 +16,7 @@ import org.xiaochong.cli.ExitCodes;
 import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.source.BadInputException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -30,9 +31,9 @@ import picocli.CommandLine.Option;
       "sample table's columns: id (1..N), title, category, product, region, price, contact, phone, content,",
       "reg_time (yyyy-MM-dd HH:mm:ss, or null). The same seed gives the same bytes. Load them with",
       "`dedup load FILE --table T --format jsonl`."
-    },
-    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage error."})
+    })
 final class GenerateCommand implements Callable<Integer> {
+  @Mixin ExitCodes.Help exitCodes;
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
   @Option(names = "--records", required = true, paramLabel = "N", description = "Number of posts (ids 1..N).")

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.xiaochong.fingerprint.NearKeyTimes;
-import org.xiaochong.method.NearStats;
+import org.xiaochong.method.near.NearStats;
 import org.xiaochong.posts.GroundTruth;
 import org.xiaochong.posts.PostGenerator.Kind;
 import org.xiaochong.run.RunSummary;

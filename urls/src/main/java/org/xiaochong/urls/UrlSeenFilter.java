@@ -6,9 +6,9 @@ import java.nio.file.Path;
 import java.security.DigestException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import org.xiaochong.prefilter.CountingBloomFilter;
-import org.xiaochong.prefilter.FilterShape;
-import org.xiaochong.prefilter.PrefilterSnapshot;
+import org.xiaochong.bloom.CountingBloomFilter;
+import org.xiaochong.bloom.FilterShape;
+import org.xiaochong.bloom.PrefilterSnapshot;
 
 /**
  * Which (canonical) URLs a crawler has already seen (seed 001): a Bloom filter over the MD5 of the
@@ -61,7 +61,7 @@ final class UrlSeenFilter {
   /**
    * Loads a filter saved by {@link #save}.
    *
-   * @throws org.xiaochong.prefilter.PrefilterFormatException if the file is corrupt or truncated
+   * @throws org.xiaochong.bloom.PrefilterFormatException if the file is corrupt or truncated
    */
   public static UrlSeenFilter load(Path file) throws IOException {
     return new UrlSeenFilter(PrefilterSnapshot.read(file).filter());

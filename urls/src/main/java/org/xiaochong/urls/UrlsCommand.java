@@ -11,7 +11,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.xiaochong.cli.ExitCodes;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -35,20 +37,10 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "urls",
     mixinStandardHelpOptions = true,
-    description = "Print the URLs not seen before (canonicalized, Bloom filter over their MD5).",
-    exitCodeListHeading = "Exit codes:%n",
-    exitCodeList = {
-      "0:ok",
-      "1:internal or I/O error, corrupt state file",
-      "2:usage",
-      "3:finished, but some lines were not URLs"
-    })
+    description = "Print the URLs not seen before (canonicalized, Bloom filter over their MD5).")
 final class UrlsCommand implements Callable<Integer> {
+  @Mixin ExitCodes.SkipsInput exitCodes;
 
-  static final int OK = 0;
-  static final int INTERNAL = 1;
-  static final int USAGE = 2;
-  static final int REJECTS = 3;
 
   @Spec CommandSpec spec;
 
@@ -125,16 +117,16 @@ final class UrlsCommand implements Callable<Integer> {
       return run(out, err);
     } catch (UsageException e) {
       err.println("urls: " + e.getMessage());
-      return USAGE;
+      return ExitCodes.USAGE;
     } catch (IllegalArgumentException e) {
       err.println("urls: " + e.getMessage());
-      return USAGE;
+      return ExitCodes.USAGE;
     } catch (IOException | RuntimeException e) {
       err.println("urls: " + describe(e));
       if (verbose) {
         e.printStackTrace(err);
       }
-      return INTERNAL;
+      return ExitCodes.INTERNAL;
     } finally {
       out.flush();
       err.flush();
@@ -186,7 +178,7 @@ final class UrlsCommand implements Callable<Integer> {
     if (state != null) {
       seen.save(state);
     }
-    return rejects > 0 ? REJECTS : OK;
+    return rejects > 0 ? ExitCodes.SKIPPED_INPUT : ExitCodes.OK;
   }
 
   private void print(PrintWriter out, boolean hit, String yes, String no, String url) {

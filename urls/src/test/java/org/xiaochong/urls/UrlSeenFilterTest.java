@@ -14,8 +14,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.xiaochong.prefilter.FilterShape;
-import org.xiaochong.prefilter.PrefilterFormatException;
+import org.xiaochong.bloom.FilterShape;
+import org.xiaochong.bloom.PrefilterFormatException;
 
 class UrlSeenFilterTest {
 

@@ -102,7 +102,7 @@ public final class SimhashMethod implements FingerprintMethod {
   public PairCheck openPairCheck(MethodContext context) {
     SimhashConfig config = SimhashConfig.of(context.settings(), context.spec());
     if (config.fields().isEmpty()) {
-      return null;
+      return PairCheck.EXACT_KEY;
     }
     FeatureFrequencies frequencies = null;
     if (config.tfIdf()) {

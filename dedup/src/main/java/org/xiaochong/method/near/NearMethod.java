@@ -1,0 +1,272 @@
+package org.xiaochong.method.near;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.commons.codec.digest.DigestUtils;
+import org.apache.lucene.index.DirectoryReader;
+import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.archive.PairCheck;
+import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.fingerprint.NearKeyTimes;
+import org.xiaochong.fingerprint.TopTermsMd5;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.index.NearDocumentMaker;
+import org.xiaochong.index.NearSchema;
+import org.xiaochong.pass.IndexSnapshot;
+import org.xiaochong.method.near.NearPass;
+import org.xiaochong.method.near.NearRule;
+import org.xiaochong.pass.Window;
+import org.xiaochong.method.near.NearKeyFilter;
+import org.xiaochong.source.BadInputException;
+import org.xiaochong.source.RecordSource;
+import org.xiaochong.source.SourceRecord;
+import org.xiaochong.source.TableSpec;
+import org.xiaochong.method.OwnIndexRun;
+import org.xiaochong.method.MethodRun;
+import org.xiaochong.method.MethodCheck;
+import org.xiaochong.method.RecordKeys;
+import org.xiaochong.method.MethodContext;
+import org.xiaochong.method.FingerprintMethod;
+import org.xiaochong.method.MethodReport;
+
+/**
+ * Near duplicates: multi-MD5 top-term fingerprints of {@code fields.near} ({@link TopTermsMd5},
+ * {@link NearPass}), in an index of their own, {@code <index.dir>/near}, with a counting filter of
+ * the near keys kept in step for {@code check}. Segmenting is the costly stage, so the fingerprints
+ * are only computed for runs that select this method.
+ */
+public final class NearMethod implements FingerprintMethod {
+  /** The method's name: {@code --method near}, its rule label and its index folder. */
+  public static final String NAME = "near";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public Map<String, String> settingDefaults() {
+    return NearSettings.DEFAULTS;
+  }
+
+  @Override
+  public void checkSettings(Map<String, String> settings, TableSpec table) {
+    NearSettings.of(settings);
+  }
+
+  /** The near settings of {@code context} ({@code near.*}). */
+  static NearConfig config(MethodContext context) {
+    return NearSettings.of(context.settings());
+  }
+
+  /**
+   * The near index of the record index at {@code indexDir} for reading only, if a near run built it
+   * (and fields.near is set).
+   *
+   * @param recordDigest the record index's fields digest
+   * @param settings the method settings ({@code near.*}; missing keys take their defaults)
+   */
+  public static Optional<FingerprintIndex> openReadOnlyIfBuilt(Path indexDir, String recordDigest, TableSpec table,
+      Map<String, String> settings) {
+    Path nearDir = indexDir.resolve(NAME);
+    if (table.nearFields().isEmpty() || !FingerprintIndex.exists(nearDir)) {
+      return Optional.empty();
+    }
+    return Optional.of(FingerprintIndex.openReadOnly(nearDir, indexDigest(recordDigest, table, NearSettings.of(settings))));
+  }
+
+  @Override
+  public String formatVersion() {
+    return TopTermsMd5.FORMAT + "|" + NearSchema.LAYOUT;
+  }
+
+  /**
+   * The digest of the near index's documents: the record index's fields digest, the format, and the
+   * near settings that change fingerprints or stored top keys (not near.min-shared /
+   * near.min-similarity, which only the pass reads, so they can be tuned without a rebuild).
+   */
+  public static String indexDigest(String recordDigest, TableSpec table, NearConfig near) {
+    return DigestUtils.md5Hex(String.join("|", recordDigest, new NearMethod().formatVersion(),
+        String.join(",", table.mustMatchFields()), String.join(",", table.placeFields()),
+        String.join(",", table.numberFields()), String.valueOf(near.pre()),
+        String.valueOf(near.maxChars()), String.valueOf(near.useIdf()), near.stopwordsLocation(),
+        near.synonymsLocation(), String.valueOf(near.foldTraditional()), String.valueOf(near.grams()),
+        String.valueOf(near.shingles())));
+  }
+
+  @Override
+  public MethodRun open(MethodContext context) {
+    if (context.spec().nearFields().isEmpty()) {
+      throw new BadInputException("--method near needs fields.near (it is empty)");
+    }
+    return new Run(context, FingerprintIndex.open(context.indexDir(this),
+        indexDigest(context.recordDigest(), context.spec(), config(context)), context.rebuild()));
+  }
+
+  @Override
+  public Optional<MethodRun> openIfBuilt(MethodContext context) {
+    if (context.spec().nearFields().isEmpty() || !FingerprintIndex.exists(context.indexDir(this))) {
+      return Optional.empty();
+    }
+    return Optional.of(new Run(context, FingerprintIndex.open(context.indexDir(this),
+        indexDigest(context.recordDigest(), context.spec(), config(context)), false)));
+  }
+
+  @Override
+  public Optional<MethodCheck<?>> openCheck(MethodContext context, boolean writable) {
+    if (context.spec().nearFields().isEmpty() || !FingerprintIndex.exists(context.indexDir(this))) {
+      return Optional.empty();
+    }
+    String digest = indexDigest(context.recordDigest(), context.spec(), config(context));
+    FingerprintIndex index = writable ? FingerprintIndex.open(context.indexDir(this), digest, false)
+        : FingerprintIndex.openReadOnly(context.indexDir(this), digest);
+    return Optional.of(new NearCheck(index, context.recordIndex(), context.spec(), config(context),
+        context.prefilter(), context.notes()));
+  }
+
+  /**
+   * The near rule ({@link NearRule#isNearDuplicate}) on fresh fingerprints of both rows, made as the
+   * indexer makes them; an exact copy is a near duplicate too. Segmenting is costly and only changed
+   * rows are re-checked, so the fingerprinter loads at the first pair.
+   */
+  @Override
+  public PairCheck openPairCheck(MethodContext context) {
+    if (context.spec().nearFields().isEmpty()) {
+      return PairCheck.EXACT_KEY;
+    }
+    NearConfig config = config(context);
+    return new PairCheck() {
+      private TopTermsMd5 fingerprinter;
+      private NearDocumentMaker maker;
+
+      @Override
+      public boolean duplicates(SourceRecord removed, SourceRecord kept) {
+        if (maker == null) {
+          fingerprinter = new TopTermsMd5(config);
+          maker = new NearDocumentMaker(context.spec(), fingerprinter);
+        }
+        return NearRule.isNearDuplicate(keys(removed), keys(kept), config);
+      }
+
+      private NearRule.Stored keys(SourceRecord row) {
+        org.xiaochong.fingerprint.Fingerprints fingerprints = maker.fingerprint(row);
+        return NearRule.Stored.of(fingerprints, config.pre(), maker.matchKeys(row), maker.evidence(row, fingerprints));
+      }
+
+      @Override
+      public void close() {
+        if (fingerprinter != null) {
+          fingerprinter.close();
+        }
+      }
+    };
+  }
+
+  /** The near index and filter of one run. Not thread-safe. */
+  private static final class Run extends OwnIndexRun<NearKeyFilter> {
+    private NearPass.Result last;
+    private NearKeyTimes.Snapshot keyTimes = NearKeyTimes.Snapshot.NONE;
+
+    Run(MethodContext context, FingerprintIndex index) {
+      super(context, index, NearKeyFilter.KIND);
+    }
+
+    /** Fingerprints (smartcn) for rows not yet in the near index; one thread-safe {@link TopTermsMd5} for all workers. */
+    @Override
+    public OptionalLong sync(RecordSource source, long[] skipSorted) {
+      try (TopTermsMd5 fingerprinter = new TopTermsMd5(config(context))) {
+        OptionalLong added = syncDocuments(source, skipSorted, "near index",
+            () -> new NearDocumentMaker(context.spec(), fingerprinter));
+        keyTimes = fingerprinter.keyFamilyTimes();
+        return added;
+      }
+    }
+
+    @Override
+    public MethodReport pass(RecordKeys records, DeletionPlan plan, Window window) {
+      NearPass.Result near;
+      try (DirectoryReader reader = index.openReader()) {
+        near = new NearPass(new IndexSnapshot(reader, context.spec().keepPolicy()), config(context), context.threads(), context.apart())
+            .run(window, plan.removedIdsSorted(), plan);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      last = near;
+      long repointed = plan.collapseChains();
+      Map<String, Long> empty = new LinkedHashMap<>();
+      near.empty().forEach((reason, count) -> empty.put(reason.name().toLowerCase(Locale.ROOT), count));
+      return new Report(new NearStats(near.recordsExamined(), near.removed(), near.skippedExact(), near.lookups(),
+          near.candidates(), empty, near.truncated(), repointed, indexAdded(), keyTimes));
+    }
+
+    /**
+     * The near pass does not ask the near filter: it reads every key's document frequency from the
+     * term dictionary once ({@code KeyFrequencies}), the exact form of the same filter (a count per key
+     * with no false positives), so a Bloom probe could only repeat an answer the pass already has.
+     * {@code skipped} counts the keys that map proved held by the record alone (the lookups the filter
+     * would skip); the filter itself is kept in step for {@code check}.
+     */
+    @Override
+    public Map<String, Object> prefilterJson() {
+      NearKeyFilter filter = filter();
+      if (filter == null) {
+        return null;
+      }
+      return Map.of("lookups", last == null ? 0L : last.lookups(), "skipped", last == null ? 0L : last.keysAlone(),
+          "keys", filter.keys(), "memory_bytes", filter.memoryBytes(), "saturated", filter.saturated());
+    }
+  }
+
+  private record Report(NearStats stats) implements MethodReport {
+    @Override
+    public long examined() {
+      return stats.examined();
+    }
+
+    @Override
+    public Map<String, Object> json(long removed) {
+      Map<String, Object> json = new LinkedHashMap<>();
+      json.put("removed", removed);
+      json.put("examined", stats.examined());
+      json.put("skipped_exact", stats.skippedExact());
+      json.put("lookups", stats.lookups());
+      json.put("candidates", stats.candidates());
+      json.put("empty", stats.empty());
+      json.put("truncated", stats.truncated());
+      json.put("repointed", stats.repointed());
+      json.put("index_added", stats.indexAdded());
+      NearKeyTimes.Snapshot times = stats.keyTimes();
+      if (times.posts() > 0) {
+        Map<String, Object> seconds = new LinkedHashMap<>(); // thread-seconds of the sync's fingerprinting
+        seconds.put("fingerprint", times.total());
+        seconds.put("words", times.words());
+        seconds.put("grams", times.grams());
+        seconds.put("shingles", times.shingles());
+        seconds.put("sentence_cache_hit_rate", times.sentenceHitRate());
+        json.put("key_family_seconds", seconds);
+      }
+      return json;
+    }
+
+    @Override
+    public String consoleLine(long removed, boolean applied) {
+      NearStats n = stats;
+      return String.format("near: %,d examined, %,d near duplicates %s, %,d key lookups, %,d candidates compared, "
+              + "%,d skipped (removed by the exact pass), %,d without fingerprints %s (exact pass only), %,d truncated"
+              + " to near.max-chars, %,d exact removals re-pointed to a near survivor",
+          n.examined(), n.removed(), applied ? "removed" : "to remove", n.lookups(), n.candidates(),
+          n.skippedExact(), n.emptyTotal(), n.empty(), n.truncated(), n.repointed());
+    }
+  }
+
+  /** The near pass's stats in a report from this method; empty for another method's report. */
+  public static Optional<NearStats> stats(MethodReport report) {
+    return report instanceof Report near ? Optional.of(near.stats()) : Optional.empty();
+  }
+}
