@@ -15,7 +15,7 @@ import picocli.CommandLine;
 @Command(
     name = "dedup",
     mixinStandardHelpOptions = true,
-    version = "xiaochong dedup 0.1.0",
+    versionProvider = VersionProvider.class,
     description = {
       "Finds and removes duplicate records of a MySQL/MariaDB table: exact duplicates by an MD5 of the",
       "normalized fields, kept in a Lucene index; in each group the record keep.policy prefers is kept",

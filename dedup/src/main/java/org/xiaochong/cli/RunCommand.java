@@ -83,7 +83,8 @@ public final class RunCommand implements Callable<Integer> {
         try {
           ReportWriter.write(report, outcome);
           org.xiaochong.report.HtmlReport.write(report.resolve("report.html"), outcome.summary(), outcome.plan(),
-              database, config.table());
+              database, config.table(), options.config == null ? ""
+                  : "--config " + org.xiaochong.report.HtmlReport.shellQuote(options.config.toString()));
         } catch (RuntimeException e) {
           long moved = outcome.summary().applyTotal().moved();
           if (moved > 0) {

@@ -202,7 +202,7 @@ public final class NearMethod implements FingerprintMethod {
       Map<String, Long> empty = new LinkedHashMap<>();
       near.empty().forEach((reason, count) -> empty.put(reason.name().toLowerCase(Locale.ROOT), count));
       return new Report(new NearStats(near.recordsExamined(), near.removed(), near.skippedExact(), near.lookups(),
-          near.candidates(), empty, near.truncated(), repointed, indexAdded(), keyTimes));
+          near.candidates(), empty, near.truncated(), repointed, indexAdded(), keyTimes), config(context).minSimilarity());
     }
 
     /**
@@ -223,7 +223,8 @@ public final class NearMethod implements FingerprintMethod {
     }
   }
 
-  private record Report(NearStats stats) implements MethodReport {
+  /** The pass's work, and near.min-similarity: the least score of a near decision, the report's threshold. */
+  private record Report(NearStats stats, double minSimilarity) implements MethodReport {
     @Override
     public long examined() {
       return stats.examined();
@@ -241,6 +242,7 @@ public final class NearMethod implements FingerprintMethod {
       json.put("truncated", stats.truncated());
       json.put("repointed", stats.repointed());
       json.put("index_added", stats.indexAdded());
+      json.put("min_similarity", minSimilarity);
       NearKeyTimes.Snapshot times = stats.keyTimes();
       if (times.posts() > 0) {
         Map<String, Object> seconds = new LinkedHashMap<>(); // thread-seconds of the sync's fingerprinting
