@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import org.apache.lucene.util.IOUtils;
 import org.xiaochong.index.ExactDocumentMaker;
-import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
@@ -23,8 +23,8 @@ import org.xiaochong.source.TableSpec;
  * the time and checksum the pass decided on, so a row edited, re-dated or replaced after the index
  * was built is never removed for what it used to hold.
  *
- * <p>A removal stands when the kept row is still preferred by the keep policy ({@link
- * KeepLatestPolicy}: later time, then larger id) and the two rows are still duplicates: the same
+ * <p>A removal stands when the kept row is still preferred by the keep policy ({@link KeepPolicy},
+ * ranked on the rows as they are now: the policy's columns are read with the fingerprint columns) and the two rows are still duplicates: the same
  * exact key (as the index computes it), or by the rule of one of the methods whose removals the plan
  * holds ({@link PairCheck}). Any of those, not only the rule that found the pair: when a later
  * method removed the kept row of an earlier removal, the plan re-pointed that removal to the later
@@ -35,6 +35,8 @@ import org.xiaochong.source.TableSpec;
  */
 final class DecisionCheck implements AutoCloseable {
   private final ExactDocumentMaker exact;
+  private final KeepPolicy keepPolicy;
+  private final List<String> columns;
   private final List<String> planRules;
   private final PairCheck.Factory factory;
   /** The pair checks of {@link #planRules}, opened when first needed. */
@@ -46,6 +48,8 @@ final class DecisionCheck implements AutoCloseable {
    */
   DecisionCheck(TableSpec spec, PairCheck.Factory factory, Collection<String> planRules) {
     this.exact = new ExactDocumentMaker(spec);
+    this.keepPolicy = spec.keepPolicy();
+    this.columns = spec.fingerprintColumns();
     this.factory = factory;
     // A combined rule (exact+near) names the methods whose decisions removed the row: each may decide.
     TreeSet<String> methods = new TreeSet<>();
@@ -59,7 +63,8 @@ final class DecisionCheck implements AutoCloseable {
    * @param keptKey the exact key of {@code kept} ({@link #exactKey}; a kept row is shared by many)
    */
   boolean stillHolds(SourceRecord removed, SourceRecord kept, byte[] keptKey) {
-    if (!KeepLatestPolicy.isPreferred(kept.regTime(), kept.id(), removed.regTime(), removed.id())) {
+    if (!KeepPolicy.isPreferred(keepPolicy.rank(kept, columns), kept.id(), keepPolicy.rank(removed, columns),
+        removed.id())) {
       return false;
     }
     if (Arrays.equals(exact.exactKey(removed), keptKey)) {

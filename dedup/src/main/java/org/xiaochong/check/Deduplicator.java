@@ -22,7 +22,7 @@ import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.FingerprintMethods;
-import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.source.BadInputException;
 
 /**
@@ -38,7 +38,7 @@ import org.xiaochong.source.BadInputException;
  * }
  * }</pre>
  *
- * <p>A verdict says which record the keep policy ({@link KeepLatestPolicy}, the rule of every run)
+ * <p>A verdict says which record the keep policy ({@link KeepPolicy}, the rule of every run)
  * keeps: a new record that repeats an older one is kept ({@code keep = "new"}) and supersedes it (the
  * next run removes the older); one that repeats a newer record is the one to drop ({@code keep =
  * "existing"}). {@link #add} indexes new records and kept duplicates.
@@ -412,8 +412,8 @@ public final class Deduplicator implements AutoCloseable {
   private Verdict decide(Record record, OnlineChecker.Verdict found, boolean add) {
     // The keep policy on the incoming record and its twin. A record without an id (not stored yet)
     // is the latest insert: on a tie of times it is kept.
-    boolean keepNew = found.isNew() || KeepLatestPolicy.isPreferred(record.time(),
-        record.id() == null ? Long.MAX_VALUE : record.id(), found.keptTime(), found.keptId());
+    boolean keepNew = found.isNew() || KeepPolicy.isPreferred(config.table().keepPolicy().rank(record.time(),
+        record.fields()), record.id() == null ? Long.MAX_VALUE : record.id(), found.keptRank(), found.keptId());
     boolean added = false;
     if (add && keepNew) {
       if (record.id() == null) {

@@ -44,26 +44,30 @@ public final class OnlineChecker implements AutoCloseable {
    *
    * @param verdict {@link #NEW} or the name of the method that found its twin
    * @param keptId the id of the record it repeats (null when new)
-   * @param keptTime that record's time ({@code SourceRecord.NULL_TIME} for NULL; 0 when new), for
-   *     the keep policy
+   * @param keptRank that record's keep rank ({@code KeepPolicy#rank}; empty when new), for the keep
+   *     policy to weigh the incoming record against it
    * @param score 1.0 for an exact copy, the method's similarity for the others, 0 when new
    * @param probes each method's keys of the record, for {@link #add} (all of them when new; those of
    *     the methods asked until one found its twin otherwise)
    */
-  public record Verdict(String verdict, Long keptId, long keptTime, double score, List<Probed<?>> probes) {
+  public record Verdict(String verdict, Long keptId, long[] keptRank, double score, List<Probed<?>> probes) {
     public boolean isNew() {
       return verdict.equals(NEW);
     }
   }
 
-  /** A record's keys for one method. */
-  public record Probed<P>(MethodCheck<P> check, P probe) {
+  /**
+   * A record's keys for one method.
+   *
+   * @param record the record's columns: {@link #add} ranks it by the keep policy's columns among them
+   */
+  public record Probed<P>(MethodCheck<P> check, P probe, Map<String, String> record) {
     MethodCheck.Match find(java.util.function.LongPredicate apart) {
       return check.find(probe, apart);
     }
 
     void add(long id, long regTime) {
-      check.add(id, regTime, probe);
+      check.add(id, regTime, record, probe);
     }
   }
 
@@ -169,14 +173,14 @@ public final class OnlineChecker implements AutoCloseable {
       for (int i = 0; i < checks.size(); i++) {
         MethodCheck<?> check = checks.get(i);
         Probed<?> probed = precomputed == null || precomputed[i] == null ? OnlineChecker.probe(check, fields)
-            : probed(check, precomputed[i]);
+            : probed(check, precomputed[i], fields);
         probes.add(probed);
         MethodCheck.Match match = find(finders.get(i), probed.probe(), markedApart);
         if (match != null) {
-          return new Verdict(check.name(), match.id(), match.time(), match.score(), List.copyOf(probes));
+          return new Verdict(check.name(), match.id(), match.rank(), match.score(), List.copyOf(probes));
         }
       }
-      return new Verdict(NEW, null, 0L, 0.0, List.copyOf(probes));
+      return new Verdict(NEW, null, new long[0], 0.0, List.copyOf(probes));
     }
 
     /** The record's keys for each method that computes them elsewhere (null for the others). */
@@ -209,14 +213,14 @@ public final class OnlineChecker implements AutoCloseable {
     for (int i = 0; i < checks.size(); i++) {
       MethodCheck<?> check = checks.get(i);
       Probed<?> probed = precomputed == null || precomputed[i] == null ? probe(check, fields)
-          : probed(check, precomputed[i]);
+          : probed(check, precomputed[i], fields);
       probes.add(probed);
       MethodCheck.Match match = probed.find(markedApart);
       if (match != null) {
-        return new Verdict(check.name(), match.id(), match.time(), match.score(), List.copyOf(probes));
+        return new Verdict(check.name(), match.id(), match.rank(), match.score(), List.copyOf(probes));
       }
     }
-    return new Verdict(NEW, null, 0L, 0.0, List.copyOf(probes));
+    return new Verdict(NEW, null, new long[0], 0.0, List.copyOf(probes));
   }
 
   /** What one method compared a record with ({@link MethodCheck#explain}). */
@@ -251,12 +255,12 @@ public final class OnlineChecker implements AutoCloseable {
   }
 
   @SuppressWarnings("unchecked") // a Probers of this checker made it with this check's prober
-  private static <P> Probed<P> probed(MethodCheck<P> check, Object probe) {
-    return new Probed<>(check, (P) probe);
+  private static <P> Probed<P> probed(MethodCheck<P> check, Object probe, Map<String, String> fields) {
+    return new Probed<>(check, (P) probe, fields);
   }
 
   private static <P> Probed<P> probe(MethodCheck<P> check, Map<String, String> fields) {
-    return new Probed<>(check, check.probe(fields));
+    return new Probed<>(check, check.probe(fields), fields);
   }
 
   /** Adds a record judged new to every method's index and filter. */

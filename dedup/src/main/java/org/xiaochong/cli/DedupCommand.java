@@ -18,7 +18,8 @@ import picocli.CommandLine;
     versionProvider = VersionProvider.class,
     description = {
       "Finds and removes duplicate records of a MySQL/MariaDB table: exact duplicates by an MD5 of the",
-      "normalized fields, kept in a Lucene index; in each group the record with the latest time is kept.",
+      "normalized fields, kept in a Lucene index; in each group the record keep.policy prefers is kept",
+      "(default: the latest time).",
       "Dry run by default; --apply archives every removed row in <table>_removed (restorable)."
     },
     // The product's commands; those of other modules (demo, eval, bench, urls, zone, ...) join through

@@ -14,6 +14,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.apache.commons.codec.digest.DigestUtils;
+import org.xiaochong.policy.KeepPolicy;
 import org.apache.commons.text.similarity.LevenshteinDistance;
 import org.xiaochong.archive.ApplySettings;
 import org.xiaochong.archive.ReferencedRows;
@@ -50,6 +51,7 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     DEFAULTS.put("source.id-column", "id");
     DEFAULTS.put("source.time-column", "reg_time");
     DEFAULTS.put("source.updated-column", "");
+    DEFAULTS.put("keep.policy", KeepPolicy.LATEST);
     DEFAULTS.put("apply.referenced", "refuse");
     DEFAULTS.put("apply.delete-triggers", "refuse");
     DEFAULTS.put("fields.exact", String.join(",", TableSpec.SAMPLE_TEXT_COLUMNS));
@@ -124,7 +126,7 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     List<String> numberFields = columnsInUse(props, values, "fields.number", exactFields, nearFields);
     TableSpec table = new TableSpec(values.get("source.table"), values.get("source.id-column"),
         values.get("source.time-column"), exactFields, phoneFields, nearFields, mustMatchFields, placeFields,
-        numberFields);
+        numberFields, KeepPolicy.parse(values.get("keep.policy"), values.get("source.time-column")));
     for (String phone : table.phoneFields()) {
       if (!table.exactFields().contains(phone) && !table.nearFields().contains(phone)) {
         throw new BadInputException("fields.phone names '" + phone + "', which is in neither fields.exact nor fields.near");
@@ -220,13 +222,17 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
   }
 
   /**
-   * A digest of what decides the fingerprints (table and fields): the index records it and refuses
+   * A digest of what decides the index documents (table, fields and the keep policy's rank): the index records it and refuses
    * to be used with another.
    */
   public String fieldsDigest() {
-    return DigestUtils.md5Hex(String.join("|", table.table(), table.idColumn(), table.timeColumn(),
+    String digest = String.join("|", table.table(), table.idColumn(), table.timeColumn(),
         String.join(",", table.exactFields()), String.join(",", table.phoneFields()),
-        String.join(",", table.nearFields())));
+        String.join(",", table.nearFields()));
+    // The index keeps each record's rank under the keep policy: another policy needs another index.
+    // latest ranks by the time the index holds anyway, so its digest is the one of indexes made before
+    // keep.policy existed, and they stay usable.
+    return DigestUtils.md5Hex(table.keepPolicy().isLatest() ? digest : digest + "|keep.policy=" + table.keepPolicy());
   }
 
   /** What a method needs to open its part of {@code check} over {@code recordIndex} (read-only or writable). */

@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
     description = {
       "Brings the index up to date with the table, then finds duplicates among the records of the window",
       "(--since/--until on the time column; their duplicates are looked up in the whole table) and keeps the",
-      "latest of each group. Without --apply it only prints the plan. Without --since/--until/--full it examines",
+      "record keep.policy prefers in each group (default: the latest). Without --apply it only prints the plan. Without --since/--until/--full it examines",
       "the records indexed (added or changed) since the last applied run with this index (all on the first run)."
     })
 public final class RunCommand implements Callable<Integer> {

@@ -16,7 +16,7 @@ import org.xiaochong.fingerprint.ExactKey;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.TermHolders;
-import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.prefilter.ExactKeyFilter;
 import org.xiaochong.prefilter.FilterFile;
 import org.xiaochong.prefilter.PrefilterSettings;
@@ -24,8 +24,8 @@ import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 
 /**
- * The exact method's check: a record repeats the latest record ({@link KeepLatestPolicy}) of the
- * record index holding its exact key. The counting filter of the record keys answers "certainly
+ * The exact method's check: a record repeats the record the keep policy prefers ({@link KeepPolicy},
+ * by the ranks the index keeps) of the record index holding its exact key. The counting filter of the record keys answers "certainly
  * absent" for most new records without a lookup. The record index is the caller's: this check reads
  * it, adds to it, and commits what it added, but does not close it.
  */
@@ -34,6 +34,7 @@ final class ExactCheck implements MethodCheck<byte[]> {
   private final ExactKey exactKey;
   private final TableSpec spec;
   private final List<String> fields;
+  private final KeepPolicy keepPolicy;
   private final ExactKeyFilter filter;
   private final DirectoryReader reader;
   private final TermHolders md5Holders;
@@ -50,6 +51,7 @@ final class ExactCheck implements MethodCheck<byte[]> {
     this.exactKey = new ExactKey(spec.exactFields(), spec.phoneFields());
     this.spec = spec;
     this.fields = spec.exactFields();
+    this.keepPolicy = spec.keepPolicy();
     this.reader = index.openReader();
     try {
       this.filter = settings.enabled()
@@ -98,7 +100,7 @@ final class ExactCheck implements MethodCheck<byte[]> {
     return find(md5, id -> false);
   }
 
-  /** The latest record with the key that the incoming one is not marked apart from. */
+  /** The preferred record with the key that the incoming one is not marked apart from. */
   @Override
   public Match find(byte[] md5, LongPredicate apart) {
     return find(md5, apart, md5Holders);
@@ -130,12 +132,13 @@ final class ExactCheck implements MethodCheck<byte[]> {
   }
 
   @Override
-  public void add(long id, long regTime, byte[] md5) {
-    index.add(id, regTime, md5);
+  public void add(long id, long regTime, Map<String, String> record, byte[] md5) {
+    long[] rank = keepPolicy.rank(regTime, record);
+    index.add(id, regTime, keepPolicy.isLatest() ? null : rank, md5);
     if (filter != null) {
       filter.added(md5);
     }
-    added.put(new BytesRef(md5), new Match(id, regTime, 1.0));
+    added.put(new BytesRef(md5), new Match(id, rank, 1.0));
   }
 
   @Override
@@ -149,41 +152,47 @@ final class ExactCheck implements MethodCheck<byte[]> {
         filter == null ? 0 : filter.skipped());
   }
 
-  /** The latest record (KeepLatestPolicy) in the index with this key and not {@code apart}, or null. */
+  /** The record the keep policy prefers in the index with this key and not {@code apart}, or null. */
   private Match latestWithKey(BytesRef key, LongPredicate apart, TermHolders md5Holders) {
     long bestId = 0;
-    long bestTime = 0;
+    long[] bestRank = new long[keepPolicy.width()];
+    long[] rank = new long[keepPolicy.width()];
     boolean found = false;
     try {
       List<LeafReaderContext> leaves = reader.leaves();
       int segment = -1;
       NumericDocValues ids = null;
-      NumericDocValues times = null;
+      NumericDocValues[] ranks = new NumericDocValues[rank.length];
       for (int g = md5Holders.first(key); g != TermHolders.NO_MORE_DOCS; g = md5Holders.next()) {
         if (md5Holders.segment() != segment) { // doc values are forward-only: fresh ones per segment
           segment = md5Holders.segment();
           ids = leaves.get(segment).reader().getNumericDocValues(IndexSchema.ID);
-          times = leaves.get(segment).reader().getNumericDocValues(IndexSchema.REG_TIME);
+          for (int i = 0; i < ranks.length; i++) { // the rank is the time under latest
+            ranks[i] = leaves.get(segment).reader().getNumericDocValues(
+                keepPolicy.isLatest() ? IndexSchema.REG_TIME : IndexSchema.rankField(i));
+          }
         }
         int doc = g - leaves.get(segment).docBase;
         if (!ids.advanceExact(doc)) {
           continue;
         }
-        long time = times.advanceExact(doc) ? times.longValue() : SourceRecord.NULL_TIME;
+        for (int i = 0; i < rank.length; i++) {
+          rank[i] = ranks[i] != null && ranks[i].advanceExact(doc) ? ranks[i].longValue() : SourceRecord.NULL_TIME;
+        }
         long id = ids.longValue();
         if (apart.test(id)) {
           continue;
         }
-        if (!found || KeepLatestPolicy.isPreferred(time, id, bestTime, bestId)) {
+        if (!found || KeepPolicy.isPreferred(rank, id, bestRank, bestId)) {
           bestId = id;
-          bestTime = time;
+          System.arraycopy(rank, 0, bestRank, 0, rank.length);
           found = true;
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return found ? new Match(bestId, bestTime, 1.0) : null;
+    return found ? new Match(bestId, bestRank, 1.0) : null;
   }
 
   @Override

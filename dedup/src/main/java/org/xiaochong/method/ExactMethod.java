@@ -35,7 +35,8 @@ final class ExactMethod implements FingerprintMethod {
 
   @Override
   public MethodRun open(MethodContext context) {
-    return (RecordIndexRun) (records, plan, window) -> pass(records, plan, window, context.apart());
+    return (RecordIndexRun) (records, plan, window) -> pass(records, plan, window, context.apart(),
+        context.spec().keepPolicy());
   }
 
   /** The record index is the caller's, writable or not as it opened it. */
@@ -44,10 +45,11 @@ final class ExactMethod implements FingerprintMethod {
     return Optional.of(new ExactCheck(context.recordIndex(), context.spec(), context.prefilter(), context.notes()));
   }
 
-  private static MethodReport pass(RecordKeys records, DeletionPlan plan, Window window, ApartPairs apart) {
+  private static MethodReport pass(RecordKeys records, DeletionPlan plan, Window window, ApartPairs apart,
+      org.xiaochong.policy.KeepPolicy keepPolicy) {
     try (DirectoryReader reader = records.index().openReader()) {
       GroupPrefilter prefilter = records.filter() == null ? GroupPrefilter.NONE : records.filter();
-      ExactPass pass = new ExactPass(new IndexSnapshot(reader), prefilter, apart);
+      ExactPass pass = new ExactPass(new IndexSnapshot(reader, keepPolicy), prefilter, apart);
       if (plan.size() == 0) {
         return new Report(pass.run(window, plan));
       }

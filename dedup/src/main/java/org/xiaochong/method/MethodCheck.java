@@ -23,11 +23,11 @@ public interface MethodCheck<P> extends Closeable {
    *
    * @param id the id of the record that would be kept: among the records that qualify, the most
    *     similar one, ties broken by the keep policy
-   * @param time its time ({@code SourceRecord.NULL_TIME} for NULL), for the keep policy to weigh the
-   *     incoming record against it
+   * @param rank its keep rank ({@code KeepPolicy#rank}, as the index keeps it), for the keep policy to
+   *     weigh the incoming record against it
    * @param score 1.0 for an exact copy, else the method's similarity in [0, 1]
    */
-  record Match(long id, long time, double score) {}
+  record Match(long id, long[] rank, double score) {}
 
   /**
    * One record the method compared an incoming one with, for {@code explain}.
@@ -81,7 +81,7 @@ public interface MethodCheck<P> extends Closeable {
   /**
    * The record {@code probe} repeats, honouring the marks: {@code apart} says which records the
    * incoming one is marked apart from ({@code dedup_apart}). As the method's pass decides: the exact
-   * check takes the latest twin not marked; the near and simhash checks answer null when their best
+   * check takes the twin the keep policy prefers among those not marked; the near and simhash checks answer null when their best
    * match is marked (a person rejected the closest match). The default is the latter.
    */
   default Match find(P probe, LongPredicate apart) {
@@ -89,8 +89,13 @@ public interface MethodCheck<P> extends Closeable {
     return match == null || apart.test(match.id()) ? null : match;
   }
 
-  /** Adds a record judged new, so that later records of the stream are checked against it. */
-  void add(long id, long regTime, P probe);
+  /**
+   * Adds a record judged new, so that later records of the stream are checked against it.
+   *
+   * @param record the record's columns as given to {@link #probe}: the keep policy's rank is computed
+   *     from them and {@code regTime} ({@code KeepPolicy#rank}), as the index computes it
+   */
+  void add(long id, long regTime, Map<String, String> record, P probe);
 
   /**
    * The records {@code probe} was compared with and why each is or is not its duplicate, the most

@@ -14,13 +14,13 @@ import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.IntArrays;
 import org.xiaochong.index.TermHolders;
-import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.prefilter.GroupPrefilter;
 
 /**
  * The exact pass (seed 002, 第一步 ④-⑧): for each record of the window, look up every record of the
- * whole index with the same MD5 key; in each group of two or more keep the latest (see {@link
- * KeepLatestPolicy}) and plan the others for removal with rule {@code exact} and score 1.
+ * whole index with the same MD5 key; in each group of two or more keep the preferred record (see {@link
+ * KeepPolicy}) and plan the others for removal with rule {@code exact} and score 1.
  *
  * <p>The seed runs a Lucene TermQuery per record. We do what a TermQuery does underneath, without
  * scoring or collector overhead ({@link TermHolders}: per segment, {@code TermsEnum.seekExact(md5)}
@@ -117,19 +117,19 @@ public final class ExactPass {
   }
 
   /**
-   * Decides one group. Without marks, the preferred record ({@link KeepLatestPolicy}) is kept and the
+   * Decides one group. Without marks, the preferred record ({@link KeepPolicy}) is kept and the
    * others are removed in favour of it. With marks ({@link ApartPairs}), the members are taken in
    * preference order, each removed in favour of the first record kept so far that it is not marked
    * apart from, or kept when it is marked apart from all of them: no record is removed in favour of
-   * one it is marked apart from, the group loses every record it can, and the order (time desc, id
-   * desc: total, since ids are unique) makes the result the same on every run. In a group of three
-   * where only the newest two are marked, both stay and the third is removed for the newest.
+   * one it is marked apart from, the group loses every record it can, and the order (keep rank desc,
+   * id desc: total, since ids are unique) makes the result the same on every run. In a group of three
+   * where only the two most preferred are marked, both stay and the third is removed for the first.
    */
   private void decide(int[] group, int size, DeletionPlan plan, List<SampleGroup> samples) {
     if (apart.isEmpty()) { // only the preferred record must come first: one scan instead of a sort
       int best = 0;
       for (int i = 1; i < size; i++) {
-        if (KeepLatestPolicy.isPreferred(snapshot.time(group[i]), snapshot.id(group[i]), snapshot.time(group[best]),
+        if (KeepPolicy.isPreferred(snapshot.rank(group[i]), snapshot.id(group[i]), snapshot.rank(group[best]),
             snapshot.id(group[best]))) {
           best = i;
         }
@@ -138,8 +138,8 @@ public final class ExactPass {
       group[0] = group[best];
       group[best] = first;
     } else {
-      IntArrays.sort(group, 0, size, (a, b) -> KeepLatestPolicy.compare(snapshot.time(b), snapshot.id(b),
-          snapshot.time(a), snapshot.id(a)));
+      IntArrays.sort(group, 0, size, (a, b) -> KeepPolicy.compare(snapshot.rank(b), snapshot.id(b),
+          snapshot.rank(a), snapshot.id(a)));
     }
     int kept = group[0];
     long keptId = snapshot.id(kept);

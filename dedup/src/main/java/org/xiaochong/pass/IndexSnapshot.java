@@ -10,35 +10,90 @@ import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.FixedBitSet;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.IndexSchema;
+import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.source.SourceRecord;
 
 /**
- * A point-in-time view of the index for the passes: per global doc id, the record id, time and row
- * checksum (loaded once from doc values: 24 bytes per document, so 24 MB for a million records), and
- * the window's documents as a bit set. Not thread-safe.
+ * A point-in-time view of the index for the passes: per global doc id, the record id, time, keep rank
+ * and row checksum (loaded once from doc values: 24 bytes per document, so 24 MB for a million
+ * records, and 8 more under a keep policy other than latest), and the window's documents as a bit set.
+ * Not thread-safe.
+ *
+ * <p>{@link #rank} is one long per document, compared with {@link KeepPolicy#compare(long, long, long,
+ * long)} (larger rank first, then the larger id): the time under {@code latest}, the policy's rank
+ * under a one-column policy, and under a policy of several columns the position of the document's
+ * rank among the distinct ranks of the snapshot (equal ranks, equal positions), which orders the
+ * documents exactly as {@link KeepPolicy#compare(long[], long, long[], long)} does.
  */
 public final class IndexSnapshot {
   private final DirectoryReader reader;
   private final long[] ids;
   private final long[] times;
+  private final long[] ranks;
   private final long[] crcs;
 
+  /** A snapshot under keep.policy=latest. */
   public IndexSnapshot(DirectoryReader reader) {
+    this(reader, null);
+  }
+
+  /** @param policy the keep policy the index was built with (null: latest) */
+  public IndexSnapshot(DirectoryReader reader, KeepPolicy policy) {
     this.reader = reader;
     int maxDoc = reader.maxDoc();
     ids = new long[maxDoc];
     times = new long[maxDoc];
     crcs = new long[maxDoc];
     java.util.Arrays.fill(crcs, SourceRecord.UNKNOWN_CRC); // documents indexed before the checksum existed
+    boolean latest = policy == null || policy.isLatest();
+    long[][] columns = new long[latest ? 0 : policy.width()][maxDoc];
+    for (long[] column : columns) {
+      java.util.Arrays.fill(column, Long.MIN_VALUE); // a document without a rank ranks as NULL
+    }
     try {
       for (LeafReaderContext leaf : reader.leaves()) {
         load(leaf, IndexSchema.ID, ids);
         load(leaf, IndexSchema.REG_TIME, times);
         load(leaf, IndexSchema.ROW_CRC, crcs);
+        for (int i = 0; i < columns.length; i++) {
+          load(leaf, IndexSchema.rankField(i), columns[i]);
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    ranks = latest ? times : columns.length == 1 ? columns[0] : positions(columns, maxDoc);
+  }
+
+  /**
+   * Each document's position among the distinct ranks (columns[c][doc]), ascending: the documents
+   * sorted by rank once, equal ranks given the same position.
+   */
+  private static long[] positions(long[][] columns, int maxDoc) {
+    int[] order = new int[maxDoc];
+    for (int doc = 0; doc < maxDoc; doc++) {
+      order[doc] = doc;
+    }
+    org.xiaochong.index.IntArrays.sort(order, 0, maxDoc, (a, b) -> compareRanks(columns, a, b));
+    long[] positions = new long[maxDoc];
+    long position = 0;
+    for (int i = 0; i < maxDoc; i++) {
+      if (i > 0 && compareRanks(columns, order[i - 1], order[i]) != 0) {
+        position++;
+      }
+      positions[order[i]] = position;
+    }
+    return positions;
+  }
+
+  private static int compareRanks(long[][] columns, int a, int b) {
+    for (long[] column : columns) {
+      int c = Long.compare(column[a], column[b]);
+      if (c != 0) {
+        return c;
+      }
+    }
+    return 0;
   }
 
   private static void load(LeafReaderContext leaf, String field, long[] into) throws IOException {
@@ -69,6 +124,11 @@ public final class IndexSnapshot {
 
   public long time(int globalDoc) {
     return times[globalDoc];
+  }
+
+  /** The document's keep rank as one long: the larger is kept ({@link KeepPolicy#compare(long, long, long, long)}, ties by id). */
+  public long rank(int globalDoc) {
+    return ranks[globalDoc];
   }
 
   /**

@@ -173,4 +173,33 @@ class DedupConfigTest {
     assertThatThrownBy(() -> DedupConfig.fromProperties(both, Map.of())).isInstanceOf(BadInputException.class)
         .hasMessage("column 'region' is in both fields.place and fields.number: name it in one");
   }
+
+  @Test
+  void keepPolicy_latestKeepsTheDigestOfIndexesMadeBefore_anotherPolicyNeedsAnotherIndex() {
+    DedupConfig latest = DedupConfig.fromProperties(new Properties(), Map.of());
+    // the digest of the fields alone, as builds without keep.policy wrote it into every index
+    assertThat(latest.fieldsDigest()).isEqualTo(org.apache.commons.codec.digest.DigestUtils.md5Hex(
+        "supply_demand|id|reg_time|title,category,product,region,price,contact,phone,content|phone|title,product,content"));
+    assertThat(latest.table().keepPolicy().isLatest()).isTrue();
+    Properties earliest = new Properties();
+    earliest.setProperty("keep.policy", "earliest");
+    Properties paid = new Properties();
+    paid.setProperty("keep.policy", "paid desc, reg_time desc");
+    DedupConfig paidConfig = DedupConfig.fromProperties(paid, Map.of());
+    assertThat(DedupConfig.fromProperties(earliest, Map.of()).fieldsDigest()).isNotEqualTo(latest.fieldsDigest());
+    assertThat(paidConfig.fieldsDigest()).isNotEqualTo(latest.fieldsDigest())
+        .isNotEqualTo(DedupConfig.fromProperties(earliest, Map.of()).fieldsDigest());
+    assertThat(paidConfig.table().fingerprintColumns()).endsWith("paid");
+  }
+
+  @Test
+  void keepPolicy_badValue_oneLineNamingIt() {
+    Properties props = new Properties();
+    props.setProperty("keep.policy", "paid downwards");
+    assertThatThrownBy(() -> DedupConfig.fromProperties(props, Map.of())).isInstanceOf(BadInputException.class)
+        .hasMessageContaining("keep.policy").hasMessageContaining("paid downwards");
+    props.setProperty("keep.policy", "`paid` desc");
+    assertThatThrownBy(() -> DedupConfig.fromProperties(props, Map.of())).isInstanceOf(BadInputException.class)
+        .hasMessageContaining("keep.policy");
+  }
 }

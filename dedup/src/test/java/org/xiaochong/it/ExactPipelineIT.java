@@ -18,7 +18,7 @@ import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.posts.GroundTruth;
 import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.posts.PostLoader;
-import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.source.RecordSource;
 
@@ -51,8 +51,8 @@ class ExactPipelineIT extends DbTestSupport {
     return groups;
   }
 
-  /** The post the run keeps ({@link KeepLatestPolicy}: greatest time, NULL oldest, then the greater id). */
-  private static final Comparator<PostGenerator.Post> LATEST = (a, b) -> KeepLatestPolicy.compare(
+  /** The post the run keeps ({@link KeepPolicy}: greatest time, NULL oldest, then the greater id). */
+  private static final Comparator<PostGenerator.Post> LATEST = (a, b) -> KeepPolicy.compare(
       RecordSource.toMillis(a.regTime()), a.id(), RecordSource.toMillis(b.regTime()), b.id());
 
   @Test
@@ -114,7 +114,7 @@ class ExactPipelineIT extends DbTestSupport {
     // Checked in SQL too: every archived row is older than (or tied and lower id than) its kept row.
     Long violations = withHandle(h -> h.createQuery(
             "SELECT COUNT(*) FROM supply_demand_removed r LEFT JOIN supply_demand k ON k.id = r.dedup_kept_id"
-                + " WHERE k.id IS NULL OR NOT " + KeepLatestPolicy.sqlPreferred("k", "r", "reg_time", "id"))
+                + " WHERE k.id IS NULL OR NOT " + KeepPolicy.latest("reg_time").sqlPreferred("k", "r", "id", java.util.Set.of()))
         .mapTo(Long.class).one());
     assertThat(violations).isZero();
 

@@ -16,7 +16,7 @@ import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.posts.PostLoader;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.index.FingerprintIndex;
-import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.RunSummary;
@@ -97,7 +97,7 @@ class NearPipelineIT extends DbTestSupport {
     // Every kept record is still in the table and newer (or tied with a larger id).
     Long violations = withHandle(h -> h.createQuery(
             "SELECT COUNT(*) FROM supply_demand_removed r LEFT JOIN supply_demand k ON k.id = r.dedup_kept_id"
-                + " WHERE k.id IS NULL OR NOT " + KeepLatestPolicy.sqlPreferred("k", "r", "reg_time", "id"))
+                + " WHERE k.id IS NULL OR NOT " + KeepPolicy.latest("reg_time").sqlPreferred("k", "r", "id", java.util.Set.of()))
         .mapTo(Long.class).one());
     assertThat(violations).isZero();
     assertThat(count("supply_demand_removed")).isEqualTo(plan.size());

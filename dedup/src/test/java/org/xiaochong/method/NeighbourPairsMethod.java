@@ -11,12 +11,12 @@ import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.PairCheck;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.Window;
-import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.policy.KeepPolicy;
 
 /**
  * A fingerprint method for tests only, registered through {@code META-INF/services} as a new method
  * would be: the records with ids 10k+1 and 10k+2 count as duplicates when both are live, and the less
- * preferred of the two ({@link KeepLatestPolicy}) is removed. It reads only the record index, so it
+ * preferred of the two ({@link KeepPolicy}) is removed. It reads only the record index, so it
  * shows what the seam asks of a method and nothing else.
  */
 public final class NeighbourPairsMethod implements FingerprintMethod {
@@ -73,7 +73,7 @@ public final class NeighbourPairsMethod implements FingerprintMethod {
         if (Arrays.binarySearch(planned, first) >= 0 || Arrays.binarySearch(planned, first + 1) >= 0) {
           continue;
         }
-        boolean keepA = KeepLatestPolicy.isPreferred(snapshot.time(a), first, snapshot.time(b), first + 1);
+        boolean keepA = KeepPolicy.isPreferred(snapshot.rank(a), first, snapshot.rank(b), first + 1);
         int kept = keepA ? a : b;
         int removed = keepA ? b : a;
         plan.add(snapshot.id(removed), snapshot.id(kept), DeletionPlan.Rule.of(NAME), 1.0, snapshot.state(removed),

@@ -13,6 +13,8 @@ public final class ExactDocumentMaker implements DocumentMaker {
   private final String[] exactValues;
   private final byte[][] exactUtf8;
   private final long syncSeq;
+  private final org.xiaochong.policy.KeepPolicy keepPolicy;
+  private final List<String> columns;
 
   /** A maker for keys only ({@link #exactKey}); its documents carry sync number 0. */
   public ExactDocumentMaker(TableSpec spec) {
@@ -24,6 +26,8 @@ public final class ExactDocumentMaker implements DocumentMaker {
     this.syncSeq = syncSeq;
     this.exactKey = new ExactKey(spec.exactFields(), spec.phoneFields());
     List<String> columns = spec.fingerprintColumns();
+    this.columns = columns;
+    this.keepPolicy = spec.keepPolicy();
     this.exactColumns = spec.exactFields().stream().mapToInt(columns::indexOf).toArray();
     this.exactValues = new String[exactColumns.length];
     this.exactUtf8 = new byte[exactColumns.length][];
@@ -45,6 +49,12 @@ public final class ExactDocumentMaker implements DocumentMaker {
 
   @Override
   public Document make(SourceRecord record) {
-    return IndexSchema.document(record.id(), record.regTime(), exactKey(record), record.rowCrc(), syncSeq);
+    return IndexSchema.document(record.id(), record.regTime(), storedRank(record), exactKey(record), record.rowCrc(),
+        syncSeq);
+  }
+
+  /** The rank the record's document keeps ({@link IndexSchema#storedRank}; null under keep.policy=latest). */
+  public long[] storedRank(SourceRecord record) {
+    return IndexSchema.storedRank(keepPolicy, record, columns);
   }
 }

@@ -40,6 +40,8 @@ public final class ExactSegmentIndexer implements RecordIndexer {
   private long[] ids = new long[1024];
   private long[] crcs = new long[1024];
   private long[] times = new long[1024];
+  /** The keep rank's columns, each per document; none under keep.policy=latest. */
+  private long[][] ranks;
   private byte[] md5s = new byte[16 * 1024];
   private int size;
 
@@ -58,6 +60,7 @@ public final class ExactSegmentIndexer implements RecordIndexer {
     this.segmentKeys = segmentKeys;
     this.segmentDocs = segmentDocs;
     this.syncSeq = index.syncSeq();
+    this.ranks = new long[spec.keepPolicy().isLatest() ? 0 : spec.keepPolicy().width()][1024];
   }
 
   @Override
@@ -67,11 +70,20 @@ public final class ExactSegmentIndexer implements RecordIndexer {
       ids = Arrays.copyOf(ids, capacity);
       times = Arrays.copyOf(times, capacity);
       crcs = Arrays.copyOf(crcs, capacity);
+      for (int i = 0; i < ranks.length; i++) {
+        ranks[i] = Arrays.copyOf(ranks[i], capacity);
+      }
       md5s = Arrays.copyOf(md5s, 16 * capacity);
     }
     ids[size] = record.id();
     times[size] = record.regTime();
     crcs[size] = record.rowCrc();
+    if (ranks.length > 0) {
+      long[] rank = keys.storedRank(record);
+      for (int i = 0; i < ranks.length; i++) {
+        ranks[i][size] = rank[i];
+      }
+    }
     System.arraycopy(keys.exactKey(record), 0, md5s, 16 * size, 16);
     if (++size == segmentDocs) {
       finish();
@@ -81,7 +93,7 @@ public final class ExactSegmentIndexer implements RecordIndexer {
   @Override
   public void finish() {
     if (size > 0) {
-      index.addSegment(new ExactSegmentReader(ids, times, md5s, crcs, syncSeq, size));
+      index.addSegment(new ExactSegmentReader(ids, times, ranks, md5s, crcs, syncSeq, size));
       segmentKeys.added(md5s, size);
       size = 0;
     }

@@ -56,13 +56,16 @@ import org.apache.lucene.index.BaseTermsEnum;
  */
 final class ExactSegmentReader extends LeafReader {
   /** Field layout of the exact index, read from a real one-document index so it cannot drift. */
-  private static final FieldInfos FIELD_INFOS = schemaFieldInfos();
+  private static final FieldInfos FIELD_INFOS = schemaFieldInfos(0);
   private static final int KEY_BYTES = 16;
 
   private final long[] ids;
   private final long[] times;
   private final byte[] keys;
   private final long[] crcs;
+  /** The keep rank's columns ({@link IndexSchema#rankField}), each per document; empty under keep.policy=latest. */
+  private final long[][] ranks;
+  private final FieldInfos fieldInfos;
   private final long[] syncSeq;
   private final int maxDoc;
   /** Doc numbers in (key, doc) order: a term is a run of equal keys, its postings the run's docs. */
@@ -80,6 +83,13 @@ final class ExactSegmentReader extends LeafReader {
    * @param size documents: the first {@code size} entries of the arrays
    */
   ExactSegmentReader(long[] ids, long[] times, byte[] keys, long[] crcs, long syncSeq, int size) {
+    this(ids, times, new long[0][], keys, crcs, syncSeq, size);
+  }
+
+  /** @param ranks the keep rank's columns, each per document ({@link IndexSchema#storedRank}); none under latest */
+  ExactSegmentReader(long[] ids, long[] times, long[][] ranks, byte[] keys, long[] crcs, long syncSeq, int size) {
+    this.ranks = ranks;
+    this.fieldInfos = ranks.length == 0 ? FIELD_INFOS : schemaFieldInfos(ranks.length);
     this.ids = ids;
     this.times = times;
     this.keys = keys;
@@ -157,10 +167,12 @@ final class ExactSegmentReader extends LeafReader {
     return c != 0 ? c : Long.compareUnsigned(word(keys, KEY_BYTES * a + 8), word(keys, KEY_BYTES * b + 8));
   }
 
-  private static FieldInfos schemaFieldInfos() {
+  /** The fields of an exact document with a keep rank of {@code rankColumns} longs. */
+  private static FieldInfos schemaFieldInfos(int rankColumns) {
     try (ByteBuffersDirectory directory = new ByteBuffersDirectory();
         IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig(new KeywordAnalyzer()))) {
-      writer.addDocument(IndexSchema.document(0, 0, new byte[KEY_BYTES], 0, 0));
+      writer.addDocument(IndexSchema.document(0, 0, rankColumns == 0 ? null : new long[rankColumns],
+          new byte[KEY_BYTES], 0, 0));
       writer.commit();
       try (DirectoryReader reader = DirectoryReader.open(directory)) {
         return reader.leaves().get(0).reader().getFieldInfos();
@@ -182,7 +194,7 @@ final class ExactSegmentReader extends LeafReader {
       case IndexSchema.REG_TIME -> times;
       case IndexSchema.ROW_CRC -> crcs;
       case IndexSchema.SYNC_SEQ -> syncSeq; // one value for every document
-      default -> null;
+      default -> rankValues(field);
     };
     if (values == null) {
       return null;
@@ -222,6 +234,15 @@ final class ExactSegmentReader extends LeafReader {
         return maxDoc;
       }
     };
+  }
+
+  private long[] rankValues(String field) {
+    for (int i = 0; i < ranks.length; i++) {
+      if (IndexSchema.rankField(i).equals(field)) {
+        return ranks[i];
+      }
+    }
+    return null;
   }
 
   @Override
@@ -451,7 +472,7 @@ final class ExactSegmentReader extends LeafReader {
 
   @Override
   public FieldInfos getFieldInfos() {
-    return FIELD_INFOS;
+    return fieldInfos;
   }
 
   @Override

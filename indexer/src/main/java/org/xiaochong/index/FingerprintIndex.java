@@ -175,8 +175,9 @@ public final class FingerprintIndex implements Closeable {
       String fields = userData.get(IndexSchema.USER_DATA_FIELDS);
       if (!fieldsDigest.equals(fields)) {
         throw new BadInputException(
-            "index.dir " + path + " was built for another table or field list (fields.*, source.*): "
-                + "rebuild it with `dedup index --rebuild` or point index.dir elsewhere");
+            "index.dir " + path + " was built for another table, field list or keep policy (fields.*, source.*, keep.policy): "
+                + "rebuild it with `dedup index --rebuild` (`dedup run --rebuild-index` rebuilds the methods' own"
+                + " indexes too) or point index.dir elsewhere");
       }
     }
   }
@@ -201,7 +202,12 @@ public final class FingerprintIndex implements Closeable {
    * unknown and re-reads the row from the table (or drops it when the table has no such row).
    */
   public void add(long id, long regTime, byte[] md5) {
-    addDocument(IndexSchema.document(id, regTime, md5, org.xiaochong.source.SourceRecord.UNKNOWN_CRC, syncSeq));
+    add(id, regTime, null, md5);
+  }
+
+  /** As {@link #add(long, long, byte[])} with the record's keep rank ({@link IndexSchema#storedRank}; null under latest). */
+  public void add(long id, long regTime, long[] rank, byte[] md5) {
+    addDocument(IndexSchema.document(id, regTime, rank, md5, org.xiaochong.source.SourceRecord.UNKNOWN_CRC, syncSeq));
   }
 
   /** The index's id (a UUID kept in the commit user data; a rebuilt index gets a new one). */

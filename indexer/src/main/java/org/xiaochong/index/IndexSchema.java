@@ -12,6 +12,7 @@ import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.util.BytesRef;
+import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.source.SourceRecord;
 
 /**
@@ -24,6 +25,9 @@ import org.xiaochong.source.SourceRecord;
  * md5        term (16 raw bytes)                binary       the exact pass's term query
  * row_crc    -                                  numeric      the change checks of the sync and the apply (RowChecksum)
  * sync_seq   -                                  numeric      the run's window: records indexed since a run
+ * keep_rank  -                                  numeric      the keep policy's rank (KeepPolicy), one field per
+ *                                                            column: keep_rank, keep_rank.1, …; absent under
+ *                                                            keep.policy=latest, whose rank is reg_time
  * </pre>
  *
  * {@code row_crc} is the checksum of the fingerprint columns ({@code RowChecksum}); with {@code
@@ -47,6 +51,8 @@ public final class IndexSchema {
   public static final String MD5 = "md5";
   public static final String ROW_CRC = "row_crc";
   static final String SYNC_SEQ = "sync_seq";
+  /** The first column of the keep policy's rank; the others are {@link #rankField}. */
+  public static final String KEEP_RANK = "keep_rank";
 
   /** Commit user data keys. */
   static final String USER_DATA_VERSION = "xiaochong.fingerprint-version";
@@ -70,6 +76,45 @@ public final class IndexSchema {
     return numeric(leaves, doc, REG_TIME, SourceRecord.NULL_TIME);
   }
 
+  /** The doc-values field of the rank's {@code column}-th long ({@link KeepPolicy#rank}). */
+  public static String rankField(int column) {
+    return column == 0 ? KEEP_RANK : KEEP_RANK + "." + column;
+  }
+
+  /**
+   * The rank an index document keeps for {@code record} ({@link KeepPolicy#rank}), or null under
+   * {@code latest}, whose rank is the time the document holds anyway.
+   *
+   * @param columns the columns the record was read with ({@link org.xiaochong.source.TableSpec#fingerprintColumns})
+   */
+  public static long[] storedRank(KeepPolicy policy, SourceRecord record, List<String> columns) {
+    return policy.isLatest() ? null : policy.rank(record, columns);
+  }
+
+  /** Adds the rank's fields to a document (none when {@code rank} is null: {@code latest}). */
+  public static void addRank(Document doc, long[] rank) {
+    if (rank != null) {
+      for (int i = 0; i < rank.length; i++) {
+        doc.add(new NumericDocValuesField(rankField(i), rank[i]));
+      }
+    }
+  }
+
+  /**
+   * The rank of a document given by its index-wide number under {@code policy}: its time under {@code
+   * latest}, else the {@code keep_rank} fields (a missing one ranks as NULL).
+   */
+  public static long[] rank(List<LeafReaderContext> leaves, int doc, KeepPolicy policy) throws IOException {
+    if (policy.isLatest()) {
+      return new long[] {time(leaves, doc)};
+    }
+    long[] rank = new long[policy.width()];
+    for (int i = 0; i < rank.length; i++) {
+      rank[i] = numeric(leaves, doc, rankField(i), Long.MIN_VALUE);
+    }
+    return rank;
+  }
+
   private static long numeric(List<LeafReaderContext> leaves, int doc, String field, long missing) throws IOException {
     LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
     NumericDocValues values = leaf.reader().getNumericDocValues(field);
@@ -81,7 +126,13 @@ public final class IndexSchema {
    * @param syncSeq the number of the sync that indexes the record
    */
   static Document document(long id, long regTime, byte[] md5, long rowCrc, long syncSeq) {
+    return document(id, regTime, null, md5, rowCrc, syncSeq);
+  }
+
+  /** @param rank the record's keep rank ({@link #storedRank}; null under {@code latest}) */
+  static Document document(long id, long regTime, long[] rank, byte[] md5, long rowCrc, long syncSeq) {
     Document doc = new Document();
+    addRank(doc, rank);
     doc.add(new NumericDocValuesField(ID, id));
     doc.add(new NumericDocValuesField(REG_TIME, regTime));
     BytesRef key = new BytesRef(md5);

@@ -28,10 +28,14 @@ public final class NearDocumentMaker implements DocumentMaker {
   private final int[] placeColumns;
   private final List<String> numberFields;
   private final int[] numberColumns;
+  private final org.xiaochong.policy.KeepPolicy keepPolicy;
+  private final List<String> columns;
 
   public NearDocumentMaker(TableSpec spec, TopTermsMd5 fingerprinter) {
     this.fingerprinter = fingerprinter;
     List<String> columns = spec.fingerprintColumns();
+    this.columns = columns;
+    this.keepPolicy = spec.keepPolicy();
     List<Integer> text = new ArrayList<>();
     List<Integer> phone = new ArrayList<>();
     for (String field : spec.nearFields()) {
@@ -89,7 +93,9 @@ public final class NearDocumentMaker implements DocumentMaker {
   @Override
   public Document make(SourceRecord record) {
     Fingerprints fingerprints = fingerprint(record);
-    return NearSchema.document(record.id(), record.regTime(), record.rowCrc(), fingerprints, fingerprinter.config().pre(),
-        matchKeys(record), evidence(record, fingerprints));
+    Document doc = NearSchema.document(record.id(), record.regTime(), record.rowCrc(), fingerprints,
+        fingerprinter.config().pre(), matchKeys(record), evidence(record, fingerprints));
+    IndexSchema.addRank(doc, IndexSchema.storedRank(keepPolicy, record, columns));
+    return doc;
   }
 }

@@ -201,6 +201,16 @@ public final class RecordSource {
               "source.time-column '" + spec.timeColumn() + "' of table '" + spec.table()
                   + "' must be DATETIME, TIMESTAMP or DATE");
         }
+        for (String column : spec.keepPolicy().valueColumns()) {
+          requireColumn("keep.policy", column, lower, all);
+          int type = types.get(lower.indexOf(column.toLowerCase(Locale.ROOT)));
+          if (!KEEP_POLICY_TYPES.contains(type)) {
+            throw new BadInputException("keep.policy column '" + column + "' of table '" + spec.table() + "' is "
+                + meta.getColumnTypeName(lower.indexOf(column.toLowerCase(Locale.ROOT)) + 1)
+                + ": it must be an integer (TINYINT … BIGINT, BOOLEAN, YEAR) or a DATE, DATETIME or TIMESTAMP column"
+                + " (text orders by collation, decimals by value: neither is ranked the same way in Java and SQL)");
+          }
+        }
         requireUniqueId(handle);
         return all;
       } catch (SQLException e) {
@@ -229,6 +239,11 @@ public final class RecordSource {
           + " e.g. ALTER TABLE " + TableSpec.quote(spec.table()) + " ADD PRIMARY KEY (" + TableSpec.quote(spec.idColumn()) + ")");
     }
   }
+
+  /** JDBC types a keep.policy column may have: integers and dates, ranked alike by the index and the server. */
+  private static final java.util.Set<Integer> KEEP_POLICY_TYPES = java.util.Set.of(Types.TINYINT, Types.SMALLINT,
+      Types.INTEGER, Types.BIGINT, Types.BIT, Types.BOOLEAN, Types.DATE, Types.TIMESTAMP,
+      Types.TIMESTAMP_WITH_TIMEZONE);
 
   private void requireColumn(String key, String column, List<String> lower, List<String> all) {
     if (!lower.contains(column.toLowerCase(Locale.ROOT))) {

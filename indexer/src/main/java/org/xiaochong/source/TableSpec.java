@@ -4,6 +4,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.xiaochong.policy.KeepPolicy;
 
 /**
  * Which table to read and which of its columns matter. Every name is a validated SQL identifier,
@@ -25,6 +26,8 @@ import java.util.regex.Pattern;
  * @param numberFields columns whose first number identifies the item (quantity, area, price): when
  *     two records both have one, of the same unit, and they differ by more than 20 %, the difference
  *     counts against them (may be empty)
+ * @param keepPolicy which record of a group is kept ({@code keep.policy}); its columns other than the
+ *     time column are read with the fingerprint columns
  */
 public record TableSpec(
     String table,
@@ -35,7 +38,8 @@ public record TableSpec(
     List<String> nearFields,
     List<String> mustMatchFields,
     List<String> placeFields,
-    List<String> numberFields) {
+    List<String> numberFields,
+    KeepPolicy keepPolicy) {
 
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]{0,63}");
 
@@ -70,6 +74,31 @@ public record TableSpec(
     if (new LinkedHashSet<>(exactFields).size() != exactFields.size()) {
       throw new BadInputException("fields.exact " + exactFields + " names a column twice");
     }
+    if (keepPolicy == null) {
+      keepPolicy = KeepPolicy.latest(timeColumn);
+    } else if (!keepPolicy.timeColumn().equals(timeColumn)) {
+      throw new IllegalArgumentException("keep.policy was made for time column " + keepPolicy.timeColumn()
+          + ", not " + timeColumn);
+    }
+    for (String column : keepPolicy.valueColumns()) {
+      if (column.equalsIgnoreCase(idColumn)) {
+        throw new BadInputException("keep.policy names the id column '" + column + "': ties are always broken by"
+            + " the larger id, leave it out");
+      }
+    }
+  }
+
+  /** A table kept by {@code latest} ({@link KeepPolicy#latest}). */
+  public TableSpec(String table, String idColumn, String timeColumn, List<String> exactFields, List<String> phoneFields,
+      List<String> nearFields, List<String> mustMatchFields, List<String> placeFields, List<String> numberFields) {
+    this(table, idColumn, timeColumn, exactFields, phoneFields, nearFields, mustMatchFields, placeFields, numberFields,
+        null);
+  }
+
+  /** This table with another keep policy. */
+  public TableSpec withKeepPolicy(KeepPolicy policy) {
+    return new TableSpec(table, idColumn, timeColumn, exactFields, phoneFields, nearFields, mustMatchFields,
+        placeFields, numberFields, policy);
   }
 
   /** A table without place or number fields. */
@@ -101,7 +130,8 @@ public record TableSpec(
 
   /**
    * Columns to read for fingerprints: the exact fields, then near, must-match, place and number fields
-   * not already in them.
+   * not already in them, then the keep policy's columns other than the time column (so the row
+   * checksum covers them: a row whose policy value changed is indexed again with its new rank).
    */
   public List<String> fingerprintColumns() {
     Set<String> columns = new LinkedHashSet<>(exactFields);
@@ -109,6 +139,7 @@ public record TableSpec(
     columns.addAll(mustMatchFields);
     columns.addAll(placeFields);
     columns.addAll(numberFields);
+    columns.addAll(keepPolicy.valueColumns());
     return List.copyOf(columns);
   }
 

@@ -20,7 +20,7 @@ import org.xiaochong.fingerprint.NearKeyTimes;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.near.NearMethod;
 import org.xiaochong.method.near.NearStats;
-import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.posts.GroundTruth;
 import org.xiaochong.posts.PostLoader;
 import org.xiaochong.progress.Progress;
@@ -309,7 +309,7 @@ final class BenchCommand implements Callable<Integer> {
       // A row goes when a twin is kept over it.
       h.execute("CREATE TABLE sqlbench_doomed (id BIGINT PRIMARY KEY) ENGINE=InnoDB AS"
           + " SELECT DISTINCT a.id FROM supply_demand_sqlbench a JOIN supply_demand_sqlbench b ON a.md5 = b.md5"
-          + " AND " + KeepLatestPolicy.sqlPreferred("b", "a", "reg_time", "id"));
+          + " AND " + KeepPolicy.latest("reg_time").sqlPreferred("b", "a", "id", java.util.Set.of()));
       seconds.put("select", (System.nanoTime() - t) / 1e9);
       t = System.nanoTime();
       h.execute("DELETE s FROM supply_demand_sqlbench s JOIN sqlbench_doomed d ON s.id = d.id");

@@ -49,7 +49,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   record Post(Fingerprints fingerprints, long[] matchKeys, Evidence evidence) {}
 
   /** A record added in this stream (the reader does not see it). */
-  private record Added(long id, long time, NearRule.Stored keys) {}
+  private record Added(long id, long[] rank, NearRule.Stored keys) {}
 
   private final FingerprintIndex nearIndex;
   private final DirectoryReader reader;
@@ -62,6 +62,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   private final TableSpec spec;
   private final NearDocumentMaker maker;
   private final List<String> columns;
+  private final org.xiaochong.policy.KeepPolicy keepPolicy;
   private final List<Added> session = new ArrayList<>();
   /** Near key → indexes into {@link #session} of the added records holding it. */
   private final Map<Long, List<Integer>> sessionHolders = new HashMap<>();
@@ -80,6 +81,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     this.filterDir = recordIndex.path().resolve(FilterFile.DIR);
     this.config = config;
     this.columns = spec.fingerprintColumns();
+    this.keepPolicy = spec.keepPolicy();
     DirectoryReader opened = null;
     try {
       opened = nearIndex.openReader();
@@ -169,7 +171,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   @Override
   public List<Candidate> explain(Post post, int limit) {
     List<Candidate> candidates = new ArrayList<>();
-    compare(post, (record, candidate, id, time, weight) -> {
+    compare(post, (record, candidate, id, rank, weight) -> {
       NearRule.Failure failure = NearRule.why(record, candidate, config, weight);
       candidates.add(new Candidate(id, NearRule.similarity(record, candidate, weight),
           NearSimilarity.sharedCount(record.keys(), candidate.keys()), failure == null ? Candidate.DUPLICATE
@@ -182,7 +184,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
 
   /** Receives each candidate a record is compared with. */
   private interface Comparison {
-    void consider(NearRule.Stored record, NearRule.Keys candidate, long candidateId, long candidateTime,
+    void consider(NearRule.Stored record, NearRule.Keys candidate, long candidateId, long[] candidateRank,
         NearRule.KeyWeights weight);
   }
 
@@ -226,11 +228,11 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
       }
       for (int doc : docs) {
         comparison.consider(record, IndexedNearKeys.of(leaves, doc), IndexSchema.id(leaves, doc),
-            IndexSchema.time(leaves, doc), weight);
+            IndexSchema.rank(leaves, doc, keepPolicy), weight);
       }
       for (int s : added) {
         Added candidate = session.get(s);
-        comparison.consider(record, candidate.keys(), candidate.id(), candidate.time(), weight);
+        comparison.consider(record, candidate.keys(), candidate.id(), candidate.rank(), weight);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -242,29 +244,29 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     private final LongPredicate apart;
     private boolean found;
     private long id;
-    private long time;
+    private long[] rank;
     private double similarity;
 
     Best(LongPredicate apart) {
       this.apart = apart;
     }
 
-    void consider(NearRule.Stored record, NearRule.Keys candidate, long candidateId, long candidateTime,
+    void consider(NearRule.Stored record, NearRule.Keys candidate, long candidateId, long[] candidateRank,
         NearRule.KeyWeights weight) {
       if (!NearRule.isNearDuplicate(record, candidate, config, weight)) {
         return;
       }
       double s = NearRule.similarity(record, candidate, weight);
-      if (!found || NearRule.isBetter(s, candidateTime, candidateId, similarity, time, id)) {
+      if (!found || NearRule.isBetter(s, candidateRank, candidateId, similarity, rank, id)) {
         found = true;
         id = candidateId;
-        time = candidateTime;
+        rank = candidateRank;
         similarity = s;
       }
     }
 
     Match match() {
-      return found && !apart.test(id) ? new Match(id, time, similarity) : null;
+      return found && !apart.test(id) ? new Match(id, rank, similarity) : null;
     }
   }
 
@@ -295,10 +297,13 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   }
 
   @Override
-  public void add(long id, long regTime, Post post) {
+  public void add(long id, long regTime, Map<String, String> record, Post post) {
     Fingerprints fingerprints = post.fingerprints();
-    nearIndex.addDocument(NearSchema.document(id, regTime, org.xiaochong.source.SourceRecord.UNKNOWN_CRC, fingerprints,
-        config.pre(), post.matchKeys(), post.evidence()));
+    long[] rank = keepPolicy.rank(regTime, record);
+    org.apache.lucene.document.Document doc = NearSchema.document(id, regTime, org.xiaochong.source.SourceRecord.UNKNOWN_CRC,
+        fingerprints, config.pre(), post.matchKeys(), post.evidence());
+    IndexSchema.addRank(doc, keepPolicy.isLatest() ? null : rank);
+    nearIndex.addDocument(doc);
     addedDocuments++;
     if (fingerprints.outcome() != NearOutcome.OK) {
       return;
@@ -311,7 +316,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
       }
       holders.add(session.size());
     }
-    session.add(new Added(id, regTime, keys));
+    session.add(new Added(id, rank, keys));
   }
 
   @Override

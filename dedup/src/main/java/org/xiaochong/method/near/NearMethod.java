@@ -192,7 +192,7 @@ public final class NearMethod implements FingerprintMethod {
     public MethodReport pass(RecordKeys records, DeletionPlan plan, Window window) {
       NearPass.Result near;
       try (DirectoryReader reader = index.openReader()) {
-        near = new NearPass(new IndexSnapshot(reader), config(context), context.threads(), context.apart())
+        near = new NearPass(new IndexSnapshot(reader, context.spec().keepPolicy()), config(context), context.threads(), context.apart())
             .run(window, plan.removedIdsSorted(), plan);
       } catch (IOException e) {
         throw new UncheckedIOException(e);

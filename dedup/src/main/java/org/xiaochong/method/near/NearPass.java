@@ -21,7 +21,7 @@ import org.xiaochong.fingerprint.NearOutcome;
 import org.xiaochong.fingerprint.NearSimilarity;
 import org.xiaochong.index.IntArrays;
 import org.xiaochong.index.NearSchema;
-import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.Window;
 
@@ -30,8 +30,9 @@ import org.xiaochong.pass.Window;
  * q-grams, optionally shingles) compared by shared count and IDF-weighted Jaccard similarity, each
  * key weighing its idf in this index ({@link NearSimilarity#idf}, {@link NearRule#isNearDuplicate}).
  *
- * <p>Greedy, newest first, in three steps. The live documents of the near index are ordered by (time
- * desc, id desc). (1) Each record's looked-up keys are chosen ({@link NearCandidates#select}: its phone
+ * <p>Greedy, newest first, in three steps ("newest" is the most preferred by the keep policy, {@link
+ * KeepPolicy}: the latest time under the default). The live documents of the near index are ordered
+ * by (keep rank desc, id desc). (1) Each record's looked-up keys are chosen ({@link NearCandidates#select}: its phone
  * keys, and its rarest keys of each family), on every core. (2) Each record of the window is compared
  * with every newer record it meets ({@link NearCandidateIndex}: a shared phone, or one of its rarest
  * keys), on every core; the near duplicates among them ({@link NearRule#isNearDuplicate}) are kept best
@@ -404,8 +405,8 @@ public final class NearPass {
           continue; // the merge would remove a record in favour of one it is marked apart from
         }
         double linkage = groups.averageLinkage(group, root, keysOf, config, weight);
-        if (linkage >= config.minSimilarity() && (best < 0 || NearRule.isBetter(linkage, snapshot.time(root),
-            snapshot.id(root), bestLinkage, snapshot.time(best), snapshot.id(best)))) {
+        if (linkage >= config.minSimilarity() && (best < 0 || NearRule.isBetter(linkage, snapshot.rank(root),
+            snapshot.id(root), bestLinkage, snapshot.rank(best), snapshot.id(best)))) {
           best = root;
           bestLinkage = linkage;
         }
@@ -489,13 +490,13 @@ public final class NearPass {
     return added;
   }
 
-  /** Orders docs by preference, the kept one first ({@link KeepLatestPolicy}: time desc, id desc). */
+  /** Orders docs by preference, the kept one first ({@link KeepPolicy}: rank desc, id desc). */
   private void sortNewestFirst(int[] docs, int n) {
     IntArrays.sort(docs, 0, n, this::compareNewestFirst);
   }
 
   /** Negative when doc {@code a} is kept over doc {@code b}: the newest-first order. */
   private int compareNewestFirst(int a, int b) {
-    return KeepLatestPolicy.compare(snapshot.time(b), snapshot.id(b), snapshot.time(a), snapshot.id(a));
+    return KeepPolicy.compare(snapshot.rank(b), snapshot.id(b), snapshot.rank(a), snapshot.id(a));
   }
 }

@@ -7,7 +7,7 @@ import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.fingerprint.NearSimilarity;
 import org.xiaochong.index.NearSchema;
-import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.policy.KeepPolicy;
 
 /**
  * The near-duplicate rule, shared by the near pass ({@link NearPass}), the online check ({@code
@@ -493,14 +493,24 @@ public final class NearRule {
   }
 
   /**
-   * Whether a near duplicate (similarity, time, id) beats the best one so far: more similar, or as
-   * similar and kept over it by {@link KeepLatestPolicy}, so the record points to the latest copy. The
-   * first one always wins when {@code bestSimilarity} is negative.
+   * Whether a near duplicate (similarity, keep rank, id) beats the best one so far: more similar, or as
+   * similar and kept over it by the keep policy ({@link KeepPolicy#compare(long, long, long, long)}), so
+   * the record points to the copy that is kept. The first one always wins when {@code bestSimilarity}
+   * is negative.
    */
-  public static boolean isBetter(double similarity, long time, long id, double bestSimilarity, long bestTime, long bestId) {
+  public static boolean isBetter(double similarity, long rank, long id, double bestSimilarity, long bestRank, long bestId) {
     if (similarity != bestSimilarity) {
       return similarity > bestSimilarity;
     }
-    return KeepLatestPolicy.isPreferred(time, id, bestTime, bestId);
+    return KeepPolicy.isPreferred(rank, id, bestRank, bestId);
+  }
+
+  /** As {@link #isBetter(double, long, long, double, long, long)} with whole ranks ({@link KeepPolicy#rank}). */
+  public static boolean isBetter(double similarity, long[] rank, long id, double bestSimilarity, long[] bestRank,
+      long bestId) {
+    if (similarity != bestSimilarity) {
+      return similarity > bestSimilarity;
+    }
+    return KeepPolicy.isPreferred(rank, id, bestRank, bestId);
   }
 }

@@ -14,7 +14,7 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.xiaochong.method.MethodCheck;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSchema;
-import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.simhash.Simhash64;
 import org.xiaochong.simhash.SimhashIndex;
 import org.xiaochong.source.SourceRecord;
@@ -31,7 +31,7 @@ import org.xiaochong.source.TableSpec;
  */
 final class SimhashCheck implements MethodCheck<Long> {
   /** A record added in this stream (the reader does not see it). */
-  private record Added(long id, long time, long simhash) {}
+  private record Added(long id, long[] rank, long simhash) {}
 
   private final FingerprintIndex index;
   private final DirectoryReader reader;
@@ -39,6 +39,7 @@ final class SimhashCheck implements MethodCheck<Long> {
   private final Simhash64 simhash;
   private final SimhashDocumentMaker maker;
   private final List<String> columns;
+  private final KeepPolicy keepPolicy;
   private final List<Added> session = new ArrayList<>();
   /** Block term (block, value) → indexes into {@link #session} of the added records holding it. */
   private final Map<Integer, List<Integer>> sessionBlocks = new HashMap<>();
@@ -50,6 +51,7 @@ final class SimhashCheck implements MethodCheck<Long> {
     this.index = index;
     this.config = config;
     this.columns = spec.fingerprintColumns();
+    this.keepPolicy = spec.keepPolicy();
     try {
       this.reader = index.openReader();
     } catch (RuntimeException e) {
@@ -93,7 +95,8 @@ final class SimhashCheck implements MethodCheck<Long> {
     try {
       List<LeafReaderContext> leaves = reader.leaves();
       for (SimhashIndex.Hit hit : SimhashIndex.search(reader, value, config.maxDistance())) {
-        nearest.consider(hit.distance(), IndexSchema.id(leaves, hit.doc()), IndexSchema.time(leaves, hit.doc()));
+        nearest.consider(hit.distance(), IndexSchema.id(leaves, hit.doc()),
+            IndexSchema.rank(leaves, hit.doc(), keepPolicy));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -103,7 +106,7 @@ final class SimhashCheck implements MethodCheck<Long> {
         Added added = session.get(s);
         int distance = Simhash64.distance(value, added.simhash());
         if (distance <= config.maxDistance()) {
-          nearest.consider(distance, added.id(), added.time());
+          nearest.consider(distance, added.id(), added.rank());
         }
       }
     }
@@ -116,24 +119,24 @@ final class SimhashCheck implements MethodCheck<Long> {
     private boolean found;
     private int distance;
     private long id;
-    private long time;
+    private long[] rank;
 
     Nearest(LongPredicate apart) {
       this.apart = apart;
     }
 
-    void consider(int candidateDistance, long candidateId, long candidateTime) {
+    void consider(int candidateDistance, long candidateId, long[] candidateRank) {
       if (!found || candidateDistance < distance || (candidateDistance == distance
-          && KeepLatestPolicy.isPreferred(candidateTime, candidateId, time, id))) {
+          && KeepPolicy.isPreferred(candidateRank, candidateId, rank, id))) {
         found = true;
         distance = candidateDistance;
         id = candidateId;
-        time = candidateTime;
+        rank = candidateRank;
       }
     }
 
     Match match() {
-      return found && !apart.test(id) ? new Match(id, time, (Simhash64.BITS - distance) / (double) Simhash64.BITS) : null;
+      return found && !apart.test(id) ? new Match(id, rank, (Simhash64.BITS - distance) / (double) Simhash64.BITS) : null;
     }
   }
 
@@ -145,16 +148,18 @@ final class SimhashCheck implements MethodCheck<Long> {
 
   /** Adds the record's document (without its fingerprint when it has none, as the indexer does). */
   @Override
-  public void add(long id, long regTime, Long value) {
+  public void add(long id, long regTime, Map<String, String> record, Long value) {
+    long[] rank = keepPolicy.rank(regTime, record);
     Document doc = new Document();
     doc.add(new NumericDocValuesField(IndexSchema.ID, id));
     doc.add(new NumericDocValuesField(IndexSchema.REG_TIME, regTime));
+    IndexSchema.addRank(doc, keepPolicy.isLatest() ? null : rank);
     if (value != null) {
       SimhashIndex.addFields(doc, value);
       for (int block = 0; block < SimhashIndex.BLOCKS; block++) {
         sessionBlocks.computeIfAbsent(blockKey(block, value), k -> new ArrayList<>()).add(session.size());
       }
-      session.add(new Added(id, regTime, value));
+      session.add(new Added(id, rank, value));
     }
     index.addDocument(doc);
     added++;

@@ -8,6 +8,7 @@ import org.apache.lucene.document.Document;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.xiaochong.index.DocumentMaker;
 import org.xiaochong.index.IndexSchema;
+import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.simhash.Simhash64;
 import org.xiaochong.simhash.SimhashIndex;
 import org.xiaochong.source.SourceRecord;
@@ -25,6 +26,8 @@ final class SimhashDocumentMaker implements DocumentMaker {
   private final Simhash64 simhash;
   private final int[] columns;
   private final FeatureFrequencies frequencies;
+  private final KeepPolicy keepPolicy;
+  private final List<String> recordColumns;
   private final StringBuilder text = new StringBuilder();
   private final double[] sums = new double[Simhash64.BITS];
 
@@ -33,18 +36,22 @@ final class SimhashDocumentMaker implements DocumentMaker {
    * @param frequencies the frozen frequencies for tf-idf weights, or null for tf weights
    */
   SimhashDocumentMaker(TableSpec spec, SimhashConfig config, Simhash64 simhash, FeatureFrequencies frequencies) {
-    this(simhash, config.fields().stream().mapToInt(spec.fingerprintColumns()::indexOf).toArray(), frequencies);
+    this(simhash, config.fields().stream().mapToInt(spec.fingerprintColumns()::indexOf).toArray(), frequencies,
+        spec.keepPolicy(), spec.fingerprintColumns());
   }
 
-  private SimhashDocumentMaker(Simhash64 simhash, int[] columns, FeatureFrequencies frequencies) {
+  private SimhashDocumentMaker(Simhash64 simhash, int[] columns, FeatureFrequencies frequencies, KeepPolicy keepPolicy,
+      List<String> recordColumns) {
     this.simhash = simhash;
     this.columns = columns;
     this.frequencies = frequencies;
+    this.keepPolicy = keepPolicy;
+    this.recordColumns = recordColumns;
   }
 
   /** A maker like this one with its own buffers, for another thread. */
   SimhashDocumentMaker copy() {
-    return new SimhashDocumentMaker(simhash, columns, frequencies);
+    return new SimhashDocumentMaker(simhash, columns, frequencies, keepPolicy, recordColumns);
   }
 
   /** The fingerprint of the record's fields, or null when their text has no features. */
@@ -99,6 +106,7 @@ final class SimhashDocumentMaker implements DocumentMaker {
     doc.add(new NumericDocValuesField(IndexSchema.ID, record.id()));
     doc.add(new NumericDocValuesField(IndexSchema.REG_TIME, record.regTime()));
     doc.add(new NumericDocValuesField(IndexSchema.ROW_CRC, record.rowCrc()));
+    IndexSchema.addRank(doc, IndexSchema.storedRank(keepPolicy, record, recordColumns));
     Long fingerprint = fingerprint(record);
     if (fingerprint != null) {
       SimhashIndex.addFields(doc, fingerprint);

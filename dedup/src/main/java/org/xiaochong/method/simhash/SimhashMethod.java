@@ -198,7 +198,7 @@ public final class SimhashMethod implements FingerprintMethod {
     public MethodReport pass(RecordKeys records, DeletionPlan plan, Window window) {
       SimhashPass.Result result;
       try (DirectoryReader reader = index.openReader()) {
-        result = new SimhashPass(new IndexSnapshot(reader), config.maxDistance(), context.apart()).run(window, plan);
+        result = new SimhashPass(new IndexSnapshot(reader, context.spec().keepPolicy()), config.maxDistance(), context.apart()).run(window, plan);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

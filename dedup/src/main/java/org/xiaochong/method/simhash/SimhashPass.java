@@ -13,7 +13,7 @@ import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.TermHolders;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.Window;
-import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.simhash.Simhash64;
 import org.xiaochong.simhash.SimhashIndex;
 
@@ -22,7 +22,7 @@ import org.xiaochong.simhash.SimhashIndex;
  * fingerprint, the records within Hamming distance k: its four {@link SimhashIndex} block terms looked
  * up ({@link TermHolders}), each candidate's full value checked ({@code Long.bitCount(a ^ b) <= k}), as
  * {@link SimhashIndex#search} does, with one cursor and the values loaded once for the whole pass. Of
- * each such pair the less preferred record ({@link KeepLatestPolicy}) is removed in favour of the
+ * each such pair the less preferred record ({@link KeepPolicy}) is removed in favour of the
  * other, scored by the likeness (64 - d) / 64. Records already in the plan, or removed earlier in this
  * pass, take no part. Of a pair marked apart ({@link ApartPairs}) neither is removed for the other, and
  * a record whose most preferred match is marked apart from it is kept (as in the near pass: another
@@ -153,7 +153,7 @@ final class SimhashPass {
   }
 
   private boolean preferred(int a, int b) {
-    return KeepLatestPolicy.isPreferred(snapshot.time(a), snapshot.id(a), snapshot.time(b), snapshot.id(b));
+    return KeepPolicy.isPreferred(snapshot.rank(a), snapshot.id(a), snapshot.rank(b), snapshot.id(b));
   }
 
   private void add(DeletionPlan plan, DeletionPlan.Rule rule, int removedDoc, int keptDoc, int distance) {
@@ -181,7 +181,7 @@ final class SimhashPass {
     return values;
   }
 
-  /** The documents of {@code docs}, the most preferred ({@link KeepLatestPolicy}) first. */
+  /** The documents of {@code docs}, the most preferred ({@link KeepPolicy}) first. */
   private int[] preferredFirst(FixedBitSet docs) {
     int[] order = new int[docs.cardinality()];
     int n = 0;
@@ -208,7 +208,7 @@ final class SimhashPass {
       }
 
       private int byPreference(int a, int b) {
-        return -KeepLatestPolicy.compare(snapshot.time(a), snapshot.id(a), snapshot.time(b), snapshot.id(b));
+        return -KeepPolicy.compare(snapshot.rank(a), snapshot.id(a), snapshot.rank(b), snapshot.id(b));
       }
 
       @Override

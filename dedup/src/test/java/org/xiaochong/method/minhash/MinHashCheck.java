@@ -13,7 +13,7 @@ import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.TermHolders;
 import org.xiaochong.method.MethodCheck;
-import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.policy.KeepPolicy;
 
 /**
  * The minhash method's check: a record repeats the most similar record of the minhash index (or of
@@ -21,19 +21,21 @@ import org.xiaochong.policy.KeepLatestPolicy;
  * signature positions; of equally similar ones the one the keep policy prefers. Owns the index.
  */
 final class MinHashCheck implements MethodCheck<int[]> {
-  private record Added(long id, long time, int[] signature) {}
+  private record Added(long id, long[] rank, int[] signature) {}
 
   private final FingerprintIndex index;
   private final DirectoryReader reader;
   private final int[][] signatures;
   private final MinHashSignatures maker;
   private final double threshold;
+  private final KeepPolicy keepPolicy;
   private final List<Added> session = new ArrayList<>();
   private long lookups;
 
   /** Takes over {@code index} (closed by {@link #close}, and here on failure). */
-  MinHashCheck(FingerprintIndex index, MinHashSignatures maker, double threshold) {
+  MinHashCheck(FingerprintIndex index, MinHashSignatures maker, KeepPolicy keepPolicy, double threshold) {
     this.index = index;
+    this.keepPolicy = keepPolicy;
     this.maker = maker;
     this.threshold = threshold;
     try {
@@ -67,7 +69,7 @@ final class MinHashCheck implements MethodCheck<int[]> {
     }
     lookups++;
     long bestId = 0;
-    long bestTime = 0;
+    long[] bestRank = null;
     double best = -1;
     try {
       TermHolders holders = new TermHolders(reader.leaves(), MinHashSignatures.BAND_FIELD);
@@ -76,12 +78,12 @@ final class MinHashCheck implements MethodCheck<int[]> {
             doc = holders.next()) {
           double similarity = MinHashSignatures.similarity(signature, signatures[doc]);
           long id = IndexSchema.id(reader.leaves(), doc);
-          long time = IndexSchema.time(reader.leaves(), doc);
+          long[] rank = IndexSchema.rank(reader.leaves(), doc, keepPolicy);
           if (similarity >= threshold && (similarity > best
-              || (similarity == best && KeepLatestPolicy.isPreferred(time, id, bestTime, bestId)))) {
+              || (similarity == best && KeepPolicy.isPreferred(rank, id, bestRank, bestId)))) {
             best = similarity;
             bestId = id;
-            bestTime = time;
+            bestRank = rank;
           }
         }
       }
@@ -91,23 +93,25 @@ final class MinHashCheck implements MethodCheck<int[]> {
     for (Added added : session) {
       double similarity = MinHashSignatures.similarity(signature, added.signature());
       if (similarity >= threshold && (similarity > best
-          || (similarity == best && KeepLatestPolicy.isPreferred(added.time(), added.id(), bestTime, bestId)))) {
+          || (similarity == best && KeepPolicy.isPreferred(added.rank(), added.id(), bestRank, bestId)))) {
         best = similarity;
         bestId = added.id();
-        bestTime = added.time();
+        bestRank = added.rank();
       }
     }
-    return best < 0 || apart.test(bestId) ? null : new Match(bestId, bestTime, best);
+    return best < 0 || apart.test(bestId) ? null : new Match(bestId, bestRank, best);
   }
 
   @Override
-  public void add(long id, long regTime, int[] signature) {
+  public void add(long id, long regTime, Map<String, String> record, int[] signature) {
+    long[] rank = keepPolicy.rank(regTime, record);
     Document doc = new Document();
     doc.add(new NumericDocValuesField(IndexSchema.ID, id));
     doc.add(new NumericDocValuesField(IndexSchema.REG_TIME, regTime));
+    IndexSchema.addRank(doc, keepPolicy.isLatest() ? null : rank);
     if (signature != null) {
       MinHashSignatures.addFields(doc, signature);
-      session.add(new Added(id, regTime, signature));
+      session.add(new Added(id, rank, signature));
     }
     index.addDocument(doc);
   }

@@ -99,7 +99,8 @@ public final class MinHashMethod implements FingerprintMethod {
     }
     FingerprintIndex index = writable ? FingerprintIndex.open(context.indexDir(this), digest(context), false)
         : FingerprintIndex.openReadOnly(context.indexDir(this), digest(context));
-    return Optional.of(new MinHashCheck(index, new MinHashSignatures(context.spec()), threshold(context.settings())));
+    return Optional.of(new MinHashCheck(index, new MinHashSignatures(context.spec()), context.spec().keepPolicy(),
+        threshold(context.settings())));
   }
 
   /** Both rows' signatures made as the indexer makes them, alike in at least the threshold's share. */
@@ -132,7 +133,8 @@ public final class MinHashMethod implements FingerprintMethod {
     public MethodReport pass(RecordKeys records, DeletionPlan plan, Window window) {
       MinHashPass.Result result;
       try (var reader = index.openReader()) {
-        result = new MinHashPass(reader, threshold(context.settings()), context.apart()).run(window, plan);
+        result = new MinHashPass(reader, context.spec().keepPolicy(), threshold(context.settings()),
+            context.apart()).run(window, plan);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

@@ -11,10 +11,10 @@ import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.TermHolders;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.Window;
-import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.policy.KeepPolicy;
 
 /**
- * The minhash pass: the window's live records, the most preferred ({@link KeepLatestPolicy}) first;
+ * The minhash pass: the window's live records, the most preferred ({@link KeepPolicy}) first;
  * for each, the records sharing one of its band terms whose signatures agree in at least the
  * threshold's share of positions. The less preferred of each such pair is removed in favour of the
  * other, and a record is removed in favour of its most similar more preferred match, as the simhash
@@ -28,8 +28,8 @@ final class MinHashPass {
   private final double threshold;
   private final ApartPairs apart;
 
-  MinHashPass(DirectoryReader reader, double threshold, ApartPairs apart) {
-    this.snapshot = new IndexSnapshot(reader);
+  MinHashPass(DirectoryReader reader, KeepPolicy keepPolicy, double threshold, ApartPairs apart) {
+    this.snapshot = new IndexSnapshot(reader, keepPolicy);
     this.threshold = threshold;
     this.apart = apart;
   }
@@ -44,8 +44,8 @@ final class MinHashPass {
     DeletionPlan.Rule rule = DeletionPlan.Rule.of(MinHashMethod.NAME);
     long matches = 0;
     Integer[] order = IntStream.range(0, snapshot.maxDoc()).filter(examined::get).boxed().toArray(Integer[]::new);
-    Arrays.sort(order, Comparator.comparing((Integer d) -> d, (a, b) -> -KeepLatestPolicy.compare(
-        snapshot.time(a), snapshot.id(a), snapshot.time(b), snapshot.id(b))));
+    Arrays.sort(order, Comparator.comparing((Integer d) -> d, (a, b) -> -KeepPolicy.compare(
+        snapshot.rank(a), snapshot.id(a), snapshot.rank(b), snapshot.id(b))));
     for (int doc : order) {
       if (signatures[doc] == null || removedNow.get(doc) || Arrays.binarySearch(planned, snapshot.id(doc)) >= 0) {
         continue;
@@ -90,7 +90,7 @@ final class MinHashPass {
   }
 
   private boolean preferred(int a, int b) {
-    return KeepLatestPolicy.isPreferred(snapshot.time(a), snapshot.id(a), snapshot.time(b), snapshot.id(b));
+    return KeepPolicy.isPreferred(snapshot.rank(a), snapshot.id(a), snapshot.rank(b), snapshot.id(b));
   }
 
   private void add(DeletionPlan plan, DeletionPlan.Rule rule, int removed, int kept, double similarity) {

@@ -40,9 +40,13 @@ final class MinHashSignatures implements DocumentMaker {
 
   private final List<String> fields;
   private final int[] columns;
+  private final org.xiaochong.policy.KeepPolicy keepPolicy;
+  private final List<String> readable;
 
   MinHashSignatures(TableSpec spec) {
     List<String> readable = spec.fingerprintColumns();
+    this.readable = readable;
+    this.keepPolicy = spec.keepPolicy();
     this.fields = spec.nearFields();
     this.columns = fields.stream().mapToInt(readable::indexOf).toArray();
   }
@@ -143,6 +147,7 @@ final class MinHashSignatures implements DocumentMaker {
     doc.add(new NumericDocValuesField(IndexSchema.ID, record.id()));
     doc.add(new NumericDocValuesField(IndexSchema.REG_TIME, record.regTime()));
     doc.add(new NumericDocValuesField(IndexSchema.ROW_CRC, record.rowCrc()));
+    IndexSchema.addRank(doc, IndexSchema.storedRank(keepPolicy, record, readable));
     int[] signature = of(record);
     if (signature != null) {
       addFields(doc, signature);

@@ -21,7 +21,7 @@ import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.Window;
-import org.xiaochong.policy.KeepLatestPolicy;
+import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.simhash.SimhashIndex;
 
 class SimhashPassTest {
@@ -36,13 +36,21 @@ class SimhashPassTest {
 
   private static DeletionPlan run(Map<Long, Long> simhashes, int maxDistance, Window window, DeletionPlan plan,
       ApartPairs apart) throws IOException {
+    return run(simhashes, maxDistance, window, plan, apart, KeepPolicy.latest("reg_time"));
+  }
+
+  /** As above under {@code policy}: the rank of record id is its time (id), or NULL for ids divisible by 10. */
+  private static DeletionPlan run(Map<Long, Long> simhashes, int maxDistance, Window window, DeletionPlan plan,
+      ApartPairs apart, KeepPolicy policy) throws IOException {
     try (Directory dir = new ByteBuffersDirectory();
         IndexWriter writer = new IndexWriter(dir, new IndexWriterConfig())) {
       int added = 0;
       for (Map.Entry<Long, Long> entry : simhashes.entrySet()) {
         Document doc = new Document();
         doc.add(new NumericDocValuesField(IndexSchema.ID, entry.getKey()));
-        doc.add(new NumericDocValuesField(IndexSchema.REG_TIME, entry.getKey()));
+        long time = policy.isLatest() || entry.getKey() % 10 != 0 ? entry.getKey() : org.xiaochong.source.SourceRecord.NULL_TIME;
+        doc.add(new NumericDocValuesField(IndexSchema.REG_TIME, time));
+        IndexSchema.addRank(doc, policy.isLatest() ? null : policy.rank(time, Map.of()));
         SimhashIndex.addFields(doc, entry.getValue());
         writer.addDocument(doc);
         if (++added % 500 == 0) {
@@ -51,7 +59,7 @@ class SimhashPassTest {
       }
       writer.commit();
       try (DirectoryReader reader = DirectoryReader.open(dir)) {
-        new SimhashPass(new IndexSnapshot(reader), maxDistance, apart).run(window, plan);
+        new SimhashPass(new IndexSnapshot(reader, policy), maxDistance, apart).run(window, plan);
         return plan;
       }
     }
@@ -63,6 +71,21 @@ class SimhashPassTest {
       assertThat(keptByRemoved.put(plan.removedId(i), plan.keptId(i))).as("removed once").isNull();
     }
     return keptByRemoved;
+  }
+
+  @Test
+  void run_earliest_keepsTheOldestOfEachPair_aNullTimeNever() throws IOException {
+    long base = 0x0123_4567_89ab_cdefL;
+    Map<Long, Long> records = new java.util.TreeMap<>(Map.of(
+        1L, base, 2L, base ^ 0b11L, 3L, base ^ 0b1L, // one group: 1 is the oldest
+        10L, ~base, 11L, ~base ^ 0b1L)); // 10 has no time: 11 is kept though newer
+    KeepPolicy earliest = KeepPolicy.parse("earliest", "reg_time");
+
+    Map<Long, Long> removed = removals(run(records, 3, Window.ALL, new DeletionPlan(), ApartPairs.NONE, earliest));
+
+    assertThat(removed).isEqualTo(Map.of(2L, 1L, 3L, 1L, 10L, 11L));
+    assertThat(removals(run(records, 3, Window.ALL, new DeletionPlan())))
+        .isEqualTo(Map.of(1L, 3L, 2L, 3L, 10L, 11L));
   }
 
   @Test
@@ -135,7 +158,7 @@ class SimhashPassTest {
     for (long a : ids) {
       long best = a;
       for (long b : ids) {
-        if (Long.bitCount(records.get(a) ^ records.get(b)) <= 3 && KeepLatestPolicy.isPreferred(b, b, best, best)) {
+        if (Long.bitCount(records.get(a) ^ records.get(b)) <= 3 && KeepPolicy.isPreferred(b, b, best, best)) {
           best = b;
         }
       }
