@@ -1,6 +1,7 @@
 package org.xiaochong.bench;
 
 import static org.xiaochong.bench.SeedWorkload.buildWorkload;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandles;
@@ -12,7 +13,6 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
@@ -21,14 +21,12 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.store.NIOFSDirectory;
 import org.xiaochong.bench.SeedStores.LuceneStore;
 import org.xiaochong.bench.SeedStores.MemoryStore;
 import org.xiaochong.bench.SeedStores.Store;
 import org.xiaochong.bench.SeedWorkload.Workload;
 import org.xiaochong.bloom.CountingBloomFilter;
 import org.xiaochong.bloom.FilterShape;
-import org.xiaochong.bloom.Fingerprint;
 import org.xiaochong.urls.UrlCanonicalizer;
 
 /**
@@ -46,21 +44,21 @@ import org.xiaochong.urls.UrlCanonicalizer;
  *     [--batch 10000] [--directory mmap|nio] [--data PATH|none] [--skip-memory]
  * </pre>
  *
- * <p>The default run takes about 4 minutes on 2 shared cores (bench/RESULTS.md). {@code --data none}
- * forces synthetic URLs; {@code --skip-memory} drops the HashSet-store rows.
+ * <p>The default run takes about 4 minutes on 2 shared cores (bench/RESULTS.md). {@code --data
+ * none} forces synthetic URLs; {@code --skip-memory} drops the HashSet-store rows.
  *
  * <p><b>Workload.</b> A stream of {@code size} URLs; each is new with probability {@code
  * --new-share} (default 0.6, the seed's 60 % new / 40 % repeated), otherwise it repeats an earlier
  * distinct URL chosen uniformly. Distinct URLs come from the 48,009 real, distinct URLs of {@code
- * data/urls/kasztp-urlset/urlset.csv} (UTF-8 with BOM; looked up as {@code
- * ../shared/data/...} relative to the working directory, then {@code /work/shared/data/...}),
- * "repeated and varied": round r of the list derives a new URL from each base deterministically (a
- * {@code page=r} query parameter, a path segment {@code /sr}, or both), so every derived URL is
- * distinct; a derived URL whose canonical form was already produced is skipped. Without the folder,
- * synthetic URLs are generated and the output says so. A repeat is emitted in a different surface
- * form (an added {@code #fragment} or an upper-case {@code HTTP://} scheme) so the canonicalizer has
- * work to do; every URL is canonicalized with {@link UrlCanonicalizer} (query order kept) and keyed by
- * the MD5 of its canonical form. The stream of each size is a prefix of the largest one.
+ * data/urls/kasztp-urlset/urlset.csv} (UTF-8 with BOM; looked up as {@code ../shared/data/...}
+ * relative to the working directory, then {@code /work/shared/data/...}), "repeated and varied":
+ * round r of the list derives a new URL from each base deterministically (a {@code page=r} query
+ * parameter, a path segment {@code /sr}, or both), so every derived URL is distinct; a derived URL
+ * whose canonical form was already produced is skipped. Without the folder, synthetic URLs are
+ * generated and the output says so. A repeat is emitted in a different surface form (an added
+ * {@code #fragment} or an upper-case {@code HTTP://} scheme) so the canonicalizer has work to do;
+ * every URL is canonicalized with {@link UrlCanonicalizer} (query order kept) and keyed by the MD5
+ * of its canonical form. The stream of each size is a prefix of the largest one.
  *
  * <p><b>What is timed.</b> Only the dedup step: fingerprint in, check, insert if new, plus a final
  * commit of the index. Canonicalization and MD5 are the same work in both variants; they are done
@@ -75,15 +73,15 @@ import org.xiaochong.urls.UrlCanonicalizer;
  * reopened from the writer ({@link DirectoryReader#openIfChanged(DirectoryReader, IndexWriter)},
  * which flushes a segment to disk) and the set is cleared, so the set never holds more than one
  * batch: this is how a Lucene-backed key store is kept exact and read-your-writes (Elasticsearch's
- * version map plays the role of the set). Default writer config: 16 MB RAM buffer, TieredMergePolicy,
- * ConcurrentMergeScheduler (merges run on a background thread). The default {@code
- * FSDirectory.open} is an MMapDirectory: the index files (22 MB at 2M URLs, 1.2M docs) stay in the OS page
- * cache on a machine with spare RAM, so a lookup costs page-cache memory accesses and the term
- * dictionary walk of each segment, not disk seeks. That is realistic for an index that fits in RAM;
- * {@code --directory nio} makes every block read a {@code pread} system call instead. The index
- * directory is deleted after each run. The refCount update of the seed's store (on each duplicate)
- * is left out of both variants: every duplicate reaches the store in both, so it would add the same
- * cost to A and B.
+ * version map plays the role of the set). Default writer config: 16 MB RAM buffer,
+ * TieredMergePolicy, ConcurrentMergeScheduler (merges run on a background thread). The default
+ * {@code FSDirectory.open} is an MMapDirectory: the index files (22 MB at 2M URLs, 1.2M docs) stay
+ * in the OS page cache on a machine with spare RAM, so a lookup costs page-cache memory accesses
+ * and the term dictionary walk of each segment, not disk seeks. That is realistic for an index that
+ * fits in RAM; {@code --directory nio} makes every block read a {@code pread} system call instead.
+ * The index directory is deleted after each run. The refCount update of the seed's store (on each
+ * duplicate) is left out of both variants: every duplicate reaches the store in both, so it would
+ * add the same cost to A and B.
  *
  * <p><b>Variants</b>, on the same stream, alternated A, B, A, B, ... with a fresh index each time:
  *
@@ -141,8 +139,11 @@ public final class SeedExperiment {
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
         switch (a) {
-          case "--sizes" -> sizes =
-              Arrays.stream(args[++i].split(",")).mapToLong(s -> Long.parseLong(s.trim())).toArray();
+          case "--sizes" ->
+              sizes =
+                  Arrays.stream(args[++i].split(","))
+                      .mapToLong(s -> Long.parseLong(s.trim()))
+                      .toArray();
           case "--new-share" -> newShare = Double.parseDouble(args[++i]);
           case "--dir" -> dir = Paths.get(args[++i]);
           case "--reps" -> reps = Integer.parseInt(args[++i]);
@@ -234,7 +235,10 @@ public final class SeedExperiment {
         lookups,
         falsePositives,
         nanos,
-        store.describe() + "; filter " + filter.memoryBytes() / 1_000_000.0 + " MB, saturated="
+        store.describe()
+            + "; filter "
+            + filter.memoryBytes() / 1_000_000.0
+            + " MB, saturated="
             + filter.saturatedCounters());
   }
 
@@ -307,16 +311,31 @@ public final class SeedExperiment {
         System.out.printf(
             Locale.ROOT,
             "  size %,d rep %d: A %.2f s (%s) | B %.2f s (%s)%n",
-            n, r + 1, a.nanos() / 1e9, a.store(), b.nanos() / 1e9, b.store());
+            n,
+            r + 1,
+            a.nanos() / 1e9,
+            a.store(),
+            b.nanos() / 1e9,
+            b.store());
       }
       double mA = median(ta) / 1e9;
       double mB = median(tb) / 1e9;
-      rows.add(String.format(
-          Locale.ROOT,
-          "| %,d | %,d | %,d | %,d | %.2fx | %.2f s | %.2f s | %.2fx | %,d | %.2f / %.2f | %.2fx |",
-          n, truth, a.lookups(), b.lookups(), (double) a.lookups() / b.lookups(), mA, mB,
-          mA / mB, b.falsePositives(), mA * 1e6 / n, mB * 1e6 / n,
-          (mA * 1e6 / n + prepUs) / (mB * 1e6 / n + prepUs)));
+      rows.add(
+          String.format(
+              Locale.ROOT,
+              "| %,d | %,d | %,d | %,d | %.2fx | %.2f s | %.2f s | %.2fx | %,d | %.2f / %.2f | %.2fx |",
+              n,
+              truth,
+              a.lookups(),
+              b.lookups(),
+              (double) a.lookups() / b.lookups(),
+              mA,
+              mB,
+              mA / mB,
+              b.falsePositives(),
+              mA * 1e6 / n,
+              mB * 1e6 / n,
+              (mA * 1e6 / n + prepUs) / (mB * 1e6 / n + prepUs)));
 
       if (!o.skipMemory()) {
         long[] ma = new long[o.reps()];
@@ -331,10 +350,17 @@ public final class SeedExperiment {
         }
         double xa = median(ma) / 1e9;
         double yb = median(mb) / 1e9;
-        memRows.add(String.format(
-            Locale.ROOT,
-            "| %,d | %,d | %,d | %.3f s | %.3f s | %.2fx | %,d |",
-            n, x.lookups(), y.lookups(), xa, yb, xa / yb, y.falsePositives()));
+        memRows.add(
+            String.format(
+                Locale.ROOT,
+                "| %,d | %,d | %,d | %.3f s | %.3f s | %.2fx | %,d |",
+                n,
+                x.lookups(),
+                y.lookups(),
+                xa,
+                yb,
+                xa / yb,
+                y.falsePositives()));
       }
     }
 
@@ -343,7 +369,10 @@ public final class SeedExperiment {
         "%nOn-disk Lucene store, median of %d runs; filter m = %d x expected distinct, k = %d,"
             + " 4-bit counters. Timed: dedup step only (canonicalize + MD5 = %.2f us per URL,"
             + " the same in A and B, excluded).%n%n",
-        o.reps(), COUNTERS_PER_KEY, HASHES, w.prepNanosPerItem() / 1000);
+        o.reps(),
+        COUNTERS_PER_KEY,
+        HASHES,
+        w.prepNanosPerItem() / 1000);
     System.out.println(
         "| size | distinct | store lookups A | store lookups B | lookup ratio | time A | time B"
             + " | speed-up | FP count | us/URL A / B | speed-up incl. canonicalize + MD5 |");
@@ -385,13 +414,15 @@ public final class SeedExperiment {
       return;
     }
     try (Stream<Path> walk = Files.walk(p)) {
-      walk.sorted(Comparator.reverseOrder()).forEach(f -> {
-        try {
-          Files.delete(f);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      walk.sorted(Comparator.reverseOrder())
+          .forEach(
+              f -> {
+                try {
+                  Files.delete(f);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -2,6 +2,7 @@ package org.xiaochong.bench;
 
 import static org.xiaochong.bench.SeedExperiment.LONG_BE;
 import static org.xiaochong.bench.SeedExperiment.deleteTree;
+
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -26,7 +27,10 @@ import org.apache.lucene.util.BytesRef;
 import org.xiaochong.bloom.CountingBloomFilter;
 import org.xiaochong.bloom.Fingerprint;
 
-/** The fingerprint stores of {@link SeedExperiment}: Lucene on disk (the seed's store) and a HashSet. */
+/**
+ * The fingerprint stores of {@link SeedExperiment}: Lucene on disk (the seed's store) and a
+ * HashSet.
+ */
 final class SeedStores {
   private static final String FIELD = "md5";
 
@@ -63,8 +67,9 @@ final class SeedStores {
       this.path = path;
       this.batch = batch;
       this.directory = nio ? new NIOFSDirectory(path) : FSDirectory.open(path);
-      this.writer = new IndexWriter(directory, new IndexWriterConfig().setOpenMode(
-          IndexWriterConfig.OpenMode.CREATE));
+      this.writer =
+          new IndexWriter(
+              directory, new IndexWriterConfig().setOpenMode(IndexWriterConfig.OpenMode.CREATE));
       this.reader = DirectoryReader.open(writer);
       // addDocument copies the bytes into the indexing buffer, so one field can be reused.
       doc.add(new StringField(FIELD, new BytesRef(docKey), Field.Store.NO));

@@ -3,6 +3,7 @@ package org.xiaochong.bench;
 import static org.xiaochong.bench.SeedExperiment.LONG_BE;
 import static org.xiaochong.bench.SeedExperiment.SEED;
 import static org.xiaochong.bench.SeedExperiment.URLSET;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,7 +23,9 @@ import org.xiaochong.bench.SeedExperiment.Options;
 import org.xiaochong.bloom.Fingerprint;
 import org.xiaochong.urls.UrlCanonicalizer;
 
-/** The URL stream of {@link SeedExperiment}: real URLs repeated and varied, their canonical MD5s. */
+/**
+ * The URL stream of {@link SeedExperiment}: real URLs repeated and varied, their canonical MD5s.
+ */
 final class SeedWorkload {
 
   private SeedWorkload() {}
@@ -54,13 +57,22 @@ final class SeedWorkload {
     String source;
     if (data != null) {
       bases = readUrlset(data);
-      source = "real URLs: " + data.toAbsolutePath().normalize() + " (" + bases.size()
-          + " rows), repeated and varied";
+      source =
+          "real URLs: "
+              + data.toAbsolutePath().normalize()
+              + " ("
+              + bases.size()
+              + " rows), repeated and varied";
     } else {
       bases = syntheticBases(48_009);
-      source = "SYNTHETIC URLs (" + (forceSynthetic ? "--data none" : URLSET
-          + " not found under ../shared or /work/shared") + "): "
-          + bases.size() + " generated bases, repeated and varied";
+      source =
+          "SYNTHETIC URLs ("
+              + (forceSynthetic
+                  ? "--data none"
+                  : URLSET + " not found under ../shared or /work/shared")
+              + "): "
+              + bases.size()
+              + " generated bases, repeated and varied";
     }
     int n = Math.toIntExact(o.sizes()[o.sizes().length - 1]);
     SplittableRandom rnd = new SplittableRandom(SEED);
@@ -173,8 +185,7 @@ final class SeedWorkload {
   }
 
   static Path findUrlset() {
-    for (Path p :
-        List.of(Paths.get("..", "shared", URLSET), Paths.get("/work/shared", URLSET))) {
+    for (Path p : List.of(Paths.get("..", "shared", URLSET), Paths.get("/work/shared", URLSET))) {
       if (Files.isRegularFile(p)) {
         return p;
       }
@@ -215,8 +226,15 @@ final class SeedWorkload {
     List<String> out = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       out.add(
-          "www.site" + r.nextInt(5_000) + "." + tlds[r.nextInt(tlds.length)] + "/"
-              + words[r.nextInt(words.length)] + "/" + i + ".html");
+          "www.site"
+              + r.nextInt(5_000)
+              + "."
+              + tlds[r.nextInt(tlds.length)]
+              + "/"
+              + words[r.nextInt(words.length)]
+              + "/"
+              + i
+              + ".html");
     }
     return out;
   }

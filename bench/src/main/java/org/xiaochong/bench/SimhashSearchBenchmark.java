@@ -36,8 +36,8 @@ import org.xiaochong.simhash.SimhashIndex;
  * {@code Long.bitCount(a ^ b) <= 3}. Both return the number of hits. The fingerprints are uniform
  * random (SplittableRandom seed 42), the index is an MMapDirectory in a temporary folder (what
  * FSDirectory.open picks on Linux; ByteBuffersDirectory was ~2.5x slower per query here) merged to
- * one segment. Queries: 4,096, half an indexed fingerprint with 0..3 bits flipped (at least one hit), half
- * random (almost always none), read as {@code queries[i++ & MASK]}.
+ * one segment. Queries: 4,096, half an indexed fingerprint with 0..3 bits flipped (at least one
+ * hit), half random (almost always none), read as {@code queries[i++ & MASK]}.
  *
  * <p>Also the per-feature hash: the first 8 bytes of MD5 ({@link Simhash64#hash}) against Guava's
  * Murmur3-128 on 4-character shingles.
@@ -52,7 +52,9 @@ import org.xiaochong.simhash.SimhashIndex;
 @Measurement(iterations = 3, time = 2)
 // One fork: building the 1M-document index takes ~10-20 s of setup per fork. 2 GB holds the index
 // (~40 MB) and the IndexWriter's buffer with room to spare.
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class SimhashSearchBenchmark {
 
   static final int FINGERPRINTS = 1_000_000;
@@ -90,7 +92,8 @@ public class SimhashSearchBenchmark {
       }
       path = Files.createTempDirectory("simhash-bench");
       directory = new MMapDirectory(path);
-      try (IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig().setRAMBufferSizeMB(256))) {
+      try (IndexWriter writer =
+          new IndexWriter(directory, new IndexWriterConfig().setRAMBufferSizeMB(256))) {
         for (long value : values) {
           Document document = new Document();
           SimhashIndex.addFields(document, value);
@@ -161,6 +164,8 @@ public class SimhashSearchBenchmark {
   @Benchmark
   @OutputTimeUnit(TimeUnit.NANOSECONDS)
   public long featureHashMurmur3(Shingles state) {
-    return Hashing.murmur3_128().hashString(state.shingles[state.next++ & MASK], StandardCharsets.UTF_8).asLong();
+    return Hashing.murmur3_128()
+        .hashString(state.shingles[state.next++ & MASK], StandardCharsets.UTF_8)
+        .asLong();
   }
 }

@@ -8,8 +8,7 @@ import java.util.Arrays;
  * incremented, so a saturated counter can be recounted from the store on delete. Immutable (the
  * positions are copied in and out), thread-safe.
  */
-record FingerprintEntry(
-    Fingerprint fingerprint, long refCount, long keptId, int[] positions) {
+record FingerprintEntry(Fingerprint fingerprint, long refCount, long keptId, int[] positions) {
 
   public FingerprintEntry {
     if (fingerprint == null) {

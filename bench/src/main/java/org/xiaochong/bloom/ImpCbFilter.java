@@ -188,8 +188,14 @@ final class ImpCbFilter {
     List<PrefilterSnapshot.StoredKey> keys = null;
     if (store instanceof InMemoryFingerprintStore inMemory) {
       List<PrefilterSnapshot.StoredKey> entries = new ArrayList<>(Math.toIntExact(inMemory.size()));
-      inMemory.forEach(entry -> entries.add(new PrefilterSnapshot.StoredKey(entry.fingerprint().high(),
-          entry.fingerprint().low(), entry.refCount(), entry.keptId())));
+      inMemory.forEach(
+          entry ->
+              entries.add(
+                  new PrefilterSnapshot.StoredKey(
+                      entry.fingerprint().high(),
+                      entry.fingerprint().low(),
+                      entry.refCount(),
+                      entry.keptId())));
       keys = entries;
     }
     PrefilterSnapshot.write(file, filter, keys);
@@ -203,8 +209,16 @@ final class ImpCbFilter {
    */
   static ImpCbFilter load(Path file, FilterShape expected) throws IOException {
     PrefilterSnapshot snapshot = PrefilterSnapshot.read(file, expected);
-    List<PrefilterSnapshot.StoredKey> keys = snapshot.storedKeys().orElseThrow(() -> new PrefilterFormatException(
-        file, "the snapshot holds no fingerprint store", snapshot.describeHeader(), null));
+    List<PrefilterSnapshot.StoredKey> keys =
+        snapshot
+            .storedKeys()
+            .orElseThrow(
+                () ->
+                    new PrefilterFormatException(
+                        file,
+                        "the snapshot holds no fingerprint store",
+                        snapshot.describeHeader(),
+                        null));
     CountingBloomFilter filter = snapshot.filter();
     InMemoryFingerprintStore store = new InMemoryFingerprintStore();
     for (int e = 0; e < keys.size(); e++) {
@@ -212,11 +226,12 @@ final class ImpCbFilter {
       int[] positions = new int[filter.shape().hashes()];
       filter.positions(key.high(), key.low(), positions);
       try {
-        store.put(new FingerprintEntry(new Fingerprint(key.high(), key.low()), key.refCount(), key.keptId(),
-            positions));
+        store.put(
+            new FingerprintEntry(
+                new Fingerprint(key.high(), key.low()), key.refCount(), key.keptId(), positions));
       } catch (IllegalArgumentException | IllegalStateException bad) {
-        throw new PrefilterFormatException(file, "bad store entry " + e + ": " + bad.getMessage(),
-            snapshot.describeHeader(), bad);
+        throw new PrefilterFormatException(
+            file, "bad store entry " + e + ": " + bad.getMessage(), snapshot.describeHeader(), bad);
       }
     }
     return new ImpCbFilter(filter, store);

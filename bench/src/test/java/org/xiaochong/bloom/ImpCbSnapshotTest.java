@@ -14,7 +14,8 @@ class ImpCbSnapshotTest {
   @TempDir Path dir;
 
   private static ImpCbFilter sample() {
-    ImpCbFilter filter = new ImpCbFilter(new FilterShape(5_000, 8, 4), new InMemoryFingerprintStore());
+    ImpCbFilter filter =
+        new ImpCbFilter(new FilterShape(5_000, 8, 4), new InMemoryFingerprintStore());
     for (int i = 0; i < 300; i++) {
       filter.insert(TestKeys.md5("page-" + (i % 250)), i);
     }
@@ -55,7 +56,8 @@ class ImpCbSnapshotTest {
   void load_sameKeyTwice_saysBadStoreEntry() throws IOException {
     Path file = dir.resolve("prefilter.bin");
     PrefilterSnapshot.StoredKey key = new PrefilterSnapshot.StoredKey(1, 2, 1, 7);
-    PrefilterSnapshot.write(file, new CountingBloomFilter(new FilterShape(1_001, 3, 4)), java.util.List.of(key, key));
+    PrefilterSnapshot.write(
+        file, new CountingBloomFilter(new FilterShape(1_001, 3, 4)), java.util.List.of(key, key));
 
     assertThatThrownBy(() -> ImpCbFilter.load(file, null))
         .isInstanceOf(PrefilterFormatException.class)

@@ -230,8 +230,10 @@ public final class CountingBloomFilter {
         + "}";
   }
 
-  // ---- package-private internals (PrefilterSnapshot; ImpCbFilter of the bench module, which shares
-  // this package on purpose: its counter-by-counter repair needs them, and no product code may) ----
+  // ---- package-private internals (PrefilterSnapshot; ImpCbFilter of the bench module, which
+  // shares
+  // this package on purpose: its counter-by-counter repair needs them, and no product code may)
+  // ----
 
   /** Lemire fast range: floor((g >>> 32) * m / 2^32), in [0, m). Depends on m < 2^31. */
   int index(long g) {

@@ -21,10 +21,11 @@ import java.util.zip.CheckedInputStream;
 import java.util.zip.CheckedOutputStream;
 
 /**
- * Saves and loads a {@link CountingBloomFilter}, and with it, where the caller keeps one, the keys it
- * holds with their reference counts and kept ids ({@link StoredKey}: the fingerprint store of the
- * bench module's IMP-CBFilter; the product's filters are saved alone), as one file. A file that is corrupt, truncated, of another version or of an unexpected shape
- * throws {@link PrefilterFormatException}, whose one-line message names the header fields read.
+ * Saves and loads a {@link CountingBloomFilter}, and with it, where the caller keeps one, the keys
+ * it holds with their reference counts and kept ids ({@link StoredKey}: the fingerprint store of
+ * the bench module's IMP-CBFilter; the product's filters are saved alone), as one file. A file that
+ * is corrupt, truncated, of another version or of an unexpected shape throws {@link
+ * PrefilterFormatException}, whose one-line message names the header fields read.
  *
  * <p>Format version 1, all big-endian:
  *
@@ -45,8 +46,8 @@ import java.util.zip.CheckedOutputStream;
  * Writes go to a temporary file in the same folder that is then moved over the target, so a crash
  * leaves the old file or the new one, never half of one. Stateless; thread-safe.
  *
- * <p>Over 300 lines because it is one file format: the writer and the reader of each field, with the
- * checks that name a bad header, sit together so the two cannot drift apart.
+ * <p>Over 300 lines because it is one file format: the writer and the reader of each field, with
+ * the checks that name a bad header, sit together so the two cannot drift apart.
  */
 public final class PrefilterSnapshot {
 
@@ -184,8 +185,10 @@ public final class PrefilterSnapshot {
           StoredKey key = new StoredKey(in.readLong(), in.readLong(), in.readLong(), in.readLong());
           if (key.refCount() < 1) {
             throw new PrefilterFormatException(
-                file, "bad store entry " + e + ": refCount (" + key.refCount() + ") must be >= 1",
-                header.describe(), null);
+                file,
+                "bad store entry " + e + ": refCount (" + key.refCount() + ") must be >= 1",
+                header.describe(),
+                null);
           }
           storedKeys.add(key);
         }

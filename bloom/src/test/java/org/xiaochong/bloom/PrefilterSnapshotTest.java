@@ -43,7 +43,9 @@ class PrefilterSnapshotTest {
   @Test
   void write_withStoredKeys_readsThemBackInOrder() throws IOException {
     List<PrefilterSnapshot.StoredKey> keys =
-        List.of(new PrefilterSnapshot.StoredKey(1, 2, 3, 4), new PrefilterSnapshot.StoredKey(-5, 6, 1, 0));
+        List.of(
+            new PrefilterSnapshot.StoredKey(1, 2, 3, 4),
+            new PrefilterSnapshot.StoredKey(-5, 6, 1, 0));
     Path file = dir.resolve("prefilter.bin");
     PrefilterSnapshot.write(file, sample(), keys);
 

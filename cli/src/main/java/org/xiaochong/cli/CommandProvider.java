@@ -3,10 +3,11 @@ package org.xiaochong.cli;
 import java.util.List;
 
 /**
- * Commands of another module that join the {@code dedup} command line. A module names its provider in
- * {@code META-INF/services/org.xiaochong.cli.CommandProvider}; {@link DedupCommand#commandLine} adds the
- * commands of every provider on the class path after the built-in ones (providers in the order of their
- * class names). The {@code dedup} jar alone has none; {@code bin/dedup} runs with all of them.
+ * Commands of another module that join the {@code dedup} command line. A module names its provider
+ * in {@code META-INF/services/org.xiaochong.cli.CommandProvider}; {@link DedupCommand#commandLine}
+ * adds the commands of every provider on the class path after the built-in ones (providers in the
+ * order of their class names). The {@code dedup} jar alone has none; {@code bin/dedup} runs with
+ * all of them.
  */
 public interface CommandProvider {
   /** Instances of picocli {@code @Command} classes, in the order {@code --help} lists them. */

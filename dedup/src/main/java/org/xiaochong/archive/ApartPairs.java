@@ -14,9 +14,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * A sorted set of id pairs a person decided are not duplicates ({@code dedup_apart}, {@link
- * ApartTable}): no pass, check or apply removes one row of a pair in favour of the other. Each pair is
- * held as (smaller id, larger id), the pairs sorted, so a lookup is a binary search and the whole set
- * is two {@code long} arrays (16 bytes a pair) that a distributed run can ship and load as they are.
+ * ApartTable}): no pass, check or apply removes one row of a pair in favour of the other. Each pair
+ * is held as (smaller id, larger id), the pairs sorted, so a lookup is a binary search and the
+ * whole set is two {@code long} arrays (16 bytes a pair) that a distributed run can ship and load
+ * as they are.
  *
  * <p>{@link #keepsApart} also records the pair as honoured, for the run's report: the passes ask it
  * exactly where they would otherwise have decided a removal one for the other. The set itself is
@@ -28,6 +29,7 @@ public final class ApartPairs {
    * index folder ({@link #save}), for {@code check}, which does not open the database.
    */
   public static final String FILE = "dedup-apart.pairs";
+
   private static final int MAGIC = 0x58434150; // "XCAP"
   private static final int VERSION = 1;
 
@@ -36,6 +38,7 @@ public final class ApartPairs {
 
   private final long[] smaller;
   private final long[] larger;
+
   /** One bit per pair, set once a pass honoured it. */
   private final AtomicLongArray honoured;
 
@@ -53,7 +56,8 @@ public final class ApartPairs {
    */
   public static ApartPairs of(long... ids) {
     if (ids.length % 2 != 0) {
-      throw new IllegalArgumentException("apart pairs need an even count of ids, not " + ids.length);
+      throw new IllegalArgumentException(
+          "apart pairs need an even count of ids, not " + ids.length);
     }
     int n = ids.length / 2;
     long[][] pairs = new long[n][];
@@ -65,7 +69,8 @@ public final class ApartPairs {
       }
       pairs[i] = new long[] {Math.min(a, b), Math.max(a, b)};
     }
-    Arrays.sort(pairs, (x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
+    Arrays.sort(
+        pairs, (x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
     long[] smaller = new long[n];
     long[] larger = new long[n];
     int distinct = 0;
@@ -108,7 +113,8 @@ public final class ApartPairs {
     long bit = 1L << (at & 63);
     int word = at >>> 6;
     long old;
-    while (((old = honoured.get(word)) & bit) == 0 && !honoured.compareAndSet(word, old, old | bit)) {
+    while (((old = honoured.get(word)) & bit) == 0
+        && !honoured.compareAndSet(word, old, old | bit)) {
       // another thread set a bit of the same word: read it again
     }
     return true;
@@ -123,7 +129,9 @@ public final class ApartPairs {
     return n;
   }
 
-  /** Whether {@link #keepsApart} answered true for pair {@code i} (a distributed run gathers them). */
+  /**
+   * Whether {@link #keepsApart} answered true for pair {@code i} (a distributed run gathers them).
+   */
   public boolean honoured(int i) {
     return (honoured.get(i >>> 6) & 1L << (i & 63)) != 0;
   }
@@ -145,7 +153,8 @@ public final class ApartPairs {
   public void save(Path file) {
     Path temp = file.resolveSibling(file.getFileName() + ".tmp");
     try {
-      try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(temp)))) {
+      try (DataOutputStream out =
+          new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(temp)))) {
         out.writeInt(MAGIC);
         out.writeInt(VERSION);
         out.writeInt(smaller.length);
@@ -165,13 +174,27 @@ public final class ApartPairs {
     if (!Files.exists(file)) {
       return NONE;
     }
-    try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
+    try (DataInputStream in =
+        new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
       int magic = in.readInt();
       int version = in.readInt();
       int count = in.readInt();
-      if (magic != MAGIC || version != VERSION || count < 0 || 12L + 16L * count != Files.size(file)) {
-        throw new IOException("not a marks file of version " + VERSION + ": magic " + Integer.toHexString(magic)
-            + ", version " + version + ", " + count + " pairs in " + Files.size(file) + " bytes");
+      if (magic != MAGIC
+          || version != VERSION
+          || count < 0
+          || 12L + 16L * count != Files.size(file)) {
+        throw new IOException(
+            "not a marks file of version "
+                + VERSION
+                + ": magic "
+                + Integer.toHexString(magic)
+                + ", version "
+                + version
+                + ", "
+                + count
+                + " pairs in "
+                + Files.size(file)
+                + " bytes");
       }
       long[] ids = new long[2 * count];
       for (int i = 0; i < ids.length; i++) {
@@ -179,7 +202,8 @@ public final class ApartPairs {
       }
       return of(ids);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the marks in " + file + " (the next `dedup run` writes it again)", e);
+      throw new UncheckedIOException(
+          "cannot read the marks in " + file + " (the next `dedup run` writes it again)", e);
     }
   }
 

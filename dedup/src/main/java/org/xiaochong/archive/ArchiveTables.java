@@ -8,9 +8,9 @@ import org.xiaochong.source.Database;
 import org.xiaochong.source.TableSpec;
 
 /**
- * The tables an archive needs, checked: the bookkeeping tables ({@code dedup_run}, {@code dedup_plan})
- * and {@code <table>_removed}, which holds every column of the source plus the decision that moved
- * the row.
+ * The tables an archive needs, checked: the bookkeeping tables ({@code dedup_run}, {@code
+ * dedup_plan}) and {@code <table>_removed}, which holds every column of the source plus the
+ * decision that moved the row.
  *
  * <p>An instance exists only once {@link #ensure} has created what was missing and compared the
  * archive's columns with the source's ({@link ArchiveColumns}), so whatever moves rows ({@link
@@ -26,7 +26,8 @@ public final class ArchiveTables {
   private final List<String> sourceColumns;
   private final List<String> writableColumns;
 
-  private ArchiveTables(Database database, TableSpec spec, List<String> sourceColumns, List<String> writableColumns) {
+  private ArchiveTables(
+      Database database, TableSpec spec, List<String> sourceColumns, List<String> writableColumns) {
     this.database = database;
     this.spec = spec;
     this.sourceColumns = sourceColumns;
@@ -36,43 +37,62 @@ public final class ArchiveTables {
   /**
    * Creates the bookkeeping tables and {@code <table>_removed} when missing, adds the plan's {@code
    * skipped} and row state columns to a plan table made by an older version, and checks that the
-   * archive can hold every column of the source as it is now ({@link ArchiveColumns}): a column added,
-   * widened or converted in the source since the archive was made stops the command here, before any
-   * row moves, with the ALTER TABLE that fixes it.
+   * archive can hold every column of the source as it is now ({@link ArchiveColumns}): a column
+   * added, widened or converted in the source since the archive was made stops the command here,
+   * before any row moves, with the ALTER TABLE that fixes it.
    *
    * @param sourceColumns the source's columns, as its schema check read them
    */
-  public static ArchiveTables ensure(Database database, TableSpec spec, List<String> sourceColumns) {
+  public static ArchiveTables ensure(
+      Database database, TableSpec spec, List<String> sourceColumns) {
     TableEngines.requireTransactional(database, spec, "--apply and restore");
     List<String> columns = List.copyOf(sourceColumns);
     RunLog.ensureTables(database);
     String removed = spec.removedTable();
-    List<String> writable = database.jdbi().withHandle(handle -> {
-      if (!ArchiveColumns.hasColumn(handle, "dedup_plan", "skipped")) {
-        handle.execute("ALTER TABLE dedup_plan ADD COLUMN skipped BOOLEAN NOT NULL DEFAULT 0");
-      }
-      if (!ArchiveColumns.hasColumn(handle, "dedup_plan", "kept_crc")) {
-        handle.execute("ALTER TABLE dedup_plan ADD COLUMN removed_time DATETIME(3) NULL,"
-            + " ADD COLUMN removed_crc BIGINT NOT NULL DEFAULT -1, ADD COLUMN kept_time DATETIME(3) NULL,"
-            + " ADD COLUMN kept_crc BIGINT NOT NULL DEFAULT -1");
-      }
-      boolean exists = !handle.createQuery(
-              "SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?")
-          .bind(0, removed).mapTo(Integer.class).list().isEmpty();
-      if (!exists) {
-        handle.execute(ArchiveColumns.createArchiveSql(handle, spec.table(), removed, spec.idColumn()));
-      }
-      ArchiveColumns archive = ArchiveColumns.read(handle, spec.table(), removed);
-      archive.requireArchiveMatches(columns);
-      return archive.writable(columns);
-    });
+    List<String> writable =
+        database
+            .jdbi()
+            .withHandle(
+                handle -> {
+                  if (!ArchiveColumns.hasColumn(handle, "dedup_plan", "skipped")) {
+                    handle.execute(
+                        "ALTER TABLE dedup_plan ADD COLUMN skipped BOOLEAN NOT NULL DEFAULT 0");
+                  }
+                  if (!ArchiveColumns.hasColumn(handle, "dedup_plan", "kept_crc")) {
+                    handle.execute(
+                        "ALTER TABLE dedup_plan ADD COLUMN removed_time DATETIME(3) NULL,"
+                            + " ADD COLUMN removed_crc BIGINT NOT NULL DEFAULT -1, ADD COLUMN kept_time DATETIME(3) NULL,"
+                            + " ADD COLUMN kept_crc BIGINT NOT NULL DEFAULT -1");
+                  }
+                  boolean exists =
+                      !handle
+                          .createQuery(
+                              "SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?")
+                          .bind(0, removed)
+                          .mapTo(Integer.class)
+                          .list()
+                          .isEmpty();
+                  if (!exists) {
+                    handle.execute(
+                        ArchiveColumns.createArchiveSql(
+                            handle, spec.table(), removed, spec.idColumn()));
+                  }
+                  ArchiveColumns archive = ArchiveColumns.read(handle, spec.table(), removed);
+                  archive.requireArchiveMatches(columns);
+                  return archive.writable(columns);
+                });
     return new ArchiveTables(database, spec, columns, writable);
   }
 
   /** Rows in the archive table. */
   public long archivedRows() {
-    return database.jdbi().withHandle(h -> h.createQuery("SELECT COUNT(*) FROM " + q(spec.removedTable()))
-        .mapTo(Long.class).one());
+    return database
+        .jdbi()
+        .withHandle(
+            h ->
+                h.createQuery("SELECT COUNT(*) FROM " + q(spec.removedTable()))
+                    .mapTo(Long.class)
+                    .one());
   }
 
   Database database() {
@@ -88,7 +108,10 @@ public final class ArchiveTables {
     return sourceColumns;
   }
 
-  /** The source's columns a restore writes: all but generated ones, whose values the server computes. */
+  /**
+   * The source's columns a restore writes: all but generated ones, whose values the server
+   * computes.
+   */
   List<String> writableColumns() {
     return writableColumns;
   }

@@ -29,10 +29,10 @@ import org.xiaochong.source.TableSpec;
  * connection: copied into {@code <table>_removed} and deleted from the source, or left in place and
  * marked skipped when what the rows hold now no longer makes them duplicates.
  *
- * <p>Nothing is lost and nothing is removed wrongly: the copied and deleted counts must agree or the
- * batch is rolled back; a row moves only while its kept row is still in the table, and only on what
- * it and its kept row hold now, under row locks. A batch only moves rows still in the source, so
- * replaying it after an interruption is harmless.
+ * <p>Nothing is lost and nothing is removed wrongly: the copied and deleted counts must agree or
+ * the batch is rolled back; a row moves only while its kept row is still in the table, and only on
+ * what it and its kept row hold now, under row locks. A batch only moves rows still in the source,
+ * so replaying it after an interruption is harmless.
  *
  * <p>Plain JDBC rather than Jdbi statements: Jdbi lexes each statement's text for named parameters,
  * and on these long statements run dozens of times that lexer became hot enough for the JIT to
@@ -45,11 +45,19 @@ final class BatchMover {
   private BatchMover() {}
 
   /**
-   * The statements of one batch; {@code ?} are bound by {@link #moveOnce}. The {@code ...Seqs}
-   * and {@code readRows} statements are completed by a list of placeholders and ")" ({@link #in}).
+   * The statements of one batch; {@code ?} are bound by {@link #moveOnce}. The {@code ...Seqs} and
+   * {@code readRows} statements are completed by a list of placeholders and ")" ({@link #in}).
    */
-  record BatchSql(String archiveUnchanged, String deleteUnchanged, String pending, String readRows,
-      String archiveSeqs, String deleteSeqs, String markSkipped, String reinserted, int fingerprintColumns,
+  record BatchSql(
+      String archiveUnchanged,
+      String deleteUnchanged,
+      String pending,
+      String readRows,
+      String archiveSeqs,
+      String deleteSeqs,
+      String markSkipped,
+      String reinserted,
+      int fingerprintColumns,
       ReferenceSql references) {}
 
   /**
@@ -59,7 +67,11 @@ final class BatchMover {
    * siblings}: per unique key of a child table that holds the re-pointed column, the batch's child
    * rows by seq with their kept id and the key's other columns, for {@link #leaveSiblings}.
    */
-  record ReferenceSql(String lockRemoved, String mustStay, String markReferenced, List<Repoint> repoints,
+  record ReferenceSql(
+      String lockRemoved,
+      String mustStay,
+      String markReferenced,
+      List<Repoint> repoints,
       List<String> siblings) {}
 
   /**
@@ -69,7 +81,9 @@ final class BatchMover {
    */
   record Repoint(String lockChildren, String record, String update, List<String> names) {}
 
-  /** The batch statements for an archive whose columns were checked, without foreign keys to handle. */
+  /**
+   * The batch statements for an archive whose columns were checked, without foreign keys to handle.
+   */
   static BatchSql batchSql(ArchiveTables tables) {
     return batchSql(tables, ReferencedRows.NONE);
   }
@@ -79,41 +93,89 @@ final class BatchMover {
     List<String> sourceColumns = tables.sourceColumns();
     TableSpec spec = tables.spec();
     String columns = sourceColumns.stream().map(c -> "t." + q(c)).collect(Collectors.joining(", "));
-    String plainColumns = sourceColumns.stream().map(ArchiveTables::q).collect(Collectors.joining(", "));
+    String plainColumns =
+        sourceColumns.stream().map(ArchiveTables::q).collect(Collectors.joining(", "));
     String id = q(spec.idColumn());
     String table = q(spec.table());
     RecordSource source = new RecordSource(tables.database(), spec);
-    String rows = " FROM dedup_plan p JOIN " + table + " t ON t." + id + " = p.removed_id"
-        + " JOIN " + table + " k ON k." + id + " = p.kept_id";
+    String rows =
+        " FROM dedup_plan p JOIN "
+            + table
+            + " t ON t."
+            + id
+            + " = p.removed_id"
+            + " JOIN "
+            + table
+            + " k ON k."
+            + id
+            + " = p.kept_id";
     String batch = " WHERE p.run_id = ? AND p.seq >= ? AND p.seq < ? AND p.skipped = 0";
     // Both rows as the index held them when the pass decided: then the decision still stands.
-    String unchanged = " AND " + source.rowChecksumSql("t") + " = p.removed_crc AND " + source.timeAtMillisSql("t")
-        + " <=> p.removed_time AND " + source.rowChecksumSql("k") + " = p.kept_crc AND " + source.timeAtMillisSql("k")
-        + " <=> p.kept_time";
-    String archive = "INSERT INTO " + q(spec.removedTable()) + " (" + plainColumns
-        + ", dedup_run_id, dedup_rule, dedup_kept_id, dedup_score, dedup_removed_at) SELECT " + columns
-        + ", p.run_id, p.rule, p.kept_id, p.score, ?" + rows;
+    String unchanged =
+        " AND "
+            + source.rowChecksumSql("t")
+            + " = p.removed_crc AND "
+            + source.timeAtMillisSql("t")
+            + " <=> p.removed_time AND "
+            + source.rowChecksumSql("k")
+            + " = p.kept_crc AND "
+            + source.timeAtMillisSql("k")
+            + " <=> p.kept_time";
+    String archive =
+        "INSERT INTO "
+            + q(spec.removedTable())
+            + " ("
+            + plainColumns
+            + ", dedup_run_id, dedup_rule, dedup_kept_id, dedup_score, dedup_removed_at) SELECT "
+            + columns
+            + ", p.run_id, p.rule, p.kept_id, p.score, ?"
+            + rows;
     String bySeqs = " WHERE p.run_id = ? AND p.seq IN (";
     return new BatchSql(
         archive + batch + unchanged + " LOCK IN SHARE MODE",
-        "DELETE t FROM dedup_plan p JOIN " + table + " t ON t." + id + " = p.removed_id JOIN " + q(spec.removedTable())
-            + " a ON a.dedup_run_id = p.run_id AND a." + id + " = p.removed_id" + batch,
+        "DELETE t FROM dedup_plan p JOIN "
+            + table
+            + " t ON t."
+            + id
+            + " = p.removed_id JOIN "
+            + q(spec.removedTable())
+            + " a ON a.dedup_run_id = p.run_id AND a."
+            + id
+            + " = p.removed_id"
+            + batch,
         "SELECT p.seq, p.rule, p.removed_id, p.kept_id" + rows + batch,
-        "SELECT " + DecisionCheck.columns(spec, "t") + " FROM " + table + " t WHERE t." + id + " IN (",
+        "SELECT "
+            + DecisionCheck.columns(spec, "t")
+            + " FROM "
+            + table
+            + " t WHERE t."
+            + id
+            + " IN (",
         archive + bySeqs,
         "DELETE t FROM dedup_plan p JOIN " + table + " t ON t." + id + " = p.removed_id" + bySeqs,
         "UPDATE dedup_plan SET skipped = 1 WHERE run_id = ? AND seq = ?",
-        "SELECT p.seq, p.rule FROM dedup_plan p JOIN " + table + " t ON t." + id + " = p.removed_id JOIN "
-            + q(spec.removedTable()) + " a ON a.dedup_run_id = p.run_id AND a." + id + " = p.removed_id" + batch,
-        spec.fingerprintColumns().size(), referenceSql(spec, referenced, batch));
+        "SELECT p.seq, p.rule FROM dedup_plan p JOIN "
+            + table
+            + " t ON t."
+            + id
+            + " = p.removed_id JOIN "
+            + q(spec.removedTable())
+            + " a ON a.dedup_run_id = p.run_id AND a."
+            + id
+            + " = p.removed_id"
+            + batch,
+        spec.fingerprintColumns().size(),
+        referenceSql(spec, referenced, batch));
   }
 
-  private static ReferenceSql referenceSql(TableSpec spec, ReferencedRows referenced, String batch) {
+  private static ReferenceSql referenceSql(
+      TableSpec spec, ReferencedRows referenced, String batch) {
     if (!referenced.active()) {
       return null;
     }
     String id = q(spec.idColumn());
-    String removedRows = " FROM dedup_plan p JOIN " + q(spec.table()) + " t ON t." + id + " = p.removed_id";
+    String removedRows =
+        " FROM dedup_plan p JOIN " + q(spec.table()) + " t ON t." + id + " = p.removed_id";
     String removed = removedRows + batch;
     String mustStay = referenced.mustStay();
     List<Repoint> repoints = new ArrayList<>();
@@ -122,41 +184,84 @@ final class BatchMover {
       for (ReferencedRows.ForeignKey key : referenced.foreignKeys()) {
         String column = q(key.childColumns().get(0));
         for (List<String> unique : key.uniqueKeys()) {
-          String others = unique.stream().filter(c -> !c.equalsIgnoreCase(key.childColumns().get(0)))
-              .map(c -> ", c." + q(c)).collect(Collectors.joining());
-          siblings.add("SELECT p.seq, p.rule, p.kept_id" + others + removedRows + " JOIN "
-              + key.qualifiedChild() + " c ON c." + column + " = t." + id + batch + " ORDER BY p.seq");
+          String others =
+              unique.stream()
+                  .filter(c -> !c.equalsIgnoreCase(key.childColumns().get(0)))
+                  .map(c -> ", c." + q(c))
+                  .collect(Collectors.joining());
+          siblings.add(
+              "SELECT p.seq, p.rule, p.kept_id"
+                  + others
+                  + removedRows
+                  + " JOIN "
+                  + key.qualifiedChild()
+                  + " c ON c."
+                  + column
+                  + " = t."
+                  + id
+                  + batch
+                  + " ORDER BY p.seq");
         }
-        String children = " dedup_plan p JOIN " + q(spec.removedTable()) + " a ON a.dedup_run_id = p.run_id AND a." + id
-            + " = p.removed_id JOIN " + key.qualifiedChild() + " c ON c." + column + " = p.removed_id";
-        String childKey = key.childKey().stream().map(k -> "c." + q(k)).collect(Collectors.joining(", "));
-        repoints.add(new Repoint(
-            "SELECT c." + column + " FROM" + children + batch + " FOR UPDATE",
-            "INSERT INTO dedup_repoint (run_id, child_schema, child_table, child_column, child_key_columns, child_key,"
-                + " old_id, new_id) SELECT p.run_id, ?, ?, ?, ?, JSON_ARRAY(" + childKey + "), p.removed_id, p.kept_id"
-                + " FROM" + children + batch,
-            "UPDATE" + children + " SET c." + column + " = p.kept_id" + batch,
-            List.of(key.childSchema(), key.childTable(), key.childColumns().get(0), String.join(",", key.childKey()))));
+        String children =
+            " dedup_plan p JOIN "
+                + q(spec.removedTable())
+                + " a ON a.dedup_run_id = p.run_id AND a."
+                + id
+                + " = p.removed_id JOIN "
+                + key.qualifiedChild()
+                + " c ON c."
+                + column
+                + " = p.removed_id";
+        String childKey =
+            key.childKey().stream().map(k -> "c." + q(k)).collect(Collectors.joining(", "));
+        repoints.add(
+            new Repoint(
+                "SELECT c." + column + " FROM" + children + batch + " FOR UPDATE",
+                "INSERT INTO dedup_repoint (run_id, child_schema, child_table, child_column, child_key_columns, child_key,"
+                    + " old_id, new_id) SELECT p.run_id, ?, ?, ?, ?, JSON_ARRAY("
+                    + childKey
+                    + "), p.removed_id, p.kept_id"
+                    + " FROM"
+                    + children
+                    + batch,
+                "UPDATE" + children + " SET c." + column + " = p.kept_id" + batch,
+                List.of(
+                    key.childSchema(),
+                    key.childTable(),
+                    key.childColumns().get(0),
+                    String.join(",", key.childKey()))));
       }
     }
-    return new ReferenceSql("SELECT t." + id + removed + " FOR UPDATE",
+    return new ReferenceSql(
+        "SELECT t." + id + removed + " FOR UPDATE",
         mustStay == null ? null : "SELECT p.seq, p.rule" + removed + " AND " + mustStay,
-        "UPDATE dedup_plan SET skipped = " + ReferencedRows.REFERENCED + " WHERE run_id = ? AND seq = ?", repoints,
+        "UPDATE dedup_plan SET skipped = "
+            + ReferencedRows.REFERENCED
+            + " WHERE run_id = ? AND seq = ?",
+        repoints,
         siblings);
   }
 
   /**
    * Archives and deletes plan rows [lo, to) in one transaction ({@link #moveOnce}). A batch that
    * waited for a row lock in vain (the session's short {@code innodb_lock_wait_timeout}, {@link
-   * ApplySettings}) or was chosen as a deadlock victim, or that re-pointed a child row onto one a site
-   * added meanwhile (a duplicate key, {@link #leaveSiblings}), is rolled back and tried again after a
-   * backoff with jitter, up to {@link ApplySettings#attempts} tries; then the failure stands and the run
-   * stays {@code applying}, to be finished by the next one.
+   * ApplySettings}) or was chosen as a deadlock victim, or that re-pointed a child row onto one a
+   * site added meanwhile (a duplicate key, {@link #leaveSiblings}), is rolled back and tried again
+   * after a backoff with jitter, up to {@link ApplySettings#attempts} tries; then the failure
+   * stands and the run stays {@code applying}, to be finished by the next one.
    *
    * @param resuming the batch may have been moved by an earlier, interrupted apply of the run
    */
-  static Moved move(Connection connection, long runId, int lo, int to, BatchSql sql, DecisionCheck check,
-      LocalDateTime removedAt, boolean resuming, ApplySettings settings) {
+  static Moved move(
+      Connection connection,
+      long runId,
+      int lo,
+      int to,
+      BatchSql sql,
+      DecisionCheck check,
+      LocalDateTime removedAt,
+      boolean resuming,
+      ApplySettings settings) {
     for (int attempt = 1; ; attempt++) {
       try {
         return moveOnce(connection, runId, lo, to, sql, check, removedAt, resuming);
@@ -179,8 +284,8 @@ final class BatchMover {
   }
 
   /**
-   * One batch, in one transaction: the plan rows whose removed and kept rows are unchanged since the
-   * pass decided move in two statements; the others are locked, read and decided again ({@link
+   * One batch, in one transaction: the plan rows whose removed and kept rows are unchanged since
+   * the pass decided move in two statements; the others are locked, read and decided again ({@link
    * DecisionCheck}), and moved or marked skipped. The copied and deleted counts must agree, or the
    * batch is rolled back.
    *
@@ -193,8 +298,8 @@ final class BatchMover {
    * the same CRC32, one chance in 2^32 per edit, would pass for unchanged; the sync's change check
    * rests on the same odds.)
    *
-   * <p>The other rows (edited, re-dated, or planned without a known state: a removal re-pointed to a
-   * near survivor, a plan of an older version) are locked ({@code FOR UPDATE} the removed rows,
+   * <p>The other rows (edited, re-dated, or planned without a known state: a removal re-pointed to
+   * a near survivor, a plan of an older version) are locked ({@code FOR UPDATE} the removed rows,
    * {@code LOCK IN SHARE MODE} the kept rows), read in full and decided again.
    *
    * <p>Resuming, a plan row whose removed row is archived by this run already and is in the table
@@ -202,17 +307,27 @@ final class BatchMover {
    * marked skipped: that row is a new post, which the plan never decided on, and its id is taken in
    * the archive.
    */
-  private static Moved moveOnce(Connection connection, long runId, int lo, int to, BatchSql sql,
-      DecisionCheck check, LocalDateTime removedAt, boolean resuming) {
+  private static Moved moveOnce(
+      Connection connection,
+      long runId,
+      int lo,
+      int to,
+      BatchSql sql,
+      DecisionCheck check,
+      LocalDateTime removedAt,
+      boolean resuming) {
     try {
       connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
       connection.setAutoCommit(false);
       try {
-        // First the re-inserted rows, marked skipped: the reference checks and re-pointing below then
+        // First the re-inserted rows, marked skipped: the reference checks and re-pointing below
+        // then
         // pass them by (they select unskipped plan rows only).
         Moved reinserted = resuming ? skipReinserted(connection, runId, lo, to, sql) : Moved.NONE;
-        Map<String, Long> referenced = sql.references() == null ? Map.of()
-            : leaveReferenced(connection, runId, lo, to, sql.references());
+        Map<String, Long> referenced =
+            sql.references() == null
+                ? Map.of()
+                : leaveReferenced(connection, runId, lo, to, sql.references());
         long staying = Moved.total(referenced) + reinserted.skippedChanged();
         int moved;
         try (PreparedStatement archive = connection.prepareStatement(sql.archiveUnchanged());
@@ -224,8 +339,18 @@ final class BatchMover {
           bindBatch(remove, 1, runId, lo, to);
           int deleted = remove.executeUpdate();
           if (archived != deleted) {
-            throw new IllegalStateException("run " + runId + ": batch " + lo + "-" + to + " archived " + archived
-                + " unchanged rows but would delete " + deleted + "; rolled back, nothing of this batch changed");
+            throw new IllegalStateException(
+                "run "
+                    + runId
+                    + ": batch "
+                    + lo
+                    + "-"
+                    + to
+                    + " archived "
+                    + archived
+                    + " unchanged rows but would delete "
+                    + deleted
+                    + "; rolled back, nothing of this batch changed");
           }
           moved = deleted;
         }
@@ -239,29 +364,43 @@ final class BatchMover {
         connection.rollback();
         throw e;
       } finally {
-        connection.setAutoCommit(true); // ends the transaction, as Jdbi expects of a handle it closes
+        connection.setAutoCommit(
+            true); // ends the transaction, as Jdbi expects of a handle it closes
       }
     } catch (SQLException e) {
       if (SqlError.ROW_REFERENCED.matches(e)) {
         // A foreign key the check before the apply did not see: added since, or on a child table
         // that dedup's login may not read (information_schema shows only what it may).
-        throw new BadInputException("run " + runId + " stopped: a foreign key that --apply could not see refused"
-            + " a delete (" + Database.rootMessage(e) + "); the batch was rolled back. Let dedup's login read the"
-            + " child table (SELECT) so that --apply names the key and apply.referenced applies to it; the run"
-            + " is finished by the next run --apply", e);
+        throw new BadInputException(
+            "run "
+                + runId
+                + " stopped: a foreign key that --apply could not see refused"
+                + " a delete ("
+                + Database.rootMessage(e)
+                + "); the batch was rolled back. Let dedup's login read the"
+                + " child table (SELECT) so that --apply names the key and apply.referenced applies to it; the run"
+                + " is finished by the next run --apply",
+            e);
       }
-      throw new IllegalStateException("run " + runId + ": batch " + lo + "-" + to + " failed, rolled back: "
-          + Database.rootMessage(e), e);
+      throw new IllegalStateException(
+          "run "
+              + runId
+              + ": batch "
+              + lo
+              + "-"
+              + to
+              + " failed, rolled back: "
+              + Database.rootMessage(e),
+          e);
     }
   }
-
 
   /**
    * Marks skipped the batch's plan rows whose removed row this run archived already and that are in
    * the table again; returns them as skipped, by rule.
    */
-  private static Moved skipReinserted(Connection connection, long runId, int lo, int to, BatchSql sql)
-      throws SQLException {
+  private static Moved skipReinserted(
+      Connection connection, long runId, int lo, int to, BatchSql sql) throws SQLException {
     Map<String, Long> skipped = new TreeMap<>();
     try (PreparedStatement select = connection.prepareStatement(sql.reinserted());
         PreparedStatement mark = connection.prepareStatement(sql.markSkipped())) {
@@ -286,24 +425,37 @@ final class BatchMover {
    * still in the table: locks them, decides again on what they hold now, moves those that still
    * qualify and marks the others skipped.
    */
-  private static Moved moveChanged(Connection connection, long runId, int lo, int to, BatchSql sql,
-      DecisionCheck check, LocalDateTime removedAt) throws SQLException {
+  private static Moved moveChanged(
+      Connection connection,
+      long runId,
+      int lo,
+      int to,
+      BatchSql sql,
+      DecisionCheck check,
+      LocalDateTime removedAt)
+      throws SQLException {
     List<PlannedRow> pending = new ArrayList<>();
     try (PreparedStatement select = connection.prepareStatement(sql.pending())) {
       bindBatch(select, 1, runId, lo, to);
       try (ResultSet rs = select.executeQuery()) {
         while (rs.next()) {
-          pending.add(new PlannedRow(rs.getInt(1), DeletionPlan.Rule.of(rs.getString(2)), rs.getLong(3), rs.getLong(4)));
+          pending.add(
+              new PlannedRow(
+                  rs.getInt(1),
+                  DeletionPlan.Rule.of(rs.getString(2)),
+                  rs.getLong(3),
+                  rs.getLong(4)));
         }
       }
     }
     if (pending.isEmpty()) {
       return Moved.NONE;
     }
-    Map<Long, SourceRecord> removedRows = readRows(connection, sql, pending.stream().mapToLong(PlannedRow::removedId),
-        " FOR UPDATE");
-    Map<Long, SourceRecord> keptRows = readRows(connection, sql, pending.stream().mapToLong(PlannedRow::keptId),
-        " LOCK IN SHARE MODE");
+    Map<Long, SourceRecord> removedRows =
+        readRows(connection, sql, pending.stream().mapToLong(PlannedRow::removedId), " FOR UPDATE");
+    Map<Long, SourceRecord> keptRows =
+        readRows(
+            connection, sql, pending.stream().mapToLong(PlannedRow::keptId), " LOCK IN SHARE MODE");
     List<Integer> qualified = new ArrayList<>();
     Map<String, Long> skipped = new TreeMap<>();
     Map<Long, byte[]> keptKeys = new HashMap<>();
@@ -331,8 +483,10 @@ final class BatchMover {
     int moved = 0;
     for (int from = 0; from < qualified.size(); from += READ_IDS) {
       List<Integer> seqs = qualified.subList(from, Math.min(qualified.size(), from + READ_IDS));
-      try (PreparedStatement archive = connection.prepareStatement(sql.archiveSeqs() + in(seqs.size()));
-          PreparedStatement remove = connection.prepareStatement(sql.deleteSeqs() + in(seqs.size()))) {
+      try (PreparedStatement archive =
+              connection.prepareStatement(sql.archiveSeqs() + in(seqs.size()));
+          PreparedStatement remove =
+              connection.prepareStatement(sql.deleteSeqs() + in(seqs.size()))) {
         SqlTime.bind(archive, 1, removedAt);
         archive.setLong(2, runId);
         remove.setLong(1, runId);
@@ -344,9 +498,20 @@ final class BatchMover {
         repoint(connection, runId, lo, to, sql);
         int deleted = remove.executeUpdate();
         if (archived != seqs.size() || deleted != seqs.size()) {
-          throw new IllegalStateException("run " + runId + ": batch " + lo + "-" + to + " had " + seqs.size()
-              + " changed rows to move but archived " + archived + " and would delete " + deleted
-              + "; rolled back, nothing of this batch changed");
+          throw new IllegalStateException(
+              "run "
+                  + runId
+                  + ": batch "
+                  + lo
+                  + "-"
+                  + to
+                  + " had "
+                  + seqs.size()
+                  + " changed rows to move but archived "
+                  + archived
+                  + " and would delete "
+                  + deleted
+                  + "; rolled back, nothing of this batch changed");
         }
         moved += deleted;
       }
@@ -355,19 +520,20 @@ final class BatchMover {
   }
 
   /**
-   * Locks the batch's removed rows ({@code FOR UPDATE}: a child row added now waits for the commit and
-   * then finds its parent gone, instead of being deleted or orphaned unseen), then marks the planned
-   * rows that must stay because of their child rows ({@link ReferencedRows#mustStay}); returns them
-   * per rule.
+   * Locks the batch's removed rows ({@code FOR UPDATE}: a child row added now waits for the commit
+   * and then finds its parent gone, instead of being deleted or orphaned unseen), then marks the
+   * planned rows that must stay because of their child rows ({@link ReferencedRows#mustStay});
+   * returns them per rule.
    */
-  private static Map<String, Long> leaveReferenced(Connection connection, long runId, int lo, int to,
-      ReferenceSql sql) throws SQLException {
+  private static Map<String, Long> leaveReferenced(
+      Connection connection, long runId, int lo, int to, ReferenceSql sql) throws SQLException {
     try (PreparedStatement lock = connection.prepareStatement(sql.lockRemoved())) {
       bindBatch(lock, 1, runId, lo, to);
       lock.executeQuery().close();
     }
     Map<String, Long> staying = new TreeMap<>();
-    Map<Integer, String> seqs = new java.util.LinkedHashMap<>(); // seq -> rule of the rows that must stay
+    Map<Integer, String> seqs =
+        new java.util.LinkedHashMap<>(); // seq -> rule of the rows that must stay
     if (sql.mustStay() != null) {
       try (PreparedStatement select = connection.prepareStatement(sql.mustStay())) {
         bindBatch(select, 1, runId, lo, to);
@@ -394,15 +560,21 @@ final class BatchMover {
   }
 
   /**
-   * Adds to {@code staying} the batch's rows whose child rows would collide, once re-pointed, with the
-   * child rows of another row of the batch removed in favour of the same kept row (two posts tagged
-   * alike, both merged into a third): the first of them by seq is re-pointed, the others stay. Rows of
-   * other batches were re-pointed already, or are being so by the other worker: {@link
-   * ReferencedRows#mustStay} sees the first, and the second ends in a duplicate key that the batch's
-   * retry resolves. NULLs never collide in a unique key.
+   * Adds to {@code staying} the batch's rows whose child rows would collide, once re-pointed, with
+   * the child rows of another row of the batch removed in favour of the same kept row (two posts
+   * tagged alike, both merged into a third): the first of them by seq is re-pointed, the others
+   * stay. Rows of other batches were re-pointed already, or are being so by the other worker:
+   * {@link ReferencedRows#mustStay} sees the first, and the second ends in a duplicate key that the
+   * batch's retry resolves. NULLs never collide in a unique key.
    */
-  private static void leaveSiblings(Connection connection, long runId, int lo, int to, ReferenceSql sql,
-      Map<Integer, String> staying) throws SQLException {
+  private static void leaveSiblings(
+      Connection connection,
+      long runId,
+      int lo,
+      int to,
+      ReferenceSql sql,
+      Map<Integer, String> staying)
+      throws SQLException {
     for (String siblings : sql.siblings()) {
       Map<List<String>, Integer> first = new HashMap<>();
       try (PreparedStatement select = connection.prepareStatement(siblings)) {
@@ -430,12 +602,13 @@ final class BatchMover {
   }
 
   /**
-   * Re-points the child rows of the batch's rows archived in this transaction (and not yet deleted) to
-   * their kept rows, each change recorded in {@code dedup_repoint} for restore; nothing without a merge.
-   * The recorded and updated counts must agree (the child rows are locked first), or the batch is rolled
-   * back.
+   * Re-points the child rows of the batch's rows archived in this transaction (and not yet deleted)
+   * to their kept rows, each change recorded in {@code dedup_repoint} for restore; nothing without
+   * a merge. The recorded and updated counts must agree (the child rows are locked first), or the
+   * batch is rolled back.
    */
-  private static void repoint(Connection connection, long runId, int lo, int to, BatchSql sql) throws SQLException {
+  private static void repoint(Connection connection, long runId, int lo, int to, BatchSql sql)
+      throws SQLException {
     if (sql.references() == null) {
       return;
     }
@@ -453,9 +626,20 @@ final class BatchMover {
         bindBatch(update, 1, runId, lo, to);
         int updated = update.executeUpdate();
         if (recorded != updated) {
-          throw new IllegalStateException("run " + runId + ": batch " + lo + "-" + to + " recorded " + recorded
-              + " child rows of " + key.names().get(1) + " to re-point but would update " + updated
-              + "; rolled back, nothing of this batch changed");
+          throw new IllegalStateException(
+              "run "
+                  + runId
+                  + ": batch "
+                  + lo
+                  + "-"
+                  + to
+                  + " recorded "
+                  + recorded
+                  + " child rows of "
+                  + key.names().get(1)
+                  + " to re-point but would update "
+                  + updated
+                  + "; rolled back, nothing of this batch changed");
         }
       }
     }
@@ -470,9 +654,10 @@ final class BatchMover {
    * Reads the rows with these ids as they are now, locking them with {@code lock}, by id; {@link
    * #READ_IDS} ids per query.
    */
-  private static Map<Long, SourceRecord> readRows(Connection connection, BatchSql sql, LongStream ids,
-      String lock) throws SQLException {
-    long[] distinct = ids.distinct().sorted().toArray(); // in key order: two batches lock shared rows alike
+  private static Map<Long, SourceRecord> readRows(
+      Connection connection, BatchSql sql, LongStream ids, String lock) throws SQLException {
+    long[] distinct =
+        ids.distinct().sorted().toArray(); // in key order: two batches lock shared rows alike
     Map<Long, SourceRecord> rows = new HashMap<>();
     for (int from = 0; from < distinct.length; from += READ_IDS) {
       int n = Math.min(READ_IDS, distinct.length - from);
@@ -495,7 +680,8 @@ final class BatchMover {
   /** A plan row whose rows are decided again. */
   private record PlannedRow(int seq, DeletionPlan.Rule rule, long removedId, long keptId) {}
 
-  private static void bindBatch(PreparedStatement statement, int first, long runId, int lo, int to) throws SQLException {
+  private static void bindBatch(PreparedStatement statement, int first, long runId, int lo, int to)
+      throws SQLException {
     statement.setLong(first, runId);
     statement.setInt(first + 1, lo);
     statement.setInt(first + 2, to);

@@ -24,12 +24,13 @@ import org.xiaochong.source.TableSpec;
  * was built is never removed for what it used to hold.
  *
  * <p>A removal stands when the kept row is still preferred by the keep policy ({@link KeepPolicy},
- * ranked on the rows as they are now: the policy's columns are read with the fingerprint columns) and the two rows are still duplicates: the same
- * exact key (as the index computes it), or by the rule of one of the methods whose removals the plan
- * holds ({@link PairCheck}). Any of those, not only the rule that found the pair: when a later
- * method removed the kept row of an earlier removal, the plan re-pointed that removal to the later
- * method's survivor, so the pair is one of that later method. A method outside the plan never
- * decides: in an exact-only run a row that is no longer an exact copy stays.
+ * ranked on the rows as they are now: the policy's columns are read with the fingerprint columns)
+ * and the two rows are still duplicates: the same exact key (as the index computes it), or by the
+ * rule of one of the methods whose removals the plan holds ({@link PairCheck}). Any of those, not
+ * only the rule that found the pair: when a later method removed the kept row of an earlier
+ * removal, the plan re-pointed that removal to the later method's survivor, so the pair is one of
+ * that later method. A method outside the plan never decides: in an exact-only run a row that is no
+ * longer an exact copy stays.
  *
  * <p>Not thread-safe (the key makers keep buffers): one per apply worker.
  */
@@ -39,6 +40,7 @@ final class DecisionCheck implements AutoCloseable {
   private final List<String> columns;
   private final List<String> planRules;
   private final PairCheck.Factory factory;
+
   /** The pair checks of {@link #planRules}, opened when first needed. */
   private final Map<String, PairCheck> opened = new HashMap<>();
 
@@ -51,7 +53,8 @@ final class DecisionCheck implements AutoCloseable {
     this.keepPolicy = spec.keepPolicy();
     this.columns = spec.fingerprintColumns();
     this.factory = factory;
-    // A combined rule (exact+near) names the methods whose decisions removed the row: each may decide.
+    // A combined rule (exact+near) names the methods whose decisions removed the row: each may
+    // decide.
     TreeSet<String> methods = new TreeSet<>();
     planRules.forEach(rule -> methods.addAll(DeletionPlan.Rule.of(rule).methods()));
     this.planRules = List.copyOf(methods);
@@ -63,7 +66,10 @@ final class DecisionCheck implements AutoCloseable {
    * @param keptKey the exact key of {@code kept} ({@link #exactKey}; a kept row is shared by many)
    */
   boolean stillHolds(SourceRecord removed, SourceRecord kept, byte[] keptKey) {
-    if (!KeepPolicy.isPreferred(keepPolicy.rank(kept, columns), kept.id(), keepPolicy.rank(removed, columns),
+    if (!KeepPolicy.isPreferred(
+        keepPolicy.rank(kept, columns),
+        kept.id(),
+        keepPolicy.rank(removed, columns),
         removed.id())) {
       return false;
     }
@@ -86,10 +92,11 @@ final class DecisionCheck implements AutoCloseable {
 
   /**
    * Reads a row laid out as {@link #columns}: its id, its time, then {@link
-   * TableSpec#fingerprintColumns()}, from column {@code first} on; as the UTF-8 bytes the server sent
-   * when {@code utf8} (see {@link RecordSource#columnsAreUtf8}), as the indexing does.
+   * TableSpec#fingerprintColumns()}, from column {@code first} on; as the UTF-8 bytes the server
+   * sent when {@code utf8} (see {@link RecordSource#columnsAreUtf8}), as the indexing does.
    */
-  static SourceRecord read(ResultSet rs, int first, int fingerprintColumns, boolean utf8) throws SQLException {
+  static SourceRecord read(ResultSet rs, int first, int fingerprintColumns, boolean utf8)
+      throws SQLException {
     long id = rs.getLong(first);
     long time = RecordSource.toMillis(RecordSource.readTime(rs, first + 1));
     if (utf8) {
@@ -126,5 +133,4 @@ final class DecisionCheck implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
   }
-
 }

@@ -7,9 +7,9 @@ import org.xiaochong.source.SourceRecord;
 
 /**
  * The decisions of a run: which record is removed in favour of which kept record, by which rule and
- * with what score, and what the index held of both rows when it decided ({@link RowState}). Parallel
- * primitive arrays (48 bytes per removal) rather than objects: a large table can plan millions of
- * removals. Not thread-safe.
+ * with what score, and what the index held of both rows when it decided ({@link RowState}).
+ * Parallel primitive arrays (48 bytes per removal) rather than objects: a large table can plan
+ * millions of removals. Not thread-safe.
  */
 public final class DeletionPlan {
   /**
@@ -18,34 +18,42 @@ public final class DeletionPlan {
    * still have the state the decision was made on; {@link #UNKNOWN} makes it decide again.
    */
   public record RowState(long time, long crc) {
-    public static final RowState UNKNOWN = new RowState(SourceRecord.NULL_TIME, SourceRecord.UNKNOWN_CRC);
+    public static final RowState UNKNOWN =
+        new RowState(SourceRecord.NULL_TIME, SourceRecord.UNKNOWN_CRC);
 
-    /** Whether a row now holding {@code time} and {@code crc} is still in this state (never when unknown). */
+    /**
+     * Whether a row now holding {@code time} and {@code crc} is still in this state (never when
+     * unknown).
+     */
     public boolean matches(long time, long crc) {
       return this.crc != SourceRecord.UNKNOWN_CRC && this.crc == crc && this.time == time;
     }
   }
 
   /**
-   * The rule that found a duplicate: the name of the fingerprint method whose pass planned it, stored
-   * in {@code dedup_rule} and {@code dedup_plan.rule}; or, for a removal {@link #collapseChains}
-   * re-pointed, the method that first removed the row and the one whose decision picked its final
-   * survivor, joined by '+' ({@code exact+near}: an exact twin of a row the near pass then removed).
-   * Instances are interned, one per label, so {@code ==} compares rules. A plan holds at most {@link
-   * #MAX_RULES} distinct rules.
+   * The rule that found a duplicate: the name of the fingerprint method whose pass planned it,
+   * stored in {@code dedup_rule} and {@code dedup_plan.rule}; or, for a removal {@link
+   * #collapseChains} re-pointed, the method that first removed the row and the one whose decision
+   * picked its final survivor, joined by '+' ({@code exact+near}: an exact twin of a row the near
+   * pass then removed). Instances are interned, one per label, so {@code ==} compares rules. A plan
+   * holds at most {@link #MAX_RULES} distinct rules.
    */
   public static final class Rule {
     /**
-     * Labels are lower-case identifiers, or two joined by '+', short enough for the 16-character rule
-     * columns ({@code dedup_rule}, {@code dedup_plan.rule}, {@code dedup_run_removed.method}).
+     * Labels are lower-case identifiers, or two joined by '+', short enough for the 16-character
+     * rule columns ({@code dedup_rule}, {@code dedup_plan.rule}, {@code dedup_run_removed.method}).
      */
     private static final java.util.regex.Pattern LABEL =
         java.util.regex.Pattern.compile("(?=.{1,16}$)[a-z][a-z0-9_]*(\\+[a-z][a-z0-9_]*)?");
+
     /** The longest method name: two of them and the '+' fit the 16-character rule columns. */
     public static final int MAX_METHOD_NAME = 7;
+
     private static final int MAX_RULES = 127; // ids are stored in a byte per removal
-    private static final java.util.Map<String, Rule> BY_LABEL = new java.util.concurrent.ConcurrentHashMap<>();
-    private static final java.util.List<Rule> BY_ID = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private static final java.util.Map<String, Rule> BY_LABEL =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    private static final java.util.List<Rule> BY_ID =
+        new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public static final Rule EXACT = of("exact");
 
@@ -60,8 +68,8 @@ public final class DeletionPlan {
     /**
      * The rule named {@code label} (as stored in {@code dedup_rule} or {@code dedup_plan.rule}).
      *
-     * @throws IllegalArgumentException if the label is not a lower-case identifier, or two joined by
-     *     '+', of at most 16 characters
+     * @throws IllegalArgumentException if the label is not a lower-case identifier, or two joined
+     *     by '+', of at most 16 characters
      */
     public static Rule of(String label) {
       Rule known = BY_LABEL.get(label);
@@ -72,14 +80,16 @@ public final class DeletionPlan {
         throw new IllegalArgumentException("rule '" + label + "' must match " + LABEL.pattern());
       }
       synchronized (BY_ID) {
-        return BY_LABEL.computeIfAbsent(label, l -> {
-          if (BY_ID.size() == MAX_RULES) {
-            throw new IllegalStateException("more than " + MAX_RULES + " rules");
-          }
-          Rule rule = new Rule(l, BY_ID.size());
-          BY_ID.add(rule);
-          return rule;
-        });
+        return BY_LABEL.computeIfAbsent(
+            label,
+            l -> {
+              if (BY_ID.size() == MAX_RULES) {
+                throw new IllegalStateException("more than " + MAX_RULES + " rules");
+              }
+              Rule rule = new Rule(l, BY_ID.size());
+              BY_ID.add(rule);
+              return rule;
+            });
       }
     }
 
@@ -89,7 +99,10 @@ public final class DeletionPlan {
       return plus < 0 ? label : label.substring(0, plus);
     }
 
-    /** The method whose decision picked the row's survivor (the whole label unless {@link #isCombined}). */
+    /**
+     * The method whose decision picked the row's survivor (the whole label unless {@link
+     * #isCombined}).
+     */
     public String last() {
       int plus = label.indexOf('+');
       return plus < 0 ? label : label.substring(plus + 1);
@@ -106,8 +119,8 @@ public final class DeletionPlan {
     }
 
     /**
-     * The rule of a removal by this rule whose kept row {@code decided} then removed: this rule's first
-     * method and {@code decided}'s last, or this rule when they are the same method.
+     * The rule of a removal by this rule whose kept row {@code decided} then removed: this rule's
+     * first method and {@code decided}'s last, or this rule when they are the same method.
      */
     public Rule then(Rule decided) {
       return first().equals(decided.last()) ? of(first()) : of(first() + "+" + decided.last());
@@ -143,9 +156,11 @@ public final class DeletionPlan {
    * @param removed what the index held of the removed row when the pass decided
    * @param kept what it held of the kept row
    */
-  public void add(long removedId, long keptId, Rule rule, double score, RowState removed, RowState kept) {
+  public void add(
+      long removedId, long keptId, Rule rule, double score, RowState removed, RowState kept) {
     if (removedId == keptId) {
-      throw new IllegalArgumentException("record " + removedId + " cannot be removed in favour of itself");
+      throw new IllegalArgumentException(
+          "record " + removedId + " cannot be removed in favour of itself");
     }
     if (size == removedIds.length) {
       int capacity = size * 2;
@@ -241,13 +256,13 @@ public final class DeletionPlan {
    * Points every removal whose kept record is itself planned for removal (an exact twin of a record
    * the near pass then removed) to the record that finally stays, so the archive never points to a
    * removed row and no chain is left. Its rule becomes {@link Rule#then} the chain's last removal
-   * ({@code exact+near}), so the archive says why the row went, and its score that removal's: the row
-   * is an exact copy of a row the near pass removed, and joins the survivor with that decision. The
-   * state of both rows stays: the removed row's own, and the final kept row's as the last removal of the chain recorded
-   * it. The decision rests on what the index held of the rows in between (the twin had the removed row's
-   * key when the near pass joined it to the final row), not on what they hold now, so the apply decides
-   * again exactly when the removed row or the final kept row changed. Returns how many removals were
-   * re-pointed.
+   * ({@code exact+near}), so the archive says why the row went, and its score that removal's: the
+   * row is an exact copy of a row the near pass removed, and joins the survivor with that decision.
+   * The state of both rows stays: the removed row's own, and the final kept row's as the last
+   * removal of the chain recorded it. The decision rests on what the index held of the rows in
+   * between (the twin had the removed row's key when the near pass joined it to the final row), not
+   * on what they hold now, so the apply decides again exactly when the removed row or the final
+   * kept row changed. Returns how many removals were re-pointed.
    *
    * @throws IllegalStateException if the plan has a cycle (a bug in a pass)
    */
@@ -286,10 +301,10 @@ public final class DeletionPlan {
   }
 
   /**
-   * Drops every removal whose removed and kept rows are marked apart ({@link ApartPairs}): the removed
-   * row stays. Call it after the chains are collapsed: then no removal is kept in favour of a removed
-   * row, so dropping one leaves no removal pointing to a row that stays for another reason. Returns
-   * how many were dropped.
+   * Drops every removal whose removed and kept rows are marked apart ({@link ApartPairs}): the
+   * removed row stays. Call it after the chains are collapsed: then no removal is kept in favour of
+   * a removed row, so dropping one leaves no removal pointing to a row that stays for another
+   * reason. Returns how many were dropped.
    */
   public int dropApart(ApartPairs apart) {
     if (apart.isEmpty()) {

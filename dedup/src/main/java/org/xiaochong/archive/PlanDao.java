@@ -20,12 +20,22 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
  */
 interface PlanDao {
   /** One plan row: a planned removal and the states of its rows when the pass decided. */
-  record Row(long runId, int seq, long removedId, long keptId, String rule, double score,
-      LocalDateTime removedTime, long removedCrc, LocalDateTime keptTime, long keptCrc) {}
+  record Row(
+      long runId,
+      int seq,
+      long removedId,
+      long keptId,
+      String rule,
+      double score,
+      LocalDateTime removedTime,
+      long removedCrc,
+      LocalDateTime keptTime,
+      long keptCrc) {}
 
-  @SqlBatch("INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score, removed_time, removed_crc,"
-      + " kept_time, kept_crc) VALUES (:runId, :seq, :removedId, :keptId, :rule, :score, :removedTime, :removedCrc,"
-      + " :keptTime, :keptCrc)")
+  @SqlBatch(
+      "INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score, removed_time, removed_crc,"
+          + " kept_time, kept_crc) VALUES (:runId, :seq, :removedId, :keptId, :rule, :score, :removedTime, :removedCrc,"
+          + " :keptTime, :keptCrc)")
   void insert(@BindMethods List<Row> rows);
 
   @SqlUpdate("DELETE FROM dedup_plan WHERE run_id = :runId")
@@ -38,23 +48,28 @@ interface PlanDao {
   @SqlQuery("SELECT DISTINCT rule FROM dedup_plan WHERE run_id = :runId")
   Set<String> rules(@Bind("runId") long runId);
 
-  /** The plan rows left in place, by removed id, with why ({@code skipped}: 1 changed, 2 referenced). */
+  /**
+   * The plan rows left in place, by removed id, with why ({@code skipped}: 1 changed, 2
+   * referenced).
+   */
   @SqlQuery("SELECT removed_id, skipped FROM dedup_plan WHERE run_id = :runId AND skipped <> 0")
   @KeyColumn("removed_id")
   @ValueColumn("skipped")
   Map<Long, Integer> leftInPlace(@Bind("runId") long runId);
 
   /** Unskipped plan rows whose removed and kept rows are marked apart, counted by rule. */
-  @SqlQuery("SELECT p.rule, COUNT(*) AS marked FROM dedup_plan p JOIN dedup_apart m ON m.source_table = :table"
-      + " AND m.id_a = LEAST(p.removed_id, p.kept_id) AND m.id_b = GREATEST(p.removed_id, p.kept_id)"
-      + " WHERE p.run_id = :runId AND p.skipped = 0 GROUP BY p.rule")
+  @SqlQuery(
+      "SELECT p.rule, COUNT(*) AS marked FROM dedup_plan p JOIN dedup_apart m ON m.source_table = :table"
+          + " AND m.id_a = LEAST(p.removed_id, p.kept_id) AND m.id_b = GREATEST(p.removed_id, p.kept_id)"
+          + " WHERE p.run_id = :runId AND p.skipped = 0 GROUP BY p.rule")
   @KeyColumn("rule")
   @ValueColumn("marked")
   Map<String, Long> markedApartByRule(@Bind("table") String table, @Bind("runId") long runId);
 
   /** Marks skipped (1, as a changed row) the unskipped plan rows whose rows are marked apart. */
-  @SqlUpdate("UPDATE dedup_plan p JOIN dedup_apart m ON m.source_table = :table"
-      + " AND m.id_a = LEAST(p.removed_id, p.kept_id) AND m.id_b = GREATEST(p.removed_id, p.kept_id)"
-      + " SET p.skipped = 1 WHERE p.run_id = :runId AND p.skipped = 0")
+  @SqlUpdate(
+      "UPDATE dedup_plan p JOIN dedup_apart m ON m.source_table = :table"
+          + " AND m.id_a = LEAST(p.removed_id, p.kept_id) AND m.id_b = GREATEST(p.removed_id, p.kept_id)"
+          + " SET p.skipped = 1 WHERE p.run_id = :runId AND p.skipped = 0")
   void skipMarkedApart(@Bind("table") String table, @Bind("runId") long runId);
 }

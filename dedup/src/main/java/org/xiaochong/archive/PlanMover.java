@@ -5,9 +5,9 @@ import static org.xiaochong.archive.ArchiveTables.now;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeMap;
-import java.util.Set;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,9 +21,10 @@ import org.xiaochong.source.Database;
  * as gently as its {@link ApplySettings} say: batch size by rows and bytes, a short lock wait,
  * retries with backoff, a pause between batches.
  *
- * <p>The command's table lock is checked before each batch ({@link #withLockCheck}): a run whose lock
- * was lost (its session killed, a proxy's idle timeout, a failover) stops before the next batch, so it
- * never moves rows beside a second run; it stays {@code applying} and the next run finishes it.
+ * <p>The command's table lock is checked before each batch ({@link #withLockCheck}): a run whose
+ * lock was lost (its session killed, a proxy's idle timeout, a failover) stops before the next
+ * batch, so it never moves rows beside a second run; it stays {@code applying} and the next run
+ * finishes it.
  *
  * <p>Nothing is lost: a row moves only after the plan row that names it is committed (the plan is
  * written first, or, in {@link #writePlanAndApply}, a batch ahead of the moves). A crash between
@@ -33,8 +34,12 @@ import org.xiaochong.source.Database;
  * <p>Thread-safe (state lives in the database).
  */
 public final class PlanMover {
-  /** Plan rows per transaction of the plan writer and, by default, of the apply ({@link ApplySettings}). */
+  /**
+   * Plan rows per transaction of the plan writer and, by default, of the apply ({@link
+   * ApplySettings}).
+   */
   static final int BATCH = 10_000;
+
   /** Batches applied at once, on their own connections. */
   static final int PARALLEL_BATCHES = 2;
 
@@ -47,19 +52,25 @@ public final class PlanMover {
   private ApplySettings settings = ApplySettings.DEFAULTS;
   private Runnable lockCheck = () -> {};
 
-  /** A mover whose apply keeps a changed row only while it is still an exact copy of its kept row. */
+  /**
+   * A mover whose apply keeps a changed row only while it is still an exact copy of its kept row.
+   */
   public PlanMover(ArchiveTables tables) {
     this(tables, PairCheck.Factory.EXACT_KEY_ONLY);
   }
 
-  /** @param pairChecks the methods' rules, to decide again on rows changed since the pass ({@link DecisionCheck}) */
+  /**
+   * @param pairChecks the methods' rules, to decide again on rows changed since the pass ({@link
+   *     DecisionCheck})
+   */
   public PlanMover(ArchiveTables tables, PairCheck.Factory pairChecks) {
     this(tables, pairChecks, ReferencedRows.NONE);
   }
 
   /**
    * @param referenced the foreign keys that reference the table, checked against the owner's choice
-   *     ({@link ReferencedRows#check}): their child rows are re-pointed, or the rows they reference stay
+   *     ({@link ReferencedRows#check}): their child rows are re-pointed, or the rows they reference
+   *     stay
    */
   public PlanMover(ArchiveTables tables, PairCheck.Factory pairChecks, ReferencedRows referenced) {
     this.referenced = referenced;
@@ -77,8 +88,8 @@ public final class PlanMover {
   }
 
   /**
-   * Runs {@code lockCheck} before each batch: it throws when the command's table lock is lost, which
-   * stops the apply there (the batches committed stay moved; the run stays {@code applying}).
+   * Runs {@code lockCheck} before each batch: it throws when the command's table lock is lost,
+   * which stops the apply there (the batches committed stay moved; the run stays {@code applying}).
    */
   public PlanMover withLockCheck(Runnable lockCheck) {
     this.lockCheck = lockCheck;
@@ -88,12 +99,17 @@ public final class PlanMover {
   /**
    * What {@link #writePlanAndApply} did.
    *
-   * @param skipped planned rows left in place, by rule: they or their kept rows changed since the plan
-   * @param referenced planned rows left in place, by rule: rows of other tables reference them ({@link
-   *     ReferencedRows})
+   * @param skipped planned rows left in place, by rule: they or their kept rows changed since the
+   *     plan
+   * @param referenced planned rows left in place, by rule: rows of other tables reference them
+   *     ({@link ReferencedRows})
    * @param planWrittenNanos {@link System#nanoTime()} when the last plan row was committed
    */
-  public record Applied(long rowsMoved, Map<String, Long> skipped, long decidedAgain, Map<String, Long> referenced,
+  public record Applied(
+      long rowsMoved,
+      Map<String, Long> skipped,
+      long decidedAgain,
+      Map<String, Long> referenced,
       long planWrittenNanos) {
     /** Planned rows left in place because they changed, all rules. */
     public long skippedChanged() {
@@ -107,11 +123,13 @@ public final class PlanMover {
   }
 
   /**
-   * Rows moved by some batches, planned rows left in place (by rule) because what they or their kept
-   * row hold now no longer makes them duplicates ({@link DecisionCheck}), and planned rows decided
-   * again because they or their kept row changed since the pass decided (moved or left in place).
+   * Rows moved by some batches, planned rows left in place (by rule) because what they or their
+   * kept row hold now no longer makes them duplicates ({@link DecisionCheck}), and planned rows
+   * decided again because they or their kept row changed since the pass decided (moved or left in
+   * place).
    */
-  public record Moved(long rows, Map<String, Long> skipped, long decidedAgain, Map<String, Long> referenced) {
+  public record Moved(
+      long rows, Map<String, Long> skipped, long decidedAgain, Map<String, Long> referenced) {
     static final Moved NONE = new Moved(0, Map.of(), 0, Map.of());
 
     public Moved {
@@ -139,7 +157,10 @@ public final class PlanMover {
     }
 
     Moved plus(Moved other) {
-      return new Moved(rows + other.rows, sum(skipped, other.skipped), decidedAgain + other.decidedAgain,
+      return new Moved(
+          rows + other.rows,
+          sum(skipped, other.skipped),
+          decidedAgain + other.decidedAgain,
           sum(referenced, other.referenced));
     }
 
@@ -155,13 +176,13 @@ public final class PlanMover {
   }
 
   /**
-   * Writes the plan of a run and moves its rows, the two overlapped: the plan goes in, in seq order, a
-   * batch per transaction on one connection, and the apply workers take each batch as soon as its plan
-   * rows are committed. No row moves before the plan row that names it is committed, so a failure
-   * leaves the plan rows written so far (each a decision that stands on its own) and whole batches
-   * moved or not, which {@link #resumeInterrupted} finishes. Writing the plan is a fifth of the work
-   * of moving the rows, so the writer stays ahead, and the server works on both while the client
-   * formats the plan (bench/RESULTS.md).
+   * Writes the plan of a run and moves its rows, the two overlapped: the plan goes in, in seq
+   * order, a batch per transaction on one connection, and the apply workers take each batch as soon
+   * as its plan rows are committed. No row moves before the plan row that names it is committed, so
+   * a failure leaves the plan rows written so far (each a decision that stands on its own) and
+   * whole batches moved or not, which {@link #resumeInterrupted} finishes. Writing the plan is a
+   * fifth of the work of moving the rows, so the writer stays ahead, and the server works on both
+   * while the client formats the plan (bench/RESULTS.md).
    *
    * @param progress called with the plan rows handled per batch
    */
@@ -169,53 +190,67 @@ public final class PlanMover {
     int[] order = plan.orderByRemovedId();
     PlanWritten written = new PlanWritten();
     long[] planWrittenNanos = {System.nanoTime()};
-    Callable<Moved> writer = () -> {
-      try {
-        plans.write(runId, plan, order, written::committed);
-        planWrittenNanos[0] = System.nanoTime();
-        return Moved.NONE;
-      } finally {
-        written.finished(); // a worker waiting for rows that will never come stops
-      }
-    };
+    Callable<Moved> writer =
+        () -> {
+          try {
+            plans.write(runId, plan, order, written::committed);
+            planWrittenNanos[0] = System.nanoTime();
+            return Moved.NONE;
+          } finally {
+            written.finished(); // a worker waiting for rows that will never come stops
+          }
+        };
     List<Callable<Moved>> tasks = new ArrayList<>();
     tasks.add(writer);
-    tasks.addAll(applyWorkers(runId, order.length, plan.rules(), written::awaitCommitted, false, progress));
-    Moved moved = Moved.sum(ParallelTasks.runAll(tasks, tasks.size(), "xiaochong-apply", "applying run " + runId));
-    return new Applied(moved.rows(), moved.skipped(), moved.decidedAgain(), moved.referenced(), planWrittenNanos[0]);
+    tasks.addAll(
+        applyWorkers(runId, order.length, plan.rules(), written::awaitCommitted, false, progress));
+    Moved moved =
+        Moved.sum(
+            ParallelTasks.runAll(tasks, tasks.size(), "xiaochong-apply", "applying run " + runId));
+    return new Applied(
+        moved.rows(),
+        moved.skipped(),
+        moved.decidedAgain(),
+        moved.referenced(),
+        planWrittenNanos[0]);
   }
 
   /**
-   * Moves the planned rows of a run (its plan already written, some of its batches maybe moved by an
-   * interrupted apply) into the archive, batch by batch.
+   * Moves the planned rows of a run (its plan already written, some of its batches maybe moved by
+   * an interrupted apply) into the archive, batch by batch.
    *
    * @param progress called with the plan rows handled per batch
    */
   public Moved apply(long runId, LongConsumer progress) {
     Moved apart = new Moved(0, skipApart(runId), 0);
     int planSize = plans.size(runId);
-    List<Callable<Moved>> workers = applyWorkers(runId, planSize, plans.rules(runId), seqEnd -> true, true,
-        progress);
-    return apart.plus(Moved.sum(ParallelTasks.runAll(workers, workers.size(), "xiaochong-apply",
-        "applying run " + runId)));
+    List<Callable<Moved>> workers =
+        applyWorkers(runId, planSize, plans.rules(runId), seqEnd -> true, true, progress);
+    return apart.plus(
+        Moved.sum(
+            ParallelTasks.runAll(
+                workers, workers.size(), "xiaochong-apply", "applying run " + runId)));
   }
 
   /**
-   * Marks skipped, before any of its rows move, every planned removal of a written plan whose removed
-   * and kept rows are now marked apart ({@code dedup_apart}): a pair marked after the plan was written
-   * (an interrupted run resumed after {@code dedup apart add}) is left in place like a changed row.
-   * Returns them by rule. A fresh plan needs no such step: its passes read the marks.
+   * Marks skipped, before any of its rows move, every planned removal of a written plan whose
+   * removed and kept rows are now marked apart ({@code dedup_apart}): a pair marked after the plan
+   * was written (an interrupted run resumed after {@code dedup apart add}) is left in place like a
+   * changed row. Returns them by rule. A fresh plan needs no such step: its passes read the marks.
    */
   private Map<String, Long> skipApart(long runId) {
     String table = tables.spec().table();
-    return database.jdbi().inTransaction(h -> {
-      PlanDao plans = h.attach(PlanDao.class);
-      Map<String, Long> byRule = new TreeMap<>(plans.markedApartByRule(table, runId));
-      if (!byRule.isEmpty()) {
-        plans.skipMarkedApart(table, runId);
-      }
-      return byRule;
-    });
+    return database
+        .jdbi()
+        .inTransaction(
+            h -> {
+              PlanDao plans = h.attach(PlanDao.class);
+              Map<String, Long> byRule = new TreeMap<>(plans.markedApartByRule(table, runId));
+              if (!byRule.isEmpty()) {
+                plans.skipMarkedApart(table, runId);
+              }
+              return byRule;
+            });
   }
 
   /** What a planned row's apply did, as {@code decisions.jsonl} names it. */
@@ -236,35 +271,59 @@ public final class PlanMover {
 
   /**
    * The planned rows of a run that did not move, by removed id, read from its plan (before it is
-   * dropped). The rows left in place are marked there; the rows gone are looked up in the archive only
-   * when {@code anyGone} (the moved count falls short of the plan's rows not left in place).
+   * dropped). The rows left in place are marked there; the rows gone are looked up in the archive
+   * only when {@code anyGone} (the moved count falls short of the plan's rows not left in place).
    */
   public Map<Long, Outcome> notMoved(long runId, boolean anyGone) {
     Map<Long, Outcome> outcomes = new java.util.HashMap<>();
-    database.jdbi().useHandle(h -> {
-      h.attach(PlanDao.class).leftInPlace(runId).forEach((removedId, skipped) -> outcomes.put(removedId,
-          skipped == ReferencedRows.REFERENCED ? Outcome.KEPT_REFERENCED : Outcome.KEPT_CHANGED));
-      if (anyGone) {
-        String id = ArchiveTables.q(tables.spec().idColumn());
-        h.createQuery("SELECT p.removed_id FROM dedup_plan p LEFT JOIN " + ArchiveTables.q(tables.spec().removedTable())
-                + " a ON a.dedup_run_id = p.run_id AND a." + id + " = p.removed_id WHERE p.run_id = ? AND p.skipped = 0"
-                + " AND a." + id + " IS NULL")
-            .bind(0, runId).mapTo(Long.class).forEach(removedId -> outcomes.put(removedId, Outcome.GONE));
-      }
-    });
+    database
+        .jdbi()
+        .useHandle(
+            h -> {
+              h.attach(PlanDao.class)
+                  .leftInPlace(runId)
+                  .forEach(
+                      (removedId, skipped) ->
+                          outcomes.put(
+                              removedId,
+                              skipped == ReferencedRows.REFERENCED
+                                  ? Outcome.KEPT_REFERENCED
+                                  : Outcome.KEPT_CHANGED));
+              if (anyGone) {
+                String id = ArchiveTables.q(tables.spec().idColumn());
+                h.createQuery(
+                        "SELECT p.removed_id FROM dedup_plan p LEFT JOIN "
+                            + ArchiveTables.q(tables.spec().removedTable())
+                            + " a ON a.dedup_run_id = p.run_id AND a."
+                            + id
+                            + " = p.removed_id WHERE p.run_id = ? AND p.skipped = 0"
+                            + " AND a."
+                            + id
+                            + " IS NULL")
+                    .bind(0, runId)
+                    .mapTo(Long.class)
+                    .forEach(removedId -> outcomes.put(removedId, Outcome.GONE));
+              }
+            });
     return outcomes;
   }
 
   /** Rows a run has archived so far. */
   public long archivedRows(long runId) {
-    return database.jdbi().withHandle(h -> h.createQuery("SELECT COUNT(*) FROM "
-            + ArchiveTables.q(tables.spec().removedTable()) + " WHERE dedup_run_id = ?")
-        .bind(0, runId).mapTo(Long.class).one());
+    return database
+        .jdbi()
+        .withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT COUNT(*) FROM "
+                            + ArchiveTables.q(tables.spec().removedTable())
+                            + " WHERE dedup_run_id = ?")
+                    .bind(0, runId)
+                    .mapTo(Long.class)
+                    .one());
   }
 
-  /**
-   * The interrupted runs {@link #resumeInterrupted} finished, and the rows it moved.
-   */
+  /** The interrupted runs {@link #resumeInterrupted} finished, and the rows it moved. */
   public record Resumed(List<Long> runs, long rows) {}
 
   /**
@@ -286,26 +345,44 @@ public final class PlanMover {
         if (now == 0) {
           throw e;
         }
-        throw new RowsMovedException(String.format("finishing interrupted run %d moved %,d rows", runId, now), now, e);
+        throw new RowsMovedException(
+            String.format("finishing interrupted run %d moved %,d rows", runId, now), now, e);
       }
       rows += moved.rows();
-      runLog.markResumed(runId, "resumed after an interruption; " + moved.rows() + " rows moved on resume, "
-          + moved.skippedChanged() + " left because they changed or were re-inserted after their archiving"
-          + (moved.keptReferenced() == 0 ? ""
-          : ", " + moved.keptReferenced() + " left because other tables reference them"));
+      runLog.markResumed(
+          runId,
+          "resumed after an interruption; "
+              + moved.rows()
+              + " rows moved on resume, "
+              + moved.skippedChanged()
+              + " left because they changed or were re-inserted after their archiving"
+              + (moved.keptReferenced() == 0
+                  ? ""
+                  : ", " + moved.keptReferenced() + " left because other tables reference them"));
     }
     return new Resumed(runs, rows);
   }
 
-  /** The source's average row length as the server estimates it ({@code information_schema}), 0 if unknown. */
+  /**
+   * The source's average row length as the server estimates it ({@code information_schema}), 0 if
+   * unknown.
+   */
   private long averageRowBytes() {
     return averageRowBytes(database, tables.spec().table());
   }
 
   static long averageRowBytes(Database database, String table) {
-    return database.jdbi().withHandle(h -> h.createQuery("SELECT COALESCE(avg_row_length, 0) FROM"
-            + " information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?")
-        .bind(0, table).mapTo(Long.class).findOne().orElse(0L));
+    return database
+        .jdbi()
+        .withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT COALESCE(avg_row_length, 0) FROM"
+                            + " information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?")
+                    .bind(0, table)
+                    .mapTo(Long.class)
+                    .findOne()
+                    .orElse(0L));
   }
 
   /** How far the plan writer has committed, for the apply workers to wait on. */
@@ -323,7 +400,9 @@ public final class PlanMover {
       notifyAll();
     }
 
-    /** Waits until plan rows [0, seqEnd) are committed; false if the writer stopped short of them. */
+    /**
+     * Waits until plan rows [0, seqEnd) are committed; false if the writer stopped short of them.
+     */
     synchronized boolean awaitCommitted(int seqEnd) throws InterruptedException {
       while (committed < seqEnd && !finished) {
         wait();
@@ -339,56 +418,83 @@ public final class PlanMover {
   }
 
   /**
-   * The apply workers: each takes the next batch of plan rows [0, planSize) once {@code planned} says
-   * its rows are committed, and moves it.
+   * The apply workers: each takes the next batch of plan rows [0, planSize) once {@code planned}
+   * says its rows are committed, and moves it.
    *
    * @param planRules the rules of the plan's removals (see {@link DecisionCheck})
    * @param resuming whether an interrupted apply of the run may have moved some of its rows
    */
-  private List<Callable<Moved>> applyWorkers(long runId, int planSize, Set<String> planRules,
-      PlanGate planned, boolean resuming, LongConsumer progress) {
+  private List<Callable<Moved>> applyWorkers(
+      long runId,
+      int planSize,
+      Set<String> planRules,
+      PlanGate planned,
+      boolean resuming,
+      LongConsumer progress) {
     BatchMover.BatchSql sql = BatchMover.batchSql(tables, referenced);
     LocalDateTime removedAt = now();
     int batch = settings.rowsPerBatch(averageRowBytes());
-    // Batches are disjoint id ranges (the plan is in removed-id order) and never remove a kept row, so
+    // Batches are disjoint id ranges (the plan is in removed-id order) and never remove a kept row,
+    // so
     // two run at once, each in its own transaction, and the server uses both cores. READ COMMITTED:
-    // no gap locks, so the batches do not block each other. Each worker keeps its connection for all
+    // no gap locks, so the batches do not block each other. Each worker keeps its connection for
+    // all
     // the batches it takes (a connection costs a login and Connector/J's setup queries).
     AtomicInteger nextBatch = new AtomicInteger();
     AtomicBoolean failed = new AtomicBoolean(); // a failed batch stops the other worker too
     List<Callable<Moved>> workers = new ArrayList<>();
     for (int w = 0; w < PARALLEL_BATCHES; w++) {
-      workers.add(() -> database.jdbi().withHandle(handle -> {
-        Moved moved = Moved.NONE;
-        // The apply gives way to the site: it waits seconds for a row lock, then retries later.
-        handle.execute("SET SESSION innodb_lock_wait_timeout = " + settings.lockWaitSeconds());
-        try (DecisionCheck check = new DecisionCheck(tables.spec(), pairChecks, planRules)) {
-          for (int lo = nextBatch.getAndIncrement() * batch; lo < planSize && !failed.get();
-              lo = nextBatch.getAndIncrement() * batch) {
-            int to = Math.min(planSize, lo + batch);
-            try {
-              if (!planned.awaitCommitted(to)) {
-                break; // the plan writer failed; it reports why
-              }
-              lockCheck.run();
-              moved = moved.plus(BatchMover.move(handle.getConnection(), runId, lo, to, sql, check, removedAt,
-                  resuming, settings));
-              if (settings.pauseMillis() > 0 && to < planSize) {
-                Thread.sleep(settings.pauseMillis());
-              }
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-              failed.set(true);
-              throw new IllegalStateException("interrupted while applying run " + runId, e);
-            } catch (RuntimeException e) {
-              failed.set(true);
-              throw e;
-            }
-            progress.accept(to - lo);
-          }
-        }
-        return moved;
-      }));
+      workers.add(
+          () ->
+              database
+                  .jdbi()
+                  .withHandle(
+                      handle -> {
+                        Moved moved = Moved.NONE;
+                        // The apply gives way to the site: it waits seconds for a row lock, then
+                        // retries later.
+                        handle.execute(
+                            "SET SESSION innodb_lock_wait_timeout = " + settings.lockWaitSeconds());
+                        try (DecisionCheck check =
+                            new DecisionCheck(tables.spec(), pairChecks, planRules)) {
+                          for (int lo = nextBatch.getAndIncrement() * batch;
+                              lo < planSize && !failed.get();
+                              lo = nextBatch.getAndIncrement() * batch) {
+                            int to = Math.min(planSize, lo + batch);
+                            try {
+                              if (!planned.awaitCommitted(to)) {
+                                break; // the plan writer failed; it reports why
+                              }
+                              lockCheck.run();
+                              moved =
+                                  moved.plus(
+                                      BatchMover.move(
+                                          handle.getConnection(),
+                                          runId,
+                                          lo,
+                                          to,
+                                          sql,
+                                          check,
+                                          removedAt,
+                                          resuming,
+                                          settings));
+                              if (settings.pauseMillis() > 0 && to < planSize) {
+                                Thread.sleep(settings.pauseMillis());
+                              }
+                            } catch (InterruptedException e) {
+                              Thread.currentThread().interrupt();
+                              failed.set(true);
+                              throw new IllegalStateException(
+                                  "interrupted while applying run " + runId, e);
+                            } catch (RuntimeException e) {
+                              failed.set(true);
+                              throw e;
+                            }
+                            progress.accept(to - lo);
+                          }
+                        }
+                        return moved;
+                      }));
     }
     return workers;
   }

@@ -8,10 +8,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.StatementContext;
-import java.util.stream.Collectors;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.SqlError;
@@ -19,12 +19,12 @@ import org.xiaochong.source.TableSpec;
 
 /**
  * Puts the rows a run archived back into the source table, with their ids and values, a transaction
- * per batch of ids: each batch is inserted into the source and deleted from the archive, and the two
- * counts must agree or it is rolled back, so a row is never in both tables nor in neither.
+ * per batch of ids: each batch is inserted into the source and deleted from the archive, and the
+ * two counts must agree or it is rolled back, so a row is never in both tables nor in neither.
  *
  * <p>Each row put back is marked apart from the row it had been removed for ({@link
- * ApartTable#markRestored}), in the same transaction, so no later run removes it for that row again:
- * a person who restores a run has decided its rows are not duplicates of their kept rows.
+ * ApartTable#markRestored}), in the same transaction, so no later run removes it for that row
+ * again: a person who restores a run has decided its rows are not duplicates of their kept rows.
  *
  * <p>A run being restored must never be finished again by a later {@code run --apply} (it would
  * re-delete what was put back), so the run is marked {@code restoring} and its plan dropped, in one
@@ -48,15 +48,18 @@ public final class Restorer {
     this.runLog = new RunLog(database, tables.spec().table());
   }
 
-  /** Batch size, lock wait and retries of {@code settings} instead of {@link ApplySettings#DEFAULTS}. */
+  /**
+   * Batch size, lock wait and retries of {@code settings} instead of {@link
+   * ApplySettings#DEFAULTS}.
+   */
   public Restorer withSettings(ApplySettings settings) {
     this.settings = settings;
     return this;
   }
 
   /**
-   * Runs {@code lockCheck} before each batch: it throws when the command's table lock is lost, which
-   * stops the restore there (running it again finishes it).
+   * Runs {@code lockCheck} before each batch: it throws when the command's table lock is lost,
+   * which stops the restore there (running it again finishes it).
    */
   public Restorer withLockCheck(Runnable lockCheck) {
     this.lockCheck = lockCheck;
@@ -66,12 +69,14 @@ public final class Restorer {
   /**
    * What a restore put back.
    *
-   * @param childRows child rows of other tables pointed back to their restored rows (undoing a merge)
+   * @param childRows child rows of other tables pointed back to their restored rows (undoing a
+   *     merge)
    * @param childRowsLeft re-pointed child rows left as they are: changed or deleted since the merge
    */
   public record Restored(long rows, long childRows, long childRowsLeft) {
     Restored plus(Restored other) {
-      return new Restored(rows + other.rows, childRows + other.childRows, childRowsLeft + other.childRowsLeft);
+      return new Restored(
+          rows + other.rows, childRows + other.childRows, childRowsLeft + other.childRowsLeft);
     }
   }
 
@@ -81,8 +86,8 @@ public final class Restorer {
   }
 
   /**
-   * Restores the rows of a run, and the child rows its merge re-pointed ({@link ReferencedRows}), and
-   * marks it {@code restored}.
+   * Restores the rows of a run, and the child rows its merge re-pointed ({@link ReferencedRows}),
+   * and marks it {@code restored}.
    *
    * @throws RowsMovedException when an error stops it after some batches were restored
    */
@@ -90,13 +95,18 @@ public final class Restorer {
     TableSpec spec = tables.spec();
     Optional<String> status = runLog.status(runId);
     if (status.isEmpty()) {
-      throw new BadInputException("run " + runId + " is not a run on table " + spec.table() + " (see `dedup stats`)");
+      throw new BadInputException(
+          "run " + runId + " is not a run on table " + spec.table() + " (see `dedup stats`)");
     }
-    database.jdbi().useTransaction(h -> {
-      RunLog.markRestoring(h, runId);
-      PlanTable.drop(h, runId);
-    });
-    String plainColumns = tables.writableColumns().stream().map(ArchiveTables::q).collect(Collectors.joining(", "));
+    database
+        .jdbi()
+        .useTransaction(
+            h -> {
+              RunLog.markRestoring(h, runId);
+              PlanTable.drop(h, runId);
+            });
+    String plainColumns =
+        tables.writableColumns().stream().map(ArchiveTables::q).collect(Collectors.joining(", "));
     String id = q(spec.idColumn());
     String removed = q(spec.removedTable());
     Restored restored = new Restored(0, 0, 0);
@@ -106,10 +116,29 @@ public final class Restorer {
       while (true) {
         lockCheck.run();
         long lo = after;
-        Optional<Long> hi = database.jdbi().withHandle(h -> h.createQuery(
-            "SELECT MAX(" + id + ") FROM (SELECT " + id + " FROM " + removed + " WHERE dedup_run_id = ? AND " + id
-                + " > ? ORDER BY " + id + " LIMIT " + batch + ") b").bind(0, runId).bind(1, lo)
-            .mapTo(Long.class).findOne());
+        Optional<Long> hi =
+            database
+                .jdbi()
+                .withHandle(
+                    h ->
+                        h.createQuery(
+                                "SELECT MAX("
+                                    + id
+                                    + ") FROM (SELECT "
+                                    + id
+                                    + " FROM "
+                                    + removed
+                                    + " WHERE dedup_run_id = ? AND "
+                                    + id
+                                    + " > ? ORDER BY "
+                                    + id
+                                    + " LIMIT "
+                                    + batch
+                                    + ") b")
+                            .bind(0, runId)
+                            .bind(1, lo)
+                            .mapTo(Long.class)
+                            .findOne());
         if (hi.isEmpty() || hi.get() == null) {
           break;
         }
@@ -124,8 +153,12 @@ public final class Restorer {
       if (restored.rows() == 0) {
         throw e;
       }
-      throw new RowsMovedException(String.format("restore of run %d put back %,d rows (run it again to finish)", runId,
-          restored.rows()), restored.rows(), e);
+      throw new RowsMovedException(
+          String.format(
+              "restore of run %d put back %,d rows (run it again to finish)",
+              runId, restored.rows()),
+          restored.rows(),
+          e);
     }
     runLog.markRestored(runId, restored.rows());
     return restored;
@@ -133,8 +166,8 @@ public final class Restorer {
 
   /**
    * Puts back the rows of the run with ids in (lo, upTo] and their re-pointed child rows, in one
-   * transaction that first marks them apart from their kept rows; a batch that waited for a row lock in
-   * vain or was a deadlock victim is tried again after a backoff, as an apply's is.
+   * transaction that first marks them apart from their kept rows; a batch that waited for a row
+   * lock in vain or was a deadlock victim is tried again after a backoff, as an apply's is.
    */
   private Restored restoreBatch(long runId, String plainColumns, long lo, long upTo) {
     TableSpec spec = tables.spec();
@@ -142,32 +175,79 @@ public final class Restorer {
     String removed = q(spec.removedTable());
     for (int attempt = 1; ; attempt++) {
       try {
-        return database.jdbi().inTransaction(handle -> {
-          handle.execute("SET SESSION innodb_lock_wait_timeout = " + settings.lockWaitSeconds());
-          ApartTable.markRestored(handle, spec, runId, lo, upTo);
-          int inserted;
-          try {
-            inserted = handle.createUpdate("INSERT INTO " + q(spec.table()) + " (" + plainColumns + ") SELECT "
-                + plainColumns + " FROM " + removed + " WHERE dedup_run_id = ? AND " + id + " > ? AND " + id + " <= ?")
-                .bind(0, runId).bind(1, lo).bind(2, upTo).execute();
-          } catch (RuntimeException e) {
-            if (SqlError.DUPLICATE_KEY.matches(e)) {
-              throw new BadInputException("cannot restore run " + runId + ": a row with the same "
-                  + spec.idColumn() + " is in " + spec.table() + " again (" + Database.rootMessage(e)
-                  + "); nothing of this batch was restored", e);
-            }
-            throw e;
-          }
-          int deleted = handle.createUpdate("DELETE FROM " + removed + " WHERE dedup_run_id = ? AND " + id + " > ? AND " + id + " <= ?")
-              .bind(0, runId).bind(1, lo).bind(2, upTo).execute();
-          if (inserted != deleted) {
-            handle.rollback();
-            throw new IllegalStateException("restore of run " + runId + " put back " + inserted + " rows but the archive held "
-                + deleted + "; rolled back");
-          }
-          long[] children = putBackChildRows(handle, runId, lo, upTo);
-          return new Restored(inserted, children[0], children[1]);
-        });
+        return database
+            .jdbi()
+            .inTransaction(
+                handle -> {
+                  handle.execute(
+                      "SET SESSION innodb_lock_wait_timeout = " + settings.lockWaitSeconds());
+                  ApartTable.markRestored(handle, spec, runId, lo, upTo);
+                  int inserted;
+                  try {
+                    inserted =
+                        handle
+                            .createUpdate(
+                                "INSERT INTO "
+                                    + q(spec.table())
+                                    + " ("
+                                    + plainColumns
+                                    + ") SELECT "
+                                    + plainColumns
+                                    + " FROM "
+                                    + removed
+                                    + " WHERE dedup_run_id = ? AND "
+                                    + id
+                                    + " > ? AND "
+                                    + id
+                                    + " <= ?")
+                            .bind(0, runId)
+                            .bind(1, lo)
+                            .bind(2, upTo)
+                            .execute();
+                  } catch (RuntimeException e) {
+                    if (SqlError.DUPLICATE_KEY.matches(e)) {
+                      throw new BadInputException(
+                          "cannot restore run "
+                              + runId
+                              + ": a row with the same "
+                              + spec.idColumn()
+                              + " is in "
+                              + spec.table()
+                              + " again ("
+                              + Database.rootMessage(e)
+                              + "); nothing of this batch was restored",
+                          e);
+                    }
+                    throw e;
+                  }
+                  int deleted =
+                      handle
+                          .createUpdate(
+                              "DELETE FROM "
+                                  + removed
+                                  + " WHERE dedup_run_id = ? AND "
+                                  + id
+                                  + " > ? AND "
+                                  + id
+                                  + " <= ?")
+                          .bind(0, runId)
+                          .bind(1, lo)
+                          .bind(2, upTo)
+                          .execute();
+                  if (inserted != deleted) {
+                    handle.rollback();
+                    throw new IllegalStateException(
+                        "restore of run "
+                            + runId
+                            + " put back "
+                            + inserted
+                            + " rows but the archive held "
+                            + deleted
+                            + "; rolled back");
+                  }
+                  long[] children = putBackChildRows(handle, runId, lo, upTo);
+                  return new Restored(inserted, children[0], children[1]);
+                });
       } catch (RuntimeException e) {
         boolean lockConflict = SqlError.isLockConflict(e);
         if (attempt >= settings.attempts() || !lockConflict) {
@@ -189,18 +269,28 @@ public final class Restorer {
 
   /**
    * Points the child rows that the run's merge re-pointed away from the rows with ids in (lo, upTo]
-   * back to them, in the caller's transaction (the rows are back in the table), where they still point
-   * to the kept row; forgets the changes. Returns {put back, left as they are}.
+   * back to them, in the caller's transaction (the rows are back in the table), where they still
+   * point to the kept row; forgets the changes. Returns {put back, left as they are}.
    */
   private static long[] putBackChildRows(Handle handle, long runId, long lo, long upTo) {
     long[] counts = new long[2];
     RunDao runs = handle.attach(RunDao.class);
     List<Repointed> rows = runs.repointed(runId, lo, upTo);
     for (Repointed row : rows) {
-      // Names from dedup_repoint, which took them from the server's metadata: validated again by q().
+      // Names from dedup_repoint, which took them from the server's metadata: validated again by
+      // q().
       String column = q(row.column());
-      StringBuilder sql = new StringBuilder("UPDATE " + q(row.schema()) + "." + q(row.table()) + " SET " + column
-          + " = ? WHERE " + column + " = ?");
+      StringBuilder sql =
+          new StringBuilder(
+              "UPDATE "
+                  + q(row.schema())
+                  + "."
+                  + q(row.table())
+                  + " SET "
+                  + column
+                  + " = ? WHERE "
+                  + column
+                  + " = ?");
       row.keyColumns().forEach(k -> sql.append(" AND ").append(q(k)).append(" = ?"));
       var update = handle.createUpdate(sql.toString()).bind(0, row.oldId()).bind(1, row.newId());
       JsonNode key = readKey(row.key(), row.keyColumns().size());
@@ -218,16 +308,30 @@ public final class Restorer {
     return counts;
   }
 
-  /** A row of {@code dedup_repoint}: a child row a merge re-pointed from {@code oldId} to {@code newId}. */
-  record Repointed(String schema, String table, String column, List<String> keyColumns, String key,
-      long oldId, long newId) {}
+  /**
+   * A row of {@code dedup_repoint}: a child row a merge re-pointed from {@code oldId} to {@code
+   * newId}.
+   */
+  record Repointed(
+      String schema,
+      String table,
+      String column,
+      List<String> keyColumns,
+      String key,
+      long oldId,
+      long newId) {}
 
   /** Reads a {@link Repointed} from {@link RunDao#repointed}. */
   public static final class RepointedMapper implements RowMapper<Repointed> {
     @Override
     public Repointed map(ResultSet rs, StatementContext ctx) throws SQLException {
-      return new Repointed(rs.getString("child_schema"), rs.getString("child_table"), rs.getString("child_column"),
-          List.of(rs.getString("child_key_columns").split(",")), rs.getString("child_key"), rs.getLong("old_id"),
+      return new Repointed(
+          rs.getString("child_schema"),
+          rs.getString("child_table"),
+          rs.getString("child_column"),
+          List.of(rs.getString("child_key_columns").split(",")),
+          rs.getString("child_key"),
+          rs.getLong("old_id"),
           rs.getLong("new_id"));
     }
   }
@@ -236,11 +340,13 @@ public final class Restorer {
     try {
       JsonNode key = JSON.readTree(json);
       if (!key.isArray() || key.size() != columns) {
-        throw new IllegalStateException("dedup_repoint holds a child key " + json + " for " + columns + " key columns");
+        throw new IllegalStateException(
+            "dedup_repoint holds a child key " + json + " for " + columns + " key columns");
       }
       return key;
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException("dedup_repoint holds a child key that is not JSON: " + json, e);
+      throw new IllegalStateException(
+          "dedup_repoint holds a child key that is not JSON: " + json, e);
     }
   }
 }

@@ -9,7 +9,9 @@ package org.xiaochong.archive;
 public final class RowsMovedException extends RuntimeException {
   private final long rows;
 
-  /** @param what what moved, e.g. "run 7 archived and deleted 4,000 rows" */
+  /**
+   * @param what what moved, e.g. "run 7 archived and deleted 4,000 rows"
+   */
   public RowsMovedException(String what, long rows, RuntimeException cause) {
     super(what + " before it stopped: " + messageOf(cause), cause);
     this.rows = rows;
@@ -22,7 +24,9 @@ public final class RowsMovedException extends RuntimeException {
 
   private static String messageOf(Throwable e) {
     Throwable root = e;
-    while (root.getCause() != null && root.getCause() != root && !(root instanceof java.sql.SQLException)) {
+    while (root.getCause() != null
+        && root.getCause() != root
+        && !(root instanceof java.sql.SQLException)) {
       root = root.getCause();
     }
     return String.valueOf(e.getMessage() != null ? e.getMessage() : root.getMessage());

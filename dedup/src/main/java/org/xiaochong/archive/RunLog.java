@@ -23,15 +23,17 @@ import org.xiaochong.source.Database;
  * undone.
  *
  * <p>The removals of a run are counted per fingerprint method in {@code dedup_run_removed} (one row
- * per method of the run), so that a new method needs no new column. Times are UTC. Thread-safe (state
- * lives in the database).
+ * per method of the run), so that a new method needs no new column. Times are UTC. Thread-safe
+ * (state lives in the database).
  */
 public final class RunLog {
   private final Database database;
   private final String table;
   private final PlanTable plans;
 
-  /** @param table the source table whose runs are meant */
+  /**
+   * @param table the source table whose runs are meant
+   */
   public RunLog(Database database, String table) {
     this.database = database;
     this.table = table;
@@ -39,18 +41,33 @@ public final class RunLog {
   }
 
   /** Inserts a {@code dedup_run} row and returns its id. */
-  public long startRun(String method, boolean apply, String configDigest, LocalDateTime since, LocalDateTime until) {
-    long runId = dao().insertRun(table, method, apply, apply ? "applying" : "planned", configDigest, since, until,
-        now());
-    // Plan rows (and counts, and re-pointed child rows) can only carry a new run's id if dedup_run was
-    // emptied or re-created (its ids start again); they belong to a run that no longer exists and must
+  public long startRun(
+      String method, boolean apply, String configDigest, LocalDateTime since, LocalDateTime until) {
+    long runId =
+        dao()
+            .insertRun(
+                table,
+                method,
+                apply,
+                apply ? "applying" : "planned",
+                configDigest,
+                since,
+                until,
+                now());
+    // Plan rows (and counts, and re-pointed child rows) can only carry a new run's id if dedup_run
+    // was
+    // emptied or re-created (its ids start again); they belong to a run that no longer exists and
+    // must
     // not mix with this one's.
     plans.drop(runId);
-    database.jdbi().useHandle(handle -> {
-      RunDao runs = handle.attach(RunDao.class);
-      runs.forgetRemoved(runId);
-      runs.forgetRepoints(runId);
-    });
+    database
+        .jdbi()
+        .useHandle(
+            handle -> {
+              RunDao runs = handle.attach(RunDao.class);
+              runs.forgetRemoved(runId);
+              runs.forgetRepoints(runId);
+            });
     return runId;
   }
 
@@ -64,19 +81,33 @@ public final class RunLog {
   }
 
   /**
-   * Records how a run ended, with its removals per method (in the map's order); the message is cut to
-   * the column's 1000 characters.
+   * Records how a run ended, with its removals per method (in the map's order); the message is cut
+   * to the column's 1000 characters.
    */
-  public void finishRun(long runId, String status, long recordsRead, Map<String, Long> removedByMethod,
+  public void finishRun(
+      long runId,
+      String status,
+      long recordsRead,
+      Map<String, Long> removedByMethod,
       String message) {
-    database.jdbi().useTransaction(handle -> {
-      RunDao runs = handle.attach(RunDao.class);
-      runs.finishRun(runId, status, recordsRead, now(),
-          message == null ? null : message.substring(0, Math.min(1000, message.length())));
-      if (!removedByMethod.isEmpty()) {
-        runs.putRemoved(runId, List.copyOf(removedByMethod.keySet()), List.copyOf(removedByMethod.values()));
-      }
-    });
+    database
+        .jdbi()
+        .useTransaction(
+            handle -> {
+              RunDao runs = handle.attach(RunDao.class);
+              runs.finishRun(
+                  runId,
+                  status,
+                  recordsRead,
+                  now(),
+                  message == null ? null : message.substring(0, Math.min(1000, message.length())));
+              if (!removedByMethod.isEmpty()) {
+                runs.putRemoved(
+                    runId,
+                    List.copyOf(removedByMethod.keySet()),
+                    List.copyOf(removedByMethod.values()));
+              }
+            });
   }
 
   /**
@@ -84,25 +115,41 @@ public final class RunLog {
    * ({@link RunLogMigration}) too: stats needs no ALTER right.
    */
   public List<RunRow> runs(int limit) {
-    return database.jdbi().withHandle(h -> {
-      List<RunRow> rows = h.attach(RunDao.class).latestRuns(table, limit);
-      for (RunRow row : rows) {
-        row.removedByMethod().putAll(RunLogMigration.removedByMethod(h, row.id()));
-      }
-      return rows;
-    });
+    return database
+        .jdbi()
+        .withHandle(
+            h -> {
+              List<RunRow> rows = h.attach(RunDao.class).latestRuns(table, limit);
+              for (RunRow row : rows) {
+                row.removedByMethod().putAll(RunLogMigration.removedByMethod(h, row.id()));
+              }
+              return rows;
+            });
   }
 
   /** One row of {@code dedup_run}, with its removals per method. */
-  public record RunRow(long id, String method, boolean applied, String status, long recordsRead,
-      Map<String, Long> removedByMethod, LocalDateTime startedAt, LocalDateTime finishedAt) {}
+  public record RunRow(
+      long id,
+      String method,
+      boolean applied,
+      String status,
+      long recordsRead,
+      Map<String, Long> removedByMethod,
+      LocalDateTime startedAt,
+      LocalDateTime finishedAt) {}
 
   /** Reads a {@link RunRow} from {@link RunDao#latestRuns}, its removals still to be filled in. */
   public static final class RunRowMapper implements RowMapper<RunRow> {
     @Override
     public RunRow map(ResultSet rs, StatementContext ctx) throws SQLException {
-      return new RunRow(rs.getLong("id"), rs.getString("method"), rs.getBoolean("applied"), rs.getString("status"),
-          rs.getLong("records_read"), new LinkedHashMap<>(), rs.getObject("started_at", LocalDateTime.class),
+      return new RunRow(
+          rs.getLong("id"),
+          rs.getString("method"),
+          rs.getBoolean("applied"),
+          rs.getString("status"),
+          rs.getLong("records_read"),
+          new LinkedHashMap<>(),
+          rs.getObject("started_at", LocalDateTime.class),
           rs.getObject("finished_at", LocalDateTime.class));
     }
   }
@@ -124,8 +171,12 @@ public final class RunLog {
 
   /** Marks a run {@code restoring}, in the caller's transaction. */
   static void markRestoring(Handle handle, long runId) {
-    handle.attach(RunDao.class).setRestoreStatus(runId, "restoring",
-        "restore started at " + now() + " (run the restore again if it was interrupted)");
+    handle
+        .attach(RunDao.class)
+        .setRestoreStatus(
+            runId,
+            "restoring",
+            "restore started at " + now() + " (run the restore again if it was interrupted)");
   }
 
   /** Marks a run {@code restored}, with the rows put back. */

@@ -27,8 +27,8 @@ import org.xiaochong.source.BadInputException;
 
 /**
  * The online dedup API: open it from a config, then {@link #check} incoming records, {@link #add}
- * them, {@link #explain} a verdict, {@link #close}. {@code dedup check} and {@code dedup serve} both
- * answer through it, so a record gets the same verdict from either.
+ * them, {@link #explain} a verdict, {@link #close}. {@code dedup check} and {@code dedup serve}
+ * both answer through it, so a record gets the same verdict from either.
  *
  * <pre>{@code
  * DedupConfig config = DedupConfig.load(Path.of("my.properties"), System.getenv());
@@ -38,23 +38,23 @@ import org.xiaochong.source.BadInputException;
  * }
  * }</pre>
  *
- * <p>A verdict says which record the keep policy ({@link KeepPolicy}, the rule of every run)
- * keeps: a new record that repeats an older one is kept ({@code keep = "new"}) and supersedes it (the
- * next run removes the older); one that repeats a newer record is the one to drop ({@code keep =
+ * <p>A verdict says which record the keep policy ({@link KeepPolicy}, the rule of every run) keeps:
+ * a new record that repeats an older one is kept ({@code keep = "new"}) and supersedes it (the next
+ * run removes the older); one that repeats a newer record is the one to drop ({@code keep =
  * "existing"}). {@link #add} indexes new records and kept duplicates.
  *
  * <p>Thread-safe. A batch's keys (the segmentation, most of a check's cost) are computed on the
  * caller's thread, so callers segment in parallel; the lookups and decisions then run one at a time
- * under one lock, since the methods' checks keep per-stream state (their index readers' cursors, the
- * records added since the last reopen).
- * Commits run outside that lock ({@link #sync}): checks go on while a commit fsyncs, and one commit
- * makes the records of every caller waiting for it durable (group commit).
+ * under one lock, since the methods' checks keep per-stream state (their index readers' cursors,
+ * the records added since the last reopen). Commits run outside that lock ({@link #sync}): checks
+ * go on while a commit fsyncs, and one commit makes the records of every caller waiting for it
+ * durable (group commit).
  *
  * <p>Reads take no lock on the index: the checker reads the last commit, and {@link
  * #refreshIfChanged} reopens it when a run (or another writer) committed. Adds need the indexes'
  * write lock, which a run also takes: the first add opens the indexes for writing (or fails with
- * {@link IndexBusyException} while a run holds them), and {@link #releaseWriter} gives the lock back
- * once everything added is committed, so a nightly run can start.
+ * {@link IndexBusyException} while a run holds them), and {@link #releaseWriter} gives the lock
+ * back once everything added is committed, so a nightly run can start.
  */
 public final class Deduplicator implements AutoCloseable {
   /**
@@ -72,6 +72,7 @@ public final class Deduplicator implements AutoCloseable {
 
   /** What the keep policy keeps of a record and its twin. */
   public static final String KEEP_NEW = "new";
+
   public static final String KEEP_EXISTING = "existing";
 
   /**
@@ -86,20 +87,29 @@ public final class Deduplicator implements AutoCloseable {
    * @param supersedes the ids the incoming record supersedes when kept over its twin, else empty
    * @param added whether the record joined the index ({@link #add})
    */
-  public record Verdict(Long id, String verdict, Long keptId, double score, String keep, List<Long> supersedes,
+  public record Verdict(
+      Long id,
+      String verdict,
+      Long keptId,
+      double score,
+      String keep,
+      List<Long> supersedes,
       boolean added) {
     public boolean isNew() {
       return verdict.equals(OnlineChecker.NEW);
     }
   }
 
-  /** Why a verdict: the verdict, and for each method the records it compared and the rule's outcome. */
+  /**
+   * Why a verdict: the verdict, and for each method the records it compared and the rule's outcome.
+   */
   public record Explanation(Verdict verdict, List<OnlineChecker.MethodExplanation> methods) {}
 
   /**
    * How to open.
    *
-   * @param methods the methods to ask, in order; null for every method a run has built something for
+   * @param methods the methods to ask, in order; null for every method a run has built something
+   *     for
    * @param writable take the indexes' write lock at once and keep it until {@link #close} (as
    *     {@code check --add} does); otherwise reads take no lock and the first {@link #add} takes it
    * @param notes one-line notes for the user (a prefilter rebuilt, no near index yet)
@@ -117,33 +127,54 @@ public final class Deduplicator implements AutoCloseable {
 
   private final DedupConfig config;
   private final Options options;
+
   /**
    * Guards the checker. Its read lock: finds on several threads at once, each with cursors of its
-   * own ({@link OnlineChecker.Probers}). Its write lock ({@link #lock}): adds, finds of methods that
-   * cannot find concurrently, reopens. Fair, so that an add is not kept waiting by a stream of checks.
+   * own ({@link OnlineChecker.Probers}). Its write lock ({@link #lock}): adds, finds of methods
+   * that cannot find concurrently, reopens. Fair, so that an add is not kept waiting by a stream of
+   * checks.
    */
   private final ReentrantReadWriteLock turns = new ReentrantReadWriteLock(true);
+
   private final java.util.concurrent.locks.Lock lock = turns.writeLock();
-  /** Commits hold its read lock, reopening its write lock: a checker is never closed under a commit. */
+
+  /**
+   * Commits hold its read lock, reopening its write lock: a checker is never closed under a commit.
+   */
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+
   private final ReentrantLock commitLock = new ReentrantLock();
   private final Condition committedChanged = commitLock.newCondition();
   private FingerprintIndex index;
+
   /** Read outside {@link #lock} only to compute keys ahead ({@link #precompute}). */
   private volatile OnlineChecker checker;
+
   /** Each thread's key computers, for the checker they were made for. */
   private final ThreadLocal<OnlineChecker.Probers> probers = new ThreadLocal<>();
+
   private boolean writable;
   private String generations;
   private volatile long indexedAtOpen;
+
   /** Records added since the checker opened (for {@link #indexedRecords}). */
   private volatile long addedSinceOpen;
-  /** Number of the last add; an add is durable once {@link #committedSeq} reaches it. Guarded by commitLock. */
+
+  /**
+   * Number of the last add; an add is durable once {@link #committedSeq} reaches it. Guarded by
+   * commitLock.
+   */
   private long addedSeq;
+
   private long committedSeq;
   private boolean committing;
-  /** Commits made by {@link #sync}, each covering every add made until it started. Guarded by commitLock. */
+
+  /**
+   * Commits made by {@link #sync}, each covering every add made until it started. Guarded by
+   * commitLock.
+   */
   private long commits;
+
   private volatile long lastAddNanos = System.nanoTime();
 
   private Deduplicator(DedupConfig config, Options options) {
@@ -168,18 +199,23 @@ public final class Deduplicator implements AutoCloseable {
     String before = generations();
     FingerprintIndex opened;
     try {
-      opened = forWriting ? FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), false)
-          : FingerprintIndex.openReadOnly(config.indexDir(), config.fieldsDigest());
+      opened =
+          forWriting
+              ? FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), false)
+              : FingerprintIndex.openReadOnly(config.indexDir(), config.fieldsDigest());
     } catch (BadInputException e) {
       throw busy(e);
     }
-    List<FingerprintMethod> methods = options.methods() == null ? FingerprintMethods.known() : options.methods();
+    List<FingerprintMethod> methods =
+        options.methods() == null ? FingerprintMethods.known() : options.methods();
     OnlineChecker opening;
     try {
-      // The marks as the last run, restore or `dedup apart` saved them beside the index: no database.
+      // The marks as the last run, restore or `dedup apart` saved them beside the index: no
+      // database.
       ApartPairs apart = ApartPairs.load(config.indexDir().resolve(ApartPairs.FILE));
-      opening = OnlineChecker.open(methods, config.methodContext(opened, options.notes()).withApart(apart),
-          forWriting);
+      opening =
+          OnlineChecker.open(
+              methods, config.methodContext(opened, options.notes()).withApart(apart), forWriting);
     } catch (RuntimeException e) {
       opened.close();
       throw e instanceof BadInputException bad ? busy(bad) : e;
@@ -189,14 +225,24 @@ public final class Deduplicator implements AutoCloseable {
         continue;
       }
       if (options.methods() != null) {
-        BadInputException notBuilt = new BadInputException("check --method " + m.name() + ": nothing built for "
-            + m.name() + " yet (`dedup run --method " + m.name() + "` builds it)");
+        BadInputException notBuilt =
+            new BadInputException(
+                "check --method "
+                    + m.name()
+                    + ": nothing built for "
+                    + m.name()
+                    + " yet (`dedup run --method "
+                    + m.name()
+                    + "` builds it)");
         opening.closeAfter(notBuilt);
         opened.close();
         throw notBuilt;
       }
       if (m.name().equals("near") && !config.table().nearFields().isEmpty() && checker == null) {
-        options.notes().accept("check: no near index yet (`dedup run --method near|both` builds it): exact verdicts only");
+        options
+            .notes()
+            .accept(
+                "check: no near index yet (`dedup run --method near|both` builds it): exact verdicts only");
       }
     }
     long docs;
@@ -216,13 +262,19 @@ public final class Deduplicator implements AutoCloseable {
     addedSinceOpen = 0;
   }
 
-  /** An index's write lock taken by another process, as {@link IndexBusyException}; other failures as they are. */
+  /**
+   * An index's write lock taken by another process, as {@link IndexBusyException}; other failures
+   * as they are.
+   */
   private static BadInputException busy(BadInputException e) {
     return e.getCause() instanceof org.apache.lucene.store.LockObtainFailedException
-        ? new IndexBusyException(e.getMessage() + " (a run holds it: try again when it is done)", e) : e;
+        ? new IndexBusyException(e.getMessage() + " (a run holds it: try again when it is done)", e)
+        : e;
   }
 
-  /** Closes the checker (committing and saving the filters of what was added) and its record index. */
+  /**
+   * Closes the checker (committing and saving the filters of what was added) and its record index.
+   */
   private void closeChecker() {
     if (checker == null) {
       return;
@@ -249,7 +301,10 @@ public final class Deduplicator implements AutoCloseable {
   private String generations() {
     StringBuilder all = new StringBuilder().append(generation(config.indexDir()));
     try (Stream<Path> folders = Files.list(config.indexDir())) {
-      folders.filter(Files::isDirectory).sorted().forEach(dir -> all.append(',').append(generation(dir)));
+      folders
+          .filter(Files::isDirectory)
+          .sorted()
+          .forEach(dir -> all.append(',').append(generation(dir)));
     } catch (IOException e) {
       // no index folder yet: the record index's generation (-1) says so
     }
@@ -258,7 +313,8 @@ public final class Deduplicator implements AutoCloseable {
 
   private static long generation(Path dir) {
     try (Stream<Path> files = Files.list(dir)) {
-      return SegmentInfos.getLastCommitGeneration(files.map(f -> f.getFileName().toString()).toArray(String[]::new));
+      return SegmentInfos.getLastCommitGeneration(
+          files.map(f -> f.getFileName().toString()).toArray(String[]::new));
     } catch (IOException e) {
       return -1;
     }
@@ -297,7 +353,11 @@ public final class Deduplicator implements AutoCloseable {
         if (checker == ahead.checker()) { // not reopened since the keys were computed
           for (int i = 0; i < records.size(); i++) {
             Record record = records.get(i);
-            verdicts.add(decide(record, ahead.probers().check(record.id(), record.fields(), ahead.probes()[i]), false));
+            verdicts.add(
+                decide(
+                    record,
+                    ahead.probers().check(record.id(), record.fields(), ahead.probes()[i]),
+                    false));
           }
           return verdicts;
         }
@@ -359,7 +419,8 @@ public final class Deduplicator implements AutoCloseable {
   public List<Verdict> add(List<Record> records) {
     for (Record record : records) {
       if (record.id() == null) {
-        throw new IllegalArgumentException("adding needs the id column '" + config.table().idColumn() + "' in each record");
+        throw new IllegalArgumentException(
+            "adding needs the id column '" + config.table().idColumn() + "' in each record");
       }
     }
     Ahead ahead = precompute(records);
@@ -378,7 +439,8 @@ public final class Deduplicator implements AutoCloseable {
 
   /**
    * The verdict for one record, which joins the index when new or kept over its twin; it is durable
-   * after the next {@link #sync} or {@link #close} (as {@code check --add} does, one commit at the end).
+   * after the next {@link #sync} or {@link #close} (as {@code check --add} does, one commit at the
+   * end).
    *
    * @throws IllegalArgumentException the record would be added and has no id
    */
@@ -406,18 +468,24 @@ public final class Deduplicator implements AutoCloseable {
   }
 
   /**
-   * The keep policy on the record and its twin; adds the record when {@code add} and it is kept (the
-   * caller holds {@link #lock} then, or the read lock of {@link #turns} when not adding).
+   * The keep policy on the record and its twin; adds the record when {@code add} and it is kept
+   * (the caller holds {@link #lock} then, or the read lock of {@link #turns} when not adding).
    */
   private Verdict decide(Record record, OnlineChecker.Verdict found, boolean add) {
     // The keep policy on the incoming record and its twin. A record without an id (not stored yet)
     // is the latest insert: on a tie of times it is kept.
-    boolean keepNew = found.isNew() || KeepPolicy.isPreferred(config.table().keepPolicy().rank(record.time(),
-        record.fields()), record.id() == null ? Long.MAX_VALUE : record.id(), found.keptRank(), found.keptId());
+    boolean keepNew =
+        found.isNew()
+            || KeepPolicy.isPreferred(
+                config.table().keepPolicy().rank(record.time(), record.fields()),
+                record.id() == null ? Long.MAX_VALUE : record.id(),
+                found.keptRank(),
+                found.keptId());
     boolean added = false;
     if (add && keepNew) {
       if (record.id() == null) {
-        throw new IllegalArgumentException("adding needs the id column '" + config.table().idColumn() + "' in each record");
+        throw new IllegalArgumentException(
+            "adding needs the id column '" + config.table().idColumn() + "' in each record");
       }
       checker.add(record.id(), record.time(), record.fields(), found);
       added = true;
@@ -430,8 +498,14 @@ public final class Deduplicator implements AutoCloseable {
         commitLock.unlock();
       }
     }
-    return new Verdict(record.id(), found.verdict(), found.keptId(), found.score(), keepNew ? KEEP_NEW : KEEP_EXISTING,
-        !found.isNew() && keepNew ? List.of(found.keptId()) : List.of(), added);
+    return new Verdict(
+        record.id(),
+        found.verdict(),
+        found.keptId(),
+        found.score(),
+        keepNew ? KEEP_NEW : KEEP_EXISTING,
+        !found.isNew() && keepNew ? List.of(found.keptId()) : List.of(),
+        added);
   }
 
   /**
@@ -449,7 +523,8 @@ public final class Deduplicator implements AutoCloseable {
           continue;
         }
         committing = true;
-        long covering = addedSeq; // every add numbered so far is in the writers before the commit starts
+        long covering =
+            addedSeq; // every add numbered so far is in the writers before the commit starts
         commitLock.unlock();
         boolean done = false;
         try {
@@ -481,7 +556,10 @@ public final class Deduplicator implements AutoCloseable {
     }
   }
 
-  /** Why {@link #check} gives its verdict: each method's compared records (at most {@code limit} each). */
+  /**
+   * Why {@link #check} gives its verdict: each method's compared records (at most {@code limit}
+   * each).
+   */
   public Explanation explain(Record record, int limit) {
     lock.lock();
     try {
@@ -511,15 +589,16 @@ public final class Deduplicator implements AutoCloseable {
 
   /**
    * Gives back the indexes' write lock when nothing was added for {@code idleMillis} and every add
-   * is committed (the filters are saved for the commit), and reads on without it; returns whether it
-   * did. A run waiting for the lock can start then.
+   * is committed (the filters are saved for the commit), and reads on without it; returns whether
+   * it did. A run waiting for the lock can start then.
    */
   public boolean releaseWriter(long idleMillis) {
     if (!lock.tryLock()) {
       return false;
     }
     try {
-      if (!writable || options.writable()
+      if (!writable
+          || options.writable()
           || System.nanoTime() - lastAddNanos < TimeUnit.MILLISECONDS.toNanos(idleMillis)) {
         return false;
       }

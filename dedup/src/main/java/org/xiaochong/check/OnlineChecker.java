@@ -14,10 +14,11 @@ import org.xiaochong.method.MethodContext;
 
 /**
  * Checks incoming records against what runs built, before they are stored: the online form of the
- * passes, for ingestion. The methods' checks ({@link MethodCheck}) are asked in the order given; the
- * first that finds the record's twin gives the verdict (its name, the id of the record it repeats and
- * the score); a record none of them finds is {@code new}. A method computes a record's keys only when
- * the methods before it found the record new, so an exact copy costs no segmentation.
+ * passes, for ingestion. The methods' checks ({@link MethodCheck}) are asked in the order given;
+ * the first that finds the record's twin gives the verdict (its name, the id of the record it
+ * repeats and the score); a record none of them finds is {@code new}. A method computes a record's
+ * keys only when the methods before it found the record new, so an exact copy costs no
+ * segmentation.
  *
  * <p>With {@link #add} a new record joins every method's index and filter, so later records of the
  * same stream are checked against it; the next {@code dedup run} reconciles the indexes with the
@@ -47,10 +48,11 @@ public final class OnlineChecker implements AutoCloseable {
    * @param keptRank that record's keep rank ({@code KeepPolicy#rank}; empty when new), for the keep
    *     policy to weigh the incoming record against it
    * @param score 1.0 for an exact copy, the method's similarity for the others, 0 when new
-   * @param probes each method's keys of the record, for {@link #add} (all of them when new; those of
-   *     the methods asked until one found its twin otherwise)
+   * @param probes each method's keys of the record, for {@link #add} (all of them when new; those
+   *     of the methods asked until one found its twin otherwise)
    */
-  public record Verdict(String verdict, Long keptId, long[] keptRank, double score, List<Probed<?>> probes) {
+  public record Verdict(
+      String verdict, Long keptId, long[] keptRank, double score, List<Probed<?>> probes) {
     public boolean isNew() {
       return verdict.equals(NEW);
     }
@@ -59,7 +61,8 @@ public final class OnlineChecker implements AutoCloseable {
   /**
    * A record's keys for one method.
    *
-   * @param record the record's columns: {@link #add} ranks it by the keep policy's columns among them
+   * @param record the record's columns: {@link #add} ranks it by the keep policy's columns among
+   *     them
    */
   public record Probed<P>(MethodCheck<P> check, P probe, Map<String, String> record) {
     MethodCheck.Match find(java.util.function.LongPredicate apart) {
@@ -98,7 +101,8 @@ public final class OnlineChecker implements AutoCloseable {
    * @param writable whether records will be added: the methods' indexes are opened with their write
    *     locks, held until {@link #close}
    */
-  public static OnlineChecker open(List<FingerprintMethod> methods, MethodContext context, boolean writable) {
+  public static OnlineChecker open(
+      List<FingerprintMethod> methods, MethodContext context, boolean writable) {
     List<MethodCheck<?>> checks = new ArrayList<>();
     try {
       for (FingerprintMethod method : methods) {
@@ -133,10 +137,12 @@ public final class OnlineChecker implements AutoCloseable {
   /**
    * One thread's own key computers ({@link MethodCheck#newProber}) and index cursors ({@link
    * MethodCheck#newFinder}), for this checker only: {@link #probe} gives what {@link #check} would
-   * compute itself, and {@link #check} answers as the checker does. Not thread-safe: one per thread.
+   * compute itself, and {@link #check} answers as the checker does. Not thread-safe: one per
+   * thread.
    */
   public final class Probers {
-    private final List<java.util.function.Function<Map<String, String>, ?>> probers = new ArrayList<>();
+    private final List<java.util.function.Function<Map<String, String>, ?>> probers =
+        new ArrayList<>();
     private final List<MethodCheck.Finder<?>> finders = new ArrayList<>();
     private final boolean concurrent;
 
@@ -153,8 +159,8 @@ public final class OnlineChecker implements AutoCloseable {
     }
 
     /**
-     * Whether every method computes keys and finds with state of its own: then {@link #check} may run
-     * on several threads at once, while no record is added.
+     * Whether every method computes keys and finds with state of its own: then {@link #check} may
+     * run on several threads at once, while no record is added.
      */
     public boolean concurrent() {
       return concurrent;
@@ -172,12 +178,15 @@ public final class OnlineChecker implements AutoCloseable {
       List<Probed<?>> probes = new ArrayList<>(checks.size());
       for (int i = 0; i < checks.size(); i++) {
         MethodCheck<?> check = checks.get(i);
-        Probed<?> probed = precomputed == null || precomputed[i] == null ? OnlineChecker.probe(check, fields)
-            : probed(check, precomputed[i], fields);
+        Probed<?> probed =
+            precomputed == null || precomputed[i] == null
+                ? OnlineChecker.probe(check, fields)
+                : probed(check, precomputed[i], fields);
         probes.add(probed);
         MethodCheck.Match match = find(finders.get(i), probed.probe(), markedApart);
         if (match != null) {
-          return new Verdict(check.name(), match.id(), match.rank(), match.score(), List.copyOf(probes));
+          return new Verdict(
+              check.name(), match.id(), match.rank(), match.score(), List.copyOf(probes));
         }
       }
       return new Verdict(NEW, null, new long[0], 0.0, List.copyOf(probes));
@@ -204,20 +213,23 @@ public final class OnlineChecker implements AutoCloseable {
   }
 
   /**
-   * As {@link #check(Long, Map)}, with the keys {@link Probers#probe} of this checker computed (null:
-   * none, or null entries: computed here). The verdict is the same either way.
+   * As {@link #check(Long, Map)}, with the keys {@link Probers#probe} of this checker computed
+   * (null: none, or null entries: computed here). The verdict is the same either way.
    */
   public Verdict check(Long id, Map<String, String> fields, Object[] precomputed) {
     java.util.function.LongPredicate markedApart = markedApart(id);
     List<Probed<?>> probes = new ArrayList<>(checks.size());
     for (int i = 0; i < checks.size(); i++) {
       MethodCheck<?> check = checks.get(i);
-      Probed<?> probed = precomputed == null || precomputed[i] == null ? probe(check, fields)
-          : probed(check, precomputed[i], fields);
+      Probed<?> probed =
+          precomputed == null || precomputed[i] == null
+              ? probe(check, fields)
+              : probed(check, precomputed[i], fields);
       probes.add(probed);
       MethodCheck.Match match = probed.find(markedApart);
       if (match != null) {
-        return new Verdict(check.name(), match.id(), match.rank(), match.score(), List.copyOf(probes));
+        return new Verdict(
+            check.name(), match.id(), match.rank(), match.score(), List.copyOf(probes));
       }
     }
     return new Verdict(NEW, null, new long[0], 0.0, List.copyOf(probes));
@@ -239,7 +251,8 @@ public final class OnlineChecker implements AutoCloseable {
     return methods;
   }
 
-  private static <P> List<MethodCheck.Candidate> explain(MethodCheck<P> check, Map<String, String> fields, int limit) {
+  private static <P> List<MethodCheck.Candidate> explain(
+      MethodCheck<P> check, Map<String, String> fields, int limit) {
     return check.explain(check.probe(fields), limit);
   }
 
@@ -249,13 +262,14 @@ public final class OnlineChecker implements AutoCloseable {
   }
 
   @SuppressWarnings("unchecked") // the finder of the check whose prober (or probe) made the probe
-  private static <P> MethodCheck.Match find(MethodCheck.Finder<P> finder, Object probe,
-      java.util.function.LongPredicate apart) {
+  private static <P> MethodCheck.Match find(
+      MethodCheck.Finder<P> finder, Object probe, java.util.function.LongPredicate apart) {
     return finder.find((P) probe, apart);
   }
 
   @SuppressWarnings("unchecked") // a Probers of this checker made it with this check's prober
-  private static <P> Probed<P> probed(MethodCheck<P> check, Object probe, Map<String, String> fields) {
+  private static <P> Probed<P> probed(
+      MethodCheck<P> check, Object probe, Map<String, String> fields) {
     return new Probed<>(check, (P) probe, fields);
   }
 
@@ -266,7 +280,8 @@ public final class OnlineChecker implements AutoCloseable {
   /** Adds a record judged new to every method's index and filter. */
   public void add(long id, long regTime, Verdict verdict) {
     if (!verdict.isNew()) {
-      throw new IllegalArgumentException("only a new record is added, not a " + verdict.verdict() + " one");
+      throw new IllegalArgumentException(
+          "only a new record is added, not a " + verdict.verdict() + " one");
     }
     for (Probed<?> probed : verdict.probes()) {
       probed.add(id, regTime);
@@ -280,8 +295,11 @@ public final class OnlineChecker implements AutoCloseable {
    */
   public void add(long id, long regTime, Map<String, String> fields, Verdict verdict) {
     for (MethodCheck<?> check : checks) {
-      Probed<?> probed = verdict.probes().stream().filter(p -> p.check() == check).findFirst()
-          .orElseGet(() -> probe(check, fields));
+      Probed<?> probed =
+          verdict.probes().stream()
+              .filter(p -> p.check() == check)
+              .findFirst()
+              .orElseGet(() -> probe(check, fields));
       probed.add(id, regTime);
     }
   }
@@ -312,7 +330,9 @@ public final class OnlineChecker implements AutoCloseable {
     }
   }
 
-  /** Closes every check (committing what was added), the first failure thrown after all were tried. */
+  /**
+   * Closes every check (committing what was added), the first failure thrown after all were tried.
+   */
   @Override
   public void close() {
     try {
@@ -321,5 +341,4 @@ public final class OnlineChecker implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
   }
-
 }

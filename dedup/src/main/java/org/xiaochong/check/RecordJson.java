@@ -25,26 +25,31 @@ public final class RecordJson {
    * The record of a JSON object.
    *
    * <ul>
-   *   <li>the id column, when present, is an integer JSON number that fits a long: 5.7 or 1e3 would be
-   *       truncated to another record's id, and "5" or true are not numbers;
+   *   <li>the id column, when present, is an integer JSON number that fits a long: 5.7 or 1e3 would
+   *       be truncated to another record's id, and "5" or true are not numbers;
    *   <li>the time column is {@code 2024-05-01}, {@code 2024-05-01T08:30} or {@code 2024-05-01
-   *       08:30:00}; JSON null is a NULL time (the oldest for the keep policy); without the column the
-   *       record's time is {@code nowMillis} (it is being stored now);
+   *       08:30:00}; JSON null is a NULL time (the oldest for the keep policy); without the column
+   *       the record's time is {@code nowMillis} (it is being stored now);
    *   <li>other values are taken as text (a number as its JSON text), null as NULL.
    * </ul>
    *
    * @throws IllegalArgumentException naming the problem: not an object, a bad id or time, or no id
    *     when {@code idRequired}
    */
-  public static Deduplicator.Record parse(JsonNode record, TableSpec table, boolean idRequired, long nowMillis) {
+  public static Deduplicator.Record parse(
+      JsonNode record, TableSpec table, boolean idRequired, long nowMillis) {
     if (record == null || !record.isObject()) {
-      throw new IllegalArgumentException("a record must be a JSON object (column -> value), not "
-          + (record == null ? "nothing" : record.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
+      throw new IllegalArgumentException(
+          "a record must be a JSON object (column -> value), not "
+              + (record == null
+                  ? "nothing"
+                  : record.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
     }
     String idColumn = table.idColumn();
     JsonNode idNode = record.get(idColumn);
     if (idNode != null && !(idNode.isIntegralNumber() && idNode.canConvertToLong())) {
-      throw new IllegalArgumentException(idColumn + " must be an integer JSON number, not " + idNode);
+      throw new IllegalArgumentException(
+          idColumn + " must be an integer JSON number, not " + idNode);
     }
     if (idNode == null && idRequired) {
       throw new IllegalArgumentException("the record has no id column '" + idColumn + "'");
@@ -55,8 +60,12 @@ public final class RecordJson {
       fields.put(e.getKey(), e.getValue().isNull() ? null : e.getValue().asText());
     }
     JsonNode timeNode = record.get(table.timeColumn());
-    long time = timeNode == null ? nowMillis
-        : timeNode.isNull() ? SourceRecord.NULL_TIME : RecordSource.toMillis(time(table.timeColumn(), timeNode.asText()));
+    long time =
+        timeNode == null
+            ? nowMillis
+            : timeNode.isNull()
+                ? SourceRecord.NULL_TIME
+                : RecordSource.toMillis(time(table.timeColumn(), timeNode.asText()));
     return new Deduplicator.Record(idNode == null ? null : idNode.asLong(), fields, time);
   }
 
@@ -86,14 +95,20 @@ public final class RecordJson {
     return into;
   }
 
-  /** A time as {@code --since} takes it: {@code 2024-05-01}, {@code 2024-05-01T08:30}, {@code 2024-05-01 08:30:00}. */
+  /**
+   * A time as {@code --since} takes it: {@code 2024-05-01}, {@code 2024-05-01T08:30}, {@code
+   * 2024-05-01 08:30:00}.
+   */
   static LocalDateTime time(String column, String value) {
     String v = value.strip().replace(' ', 'T');
     try {
       return v.length() == 10 ? LocalDate.parse(v).atStartOfDay() : LocalDateTime.parse(v);
     } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException(column + " '" + value
-          + "' is not a time: use 2024-05-01, 2024-05-01T08:30 or '2024-05-01 08:30:00'");
+      throw new IllegalArgumentException(
+          column
+              + " '"
+              + value
+              + "' is not a time: use 2024-05-01, 2024-05-01T08:30 or '2024-05-01 08:30:00'");
     }
   }
 }

@@ -41,17 +41,24 @@ final class CheckCommand implements Callable<Integer> {
   @Mixin ExitCodes.SkipsInput exitCodes;
   @Mixin ConfigOptions options;
 
-  @Option(names = "--method", paramLabel = "METHOD[,METHOD…]",
-      description = "Methods to ask, in this order; the first that finds a record's twin gives the verdict"
-          + " (default: every method a run has built something for: exact, then near, then simhash).")
+  @Option(
+      names = "--method",
+      paramLabel = "METHOD[,METHOD…]",
+      description =
+          "Methods to ask, in this order; the first that finds a record's twin gives the verdict"
+              + " (default: every method a run has built something for: exact, then near, then simhash).")
   String method;
 
   @Option(names = "--add", description = "Add new records to the index and the filter.")
   boolean add;
 
-  @Option(names = "--max-line-bytes", defaultValue = "16777216", paramLabel = "N",
-      description = "Longest line in bytes (default ${DEFAULT-VALUE}, 16 MiB): a longer one gets the verdict error"
-          + " without being read into memory, and the next line is checked.")
+  @Option(
+      names = "--max-line-bytes",
+      defaultValue = "16777216",
+      paramLabel = "N",
+      description =
+          "Longest line in bytes (default ${DEFAULT-VALUE}, 16 MiB): a longer one gets the verdict error"
+              + " without being read into memory, and the next line is checked.")
   long maxLineBytes;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -82,7 +89,8 @@ final class CheckCommand implements Callable<Integer> {
     // lock, so a run on the same index folder is never kept waiting (it sees what was committed
     // when it started). --add writes, and so holds the indexes' write lock while it runs.
     List<FingerprintMethod> methods = method == null ? null : ConfigOptions.methods(method);
-    try (Deduplicator dedup = Deduplicator.open(config, new Deduplicator.Options(methods, add, err::println));
+    try (Deduplicator dedup =
+            Deduplicator.open(config, new Deduplicator.Options(methods, add, err::println));
         // Strict UTF-8: a line that is not valid UTF-8 is answered with an error naming it, not
         // decoded with replacement characters into another post.
         LineReader in = new LineReader(new StrictUtf8Reader(stdin), maxLineBytes)) {
@@ -90,11 +98,17 @@ final class CheckCommand implements Callable<Integer> {
         String line;
         try {
           line = in.readLine();
-        } catch (BadInputException tooLong) { // too long or not UTF-8: skipped; answer it, go on with the next
+        } catch (
+            BadInputException
+                tooLong) { // too long or not UTF-8: skipped; answer it, go on with the next
           lines = in.line();
           rejected++;
-          out.println(json.writeValueAsString(json.createObjectNode().put("line", lines).put("verdict", "error")
-              .put("error", oneLine(tooLong.getMessage()))));
+          out.println(
+              json.writeValueAsString(
+                  json.createObjectNode()
+                      .put("line", lines)
+                      .put("verdict", "error")
+                      .put("error", oneLine(tooLong.getMessage()))));
           continue;
         }
         if (line == null) {
@@ -107,11 +121,14 @@ final class CheckCommand implements Callable<Integer> {
         ObjectNode verdictLine = json.createObjectNode();
         try {
           JsonNode node = json.readTree(line);
-          if (node != null && node.isObject() && node.get(config.table().idColumn()) != null
+          if (node != null
+              && node.isObject()
+              && node.get(config.table().idColumn()) != null
               && node.get(config.table().idColumn()).canConvertToLong()) {
             verdictLine.put("id", node.get(config.table().idColumn()).asLong());
           }
-          Deduplicator.Record record = RecordJson.parse(node, config.table(), false, System.currentTimeMillis());
+          Deduplicator.Record record =
+              RecordJson.parse(node, config.table(), false, System.currentTimeMillis());
           Deduplicator.Verdict verdict = add ? dedup.checkAndAdd(record) : dedup.check(record);
           verdictLine.removeAll();
           RecordJson.toJson(verdictLine, verdict, add);
@@ -120,12 +137,17 @@ final class CheckCommand implements Callable<Integer> {
           rejected++;
           verdictLine.put("line", lines);
           verdictLine.put("verdict", "error");
-          verdictLine.put("error", e instanceof IOException ? "invalid JSON: " + oneLine(e.getMessage()) : oneLine(e.getMessage()));
+          verdictLine.put(
+              "error",
+              e instanceof IOException
+                  ? "invalid JSON: " + oneLine(e.getMessage())
+                  : oneLine(e.getMessage()));
         }
         out.println(json.writeValueAsString(verdictLine));
       }
       out.flush();
-      err.printf("checked %,d lines: %s, %,d rejected; %s%n", lines, verdicts, rejected, dedup.counters());
+      err.printf(
+          "checked %,d lines: %s, %,d rejected; %s%n", lines, verdicts, rejected, dedup.counters());
     }
     return rejected > 0 ? ExitCodes.SKIPPED_INPUT : ExitCodes.OK;
   }

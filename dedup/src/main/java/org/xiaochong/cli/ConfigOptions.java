@@ -14,8 +14,11 @@ import picocli.CommandLine.Option;
 
 /** Options every database command takes. */
 public final class ConfigOptions {
-  @Option(names = {"-c", "--config"}, paramLabel = "FILE",
-      description = "Java properties file (keys: see config/dedup.properties). Default: built-in defaults, embedded MariaDB.")
+  @Option(
+      names = {"-c", "--config"},
+      paramLabel = "FILE",
+      description =
+          "Java properties file (keys: see config/dedup.properties). Default: built-in defaults, embedded MariaDB.")
   Path config;
 
   @Option(names = "--verbose", description = "Print stack traces of errors.")
@@ -43,12 +46,21 @@ public final class ConfigOptions {
    *
    * @param notes receives one-line notes for the user (e.g. a prefilter rebuilt, and why)
    */
-  public static DedupRunner runner(DedupConfig config, Database database, FingerprintIndex index, Progress progress,
+  public static DedupRunner runner(
+      DedupConfig config,
+      Database database,
+      FingerprintIndex index,
+      Progress progress,
       Consumer<String> notes) {
-    return new DedupRunner(database, config.table(), index, config.digest(), config.threads(), progress)
-        .withPrefilter(config.prefilter()).withNotes(notes).withMethodSettings(config.fieldsDigest(), config.methodSettings())
-        .withUpdatedColumn(config.updatedColumn()).withReferences(config.references())
-        .withApplySettings(config.apply()).withReadChunkRows(config.readChunkRows());
+    return new DedupRunner(
+            database, config.table(), index, config.digest(), config.threads(), progress)
+        .withPrefilter(config.prefilter())
+        .withNotes(notes)
+        .withMethodSettings(config.fieldsDigest(), config.methodSettings())
+        .withUpdatedColumn(config.updatedColumn())
+        .withReferences(config.references())
+        .withApplySettings(config.apply())
+        .withReadChunkRows(config.readChunkRows());
   }
 
   /**

@@ -14,8 +14,14 @@ public final class ConsoleProgress implements Progress {
 
   @Override
   public Stage start(String task, long total) {
-    ProgressBar bar = new ProgressBarBuilder().setTaskName(task).setInitialMax(total).setStyle(ProgressBarStyle.ASCII)
-        .setUpdateIntervalMillis(250).continuousUpdate().build();
+    ProgressBar bar =
+        new ProgressBarBuilder()
+            .setTaskName(task)
+            .setInitialMax(total)
+            .setStyle(ProgressBarStyle.ASCII)
+            .setUpdateIntervalMillis(250)
+            .continuousUpdate()
+            .build();
     return new Stage() {
       @Override
       public void accept(long n) {

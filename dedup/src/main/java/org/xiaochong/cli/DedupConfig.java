@@ -14,7 +14,6 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.apache.commons.codec.digest.DigestUtils;
-import org.xiaochong.policy.KeepPolicy;
 import org.apache.commons.text.similarity.LevenshteinDistance;
 import org.xiaochong.archive.ApplySettings;
 import org.xiaochong.archive.ReferencedRows;
@@ -22,7 +21,7 @@ import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.method.MethodContext;
-import org.xiaochong.normalize.ChineseFolding;
+import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.prefilter.PrefilterSettings;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.source.BadInputException;
@@ -32,12 +31,21 @@ import org.xiaochong.source.TableSpec;
 
 /**
  * The effective configuration: a Java properties file over the defaults. Every key is documented in
- * {@code config/dedup.properties}; an unknown key is an error (a typo must not silently fall back to a
- * default), with the closest known key suggested.
+ * {@code config/dedup.properties}; an unknown key is an error (a typo must not silently fall back
+ * to a default), with the closest known key suggested.
  */
-public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path dataDir, int threads,
-    PrefilterSettings prefilter, String updatedColumn, Map<String, String> methodSettings,
-    ReferencedRows.Settings references, ApplySettings apply, int readChunkRows) {
+public record DedupConfig(
+    DbSettings db,
+    TableSpec table,
+    Path indexDir,
+    Path dataDir,
+    int threads,
+    PrefilterSettings prefilter,
+    String updatedColumn,
+    Map<String, String> methodSettings,
+    ReferencedRows.Settings references,
+    ApplySettings apply,
+    int readChunkRows) {
 
   /** Keys and defaults, in the order of config/dedup.properties. */
   static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
@@ -67,13 +75,15 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     DEFAULTS.put("prefilter.hashes", "8");
     DEFAULTS.put("apply.batch-rows", Integer.toString(ApplySettings.DEFAULTS.batchRows()));
     DEFAULTS.put("apply.batch-bytes", Long.toString(ApplySettings.DEFAULTS.batchBytes()));
-    DEFAULTS.put("apply.lock-wait-seconds", Integer.toString(ApplySettings.DEFAULTS.lockWaitSeconds()));
+    DEFAULTS.put(
+        "apply.lock-wait-seconds", Integer.toString(ApplySettings.DEFAULTS.lockWaitSeconds()));
     DEFAULTS.put("apply.attempts", Integer.toString(ApplySettings.DEFAULTS.attempts()));
     DEFAULTS.put("apply.pause-ms", Long.toString(ApplySettings.DEFAULTS.pauseMillis()));
     DEFAULTS.put("threads", "0");
     DEFAULTS.put("serve.token", "");
     // The keys of methods with settings of their own (simhash.*), as each method declares them.
-    FingerprintMethods.known().forEach(method -> new TreeMap<>(method.settingDefaults()).forEach(DEFAULTS::put));
+    FingerprintMethods.known()
+        .forEach(method -> new TreeMap<>(method.settingDefaults()).forEach(DEFAULTS::put));
   }
 
   public static final String PASSWORD_ENV = "DEDUP_DB_PASSWORD";
@@ -87,13 +97,16 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
       } catch (NoSuchFileException e) {
         throw new BadInputException("config file " + file + " does not exist");
       } catch (IOException | IllegalArgumentException e) {
-        throw new BadInputException("config file " + file + " cannot be read: " + e.getMessage(), e);
+        throw new BadInputException(
+            "config file " + file + " cannot be read: " + e.getMessage(), e);
       }
     }
     return fromProperties(props, env);
   }
 
-  /** The defaults with {@code data.dir} set: the embedded database and index under {@code dataDir}. */
+  /**
+   * The defaults with {@code data.dir} set: the embedded database and index under {@code dataDir}.
+   */
   public static DedupConfig forDataDir(Path dataDir) {
     Properties props = new Properties();
     props.setProperty("data.dir", dataDir.toString());
@@ -114,37 +127,56 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     }
     Path dataDir = Path.of(values.get("data.dir"));
     String user = values.get("db.user");
-    DbSettings db = new DbSettings(values.get("db.url"), user.isEmpty() ? null : user, password, dataDir);
+    DbSettings db =
+        new DbSettings(values.get("db.url"), user.isEmpty() ? null : user, password, dataDir);
     List<String> exactFields = list(values.get("fields.exact"));
     List<String> nearFields = list(values.get("fields.near"));
-    // fields.phone, fields.must-match, fields.place and fields.number default to columns of the sample
+    // fields.phone, fields.must-match, fields.place and fields.number default to columns of the
+    // sample
     // table (phone, product, region, price); a default applies only where that column is used, so
     // another table's config need not clear them.
     List<String> phoneFields = columnsInUse(props, values, "fields.phone", exactFields, nearFields);
-    List<String> mustMatchFields = columnsInUse(props, values, "fields.must-match", exactFields, nearFields);
+    List<String> mustMatchFields =
+        columnsInUse(props, values, "fields.must-match", exactFields, nearFields);
     List<String> placeFields = columnsInUse(props, values, "fields.place", exactFields, nearFields);
-    List<String> numberFields = columnsInUse(props, values, "fields.number", exactFields, nearFields);
-    TableSpec table = new TableSpec(values.get("source.table"), values.get("source.id-column"),
-        values.get("source.time-column"), exactFields, phoneFields, nearFields, mustMatchFields, placeFields,
-        numberFields, KeepPolicy.parse(values.get("keep.policy"), values.get("source.time-column")));
+    List<String> numberFields =
+        columnsInUse(props, values, "fields.number", exactFields, nearFields);
+    TableSpec table =
+        new TableSpec(
+            values.get("source.table"),
+            values.get("source.id-column"),
+            values.get("source.time-column"),
+            exactFields,
+            phoneFields,
+            nearFields,
+            mustMatchFields,
+            placeFields,
+            numberFields,
+            KeepPolicy.parse(values.get("keep.policy"), values.get("source.time-column")));
     for (String phone : table.phoneFields()) {
       if (!table.exactFields().contains(phone) && !table.nearFields().contains(phone)) {
-        throw new BadInputException("fields.phone names '" + phone + "', which is in neither fields.exact nor fields.near");
+        throw new BadInputException(
+            "fields.phone names '" + phone + "', which is in neither fields.exact nor fields.near");
       }
     }
     String indexDir = values.get("index.dir");
-    Path index = indexDir.isEmpty() ? dataDir.resolve("index").resolve(table.table()) : Path.of(indexDir);
+    Path index =
+        indexDir.isEmpty() ? dataDir.resolve("index").resolve(table.table()) : Path.of(indexDir);
     int threads = integer(values, "threads");
     if (threads < 0 || threads > 256) {
-      throw new BadInputException("threads (" + threads + ") must be in [0, 256]; 0 means one per core");
+      throw new BadInputException(
+          "threads (" + threads + ") must be in [0, 256]; 0 means one per core");
     }
     if (threads == 0) {
       threads = Runtime.getRuntime().availableProcessors();
     }
     PrefilterSettings prefilter;
     try {
-      prefilter = new PrefilterSettings(bool(values, "prefilter.enabled"), integer(values, "prefilter.bits-per-key"),
-          integer(values, "prefilter.hashes"));
+      prefilter =
+          new PrefilterSettings(
+              bool(values, "prefilter.enabled"),
+              integer(values, "prefilter.bits-per-key"),
+              integer(values, "prefilter.hashes"));
     } catch (IllegalArgumentException e) {
       throw new BadInputException(e.getMessage(), e);
     }
@@ -153,8 +185,11 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
       try {
         TableSpec.quote(updated); // validates
       } catch (BadInputException e) {
-        throw new BadInputException("source.updated-column '" + updated
-            + "' is not a valid SQL identifier (letters, digits, _ and $, at most 64)", e);
+        throw new BadInputException(
+            "source.updated-column '"
+                + updated
+                + "' is not a valid SQL identifier (letters, digits, _ and $, at most 64)",
+            e);
       }
     }
     Map<String, String> methodSettings = new TreeMap<>();
@@ -164,32 +199,55 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
     }
     ApplySettings apply;
     try {
-      apply = new ApplySettings(integer(values, "apply.batch-rows"), longInteger(values, "apply.batch-bytes"),
-          integer(values, "apply.lock-wait-seconds"), integer(values, "apply.attempts"),
-          longInteger(values, "apply.pause-ms"));
+      apply =
+          new ApplySettings(
+              integer(values, "apply.batch-rows"),
+              longInteger(values, "apply.batch-bytes"),
+              integer(values, "apply.lock-wait-seconds"),
+              integer(values, "apply.attempts"),
+              longInteger(values, "apply.pause-ms"));
     } catch (IllegalArgumentException e) {
       throw new BadInputException(e.getMessage(), e);
     }
     int readChunkRows = integer(values, "index.read-chunk-rows");
     if (readChunkRows < 100 || readChunkRows > 10_000_000) {
-      throw new BadInputException("index.read-chunk-rows (" + readChunkRows + ") must be in [100, 10000000]");
+      throw new BadInputException(
+          "index.read-chunk-rows (" + readChunkRows + ") must be in [100, 10000000]");
     }
-    return new DedupConfig(db, table, index, dataDir, threads, prefilter, updated.isEmpty() ? null : updated,
-        Map.copyOf(methodSettings), references(values), apply, readChunkRows);
+    return new DedupConfig(
+        db,
+        table,
+        index,
+        dataDir,
+        threads,
+        prefilter,
+        updated.isEmpty() ? null : updated,
+        Map.copyOf(methodSettings),
+        references(values),
+        apply,
+        readChunkRows);
   }
 
   private static ReferencedRows.Settings references(Map<String, String> values) {
     String triggers = values.get("apply.delete-triggers");
     if (!triggers.equals("refuse") && !triggers.equals("accept")) {
-      throw new BadInputException("apply.delete-triggers '" + triggers + "' must be refuse or accept");
+      throw new BadInputException(
+          "apply.delete-triggers '" + triggers + "' must be refuse or accept");
     }
-    return new ReferencedRows.Settings(ReferencedRows.Policy.of(values.get("apply.referenced")),
-        triggers.equals("accept"));
+    return new ReferencedRows.Settings(
+        ReferencedRows.Policy.of(values.get("apply.referenced")), triggers.equals("accept"));
   }
 
-  /** The key's columns; when the key is left at its default, only those in fields.exact or fields.near. */
-  private static List<String> columnsInUse(Properties props, Map<String, String> values, String key,
-      List<String> exactFields, List<String> nearFields) {
+  /**
+   * The key's columns; when the key is left at its default, only those in fields.exact or
+   * fields.near.
+   */
+  private static List<String> columnsInUse(
+      Properties props,
+      Map<String, String> values,
+      String key,
+      List<String> exactFields,
+      List<String> nearFields) {
     List<String> columns = list(values.get(key));
     if (props.containsKey(key)) {
       return columns;
@@ -222,23 +280,43 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
   }
 
   /**
-   * A digest of what decides the index documents (table, fields and the keep policy's rank): the index records it and refuses
-   * to be used with another.
+   * A digest of what decides the index documents (table, fields and the keep policy's rank): the
+   * index records it and refuses to be used with another.
    */
   public String fieldsDigest() {
-    String digest = String.join("|", table.table(), table.idColumn(), table.timeColumn(),
-        String.join(",", table.exactFields()), String.join(",", table.phoneFields()),
-        String.join(",", table.nearFields()));
+    String digest =
+        String.join(
+            "|",
+            table.table(),
+            table.idColumn(),
+            table.timeColumn(),
+            String.join(",", table.exactFields()),
+            String.join(",", table.phoneFields()),
+            String.join(",", table.nearFields()));
     // The index keeps each record's rank under the keep policy: another policy needs another index.
-    // latest ranks by the time the index holds anyway, so its digest is the one of indexes made before
+    // latest ranks by the time the index holds anyway, so its digest is the one of indexes made
+    // before
     // keep.policy existed, and they stay usable.
-    return DigestUtils.md5Hex(table.keepPolicy().isLatest() ? digest : digest + "|keep.policy=" + table.keepPolicy());
+    return DigestUtils.md5Hex(
+        table.keepPolicy().isLatest() ? digest : digest + "|keep.policy=" + table.keepPolicy());
   }
 
-  /** What a method needs to open its part of {@code check} over {@code recordIndex} (read-only or writable). */
+  /**
+   * What a method needs to open its part of {@code check} over {@code recordIndex} (read-only or
+   * writable).
+   */
   public MethodContext methodContext(FingerprintIndex recordIndex, Consumer<String> notes) {
-    return new MethodContext(table, recordIndex, fieldsDigest(), prefilter, false, 1, updatedColumn,
-        Progress.NONE, notes, methodSettings);
+    return new MethodContext(
+        table,
+        recordIndex,
+        fieldsDigest(),
+        prefilter,
+        false,
+        1,
+        updatedColumn,
+        Progress.NONE,
+        notes,
+        methodSettings);
   }
 
   /** A digest of the whole effective config, password excluded, for the run log. */
@@ -271,12 +349,22 @@ public record DedupConfig(DbSettings db, TableSpec table, Path indexDir, Path da
         best = known;
       }
     }
-    return bestDistance <= 3 ? " (did you mean '" + best + "'?)" : " (known keys: " + String.join(", ", DEFAULTS.keySet()) + ")";
+    return bestDistance <= 3
+        ? " (did you mean '" + best + "'?)"
+        : " (known keys: " + String.join(", ", DEFAULTS.keySet()) + ")";
   }
 
   @Override
   public String toString() {
-    return "DedupConfig[db=" + db + ", table=" + table + ", indexDir=" + indexDir + ", threads=" + threads + "]";
+    return "DedupConfig[db="
+        + db
+        + ", table="
+        + table
+        + ", indexDir="
+        + indexDir
+        + ", threads="
+        + threads
+        + "]";
   }
 
   static List<String> knownKeys() {

@@ -15,8 +15,10 @@ import picocli.CommandLine.Option;
 @Command(
     name = "index",
     mixinStandardHelpOptions = true,
-    description = {"Adds the rows not yet indexed and drops ids that left the table (`run` does this itself).",
-        "--rebuild starts from an empty index (after changing fields.* or upgrading)."})
+    description = {
+      "Adds the rows not yet indexed and drops ids that left the table (`run` does this itself).",
+      "--rebuild starts from an empty index (after changing fields.* or upgrading)."
+    })
 final class IndexCommand implements Callable<Integer> {
   @Mixin ExitCodes.Help exitCodes;
   @Mixin ConfigOptions options;
@@ -30,15 +32,31 @@ final class IndexCommand implements Callable<Integer> {
   public Integer call() {
     DedupConfig config = options.load();
     try (Database database = ConfigOptions.openDatabase(config);
-        TableLock lock = TableLock.acquire(database, config.table(), rebuild ? "index --rebuild" : "index");
+        TableLock lock =
+            TableLock.acquire(database, config.table(), rebuild ? "index --rebuild" : "index");
         FingerprintIndex index = ConfigOptions.openIndex(config, rebuild)) {
-      RecordSource source = new RecordSource(database, config.table()).withChunkRows(config.readChunkRows());
+      RecordSource source =
+          new RecordSource(database, config.table()).withChunkRows(config.readChunkRows());
       source.checkSchema();
-      IndexSync.Result result = ConfigOptions.runner(config, database, index, ConsoleProgress.forThisProcess(),
-          spec.commandLine().getOut()::println).syncIndex(source);
-      spec.commandLine().getOut().printf("index %s: %,d rows in the table, %,d added, %,d changed, %,d dropped in %.1f s (%,.0f rows/s)%n",
-          config.indexDir(), result.tableRows(), result.added(), result.changed(), result.deleted(), result.seconds(),
-          result.seconds() > 0 ? result.tableRows() / result.seconds() : 0.0);
+      IndexSync.Result result =
+          ConfigOptions.runner(
+                  config,
+                  database,
+                  index,
+                  ConsoleProgress.forThisProcess(),
+                  spec.commandLine().getOut()::println)
+              .syncIndex(source);
+      spec.commandLine()
+          .getOut()
+          .printf(
+              "index %s: %,d rows in the table, %,d added, %,d changed, %,d dropped in %.1f s (%,.0f rows/s)%n",
+              config.indexDir(),
+              result.tableRows(),
+              result.added(),
+              result.changed(),
+              result.deleted(),
+              result.seconds(),
+              result.seconds() > 0 ? result.tableRows() / result.seconds() : 0.0);
     }
     return ExitCodes.OK;
   }

@@ -48,31 +48,53 @@ final class LoadCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "FILE", description = "The file to load (UTF-8).")
   Path file;
 
-  @Option(names = "--table", required = true, paramLabel = "NAME", description = "The table to load into.")
+  @Option(
+      names = "--table",
+      required = true,
+      paramLabel = "NAME",
+      description = "The table to load into.")
   String table;
 
-  @Option(names = "--format", paramLabel = "csv|tsv|jsonl",
+  @Option(
+      names = "--format",
+      paramLabel = "csv|tsv|jsonl",
       description = "File format (default: from the extension, .tsv/.jsonl/.ndjson, else csv).")
   String format;
 
-  @Option(names = "--columns", split = ",", paramLabel = "a,b,c",
-      description = "Load only these columns of the file (besides the id and time columns); default: all.")
+  @Option(
+      names = "--columns",
+      split = ",",
+      paramLabel = "a,b,c",
+      description =
+          "Load only these columns of the file (besides the id and time columns); default: all.")
   List<String> columns;
 
-  @Option(names = "--id-column", defaultValue = "id", paramLabel = "NAME",
+  @Option(
+      names = "--id-column",
+      defaultValue = "id",
+      paramLabel = "NAME",
       description = "The id column (default ${DEFAULT-VALUE}); generated when the file has none.")
   String idColumn;
 
-  @Option(names = "--time-column", defaultValue = "reg_time", paramLabel = "NAME",
+  @Option(
+      names = "--time-column",
+      defaultValue = "reg_time",
+      paramLabel = "NAME",
       description = "The time column (default ${DEFAULT-VALUE}); NULL when the file has none.")
   String timeColumn;
 
-  @Option(names = "--max-line-bytes", defaultValue = "16777216", paramLabel = "N",
-      description = "Longest record in bytes (default ${DEFAULT-VALUE}, 16 MiB; a quoted CSV field's line breaks"
-          + " count): a longer one, or a quote left open, is an error naming its line, not read into memory.")
+  @Option(
+      names = "--max-line-bytes",
+      defaultValue = "16777216",
+      paramLabel = "N",
+      description =
+          "Longest record in bytes (default ${DEFAULT-VALUE}, 16 MiB; a quoted CSV field's line breaks"
+              + " count): a longer one, or a quote left open, is an error naming its line, not read into memory.")
   long maxLineBytes;
 
-  @Option(names = "--trim", description = "Strip blanks around unquoted CSV values (e.g. a \", \" separator).")
+  @Option(
+      names = "--trim",
+      description = "Strip blanks around unquoted CSV values (e.g. a \", \" separator).")
   boolean trim;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -99,10 +121,12 @@ final class LoadCommand implements Callable<Integer> {
         String name = reader.header().get(i);
         String normalized = TableLoader.columnName(name);
         if (normalized.isEmpty()) {
-          throw new BadInputException("bad header: column " + (i + 1) + " ('" + name + "') has no usable name");
+          throw new BadInputException(
+              "bad header: column " + (i + 1) + " ('" + name + "') has no usable name");
         }
         if (normalized.length() > 64) {
-          throw new BadInputException("bad header: column name '" + name + "' is longer than 64 characters");
+          throw new BadInputException(
+              "bad header: column name '" + name + "' is longer than 64 characters");
         }
         if (names.contains(normalized)) {
           throw new BadInputException("bad header: two columns are named '" + normalized + "'");
@@ -118,7 +142,8 @@ final class LoadCommand implements Callable<Integer> {
           String c = TableLoader.columnName(wanted);
           int at = names.indexOf(c);
           if (at < 0) {
-            throw new BadInputException("--columns: the file has no column '" + wanted + "' (it has " + names + ")");
+            throw new BadInputException(
+                "--columns: the file has no column '" + wanted + "' (it has " + names + ")");
           }
           if (at != idAt && at != timeAt && !text.contains(c)) {
             text.add(c);
@@ -140,12 +165,15 @@ final class LoadCommand implements Callable<Integer> {
           copy(reader, loader, idAt, timeAt, textAt, time);
           n = loader.finish();
         } catch (IOException | RuntimeException e) {
-          // All or nothing: the rows are one transaction, rolled back by close(); a table this command
+          // All or nothing: the rows are one transaction, rolled back by close(); a table this
+          // command
           // created is dropped too, so the corrected file can simply be loaded again.
           loader.close(); // its connection must not hold the table while it is dropped
           String outcome = "nothing loaded: " + table + " is as it was";
           if (loader.created()) {
-            database.jdbi().useHandle(h -> h.execute("DROP TABLE IF EXISTS " + TableSpec.quote(table)));
+            database
+                .jdbi()
+                .useHandle(h -> h.execute("DROP TABLE IF EXISTS " + TableSpec.quote(table)));
             outcome = "nothing loaded: the new table " + table + " was dropped";
           }
           if (e instanceof BadInputException) {
@@ -153,9 +181,17 @@ final class LoadCommand implements Callable<Integer> {
           }
           throw e;
         }
-        spec.commandLine().getOut().printf("loaded %,d rows into %s (%s table; id %s, time %s, text columns %s) in %.1f s%n",
-            n, table, loader.created() ? "new" : "existing", idAt >= 0 ? "from the file" : "generated",
-            timeAt >= 0 ? "from the file" : "NULL", String.join(",", text), (System.nanoTime() - start) / 1e9);
+        spec.commandLine()
+            .getOut()
+            .printf(
+                "loaded %,d rows into %s (%s table; id %s, time %s, text columns %s) in %.1f s%n",
+                n,
+                table,
+                loader.created() ? "new" : "existing",
+                idAt >= 0 ? "from the file" : "generated",
+                timeAt >= 0 ? "from the file" : "NULL",
+                String.join(",", text),
+                (System.nanoTime() - start) / 1e9);
       }
     } catch (NoSuchFileException e) {
       throw new BadInputException("file " + file + " does not exist");
@@ -165,8 +201,9 @@ final class LoadCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  private static void copy(RowReader reader, TableLoader loader, int idAt, int timeAt, List<Integer> textAt,
-      String time) throws IOException {
+  private static void copy(
+      RowReader reader, TableLoader loader, int idAt, int timeAt, List<Integer> textAt, String time)
+      throws IOException {
     String[] row;
     String[] values = new String[textAt.size()];
     while ((row = reader.next()) != null) {
@@ -176,7 +213,8 @@ final class LoadCommand implements Callable<Integer> {
         try {
           rowId = Long.parseLong(v);
         } catch (NumberFormatException e) {
-          throw new BadInputException("line " + reader.line() + ": id '" + v + "' is not a whole number");
+          throw new BadInputException(
+              "line " + reader.line() + ": id '" + v + "' is not a whole number");
         }
       }
       LocalDateTime rowTime;
@@ -192,7 +230,8 @@ final class LoadCommand implements Callable<Integer> {
     }
   }
 
-  static RowReader open(Path file, String kind, boolean trim, long maxLineBytes) throws IOException {
+  static RowReader open(Path file, String kind, boolean trim, long maxLineBytes)
+      throws IOException {
     // Strict UTF-8 that fails at the malformed byte itself, so the readers name its line.
     var in = new StrictUtf8Reader(Files.newInputStream(file));
     try {

@@ -39,57 +39,96 @@ public final class RunCommand implements Callable<Integer> {
   @Mixin ExitCodes.MovesRows exitCodes;
   @Mixin ConfigOptions options;
 
-  @Option(names = "--method", defaultValue = FingerprintMethods.DEFAULT, paramLabel = "METHOD[,METHOD…]",
-      description = "Fingerprint methods, run in the order given (default ${DEFAULT-VALUE}): exact (same MD5 of the"
-          + " normalized fields), near (the near-duplicate pass); both = exact,near.")
+  @Option(
+      names = "--method",
+      defaultValue = FingerprintMethods.DEFAULT,
+      paramLabel = "METHOD[,METHOD…]",
+      description =
+          "Fingerprint methods, run in the order given (default ${DEFAULT-VALUE}): exact (same MD5 of the"
+              + " normalized fields), near (the near-duplicate pass); both = exact,near.")
   String method;
 
-  @Option(names = "--since", converter = TimeArgument.class, paramLabel = "TIME",
+  @Option(
+      names = "--since",
+      converter = TimeArgument.class,
+      paramLabel = "TIME",
       description = "Examine records with time >= TIME (e.g. 2024-05-01 or 2024-05-01T08:00).")
   LocalDateTime since;
 
-  @Option(names = "--until", converter = TimeArgument.class, paramLabel = "TIME",
+  @Option(
+      names = "--until",
+      converter = TimeArgument.class,
+      paramLabel = "TIME",
       description = "Examine records with time <= TIME.")
   LocalDateTime until;
 
-  @Option(names = "--full", description = "Examine every record, not only those indexed since the last applied run.")
+  @Option(
+      names = "--full",
+      description = "Examine every record, not only those indexed since the last applied run.")
   boolean full;
 
-  @Option(names = "--apply", description = "Archive the duplicates in <table>_removed and delete them (default: dry run).")
+  @Option(
+      names = "--apply",
+      description = "Archive the duplicates in <table>_removed and delete them (default: dry run).")
   boolean apply;
 
-  @Option(names = "--report", paramLabel = "DIR", description = "Write summary.json and decisions.jsonl into DIR.")
+  @Option(
+      names = "--report",
+      paramLabel = "DIR",
+      description = "Write summary.json and decisions.jsonl into DIR.")
   Path report;
 
-  @Option(names = "--rebuild-index", description = "Rebuild the index from the table first (after a config change).")
+  @Option(
+      names = "--rebuild-index",
+      description = "Rebuild the index from the table first (after a config change).")
   boolean rebuildIndex;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
-    DedupRunner.Options runOptions = new DedupRunner.Options(ConfigOptions.methods(method), since, until, apply,
-        rebuildIndex, !full);
+    DedupRunner.Options runOptions =
+        new DedupRunner.Options(
+            ConfigOptions.methods(method), since, until, apply, rebuildIndex, !full);
     DedupConfig config = options.load();
     runOptions.window(); // fail on a reversed window before starting a database
     try (Database database = ConfigOptions.openDatabase(config);
-        TableLock lock = TableLock.acquire(database, config.table(), apply ? "run --apply" : "run");
+        TableLock lock =
+            TableLock.acquire(database, config.table(), apply ? "run --apply" : "run");
         FingerprintIndex index = ConfigOptions.openIndex(config, rebuildIndex)) {
-      DedupRunner.Outcome outcome = ConfigOptions.runner(config, database, index,
-          ConsoleProgress.forThisProcess(), spec.commandLine().getOut()::println).withLockCheck(lock::requireHeld)
-          .run(runOptions);
+      DedupRunner.Outcome outcome =
+          ConfigOptions.runner(
+                  config,
+                  database,
+                  index,
+                  ConsoleProgress.forThisProcess(),
+                  spec.commandLine().getOut()::println)
+              .withLockCheck(lock::requireHeld)
+              .run(runOptions);
       print(spec.commandLine().getOut(), outcome.summary(), database, config.table());
       if (report != null) {
         try {
           ReportWriter.write(report, outcome);
-          org.xiaochong.report.HtmlReport.write(report.resolve("report.html"), outcome.summary(), outcome.plan(),
-              database, config.table(), options.config == null ? ""
-                  : "--config " + org.xiaochong.report.HtmlReport.shellQuote(options.config.toString()));
+          org.xiaochong.report.HtmlReport.write(
+              report.resolve("report.html"),
+              outcome.summary(),
+              outcome.plan(),
+              database,
+              config.table(),
+              options.config == null
+                  ? ""
+                  : "--config "
+                      + org.xiaochong.report.HtmlReport.shellQuote(options.config.toString()));
         } catch (RuntimeException e) {
           long moved = outcome.summary().applyTotal().moved();
           if (moved > 0) {
-            throw new RowsMovedException(String.format("run %d archived and deleted %,d rows (recorded; only the"
-                + " report is missing)", outcome.summary().runId(), moved), moved, e);
+            throw new RowsMovedException(
+                String.format(
+                    "run %d archived and deleted %,d rows (recorded; only the"
+                        + " report is missing)",
+                    outcome.summary().runId(), moved),
+                moved,
+                e);
           }
           throw e;
         }
@@ -100,35 +139,58 @@ public final class RunCommand implements Callable<Integer> {
   }
 
   /** Prints the plan (counts and sample groups) and the one-line summary. */
-  public static void print(PrintWriter out, RunSummary summary, Database database, TableSpec table) {
-    out.printf("%s on %s: %,d records in the table, %,d examined%n",
-        summary.applied() ? "run " + summary.runId() + " (applied)" : "dry run", table.table(),
-        summary.recordsRead(), summary.recordsExamined());
+  public static void print(
+      PrintWriter out, RunSummary summary, Database database, TableSpec table) {
+    out.printf(
+        "%s on %s: %,d records in the table, %,d examined%n",
+        summary.applied() ? "run " + summary.runId() + " (applied)" : "dry run",
+        table.table(),
+        summary.recordsRead(),
+        summary.recordsExamined());
     if (!summary.resumedRuns().isEmpty()) {
-      out.printf("finished interrupted run(s) %s first: %,d rows moved%n", summary.resumedRuns(),
-          summary.resumedRowsMoved());
+      out.printf(
+          "finished interrupted run(s) %s first: %,d rows moved%n",
+          summary.resumedRuns(), summary.resumedRowsMoved());
     }
-    out.printf("index: %,d added, %,d changed, %,d dropped%n", summary.indexAdded(), summary.indexChanged(),
-        summary.indexDeleted());
+    out.printf(
+        "index: %,d added, %,d changed, %,d dropped%n",
+        summary.indexAdded(), summary.indexChanged(), summary.indexDeleted());
     if (summary.windowSinceRun() > 0) {
       out.printf("examined: %,d %s%n", summary.recordsExamined(), summary.window());
     } else {
       out.printf("examined: %s%n", summary.window());
     }
-    summary.reports().forEach((name, report) ->
-        out.println(report.consoleLine(summary.removed(name), summary.applied())));
-    summary.removedByMethod().forEach((rule, removed) -> {
-      DeletionPlan.Rule combined = DeletionPlan.Rule.of(rule);
-      if (combined.isCombined() && removed > 0) {
-        out.printf("%s: %,d %s copies of rows the %s pass removed, %s in favour of its survivor%n", rule, removed,
-            combined.first(), combined.last(), summary.applied() ? "removed" : "to remove");
-      }
-    });
+    summary
+        .reports()
+        .forEach(
+            (name, report) ->
+                out.println(report.consoleLine(summary.removed(name), summary.applied())));
+    summary
+        .removedByMethod()
+        .forEach(
+            (rule, removed) -> {
+              DeletionPlan.Rule combined = DeletionPlan.Rule.of(rule);
+              if (combined.isCombined() && removed > 0) {
+                out.printf(
+                    "%s: %,d %s copies of rows the %s pass removed, %s in favour of its survivor%n",
+                    rule,
+                    removed,
+                    combined.first(),
+                    combined.last(),
+                    summary.applied() ? "removed" : "to remove");
+              }
+            });
     if (summary.prefilter() != null) {
       RunSummary.PrefilterStats p = summary.prefilter();
-      out.printf("prefilter: %,d keys asked, %,d index lookups skipped, %,d false positives (%.1f%% of the lookups"
-              + " for records without a twin skipped), %,d KB, %,d saturated counters%n", p.lookups(), p.skipped(),
-          p.falsePositives(), 100 * p.uniqueSkipRate(), p.memoryBytes() >> 10, p.saturated());
+      out.printf(
+          "prefilter: %,d keys asked, %,d index lookups skipped, %,d false positives (%.1f%% of the lookups"
+              + " for records without a twin skipped), %,d KB, %,d saturated counters%n",
+          p.lookups(),
+          p.skipped(),
+          p.falsePositives(),
+          100 * p.uniqueSkipRate(),
+          p.memoryBytes() >> 10,
+          p.saturated());
     }
     List<SampleGroup> samples = summary.samples();
     if (!samples.isEmpty()) {
@@ -141,38 +203,59 @@ public final class RunCommand implements Callable<Integer> {
           String text = oneLine(values == null || values.get(0) == null ? "" : values.get(0), 40);
           StringBuilder removed = new StringBuilder();
           for (int i = 0; i < g.removedIds().length; i++) {
-            removed.append(i == 0 ? "" : ", ").append('#').append(g.removedIds()[i]).append(" (")
-                .append(time(g.removedTimes()[i])).append(')');
+            removed
+                .append(i == 0 ? "" : ", ")
+                .append('#')
+                .append(g.removedIds()[i])
+                .append(" (")
+                .append(time(g.removedTimes()[i]))
+                .append(')');
           }
-          out.printf("  keep #%d (%s) %s=\"%s\" <- %s%n", g.keptId(), time(g.keptTime()), label, text, removed);
+          out.printf(
+              "  keep #%d (%s) %s=\"%s\" <- %s%n",
+              g.keptId(), time(g.keptTime()), label, text, removed);
         }
       }
     }
     RunSummary.ApartStats apart = summary.apart();
     if (apart.marks() > 0) {
-      out.printf("apart: %,d pairs marked as not duplicates, %,d kept apart in this run%s%n", apart.marks(),
-          apart.honoured(), apart.dropped() == 0 ? ""
-              : String.format(" (%,d removals re-pointed to a marked row left out)", apart.dropped()));
+      out.printf(
+          "apart: %,d pairs marked as not duplicates, %,d kept apart in this run%s%n",
+          apart.marks(),
+          apart.honoured(),
+          apart.dropped() == 0
+              ? ""
+              : String.format(
+                  " (%,d removals re-pointed to a marked row left out)", apart.dropped()));
     }
     if (summary.decidedAgain() > 0) {
-      out.printf("apply: %,d planned rows decided again on what they hold now: they or their kept rows changed"
-          + " since the index was built%n", summary.decidedAgain());
+      out.printf(
+          "apply: %,d planned rows decided again on what they hold now: they or their kept rows changed"
+              + " since the index was built%n",
+          summary.decidedAgain());
     }
     if (summary.skippedChanged() > 0) {
-      out.printf("apply: %,d planned rows left in place: they or their kept rows changed since the index was built"
-          + " (re-indexed as they are now)%n", summary.skippedChanged());
+      out.printf(
+          "apply: %,d planned rows left in place: they or their kept rows changed since the index was built"
+              + " (re-indexed as they are now)%n",
+          summary.skippedChanged());
     }
     summary.applyCounts().forEach((method, counts) -> out.println(applyLine(method, counts)));
     if (!summary.applied()) {
-      out.printf("dry run: nothing was changed; add --apply to archive and delete these %,d records%n",
+      out.printf(
+          "dry run: nothing was changed; add --apply to archive and delete these %,d records%n",
           summary.removedTotal());
     }
     Map<String, Double> seconds = summary.seconds();
-    String stages = seconds.entrySet().stream().filter(e -> !e.getKey().equals("total"))
-        .map(e -> String.format("%s %.1f s", e.getKey(), e.getValue())).collect(Collectors.joining(", "));
+    String stages =
+        seconds.entrySet().stream()
+            .filter(e -> !e.getKey().equals("total"))
+            .map(e -> String.format("%s %.1f s", e.getKey(), e.getValue()))
+            .collect(Collectors.joining(", "));
     double total = summary.totalSeconds();
-    out.printf("done: %,d records in %.1f s (%s), %,.0f records/s%n", summary.recordsRead(), total, stages,
-        total > 0 ? summary.recordsRead() / total : 0.0);
+    out.printf(
+        "done: %,d records in %.1f s (%s), %,.0f records/s%n",
+        summary.recordsRead(), total, stages, total > 0 ? summary.recordsRead() / total : 0.0);
   }
 
   /**
@@ -180,24 +263,28 @@ public final class RunCommand implements Callable<Integer> {
    * (referenced by other tables), 3 kept (changed since the plan)".
    */
   static String applyLine(String method, RunSummary.ApplyCounts counts) {
-    StringBuilder line = new StringBuilder(String.format("moved %s: %,d planned, %,d moved", method, counts.planned(),
-        counts.moved()));
+    StringBuilder line =
+        new StringBuilder(
+            String.format(
+                "moved %s: %,d planned, %,d moved", method, counts.planned(), counts.moved()));
     if (counts.keptReferenced() > 0) {
-      line.append(String.format(", %,d kept (referenced by other tables)", counts.keptReferenced()));
+      line.append(
+          String.format(", %,d kept (referenced by other tables)", counts.keptReferenced()));
     }
     if (counts.keptChanged() > 0) {
       line.append(String.format(", %,d kept (changed since the plan)", counts.keptChanged()));
     }
     if (counts.gone() > 0) {
-      line.append(String.format(", %,d gone (they or their kept rows left the table)", counts.gone()));
+      line.append(
+          String.format(", %,d gone (they or their kept rows left the table)", counts.gone()));
     }
     return line.toString();
   }
 
   /**
-   * A value for a one-line display: at most {@code max} code points (then "…"), line breaks and tabs
-   * shown as {@code \n \r \t} and other control chars as {@code \\uXXXX}, so that a repost that differs
-   * only there (a whitespace variant) stays on its line and the difference shows.
+   * A value for a one-line display: at most {@code max} code points (then "…"), line breaks and
+   * tabs shown as {@code \n \r \t} and other control chars as {@code \\uXXXX}, so that a repost
+   * that differs only there (a whitespace variant) stays on its line and the difference shows.
    */
   static String oneLine(String text, int max) {
     StringBuilder out = new StringBuilder();

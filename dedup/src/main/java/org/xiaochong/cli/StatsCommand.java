@@ -31,8 +31,12 @@ final class StatsCommand implements Callable<Integer> {
     try (Database database = ConfigOptions.openDatabase(config)) {
       RecordSource source = new RecordSource(database, config.table());
       ArchiveTables archive = ArchiveTables.ensure(database, config.table(), source.checkSchema());
-      out.printf("table %s: %,d rows; archive %s: %,d rows%n", config.table().table(), source.count(),
-          config.table().removedTable(), archive.archivedRows());
+      out.printf(
+          "table %s: %,d rows; archive %s: %,d rows%n",
+          config.table().table(),
+          source.count(),
+          config.table().removedTable(),
+          archive.archivedRows());
       if (Files.isDirectory(config.indexDir())) {
         try (FSDirectory dir = FSDirectory.open(config.indexDir())) {
           if (DirectoryReader.indexExists(dir)) {
@@ -44,16 +48,21 @@ final class StatsCommand implements Callable<Integer> {
       } else {
         out.printf("index %s: not built yet (run `dedup index`)%n", config.indexDir());
       }
-      out.printf("marks: %,d pairs kept apart (`dedup apart list`)%n",
+      out.printf(
+          "marks: %,d pairs kept apart (`dedup apart list`)%n",
           new ApartTable(database, config.table().table()).count());
       out.println("latest runs:");
-      out.printf("  %6s  %-10s  %-8s  %-9s  %10s  %-23s  %s%n", "id", "method", "applied", "status", "records",
-          "started (UTC)", "removed per rule");
+      out.printf(
+          "  %6s  %-10s  %-8s  %-9s  %10s  %-23s  %s%n",
+          "id", "method", "applied", "status", "records", "started (UTC)", "removed per rule");
       for (RunLog.RunRow r : new RunLog(database, config.table().table()).runs(10)) {
-        String removed = r.removedByMethod().entrySet().stream().map(e -> String.format("%s %,d", e.getKey(), e.getValue()))
-            .collect(java.util.stream.Collectors.joining(", "));
-        out.printf("  %6d  %-10s  %-8s  %-9s  %,10d  %-23s  %s%n", r.id(), r.method(), r.applied(), r.status(),
-            r.recordsRead(), r.startedAt(), removed);
+        String removed =
+            r.removedByMethod().entrySet().stream()
+                .map(e -> String.format("%s %,d", e.getKey(), e.getValue()))
+                .collect(java.util.stream.Collectors.joining(", "));
+        out.printf(
+            "  %6d  %-10s  %-8s  %-9s  %,10d  %-23s  %s%n",
+            r.id(), r.method(), r.applied(), r.status(), r.recordsRead(), r.startedAt(), removed);
       }
     }
     return ExitCodes.OK;

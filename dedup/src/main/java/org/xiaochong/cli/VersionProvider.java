@@ -16,7 +16,8 @@ public final class VersionProvider implements CommandLine.IVersionProvider {
   public static String version() {
     try (InputStream in = VersionProvider.class.getResourceAsStream("version.properties")) {
       if (in == null) {
-        throw new IllegalStateException("version.properties is missing from the classpath: a broken build");
+        throw new IllegalStateException(
+            "version.properties is missing from the classpath: a broken build");
       }
       Properties properties = new Properties();
       properties.load(in);
@@ -30,8 +31,13 @@ public final class VersionProvider implements CommandLine.IVersionProvider {
   public String[] getVersion() {
     return new String[] {
       "xiaochong " + version(),
-      "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ", "
-          + System.getProperty("java.home") + ")"
+      "Java "
+          + System.getProperty("java.version")
+          + " ("
+          + System.getProperty("java.vendor")
+          + ", "
+          + System.getProperty("java.home")
+          + ")"
     };
   }
 }

@@ -10,13 +10,14 @@ import org.xiaochong.source.BadInputException;
 /**
  * Streaming CSV (RFC 4180) and TSV reader: the first record is the header, every other record must
  * have as many fields. CSV: fields may be quoted with {@code "}, a quoted field may hold the
- * separator, line breaks and {@code ""} (one quote); CRLF, LF and CR all end a record; a UTF-8 BOM is
- * skipped. TSV: fields are separated by tabs and never quoted. Empty lines are skipped. With {@code
- * trimSpaces} the blanks around each unquoted value are dropped (Febrl's {@code ", "} separator). A quote
- * inside an unquoted field is kept as a character (lenient, as most real files need).
- * Reads one record at a time: the file is never held in memory, and a record longer than {@code
- * maxRecordBytes} (in UTF-8, a quoted field's line breaks included) is an error naming its line, so
- * neither a huge line nor a quote left open reads the rest of the file into memory. Not thread-safe.
+ * separator, line breaks and {@code ""} (one quote); CRLF, LF and CR all end a record; a UTF-8 BOM
+ * is skipped. TSV: fields are separated by tabs and never quoted. Empty lines are skipped. With
+ * {@code trimSpaces} the blanks around each unquoted value are dropped (Febrl's {@code ", "}
+ * separator). A quote inside an unquoted field is kept as a character (lenient, as most real files
+ * need). Reads one record at a time: the file is never held in memory, and a record longer than
+ * {@code maxRecordBytes} (in UTF-8, a quoted field's line breaks included) is an error naming its
+ * line, so neither a huge line nor a quote left open reads the rest of the file into memory. Not
+ * thread-safe.
  */
 public final class DelimitedReader implements RowReader {
   private final Reader in;
@@ -30,7 +31,8 @@ public final class DelimitedReader implements RowReader {
   private long recordLine;
   private long recordBytes; // bytes of UTF-8 read since the current record started
 
-  DelimitedReader(Reader in, char separator, boolean quoting, boolean trimSpaces, long maxRecordBytes)
+  DelimitedReader(
+      Reader in, char separator, boolean quoting, boolean trimSpaces, long maxRecordBytes)
       throws IOException {
     this.in = in;
     this.separator = separator;
@@ -54,7 +56,8 @@ public final class DelimitedReader implements RowReader {
   }
 
   /** A CSV reader (comma, RFC 4180 quoting). */
-  public static DelimitedReader csv(Reader in, boolean trimSpaces, long maxRecordBytes) throws IOException {
+  public static DelimitedReader csv(Reader in, boolean trimSpaces, long maxRecordBytes)
+      throws IOException {
     return new DelimitedReader(in, ',', true, trimSpaces, maxRecordBytes);
   }
 
@@ -80,8 +83,8 @@ public final class DelimitedReader implements RowReader {
       return null;
     }
     if (fields.size() != header.size()) {
-      throw new BadInputException("line " + recordLine + ": " + fields.size() + " fields, the header has "
-          + header.size());
+      throw new BadInputException(
+          "line " + recordLine + ": " + fields.size() + " fields, the header has " + header.size());
     }
     return fields.toArray(new String[0]);
   }
@@ -124,7 +127,8 @@ public final class DelimitedReader implements RowReader {
     while (true) {
       if (quoted) {
         if (c == -1) {
-          throw new BadInputException("line " + recordLine + ": a quoted field is not closed before the end of the file");
+          throw new BadInputException(
+              "line " + recordLine + ": a quoted field is not closed before the end of the file");
         }
         if (c == '"') {
           int d = read();
@@ -167,7 +171,8 @@ public final class DelimitedReader implements RowReader {
         wasQuoted = false;
       } else if (c == '"' && quoting && !wasQuoted && blank) {
         if (!field.isEmpty() && !trimSpaces) {
-          throw new BadInputException("line " + line + ": a quote after blanks at the start of a field");
+          throw new BadInputException(
+              "line " + line + ": a quote after blanks at the start of a field");
         }
         field.setLength(0);
         quoted = true;
@@ -203,8 +208,12 @@ public final class DelimitedReader implements RowReader {
     if (c >= 0) {
       recordBytes += LineReader.utf8Length((char) c);
       if (recordBytes > maxRecordBytes) {
-        throw new BadInputException("line " + recordLine + ": a record longer than " + maxRecordBytes
-            + " bytes (--max-line-bytes); is a quote left open?");
+        throw new BadInputException(
+            "line "
+                + recordLine
+                + ": a record longer than "
+                + maxRecordBytes
+                + " bytes (--max-line-bytes); is a quote left open?");
       }
     }
     return c;

@@ -57,8 +57,13 @@ public final class JsonLinesReader implements RowReader {
       Map.Entry<String, JsonNode> field = fields.next();
       int at = header.indexOf(field.getKey());
       if (at < 0) {
-        throw new BadInputException("line " + recordLine + ": key '" + field.getKey() + "' is not one of the columns "
-            + header);
+        throw new BadInputException(
+            "line "
+                + recordLine
+                + ": key '"
+                + field.getKey()
+                + "' is not one of the columns "
+                + header);
       }
       JsonNode value = field.getValue();
       values[at] = value.isNull() ? null : value.isValueNode() ? value.asText() : value.toString();

@@ -7,11 +7,11 @@ import java.nio.charset.CharacterCodingException;
 import org.xiaochong.source.BadInputException;
 
 /**
- * Reads lines (ended by LF, CRLF or CR, as {@link java.io.BufferedReader#readLine}) of at most {@code
- * maxBytes} bytes of UTF-8 each, so one huge line cannot fill the memory: a longer line is skipped to
- * its end without being kept, and reported by a {@link BadInputException} naming its line; the next
- * call reads the line after it. So is a line that is not valid UTF-8, when the reader reports it and
- * reads on ({@link StrictUtf8Reader}). Not thread-safe.
+ * Reads lines (ended by LF, CRLF or CR, as {@link java.io.BufferedReader#readLine}) of at most
+ * {@code maxBytes} bytes of UTF-8 each, so one huge line cannot fill the memory: a longer line is
+ * skipped to its end without being kept, and reported by a {@link BadInputException} naming its
+ * line; the next call reads the line after it. So is a line that is not valid UTF-8, when the
+ * reader reports it and reads on ({@link StrictUtf8Reader}). Not thread-safe.
  */
 public final class LineReader implements Closeable {
   private final Reader in;
@@ -21,7 +21,8 @@ public final class LineReader implements Closeable {
   private int limit;
   private long line;
   private boolean inLine; // the next char belongs to line `line`, not to the one after it
-  private long notUtf8Line; // the line holding the last malformed bytes the reader reported; 0: none
+  private long
+      notUtf8Line; // the line holding the last malformed bytes the reader reported; 0: none
 
   public LineReader(Reader in, long maxBytes) {
     this.in = in;
@@ -66,7 +67,8 @@ public final class LineReader implements Closeable {
       throw new BadInputException("line " + line + ": not valid UTF-8");
     }
     if (bytes > maxBytes) {
-      throw new BadInputException("line " + line + ": longer than " + maxBytes + " bytes (--max-line-bytes)");
+      throw new BadInputException(
+          "line " + line + ": longer than " + maxBytes + " bytes (--max-line-bytes)");
     }
     return text.toString();
   }
@@ -93,7 +95,10 @@ public final class LineReader implements Closeable {
     return n > 0;
   }
 
-  /** Bytes of UTF-8 for one UTF-16 char: a surrogate counts 2, so a pair counts the 4 of its code point. */
+  /**
+   * Bytes of UTF-8 for one UTF-16 char: a surrogate counts 2, so a pair counts the 4 of its code
+   * point.
+   */
   static int utf8Length(char c) {
     return c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3;
   }

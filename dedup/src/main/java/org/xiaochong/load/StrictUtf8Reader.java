@@ -14,16 +14,18 @@ import java.nio.charset.StandardCharsets;
 /**
  * Decodes UTF-8 and fails on each malformed byte sequence, but only after it has handed out every
  * character before it, so a reader counting lines knows which line holds it ({@link
- * java.io.InputStreamReader} decodes ahead and fails up to 8 KiB early). A caller that goes on after
- * the {@link MalformedInputException} reads on from the byte after the malformed sequence (UTF-8
- * resynchronizes at the next lead byte), as {@link LineReader} does to skip the line. Buffered:
- * reading one character at a time is cheap. Not thread-safe.
+ * java.io.InputStreamReader} decodes ahead and fails up to 8 KiB early). A caller that goes on
+ * after the {@link MalformedInputException} reads on from the byte after the malformed sequence
+ * (UTF-8 resynchronizes at the next lead byte), as {@link LineReader} does to skip the line.
+ * Buffered: reading one character at a time is cheap. Not thread-safe.
  */
 public final class StrictUtf8Reader extends Reader {
   private final InputStream in;
-  private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-      .onMalformedInput(CodingErrorAction.REPORT)
-      .onUnmappableCharacter(CodingErrorAction.REPORT);
+  private final CharsetDecoder decoder =
+      StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT);
   private final ByteBuffer bytes = ByteBuffer.allocate(8192).flip();
   private final CharBuffer chars = CharBuffer.allocate(8192).flip();
   private boolean endOfInput;
@@ -52,7 +54,10 @@ public final class StrictUtf8Reader extends Reader {
     return n;
   }
 
-  /** Decodes the next characters; false at the end of the input, the malformed byte's exception once none are left before it. */
+  /**
+   * Decodes the next characters; false at the end of the input, the malformed byte's exception once
+   * none are left before it.
+   */
   private boolean fill() throws IOException {
     if (malformed != null) {
       MalformedInputException pending = malformed;

@@ -18,14 +18,14 @@ import org.xiaochong.source.TableSpec;
 /**
  * Inserts rows into a table in batches: creates it when missing ({@code id BIGINT PRIMARY KEY}, the
  * time column {@code DATETIME NULL}, every other column {@code TEXT}, utf8mb4) or checks that the
- * existing one has every column. Ids may be given per row or generated after the table's largest id.
- * Names are validated identifiers ({@link TableSpec#quote}); values are bound parameters.
+ * existing one has every column. Ids may be given per row or generated after the table's largest
+ * id. Names are validated identifiers ({@link TableSpec#quote}); values are bound parameters.
  *
  * <p>All or nothing: the rows are sent in batches but are one transaction, committed by {@link
- * #finish()}; {@link #close()} without it rolls them back, so a failed load leaves an existing table as
- * it was (a table this loader created stays, empty, for the caller to drop). One transaction holds the
- * undo of the whole file on the server, which InnoDB keeps on disk; other sessions see no row before
- * the commit. Not thread-safe; close it to release the connection.
+ * #finish()}; {@link #close()} without it rolls them back, so a failed load leaves an existing
+ * table as it was (a table this loader created stays, empty, for the caller to drop). One
+ * transaction holds the undo of the whole file on the server, which InnoDB keeps on disk; other
+ * sessions see no row before the commit. Not thread-safe; close it to release the connection.
  */
 public final class TableLoader implements AutoCloseable {
   static final int BATCH = 1000;
@@ -40,7 +40,12 @@ public final class TableLoader implements AutoCloseable {
   private long inserted;
   private boolean closed;
 
-  public TableLoader(Database database, String table, String idColumn, String timeColumn, List<String> textColumns) {
+  public TableLoader(
+      Database database,
+      String table,
+      String idColumn,
+      String timeColumn,
+      List<String> textColumns) {
     List<String> all = new ArrayList<>();
     all.add(idColumn);
     all.add(timeColumn);
@@ -55,18 +60,33 @@ public final class TableLoader implements AutoCloseable {
     this.textCount = textColumns.size();
     this.handle = database.jdbi().open();
     try {
-      List<String> existing = handle.createQuery("SELECT LOWER(column_name) FROM information_schema.columns"
-              + " WHERE table_schema = DATABASE() AND table_name = ?")
-          .bind(0, table).mapTo(String.class).list();
+      List<String> existing =
+          handle
+              .createQuery(
+                  "SELECT LOWER(column_name) FROM information_schema.columns"
+                      + " WHERE table_schema = DATABASE() AND table_name = ?")
+              .bind(0, table)
+              .mapTo(String.class)
+              .list();
       if (existing.isEmpty()) {
-        StringBuilder ddl = new StringBuilder("CREATE TABLE ").append(quotedTable).append(" (")
-            .append(TableSpec.quote(idColumn)).append(" BIGINT NOT NULL PRIMARY KEY, ")
-            .append(TableSpec.quote(timeColumn)).append(" DATETIME NULL");
+        StringBuilder ddl =
+            new StringBuilder("CREATE TABLE ")
+                .append(quotedTable)
+                .append(" (")
+                .append(TableSpec.quote(idColumn))
+                .append(" BIGINT NOT NULL PRIMARY KEY, ")
+                .append(TableSpec.quote(timeColumn))
+                .append(" DATETIME NULL");
         for (String c : textColumns) {
           ddl.append(", ").append(TableSpec.quote(c)).append(" TEXT");
         }
-        ddl.append(", KEY ").append(TableSpec.quote(("k_" + timeColumn).substring(0, Math.min(64, timeColumn.length() + 2))))
-            .append(" (").append(TableSpec.quote(timeColumn)).append("))")
+        ddl.append(", KEY ")
+            .append(
+                TableSpec.quote(
+                    ("k_" + timeColumn).substring(0, Math.min(64, timeColumn.length() + 2))))
+            .append(" (")
+            .append(TableSpec.quote(timeColumn))
+            .append("))")
             .append(" ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci");
         handle.execute(ddl.toString());
         created = true;
@@ -74,13 +94,22 @@ public final class TableLoader implements AutoCloseable {
       } else {
         for (String c : all) {
           if (!existing.contains(c.toLowerCase(Locale.ROOT))) {
-            throw new BadInputException("table " + table + " exists but has no column '" + c + "' (its columns: "
-                + String.join(", ", existing) + ")");
+            throw new BadInputException(
+                "table "
+                    + table
+                    + " exists but has no column '"
+                    + c
+                    + "' (its columns: "
+                    + String.join(", ", existing)
+                    + ")");
           }
         }
         created = false;
-        Long max = handle.createQuery("SELECT MAX(" + TableSpec.quote(idColumn) + ") FROM " + quotedTable)
-            .mapTo(Long.class).one();
+        Long max =
+            handle
+                .createQuery("SELECT MAX(" + TableSpec.quote(idColumn) + ") FROM " + quotedTable)
+                .mapTo(Long.class)
+                .one();
         nextId = max == null ? 1 : max + 1;
       }
       StringBuilder sql = new StringBuilder("INSERT INTO ").append(quotedTable).append(" (");
@@ -95,7 +124,8 @@ public final class TableLoader implements AutoCloseable {
       insert = connection.prepareStatement(sql.toString());
     } catch (SQLException e) {
       handle.close();
-      throw new IllegalStateException("cannot prepare the insert into " + table + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot prepare the insert into " + table + ": " + e.getMessage(), e);
     } catch (RuntimeException e) {
       handle.close();
       throw e;
@@ -169,15 +199,23 @@ public final class TableLoader implements AutoCloseable {
 
   private RuntimeException failure(SQLException e) {
     String message = Database.rootMessage(e);
-    if ("23000".equals(e.getSQLState()) || (message != null && message.contains("Duplicate entry"))) {
+    if ("23000".equals(e.getSQLState())
+        || (message != null && message.contains("Duplicate entry"))) {
       return new BadInputException("a row has an id already in the table (" + message + ")");
     }
     return new IllegalStateException("insert failed: " + message, e);
   }
 
-  /** A header name as an SQL identifier: lower case, runs of other characters as one _, digits first get c_. */
+  /**
+   * A header name as an SQL identifier: lower case, runs of other characters as one _, digits first
+   * get c_.
+   */
   public static String columnName(String name) {
-    String n = name.strip().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_$]+", "_").replaceAll("^_+|_+$", "");
+    String n =
+        name.strip()
+            .toLowerCase(Locale.ROOT)
+            .replaceAll("[^a-z0-9_$]+", "_")
+            .replaceAll("^_+|_+$", "");
     if (!n.isEmpty() && Character.isDigit(n.charAt(0))) {
       n = "c_" + n;
     }
@@ -185,8 +223,8 @@ public final class TableLoader implements AutoCloseable {
   }
 
   /**
-   * Parses a time value: {@code 2024-05-01}, {@code 2024-05-01 08:00[:00[.fff]]} or the ISO form with
-   * {@code T}; blank is null.
+   * Parses a time value: {@code 2024-05-01}, {@code 2024-05-01 08:00[:00[.fff]]} or the ISO form
+   * with {@code T}; blank is null.
    *
    * @throws IllegalArgumentException when it is none of these
    */

@@ -24,10 +24,11 @@ import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 
 /**
- * The exact method's check: a record repeats the record the keep policy prefers ({@link KeepPolicy},
- * by the ranks the index keeps) of the record index holding its exact key. The counting filter of the record keys answers "certainly
- * absent" for most new records without a lookup. The record index is the caller's: this check reads
- * it, adds to it, and commits what it added, but does not close it.
+ * The exact method's check: a record repeats the record the keep policy prefers ({@link
+ * KeepPolicy}, by the ranks the index keeps) of the record index holding its exact key. The
+ * counting filter of the record keys answers "certainly absent" for most new records without a
+ * lookup. The record index is the caller's: this check reads it, adds to it, and commits what it
+ * added, but does not close it.
  */
 final class ExactCheck implements MethodCheck<byte[]> {
   private final FingerprintIndex index;
@@ -38,15 +39,20 @@ final class ExactCheck implements MethodCheck<byte[]> {
   private final ExactKeyFilter filter;
   private final DirectoryReader reader;
   private final TermHolders md5Holders;
-  /** Keys added in this stream (the reader does not see them): key → the last record added with it. */
+
+  /**
+   * Keys added in this stream (the reader does not see them): key → the last record added with it.
+   */
   private final Map<BytesRef, Match> added = new HashMap<>();
+
   private long lookups;
 
   /**
    * Opens the check over {@code index} and its saved filter (rebuilt from the index when missing or
    * stale; none when the prefilter is off).
    */
-  ExactCheck(FingerprintIndex index, TableSpec spec, PrefilterSettings settings, Consumer<String> notes) {
+  ExactCheck(
+      FingerprintIndex index, TableSpec spec, PrefilterSettings settings, Consumer<String> notes) {
     this.index = index;
     this.exactKey = new ExactKey(spec.exactFields(), spec.phoneFields());
     this.spec = spec;
@@ -54,10 +60,16 @@ final class ExactCheck implements MethodCheck<byte[]> {
     this.keepPolicy = spec.keepPolicy();
     this.reader = index.openReader();
     try {
-      this.filter = settings.enabled()
-          ? ExactKeyFilter.KIND.openOrRebuild(filterDir(index), index.commitGeneration(), reader,
-              settings.countersPerKey(), settings.hashes(), notes)
-          : null;
+      this.filter =
+          settings.enabled()
+              ? ExactKeyFilter.KIND.openOrRebuild(
+                  filterDir(index),
+                  index.commitGeneration(),
+                  reader,
+                  settings.countersPerKey(),
+                  settings.hashes(),
+                  notes)
+              : null;
       this.md5Holders = new TermHolders(reader.leaves(), IndexSchema.MD5);
     } catch (IOException | RuntimeException e) {
       closeReader();
@@ -148,11 +160,14 @@ final class ExactCheck implements MethodCheck<byte[]> {
 
   @Override
   public String counters() {
-    return String.format("exact keys: %,d index lookups, %,d skipped by the prefilter", lookups,
-        filter == null ? 0 : filter.skipped());
+    return String.format(
+        "exact keys: %,d index lookups, %,d skipped by the prefilter",
+        lookups, filter == null ? 0 : filter.skipped());
   }
 
-  /** The record the keep policy prefers in the index with this key and not {@code apart}, or null. */
+  /**
+   * The record the keep policy prefers in the index with this key and not {@code apart}, or null.
+   */
   private Match latestWithKey(BytesRef key, LongPredicate apart, TermHolders md5Holders) {
     long bestId = 0;
     long[] bestRank = new long[keepPolicy.width()];
@@ -164,12 +179,17 @@ final class ExactCheck implements MethodCheck<byte[]> {
       NumericDocValues ids = null;
       NumericDocValues[] ranks = new NumericDocValues[rank.length];
       for (int g = md5Holders.first(key); g != TermHolders.NO_MORE_DOCS; g = md5Holders.next()) {
-        if (md5Holders.segment() != segment) { // doc values are forward-only: fresh ones per segment
+        if (md5Holders.segment()
+            != segment) { // doc values are forward-only: fresh ones per segment
           segment = md5Holders.segment();
           ids = leaves.get(segment).reader().getNumericDocValues(IndexSchema.ID);
           for (int i = 0; i < ranks.length; i++) { // the rank is the time under latest
-            ranks[i] = leaves.get(segment).reader().getNumericDocValues(
-                keepPolicy.isLatest() ? IndexSchema.REG_TIME : IndexSchema.rankField(i));
+            ranks[i] =
+                leaves
+                    .get(segment)
+                    .reader()
+                    .getNumericDocValues(
+                        keepPolicy.isLatest() ? IndexSchema.REG_TIME : IndexSchema.rankField(i));
           }
         }
         int doc = g - leaves.get(segment).docBase;
@@ -177,7 +197,10 @@ final class ExactCheck implements MethodCheck<byte[]> {
           continue;
         }
         for (int i = 0; i < rank.length; i++) {
-          rank[i] = ranks[i] != null && ranks[i].advanceExact(doc) ? ranks[i].longValue() : SourceRecord.NULL_TIME;
+          rank[i] =
+              ranks[i] != null && ranks[i].advanceExact(doc)
+                  ? ranks[i].longValue()
+                  : SourceRecord.NULL_TIME;
         }
         long id = ids.longValue();
         if (apart.test(id)) {

@@ -12,15 +12,15 @@ import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.fingerprint.FingerprintVersion;
 import org.xiaochong.pass.ExactPass;
-import org.xiaochong.pass.SampleGroup;
 import org.xiaochong.pass.IndexSnapshot;
+import org.xiaochong.pass.SampleGroup;
 import org.xiaochong.pass.Window;
 import org.xiaochong.prefilter.GroupPrefilter;
 
 /**
- * Exact duplicates: the same MD5 of the normalized {@code fields.exact} ({@link ExactPass}). Its keys
- * are the record index's own, so it indexes nothing else and its prefilter is the record key filter,
- * which the runner keeps in step with the record index.
+ * Exact duplicates: the same MD5 of the normalized {@code fields.exact} ({@link ExactPass}). Its
+ * keys are the record index's own, so it indexes nothing else and its prefilter is the record key
+ * filter, which the runner keeps in step with the record index.
  */
 final class ExactMethod implements FingerprintMethod {
   @Override
@@ -35,17 +35,24 @@ final class ExactMethod implements FingerprintMethod {
 
   @Override
   public MethodRun open(MethodContext context) {
-    return (RecordIndexRun) (records, plan, window) -> pass(records, plan, window, context.apart(),
-        context.spec().keepPolicy());
+    return (RecordIndexRun)
+        (records, plan, window) ->
+            pass(records, plan, window, context.apart(), context.spec().keepPolicy());
   }
 
   /** The record index is the caller's, writable or not as it opened it. */
   @Override
   public Optional<MethodCheck<?>> openCheck(MethodContext context, boolean writable) {
-    return Optional.of(new ExactCheck(context.recordIndex(), context.spec(), context.prefilter(), context.notes()));
+    return Optional.of(
+        new ExactCheck(
+            context.recordIndex(), context.spec(), context.prefilter(), context.notes()));
   }
 
-  private static MethodReport pass(RecordKeys records, DeletionPlan plan, Window window, ApartPairs apart,
+  private static MethodReport pass(
+      RecordKeys records,
+      DeletionPlan plan,
+      Window window,
+      ApartPairs apart,
       org.xiaochong.policy.KeepPolicy keepPolicy) {
     try (DirectoryReader reader = records.index().openReader()) {
       GroupPrefilter prefilter = records.filter() == null ? GroupPrefilter.NONE : records.filter();
@@ -53,13 +60,20 @@ final class ExactMethod implements FingerprintMethod {
       if (plan.size() == 0) {
         return new Report(pass.run(window, plan));
       }
-      // After another method: its removals take no part, and removals kept in favour of one are re-pointed.
+      // After another method: its removals take no part, and removals kept in favour of one are
+      // re-pointed.
       DeletionPlan own = new DeletionPlan();
       ExactPass.Result result = pass.run(window, own);
       long[] planned = plan.removedIdsSorted();
       for (int i = 0; i < own.size(); i++) {
         if (Arrays.binarySearch(planned, own.removedId(i)) < 0) {
-          plan.add(own.removedId(i), own.keptId(i), own.rule(i), own.score(i), own.removedState(i), own.keptState(i));
+          plan.add(
+              own.removedId(i),
+              own.keptId(i),
+              own.rule(i),
+              own.score(i),
+              own.removedState(i),
+              own.keptState(i));
         }
       }
       plan.collapseChains();
@@ -87,8 +101,9 @@ final class ExactMethod implements FingerprintMethod {
 
     @Override
     public String consoleLine(long removed, boolean applied) {
-      return String.format("exact: %,d groups, %,d duplicates %s", result.groups(), removed,
-          applied ? "removed" : "to remove");
+      return String.format(
+          "exact: %,d groups, %,d duplicates %s",
+          result.groups(), removed, applied ? "removed" : "to remove");
     }
 
     @Override

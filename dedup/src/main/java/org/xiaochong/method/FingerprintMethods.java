@@ -15,13 +15,13 @@ import org.xiaochong.method.simhash.SimhashMethod;
 
 /**
  * The known fingerprint methods, by name: the built-in ones, then any found on the class path as
- * {@code ServiceLoader} providers of {@link FingerprintMethod} (as Lucene finds codecs). A name must be
- * a valid rule label and unique. Immutable once loaded; thread-safe.
+ * {@code ServiceLoader} providers of {@link FingerprintMethod} (as Lucene finds codecs). A name
+ * must be a valid rule label and unique. Immutable once loaded; thread-safe.
  */
 public final class FingerprintMethods {
   /** The built-in methods. Adding a method is one line here (or one service entry). */
-  private static final List<FingerprintMethod> BUILT_IN = List.of(new ExactMethod(), new NearMethod(),
-      new SimhashMethod());
+  private static final List<FingerprintMethod> BUILT_IN =
+      List.of(new ExactMethod(), new NearMethod(), new SimhashMethod());
 
   /** The method of {@code run --method} when none is given. */
   public static final String DEFAULT = "exact";
@@ -36,18 +36,29 @@ public final class FingerprintMethods {
   private static Map<String, FingerprintMethod> load() {
     Map<String, FingerprintMethod> known = new LinkedHashMap<>();
     List<FingerprintMethod> all = new ArrayList<>(BUILT_IN);
-    ServiceLoader.load(FingerprintMethod.class, FingerprintMethods.class.getClassLoader()).forEach(all::add);
+    ServiceLoader.load(FingerprintMethod.class, FingerprintMethods.class.getClassLoader())
+        .forEach(all::add);
     for (FingerprintMethod method : all) {
       String name = method.name();
       DeletionPlan.Rule.of(name); // validates the name as a rule label
       if (name.length() > DeletionPlan.Rule.MAX_METHOD_NAME || name.contains("+")) {
-        throw new IllegalStateException("fingerprint method name '" + name + "' must be a lower-case identifier of at most "
-            + DeletionPlan.Rule.MAX_METHOD_NAME + " characters, so that a combined rule ('exact+" + name
-            + "') fits the 16-character rule columns");
+        throw new IllegalStateException(
+            "fingerprint method name '"
+                + name
+                + "' must be a lower-case identifier of at most "
+                + DeletionPlan.Rule.MAX_METHOD_NAME
+                + " characters, so that a combined rule ('exact+"
+                + name
+                + "') fits the 16-character rule columns");
       }
       if (ALIASES.containsKey(name) || known.putIfAbsent(name, method) != null) {
-        throw new IllegalStateException("two fingerprint methods are named '" + name + "': "
-            + known.getOrDefault(name, method).getClass().getName() + " and " + method.getClass().getName());
+        throw new IllegalStateException(
+            "two fingerprint methods are named '"
+                + name
+                + "': "
+                + known.getOrDefault(name, method).getClass().getName()
+                + " and "
+                + method.getClass().getName());
       }
     }
     return Map.copyOf(known);
@@ -64,16 +75,19 @@ public final class FingerprintMethods {
   /** Every known method: the built-in ones first, in their order. */
   public static List<FingerprintMethod> known() {
     List<FingerprintMethod> known = new ArrayList<>(BUILT_IN);
-    KNOWN.values().stream().filter(m -> !BUILT_IN.contains(m))
-        .sorted(java.util.Comparator.comparing(FingerprintMethod::name)).forEach(known::add);
+    KNOWN.values().stream()
+        .filter(m -> !BUILT_IN.contains(m))
+        .sorted(java.util.Comparator.comparing(FingerprintMethod::name))
+        .forEach(known::add);
     return List.copyOf(known);
   }
 
   /**
-   * The methods named in {@code spec}, comma-separated, in the order given ({@code exact,near});
-   * an alias ({@code both}) stands for its methods.
+   * The methods named in {@code spec}, comma-separated, in the order given ({@code exact,near}); an
+   * alias ({@code both}) stands for its methods.
    *
-   * @throws IllegalArgumentException naming the known methods, for an unknown, empty or repeated name
+   * @throws IllegalArgumentException naming the known methods, for an unknown, empty or repeated
+   *     name
    */
   public static List<FingerprintMethod> parse(String spec) {
     Set<FingerprintMethod> methods = new LinkedHashSet<>();
@@ -82,10 +96,12 @@ public final class FingerprintMethods {
       for (String one : ALIASES.getOrDefault(name, List.of(name))) {
         FingerprintMethod method = KNOWN.get(one);
         if (method == null) {
-          throw new IllegalArgumentException("unknown method '" + name + "' (known: " + knownNames() + ")");
+          throw new IllegalArgumentException(
+              "unknown method '" + name + "' (known: " + knownNames() + ")");
         }
         if (!methods.add(method)) {
-          throw new IllegalArgumentException("method '" + one + "' is named twice in '" + spec + "'");
+          throw new IllegalArgumentException(
+              "method '" + one + "' is named twice in '" + spec + "'");
         }
       }
     }
@@ -112,7 +128,10 @@ public final class FingerprintMethods {
     return names;
   }
 
-  /** The label of a list of methods, as stored in {@code dedup_run.method}: their names, comma-separated. */
+  /**
+   * The label of a list of methods, as stored in {@code dedup_run.method}: their names,
+   * comma-separated.
+   */
   public static String label(List<FingerprintMethod> methods) {
     return methods.stream().map(FingerprintMethod::name).collect(Collectors.joining(","));
   }
@@ -120,7 +139,8 @@ public final class FingerprintMethods {
   /** "exact, near, …; both = exact,near", for messages. */
   public static String knownNames() {
     return known().stream().map(FingerprintMethod::name).collect(Collectors.joining(", "))
-        + ALIASES.entrySet().stream().map(e -> "; " + e.getKey() + " = " + String.join(",", e.getValue()))
+        + ALIASES.entrySet().stream()
+            .map(e -> "; " + e.getKey() + " = " + String.join(",", e.getValue()))
             .collect(Collectors.joining());
   }
 }

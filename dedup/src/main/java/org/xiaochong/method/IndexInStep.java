@@ -28,21 +28,31 @@ public final class IndexInStep {
    * The filter of {@code kind} for {@code keyIndex} at its current generation (loaded from {@code
    * <record index>/prefilter}, or rebuilt); null when the prefilter is off.
    */
-  public static <F extends IndexKeyFilter> F openFilter(IndexKeyFilter.Kind<F> kind, FingerprintIndex keyIndex,
-      FingerprintIndex recordIndex, PrefilterSettings settings, java.util.function.Consumer<String> notes) {
+  public static <F extends IndexKeyFilter> F openFilter(
+      IndexKeyFilter.Kind<F> kind,
+      FingerprintIndex keyIndex,
+      FingerprintIndex recordIndex,
+      PrefilterSettings settings,
+      java.util.function.Consumer<String> notes) {
     if (!settings.enabled()) {
       return null;
     }
     try (DirectoryReader reader = keyIndex.openReader()) {
-      return kind.openOrRebuild(filterDir(recordIndex), keyIndex.commitGeneration(), reader,
-          settings.countersPerKey(), settings.hashes(), notes);
+      return kind.openOrRebuild(
+          filterDir(recordIndex),
+          keyIndex.commitGeneration(),
+          reader,
+          settings.countersPerKey(),
+          settings.hashes(),
+          notes);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
   /** Saves {@code filter} (when not null) under {@code keyIndex}'s current generation. */
-  public static void saveFilter(IndexKeyFilter filter, FingerprintIndex keyIndex, FingerprintIndex recordIndex) {
+  public static void saveFilter(
+      IndexKeyFilter filter, FingerprintIndex keyIndex, FingerprintIndex recordIndex) {
     if (filter != null) {
       filter.save(filterDir(recordIndex), keyIndex.commitGeneration());
     }
@@ -55,11 +65,12 @@ public final class IndexInStep {
 
   /**
    * Runs {@code sync} on {@code keyIndex} and keeps {@code filter} in step with it: the keys of the
-   * records the sync took out (rows gone, and the old documents of edited rows) are taken out, those
-   * of the records it indexed put in. The sync says which they are, so the ids of the two readers need
-   * not be compared.
+   * records the sync took out (rows gone, and the old documents of edited rows) are taken out,
+   * those of the records it indexed put in. The sync says which they are, so the ids of the two
+   * readers need not be compared.
    */
-  public static IndexSync.Result sync(FingerprintIndex keyIndex, IndexKeyFilter filter, Supplier<IndexSync.Result> sync) {
+  public static IndexSync.Result sync(
+      FingerprintIndex keyIndex, IndexKeyFilter filter, Supplier<IndexSync.Result> sync) {
     if (filter == null) {
       return sync.get();
     }
@@ -75,32 +86,50 @@ public final class IndexInStep {
   }
 
   /**
-   * Id slices per thread of a full read for document indexes: the near index's rows cost more or less
-   * to segment and the exact pass's removals are left out, so with one slice per thread one thread
-   * finished about a second before the other in the 1M bench; with four the last slice is short.
+   * Id slices per thread of a full read for document indexes: the near index's rows cost more or
+   * less to segment and the exact pass's removals are left out, so with one slice per thread one
+   * thread finished about a second before the other in the 1M bench; with four the last slice is
+   * short.
    */
   static final int DOCUMENT_SLICES_PER_THREAD = 4;
 
   /**
-   * {@link #sync} of an index whose documents are made per row by {@code makers} (one maker per worker
-   * thread): rows not yet in {@code keyIndex}, or changed since, are indexed, rows gone taken out, and
-   * the rows in {@code skipSorted} left out; progress is shown as the stage {@code stage}.
+   * {@link #sync} of an index whose documents are made per row by {@code makers} (one maker per
+   * worker thread): rows not yet in {@code keyIndex}, or changed since, are indexed, rows gone
+   * taken out, and the rows in {@code skipSorted} left out; progress is shown as the stage {@code
+   * stage}.
    */
-  static IndexSync.Result syncDocuments(FingerprintIndex keyIndex, IndexKeyFilter filter, MethodContext context,
-      RecordSource source, long[] skipSorted, String stage, Supplier<DocumentMaker> makers) {
-    return sync(keyIndex, filter, () -> {
-      long rows = context.progress() == Progress.NONE ? -1 : source.count();
-      try (Progress.Stage progress = context.progress().start(stage, rows)) {
-        return new IndexSync(source, keyIndex, () -> RecordIndexer.documents(keyIndex, makers.get()), context.threads())
-            .skipping(IdSet.of(skipSorted))
-            .slicesPerThread(DOCUMENT_SLICES_PER_THREAD)
-            .withUpdatedColumn(context.updatedColumn())
-            .run(progress);
-      }
-    });
+  static IndexSync.Result syncDocuments(
+      FingerprintIndex keyIndex,
+      IndexKeyFilter filter,
+      MethodContext context,
+      RecordSource source,
+      long[] skipSorted,
+      String stage,
+      Supplier<DocumentMaker> makers) {
+    return sync(
+        keyIndex,
+        filter,
+        () -> {
+          long rows = context.progress() == Progress.NONE ? -1 : source.count();
+          try (Progress.Stage progress = context.progress().start(stage, rows)) {
+            return new IndexSync(
+                    source,
+                    keyIndex,
+                    () -> RecordIndexer.documents(keyIndex, makers.get()),
+                    context.threads())
+                .skipping(IdSet.of(skipSorted))
+                .slicesPerThread(DOCUMENT_SLICES_PER_THREAD)
+                .withUpdatedColumn(context.updatedColumn())
+                .run(progress);
+          }
+        });
   }
 
-  /** Deletes the records with these ids from {@code keyIndex}, commits, and takes their keys out of {@code filter}. */
+  /**
+   * Deletes the records with these ids from {@code keyIndex}, commits, and takes their keys out of
+   * {@code filter}.
+   */
   public static void delete(FingerprintIndex keyIndex, IndexKeyFilter filter, long[] idsSorted) {
     try (DirectoryReader before = filter == null ? null : keyIndex.openReader()) {
       keyIndex.deleteIds(idsSorted, 0, idsSorted.length);

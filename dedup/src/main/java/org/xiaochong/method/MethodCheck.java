@@ -6,10 +6,10 @@ import java.util.function.LongPredicate;
 
 /**
  * One method's part of {@code check}: the online form of its pass. It answers whether one incoming
- * record repeats a record of what a run built (the method's index, behind its prefilter) or one added
- * earlier in the same session, and, with {@code --add}, takes a new record in. {@link OnlineChecker}
- * asks the methods in order and stops at the first that finds the record's twin, so a method only
- * computes its keys ({@link #probe}) for records the methods before it found new.
+ * record repeats a record of what a run built (the method's index, behind its prefilter) or one
+ * added earlier in the same session, and, with {@code --add}, takes a new record in. {@link
+ * OnlineChecker} asks the methods in order and stops at the first that finds the record's twin, so
+ * a method only computes its keys ({@link #probe}) for records the methods before it found new.
  *
  * <p>Not thread-safe: one instance per stream. A writable instance holds its index's write lock
  * until {@link #close}, which commits what {@link #add} added.
@@ -23,8 +23,8 @@ public interface MethodCheck<P> extends Closeable {
    *
    * @param id the id of the record that would be kept: among the records that qualify, the most
    *     similar one, ties broken by the keep policy
-   * @param rank its keep rank ({@code KeepPolicy#rank}, as the index keeps it), for the keep policy to
-   *     weigh the incoming record against it
+   * @param rank its keep rank ({@code KeepPolicy#rank}, as the index keeps it), for the keep policy
+   *     to weigh the incoming record against it
    * @param score 1.0 for an exact copy, else the method's similarity in [0, 1]
    */
   record Match(long id, long[] rank, double score) {}
@@ -51,9 +51,9 @@ public interface MethodCheck<P> extends Closeable {
 
   /**
    * A computer of {@link #probe} for one other thread, so that records' keys (segmentation, the
-   * costly part of a check) are computed on the callers' threads while the checks run one at a time;
-   * it gives what {@code probe} gives for the same fields. Null (the default) when the method's keys
-   * must be computed where its checks run. Each returned function is for one thread.
+   * costly part of a check) are computed on the callers' threads while the checks run one at a
+   * time; it gives what {@code probe} gives for the same fields. Null (the default) when the
+   * method's keys must be computed where its checks run. Each returned function is for one thread.
    */
   default java.util.function.Function<Map<String, String>, P> newProber() {
     return null;
@@ -67,9 +67,9 @@ public interface MethodCheck<P> extends Closeable {
   /**
    * A finder for one other thread: it answers as {@link #find(Object, LongPredicate)} does, reading
    * the same index and the records added so far, with index cursors of its own, so that several
-   * threads find at once while no thread adds ({@code add} needs them all to have stopped). Null (the
-   * default) when the method's finds must run one at a time. The lookup counters of {@link #counters}
-   * may miss finds made at the same time.
+   * threads find at once while no thread adds ({@code add} needs them all to have stopped). Null
+   * (the default) when the method's finds must run one at a time. The lookup counters of {@link
+   * #counters} may miss finds made at the same time.
    */
   default Finder<P> newFinder() {
     return null;
@@ -80,9 +80,10 @@ public interface MethodCheck<P> extends Closeable {
 
   /**
    * The record {@code probe} repeats, honouring the marks: {@code apart} says which records the
-   * incoming one is marked apart from ({@code dedup_apart}). As the method's pass decides: the exact
-   * check takes the twin the keep policy prefers among those not marked; the near and simhash checks answer null when their best
-   * match is marked (a person rejected the closest match). The default is the latter.
+   * incoming one is marked apart from ({@code dedup_apart}). As the method's pass decides: the
+   * exact check takes the twin the keep policy prefers among those not marked; the near and simhash
+   * checks answer null when their best match is marked (a person rejected the closest match). The
+   * default is the latter.
    */
   default Match find(P probe, LongPredicate apart) {
     Match match = find(probe);
@@ -92,8 +93,8 @@ public interface MethodCheck<P> extends Closeable {
   /**
    * Adds a record judged new, so that later records of the stream are checked against it.
    *
-   * @param record the record's columns as given to {@link #probe}: the keep policy's rank is computed
-   *     from them and {@code regTime} ({@code KeepPolicy#rank}), as the index computes it
+   * @param record the record's columns as given to {@link #probe}: the keep policy's rank is
+   *     computed from them and {@code regTime} ({@code KeepPolicy#rank}), as the index computes it
    */
   void add(long id, long regTime, Map<String, String> record, P probe);
 
@@ -103,7 +104,8 @@ public interface MethodCheck<P> extends Closeable {
    */
   default java.util.List<Candidate> explain(P probe, int limit) {
     Match match = find(probe);
-    return match == null || limit < 1 ? java.util.List.of()
+    return match == null || limit < 1
+        ? java.util.List.of()
         : java.util.List.of(new Candidate(match.id(), match.score(), 1, Candidate.DUPLICATE));
   }
 
@@ -115,10 +117,16 @@ public interface MethodCheck<P> extends Closeable {
    */
   default void commit() {}
 
-  /** Its lookups for the summary line, e.g. {@code near keys: 12 index lookups, 30 skipped by the prefilter}. */
+  /**
+   * Its lookups for the summary line, e.g. {@code near keys: 12 index lookups, 30 skipped by the
+   * prefilter}.
+   */
   String counters();
 
-  /** Commits what {@link #add} added (and saves the prefilter for the new commit), then closes the index. */
+  /**
+   * Commits what {@link #add} added (and saves the prefilter for the new commit), then closes the
+   * index.
+   */
   @Override
   void close();
 }

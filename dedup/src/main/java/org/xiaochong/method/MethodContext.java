@@ -12,7 +12,8 @@ import org.xiaochong.source.TableSpec;
  * What a method needs to open its part of a run.
  *
  * @param spec the source table and its fingerprint columns
- * @param recordIndex the run's record index; a method's own index lives in {@code <its folder>/<name>}
+ * @param recordIndex the run's record index; a method's own index lives in {@code <its
+ *     folder>/<name>}
  * @param recordDigest the record index's fields digest, the base of a method's own index digest
  * @param prefilter the prefilter settings
  * @param rebuild whether to rebuild the method's own index from the table
@@ -25,21 +26,58 @@ import org.xiaochong.source.TableSpec;
  * @param apart the pairs marked as not duplicates ({@code dedup_apart}): no pass or check removes
  *     one of a pair in favour of the other
  */
-public record MethodContext(TableSpec spec, FingerprintIndex recordIndex, String recordDigest,
-    PrefilterSettings prefilter, boolean rebuild, int threads, String updatedColumn, Progress progress,
-    Consumer<String> notes, java.util.Map<String, String> settings, ApartPairs apart) {
+public record MethodContext(
+    TableSpec spec,
+    FingerprintIndex recordIndex,
+    String recordDigest,
+    PrefilterSettings prefilter,
+    boolean rebuild,
+    int threads,
+    String updatedColumn,
+    Progress progress,
+    Consumer<String> notes,
+    java.util.Map<String, String> settings,
+    ApartPairs apart) {
   /** A context without marks ({@link ApartPairs#NONE}). */
-  public MethodContext(TableSpec spec, FingerprintIndex recordIndex, String recordDigest,
-      PrefilterSettings prefilter, boolean rebuild, int threads, String updatedColumn, Progress progress,
-      Consumer<String> notes, java.util.Map<String, String> settings) {
-    this(spec, recordIndex, recordDigest, prefilter, rebuild, threads, updatedColumn, progress, notes, settings,
+  public MethodContext(
+      TableSpec spec,
+      FingerprintIndex recordIndex,
+      String recordDigest,
+      PrefilterSettings prefilter,
+      boolean rebuild,
+      int threads,
+      String updatedColumn,
+      Progress progress,
+      Consumer<String> notes,
+      java.util.Map<String, String> settings) {
+    this(
+        spec,
+        recordIndex,
+        recordDigest,
+        prefilter,
+        rebuild,
+        threads,
+        updatedColumn,
+        progress,
+        notes,
+        settings,
         ApartPairs.NONE);
   }
 
   /** This context with these marks. */
   public MethodContext withApart(ApartPairs marks) {
-    return new MethodContext(spec, recordIndex, recordDigest, prefilter, rebuild, threads, updatedColumn,
-        progress, notes, settings, marks);
+    return new MethodContext(
+        spec,
+        recordIndex,
+        recordDigest,
+        prefilter,
+        rebuild,
+        threads,
+        updatedColumn,
+        progress,
+        notes,
+        settings,
+        marks);
   }
 
   /** The folder of {@code method}'s own index: {@code <index.dir>/<name>}. */

@@ -27,7 +27,8 @@ public interface MethodRun extends Closeable {
   /**
    * Brings its own index (and its prefilter) up to date with the table, leaving out {@code
    * skipSorted}: rows the earlier passes of this run removed need no fingerprints, and a later sync
-   * adds them if they are still in the table. Returns the documents added; empty without an own index.
+   * adds them if they are still in the table. Returns the documents added; empty without an own
+   * index.
    */
   OptionalLong sync(RecordSource source, long[] skipSorted);
 
@@ -38,15 +39,18 @@ public interface MethodRun extends Closeable {
    */
   MethodReport pass(RecordKeys records, DeletionPlan plan, Window window);
 
-  /** Drops these ids (ascending) from its own index and prefilter, committed; nothing without an own index. */
+  /**
+   * Drops these ids (ascending) from its own index and prefilter, committed; nothing without an own
+   * index.
+   */
   void delete(long[] idsSorted);
 
   /** Saves its prefilter under its index's current generation; nothing when it has none. */
   void save();
 
   /**
-   * Its own prefilter's work in this run, for {@code prefilter.<name>} in {@code summary.json}; null
-   * when it has none.
+   * Its own prefilter's work in this run, for {@code prefilter.<name>} in {@code summary.json};
+   * null when it has none.
    */
   default java.util.Map<String, Object> prefilterJson() {
     return null;

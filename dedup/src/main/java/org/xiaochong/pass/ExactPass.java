@@ -19,8 +19,8 @@ import org.xiaochong.prefilter.GroupPrefilter;
 
 /**
  * The exact pass (seed 002, 第一步 ④-⑧): for each record of the window, look up every record of the
- * whole index with the same MD5 key; in each group of two or more keep the preferred record (see {@link
- * KeepPolicy}) and plan the others for removal with rule {@code exact} and score 1.
+ * whole index with the same MD5 key; in each group of two or more keep the preferred record (see
+ * {@link KeepPolicy}) and plan the others for removal with rule {@code exact} and score 1.
  *
  * <p>The seed runs a Lucene TermQuery per record. We do what a TermQuery does underneath, without
  * scoring or collector overhead ({@link TermHolders}: per segment, {@code TermsEnum.seekExact(md5)}
@@ -41,7 +41,12 @@ public final class ExactPass {
    * @param lookupsSkipped lookups the prefilter proved needless
    * @param lookupsAlone lookups that found the record alone: the prefilter's false positives
    */
-  public record Result(long recordsExamined, long groups, long lookups, long lookupsSkipped, long lookupsAlone,
+  public record Result(
+      long recordsExamined,
+      long groups,
+      long lookups,
+      long lookupsSkipped,
+      long lookupsAlone,
       List<SampleGroup> samples) {}
 
   private final IndexSnapshot snapshot;
@@ -52,7 +57,9 @@ public final class ExactPass {
     this(snapshot, prefilter, ApartPairs.NONE);
   }
 
-  /** @param apart pairs marked as not duplicates: neither is removed in favour of the other */
+  /**
+   * @param apart pairs marked as not duplicates: neither is removed in favour of the other
+   */
   public ExactPass(IndexSnapshot snapshot, GroupPrefilter prefilter, ApartPairs apart) {
     this.snapshot = snapshot;
     this.prefilter = prefilter;
@@ -84,7 +91,9 @@ public final class ExactPass {
     for (LeafReaderContext leaf : leaves) {
       BinaryDocValues md5s = leaf.reader().getBinaryDocValues(IndexSchema.MD5);
       int end = leaf.docBase + leaf.reader().maxDoc();
-      for (int doc = nextSet(inWindow, leaf.docBase, end); doc < end; doc = nextSet(inWindow, doc + 1, end)) {
+      for (int doc = nextSet(inWindow, leaf.docBase, end);
+          doc < end;
+          doc = nextSet(inWindow, doc + 1, end)) {
         examined++;
         if (resolved.get(doc) || md5s == null || !md5s.advanceExact(doc - leaf.docBase)) {
           continue;
@@ -121,15 +130,19 @@ public final class ExactPass {
    * others are removed in favour of it. With marks ({@link ApartPairs}), the members are taken in
    * preference order, each removed in favour of the first record kept so far that it is not marked
    * apart from, or kept when it is marked apart from all of them: no record is removed in favour of
-   * one it is marked apart from, the group loses every record it can, and the order (keep rank desc,
-   * id desc: total, since ids are unique) makes the result the same on every run. In a group of three
-   * where only the two most preferred are marked, both stay and the third is removed for the first.
+   * one it is marked apart from, the group loses every record it can, and the order (keep rank
+   * desc, id desc: total, since ids are unique) makes the result the same on every run. In a group
+   * of three where only the two most preferred are marked, both stay and the third is removed for
+   * the first.
    */
   private void decide(int[] group, int size, DeletionPlan plan, List<SampleGroup> samples) {
     if (apart.isEmpty()) { // only the preferred record must come first: one scan instead of a sort
       int best = 0;
       for (int i = 1; i < size; i++) {
-        if (KeepPolicy.isPreferred(snapshot.rank(group[i]), snapshot.id(group[i]), snapshot.rank(group[best]),
+        if (KeepPolicy.isPreferred(
+            snapshot.rank(group[i]),
+            snapshot.id(group[i]),
+            snapshot.rank(group[best]),
             snapshot.id(group[best]))) {
           best = i;
         }
@@ -138,8 +151,13 @@ public final class ExactPass {
       group[0] = group[best];
       group[best] = first;
     } else {
-      IntArrays.sort(group, 0, size, (a, b) -> KeepPolicy.compare(snapshot.rank(b), snapshot.id(b),
-          snapshot.rank(a), snapshot.id(a)));
+      IntArrays.sort(
+          group,
+          0,
+          size,
+          (a, b) ->
+              KeepPolicy.compare(
+                  snapshot.rank(b), snapshot.id(b), snapshot.rank(a), snapshot.id(a)));
     }
     int kept = group[0];
     long keptId = snapshot.id(kept);
@@ -163,7 +181,13 @@ public final class ExactPass {
         keptDocs[keptCount++] = d;
         continue;
       }
-      plan.add(snapshot.id(d), snapshot.id(into), DeletionPlan.Rule.EXACT, 1.0, snapshot.state(d), snapshot.state(into));
+      plan.add(
+          snapshot.id(d),
+          snapshot.id(into),
+          DeletionPlan.Rule.EXACT,
+          1.0,
+          snapshot.state(d),
+          snapshot.state(into));
       if (into == kept) {
         removed[r] = snapshot.id(d);
         removedTimes[r++] = snapshot.time(d);
@@ -174,7 +198,8 @@ public final class ExactPass {
     // The samples are the groups with the smallest kept ids, not the first found: the order of the
     // index's segments (which indexing thread finished first) must not change what a run prints. A
     // group whose records all stay (marked apart) shows nothing to remove, so it is no sample.
-    if (r > 0 && (samples.size() < SAMPLE_GROUPS || keptId < samples.get(samples.size() - 1).keptId())) {
+    if (r > 0
+        && (samples.size() < SAMPLE_GROUPS || keptId < samples.get(samples.size() - 1).keptId())) {
       int at = 0;
       while (at < samples.size() && samples.get(at).keptId() < keptId) {
         at++;
@@ -191,6 +216,8 @@ public final class ExactPass {
       return end;
     }
     int next = bits.nextSetBit(from);
-    return next == org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS || next >= end ? end : next;
+    return next == org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS || next >= end
+        ? end
+        : next;
   }
 }

@@ -14,16 +14,16 @@ import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.source.SourceRecord;
 
 /**
- * A point-in-time view of the index for the passes: per global doc id, the record id, time, keep rank
- * and row checksum (loaded once from doc values: 24 bytes per document, so 24 MB for a million
- * records, and 8 more under a keep policy other than latest), and the window's documents as a bit set.
- * Not thread-safe.
+ * A point-in-time view of the index for the passes: per global doc id, the record id, time, keep
+ * rank and row checksum (loaded once from doc values: 24 bytes per document, so 24 MB for a million
+ * records, and 8 more under a keep policy other than latest), and the window's documents as a bit
+ * set. Not thread-safe.
  *
- * <p>{@link #rank} is one long per document, compared with {@link KeepPolicy#compare(long, long, long,
- * long)} (larger rank first, then the larger id): the time under {@code latest}, the policy's rank
- * under a one-column policy, and under a policy of several columns the position of the document's
- * rank among the distinct ranks of the snapshot (equal ranks, equal positions), which orders the
- * documents exactly as {@link KeepPolicy#compare(long[], long, long[], long)} does.
+ * <p>{@link #rank} is one long per document, compared with {@link KeepPolicy#compare(long, long,
+ * long, long)} (larger rank first, then the larger id): the time under {@code latest}, the policy's
+ * rank under a one-column policy, and under a policy of several columns the position of the
+ * document's rank among the distinct ranks of the snapshot (equal ranks, equal positions), which
+ * orders the documents exactly as {@link KeepPolicy#compare(long[], long, long[], long)} does.
  */
 public final class IndexSnapshot {
   private final DirectoryReader reader;
@@ -37,14 +37,17 @@ public final class IndexSnapshot {
     this(reader, null);
   }
 
-  /** @param policy the keep policy the index was built with (null: latest) */
+  /**
+   * @param policy the keep policy the index was built with (null: latest)
+   */
   public IndexSnapshot(DirectoryReader reader, KeepPolicy policy) {
     this.reader = reader;
     int maxDoc = reader.maxDoc();
     ids = new long[maxDoc];
     times = new long[maxDoc];
     crcs = new long[maxDoc];
-    java.util.Arrays.fill(crcs, SourceRecord.UNKNOWN_CRC); // documents indexed before the checksum existed
+    java.util.Arrays.fill(
+        crcs, SourceRecord.UNKNOWN_CRC); // documents indexed before the checksum existed
     boolean latest = policy == null || policy.isLatest();
     long[][] columns = new long[latest ? 0 : policy.width()][maxDoc];
     for (long[] column : columns) {
@@ -126,7 +129,10 @@ public final class IndexSnapshot {
     return times[globalDoc];
   }
 
-  /** The document's keep rank as one long: the larger is kept ({@link KeepPolicy#compare(long, long, long, long)}, ties by id). */
+  /**
+   * The document's keep rank as one long: the larger is kept ({@link KeepPolicy#compare(long, long,
+   * long, long)}, ties by id).
+   */
   public long rank(int globalDoc) {
     return ranks[globalDoc];
   }
@@ -141,8 +147,8 @@ public final class IndexSnapshot {
 
   /**
    * The live documents in the window: the seed's RangeQuery result (step ④), read from the ids and
-   * times loaded above (every document has them; a range query on the reg_time doc values would scan
-   * the same values).
+   * times loaded above (every document has them; a range query on the reg_time doc values would
+   * scan the same values).
    */
   public FixedBitSet windowDocs(Window window) {
     FixedBitSet docs = new FixedBitSet(Math.max(1, reader.maxDoc()));

@@ -8,7 +8,8 @@ import org.xiaochong.source.RecordSource;
  * The records a pass examines: those whose REG_TIME is in a range (seed 002 step ④: "按照时间段 …
  * RangeQuery"; both ends inclusive, in epoch milliseconds), or a given set of record ids (a nightly
  * run: the records indexed since the last applied run). The default covers everything, NULL times
- * included. Duplicates are looked up over the whole index, so a copy outside the window is still found.
+ * included. Duplicates are looked up over the whole index, so a copy outside the window is still
+ * found.
  *
  * @param ids the record ids of the window, ascending, or null for a time window
  */
@@ -17,8 +18,12 @@ public record Window(long since, long until, long[] ids) {
 
   public Window {
     if (since > until) {
-      throw new IllegalArgumentException("--since (" + RecordSource.fromMillis(since) + ") is after --until ("
-          + RecordSource.fromMillis(until) + ")");
+      throw new IllegalArgumentException(
+          "--since ("
+              + RecordSource.fromMillis(since)
+              + ") is after --until ("
+              + RecordSource.fromMillis(until)
+              + ")");
     }
   }
 

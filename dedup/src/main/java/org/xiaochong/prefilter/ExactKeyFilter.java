@@ -13,21 +13,23 @@ import org.xiaochong.index.LongList;
  * The exact-key filter: every exact key (md5) of the fingerprint index once per live record holding
  * it, a multiset, so that its count of a key is at least the number of records holding it. A pass
  * asks {@link #mightHaveTwin} before each term lookup: since the record asking is itself in the
- * index, an estimated count below 2 proves the key has no twin (a counting filter never under-counts)
- * and the lookup is skipped. {@code check} asks {@link #mightContain} for a record not in the index: a
- * zero counter proves the key absent. A rebuild reads the md5 doc values of the live records (one
- * sequential read per record, no walk of the term dictionary), and a saved file must hold exactly one
- * key per live record to be loaded.
+ * index, an estimated count below 2 proves the key has no twin (a counting filter never
+ * under-counts) and the lookup is skipped. {@code check} asks {@link #mightContain} for a record
+ * not in the index: a zero counter proves the key absent. A rebuild reads the md5 doc values of the
+ * live records (one sequential read per record, no walk of the term dictionary), and a saved file
+ * must hold exactly one key per live record to be loaded.
  */
 public final class ExactKeyFilter extends IndexKeyFilter implements GroupPrefilter {
   /** Opens or rebuilds this kind of filter. */
-  public static final Kind<ExactKeyFilter> KIND = new Kind<>("exact", true, ExactKeyFilter::build, ExactKeyFilter::new);
+  public static final Kind<ExactKeyFilter> KIND =
+      new Kind<>("exact", true, ExactKeyFilter::build, ExactKeyFilter::new);
 
   private ExactKeyFilter(CountingBloomFilter filter, int countersPerKey) {
     super(KIND, filter, countersPerKey);
   }
 
-  private static CountingBloomFilter build(DirectoryReader reader, LongFunction<FilterShape> shapeForKeys) {
+  private static CountingBloomFilter build(
+      DirectoryReader reader, LongFunction<FilterShape> shapeForKeys) {
     // One key per live record: the size is known and the keys go straight in.
     CountingBloomFilter filter = new CountingBloomFilter(shapeForKeys.apply(reader.numDocs()));
     forEachValue(reader, IndexSchema.MD5, keys(filter::put));
@@ -35,7 +37,8 @@ public final class ExactKeyFilter extends IndexKeyFilter implements GroupPrefilt
   }
 
   @Override
-  protected void followChange(DirectoryReader before, DirectoryReader after, long[] leftIds, long[] cameIds) {
+  protected void followChange(
+      DirectoryReader before, DirectoryReader after, long[] leftIds, long[] cameIds) {
     forEachValue(before, IndexSchema.MD5, leftIds, keys(filter::remove));
     forEachValue(after, IndexSchema.MD5, cameIds, keys(filter::put));
   }
@@ -64,8 +67,8 @@ public final class ExactKeyFilter extends IndexKeyFilter implements GroupPrefilt
   }
 
   /**
-   * For an exact key that is not (yet) in the index: false means certainly absent, so the index need
-   * not be asked (seed 000's lookup: any counter at zero). Counted in lookups / skipped.
+   * For an exact key that is not (yet) in the index: false means certainly absent, so the index
+   * need not be asked (seed 000's lookup: any counter at zero). Counted in lookups / skipped.
    */
   public boolean mightContain(byte[] md5) {
     return counted(filter.mightContain(md5));
@@ -82,9 +85,9 @@ public final class ExactKeyFilter extends IndexKeyFilter implements GroupPrefilt
   }
 
   /**
-   * Collects the exact keys of the segments a first build adds ({@link ExactSegmentIndexer}), so that
-   * the filter is made from them in memory instead of read back from the new index's doc values after
-   * the build. Thread-safe: each indexing thread adds its segments.
+   * Collects the exact keys of the segments a first build adds ({@link ExactSegmentIndexer}), so
+   * that the filter is made from them in memory instead of read back from the new index's doc
+   * values after the build. Thread-safe: each indexing thread adds its segments.
    */
   public static final class Collector implements ExactSegmentIndexer.SegmentKeys {
     private final LongList high = new LongList();
@@ -99,11 +102,12 @@ public final class ExactKeyFilter extends IndexKeyFilter implements GroupPrefilt
     }
 
     /**
-     * The filter of the collected keys, shaped as {@link Kind#rebuild} would shape it: equal to a rebuild
-     * from an index holding exactly these records.
+     * The filter of the collected keys, shaped as {@link Kind#rebuild} would shape it: equal to a
+     * rebuild from an index holding exactly these records.
      */
     public synchronized ExactKeyFilter filter(int countersPerKey, int hashes) {
-      CountingBloomFilter filter = new CountingBloomFilter(shape(high.size(), countersPerKey, hashes));
+      CountingBloomFilter filter =
+          new CountingBloomFilter(shape(high.size(), countersPerKey, hashes));
       long[] h1 = high.values();
       long[] h2 = low.values();
       for (int i = 0; i < high.size(); i++) {

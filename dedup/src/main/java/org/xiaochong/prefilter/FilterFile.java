@@ -19,12 +19,13 @@ import org.xiaochong.bloom.PrefilterSnapshot;
  * header and a CRC32C), tagged with the commit generation of the index it matches, so that a run
  * loads the file of the current generation instead of reading every key out of the index. A file
  * that is missing, of another generation, of another shape, fuller than the counters per key allow
- * or corrupt is refused with one line saying why, and the caller rebuilds the filter from the index.
- * Saving deletes the kind's older files: only the generation in use is worth keeping.
+ * or corrupt is refused with one line saying why, and the caller rebuilds the filter from the
+ * index. Saving deletes the kind's older files: only the generation in use is worth keeping.
  */
 public final class FilterFile {
   /** The folder of the snapshots, under the (exact) index folder. */
   public static final String DIR = "prefilter";
+
   private static final String SUFFIX = ".cbf";
 
   private FilterFile() {}
@@ -36,13 +37,22 @@ public final class FilterFile {
 
   /**
    * The filter saved for {@code generation} when it fits {@code reader}, else null after telling
-   * {@code notes} why it is rebuilt (nothing is said for an empty index: it has no keys to rebuild).
+   * {@code notes} why it is rebuilt (nothing is said for an empty index: it has no keys to
+   * rebuild).
    *
    * @param keyPerRecord whether the filter holds one key per live record, so that its count can be
-   *     checked against the index; otherwise the generation tag and the checksum vouch for the count
+   *     checked against the index; otherwise the generation tag and the checksum vouch for the
+   *     count
    */
-  static CountingBloomFilter load(String kind, Path dir, long generation, DirectoryReader reader, int countersPerKey,
-      int hashes, boolean keyPerRecord, Consumer<String> notes) {
+  static CountingBloomFilter load(
+      String kind,
+      Path dir,
+      long generation,
+      DirectoryReader reader,
+      int countersPerKey,
+      int hashes,
+      boolean keyPerRecord,
+      Consumer<String> notes) {
     Path file = file(dir, kind, generation);
     String reason;
     if (Files.exists(file)) {
@@ -50,12 +60,20 @@ public final class FilterFile {
         CountingBloomFilter loaded = PrefilterSnapshot.read(file).filter();
         FilterShape shape = loaded.shape();
         long expected = keyPerRecord ? reader.numDocs() : loaded.netInsertions();
-        if (shape.hashes() == hashes && shape.counters() >= (long) countersPerKey * expected
-            && loaded.netInsertions() == expected && loaded.underflows() == 0) {
+        if (shape.hashes() == hashes
+            && shape.counters() >= (long) countersPerKey * expected
+            && loaded.netInsertions() == expected
+            && loaded.underflows() == 0) {
           return loaded;
         }
-        reason = "its shape or count does not fit the index (" + shape + ", " + loaded.netInsertions()
-            + " keys for " + reader.numDocs() + " records)";
+        reason =
+            "its shape or count does not fit the index ("
+                + shape
+                + ", "
+                + loaded.netInsertions()
+                + " keys for "
+                + reader.numDocs()
+                + " records)";
       } catch (NoSuchFileException e) {
         reason = "no snapshot for this index version";
       } catch (IOException e) {
@@ -65,12 +83,20 @@ public final class FilterFile {
       reason = "no snapshot for this index version";
     }
     if (reader.numDocs() > 0) {
-      notes.accept("prefilter: " + kind.toLowerCase(Locale.ROOT) + " keys rebuilt from the index (" + reason + ")");
+      notes.accept(
+          "prefilter: "
+              + kind.toLowerCase(Locale.ROOT)
+              + " keys rebuilt from the index ("
+              + reason
+              + ")");
     }
     return null;
   }
 
-  /** Saves {@code filter} for {@code generation} and deletes the snapshots of older generations of its kind. */
+  /**
+   * Saves {@code filter} for {@code generation} and deletes the snapshots of older generations of
+   * its kind.
+   */
   static void save(Path dir, String kind, long generation, CountingBloomFilter filter) {
     try {
       Files.createDirectories(dir);

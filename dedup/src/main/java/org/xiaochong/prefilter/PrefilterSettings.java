@@ -14,10 +14,12 @@ public record PrefilterSettings(boolean enabled, int countersPerKey, int hashes)
 
   public PrefilterSettings {
     if (countersPerKey < 1 || countersPerKey > 64) {
-      throw new IllegalArgumentException("prefilter.bits-per-key (" + countersPerKey + ") must be in [1, 64]");
+      throw new IllegalArgumentException(
+          "prefilter.bits-per-key (" + countersPerKey + ") must be in [1, 64]");
     }
     if (hashes < 1 || hashes > FilterShape.MAX_HASHES) {
-      throw new IllegalArgumentException("prefilter.hashes (" + hashes + ") must be in [1, " + FilterShape.MAX_HASHES + "]");
+      throw new IllegalArgumentException(
+          "prefilter.hashes (" + hashes + ") must be in [1, " + FilterShape.MAX_HASHES + "]");
     }
   }
 }

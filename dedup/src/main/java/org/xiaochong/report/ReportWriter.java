@@ -18,12 +18,13 @@ import org.xiaochong.source.BadInputException;
 
 /**
  * Writes a run's report folder: {@code summary.json} (the counts and seconds per stage) and {@code
- * decisions.jsonl} (one line per planned removal: removed_id, kept_id, rule, score, and its outcome:
- * planned in a dry run; moved, kept_changed, kept_referenced or gone after an apply). Dry runs write
- * it too, so a plan can be reviewed before {@code --apply}.
+ * decisions.jsonl} (one line per planned removal: removed_id, kept_id, rule, score, and its
+ * outcome: planned in a dry run; moved, kept_changed, kept_referenced or gone after an apply). Dry
+ * runs write it too, so a plan can be reviewed before {@code --apply}.
  */
 public final class ReportWriter {
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   private static final ObjectMapper JSON_LINE = new ObjectMapper();
 
   private ReportWriter() {}
@@ -38,7 +39,8 @@ public final class ReportWriter {
     write(dir, summary, plan, id -> summary.applied() ? "moved" : "planned");
   }
 
-  private static void write(Path dir, RunSummary summary, DeletionPlan plan, LongFunction<String> outcomeOf) {
+  private static void write(
+      Path dir, RunSummary summary, DeletionPlan plan, LongFunction<String> outcomeOf) {
     try {
       Files.createDirectories(dir);
     } catch (IOException e) {
@@ -46,9 +48,11 @@ public final class ReportWriter {
     }
     try {
       JSON.writeValue(dir.resolve("summary.json").toFile(), summary.toJson());
-      try (BufferedWriter out = Files.newBufferedWriter(dir.resolve("decisions.jsonl"), StandardCharsets.UTF_8)) {
+      try (BufferedWriter out =
+          Files.newBufferedWriter(dir.resolve("decisions.jsonl"), StandardCharsets.UTF_8)) {
         Map<String, Object> line = new LinkedHashMap<>();
-        // In removed-id order: the passes find groups in index order, which depends on which indexing
+        // In removed-id order: the passes find groups in index order, which depends on which
+        // indexing
         // thread wrote its segment first; sorted, two reports of the same data are the same file.
         for (int i : plan.orderByRemovedId()) {
           line.put("removed_id", plan.removedId(i));

@@ -7,20 +7,26 @@ import java.util.function.LongFunction;
 /**
  * The report's charts as inline SVG: horizontal bars (one labelled row per item) and columns (a
  * histogram or a time line, with optional vertical markers such as a threshold). Plain SVG elements
- * with their numbers in {@code <title>} (shown on hover), no script and no external resource, so the
- * report stays one file that opens offline. Every label passes through {@link HtmlReport#escape}:
- * labels come from the data (rule names, months, column values). Stateless.
+ * with their numbers in {@code <title>} (shown on hover), no script and no external resource, so
+ * the report stays one file that opens offline. Every label passes through {@link
+ * HtmlReport#escape}: labels come from the data (rule names, months, column values). Stateless.
  */
 final class SvgChart {
-  /** Width of every chart in CSS pixels: two fit side by side in the report's 1,400-pixel first screen. */
+  /**
+   * Width of every chart in CSS pixels: two fit side by side in the report's 1,400-pixel first
+   * screen.
+   */
   static final int WIDTH = 600;
+
   static final String BAR_COLOUR = "#4a7fb5";
   static final String MARKER_COLOUR = "#d9480f";
 
   /** One bar or column: its label, its length, and the text shown beside or over it. */
   record Bar(String label, double value, String text) {}
 
-  /** A vertical line across a column chart at {@code x} (in the x axis' units), e.g. a threshold. */
+  /**
+   * A vertical line across a column chart at {@code x} (in the x axis' units), e.g. a threshold.
+   */
   record Marker(double x, String label) {}
 
   private SvgChart() {}
@@ -41,20 +47,38 @@ final class SvgChart {
       int y = 4 + i * row;
       double length = max <= 0 ? 0 : (WIDTH - labelWidth - textWidth) * bar.value() / max;
       text(svg, labelWidth - 8, y + 17, "end", bar.label());
-      svg.append("<rect x=\"").append(labelWidth).append("\" y=\"").append(y + 3).append("\" width=\"")
-          .append(format(Math.max(bar.value() > 0 ? 1 : 0, length))).append("\" height=\"").append(row - 8)
-          .append("\" fill=\"").append(BAR_COLOUR).append("\"><title>").append(HtmlReport.escape(bar.label()))
-          .append(": ").append(HtmlReport.escape(bar.text())).append("</title></rect>\n");
+      svg.append("<rect x=\"")
+          .append(labelWidth)
+          .append("\" y=\"")
+          .append(y + 3)
+          .append("\" width=\"")
+          .append(format(Math.max(bar.value() > 0 ? 1 : 0, length)))
+          .append("\" height=\"")
+          .append(row - 8)
+          .append("\" fill=\"")
+          .append(BAR_COLOUR)
+          .append("\"><title>")
+          .append(HtmlReport.escape(bar.label()))
+          .append(": ")
+          .append(HtmlReport.escape(bar.text()))
+          .append("</title></rect>\n");
       text(svg, labelWidth + length + 6, y + 17, "start", bar.text());
     }
     return svg.append("</svg>\n").toString();
   }
 
   /**
-   * Columns over an axis from {@code from} to {@code to} ({@code columns.size()} equal steps), their
-   * labels under them (every k-th when they would overlap), and the markers as vertical lines.
+   * Columns over an axis from {@code from} to {@code to} ({@code columns.size()} equal steps),
+   * their labels under them (every k-th when they would overlap), and the markers as vertical
+   * lines.
    */
-  static String columns(String id, String title, List<Bar> columns, double from, double to, List<Marker> markers,
+  static String columns(
+      String id,
+      String title,
+      List<Bar> columns,
+      double from,
+      double to,
+      List<Marker> markers,
       LongFunction<String> axisText) {
     int left = 56;
     int right = 12;
@@ -65,8 +89,15 @@ final class SvgChart {
     double max = columns.stream().mapToDouble(Bar::value).max().orElse(0);
     double step = columns.isEmpty() ? 0 : (WIDTH - left - right) / (double) columns.size();
     // Axis: the largest value at the top, 0 at the bottom.
-    svg.append("<line x1=\"").append(left).append("\" y1=\"").append(top + plot).append("\" x2=\"")
-        .append(WIDTH - right).append("\" y2=\"").append(top + plot).append("\" stroke=\"#888\"/>\n");
+    svg.append("<line x1=\"")
+        .append(left)
+        .append("\" y1=\"")
+        .append(top + plot)
+        .append("\" x2=\"")
+        .append(WIDTH - right)
+        .append("\" y2=\"")
+        .append(top + plot)
+        .append("\" stroke=\"#888\"/>\n");
     text(svg, left - 6, top + 10, "end", axisText.apply(Math.round(max)));
     text(svg, left - 6, top + plot, "end", "0");
     int every = Math.max(1, (int) Math.ceil(columns.size() * 56.0 / (WIDTH - left - right)));
@@ -74,10 +105,21 @@ final class SvgChart {
       Bar column = columns.get(i);
       double h = max <= 0 ? 0 : plot * column.value() / max;
       double x = left + i * step;
-      svg.append("<rect x=\"").append(format(x + 1)).append("\" y=\"").append(format(top + plot - h))
-          .append("\" width=\"").append(format(Math.max(1, step - 2))).append("\" height=\"").append(format(h))
-          .append("\" fill=\"").append(BAR_COLOUR).append("\"><title>").append(HtmlReport.escape(column.label()))
-          .append(": ").append(HtmlReport.escape(column.text())).append("</title></rect>\n");
+      svg.append("<rect x=\"")
+          .append(format(x + 1))
+          .append("\" y=\"")
+          .append(format(top + plot - h))
+          .append("\" width=\"")
+          .append(format(Math.max(1, step - 2)))
+          .append("\" height=\"")
+          .append(format(h))
+          .append("\" fill=\"")
+          .append(BAR_COLOUR)
+          .append("\"><title>")
+          .append(HtmlReport.escape(column.label()))
+          .append(": ")
+          .append(HtmlReport.escape(column.text()))
+          .append("</title></rect>\n");
       if (i % every == 0) {
         text(svg, x + step / 2, top + plot + 16, "middle", column.label());
       }
@@ -87,28 +129,60 @@ final class SvgChart {
         continue;
       }
       double x = left + (WIDTH - left - right) * (marker.x() - from) / (to - from);
-      svg.append("<line class=\"marker\" x1=\"").append(format(x)).append("\" y1=\"").append(top - 6)
-          .append("\" x2=\"").append(format(x)).append("\" y2=\"").append(top + plot + 4)
-          .append("\" stroke=\"").append(MARKER_COLOUR).append("\" stroke-width=\"2\" stroke-dasharray=\"5 3\"/>\n");
-      svg.append("<text x=\"").append(format(x + 4)).append("\" y=\"").append(top - 8)
-          .append("\" fill=\"").append(MARKER_COLOUR).append("\" font-size=\"12\">")
-          .append(HtmlReport.escape(marker.label())).append("</text>\n");
+      svg.append("<line class=\"marker\" x1=\"")
+          .append(format(x))
+          .append("\" y1=\"")
+          .append(top - 6)
+          .append("\" x2=\"")
+          .append(format(x))
+          .append("\" y2=\"")
+          .append(top + plot + 4)
+          .append("\" stroke=\"")
+          .append(MARKER_COLOUR)
+          .append("\" stroke-width=\"2\" stroke-dasharray=\"5 3\"/>\n");
+      svg.append("<text x=\"")
+          .append(format(x + 4))
+          .append("\" y=\"")
+          .append(top - 8)
+          .append("\" fill=\"")
+          .append(MARKER_COLOUR)
+          .append("\" font-size=\"12\">")
+          .append(HtmlReport.escape(marker.label()))
+          .append("</text>\n");
     }
     return svg.append("</svg>\n").toString();
   }
 
   private static StringBuilder open(String id, String title, int height) {
     StringBuilder svg = new StringBuilder(4096);
-    svg.append("<svg id=\"").append(HtmlReport.escape(id)).append("\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\"")
-        .append(" width=\"").append(WIDTH).append("\" height=\"").append(height).append("\" viewBox=\"0 0 ")
-        .append(WIDTH).append(' ').append(height).append("\" font-family=\"system-ui, sans-serif\" font-size=\"12\">")
-        .append("<title>").append(HtmlReport.escape(title)).append("</title>\n");
+    svg.append("<svg id=\"")
+        .append(HtmlReport.escape(id))
+        .append("\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\"")
+        .append(" width=\"")
+        .append(WIDTH)
+        .append("\" height=\"")
+        .append(height)
+        .append("\" viewBox=\"0 0 ")
+        .append(WIDTH)
+        .append(' ')
+        .append(height)
+        .append("\" font-family=\"system-ui, sans-serif\" font-size=\"12\">")
+        .append("<title>")
+        .append(HtmlReport.escape(title))
+        .append("</title>\n");
     return svg;
   }
 
   private static void text(StringBuilder svg, double x, double y, String anchor, String text) {
-    svg.append("<text x=\"").append(format(x)).append("\" y=\"").append(format(y)).append("\" text-anchor=\"")
-        .append(anchor).append("\" fill=\"#222\">").append(HtmlReport.escape(text)).append("</text>\n");
+    svg.append("<text x=\"")
+        .append(format(x))
+        .append("\" y=\"")
+        .append(format(y))
+        .append("\" text-anchor=\"")
+        .append(anchor)
+        .append("\" fill=\"#222\">")
+        .append(HtmlReport.escape(text))
+        .append("</text>\n");
   }
 
   private static String format(double value) {

@@ -1,7 +1,6 @@
 package org.xiaochong.run;
 
 import java.time.LocalDateTime;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,9 +15,9 @@ import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.PlanMover;
 import org.xiaochong.archive.ReferencedRows;
 import org.xiaochong.archive.RowsMovedException;
-import org.xiaochong.archive.TableEngines;
 import org.xiaochong.archive.RunLog;
 import org.xiaochong.archive.RunWatermark;
+import org.xiaochong.archive.TableEngines;
 import org.xiaochong.index.ExactSegmentIndexer;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSync;
@@ -26,7 +25,6 @@ import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.method.MethodContext;
 import org.xiaochong.method.MethodReport;
-import org.xiaochong.method.MethodRun;
 import org.xiaochong.method.RecordKeys;
 import org.xiaochong.pass.SampleGroup;
 import org.xiaochong.pass.Window;
@@ -39,9 +37,9 @@ import org.xiaochong.source.TableSpec;
 
 /**
  * One dedup run, end to end: bring the record index up to date with the table, run each selected
- * fingerprint method's pass over the window in the order given, and (with {@code apply}) archive and
- * delete the planned rows, then drop them from the indexes ({@link PlanApply}). A dry run writes
- * nothing to the database (a read-only user can run it); it only updates the indexes.
+ * fingerprint method's pass over the window in the order given, and (with {@code apply}) archive
+ * and delete the planned rows, then drop them from the indexes ({@link PlanApply}). A dry run
+ * writes nothing to the database (a read-only user can run it); it only updates the indexes.
  *
  * <p>Not thread-safe: one instance per run.
  */
@@ -51,29 +49,51 @@ public final class DedupRunner {
    *
    * @param methods the fingerprint methods, in the order their passes run (at least one)
    * @param incremental without since/until: examine only the records indexed since the last applied
-   *     run of this table with this index (all records when there is none); false examines all records
+   *     run of this table with this index (all records when there is none); false examines all
+   *     records
    */
-  public record Options(List<FingerprintMethod> methods, LocalDateTime since, LocalDateTime until, boolean apply,
-      boolean rebuildIndex, boolean incremental) {
+  public record Options(
+      List<FingerprintMethod> methods,
+      LocalDateTime since,
+      LocalDateTime until,
+      boolean apply,
+      boolean rebuildIndex,
+      boolean incremental) {
     public Options {
       methods = List.copyOf(methods);
       if (methods.isEmpty()) {
-        throw new IllegalArgumentException("a run needs at least one method (known: " + FingerprintMethods.knownNames() + ")");
+        throw new IllegalArgumentException(
+            "a run needs at least one method (known: " + FingerprintMethods.knownNames() + ")");
       }
     }
 
-    /** As given to {@code --method}: names, comma-separated, or an alias ({@link FingerprintMethods#parse}). */
-    public Options(String methods, LocalDateTime since, LocalDateTime until, boolean apply, boolean rebuildIndex,
+    /**
+     * As given to {@code --method}: names, comma-separated, or an alias ({@link
+     * FingerprintMethods#parse}).
+     */
+    public Options(
+        String methods,
+        LocalDateTime since,
+        LocalDateTime until,
+        boolean apply,
+        boolean rebuildIndex,
         boolean incremental) {
       this(FingerprintMethods.parse(methods), since, until, apply, rebuildIndex, incremental);
     }
 
     /** A run over all records of the time window (not incremental). */
-    public Options(String methods, LocalDateTime since, LocalDateTime until, boolean apply, boolean rebuildIndex) {
+    public Options(
+        String methods,
+        LocalDateTime since,
+        LocalDateTime until,
+        boolean apply,
+        boolean rebuildIndex) {
       this(methods, since, until, apply, rebuildIndex, false);
     }
 
-    /** The methods' names, comma-separated: the run's {@code method} in the run log and the summary. */
+    /**
+     * The methods' names, comma-separated: the run's {@code method} in the run log and the summary.
+     */
     public String label() {
       return FingerprintMethods.label(methods);
     }
@@ -92,7 +112,8 @@ public final class DedupRunner {
    * The result of a run: its summary, its decisions, and which of them an apply did not carry out
    * (by removed id; empty for a dry run).
    */
-  public record Outcome(RunSummary summary, DeletionPlan plan, Map<Long, PlanMover.Outcome> notMoved) {
+  public record Outcome(
+      RunSummary summary, DeletionPlan plan, Map<Long, PlanMover.Outcome> notMoved) {
     public Outcome {
       notMoved = Map.copyOf(notMoved);
     }
@@ -123,7 +144,13 @@ public final class DedupRunner {
   private Runnable lockCheck = () -> {};
   private int readChunkRows = RecordSource.DEFAULT_CHUNK_ROWS;
 
-  public DedupRunner(Database database, TableSpec spec, FingerprintIndex index, String configDigest, int threads, Progress progress) {
+  public DedupRunner(
+      Database database,
+      TableSpec spec,
+      FingerprintIndex index,
+      String configDigest,
+      int threads,
+      Progress progress) {
     this.database = database;
     this.spec = spec;
     this.index = index;
@@ -143,8 +170,8 @@ public final class DedupRunner {
 
   /**
    * The settings the methods read: the record index's fields digest (the base of each method's own
-   * index digest) and the values of the methods' own keys ({@code near.*}, {@code simhash.*}; missing
-   * keys take their defaults). Defaults: "", none.
+   * index digest) and the values of the methods' own keys ({@code near.*}, {@code simhash.*};
+   * missing keys take their defaults). Defaults: "", none.
    */
   public DedupRunner withMethodSettings(String recordDigest, Map<String, String> settings) {
     this.recordDigest = recordDigest;
@@ -167,7 +194,10 @@ public final class DedupRunner {
     return this;
   }
 
-  /** Reads the table at most {@code rows} rows per statement (index.read-chunk-rows; {@link RecordSource}). */
+  /**
+   * Reads the table at most {@code rows} rows per statement (index.read-chunk-rows; {@link
+   * RecordSource}).
+   */
   public DedupRunner withReadChunkRows(int rows) {
     this.readChunkRows = rows;
     return this;
@@ -199,15 +229,27 @@ public final class DedupRunner {
   }
 
   private MethodContext context(boolean rebuild) {
-    return new MethodContext(spec, index, recordDigest, prefilterSettings, rebuild, threads, updatedColumn,
-        progress, notes, methodSettings);
+    return new MethodContext(
+        spec,
+        index,
+        recordDigest,
+        prefilterSettings,
+        rebuild,
+        threads,
+        updatedColumn,
+        progress,
+        notes,
+        methodSettings);
   }
 
   private MethodContext context(boolean rebuild, ApartPairs apart) {
     return context(rebuild).withApart(apart);
   }
 
-  /** Brings the record index up to date with the table (the {@code index} command; the first stage of a run). */
+  /**
+   * Brings the record index up to date with the table (the {@code index} command; the first stage
+   * of a run).
+   */
   public IndexSync.Result syncIndex(RecordSource source) {
     return recordIndex().sync(source, ExactSegmentIndexer.SegmentKeys.NONE);
   }
@@ -242,8 +284,10 @@ public final class DedupRunner {
       throw e;
     } catch (RuntimeException e) {
       if (movedByResume > 0) {
-        throw new RowsMovedException(String.format("finishing interrupted runs moved %,d rows", movedByResume),
-            movedByResume, e);
+        throw new RowsMovedException(
+            String.format("finishing interrupted runs moved %,d rows", movedByResume),
+            movedByResume,
+            e);
       }
       throw e;
     }
@@ -260,30 +304,46 @@ public final class DedupRunner {
     RecordIndex records = recordIndex();
     long t = System.nanoTime();
     ExactKeyFilter opened = records.openFilter();
-    ApartPairs apart = new ApartTable(database, spec.table()).load(); // read once: every pass honours the same marks
-    apart.save(index.path().resolve(ApartPairs.FILE)); // for check, which does not open the database
+    ApartPairs apart =
+        new ApartTable(database, spec.table())
+            .load(); // read once: every pass honours the same marks
+    apart.save(
+        index.path().resolve(ApartPairs.FILE)); // for check, which does not open the database
     // Opened before the apply starts, so that a method that cannot run stops the run before any row
-    // moves. An applied run also keeps the other methods' built indexes in step with the rows it removes.
-    try (MethodRuns runs = MethodRuns.open(options.methods(), options.apply(), context(options.rebuildIndex(), apart))) {
+    // moves. An applied run also keeps the other methods' built indexes in step with the rows it
+    // removes.
+    try (MethodRuns runs =
+        MethodRuns.open(
+            options.methods(), options.apply(), context(options.rebuildIndex(), apart))) {
       if (opened != null) {
         seconds.put("prefilter", elapsed(t));
       }
       PlanMover mover = null;
       List<Long> resumed = List.of();
       if (options.apply()) {
-        // Foreign keys, triggers and engines are checked before anything moves, an interrupted run's
+        // Foreign keys, triggers and engines are checked before anything moves, an interrupted
+        // run's
         // rows included: a refused table stops here, with no run started.
         ReferencedRows referenced = ReferencedRows.check(database, spec, references);
-        mover = new PlanMover(ArchiveTables.ensure(database, spec, columns),
-            FingerprintMethods.pairChecks(context(false)), referenced).withSettings(applySettings)
-            .withLockCheck(lockCheck);
+        mover =
+            new PlanMover(
+                    ArchiveTables.ensure(database, spec, columns),
+                    FingerprintMethods.pairChecks(context(false)),
+                    referenced)
+                .withSettings(applySettings)
+                .withLockCheck(lockCheck);
         watermark.ensureColumns();
         PlanMover.Resumed finished = mover.resumeInterrupted();
         resumed = finished.runs();
         movedByResume = finished.rows();
       } else {
-        TableEngines.problem(database, spec).ifPresent(problem -> notes.accept("note: " + problem
-            + "; --apply and restore refuse such a table, this dry run works as it is"));
+        TableEngines.problem(database, spec)
+            .ifPresent(
+                problem ->
+                    notes.accept(
+                        "note: "
+                            + problem
+                            + "; --apply and restore refuse such a table, this dry run works as it is"));
         String refusal = ReferencedRows.refusal(database, spec, references);
         if (refusal != null) {
           notes.accept("note: " + refusal);
@@ -299,22 +359,37 @@ public final class DedupRunner {
       window = chosen.window();
 
       DeletionPlan plan = new DeletionPlan();
-      Map<String, MethodReport> reports = runs.passes(source, new RecordKeys(index, prefilter), plan, window, seconds);
-      // Each pass honours the marks; a chain collapsed across methods (a kept row that a later method
+      Map<String, MethodReport> reports =
+          runs.passes(source, new RecordKeys(index, prefilter), plan, window, seconds);
+      // Each pass honours the marks; a chain collapsed across methods (a kept row that a later
+      // method
       // removed) can still point a removal to a row it is marked apart from: that row stays.
       int droppedApart = plan.dropApart(apart);
 
-      // The run's methods, in run order, then the combined rules (exact+near: an exact twin of a row a
+      // The run's methods, in run order, then the combined rules (exact+near: an exact twin of a
+      // row a
       // later method removed, see DeletionPlan.collapseChains).
       Map<String, Long> removed = new LinkedHashMap<>();
-      options.methods().forEach(m -> removed.put(m.name(), plan.count(DeletionPlan.Rule.of(m.name()))));
-      plan.rules().stream().filter(label -> DeletionPlan.Rule.of(label).isCombined())
+      options
+          .methods()
+          .forEach(m -> removed.put(m.name(), plan.count(DeletionPlan.Rule.of(m.name()))));
+      plan.rules().stream()
+          .filter(label -> DeletionPlan.Rule.of(label).isCombined())
           .forEach(label -> removed.put(label, plan.count(DeletionPlan.Rule.of(label))));
       PlanApply.Result applied = PlanApply.NOT_APPLIED;
       if (options.apply()) {
-        applied = new PlanApply(database, runLog, mover, records, prefilter, runs, progress)
-            .apply(options.label(), configDigest, options.since(), options.until(), sync.tableRows(), plan, removed,
-                source, seconds);
+        applied =
+            new PlanApply(database, runLog, mover, records, prefilter, runs, progress)
+                .apply(
+                    options.label(),
+                    configDigest,
+                    options.since(),
+                    options.until(),
+                    sync.tableRows(),
+                    plan,
+                    removed,
+                    source,
+                    seconds);
       }
       if (options.apply() && window.isAll() || options.apply() && chosen.sinceRun() > 0) {
         // Every record indexed up to syncSeqReached has now been examined by an applied run (a time
@@ -329,49 +404,89 @@ public final class DedupRunner {
       }
       seconds.put("total", elapsed(start));
       MethodReport first = reports.get(options.methods().get(0).name());
-      List<SampleGroup> samples = reports.values().stream().flatMap(r -> r.samples().stream()).toList();
-      long falsePositives = reports.values().stream().mapToLong(MethodReport::recordFilterFalsePositives).sum();
-      Map<String, Long> removedByKnown = new LinkedHashMap<>(); // every known method, in the registry's order, then
-      FingerprintMethods.known().forEach(m -> removedByKnown.put(m.name(), removed.getOrDefault(m.name(), 0L)));
+      List<SampleGroup> samples =
+          reports.values().stream().flatMap(r -> r.samples().stream()).toList();
+      long falsePositives =
+          reports.values().stream().mapToLong(MethodReport::recordFilterFalsePositives).sum();
+      Map<String, Long> removedByKnown =
+          new LinkedHashMap<>(); // every known method, in the registry's order, then
+      FingerprintMethods.known()
+          .forEach(m -> removedByKnown.put(m.name(), removed.getOrDefault(m.name(), 0L)));
       removed.forEach((rule, n) -> removedByKnown.putIfAbsent(rule, n)); // the combined rules
-      RunSummary summary = new RunSummary(applied.runId(), options.label(), options.apply(), sync.tableRows(),
-          first.examined(), sync.added(), sync.changed(), sync.deleted(), removedByKnown, reports, resumed,
-          applied.skippedChanged(), applied.decidedAgain(), seconds, samples,
-          prefilter == null ? null : new RunSummary.PrefilterStats(prefilter.lookups(), prefilter.skipped(),
-              falsePositives, prefilter.memoryBytes(), prefilter.saturated(), runs.prefilterJson()),
-          chosen.description(), chosen.sinceRun(), applied.counts(), movedByResume,
-          new RunSummary.ApartStats(apart.size(), apart.honoured(), droppedApart));
+      RunSummary summary =
+          new RunSummary(
+              applied.runId(),
+              options.label(),
+              options.apply(),
+              sync.tableRows(),
+              first.examined(),
+              sync.added(),
+              sync.changed(),
+              sync.deleted(),
+              removedByKnown,
+              reports,
+              resumed,
+              applied.skippedChanged(),
+              applied.decidedAgain(),
+              seconds,
+              samples,
+              prefilter == null
+                  ? null
+                  : new RunSummary.PrefilterStats(
+                      prefilter.lookups(),
+                      prefilter.skipped(),
+                      falsePositives,
+                      prefilter.memoryBytes(),
+                      prefilter.saturated(),
+                      runs.prefilterJson()),
+              chosen.description(),
+              chosen.sinceRun(),
+              applied.counts(),
+              movedByResume,
+              new RunSummary.ApartStats(apart.size(), apart.honoured(), droppedApart));
       return new Outcome(summary, plan, applied.notMoved());
     }
   }
 
-  /** The window of a run, how to describe it, and the applied run whose watermark it starts from (0: none). */
+  /**
+   * The window of a run, how to describe it, and the applied run whose watermark it starts from (0:
+   * none).
+   */
   private record ChosenWindow(Window window, String description, long sinceRun) {}
 
   /**
    * The records the passes examine. A time window (--since/--until) as given; otherwise, when the
-   * options ask for it, the records indexed (added or changed) since the last applied run of this table
-   * with this index covering each of the run's methods (from the oldest of those runs, so each pass sees
-   * all it has not seen), against the whole index; all records without such a run (a first run, another
-   * or rebuilt index, a method's new index) or when not incremental (--full). Rows an applied run planned
-   * but did not move were dropped from the index with the rest of its plan, so the next sync indexes
-   * them again with a new sync number: they are examined again.
+   * options ask for it, the records indexed (added or changed) since the last applied run of this
+   * table with this index covering each of the run's methods (from the oldest of those runs, so
+   * each pass sees all it has not seen), against the whole index; all records without such a run (a
+   * first run, another or rebuilt index, a method's new index) or when not incremental (--full).
+   * Rows an applied run planned but did not move were dropped from the index with the rest of its
+   * plan, so the next sync indexes them again with a new sync number: they are examined again.
    *
    * @param newIndexOf the selected method whose own index is new, or null
    */
   private ChosenWindow chooseWindow(Options options, RunWatermark watermark, String newIndexOf) {
     if (!options.fromWatermark()) {
       if (options.since() == null && options.until() == null) {
-        return new ChosenWindow(Window.ALL, "all records" + (options.incremental() ? "" : " (--full)"), 0);
+        return new ChosenWindow(
+            Window.ALL, "all records" + (options.incremental() ? "" : " (--full)"), 0);
       }
-      return new ChosenWindow(options.window(), "records with time " + (options.since() == null ? ""
-          : "from " + options.since().toString().replace('T', ' ') + " ") + (options.until() == null ? ""
-          : "until " + options.until().toString().replace('T', ' ')), 0);
+      return new ChosenWindow(
+          options.window(),
+          "records with time "
+              + (options.since() == null
+                  ? ""
+                  : "from " + options.since().toString().replace('T', ' ') + " ")
+              + (options.until() == null
+                  ? ""
+                  : "until " + options.until().toString().replace('T', ' ')),
+          0);
     }
     Optional<RunWatermark.Mark> mark = Optional.empty();
     for (FingerprintMethod method : options.methods()) {
-      Optional<RunWatermark.Mark> last = watermark.last(index.indexId(),
-          label -> FingerprintMethods.namesOf(label).contains(method.name()));
+      Optional<RunWatermark.Mark> last =
+          watermark.last(
+              index.indexId(), label -> FingerprintMethods.namesOf(label).contains(method.name()));
       if (last.isEmpty()) {
         mark = Optional.empty();
         break;
@@ -381,16 +496,20 @@ public final class DedupRunner {
       }
     }
     if (mark.isEmpty()) {
-      return new ChosenWindow(Window.ALL, "all records (no earlier applied " + options.label()
-          + " run with this index)", 0);
+      return new ChosenWindow(
+          Window.ALL,
+          "all records (no earlier applied " + options.label() + " run with this index)",
+          0);
     }
     if (newIndexOf != null) {
       return new ChosenWindow(Window.ALL, "all records (the " + newIndexOf + " index is new)", 0);
     }
     long seq = mark.get().syncSeq();
     try (DirectoryReader reader = index.openReader()) {
-      return new ChosenWindow(Window.ofIds(FingerprintIndex.liveIdsIndexedAfter(reader, seq)),
-          "records indexed since run " + mark.get().runId(), mark.get().runId());
+      return new ChosenWindow(
+          Window.ofIds(FingerprintIndex.liveIdsIndexedAfter(reader, seq)),
+          "records indexed since run " + mark.get().runId(),
+          mark.get().runId());
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }

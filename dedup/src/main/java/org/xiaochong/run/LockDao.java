@@ -12,7 +12,9 @@ import org.jdbi.v3.sqlobject.statement.UseRowMapper;
  * holder writes who it is. Attached to the lock's own handle: a named lock belongs to its session.
  */
 interface LockDao {
-  /** Keeps the lock's idle session open for a year (the server's default closes it after 8 hours). */
+  /**
+   * Keeps the lock's idle session open for a year (the server's default closes it after 8 hours).
+   */
   @SqlUpdate("SET SESSION wait_timeout = 31536000")
   void keepSessionOpen();
 
@@ -35,21 +37,29 @@ interface LockDao {
   @SqlQuery("SELECT RELEASE_LOCK(:name)")
   Integer release(@Bind("name") String name);
 
-  @SqlUpdate("CREATE TABLE IF NOT EXISTS dedup_lock (lock_name VARCHAR(64) NOT NULL PRIMARY KEY,"
-      + " connection_id BIGINT NOT NULL, host VARCHAR(255) NOT NULL, pid BIGINT NOT NULL,"
-      + " command VARCHAR(64) NOT NULL, started_at DATETIME(3) NOT NULL) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4")
+  @SqlUpdate(
+      "CREATE TABLE IF NOT EXISTS dedup_lock (lock_name VARCHAR(64) NOT NULL PRIMARY KEY,"
+          + " connection_id BIGINT NOT NULL, host VARCHAR(255) NOT NULL, pid BIGINT NOT NULL,"
+          + " command VARCHAR(64) NOT NULL, started_at DATETIME(3) NOT NULL) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4")
   void createHolderTable();
 
-  @SqlUpdate("REPLACE INTO dedup_lock (lock_name, connection_id, host, pid, command, started_at)"
-      + " VALUES (:name, CONNECTION_ID(), :host, :pid, :command, :startedAt)")
-  void describeHolder(@Bind("name") String name, @Bind("host") String host, @Bind("pid") long pid,
-      @Bind("command") String command, @Bind("startedAt") LocalDateTime startedAt);
+  @SqlUpdate(
+      "REPLACE INTO dedup_lock (lock_name, connection_id, host, pid, command, started_at)"
+          + " VALUES (:name, CONNECTION_ID(), :host, :pid, :command, :startedAt)")
+  void describeHolder(
+      @Bind("name") String name,
+      @Bind("host") String host,
+      @Bind("pid") long pid,
+      @Bind("command") String command,
+      @Bind("startedAt") LocalDateTime startedAt);
 
   /** Who holds the lock, as its row says, if the row is of the session holding it now. */
-  @SqlQuery("SELECT host, pid, command, started_at FROM dedup_lock WHERE lock_name = :name"
-      + " AND connection_id = :connectionId")
+  @SqlQuery(
+      "SELECT host, pid, command, started_at FROM dedup_lock WHERE lock_name = :name"
+          + " AND connection_id = :connectionId")
   @UseRowMapper(TableLock.HolderMapper.class)
-  Optional<TableLock.Holder> describedHolder(@Bind("name") String name, @Bind("connectionId") long connectionId);
+  Optional<TableLock.Holder> describedHolder(
+      @Bind("name") String name, @Bind("connectionId") long connectionId);
 
   /** The client address of a server connection, from the process list. */
   @SqlQuery("SELECT host FROM information_schema.processlist WHERE id = :connectionId")

@@ -33,7 +33,8 @@ final class MethodRuns implements AutoCloseable {
    * Opens the selected methods and, when {@code keepOthersInStep}, the other known methods' built
    * indexes. Closes what it opened if one fails.
    */
-  static MethodRuns open(List<FingerprintMethod> methods, boolean keepOthersInStep, MethodContext context) {
+  static MethodRuns open(
+      List<FingerprintMethod> methods, boolean keepOthersInStep, MethodContext context) {
     MethodRuns runs = new MethodRuns();
     try {
       for (FingerprintMethod method : methods) {
@@ -74,16 +75,23 @@ final class MethodRuns implements AutoCloseable {
 
   /** The first selected method whose own index was new when opened; null when none. */
   String newIndexOf() {
-    return selected.entrySet().stream().filter(e -> e.getValue().ownsIndex() && e.getValue().indexIsNew())
-        .map(e -> e.getKey().name()).findFirst().orElse(null);
+    return selected.entrySet().stream()
+        .filter(e -> e.getValue().ownsIndex() && e.getValue().indexIsNew())
+        .map(e -> e.getKey().name())
+        .findFirst()
+        .orElse(null);
   }
 
   /**
-   * Runs each selected method in turn: syncs its own index (stage {@code <name>_index}), leaving out
-   * the rows the earlier passes removed, then its pass (stage {@code <name>}). Returns the reports by
-   * method name, in run order.
+   * Runs each selected method in turn: syncs its own index (stage {@code <name>_index}), leaving
+   * out the rows the earlier passes removed, then its pass (stage {@code <name>}). Returns the
+   * reports by method name, in run order.
    */
-  Map<String, MethodReport> passes(RecordSource source, RecordKeys records, DeletionPlan plan, Window window,
+  Map<String, MethodReport> passes(
+      RecordSource source,
+      RecordKeys records,
+      DeletionPlan plan,
+      Window window,
       Map<String, Double> seconds) {
     Map<String, MethodReport> reports = new LinkedHashMap<>();
     for (Map.Entry<FingerprintMethod, MethodRun> e : selected.entrySet()) {
@@ -133,7 +141,8 @@ final class MethodRuns implements AutoCloseable {
     return json;
   }
 
-  private static void put(Map<String, Map<String, Object>> json, FingerprintMethod method, MethodRun run) {
+  private static void put(
+      Map<String, Map<String, Object>> json, FingerprintMethod method, MethodRun run) {
     Map<String, Object> stats = run.prefilterJson();
     if (stats != null) {
       json.put(method.name(), stats);

@@ -21,8 +21,8 @@ import org.xiaochong.source.RecordSource;
  * The apply stage of a run: logs the run, writes the plan and moves its rows ({@link PlanMover}),
  * records the removals per method, then drops the removed ids from the record index and every own
  * index, keeping their filters in step. A run without a local index (the Spark job, {@link
- * #withoutIndex}) does the same but the last step: the next run's index sync drops the rows it finds
- * gone. Not thread-safe: one instance per run.
+ * #withoutIndex}) does the same but the last step: the next run's index sync drops the rows it
+ * finds gone. Not thread-safe: one instance per run.
  */
 public final class PlanApply {
   /**
@@ -31,7 +31,11 @@ public final class PlanApply {
    * @param counts per method: planned, moved and left in place (why)
    * @param notMoved the planned rows that did not move, by removed id
    */
-  public record Result(long runId, long skippedChanged, long decidedAgain, Map<String, RunSummary.ApplyCounts> counts,
+  public record Result(
+      long runId,
+      long skippedChanged,
+      long decidedAgain,
+      Map<String, RunSummary.ApplyCounts> counts,
       Map<Long, PlanMover.Outcome> notMoved) {}
 
   public static final Result NOT_APPLIED = new Result(0, 0, 0, Map.of(), Map.of());
@@ -44,8 +48,14 @@ public final class PlanApply {
   private final MethodRuns runs;
   private final Progress progress;
 
-  PlanApply(Database database, RunLog runLog, PlanMover mover, RecordIndex records, ExactKeyFilter recordFilter,
-      MethodRuns runs, Progress progress) {
+  PlanApply(
+      Database database,
+      RunLog runLog,
+      PlanMover mover,
+      RecordIndex records,
+      ExactKeyFilter recordFilter,
+      MethodRuns runs,
+      Progress progress) {
     this.database = database;
     this.runLog = runLog;
     this.mover = mover;
@@ -56,16 +66,25 @@ public final class PlanApply {
   }
 
   /** The apply of a run that keeps no local index (records and own indexes): the Spark job. */
-  public static PlanApply withoutIndex(Database database, RunLog runLog, PlanMover mover, Progress progress) {
+  public static PlanApply withoutIndex(
+      Database database, RunLog runLog, PlanMover mover, Progress progress) {
     return new PlanApply(database, runLog, mover, null, null, null, progress);
   }
 
   /**
-   * Applies {@code plan}. On return {@code removed} (planned removals per method) holds the rows moved
-   * per method, and {@code seconds} the stages {@code plan} and {@code apply}.
+   * Applies {@code plan}. On return {@code removed} (planned removals per method) holds the rows
+   * moved per method, and {@code seconds} the stages {@code plan} and {@code apply}.
    */
-  public Result apply(String method, String configDigest, LocalDateTime since, LocalDateTime until, long tableRows,
-      DeletionPlan plan, Map<String, Long> removed, RecordSource source, Map<String, Double> seconds) {
+  public Result apply(
+      String method,
+      String configDigest,
+      LocalDateTime since,
+      LocalDateTime until,
+      long tableRows,
+      DeletionPlan plan,
+      Map<String, Long> removed,
+      RecordSource source,
+      Map<String, Double> seconds) {
     long t = System.nanoTime();
     long runId = runLog.startRun(method, true, configDigest, since, until);
     PlanMover.Applied applied;
@@ -90,7 +109,8 @@ public final class PlanApply {
       // Batches already committed stay archived (nothing is lost); the run stays 'applying' and the
       // next run finishes it.
       try {
-        runLog.finishRun(runId, "applying", tableRows, Map.of(), "interrupted: " + Database.rootMessage(e));
+        runLog.finishRun(
+            runId, "applying", tableRows, Map.of(), "interrupted: " + Database.rootMessage(e));
       } catch (RuntimeException suppressed) {
         e.addSuppressed(suppressed);
       }
@@ -102,21 +122,27 @@ public final class PlanApply {
         throw e;
       }
       if (moved > 0) {
-        throw new RowsMovedException(String.format("run %d archived and deleted %,d rows (the next run --apply"
-            + " finishes it)", runId, moved), moved, e);
+        throw new RowsMovedException(
+            String.format(
+                "run %d archived and deleted %,d rows (the next run --apply" + " finishes it)",
+                runId, moved),
+            moved,
+            e);
       }
       throw e;
     }
     // The rows are moved and the run is recorded; what is left is cleanup. The server deletes the
     // plan rows (~0.4 s for 261k) while this thread drops the ids from the indexes.
-    CompletableFuture<Void> planDropped = CompletableFuture.runAsync(() -> new PlanTable(database).drop(runId));
+    CompletableFuture<Void> planDropped =
+        CompletableFuture.runAsync(() -> new PlanTable(database).drop(runId));
     RuntimeException failure = null;
     try {
       if (records != null) {
         long[] removedIds = plan.removedIdsSorted();
         records.delete(recordFilter, removedIds);
         runs.delete(removedIds);
-        // Saved here, under the generations the deletes made, while the server still drops the plan.
+        // Saved here, under the generations the deletes made, while the server still drops the
+        // plan.
         records.save(recordFilter);
         runs.save();
       }
@@ -134,8 +160,13 @@ public final class PlanApply {
       }
     }
     if (failure != null) {
-      throw new RowsMovedException(String.format("run %d archived and deleted %,d rows (recorded as applied; the"
-          + " next run brings the indexes up to date)", runId, applied.rowsMoved()), applied.rowsMoved(), failure);
+      throw new RowsMovedException(
+          String.format(
+              "run %d archived and deleted %,d rows (recorded as applied; the"
+                  + " next run brings the indexes up to date)",
+              runId, applied.rowsMoved()),
+          applied.rowsMoved(),
+          failure);
     }
     if (records != null && applied.skippedChanged() + applied.keptReferenced() > 0) {
       // The rows left in place were dropped from the indexes with the others: index them again, as
@@ -149,7 +180,8 @@ public final class PlanApply {
   }
 
   /** Per rule (method): planned rows, and what became of them. */
-  static Map<String, RunSummary.ApplyCounts> counts(DeletionPlan plan, Map<Long, PlanMover.Outcome> notMoved) {
+  static Map<String, RunSummary.ApplyCounts> counts(
+      DeletionPlan plan, Map<Long, PlanMover.Outcome> notMoved) {
     Map<String, long[]> byRule = new LinkedHashMap<>(); // planned, then one count per outcome
     int outcomes = PlanMover.Outcome.values().length;
     for (int i = 0; i < plan.size(); i++) {
@@ -158,20 +190,29 @@ public final class PlanApply {
       n[1 + notMoved.getOrDefault(plan.removedId(i), PlanMover.Outcome.MOVED).ordinal()]++;
     }
     Map<String, RunSummary.ApplyCounts> counts = new LinkedHashMap<>();
-    byRule.forEach((rule, n) -> counts.put(rule, new RunSummary.ApplyCounts(n[0],
-        n[1 + PlanMover.Outcome.MOVED.ordinal()], n[1 + PlanMover.Outcome.KEPT_CHANGED.ordinal()],
-        n[1 + PlanMover.Outcome.KEPT_REFERENCED.ordinal()], n[1 + PlanMover.Outcome.GONE.ordinal()])));
+    byRule.forEach(
+        (rule, n) ->
+            counts.put(
+                rule,
+                new RunSummary.ApplyCounts(
+                    n[0],
+                    n[1 + PlanMover.Outcome.MOVED.ordinal()],
+                    n[1 + PlanMover.Outcome.KEPT_CHANGED.ordinal()],
+                    n[1 + PlanMover.Outcome.KEPT_REFERENCED.ordinal()],
+                    n[1 + PlanMover.Outcome.GONE.ordinal()])));
     return counts;
   }
 
   /** The run log's message: the planned rows that did not move, and why; null when all moved. */
   private static String message(Map<String, RunSummary.ApplyCounts> counts) {
     long changed = counts.values().stream().mapToLong(RunSummary.ApplyCounts::keptChanged).sum();
-    long referenced = counts.values().stream().mapToLong(RunSummary.ApplyCounts::keptReferenced).sum();
+    long referenced =
+        counts.values().stream().mapToLong(RunSummary.ApplyCounts::keptReferenced).sum();
     long gone = counts.values().stream().mapToLong(RunSummary.ApplyCounts::gone).sum();
     List<String> parts = new ArrayList<>();
     if (changed > 0) {
-      parts.add(changed + " planned rows left in place: they or their kept rows changed since the plan");
+      parts.add(
+          changed + " planned rows left in place: they or their kept rows changed since the plan");
     }
     if (referenced > 0) {
       parts.add(referenced + " planned rows left in place: rows of other tables reference them");

@@ -11,12 +11,14 @@ import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.TableSpec;
 
 /**
- * The run's record index: every row's id, time, checksum and exact key, which every run brings up to
- * date with the table first (its sync numbers give the incremental window), and the counting filter of
- * its keys, kept in step with it. Not thread-safe: one instance per run.
+ * The run's record index: every row's id, time, checksum and exact key, which every run brings up
+ * to date with the table first (its sync numbers give the incremental window), and the counting
+ * filter of its keys, kept in step with it. Not thread-safe: one instance per run.
  */
 final class RecordIndex {
-  /** A sync of the index and the filter that is in step with it (null when the prefilter is off). */
+  /**
+   * A sync of the index and the filter that is in step with it (null when the prefilter is off).
+   */
   record Synced(IndexSync.Result sync, ExactKeyFilter filter) {}
 
   private final FingerprintIndex index;
@@ -27,8 +29,14 @@ final class RecordIndex {
   private final PrefilterSettings settings;
   private final java.util.function.Consumer<String> notes;
 
-  RecordIndex(FingerprintIndex index, TableSpec spec, int threads, String updatedColumn, Progress progress,
-      PrefilterSettings settings, java.util.function.Consumer<String> notes) {
+  RecordIndex(
+      FingerprintIndex index,
+      TableSpec spec,
+      int threads,
+      String updatedColumn,
+      Progress progress,
+      PrefilterSettings settings,
+      java.util.function.Consumer<String> notes) {
     this.index = index;
     this.spec = spec;
     this.threads = threads;
@@ -42,32 +50,42 @@ final class RecordIndex {
     return index;
   }
 
-  /** The filter of the index's keys at its current generation (loaded or rebuilt); null when disabled. */
+  /**
+   * The filter of the index's keys at its current generation (loaded or rebuilt); null when
+   * disabled.
+   */
   ExactKeyFilter openFilter() {
     return IndexInStep.openFilter(ExactKeyFilter.KIND, index, index, settings, notes);
   }
 
-  /** Brings the index up to date with the table, telling {@code segmentKeys} the keys of the segments it adds. */
+  /**
+   * Brings the index up to date with the table, telling {@code segmentKeys} the keys of the
+   * segments it adds.
+   */
   IndexSync.Result sync(RecordSource source, ExactSegmentIndexer.SegmentKeys segmentKeys) {
     if (updatedColumn != null) {
       source.checkUpdatedColumn(updatedColumn);
     }
     long rows = progress == Progress.NONE ? -1 : source.count();
     try (Progress.Stage stage = progress.start("index", rows)) {
-      return new IndexSync(source, index, () -> new ExactSegmentIndexer(index, spec, segmentKeys), threads)
-          .withUpdatedColumn(updatedColumn).run(stage);
+      return new IndexSync(
+              source, index, () -> new ExactSegmentIndexer(index, spec, segmentKeys), threads)
+          .withUpdatedColumn(updatedColumn)
+          .run(stage);
     }
   }
 
   /**
    * Brings the index up to date and {@code filter} with it ({@link IndexInStep#sync}), except on a
-   * first build, where the filter is made from the keys as they are indexed rather than rebuilt from
-   * the finished index.
+   * first build, where the filter is made from the keys as they are indexed rather than rebuilt
+   * from the finished index.
    */
   Synced syncWithFilter(RecordSource source, ExactKeyFilter filter) {
-    boolean firstBuild = filter != null && index.writer().getDocStats().numDocs == 0; // no reader needed
+    boolean firstBuild =
+        filter != null && index.writer().getDocStats().numDocs == 0; // no reader needed
     if (!firstBuild) {
-      return new Synced(IndexInStep.sync(index, filter, () -> sync(source, ExactSegmentIndexer.SegmentKeys.NONE)),
+      return new Synced(
+          IndexInStep.sync(index, filter, () -> sync(source, ExactSegmentIndexer.SegmentKeys.NONE)),
           filter);
     }
     ExactKeyFilter.Collector keys = new ExactKeyFilter.Collector();

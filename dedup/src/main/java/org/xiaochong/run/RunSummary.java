@@ -16,24 +16,27 @@ import org.xiaochong.pass.SampleGroup;
  * @param recordsRead rows in the source table when the run started
  * @param recordsExamined records of the window examined by the passes
  * @param removedByMethod removals per rule, planned (dry run) or moved (applied): for every known
- *     method (0 for those the run did not select), in the registry's order, then for each combined rule
- *     of the run ({@code exact+near}: exact twins of rows a later method removed, archived with that
- *     method's survivor and score; {@link org.xiaochong.archive.DeletionPlan#collapseChains})
+ *     method (0 for those the run did not select), in the registry's order, then for each combined
+ *     rule of the run ({@code exact+near}: exact twins of rows a later method removed, archived
+ *     with that method's survivor and score; {@link
+ *     org.xiaochong.archive.DeletionPlan#collapseChains})
  * @param reports the report of each method the run selected, in run order
- * @param skippedChanged planned rows the apply left in place: they or their kept rows no longer hold
- *     what made them duplicates (edited, re-dated or replaced since the index was built)
+ * @param skippedChanged planned rows the apply left in place: they or their kept rows no longer
+ *     hold what made them duplicates (edited, re-dated or replaced since the index was built)
  * @param decidedAgain planned rows the apply decided again on their rows because they or their kept
  *     rows changed since the pass decided (moved, or left in place and counted in skippedChanged)
  * @param indexChanged index documents replaced because their row was edited or re-dated
  * @param samples groups to print as examples (from the methods that show some)
  * @param window which records the passes examined, for people ("records indexed since run 7", "all
  *     records (--full)")
- * @param windowSinceRun the applied run whose watermark started the window, 0 when none (all records
- *     or a time window)
+ * @param windowSinceRun the applied run whose watermark started the window, 0 when none (all
+ *     records or a time window)
  * @param seconds seconds per stage ("index", "exact", "apply", …) in execution order
  * @param applyCounts per method, what the apply did with its planned rows; empty for a dry run
- * @param resumedRowsMoved rows moved while finishing the interrupted runs ({@code resumedRuns}) first
- * @param apart the pairs marked as not duplicates ({@code dedup_apart}) and what the run made of them
+ * @param resumedRowsMoved rows moved while finishing the interrupted runs ({@code resumedRuns})
+ *     first
+ * @param apart the pairs marked as not duplicates ({@code dedup_apart}) and what the run made of
+ *     them
  */
 public record RunSummary(
     long runId,
@@ -59,24 +62,59 @@ public record RunSummary(
     ApartStats apart) {
 
   /** A summary of a run that read no marks ({@link ApartStats#NONE}). */
-  public RunSummary(long runId, String method, boolean applied, long recordsRead, long recordsExamined,
-      long indexAdded, long indexChanged, long indexDeleted, Map<String, Long> removedByMethod,
-      Map<String, MethodReport> reports, List<Long> resumedRuns, long skippedChanged, long decidedAgain,
-      Map<String, Double> seconds, List<SampleGroup> samples, PrefilterStats prefilter, String window,
-      long windowSinceRun, Map<String, ApplyCounts> applyCounts, long resumedRowsMoved) {
-    this(runId, method, applied, recordsRead, recordsExamined, indexAdded, indexChanged, indexDeleted, removedByMethod,
-        reports, resumedRuns, skippedChanged, decidedAgain, seconds, samples, prefilter, window, windowSinceRun,
-        applyCounts, resumedRowsMoved, ApartStats.NONE);
+  public RunSummary(
+      long runId,
+      String method,
+      boolean applied,
+      long recordsRead,
+      long recordsExamined,
+      long indexAdded,
+      long indexChanged,
+      long indexDeleted,
+      Map<String, Long> removedByMethod,
+      Map<String, MethodReport> reports,
+      List<Long> resumedRuns,
+      long skippedChanged,
+      long decidedAgain,
+      Map<String, Double> seconds,
+      List<SampleGroup> samples,
+      PrefilterStats prefilter,
+      String window,
+      long windowSinceRun,
+      Map<String, ApplyCounts> applyCounts,
+      long resumedRowsMoved) {
+    this(
+        runId,
+        method,
+        applied,
+        recordsRead,
+        recordsExamined,
+        indexAdded,
+        indexChanged,
+        indexDeleted,
+        removedByMethod,
+        reports,
+        resumedRuns,
+        skippedChanged,
+        decidedAgain,
+        seconds,
+        samples,
+        prefilter,
+        window,
+        windowSinceRun,
+        applyCounts,
+        resumedRowsMoved,
+        ApartStats.NONE);
   }
 
   /**
    * The marks a run read and honoured.
    *
    * @param marks pairs of the table marked as not duplicates when the run started
-   * @param honoured distinct marked pairs a pass would otherwise have decided one for the other: both
-   *     rows stay, or each is removed for another row
-   * @param dropped removals the run left out at the end because a chain (a kept row removed by a later
-   *     method) had pointed them to a row they are marked apart from
+   * @param honoured distinct marked pairs a pass would otherwise have decided one for the other:
+   *     both rows stay, or each is removed for another row
+   * @param dropped removals the run left out at the end because a chain (a kept row removed by a
+   *     later method) had pointed them to a row they are marked apart from
    */
   public record ApartStats(long marks, long honoured, long dropped) {
     public static final ApartStats NONE = new ApartStats(0, 0, 0);
@@ -84,10 +122,11 @@ public record RunSummary(
 
   /**
    * What an apply did with one method's planned rows: each planned row was moved (archived and
-   * deleted), or left in place because it or its kept row changed since the plan, or because rows of
-   * other tables reference it, or it was gone (it or its kept row had left the table).
+   * deleted), or left in place because it or its kept row changed since the plan, or because rows
+   * of other tables reference it, or it was gone (it or its kept row had left the table).
    */
-  public record ApplyCounts(long planned, long moved, long keptChanged, long keptReferenced, long gone) {
+  public record ApplyCounts(
+      long planned, long moved, long keptChanged, long keptReferenced, long gone) {
     /** Planned rows that stayed in the table. */
     public long kept() {
       return keptChanged + keptReferenced;
@@ -106,8 +145,12 @@ public record RunSummary(
 
   /** What the apply did with the planned rows of all methods; zeros for a dry run. */
   public ApplyCounts applyTotal() {
-    return new ApplyCounts(sum(ApplyCounts::planned), sum(ApplyCounts::moved), sum(ApplyCounts::keptChanged),
-        sum(ApplyCounts::keptReferenced), sum(ApplyCounts::gone));
+    return new ApplyCounts(
+        sum(ApplyCounts::planned),
+        sum(ApplyCounts::moved),
+        sum(ApplyCounts::keptChanged),
+        sum(ApplyCounts::keptReferenced),
+        sum(ApplyCounts::gone));
   }
 
   private long sum(java.util.function.ToLongFunction<ApplyCounts> count) {
@@ -115,7 +158,8 @@ public record RunSummary(
   }
 
   /**
-   * The record key filter's work (the exact keys of the record index), and each method's own filter.
+   * The record key filter's work (the exact keys of the record index), and each method's own
+   * filter.
    *
    * @param lookups keys asked
    * @param skipped index lookups saved ("certainly alone")
@@ -124,7 +168,12 @@ public record RunSummary(
    * @param saturated counters at their maximum
    * @param byMethod the filters of the methods with one of their own, by method name
    */
-  public record PrefilterStats(long lookups, long skipped, long falsePositives, long memoryBytes, long saturated,
+  public record PrefilterStats(
+      long lookups,
+      long skipped,
+      long falsePositives,
+      long memoryBytes,
+      long saturated,
       Map<String, Map<String, Object>> byMethod) {
     /** Share of the lookups for records without a twin that the filter saved. */
     public double uniqueSkipRate() {
@@ -133,8 +182,8 @@ public record RunSummary(
   }
 
   /**
-   * Removals of {@code method} (or of a combined rule, {@code exact+near}) in this run; 0 when it did
-   * not run or is unknown.
+   * Removals of {@code method} (or of a combined rule, {@code exact+near}) in this run; 0 when it
+   * did not run or is unknown.
    */
   public long removed(String method) {
     return removedByMethod.getOrDefault(method, 0L);
@@ -156,8 +205,8 @@ public record RunSummary(
 
   /**
    * The summary as nested maps, in the shape of summary.json: one section per known method (its
-   * report's, or only {@code removed} when it did not run), and {@code removed_by_method} (per rule,
-   * the combined ones included).
+   * report's, or only {@code removed} when it did not run), and {@code removed_by_method} (per
+   * rule, the combined ones included).
    */
   public Map<String, Object> toJson() {
     Map<String, Object> json = new LinkedHashMap<>();
@@ -168,17 +217,21 @@ public record RunSummary(
     json.put("records_examined", recordsExamined);
     json.put("window", window);
     json.put("window_since_run", windowSinceRun);
-    json.put("index", Map.of("added", indexAdded, "changed", indexChanged, "deleted", indexDeleted));
-    removedByMethod.forEach((name, removed) -> {
-      if (org.xiaochong.archive.DeletionPlan.Rule.of(name).isCombined()) {
-        return; // a combined rule is no method
-      }
-      Map<String, Object> section = new LinkedHashMap<>(reports.getOrDefault(name, MethodReport.notRun()).json(removed));
-      if (applied && reports.containsKey(name)) {
-        section.put("apply", applyCounts.getOrDefault(name, new ApplyCounts(0, 0, 0, 0, 0)).json());
-      }
-      json.put(name, section);
-    });
+    json.put(
+        "index", Map.of("added", indexAdded, "changed", indexChanged, "deleted", indexDeleted));
+    removedByMethod.forEach(
+        (name, removed) -> {
+          if (org.xiaochong.archive.DeletionPlan.Rule.of(name).isCombined()) {
+            return; // a combined rule is no method
+          }
+          Map<String, Object> section =
+              new LinkedHashMap<>(reports.getOrDefault(name, MethodReport.notRun()).json(removed));
+          if (applied && reports.containsKey(name)) {
+            section.put(
+                "apply", applyCounts.getOrDefault(name, new ApplyCounts(0, 0, 0, 0, 0)).json());
+          }
+          json.put(name, section);
+        });
     json.put("removed_by_method", removedByMethod);
     if (prefilter != null) {
       Map<String, Object> p = new LinkedHashMap<>();

@@ -18,10 +18,11 @@ import org.xiaochong.source.Database;
 import org.xiaochong.source.TableSpec;
 
 /**
- * One command at a time per table: a MySQL/MariaDB named lock ({@code GET_LOCK}) keyed by schema and
- * table, taken before a {@code run}, {@code restore} or {@code index} reads anything and held on its
- * own connection until {@link #close()}. The server releases a named lock when its session ends, so a
- * process killed with {@code kill -9} leaves no stale lock: its connection closes with it.
+ * One command at a time per table: a MySQL/MariaDB named lock ({@code GET_LOCK}) keyed by schema
+ * and table, taken before a {@code run}, {@code restore} or {@code index} reads anything and held
+ * on its own connection until {@link #close()}. The server releases a named lock when its session
+ * ends, so a process killed with {@code kill -9} leaves no stale lock: its connection closes with
+ * it.
  *
  * <p>Why a server lock and not a lock file: two runs on one table may use different index folders
  * (or machines); the table is what they share. Why not a lock row: a dry run may use a read-only
@@ -42,6 +43,7 @@ import org.xiaochong.source.TableSpec;
 public final class TableLock implements AutoCloseable {
   /** The lock's own session: a named lock lives as long as the session that took it. */
   private final Handle handle;
+
   private final LockDao locks;
   private final String name;
 
@@ -67,20 +69,28 @@ public final class TableLock implements AutoCloseable {
       locks.keepSessionOpen();
       String schema = locks.schema();
       if (schema == null) {
-        throw new BadInputException("db.url names no database: add it to the URL, e.g. jdbc:mysql://host:3306/crawl");
+        throw new BadInputException(
+            "db.url names no database: add it to the URL, e.g. jdbc:mysql://host:3306/crawl");
       }
       String name = lockName(schema, spec.table());
       Integer got = locks.tryLock(name);
       if (got == null || got != 1) {
-        throw new BadInputException("table " + schema + "." + spec.table() + " is locked by another dedup command ("
-            + holder(locks, name) + "): one run, restore or index at a time per table; try again when it has finished");
+        throw new BadInputException(
+            "table "
+                + schema
+                + "."
+                + spec.table()
+                + " is locked by another dedup command ("
+                + holder(locks, name)
+                + "): one run, restore or index at a time per table; try again when it has finished");
       }
       TableLock held = new TableLock(handle, name);
       held.describe(command);
       return held;
     } catch (JdbiException e) {
       closeQuietly(handle);
-      throw new IllegalStateException("cannot take the lock of table " + spec.table() + ": " + Database.rootMessage(e), e);
+      throw new IllegalStateException(
+          "cannot take the lock of table " + spec.table() + ": " + Database.rootMessage(e), e);
     } catch (RuntimeException e) {
       closeQuietly(handle);
       throw e;
@@ -93,15 +103,20 @@ public final class TableLock implements AutoCloseable {
    */
   static String lockName(String schema, String table) {
     String plain = "xiaochong." + schema + "." + table;
-    return plain.length() <= 64 ? plain
-        : "xiaochong." + DigestUtils.md5Hex((schema + "." + table).getBytes(StandardCharsets.UTF_8));
+    return plain.length() <= 64
+        ? plain
+        : "xiaochong."
+            + DigestUtils.md5Hex((schema + "." + table).getBytes(StandardCharsets.UTF_8));
   }
 
   /** Records who holds the lock, where the user may write; silently skipped where not. */
   private void describe(String command) {
     try {
       locks.createHolderTable();
-      locks.describeHolder(name, hostName(), ProcessHandle.current().pid(),
+      locks.describeHolder(
+          name,
+          hostName(),
+          ProcessHandle.current().pid(),
           command.length() > 64 ? command.substring(0, 64) : command,
           LocalDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MILLIS));
     } catch (JdbiException e) {
@@ -113,8 +128,15 @@ public final class TableLock implements AutoCloseable {
   record Holder(String host, long pid, String command, LocalDateTime startedAt) {
     @Override
     public String toString() {
-      return "'" + command + "' on host " + host + ", pid " + pid + ", started "
-          + startedAt.toString().replace('T', ' ') + " UTC";
+      return "'"
+          + command
+          + "' on host "
+          + host
+          + ", pid "
+          + pid
+          + ", started "
+          + startedAt.toString().replace('T', ' ')
+          + " UTC";
     }
   }
 
@@ -122,12 +144,17 @@ public final class TableLock implements AutoCloseable {
   public static final class HolderMapper implements RowMapper<Holder> {
     @Override
     public Holder map(ResultSet rs, StatementContext ctx) throws SQLException {
-      return new Holder(rs.getString("host"), rs.getLong("pid"), rs.getString("command"),
+      return new Holder(
+          rs.getString("host"),
+          rs.getLong("pid"),
+          rs.getString("command"),
           rs.getObject("started_at", LocalDateTime.class));
     }
   }
 
-  /** Who holds the lock {@code name}, in words, for the message of the command that found it taken. */
+  /**
+   * Who holds the lock {@code name}, in words, for the message of the command that found it taken.
+   */
   private static String holder(LockDao locks, String name) {
     Long holderId = locks.holderConnection(name);
     if (holderId == null) {
@@ -141,7 +168,9 @@ public final class TableLock implements AutoCloseable {
     } catch (JdbiException e) {
       // no dedup_lock table, or no right to read it
     }
-    return locks.clientHost(holderId).map(host -> "server connection " + holderId + " from " + host)
+    return locks
+        .clientHost(holderId)
+        .map(host -> "server connection " + holderId + " from " + host)
         .orElse("server connection " + holderId);
   }
 
@@ -154,8 +183,9 @@ public final class TableLock implements AutoCloseable {
   }
 
   /**
-   * Throws an {@link IllegalStateException} saying so when this session no longer holds the lock (the
-   * session ended, or the lock was released under it): {@code IS_USED_LOCK} must name this session.
+   * Throws an {@link IllegalStateException} saying so when this session no longer holds the lock
+   * (the session ended, or the lock was released under it): {@code IS_USED_LOCK} must name this
+   * session.
    */
   public synchronized void requireHeld() {
     String reason;
@@ -168,9 +198,13 @@ public final class TableLock implements AutoCloseable {
       reason = "its server session ended: " + Database.rootMessage(e);
     }
     // No cause attached: the command line shows the innermost message, which is this one.
-    throw new IllegalStateException("the lock of table " + name.substring("xiaochong.".length()) + " was lost ("
-        + reason + "); stopped so that no second command works beside this one. What was done stands: run the"
-        + " command again to finish it");
+    throw new IllegalStateException(
+        "the lock of table "
+            + name.substring("xiaochong.".length())
+            + " was lost ("
+            + reason
+            + "); stopped so that no second command works beside this one. What was done stands: run the"
+            + " command again to finish it");
   }
 
   /** Releases the lock (closing its session would release it too). */

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.xiaochong.cli.ExitCodes;
-import org.xiaochong.simhash.Simhash64.Features;
 import org.xiaochong.simhash.Simhash64;
+import org.xiaochong.simhash.Simhash64.Features;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,7 +38,10 @@ public final class SimilarityCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Parameters(arity = "0..2", paramLabel = "TEXT", description = "The two texts (or two files with --files).")
+  @Parameters(
+      arity = "0..2",
+      paramLabel = "TEXT",
+      description = "The two texts (or two files with --files).")
   List<String> texts;
 
   @Option(names = "--files", description = "TEXT_A and TEXT_B name UTF-8 files.")
@@ -49,7 +52,8 @@ public final class SimilarityCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     if (texts == null || texts.size() != 2) {
-      err.println("similarity: need two texts (or --files A B), got " + (texts == null ? 0 : texts.size()));
+      err.println(
+          "similarity: need two texts (or --files A B), got " + (texts == null ? 0 : texts.size()));
       return ExitCodes.USAGE;
     }
     String a;
@@ -68,8 +72,14 @@ public final class SimilarityCommand implements Callable<Integer> {
       try (Simhash64 simhash = Simhash64.withTf(features)) {
         long fa = simhash.fingerprint(a);
         long fb = simhash.fingerprint(b);
-        out.printf(Locale.ROOT, "%-12s likeness %.4f  distance %2d  %016x %016x%n",
-            name(features), Simhash64.likeness(fa, fb), Simhash64.distance(fa, fb), fa, fb);
+        out.printf(
+            Locale.ROOT,
+            "%-12s likeness %.4f  distance %2d  %016x %016x%n",
+            name(features),
+            Simhash64.likeness(fa, fb),
+            Simhash64.distance(fa, fb),
+            fa,
+            fb);
       }
     }
     out.flush();

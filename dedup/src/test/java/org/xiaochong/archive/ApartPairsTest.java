@@ -40,8 +40,12 @@ class ApartPairsTest {
 
   @Test
   void of_oddCountOrSameId_refused() {
-    assertThatThrownBy(() -> ApartPairs.of(1, 2, 3)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("3");
-    assertThatThrownBy(() -> ApartPairs.of(7, 7)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("7");
+    assertThatThrownBy(() -> ApartPairs.of(1, 2, 3))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("3");
+    assertThatThrownBy(() -> ApartPairs.of(7, 7))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("7");
   }
 
   /** Against a HashSet of the same random pairs (seed logged in the message). */
@@ -66,7 +70,8 @@ class ApartPairsTest {
     assertThat(pairs.size()).as("seed %d", seed).isEqualTo(reference.size());
     for (long a = -51; a <= 51; a++) {
       for (long b = -51; b <= 51; b++) {
-        assertThat(pairs.contains(a, b)).as("seed %d, %d %d", seed, a, b)
+        assertThat(pairs.contains(a, b))
+            .as("seed %d, %d %d", seed, a, b)
             .isEqualTo(reference.contains(Math.min(a, b) + ":" + Math.max(a, b)));
       }
     }
@@ -93,7 +98,9 @@ class ApartPairsTest {
     byte[] bytes = Files.readAllBytes(file);
     Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length - 8));
 
-    assertThatThrownBy(() -> ApartPairs.load(file)).hasMessageContaining(file.toString())
-        .hasRootCauseMessage("not a marks file of version 1: magic 58434150, version 1, 2 pairs in 36 bytes");
+    assertThatThrownBy(() -> ApartPairs.load(file))
+        .hasMessageContaining(file.toString())
+        .hasRootCauseMessage(
+            "not a marks file of version 1: magic 58434150, version 1, 2 pairs in 36 bytes");
   }
 }

@@ -21,18 +21,23 @@ class ApplySettingsTest {
   void backoffMillis_doublesFromOneSecond_withJitter_cappedAtAMinute() {
     for (int attempt = 1; attempt <= 30; attempt++) {
       long ceiling = Math.min(60_000, 1_000L << Math.min(attempt - 1, 20));
-      assertThat(ApplySettings.backoffMillis(attempt)).as("after try %d", attempt)
+      assertThat(ApplySettings.backoffMillis(attempt))
+          .as("after try %d", attempt)
           .isBetween(ceiling / 2, ceiling);
     }
   }
 
   @Test
   void settings_outOfRange_areRefusedNamingTheKey() {
-    assertThatThrownBy(() -> new ApplySettings(0, 32L << 20, 5, 8, 0)).hasMessageContaining("apply.batch-rows");
-    assertThatThrownBy(() -> new ApplySettings(10, 100, 5, 8, 0)).hasMessageContaining("apply.batch-bytes");
+    assertThatThrownBy(() -> new ApplySettings(0, 32L << 20, 5, 8, 0))
+        .hasMessageContaining("apply.batch-rows");
+    assertThatThrownBy(() -> new ApplySettings(10, 100, 5, 8, 0))
+        .hasMessageContaining("apply.batch-bytes");
     assertThatThrownBy(() -> new ApplySettings(10, 32L << 20, 0, 8, 0))
         .hasMessageContaining("apply.lock-wait-seconds");
-    assertThatThrownBy(() -> new ApplySettings(10, 32L << 20, 5, 0, 0)).hasMessageContaining("apply.attempts");
-    assertThatThrownBy(() -> new ApplySettings(10, 32L << 20, 5, 8, -1)).hasMessageContaining("apply.pause-ms");
+    assertThatThrownBy(() -> new ApplySettings(10, 32L << 20, 5, 0, 0))
+        .hasMessageContaining("apply.attempts");
+    assertThatThrownBy(() -> new ApplySettings(10, 32L << 20, 5, 8, -1))
+        .hasMessageContaining("apply.pause-ms");
   }
 }

@@ -14,7 +14,13 @@ class DeletionPlanTest {
   void dropApart_chainCollapsedOntoAMarkedRow_thatRemovalDropped_othersKeepTheirStates() {
     DeletionPlan plan = new DeletionPlan();
     plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, TWIN, KEPT_BY_EXACT); // 1 is 2's exact twin
-    plan.add(2, 3, DeletionPlan.Rule.of("near"), 0.8, KEPT_BY_EXACT, NEAR_SURVIVOR); // the near pass removes 2 for 3
+    plan.add(
+        2,
+        3,
+        DeletionPlan.Rule.of("near"),
+        0.8,
+        KEPT_BY_EXACT,
+        NEAR_SURVIVOR); // the near pass removes 2 for 3
     plan.add(4, 3, DeletionPlan.Rule.of("near"), 0.7);
     plan.collapseChains(); // 1 -> 3, but 1 and 3 are marked apart
     ApartPairs apart = ApartPairs.of(3, 1);
@@ -35,18 +41,26 @@ class DeletionPlanTest {
   void collapseChains_exactTwinOfANearRemovedRecord_pointsToTheSurvivorWithBothRowsStates() {
     DeletionPlan plan = new DeletionPlan();
     plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, TWIN, KEPT_BY_EXACT); // 1 is 2's exact twin
-    plan.add(2, 3, DeletionPlan.Rule.of("near"), 0.8, KEPT_BY_EXACT, NEAR_SURVIVOR); // the near pass removes 2
+    plan.add(
+        2,
+        3,
+        DeletionPlan.Rule.of("near"),
+        0.8,
+        KEPT_BY_EXACT,
+        NEAR_SURVIVOR); // the near pass removes 2
 
     assertThat(plan.collapseChains()).isEqualTo(1);
 
     assertThat(plan.keptId(0)).isEqualTo(3);
-    // Row 1 went because the near pass removed its twin: the rule says both, the score is the near one's.
+    // Row 1 went because the near pass removed its twin: the rule says both, the score is the near
+    // one's.
     assertThat(plan.rule(0)).isSameAs(DeletionPlan.Rule.of("exact+near"));
     assertThat(plan.score(0)).isEqualTo(0.8f);
     assertThat(plan.rules()).containsExactly("exact+near", "near");
     assertThat(plan.count(DeletionPlan.Rule.EXACT)).isZero();
     assertThat(plan.removedState(0)).isEqualTo(TWIN);
-    // The survivor's state as the near removal recorded it: the apply moves the row without deciding
+    // The survivor's state as the near removal recorded it: the apply moves the row without
+    // deciding
     // again while neither row 1 nor row 3 changed.
     assertThat(plan.keptState(0)).isEqualTo(NEAR_SURVIVOR);
     assertThat(plan.keptState(0).matches(300, 33)).isTrue();
@@ -62,10 +76,13 @@ class DeletionPlanTest {
     assertThat(exactNear.methods()).containsExactly("exact", "near");
     // A later method removing the near survivor too: the row still went first as an exact copy.
     assertThat(exactNear.then(DeletionPlan.Rule.of("simhash")).label).isEqualTo("exact+simhash");
-    assertThat(DeletionPlan.Rule.of("near").then(DeletionPlan.Rule.of("near"))).isSameAs(DeletionPlan.Rule.of("near"));
+    assertThat(DeletionPlan.Rule.of("near").then(DeletionPlan.Rule.of("near")))
+        .isSameAs(DeletionPlan.Rule.of("near"));
     assertThat(exactNear.then(DeletionPlan.Rule.of("near"))).isSameAs(exactNear);
-    assertThatThrownBy(() -> DeletionPlan.Rule.of("exact+near+x")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> DeletionPlan.Rule.of("abcdefghi+abcdefgh")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> DeletionPlan.Rule.of("exact+near+x"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> DeletionPlan.Rule.of("abcdefghi+abcdefgh"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -82,13 +99,21 @@ class DeletionPlanTest {
   void collapseChains_unknownSurvivorState_staysUnknown_andACycleIsRefused() {
     DeletionPlan plan = new DeletionPlan();
     plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, TWIN, KEPT_BY_EXACT);
-    plan.add(2, 3, DeletionPlan.Rule.of("near"), 0.8, DeletionPlan.RowState.UNKNOWN, DeletionPlan.RowState.UNKNOWN);
+    plan.add(
+        2,
+        3,
+        DeletionPlan.Rule.of("near"),
+        0.8,
+        DeletionPlan.RowState.UNKNOWN,
+        DeletionPlan.RowState.UNKNOWN);
     plan.collapseChains();
     assertThat(plan.keptState(0).matches(300, 33)).isFalse();
 
     DeletionPlan cycle = new DeletionPlan();
     cycle.add(1, 2, DeletionPlan.Rule.of("near"), 0.8, TWIN, KEPT_BY_EXACT);
     cycle.add(2, 1, DeletionPlan.Rule.of("near"), 0.8, KEPT_BY_EXACT, TWIN);
-    assertThatThrownBy(cycle::collapseChains).isInstanceOf(IllegalStateException.class).hasMessageContaining("cycle");
+    assertThatThrownBy(cycle::collapseChains)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("cycle");
   }
 }

@@ -13,8 +13,8 @@ import org.xiaochong.source.TableSpec;
 
 class RecordJsonTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final TableSpec TABLE = new TableSpec("posts", "id", "reg_time", List.of("title"), List.of(),
-      List.of("title"));
+  private static final TableSpec TABLE =
+      new TableSpec("posts", "id", "reg_time", List.of("title"), List.of(), List.of("title"));
   private static final long NOW = 1_700_000_000_000L;
 
   private static Deduplicator.Record parse(String json, boolean idRequired) throws Exception {
@@ -23,11 +23,14 @@ class RecordJsonTest {
 
   @Test
   void parse_theTimeColumn_isItsTimeNullIsTheOldestAndMissingIsNow() throws Exception {
-    assertThat(parse("{\"id\": 7, \"title\": \"苹果\", \"reg_time\": \"2024-05-01 08:30:00\"}", true).time())
+    assertThat(
+            parse("{\"id\": 7, \"title\": \"苹果\", \"reg_time\": \"2024-05-01 08:30:00\"}", true)
+                .time())
         .isEqualTo(RecordSource.toMillis(LocalDateTime.of(2024, 5, 1, 8, 30)));
     assertThat(parse("{\"id\": 7, \"reg_time\": \"2024-05-01\"}", true).time())
         .isEqualTo(RecordSource.toMillis(LocalDateTime.of(2024, 5, 1, 0, 0)));
-    assertThat(parse("{\"id\": 7, \"reg_time\": null}", true).time()).isEqualTo(SourceRecord.NULL_TIME);
+    assertThat(parse("{\"id\": 7, \"reg_time\": null}", true).time())
+        .isEqualTo(SourceRecord.NULL_TIME);
     assertThat(parse("{\"id\": 7}", true).time()).isEqualTo(NOW);
   }
 
@@ -40,11 +43,16 @@ class RecordJsonTest {
 
   @Test
   void parse_badInput_namesTheProblem() {
-    assertThatThrownBy(() -> parse("{\"title\": \"苹果\"}", true)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> parse("{\"title\": \"苹果\"}", true))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("the record has no id column 'id'");
-    assertThatThrownBy(() -> parse("{\"id\": 5.7}", false)).hasMessageContaining("integer JSON number");
-    assertThatThrownBy(() -> parse("{\"id\": \"5\"}", false)).hasMessageContaining("integer JSON number");
-    assertThatThrownBy(() -> parse("[1, 2]", false)).hasMessageContaining("JSON object").hasMessageContaining("array");
+    assertThatThrownBy(() -> parse("{\"id\": 5.7}", false))
+        .hasMessageContaining("integer JSON number");
+    assertThatThrownBy(() -> parse("{\"id\": \"5\"}", false))
+        .hasMessageContaining("integer JSON number");
+    assertThatThrownBy(() -> parse("[1, 2]", false))
+        .hasMessageContaining("JSON object")
+        .hasMessageContaining("array");
     assertThatThrownBy(() -> parse("{\"id\": 1, \"reg_time\": \"yesterday\"}", false))
         .hasMessageContaining("reg_time 'yesterday' is not a time");
   }

@@ -12,7 +12,8 @@ class ApartCommandTest {
   private final StringWriter err = new StringWriter();
 
   private int execute(String... args) {
-    return DedupCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+    return DedupCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
+        .execute(args);
   }
 
   @Test

@@ -23,11 +23,13 @@ import picocli.CommandLine;
 class CheckCommandTest {
   @TempDir Path dir;
 
-  private int execute(Path config, String stdin, StringWriter out, StringWriter err, String... args) {
+  private int execute(
+      Path config, String stdin, StringWriter out, StringWriter err, String... args) {
     return execute(config, stdin.getBytes(StandardCharsets.UTF_8), out, err, args);
   }
 
-  private int execute(Path config, byte[] stdin, StringWriter out, StringWriter err, String... args) {
+  private int execute(
+      Path config, byte[] stdin, StringWriter out, StringWriter err, String... args) {
     CommandLine cli = new CommandLine(new CheckCommand(new ByteArrayInputStream(stdin)));
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
@@ -37,9 +39,14 @@ class CheckCommandTest {
   }
 
   private static String post(long id, String phone, String time) {
-    return "{\"id\":" + id + ",\"title\":\"供应山东烟台红富士苹果\",\"category\":\"供应\",\"product\":\"红富士苹果\","
-        + "\"region\":\"山东烟台\",\"price\":\"2.50元/斤\",\"contact\":\"王先生\",\"phone\":\"" + phone
-        + "\",\"content\":\"本人有红富士苹果约3000斤，价格2.50元/斤。\",\"reg_time\":\"" + time + "\"}";
+    return "{\"id\":"
+        + id
+        + ",\"title\":\"供应山东烟台红富士苹果\",\"category\":\"供应\",\"product\":\"红富士苹果\","
+        + "\"region\":\"山东烟台\",\"price\":\"2.50元/斤\",\"contact\":\"王先生\",\"phone\":\""
+        + phone
+        + "\",\"content\":\"本人有红富士苹果约3000斤，价格2.50元/斤。\",\"reg_time\":\""
+        + time
+        + "\"}";
   }
 
   @Test
@@ -49,16 +56,38 @@ class CheckCommandTest {
     TableSpec spec = TableSpec.sample();
     ExactDocumentMaker maker = new ExactDocumentMaker(spec);
     DedupConfig dedupConfig = DedupConfig.load(config, java.util.Map.of());
-    try (FingerprintIndex index = FingerprintIndex.open(dedupConfig.indexDir(), dedupConfig.fieldsDigest(), false)) {
-      // Record 10 is in the index already (as if `dedup index` had run): same post as the input's first line.
-      index.addDocument(maker.make(new SourceRecord(10, 1000, new String[] {"供应山东烟台红富士苹果", "供应", "红富士苹果",
-          "山东烟台", "2.50元/斤", "王先生", "13800138000", "本人有红富士苹果约3000斤，价格2.50元/斤。", null, null, null})));
+    try (FingerprintIndex index =
+        FingerprintIndex.open(dedupConfig.indexDir(), dedupConfig.fieldsDigest(), false)) {
+      // Record 10 is in the index already (as if `dedup index` had run): same post as the input's
+      // first line.
+      index.addDocument(
+          maker.make(
+              new SourceRecord(
+                  10,
+                  1000,
+                  new String[] {
+                    "供应山东烟台红富士苹果",
+                    "供应",
+                    "红富士苹果",
+                    "山东烟台",
+                    "2.50元/斤",
+                    "王先生",
+                    "13800138000",
+                    "本人有红富士苹果约3000斤，价格2.50元/斤。",
+                    null,
+                    null,
+                    null
+                  })));
       index.commit();
     }
-    String input = post(11, "+86 138-0013-8000", "2025-01-01 08:00:00") + "\n"
-        + post(12, "13900001111", "2025-01-02 08:00:00") + "\n"
-        + post(13, "139 0000 1111", "2025-01-03 08:00:00") + "\n"
-        + "{broken\n";
+    String input =
+        post(11, "+86 138-0013-8000", "2025-01-01 08:00:00")
+            + "\n"
+            + post(12, "13900001111", "2025-01-02 08:00:00")
+            + "\n"
+            + post(13, "139 0000 1111", "2025-01-03 08:00:00")
+            + "\n"
+            + "{broken\n";
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code = execute(config, input, out, err);
@@ -77,21 +106,33 @@ class CheckCommandTest {
     assertThat(verdicts.get(3).get("error").asText()).startsWith("invalid JSON");
 
     StringWriter out2 = new StringWriter();
-    int code2 = execute(config, post(12, "13900001111", "2025-01-02 08:00:00") + "\n"
-        + post(13, "139 0000 1111", "2025-01-03 08:00:00") + "\n", out2, new StringWriter(), "--add");
+    int code2 =
+        execute(
+            config,
+            post(12, "13900001111", "2025-01-02 08:00:00")
+                + "\n"
+                + post(13, "139 0000 1111", "2025-01-03 08:00:00")
+                + "\n",
+            out2,
+            new StringWriter(),
+            "--add");
     assertThat(code2).isZero();
     String[] lines = out2.toString().split("\n");
     assertThat(new ObjectMapper().readTree(lines[0]).get("verdict").asText()).isEqualTo("new");
     assertThat(new ObjectMapper().readTree(lines[1]).get("verdict").asText()).isEqualTo("exact");
     assertThat(new ObjectMapper().readTree(lines[1]).get("kept_id").asLong()).isEqualTo(12);
-    // 13 is newer than its twin 12: the keep policy keeps it, so it supersedes 12 and joins the index.
+    // 13 is newer than its twin 12: the keep policy keeps it, so it supersedes 12 and joins the
+    // index.
     assertThat(new ObjectMapper().readTree(lines[1]).get("keep").asText()).isEqualTo("new");
-    assertThat(new ObjectMapper().readTree(lines[1]).get("supersedes").toString()).isEqualTo("[12]");
+    assertThat(new ObjectMapper().readTree(lines[1]).get("supersedes").toString())
+        .isEqualTo("[12]");
     assertThat(new ObjectMapper().readTree(lines[1]).get("added").asBoolean()).isTrue();
 
-    // The added records are in the index for the next process too; the latest of the two is the twin.
+    // The added records are in the index for the next process too; the latest of the two is the
+    // twin.
     StringWriter out3 = new StringWriter();
-    execute(config, post(14, "13900001111", "2025-01-01 08:00:00") + "\n", out3, new StringWriter());
+    execute(
+        config, post(14, "13900001111", "2025-01-01 08:00:00") + "\n", out3, new StringWriter());
     JsonNode older = new ObjectMapper().readTree(out3.toString().strip());
     assertThat(older.get("kept_id").asLong()).isEqualTo(13);
     // 14 is older than 13: the existing record is the one to keep, and 14 supersedes nothing.
@@ -104,7 +145,8 @@ class CheckCommandTest {
     Path config = dir.resolve("empty.properties");
     Files.writeString(config, "index.dir=" + dir.resolve("empty-index") + "\n");
     DedupConfig dedupConfig = DedupConfig.load(config, java.util.Map.of());
-    try (FingerprintIndex index = FingerprintIndex.open(dedupConfig.indexDir(), dedupConfig.fieldsDigest(), false)) {
+    try (FingerprintIndex index =
+        FingerprintIndex.open(dedupConfig.indexDir(), dedupConfig.fieldsDigest(), false)) {
       index.commit();
     }
     return config;
@@ -121,9 +163,10 @@ class CheckCommandTest {
   @Test
   void check_idNotAnInteger_isAnErrorVerdict() throws Exception {
     Path config = emptyIndexConfig();
-    String input = "{\"id\":5.7,\"title\":\"a\"}\n{\"id\":1e3,\"title\":\"a\"}\n{\"id\":\"abc\",\"title\":\"a\"}\n"
-        + "{\"id\":true,\"title\":\"a\"}\n{\"id\":5.0,\"title\":\"a\"}\n{\"id\":99999999999999999999,\"title\":\"a\"}\n"
-        + "{\"id\":7,\"title\":\"a\"}\n";
+    String input =
+        "{\"id\":5.7,\"title\":\"a\"}\n{\"id\":1e3,\"title\":\"a\"}\n{\"id\":\"abc\",\"title\":\"a\"}\n"
+            + "{\"id\":true,\"title\":\"a\"}\n{\"id\":5.0,\"title\":\"a\"}\n{\"id\":99999999999999999999,\"title\":\"a\"}\n"
+            + "{\"id\":7,\"title\":\"a\"}\n";
     StringWriter out = new StringWriter();
 
     int code = execute(config, input, out, new StringWriter());
@@ -133,7 +176,10 @@ class CheckCommandTest {
     assertThat(verdicts).hasSize(7);
     for (JsonNode verdict : verdicts.subList(0, 6)) {
       assertThat(verdict.get("verdict").asText()).as(verdict.toString()).isEqualTo("error");
-      assertThat(verdict.get("error").asText()).as(verdict.toString()).contains("id", "integer").doesNotContain("\n");
+      assertThat(verdict.get("error").asText())
+          .as(verdict.toString())
+          .contains("id", "integer")
+          .doesNotContain("\n");
     }
     assertThat(verdicts.get(0).get("error").asText()).contains("5.7");
     assertThat(verdicts.get(6).get("verdict").asText()).isEqualTo("new");
@@ -143,44 +189,61 @@ class CheckCommandTest {
   @Test
   void check_lineOverTheLimit_isAnErrorAndTheNextLineIsChecked() throws Exception {
     Path config = emptyIndexConfig();
-    String input = post(1, "13800138000", "2025-01-01 08:00:00") + "\n"
-        + "{\"id\":2,\"title\":\"" + "长".repeat(400) + "\"}\n" // 1,200 bytes of UTF-8
-        + post(3, "13900001111", "2025-01-02 08:00:00") + "\r\n"
-        + "{\"id\":4,\"content\":\"" + "x".repeat(5000) + "\"\n" // the limit also ends a line with no closing brace
-        + post(5, "13700001111", "2025-01-03 08:00:00");
+    String input =
+        post(1, "13800138000", "2025-01-01 08:00:00")
+            + "\n"
+            + "{\"id\":2,\"title\":\""
+            + "长".repeat(400)
+            + "\"}\n" // 1,200 bytes of UTF-8
+            + post(3, "13900001111", "2025-01-02 08:00:00")
+            + "\r\n"
+            + "{\"id\":4,\"content\":\""
+            + "x".repeat(5000)
+            + "\"\n" // the limit also ends a line with no closing brace
+            + post(5, "13700001111", "2025-01-03 08:00:00");
     StringWriter out = new StringWriter();
 
     int code = execute(config, input, out, new StringWriter(), "--max-line-bytes", "1000");
 
     List<JsonNode> verdicts = verdicts(out);
     assertThat(code).isEqualTo(3);
-    assertThat(verdicts).extracting(v -> v.get("verdict").asText()).containsExactly("new", "error", "new", "error", "new");
+    assertThat(verdicts)
+        .extracting(v -> v.get("verdict").asText())
+        .containsExactly("new", "error", "new", "error", "new");
     assertThat(verdicts.get(1).get("line").asLong()).isEqualTo(2);
-    assertThat(verdicts.get(1).get("error").asText()).contains("line 2", "longer than 1000 bytes", "--max-line-bytes");
+    assertThat(verdicts.get(1).get("error").asText())
+        .contains("line 2", "longer than 1000 bytes", "--max-line-bytes");
     assertThat(verdicts.get(3).get("line").asLong()).isEqualTo(4);
-    assertThat(verdicts).extracting(v -> v.path("id").isIntegralNumber() ? v.get("id").asLong() : null)
+    assertThat(verdicts)
+        .extracting(v -> v.path("id").isIntegralNumber() ? v.get("id").asLong() : null)
         .containsExactly(1L, null, 3L, null, 5L);
   }
 
   @Test
-  void check_lineNotValidUtf8_isAnsweredWithAnErrorNamingItAndTheNextLinesAreChecked() throws Exception {
+  void check_lineNotValidUtf8_isAnsweredWithAnErrorNamingItAndTheNextLinesAreChecked()
+      throws Exception {
     Path config = dir.resolve("c.properties");
     Files.writeString(config, "index.dir=" + dir.resolve("index") + "\n");
     DedupConfig dedupConfig = DedupConfig.load(config, java.util.Map.of());
-    try (FingerprintIndex index = FingerprintIndex.open(dedupConfig.indexDir(), dedupConfig.fieldsDigest(), false)) {
+    try (FingerprintIndex index =
+        FingerprintIndex.open(dedupConfig.indexDir(), dedupConfig.fieldsDigest(), false)) {
       index.commit();
     }
     java.io.ByteArrayOutputStream input = new java.io.ByteArrayOutputStream();
-    input.writeBytes((post(11, "13800138000", "2025-01-01 08:00:00") + "\n").getBytes(StandardCharsets.UTF_8));
+    input.writeBytes(
+        (post(11, "13800138000", "2025-01-01 08:00:00") + "\n").getBytes(StandardCharsets.UTF_8));
     // A GBK-encoded title: not UTF-8. Decoded leniently it would be checked as another post.
-    byte[] gbk = post(12, "13900001111", "2025-01-02 08:00:00").replace("供应山东烟台红富士苹果", "@@")
-        .getBytes(StandardCharsets.UTF_8);
+    byte[] gbk =
+        post(12, "13900001111", "2025-01-02 08:00:00")
+            .replace("供应山东烟台红富士苹果", "@@")
+            .getBytes(StandardCharsets.UTF_8);
     String withGbk = new String(gbk, StandardCharsets.UTF_8);
     int at = withGbk.indexOf("@@");
     input.writeBytes(withGbk.substring(0, at).getBytes(StandardCharsets.UTF_8));
     input.writeBytes("供应苹果".getBytes(java.nio.charset.Charset.forName("GBK")));
     input.writeBytes((withGbk.substring(at + 2) + "\n").getBytes(StandardCharsets.UTF_8));
-    input.writeBytes((post(13, "13700001111", "2025-01-03 08:00:00") + "\n").getBytes(StandardCharsets.UTF_8));
+    input.writeBytes(
+        (post(13, "13700001111", "2025-01-03 08:00:00") + "\n").getBytes(StandardCharsets.UTF_8));
     StringWriter out = new StringWriter();
 
     int code = execute(config, input.toByteArray(), out, new StringWriter());

@@ -26,9 +26,11 @@ class DedupConfigTest {
     }
     // Methods found on the class path (tests' own) document their keys elsewhere.
     java.util.Set<String> pluginKeys = new java.util.HashSet<>();
-    FingerprintMethods.known().stream().filter(m -> !FingerprintMethods.isBuiltIn(m))
+    FingerprintMethods.known().stream()
+        .filter(m -> !FingerprintMethods.isBuiltIn(m))
         .forEach(m -> pluginKeys.addAll(m.settingDefaults().keySet()));
-    java.util.List<String> builtInKeys = DedupConfig.knownKeys().stream().filter(k -> !pluginKeys.contains(k)).toList();
+    java.util.List<String> builtInKeys =
+        DedupConfig.knownKeys().stream().filter(k -> !pluginKeys.contains(k)).toList();
     assertThat(documented.stringPropertyNames()).containsExactlyInAnyOrderElementsOf(builtInKeys);
     for (String key : builtInKeys) {
       assertThat(documented.getProperty(key)).as(key).isEqualTo(DedupConfig.DEFAULTS.get(key));
@@ -51,12 +53,14 @@ class DedupConfigTest {
   void fromProperties_aMethodsOwnKeys_areKnownCheckedAndHandedToTheMethods() {
     Properties props = new Properties();
     props.setProperty("simhash.max-distance", "2");
-    assertThat(DedupConfig.fromProperties(props, Map.of()).methodSettings()).containsEntry("simhash.max-distance", "2")
+    assertThat(DedupConfig.fromProperties(props, Map.of()).methodSettings())
+        .containsEntry("simhash.max-distance", "2")
         .containsEntry("simhash.tokenizer", "shingles-4/3");
 
     props.setProperty("simhash.max-distance", "9");
     assertThatThrownBy(() -> DedupConfig.fromProperties(props, Map.of()))
-        .isInstanceOf(BadInputException.class).hasMessage("simhash.max-distance (9) must be in [0, 3]");
+        .isInstanceOf(BadInputException.class)
+        .hasMessage("simhash.max-distance (9) must be in [0, 3]");
   }
 
   @Test
@@ -72,27 +76,31 @@ class DedupConfigTest {
 
   @Test
   void fromProperties_passwordFromEnvironment_isUsedAndNeverPrinted() {
-    DedupConfig config = DedupConfig.fromProperties(new Properties(), Map.of("DEDUP_DB_PASSWORD", "S3cret!pw"));
+    DedupConfig config =
+        DedupConfig.fromProperties(new Properties(), Map.of("DEDUP_DB_PASSWORD", "S3cret!pw"));
     assertThat(config.db().password()).isEqualTo("S3cret!pw");
     assertThat(config.toString()).doesNotContain("S3cret!pw");
     assertThat(config.db().toString()).doesNotContain("S3cret!pw");
   }
 
   @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
-      "threads|two|threads 'two' is not a whole number",
-      "threads|300|threads (300) must be in [0, 256]; 0 means one per core",
-      "prefilter.enabled|yes|prefilter.enabled 'yes' must be true or false",
-      "prefilter.hashes|8.5|prefilter.hashes '8.5' is not a whole number",
-      "near.min-similarity|0,6|near.min-similarity '0,6' is not a number",
-      "near.traditional|1|near.traditional '1' must be true or false",
-      "apply.referenced|cascade|apply.referenced 'cascade' must be refuse, merge or keep",
-      "apply.delete-triggers|yes|apply.delete-triggers 'yes' must be refuse or accept",
-      "apply.batch-rows|0|apply.batch-rows (0) must be in [1, 1000000]",
-      "apply.batch-bytes|32MB|apply.batch-bytes '32MB' is not a whole number",
-      "apply.lock-wait-seconds|0|apply.lock-wait-seconds (0) must be in [1, 3600]",
-      "apply.pause-ms|-5|apply.pause-ms (-5) must be in [0, 60000]",
-      "index.read-chunk-rows|10|index.read-chunk-rows (10) must be in [100, 10000000]"})
+  @org.junit.jupiter.params.provider.CsvSource(
+      delimiter = '|',
+      value = {
+        "threads|two|threads 'two' is not a whole number",
+        "threads|300|threads (300) must be in [0, 256]; 0 means one per core",
+        "prefilter.enabled|yes|prefilter.enabled 'yes' must be true or false",
+        "prefilter.hashes|8.5|prefilter.hashes '8.5' is not a whole number",
+        "near.min-similarity|0,6|near.min-similarity '0,6' is not a number",
+        "near.traditional|1|near.traditional '1' must be true or false",
+        "apply.referenced|cascade|apply.referenced 'cascade' must be refuse, merge or keep",
+        "apply.delete-triggers|yes|apply.delete-triggers 'yes' must be refuse or accept",
+        "apply.batch-rows|0|apply.batch-rows (0) must be in [1, 1000000]",
+        "apply.batch-bytes|32MB|apply.batch-bytes '32MB' is not a whole number",
+        "apply.lock-wait-seconds|0|apply.lock-wait-seconds (0) must be in [1, 3600]",
+        "apply.pause-ms|-5|apply.pause-ms (-5) must be in [0, 60000]",
+        "index.read-chunk-rows|10|index.read-chunk-rows (10) must be in [100, 10000000]"
+      })
   void fromProperties_badValue_oneLineNamingKeyAndValue(String key, String value, String message) {
     Properties props = new Properties();
     props.setProperty(key, value);
@@ -111,7 +119,8 @@ class DedupConfigTest {
 
     DedupConfig config = DedupConfig.fromProperties(props, Map.of());
 
-    assertThat(config.apply()).isEqualTo(new org.xiaochong.archive.ApplySettings(500, 32L << 20, 2, 8, 100));
+    assertThat(config.apply())
+        .isEqualTo(new org.xiaochong.archive.ApplySettings(500, 32L << 20, 2, 8, 100));
     assertThat(config.readChunkRows()).isEqualTo(5000);
   }
 
@@ -142,7 +151,8 @@ class DedupConfigTest {
     props.setProperty("fields.exact", "title");
     props.setProperty("fields.phone", "");
     props.setProperty("fields.near", "title");
-    assertThat(DedupConfig.fromProperties(props, Map.of()).indexDir()).isEqualTo(Path.of("/srv/x/index/posts"));
+    assertThat(DedupConfig.fromProperties(props, Map.of()).indexDir())
+        .isEqualTo(Path.of("/srv/x/index/posts"));
   }
 
   @Test
@@ -165,12 +175,14 @@ class DedupConfigTest {
 
     Properties bad = new Properties();
     bad.setProperty("fields.place", "region; DROP TABLE x");
-    assertThatThrownBy(() -> DedupConfig.fromProperties(bad, Map.of())).isInstanceOf(BadInputException.class)
+    assertThatThrownBy(() -> DedupConfig.fromProperties(bad, Map.of()))
+        .isInstanceOf(BadInputException.class)
         .hasMessageContaining("fields.place 'region; DROP TABLE x' is not a valid SQL identifier");
     Properties both = new Properties();
     both.setProperty("fields.place", "region");
     both.setProperty("fields.number", "region");
-    assertThatThrownBy(() -> DedupConfig.fromProperties(both, Map.of())).isInstanceOf(BadInputException.class)
+    assertThatThrownBy(() -> DedupConfig.fromProperties(both, Map.of()))
+        .isInstanceOf(BadInputException.class)
         .hasMessage("column 'region' is in both fields.place and fields.number: name it in one");
   }
 
@@ -178,16 +190,20 @@ class DedupConfigTest {
   void keepPolicy_latestKeepsTheDigestOfIndexesMadeBefore_anotherPolicyNeedsAnotherIndex() {
     DedupConfig latest = DedupConfig.fromProperties(new Properties(), Map.of());
     // the digest of the fields alone, as builds without keep.policy wrote it into every index
-    assertThat(latest.fieldsDigest()).isEqualTo(org.apache.commons.codec.digest.DigestUtils.md5Hex(
-        "supply_demand|id|reg_time|title,category,product,region,price,contact,phone,content|phone|title,product,content"));
+    assertThat(latest.fieldsDigest())
+        .isEqualTo(
+            org.apache.commons.codec.digest.DigestUtils.md5Hex(
+                "supply_demand|id|reg_time|title,category,product,region,price,contact,phone,content|phone|title,product,content"));
     assertThat(latest.table().keepPolicy().isLatest()).isTrue();
     Properties earliest = new Properties();
     earliest.setProperty("keep.policy", "earliest");
     Properties paid = new Properties();
     paid.setProperty("keep.policy", "paid desc, reg_time desc");
     DedupConfig paidConfig = DedupConfig.fromProperties(paid, Map.of());
-    assertThat(DedupConfig.fromProperties(earliest, Map.of()).fieldsDigest()).isNotEqualTo(latest.fieldsDigest());
-    assertThat(paidConfig.fieldsDigest()).isNotEqualTo(latest.fieldsDigest())
+    assertThat(DedupConfig.fromProperties(earliest, Map.of()).fieldsDigest())
+        .isNotEqualTo(latest.fieldsDigest());
+    assertThat(paidConfig.fieldsDigest())
+        .isNotEqualTo(latest.fieldsDigest())
         .isNotEqualTo(DedupConfig.fromProperties(earliest, Map.of()).fieldsDigest());
     assertThat(paidConfig.table().fingerprintColumns()).endsWith("paid");
   }
@@ -196,10 +212,13 @@ class DedupConfigTest {
   void keepPolicy_badValue_oneLineNamingIt() {
     Properties props = new Properties();
     props.setProperty("keep.policy", "paid downwards");
-    assertThatThrownBy(() -> DedupConfig.fromProperties(props, Map.of())).isInstanceOf(BadInputException.class)
-        .hasMessageContaining("keep.policy").hasMessageContaining("paid downwards");
+    assertThatThrownBy(() -> DedupConfig.fromProperties(props, Map.of()))
+        .isInstanceOf(BadInputException.class)
+        .hasMessageContaining("keep.policy")
+        .hasMessageContaining("paid downwards");
     props.setProperty("keep.policy", "`paid` desc");
-    assertThatThrownBy(() -> DedupConfig.fromProperties(props, Map.of())).isInstanceOf(BadInputException.class)
+    assertThatThrownBy(() -> DedupConfig.fromProperties(props, Map.of()))
+        .isInstanceOf(BadInputException.class)
         .hasMessageContaining("keep.policy");
   }
 }

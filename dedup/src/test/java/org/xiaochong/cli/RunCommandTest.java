@@ -8,7 +8,8 @@ class RunCommandTest {
   @Test
   void oneLine_lineBreaksTabsAndControls_escapedOnOneLine() {
     assertThat(RunCommand.oneLine("  求购生猪14499吨\n", 40)).isEqualTo("  求购生猪14499吨\\n");
-    assertThat(RunCommand.oneLine("a\r\nb\tc\u0000d\u0085", 40)).isEqualTo("a\\r\\nb\\tc\\u0000d\\u0085");
+    assertThat(RunCommand.oneLine("a\r\nb\tc\u0000d\u0085", 40))
+        .isEqualTo("a\\r\\nb\\tc\\u0000d\\u0085");
   }
 
   @Test

@@ -53,24 +53,46 @@ class ApartIT extends DbTestSupport {
 
     // The nightly run (incremental: the restored rows were indexed again, so it examines them).
     Path report = dir.resolve("report");
-    CliRun nightly = cli("run", "--config", config.toString(), "--method", "exact,near", "--apply", "--report",
-        report.toString());
+    CliRun nightly =
+        cli(
+            "run",
+            "--config",
+            config.toString(),
+            "--method",
+            "exact,near",
+            "--apply",
+            "--report",
+            report.toString());
 
     assertThat(nightly.exitCode()).as(nightly.err()).isZero();
     assertThat(snapshot(TABLE)).isEqualTo(before);
-    assertThat(nightly.out()).containsPattern("apart: [\\d,]+ pairs marked as not duplicates, [1-9][\\d,]* kept apart");
-    JsonNode apart = new ObjectMapper().readTree(report.resolve("summary.json").toFile()).get("apart");
+    assertThat(nightly.out())
+        .containsPattern("apart: [\\d,]+ pairs marked as not duplicates, [1-9][\\d,]* kept apart");
+    JsonNode apart =
+        new ObjectMapper().readTree(report.resolve("summary.json").toFile()).get("apart");
     assertThat(apart.get("marks").asLong()).isEqualTo(new ApartTable(database(), TABLE).count());
     assertThat(apart.get("honoured").asLong()).isPositive();
-    assertThat(Files.readString(report.resolve("report.html"))).contains("data-key=\"apart.honoured\"");
+    assertThat(Files.readString(report.resolve("report.html")))
+        .contains("data-key=\"apart.honoured\"");
     // Every run after it too, over all records.
-    CliRun full = cli("run", "--config", config.toString(), "--method", "exact,near,simhash", "--full", "--apply");
+    CliRun full =
+        cli(
+            "run",
+            "--config",
+            config.toString(),
+            "--method",
+            "exact,near,simhash",
+            "--full",
+            "--apply");
     assertThat(full.exitCode()).as(full.err()).isZero();
     assertThat(snapshot(TABLE)).isEqualTo(before);
 
     CliRun stats = cli("stats", "--config", config.toString());
-    assertThat(stats.out()).contains("marks: " + String.format("%,d", new ApartTable(database(), TABLE).count())
-        + " pairs kept apart");
+    assertThat(stats.out())
+        .contains(
+            "marks: "
+                + String.format("%,d", new ApartTable(database(), TABLE).count())
+                + " pairs kept apart");
   }
 
   /**
@@ -87,11 +109,18 @@ class ApartIT extends DbTestSupport {
     Path config = writeConfig(dir, TABLE, dir.resolve("index"), Map.of());
     long exactRun = runId(applied(config, "exact", "--apply"));
     Set<String> restored = new TreeSet<>(archivedIds(exactRun));
-    assertThat(cli("restore", "--config", config.toString(), "--run", Long.toString(exactRun)).exitCode()).isZero();
+    assertThat(
+            cli("restore", "--config", config.toString(), "--run", Long.toString(exactRun))
+                .exitCode())
+        .isZero();
     long nearRun = runId(applied(config, "exact,near", "--full", "--apply"));
-    assertThat(count(TABLE)).isLessThan(before.size()); // the near pass found duplicates the exact undo left
+    assertThat(count(TABLE))
+        .isLessThan(before.size()); // the near pass found duplicates the exact undo left
     restored.addAll(archivedIds(nearRun));
-    assertThat(cli("restore", "--config", config.toString(), "--run", Long.toString(nearRun)).exitCode()).isZero();
+    assertThat(
+            cli("restore", "--config", config.toString(), "--run", Long.toString(nearRun))
+                .exitCode())
+        .isZero();
     assertThat(snapshot(TABLE)).isEqualTo(before);
 
     applied(config, "exact,near,simhash", "--apply");
@@ -103,12 +132,19 @@ class ApartIT extends DbTestSupport {
 
   /** The ids a run archived, as {@link #snapshot} writes them. */
   private static List<String> archivedIds(long runId) {
-    return withHandle(h -> h.createQuery("SELECT CAST(id AS CHAR) FROM " + TABLE + "_removed WHERE dedup_run_id = ?")
-        .bind(0, runId).mapTo(String.class).list());
+    return withHandle(
+        h ->
+            h.createQuery(
+                    "SELECT CAST(id AS CHAR) FROM " + TABLE + "_removed WHERE dedup_run_id = ?")
+                .bind(0, runId)
+                .mapTo(String.class)
+                .list());
   }
 
   private static CliRun applied(Path config, String methods, String... options) {
-    List<String> args = new java.util.ArrayList<>(List.of("run", "--config", config.toString(), "--method", methods));
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of("run", "--config", config.toString(), "--method", methods));
     args.addAll(List.of(options));
     CliRun run = cli(args.toArray(String[]::new));
     assertThat(run.exitCode()).as(run.err()).isZero();
@@ -129,7 +165,9 @@ class ApartIT extends DbTestSupport {
     CliRun again = cli("apart", "add", "--config", config.toString(), "1", "2");
     assertThat(again.out()).contains("already marked apart");
     CliRun list = cli("apart", "list", "--config", config.toString());
-    assertThat(list.out()).contains("1 pairs of apart_twins marked apart").contains("  1 2  manual");
+    assertThat(list.out())
+        .contains("1 pairs of apart_twins marked apart")
+        .contains("  1 2  manual");
 
     CliRun run = cli("run", "--config", config.toString(), "--apply");
 
@@ -171,13 +209,21 @@ class ApartIT extends DbTestSupport {
     insert("apart_resume", 2, "供应红富士苹果", "苹果", "13800138000", "本人有红富士苹果约3000斤", NEW);
     insert("apart_resume", 3, "求购大蒜", "大蒜", "13900139000", "求购大蒜十吨", OLD);
     insert("apart_resume", 4, "求购大蒜", "大蒜", "13900139000", "求购大蒜十吨", NEW);
-    ArchiveTables archive = ArchiveTables.ensure(database(), spec("apart_resume"),
-        new RecordSource(database(), spec("apart_resume")).checkSchema());
+    ArchiveTables archive =
+        ArchiveTables.ensure(
+            database(),
+            spec("apart_resume"),
+            new RecordSource(database(), spec("apart_resume")).checkSchema());
     RunLog runLog = new RunLog(database(), "apart_resume");
     long runId = runLog.startRun("exact", true, "0".repeat(32), null, null);
     // The plan as a run writes it before moving rows (row states unknown: the apply decides again).
-    useHandle(h -> h.execute("INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score)"
-        + " VALUES (?, 0, 1, 2, 'exact', 1), (?, 1, 3, 4, 'exact', 1)", runId, runId));
+    useHandle(
+        h ->
+            h.execute(
+                "INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score)"
+                    + " VALUES (?, 0, 1, 2, 'exact', 1), (?, 1, 3, 4, 'exact', 1)",
+                runId,
+                runId));
     // The run was interrupted after its plan; a person marks 1 and 2 apart before it is resumed.
     new ApartTable(database(), "apart_resume").add(1, 2);
 
@@ -193,12 +239,15 @@ class ApartIT extends DbTestSupport {
     insert("apart_check", 1, "供应红富士苹果", "苹果", "13800138000", "本人有红富士苹果约3000斤", OLD);
     insert("apart_check", 2, "供应红富士苹果", "苹果", "13800138000", "本人有红富士苹果约3000斤", NEW);
     Path config = writeConfig(dir, "apart_check", dir.resolve("index"), Map.of());
-    assertThat(cli("run", "--config", config.toString(), "--apply").exitCode()).isZero(); // 1 archived for 2
-    String post = "\"title\":\"供应红富士苹果\",\"category\":\"供应\",\"product\":\"苹果\",\"region\":\"山东烟台\","
-        + "\"price\":\"2.50元/斤\",\"contact\":\"王先生\",\"phone\":\"13800138000\",\"content\":\"本人有红富士苹果约3000斤\"}";
+    assertThat(cli("run", "--config", config.toString(), "--apply").exitCode())
+        .isZero(); // 1 archived for 2
+    String post =
+        "\"title\":\"供应红富士苹果\",\"category\":\"供应\",\"product\":\"苹果\",\"region\":\"山东烟台\","
+            + "\"price\":\"2.50元/斤\",\"contact\":\"王先生\",\"phone\":\"13800138000\",\"content\":\"本人有红富士苹果约3000斤\"}";
     List<String> lines = List.of("{\"id\":1," + post, "{" + post);
     CliRun before = cliWithInput(lines, "check", "--config", config.toString());
-    assertThat(before.out().lines().toList()).allMatch(l -> l.contains("\"verdict\":\"exact\",\"kept_id\":2"));
+    assertThat(before.out().lines().toList())
+        .allMatch(l -> l.contains("\"verdict\":\"exact\",\"kept_id\":2"));
 
     assertThat(cli("apart", "add", "--config", config.toString(), "1", "2").exitCode()).isZero();
     CliRun after = cliWithInput(lines, "check", "--config", config.toString());
@@ -215,11 +264,16 @@ class ApartIT extends DbTestSupport {
   }
 
   private static long keptIdOf(String archive, long id) {
-    return withHandle(h -> h.createQuery("SELECT dedup_kept_id FROM `" + archive + "` WHERE id = ?").bind(0, id)
-        .mapTo(Long.class).one());
+    return withHandle(
+        h ->
+            h.createQuery("SELECT dedup_kept_id FROM `" + archive + "` WHERE id = ?")
+                .bind(0, id)
+                .mapTo(Long.class)
+                .one());
   }
 
-  private static final java.time.LocalDateTime OLDEST = java.time.LocalDateTime.of(2024, 1, 1, 8, 0);
+  private static final java.time.LocalDateTime OLDEST =
+      java.time.LocalDateTime.of(2024, 1, 1, 8, 0);
   private static final java.time.LocalDateTime OLD = java.time.LocalDateTime.of(2024, 6, 1, 8, 0);
   private static final java.time.LocalDateTime NEW = java.time.LocalDateTime.of(2025, 1, 1, 8, 0);
 }

@@ -10,9 +10,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.xiaochong.cli.DedupConfig;
-import org.xiaochong.posts.PostGenerator;
-import org.xiaochong.posts.PostLoader;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.posts.PostLoader;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.run.DedupRunner;
 
@@ -35,9 +34,12 @@ class ArchiveRestoreIT extends DbTestSupport {
     long runId;
     long removed;
     // Apply in-process with exactly the index (path and fields digest) the CLI will open.
-    try (FingerprintIndex index = FingerprintIndex.open(indexDir, dedupConfig.fieldsDigest(), false)) {
-      DedupRunner.Outcome outcome = new DedupRunner(database(), dedupConfig.table(), index, dedupConfig.digest(),
-          2, Progress.NONE).run(new DedupRunner.Options("exact", null, null, true, false));
+    try (FingerprintIndex index =
+        FingerprintIndex.open(indexDir, dedupConfig.fieldsDigest(), false)) {
+      DedupRunner.Outcome outcome =
+          new DedupRunner(
+                  database(), dedupConfig.table(), index, dedupConfig.digest(), 2, Progress.NONE)
+              .run(new DedupRunner.Options("exact", null, null, true, false));
       runId = outcome.summary().runId();
       removed = outcome.summary().removed("exact");
     }
@@ -49,12 +51,18 @@ class ArchiveRestoreIT extends DbTestSupport {
     CliRun restore = cli("restore", "--config", config.toString(), "--run", Long.toString(runId));
 
     assertThat(restore.exitCode()).as(restore.err()).isZero();
-    assertThat(restore.out()).contains("restored " + String.format("%,d", removed) + " rows of run " + runId);
+    assertThat(restore.out())
+        .contains("restored " + String.format("%,d", removed) + " rows of run " + runId);
     assertThat(snapshot(TABLE)).isEqualTo(before);
     assertThat(archivedRows(runId)).isZero();
     assertThat(indexCount(indexDir)).isEqualTo((int) count(TABLE));
-    String status = withHandle(h -> h.createQuery("SELECT status FROM dedup_run WHERE id = ?").bind(0, runId)
-        .mapTo(String.class).one());
+    String status =
+        withHandle(
+            h ->
+                h.createQuery("SELECT status FROM dedup_run WHERE id = ?")
+                    .bind(0, runId)
+                    .mapTo(String.class)
+                    .one());
     assertThat(status).isEqualTo("restored");
   }
 
@@ -72,7 +80,11 @@ class ArchiveRestoreIT extends DbTestSupport {
   }
 
   private static long archivedRows(long runId) {
-    return withHandle(h -> h.createQuery("SELECT COUNT(*) FROM supply_demand_removed WHERE dedup_run_id = ?")
-        .bind(0, runId).mapTo(Long.class).one());
+    return withHandle(
+        h ->
+            h.createQuery("SELECT COUNT(*) FROM supply_demand_removed WHERE dedup_run_id = ?")
+                .bind(0, runId)
+                .mapTo(Long.class)
+                .one());
   }
 }

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Bad input through the CLI: exit code 2, one line on stderr naming the problem, and the table as it
- * was (every call uses --apply, so a bug that deleted anyway would show).
+ * Bad input through the CLI: exit code 2, one line on stderr naming the problem, and the table as
+ * it was (every call uses --apply, so a bug that deleted anyway would show).
  */
 @Tag("db")
 class BadInputIT extends DbTestSupport {
@@ -47,14 +47,20 @@ class BadInputIT extends DbTestSupport {
 
   private static void assertRejected(CliRun run, String... mentions) {
     assertThat(run.exitCode()).as("exit code; stderr: %s", run.err()).isEqualTo(2);
-    assertThat(run.errLines()).as("stderr").singleElement().asString().startsWith("dedup: ").contains(mentions);
+    assertThat(run.errLines())
+        .as("stderr")
+        .singleElement()
+        .asString()
+        .startsWith("dedup: ")
+        .contains(mentions);
     assertThat(count(TABLE)).isEqualTo(3);
     assertThat(tableExists(TABLE + "_removed")).as("nothing archived").isFalse();
   }
 
   @Test
   void run_unknownConfigKeyTypo_suggestsKnownKey() {
-    assertRejected(runApply(Map.of("fileds.exact", "title")), "fileds.exact", "did you mean 'fields.exact'");
+    assertRejected(
+        runApply(Map.of("fileds.exact", "title")), "fileds.exact", "did you mean 'fields.exact'");
   }
 
   @Test
@@ -64,26 +70,37 @@ class BadInputIT extends DbTestSupport {
 
   @Test
   void run_missingColumn_namesColumn() {
-    assertRejected(runApply(Map.of("fields.exact", "title,nope", "fields.phone", "")), "'nope'", "fields.exact", TABLE);
+    assertRejected(
+        runApply(Map.of("fields.exact", "title,nope", "fields.phone", "")),
+        "'nope'",
+        "fields.exact",
+        TABLE);
   }
 
   @Test
   void run_invalidIdentifier_rejectedBeforeAnySql() {
-    assertRejected(runApply(Map.of("source.table", "x; DROP TABLE " + TABLE)), "source.table",
+    assertRejected(
+        runApply(Map.of("source.table", "x; DROP TABLE " + TABLE)),
+        "source.table",
         "not a valid SQL identifier");
     assertThat(tableExists(TABLE)).isTrue();
   }
 
   @Test
   void run_wrongPassword_namesUrlAndUser() {
-    assertRejected(runApply(Map.of("db.password", PASSWORD)),
-        "cannot connect to " + jdbcUrl(), "'root'", "Access denied");
+    assertRejected(
+        runApply(Map.of("db.password", PASSWORD)),
+        "cannot connect to " + jdbcUrl(),
+        "'root'",
+        "Access denied");
   }
 
   @Test
   void run_unreachableServer_namesUrlAndUser() {
-    assertRejected(runApply(Map.of("db.url", "jdbc:mysql://127.0.0.1:1/xiaochong", "db.user", "nobody")),
-        "cannot connect to jdbc:mysql://127.0.0.1:1/xiaochong", "'nobody'");
+    assertRejected(
+        runApply(Map.of("db.url", "jdbc:mysql://127.0.0.1:1/xiaochong", "db.user", "nobody")),
+        "cannot connect to jdbc:mysql://127.0.0.1:1/xiaochong",
+        "'nobody'");
   }
 
   /** Neither the right password (a run that works) nor a wrong one shows in any output. */
@@ -93,20 +110,35 @@ class BadInputIT extends DbTestSupport {
     CliRun ok = runApply(Map.of(), "--verbose");
     CliRun missingTable = runApply(Map.of("source.table", "nope"), "--verbose");
     CliRun wrongPassword = runApply(Map.of("db.password", PASSWORD), "--verbose");
-    CliRun unreachable = runApply(Map.of("db.password", PASSWORD, "db.url", "jdbc:mysql://127.0.0.1:1/xiaochong"),
-        "--verbose");
-    CliRun badUrl = runApply(Map.of("db.password", PASSWORD, "db.url", "jdbc:mysql://127.0.0.1:1/x?password=" + PASSWORD),
-        "--verbose");
+    CliRun unreachable =
+        runApply(
+            Map.of("db.password", PASSWORD, "db.url", "jdbc:mysql://127.0.0.1:1/xiaochong"),
+            "--verbose");
+    CliRun badUrl =
+        runApply(
+            Map.of(
+                "db.password",
+                PASSWORD,
+                "db.url",
+                "jdbc:mysql://127.0.0.1:1/x?password=" + PASSWORD),
+            "--verbose");
 
     assertThat(ok.exitCode()).as(ok.err()).isZero();
     assertThat(missingTable.exitCode()).isEqualTo(2);
     assertThat(wrongPassword.exitCode()).isEqualTo(2);
     assertThat(unreachable.exitCode()).isEqualTo(2);
     assertThat(badUrl.exitCode()).isEqualTo(2);
-    assertThat(unreachable.err()).contains("at org.xiaochong"); // --verbose did print the stack trace
+    assertThat(unreachable.err())
+        .contains("at org.xiaochong"); // --verbose did print the stack trace
     for (CliRun run : new CliRun[] {ok, missingTable, wrongPassword, unreachable, badUrl}) {
-      assertThat(run.out()).doesNotContain(PASSWORD).doesNotContain("S3cret").doesNotContain(rightPassword);
-      assertThat(run.err()).doesNotContain(PASSWORD).doesNotContain("S3cret").doesNotContain(rightPassword);
+      assertThat(run.out())
+          .doesNotContain(PASSWORD)
+          .doesNotContain("S3cret")
+          .doesNotContain(rightPassword);
+      assertThat(run.err())
+          .doesNotContain(PASSWORD)
+          .doesNotContain("S3cret")
+          .doesNotContain(rightPassword);
     }
   }
 
@@ -137,7 +169,8 @@ class BadInputIT extends DbTestSupport {
 
   @Test
   void run_sinceAfterUntil_namesBothEnds() {
-    assertRejected(runApply(Map.of(), "--since", "2025-01-01", "--until", "2024-01-01"), "--since", "--until");
+    assertRejected(
+        runApply(Map.of(), "--since", "2025-01-01", "--until", "2024-01-01"), "--since", "--until");
   }
 
   @Test

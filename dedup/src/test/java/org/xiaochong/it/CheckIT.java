@@ -23,18 +23,17 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.xiaochong.cli.DedupConfig;
-import org.xiaochong.posts.GroundTruth;
-import org.xiaochong.posts.PostGenerator;
-import org.xiaochong.posts.PostLoader;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.NearSchema;
-import org.xiaochong.prefilter.ExactKeyFilter;
-import org.xiaochong.prefilter.FilterFile;
-import org.xiaochong.prefilter.IndexKeyFilter;
 import org.xiaochong.method.near.NearKeyFilter;
 import org.xiaochong.method.near.NearMethod;
 import org.xiaochong.method.near.NearSettings;
+import org.xiaochong.posts.GroundTruth;
+import org.xiaochong.posts.PostLoader;
+import org.xiaochong.prefilter.ExactKeyFilter;
+import org.xiaochong.prefilter.FilterFile;
+import org.xiaochong.prefilter.IndexKeyFilter;
 
 /**
  * {@code dedup check} on JSON lines against the indexes of a real run over generated posts (known
@@ -46,8 +45,12 @@ class CheckIT extends DbTestSupport {
   private static final long RECORDS = 3_000;
   private static final List<String> COLUMNS =
       List.of("title", "category", "product", "region", "price", "contact", "phone", "content");
-  /** A post of a product the generator never makes, and a repost of it with another price and stock. */
+
+  /**
+   * A post of a product the generator never makes, and a repost of it with another price and stock.
+   */
   private static final Map<String, String> TRUFFLE = post("800元/斤", "约300斤");
+
   private static final Map<String, String> TRUFFLE_REPOST = post("850元/斤", "约280斤");
 
   @TempDir Path dir;
@@ -63,7 +66,8 @@ class CheckIT extends DbTestSupport {
     post.put("price", price);
     post.put("contact", "欧阳先生");
     post.put("phone", "137 1234 5678");
-    post.put("content", "野生黑松露：供应云南楚雄野生黑松露" + stock + "，个大味浓，价格" + price + "，联系人欧阳先生，电话13712345678。");
+    post.put(
+        "content", "野生黑松露：供应云南楚雄野生黑松露" + stock + "，个大味浓，价格" + price + "，联系人欧阳先生，电话13712345678。");
     return post;
   }
 
@@ -74,7 +78,8 @@ class CheckIT extends DbTestSupport {
   }
 
   /** Runs {@code dedup check} with these lines on stdin; returns the verdicts in order. */
-  private List<JsonNode> check(List<String> lines, List<String> errLines, String... extra) throws Exception {
+  private List<JsonNode> check(List<String> lines, List<String> errLines, String... extra)
+      throws Exception {
     List<String> args = new ArrayList<>(List.of("check", "--config", config.toString()));
     args.addAll(List.of(extra));
     CliRun run = cliWithInput(lines, args.toArray(String[]::new));
@@ -98,32 +103,43 @@ class CheckIT extends DbTestSupport {
 
   /** The sample columns of rows of a table (NULL kept as null), by id. */
   private static Map<Long, Map<String, String>> rows(String sql) {
-    return withHandle(h -> {
-      Map<Long, Map<String, String>> rows = new LinkedHashMap<>();
-      h.createQuery(sql).map((rs, ctx) -> {
-        Map<String, String> columns = new LinkedHashMap<>();
-        for (String c : COLUMNS) {
-          columns.put(c, rs.getString(c));
-        }
-        rows.put(rs.getLong("id"), columns);
-        return null;
-      }).list();
-      return rows;
-    });
+    return withHandle(
+        h -> {
+          Map<Long, Map<String, String>> rows = new LinkedHashMap<>();
+          h.createQuery(sql)
+              .map(
+                  (rs, ctx) -> {
+                    Map<String, String> columns = new LinkedHashMap<>();
+                    for (String c : COLUMNS) {
+                      columns.put(c, rs.getString(c));
+                    }
+                    rows.put(rs.getLong("id"), columns);
+                    return null;
+                  })
+              .list();
+          return rows;
+        });
   }
 
   @Test
-  void check_afterAnAppliedBothRun_givesNewExactAndNearWithTheKeptIdsOfTheGroundTruth() throws Exception {
+  void check_afterAnAppliedBothRun_givesNewExactAndNearWithTheKeptIdsOfTheGroundTruth()
+      throws Exception {
     CliRun run = cli("run", "--config", config.toString(), "--method", "both", "--apply");
     assertThat(run.exitCode()).as(run.err()).isZero();
-    // Survivors: each is the only holder of its exact key now. Near-removed rows: each has a survivor of
+    // Survivors: each is the only holder of its exact key now. Near-removed rows: each has a
+    // survivor of
     // its own cluster (its kept record).
-    Map<Long, Map<String, String>> survivors = rows("SELECT * FROM supply_demand ORDER BY id LIMIT 100");
-    Map<Long, Map<String, String>> nearRemoved = rows(
-        "SELECT * FROM supply_demand_removed WHERE dedup_rule = 'near' ORDER BY id LIMIT 200");
+    Map<Long, Map<String, String>> survivors =
+        rows("SELECT * FROM supply_demand ORDER BY id LIMIT 100");
+    Map<Long, Map<String, String>> nearRemoved =
+        rows("SELECT * FROM supply_demand_removed WHERE dedup_rule = 'near' ORDER BY id LIMIT 200");
     Map<Long, Long> keptOf = new LinkedHashMap<>();
-    withHandle(h -> h.createQuery("SELECT id, dedup_kept_id FROM supply_demand_removed WHERE dedup_rule = 'near'")
-        .map((rs, ctx) -> keptOf.put(rs.getLong(1), rs.getLong(2))).list());
+    withHandle(
+        h ->
+            h.createQuery(
+                    "SELECT id, dedup_kept_id FROM supply_demand_removed WHERE dedup_rule = 'near'")
+                .map((rs, ctx) -> keptOf.put(rs.getLong(1), rs.getLong(2)))
+                .list());
     assertThat(nearRemoved).hasSizeGreaterThan(50);
 
     List<String> lines = new ArrayList<>();
@@ -159,49 +175,70 @@ class CheckIT extends DbTestSupport {
     JsonNode fresh = verdicts.get(i);
     assertThat(fresh.get("verdict").asText()).isEqualTo("new");
     assertThat(fresh.get("kept_id").isNull()).isTrue();
-    System.out.printf("check IT: %d near-removed rows, %d with the run's kept id; %s%n", nearRemoved.size(), sameKept,
-        err.get(err.size() - 1));
+    System.out.printf(
+        "check IT: %d near-removed rows, %d with the run's kept id; %s%n",
+        nearRemoved.size(), sameKept, err.get(err.size() - 1));
     // Survivors of one cluster are one record, so the check points where the run pointed.
     assertThat(sameKept).isEqualTo(nearRemoved.size());
     String summary = err.get(err.size() - 1);
     assertThat(summary).contains("near keys:");
-    long nearSkipped = Long.parseLong(summary.replaceAll(".*near keys: [0-9,]+ index lookups, ([0-9,]+) skipped.*", "$1")
-        .replace(",", ""));
+    long nearSkipped =
+        Long.parseLong(
+            summary
+                .replaceAll(".*near keys: [0-9,]+ index lookups, ([0-9,]+) skipped.*", "$1")
+                .replace(",", ""));
     assertThat(nearSkipped).as("the truffle post's own keys are in no record").isPositive();
   }
 
   @Test
-  void check_withAdd_laterLinesOfTheSameStreamAreExactAndNear_andTheNextProcessSeesThem() throws Exception {
+  void check_withAdd_laterLinesOfTheSameStreamAreExactAndNear_andTheNextProcessSeesThem()
+      throws Exception {
     CliRun run = cli("run", "--config", config.toString(), "--method", "both");
     assertThat(run.exitCode()).as(run.err()).isZero();
-    List<String> stream = List.of(line(900_001, TRUFFLE), line(900_002, TRUFFLE), line(900_003, TRUFFLE_REPOST));
+    List<String> stream =
+        List.of(line(900_001, TRUFFLE), line(900_002, TRUFFLE), line(900_003, TRUFFLE_REPOST));
 
     List<JsonNode> without = check(stream, new ArrayList<>());
-    assertThat(without).extracting(v -> v.get("verdict").asText()).containsExactly("new", "new", "new");
+    assertThat(without)
+        .extracting(v -> v.get("verdict").asText())
+        .containsExactly("new", "new", "new");
 
     List<JsonNode> with = check(stream, new ArrayList<>(), "--add");
-    assertThat(with).extracting(v -> v.get("verdict").asText()).containsExactly("new", "exact", "near");
-    // Same time: the keep policy keeps the larger id, so each line supersedes its twin and is added.
+    assertThat(with)
+        .extracting(v -> v.get("verdict").asText())
+        .containsExactly("new", "exact", "near");
+    // Same time: the keep policy keeps the larger id, so each line supersedes its twin and is
+    // added.
     assertThat(with).extracting(v -> v.get("keep").asText()).containsExactly("new", "new", "new");
     assertThat(with).extracting(v -> v.get("added").asBoolean()).containsExactly(true, true, true);
     assertThat(with.get(1).get("kept_id").asLong()).isEqualTo(900_001);
     assertThat(with.get(1).get("supersedes").toString()).isEqualTo("[900001]");
-    assertThat(with.get(2).get("kept_id").asLong()).as("of two equally similar twins, the one kept").isEqualTo(900_002);
+    assertThat(with.get(2).get("kept_id").asLong())
+        .as("of two equally similar twins, the one kept")
+        .isEqualTo(900_002);
     assertThat(with.get(2).get("score").asDouble()).isBetween(0.6, 1.0);
 
     List<String> err = new ArrayList<>();
-    List<JsonNode> later = check(List.of(line(900_004, TRUFFLE), line(900_005, TRUFFLE_REPOST)), err);
+    List<JsonNode> later =
+        check(List.of(line(900_004, TRUFFLE), line(900_005, TRUFFLE_REPOST)), err);
     assertThat(later).extracting(v -> v.get("verdict").asText()).containsExactly("exact", "exact");
-    assertThat(later).extracting(v -> v.get("kept_id").asLong()).containsExactly(900_002L, 900_003L);
-    assertThat(err).as("the filters saved by --add are loaded, not rebuilt").noneMatch(l -> l.contains("rebuilt"));
+    assertThat(later)
+        .extracting(v -> v.get("kept_id").asLong())
+        .containsExactly(900_002L, 900_003L);
+    assertThat(err)
+        .as("the filters saved by --add are loaded, not rebuilt")
+        .noneMatch(l -> l.contains("rebuilt"));
   }
 
   @Test
-  void bothApplyThenRestore_savedFiltersEqualRebuildsCounterForCounter_andMissNoLiveKey() throws Exception {
-    long rows = count("supply_demand"); // the generator never cuts a cluster: a few more than RECORDS
+  void bothApplyThenRestore_savedFiltersEqualRebuildsCounterForCounter_andMissNoLiveKey()
+      throws Exception {
+    long rows =
+        count("supply_demand"); // the generator never cuts a cluster: a few more than RECORDS
     CliRun run = cli("run", "--config", config.toString(), "--method", "both", "--apply");
     assertThat(run.exitCode()).as(run.err()).isZero();
-    long runId = withHandle(h -> h.createQuery("SELECT MAX(id) FROM dedup_run").mapTo(Long.class).one());
+    long runId =
+        withHandle(h -> h.createQuery("SELECT MAX(id) FROM dedup_run").mapTo(Long.class).one());
     assertThat(count("supply_demand")).isLessThan(rows);
 
     CliRun restore = cli("restore", "--config", config.toString(), "--run", Long.toString(runId));
@@ -210,23 +247,29 @@ class CheckIT extends DbTestSupport {
     assertThat(restore.err()).as("both filters followed the restore").doesNotContain("rebuilt");
     assertThat(count("supply_demand")).isEqualTo(rows);
     DedupConfig dedup = loadConfig(config);
-    try (FingerprintIndex index = FingerprintIndex.open(dedup.indexDir(), dedup.fieldsDigest(), false);
-        FingerprintIndex near = FingerprintIndex.open(dedup.indexDir().resolve(NearMethod.NAME),
-            NearMethod.indexDigest(dedup.fieldsDigest(), dedup.table(), NearSettings.of(dedup.methodSettings())), false)) {
+    try (FingerprintIndex index =
+            FingerprintIndex.open(dedup.indexDir(), dedup.fieldsDigest(), false);
+        FingerprintIndex near =
+            FingerprintIndex.open(
+                dedup.indexDir().resolve(NearMethod.NAME),
+                NearMethod.indexDigest(
+                    dedup.fieldsDigest(), dedup.table(), NearSettings.of(dedup.methodSettings())),
+                false)) {
       assertFilterInStep(true, index, dedup, rows);
       assertFilterInStep(false, near, dedup, rows);
     }
   }
 
-  private static void assertFilterInStep(boolean exact, FingerprintIndex keyIndex, DedupConfig dedup,
-      long rows) throws Exception {
+  private static void assertFilterInStep(
+      boolean exact, FingerprintIndex keyIndex, DedupConfig dedup, long rows) throws Exception {
     try (DirectoryReader reader = keyIndex.openReader()) {
       assertThat(reader.numDocs()).isEqualTo((int) rows);
       List<String> notes = new ArrayList<>();
       String kind = exact ? "EXACT" : "NEAR";
       java.nio.file.Path dir = dedup.indexDir().resolve(FilterFile.DIR);
-      IndexKeyFilter saved = (exact ? ExactKeyFilter.KIND : NearKeyFilter.KIND)
-          .openOrRebuild(dir, keyIndex.commitGeneration(), reader, 20, 8, notes::add);
+      IndexKeyFilter saved =
+          (exact ? ExactKeyFilter.KIND : NearKeyFilter.KIND)
+              .openOrRebuild(dir, keyIndex.commitGeneration(), reader, 20, 8, notes::add);
       assertThat(notes).as("%s: the saved snapshot is for this generation", kind).isEmpty();
       assertThat(saved.sameCounters(saved.rebuiltFrom(reader))).as("%s counters", kind).isTrue();
       // No false negative: every key a live record holds is "maybe present".
@@ -238,14 +281,17 @@ class CheckIT extends DbTestSupport {
       for (BytesRef term = termsEnum.next(); term != null; term = termsEnum.next()) {
         PostingsEnum postings = termsEnum.postings(null, PostingsEnum.NONE);
         boolean held = false;
-        for (int doc = postings.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS && !held; doc = postings.nextDoc()) {
+        for (int doc = postings.nextDoc();
+            doc != PostingsEnum.NO_MORE_DOCS && !held;
+            doc = postings.nextDoc()) {
           held = live == null || live.get(doc);
         }
         if (held) {
           liveKeys++;
-          boolean maybe = exact
-              ? ((ExactKeyFilter) saved).mightContain(BytesRef.deepCopyOf(term).bytes)
-              : ((NearKeyFilter) saved).mightContain(NearSchema.decode(term)[0]);
+          boolean maybe =
+              exact
+                  ? ((ExactKeyFilter) saved).mightContain(BytesRef.deepCopyOf(term).bytes)
+                  : ((NearKeyFilter) saved).mightContain(NearSchema.decode(term)[0]);
           assertThat(maybe).as("%s key held by a live record", kind).isTrue();
         }
       }

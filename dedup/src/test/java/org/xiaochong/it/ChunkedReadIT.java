@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.xiaochong.source.RecordSource;
 
 /**
- * The table is read in short id-range chunks ({@link RecordSource#withChunkRows}): every row once, in
- * id order, and no statement holds the table's metadata lock for the whole read.
+ * The table is read in short id-range chunks ({@link RecordSource#withChunkRows}): every row once,
+ * in id order, and no statement holds the table's metadata lock for the whole read.
  */
 @Tag("db")
 class ChunkedReadIT extends DbTestSupport {
@@ -22,10 +22,18 @@ class ChunkedReadIT extends DbTestSupport {
   /** Rows with ids 3, 6, 9, … 3n (sparse, so that chunks and id arithmetic differ). */
   private static void rows(int n, int contentChars) {
     createPostsTable(TABLE);
-    useHandle(h -> h.execute("INSERT INTO " + TABLE + " (id, title, category, product, region, price, contact,"
-        + " phone, content, reg_time) SELECT 3 * seq, CONCAT('供应苹果', seq), '供应', '苹果', '山东', '2元', '王',"
-        + " '13800138000', CONCAT('第', seq, '批', REPEAT('红富士苹果', " + contentChars / 5 + ")),"
-        + " '2024-05-01 08:00:00' FROM seq_1_to_" + n));
+    useHandle(
+        h ->
+            h.execute(
+                "INSERT INTO "
+                    + TABLE
+                    + " (id, title, category, product, region, price, contact,"
+                    + " phone, content, reg_time) SELECT 3 * seq, CONCAT('供应苹果', seq), '供应', '苹果', '山东', '2元', '王',"
+                    + " '13800138000', CONCAT('第', seq, '批', REPEAT('红富士苹果', "
+                    + contentChars / 5
+                    + ")),"
+                    + " '2024-05-01 08:00:00' FROM seq_1_to_"
+                    + n));
   }
 
   @Test
@@ -61,31 +69,38 @@ class ChunkedReadIT extends DbTestSupport {
     AtomicInteger read = new AtomicInteger();
     CompletableFuture<Long>[] alterDone = new CompletableFuture[1];
     // Its own thread: the common pool may be busy with other tests' tasks.
-    java.util.concurrent.ExecutorService alterer = java.util.concurrent.Executors.newSingleThreadExecutor();
+    java.util.concurrent.ExecutorService alterer =
+        java.util.concurrent.Executors.newSingleThreadExecutor();
 
-    source.forEachRecord(record -> {
-      if (read.incrementAndGet() == 600) {
-        // A schema change while the read is under way: it needs the table's metadata lock.
-        alterDone[0] = CompletableFuture.supplyAsync(() -> {
-          useHandle(h -> {
-            h.execute("SET SESSION lock_wait_timeout = 60");
-            h.execute("ALTER TABLE " + TABLE + " ADD COLUMN probe INT NULL");
-          });
-          return System.nanoTime();
-        }, alterer);
-      }
-      try {
-        Thread.sleep(1); // a slow consumer: the read takes about 5 s
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
+    source.forEachRecord(
+        record -> {
+          if (read.incrementAndGet() == 600) {
+            // A schema change while the read is under way: it needs the table's metadata lock.
+            alterDone[0] =
+                CompletableFuture.supplyAsync(
+                    () -> {
+                      useHandle(
+                          h -> {
+                            h.execute("SET SESSION lock_wait_timeout = 60");
+                            h.execute("ALTER TABLE " + TABLE + " ADD COLUMN probe INT NULL");
+                          });
+                      return System.nanoTime();
+                    },
+                    alterer);
+          }
+          try {
+            Thread.sleep(1); // a slow consumer: the read takes about 5 s
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
     long readDone = System.nanoTime();
 
     assertThat(read.get()).isEqualTo(4000);
     long alterFinished = alterDone[0].get(60, TimeUnit.SECONDS);
     alterer.shutdown();
     assertThat(TimeUnit.NANOSECONDS.toMillis(readDone - alterFinished))
-        .as("the ALTER finished this long before the read did").isGreaterThan(1_000);
+        .as("the ALTER finished this long before the read did")
+        .isGreaterThan(1_000);
   }
 }

@@ -16,10 +16,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.posts.PostLoader;
 
-/** `dedup run` end to end through DedupCommand.commandLine(out, err), against the embedded server. */
+/**
+ * `dedup run` end to end through DedupCommand.commandLine(out, err), against the embedded server.
+ */
 @Tag("db")
 class CliIT extends DbTestSupport {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -48,7 +49,8 @@ class CliIT extends DbTestSupport {
   void run_applyWithReport_writesSummaryAndOneDecisionPerRemoval() throws IOException {
     Path report = dir.resolve("report");
 
-    CliRun run = cli("run", "--config", config.toString(), "--apply", "--report", report.toString());
+    CliRun run =
+        cli("run", "--config", config.toString(), "--apply", "--report", report.toString());
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out()).contains("(applied)").contains("report: ");
@@ -67,20 +69,28 @@ class CliIT extends DbTestSupport {
     assertThat(summary.at("/seconds/index").isNumber()).isTrue();
     assertThat(count("supply_demand")).isEqualTo(loaded - removed);
 
-    List<String> lines = Files.readAllLines(report.resolve("decisions.jsonl"), StandardCharsets.UTF_8);
+    List<String> lines =
+        Files.readAllLines(report.resolve("decisions.jsonl"), StandardCharsets.UTF_8);
     assertThat(lines).hasSize((int) removed);
     long previousId = Long.MIN_VALUE;
     for (String line : lines) {
       JsonNode decision = JSON.readTree(line);
-      assertThat(decision.get("removed_id").asLong()).as("in removed-id order").isGreaterThan(previousId);
+      assertThat(decision.get("removed_id").asLong())
+          .as("in removed-id order")
+          .isGreaterThan(previousId);
       previousId = decision.get("removed_id").asLong();
       assertThat(decision.get("removed_id").isIntegralNumber()).isTrue();
       assertThat(decision.get("kept_id").isIntegralNumber()).isTrue();
       assertThat(decision.get("rule").asText()).isEqualTo("exact");
       assertThat(decision.get("score").asDouble()).isEqualTo(1.0);
     }
-    long archived = withHandle(h -> h.createQuery(
-        "SELECT COUNT(*) FROM supply_demand_removed WHERE dedup_run_id = ?").bind(0, runId).mapTo(Long.class).one());
+    long archived =
+        withHandle(
+            h ->
+                h.createQuery("SELECT COUNT(*) FROM supply_demand_removed WHERE dedup_run_id = ?")
+                    .bind(0, runId)
+                    .mapTo(Long.class)
+                    .one());
     assertThat(archived).isEqualTo(removed);
   }
 
@@ -109,7 +119,8 @@ class CliIT extends DbTestSupport {
 
     assertThat(run.exitCode()).isZero();
     assertThat(run.out().replaceAll("\\s+", " "))
-        .contains("Exit codes: 0 success 1 unexpected error").contains("2 usage or configuration error");
+        .contains("Exit codes: 0 success 1 unexpected error")
+        .contains("2 usage or configuration error");
   }
 
   @Test
@@ -117,6 +128,8 @@ class CliIT extends DbTestSupport {
     CliRun run = cli("--help");
 
     assertThat(run.exitCode()).isZero();
-    assertThat(run.out().replaceAll("\\s+", " ")).contains("Exit codes:").contains("2 usage or configuration error");
+    assertThat(run.out().replaceAll("\\s+", " "))
+        .contains("Exit codes:")
+        .contains("2 usage or configuration error");
   }
 }

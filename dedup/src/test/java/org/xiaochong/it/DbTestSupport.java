@@ -42,13 +42,18 @@ import org.xiaochong.source.TableSpec;
  */
 @Tag("db")
 abstract class DbTestSupport {
-  /** {@code dedup_run} as made before watermarks and per-method counts, to test what a newer version adds. */
-  static final String OLD_DEDUP_RUN = "CREATE TABLE dedup_run (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,"
-      + " source_table VARCHAR(64) NOT NULL, method VARCHAR(16) NOT NULL, applied BOOLEAN NOT NULL,"
-      + " status VARCHAR(16) NOT NULL, config_digest CHAR(32) NOT NULL, window_since DATETIME NULL,"
-      + " window_until DATETIME NULL, records_read BIGINT NOT NULL DEFAULT 0, exact_removed BIGINT NOT NULL DEFAULT 0,"
-      + " near_removed BIGINT NOT NULL DEFAULT 0, started_at DATETIME(3) NOT NULL, finished_at DATETIME(3) NULL,"
-      + " message VARCHAR(1024) NULL) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
+  /**
+   * {@code dedup_run} as made before watermarks and per-method counts, to test what a newer version
+   * adds.
+   */
+  static final String OLD_DEDUP_RUN =
+      "CREATE TABLE dedup_run (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,"
+          + " source_table VARCHAR(64) NOT NULL, method VARCHAR(16) NOT NULL, applied BOOLEAN NOT NULL,"
+          + " status VARCHAR(16) NOT NULL, config_digest CHAR(32) NOT NULL, window_since DATETIME NULL,"
+          + " window_until DATETIME NULL, records_read BIGINT NOT NULL DEFAULT 0, exact_removed BIGINT NOT NULL DEFAULT 0,"
+          + " near_removed BIGINT NOT NULL DEFAULT 0, started_at DATETIME(3) NOT NULL, finished_at DATETIME(3) NULL,"
+          + " message VARCHAR(1024) NULL) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
+
   private static Database database;
 
   /** The shared embedded server, started on first call. */
@@ -64,8 +69,8 @@ abstract class DbTestSupport {
   }
 
   /**
-   * Every test starts without marks ({@code dedup_apart}): tests reload the same tables with the same
-   * ids, and a mark a restore left would keep a later test's duplicates apart.
+   * Every test starts without marks ({@code dedup_apart}): tests reload the same tables with the
+   * same ids, and a mark a restore left would keep a later test's duplicates apart.
    */
   @BeforeEach
   void clearApartMarksOfEarlierTests() {
@@ -93,7 +98,9 @@ abstract class DbTestSupport {
     return new DbSettings(server.url(), server.user(), server.password(), dataDir);
   }
 
-  /** Drops {@code name} and {@code name_removed} and creates {@code name} with the sample schema. */
+  /**
+   * Drops {@code name} and {@code name_removed} and creates {@code name} with the sample schema.
+   */
   static void createPostsTable(String name) {
     TableSpec.quote(name); // validates
     String ddl;
@@ -113,79 +120,125 @@ abstract class DbTestSupport {
       statement = statement.substring(0, statement.length() - 1);
     }
     String sql = statement;
-    database().jdbi().useHandle(h -> {
-      h.execute("DROP TABLE IF EXISTS `" + name + "`");
-      h.execute("DROP TABLE IF EXISTS `" + name + "_removed`");
-      h.execute(sql);
-    });
+    database()
+        .jdbi()
+        .useHandle(
+            h -> {
+              h.execute("DROP TABLE IF EXISTS `" + name + "`");
+              h.execute("DROP TABLE IF EXISTS `" + name + "_removed`");
+              h.execute(sql);
+            });
   }
 
   /** A sample-schema table spec: all text columns exact, phone by digits, default near fields. */
   static TableSpec spec(String table) {
-    return new TableSpec(table, "id", "reg_time", TableSpec.SAMPLE_TEXT_COLUMNS, List.of("phone"),
+    return new TableSpec(
+        table,
+        "id",
+        "reg_time",
+        TableSpec.SAMPLE_TEXT_COLUMNS,
+        List.of("phone"),
         List.of("title", "product", "content"));
   }
 
   /** Inserts one row of the sample schema (null values stay NULL). */
-  static void insert(String table, long id, String title, String product, String phone, String content,
+  static void insert(
+      String table,
+      long id,
+      String title,
+      String product,
+      String phone,
+      String content,
       LocalDateTime regTime) {
-    database().jdbi().useHandle(h -> h.createUpdate("INSERT INTO `" + table
-            + "` (id, title, category, product, region, price, contact, phone, content, reg_time)"
-            + " VALUES (?, ?, '供应', ?, '山东烟台', '2.50元/斤', '王先生', ?, ?, ?)")
-        .bind(0, id).bind(1, title).bind(2, product).bind(3, phone).bind(4, content).bind(5, regTime).execute());
+    database()
+        .jdbi()
+        .useHandle(
+            h ->
+                h.createUpdate(
+                        "INSERT INTO `"
+                            + table
+                            + "` (id, title, category, product, region, price, contact, phone, content, reg_time)"
+                            + " VALUES (?, ?, '供应', ?, '山东烟台', '2.50元/斤', '王先生', ?, ?, ?)")
+                    .bind(0, id)
+                    .bind(1, title)
+                    .bind(2, product)
+                    .bind(3, phone)
+                    .bind(4, content)
+                    .bind(5, regTime)
+                    .execute());
   }
 
   static long count(String table) {
-    return database().jdbi().withHandle(h ->
-        h.createQuery("SELECT COUNT(*) FROM `" + table + "`").mapTo(Long.class).one());
+    return database()
+        .jdbi()
+        .withHandle(
+            h -> h.createQuery("SELECT COUNT(*) FROM `" + table + "`").mapTo(Long.class).one());
   }
 
   static boolean tableExists(String table) {
-    return !database().jdbi().withHandle(h -> h.createQuery(
-            "SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?")
-        .bind(0, table).mapTo(Integer.class).list()).isEmpty();
+    return !database()
+        .jdbi()
+        .withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?")
+                    .bind(0, table)
+                    .mapTo(Integer.class)
+                    .list())
+        .isEmpty();
   }
 
   static List<Long> ids(String table) {
-    return database().jdbi().withHandle(h ->
-        h.createQuery("SELECT id FROM `" + table + "` ORDER BY id").mapTo(Long.class).list());
+    return database()
+        .jdbi()
+        .withHandle(
+            h ->
+                h.createQuery("SELECT id FROM `" + table + "` ORDER BY id")
+                    .mapTo(Long.class)
+                    .list());
   }
 
   /** Every column of every row, as strings (NULL as null), ordered by id. */
   static List<List<String>> snapshot(String table) {
-    return database().jdbi().withHandle(h -> {
-      List<List<String>> rows = new ArrayList<>();
-      try (var statement = h.getConnection().createStatement();
-          ResultSet rs = statement.executeQuery("SELECT * FROM `" + table + "` ORDER BY id")) {
-        ResultSetMetaData meta = rs.getMetaData();
-        while (rs.next()) {
-          List<String> row = new ArrayList<>(meta.getColumnCount());
-          for (int i = 1; i <= meta.getColumnCount(); i++) {
-            row.add(rs.getString(i));
-          }
-          rows.add(row);
-        }
-      } catch (java.sql.SQLException e) {
-        throw new IllegalStateException(e);
-      }
-      return rows;
-    });
+    return database()
+        .jdbi()
+        .withHandle(
+            h -> {
+              List<List<String>> rows = new ArrayList<>();
+              try (var statement = h.getConnection().createStatement();
+                  ResultSet rs =
+                      statement.executeQuery("SELECT * FROM `" + table + "` ORDER BY id")) {
+                ResultSetMetaData meta = rs.getMetaData();
+                while (rs.next()) {
+                  List<String> row = new ArrayList<>(meta.getColumnCount());
+                  for (int i = 1; i <= meta.getColumnCount(); i++) {
+                    row.add(rs.getString(i));
+                  }
+                  rows.add(row);
+                }
+              } catch (java.sql.SQLException e) {
+                throw new IllegalStateException(e);
+              }
+              return rows;
+            });
   }
 
   /** Runs the exact pipeline in-process on {@code table} with an index in {@code indexDir}. */
-  static DedupRunner.Outcome runExact(String table, Path indexDir, LocalDateTime since, LocalDateTime until,
-      boolean apply) {
+  static DedupRunner.Outcome runExact(
+      String table, Path indexDir, LocalDateTime since, LocalDateTime until, boolean apply) {
     TableSpec spec = spec(table);
     try (FingerprintIndex index = FingerprintIndex.open(indexDir, "it-" + table, false)) {
-      DedupRunner runner = new DedupRunner(database(), spec, index, "0123456789abcdef0123456789abcdef", 2,
-          Progress.NONE);
+      DedupRunner runner =
+          new DedupRunner(
+              database(), spec, index, "0123456789abcdef0123456789abcdef", 2, Progress.NONE);
       return runner.run(new DedupRunner.Options("exact", since, until, apply, false));
     }
   }
 
   /** Live documents of the index in {@code dir}. */
   static int indexCount(Path dir) throws IOException {
-    try (FSDirectory directory = FSDirectory.open(dir); DirectoryReader reader = DirectoryReader.open(directory)) {
+    try (FSDirectory directory = FSDirectory.open(dir);
+        DirectoryReader reader = DirectoryReader.open(directory)) {
       return reader.numDocs();
     }
   }
@@ -226,7 +279,9 @@ abstract class DbTestSupport {
   static CliRun cli(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = DedupCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+    int code =
+        DedupCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
+            .execute(args);
     return new CliRun(code, out.toString(), err.toString());
   }
 
@@ -234,7 +289,9 @@ abstract class DbTestSupport {
   static CliRun cliWithInput(List<String> lines, String... args) {
     InputStream stdin = System.in;
     try {
-      System.setIn(new ByteArrayInputStream((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8)));
+      System.setIn(
+          new ByteArrayInputStream(
+              (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8)));
       return cli(args); // picocli builds CheckCommand (and reads System.in) here
     } finally {
       System.setIn(stdin);
@@ -251,6 +308,7 @@ abstract class DbTestSupport {
 
   /** The removals of {@code plan} as the generated posts' ground truth checks them. */
   static GroundTruth.Removals removals(DeletionPlan plan) {
-    return GroundTruth.Removals.of(plan.size(), plan::removedId, plan::keptId, i -> plan.rule(i).label);
+    return GroundTruth.Removals.of(
+        plan.size(), plan::removedId, plan::keptId, i -> plan.rule(i).label);
   }
 }

@@ -34,8 +34,12 @@ class GentleApplyIT extends DbTestSupport {
 
   @TempDir Path dir;
 
-  /** Threads of the test's other sessions: its own, as the common pool may be busy with other tests' tasks. */
-  private final java.util.concurrent.ExecutorService sessions = java.util.concurrent.Executors.newCachedThreadPool();
+  /**
+   * Threads of the test's other sessions: its own, as the common pool may be busy with other tests'
+   * tasks.
+   */
+  private final java.util.concurrent.ExecutorService sessions =
+      java.util.concurrent.Executors.newCachedThreadPool();
 
   @org.junit.jupiter.api.AfterEach
   void stopSessions() {
@@ -53,21 +57,36 @@ class GentleApplyIT extends DbTestSupport {
   }
 
   private DedupRunner.Outcome apply(String table, ApplySettings settings, Runnable lockCheck) {
-    try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("index"), "it-" + table, false)) {
-      return new DedupRunner(database(), spec(table), index, "0123456789abcdef0123456789abcdef", 2, Progress.NONE)
-          .withApplySettings(settings).withLockCheck(lockCheck)
+    try (FingerprintIndex index =
+        FingerprintIndex.open(dir.resolve("index"), "it-" + table, false)) {
+      return new DedupRunner(
+              database(), spec(table), index, "0123456789abcdef0123456789abcdef", 2, Progress.NONE)
+          .withApplySettings(settings)
+          .withLockCheck(lockCheck)
           .run(new DedupRunner.Options("exact", null, null, true, false));
     }
   }
 
   private static String status(long runId) {
-    return withHandle(h -> h.createQuery("SELECT status FROM dedup_run WHERE id = ?").bind(0, runId)
-        .mapTo(String.class).one());
+    return withHandle(
+        h ->
+            h.createQuery("SELECT status FROM dedup_run WHERE id = ?")
+                .bind(0, runId)
+                .mapTo(String.class)
+                .one());
   }
 
   private static long archived(String table) {
-    return withHandle(h -> h.createQuery("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema ="
-            + " DATABASE() AND table_name = ?").bind(0, table + "_removed").mapTo(Long.class).one()) == 0 ? 0
+    return withHandle(
+                h ->
+                    h.createQuery(
+                            "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema ="
+                                + " DATABASE() AND table_name = ?")
+                        .bind(0, table + "_removed")
+                        .mapTo(Long.class)
+                        .one())
+            == 0
+        ? 0
         : count(table + "_removed");
   }
 
@@ -78,11 +97,18 @@ class GentleApplyIT extends DbTestSupport {
     long runId = runExact(table, dir.resolve("index"), null, null, true).summary().runId();
     assertThat(ids(table)).containsExactly(2L, 4L);
     // As if the run had been killed after moving its rows: still 'applying', its plan still there.
-    useHandle(h -> {
-      h.createUpdate("UPDATE dedup_run SET status = 'applying' WHERE id = ?").bind(0, runId).execute();
-      h.createUpdate("INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score) VALUES"
-          + " (?, 0, 1, 2, 'exact', 1), (?, 1, 3, 4, 'exact', 1)").bind(0, runId).bind(1, runId).execute();
-    });
+    useHandle(
+        h -> {
+          h.createUpdate("UPDATE dedup_run SET status = 'applying' WHERE id = ?")
+              .bind(0, runId)
+              .execute();
+          h.createUpdate(
+                  "INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score) VALUES"
+                      + " (?, 0, 1, 2, 'exact', 1), (?, 1, 3, 4, 'exact', 1)")
+              .bind(0, runId)
+              .bind(1, runId)
+              .execute();
+        });
     // The crawler re-inserts post 1 with its old id (another post now).
     insert(table, 1, "求购大蒜", "大蒜", "13900139000", "求购大蒜十吨，价格面议", NEW);
 
@@ -91,11 +117,16 @@ class GentleApplyIT extends DbTestSupport {
     assertThat(next.summary().resumedRuns()).containsExactly(runId);
     assertThat(status(runId)).isEqualTo("applied");
     assertThat(ids(table)).containsExactly(1L, 2L, 4L);
-    String title = withHandle(h -> h.createQuery("SELECT title FROM gentle_reinsert WHERE id = 1")
-        .mapTo(String.class).one());
+    String title =
+        withHandle(
+            h ->
+                h.createQuery("SELECT title FROM gentle_reinsert WHERE id = 1")
+                    .mapTo(String.class)
+                    .one());
     assertThat(title).isEqualTo("求购大蒜");
     // And the night after is not stuck either.
-    assertThat(runExact(table, dir.resolve("index"), null, null, true).summary().resumedRuns()).isEmpty();
+    assertThat(runExact(table, dir.resolve("index"), null, null, true).summary().resumedRuns())
+        .isEmpty();
   }
 
   @Test
@@ -107,10 +138,12 @@ class GentleApplyIT extends DbTestSupport {
     CompletableFuture<Void> killer = killLockHolderOnceArchived(table);
     RowsMovedException stopped;
     try {
-      Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(
-          () -> apply(table, oneRowBatches, lock::requireHeld));
+      Throwable thrown =
+          org.assertj.core.api.Assertions.catchThrowable(
+              () -> apply(table, oneRowBatches, lock::requireHeld));
       // Rows had moved: the stop says how many (exit code 4 on the command line), and why.
-      assertThat(thrown).isInstanceOf(RowsMovedException.class)
+      assertThat(thrown)
+          .isInstanceOf(RowsMovedException.class)
           .hasMessageContaining("lock of table")
           .hasMessageContaining("was lost");
       stopped = (RowsMovedException) thrown;
@@ -122,8 +155,13 @@ class GentleApplyIT extends DbTestSupport {
     assertThat(movedBeforeTheStop).isBetween(1L, 11L);
     assertThat(stopped.rows()).isEqualTo(movedBeforeTheStop);
     assertThat(count(table)).isEqualTo(24 - movedBeforeTheStop);
-    long runId = withHandle(h -> h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = ?")
-        .bind(0, table).mapTo(Long.class).one());
+    long runId =
+        withHandle(
+            h ->
+                h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = ?")
+                    .bind(0, table)
+                    .mapTo(Long.class)
+                    .one());
     assertThat(status(runId)).isEqualTo("applying");
 
     try (TableLock next = TableLock.acquire(database(), spec(table), "run --apply")) {
@@ -136,19 +174,28 @@ class GentleApplyIT extends DbTestSupport {
   }
 
   @Test
-  void runCommand_lockLostAfterRowsMoved_exitsFourWithOneLineAndTheNextRunFinishes() throws Exception {
+  void runCommand_lockLostAfterRowsMoved_exitsFourWithOneLineAndTheNextRunFinishes()
+      throws Exception {
     String table = "gentle_lock_cli";
     twinPairs(table, 12);
-    Path config = writeConfig(dir, table, dir.resolve("index-cli"),
-        Map.of("apply.batch-rows", "1", "apply.pause-ms", "300"));
+    Path config =
+        writeConfig(
+            dir,
+            table,
+            dir.resolve("index-cli"),
+            Map.of("apply.batch-rows", "1", "apply.pause-ms", "300"));
     CompletableFuture<Void> killer = killLockHolderOnceArchived(table);
 
     CliRun run = cli("run", "--config", config.toString(), "--apply");
     killer.get(60, TimeUnit.SECONDS);
 
     assertThat(run.exitCode()).as(run.err()).isEqualTo(4);
-    assertThat(run.errLines()).singleElement().asString()
-        .contains("archived and deleted").contains("lock of table").contains("was lost");
+    assertThat(run.errLines())
+        .singleElement()
+        .asString()
+        .contains("archived and deleted")
+        .contains("lock of table")
+        .contains("was lost");
     long moved = archived(table);
     assertThat(moved).isBetween(1L, 11L);
     assertThat(count(table)).isEqualTo(24 - moved);
@@ -168,18 +215,25 @@ class GentleApplyIT extends DbTestSupport {
   }
 
   /** As {@link #killLockHolderOnceArchived}, once {@code moved} says so. */
-  private CompletableFuture<Void> killLockHolderWhen(String table, java.util.function.BooleanSupplier moved) {
-    return CompletableFuture.runAsync(() -> {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (!moved.getAsBoolean() && System.nanoTime() < deadline) {
-        Thread.onSpinWait();
-      }
-      useHandle(h -> {
-        long holder = h.createQuery("SELECT IS_USED_LOCK(CONCAT('xiaochong.', DATABASE(), '.', ?))")
-            .bind(0, table).mapTo(Long.class).one();
-        h.execute("KILL CONNECTION " + holder);
-      });
-    }, sessions);
+  private CompletableFuture<Void> killLockHolderWhen(
+      String table, java.util.function.BooleanSupplier moved) {
+    return CompletableFuture.runAsync(
+        () -> {
+          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+          while (!moved.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+          }
+          useHandle(
+              h -> {
+                long holder =
+                    h.createQuery("SELECT IS_USED_LOCK(CONCAT('xiaochong.', DATABASE(), '.', ?))")
+                        .bind(0, table)
+                        .mapTo(Long.class)
+                        .one();
+                h.execute("KILL CONNECTION " + holder);
+              });
+        },
+        sessions);
   }
 
   @Test
@@ -188,38 +242,54 @@ class GentleApplyIT extends DbTestSupport {
     twinPairs(table, 3);
     long runId = runExact(table, dir.resolve("index"), null, null, true).summary().runId();
     assertThat(ids(table)).containsExactly(2L, 4L, 6L);
-    ArchiveTables archive = ArchiveTables.ensure(database(), spec(table),
-        new RecordSource(database(), spec(table)).checkSchema());
+    ArchiveTables archive =
+        ArchiveTables.ensure(
+            database(), spec(table), new RecordSource(database(), spec(table)).checkSchema());
     TableLock lock = TableLock.acquire(database(), spec(table), "restore --run " + runId);
-    useHandle(h -> h.execute("KILL CONNECTION " + h.createQuery(
-        "SELECT IS_USED_LOCK(CONCAT('xiaochong.', DATABASE(), '.', ?))").bind(0, table).mapTo(Long.class).one()));
+    useHandle(
+        h ->
+            h.execute(
+                "KILL CONNECTION "
+                    + h.createQuery("SELECT IS_USED_LOCK(CONCAT('xiaochong.', DATABASE(), '.', ?))")
+                        .bind(0, table)
+                        .mapTo(Long.class)
+                        .one()));
 
     assertThatThrownBy(() -> new Restorer(archive).withLockCheck(lock::requireHeld).restore(runId))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("was lost");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("was lost");
     lock.close();
 
     assertThat(ids(table)).containsExactly(2L, 4L, 6L);
     assertThat(status(runId)).isEqualTo("restoring");
     try (TableLock again = TableLock.acquire(database(), spec(table), "restore --run " + runId)) {
-      assertThat(new Restorer(archive).withLockCheck(again::requireHeld).restore(runId)).isEqualTo(3);
+      assertThat(new Restorer(archive).withLockCheck(again::requireHeld).restore(runId))
+          .isEqualTo(3);
     }
     assertThat(ids(table)).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
   }
 
   @Test
-  void restore_lockLostAfterRowsCameBack_stopsWithTheCountAndRunningItAgainFinishes() throws Exception {
+  void restore_lockLostAfterRowsCameBack_stopsWithTheCountAndRunningItAgainFinishes()
+      throws Exception {
     String table = "gentle_restore_mid";
     twinPairs(table, 6);
     long runId = runExact(table, dir.resolve("index"), null, null, true).summary().runId();
     assertThat(count(table)).isEqualTo(6);
-    ArchiveTables archive = ArchiveTables.ensure(database(), spec(table),
-        new RecordSource(database(), spec(table)).checkSchema());
+    ArchiveTables archive =
+        ArchiveTables.ensure(
+            database(), spec(table), new RecordSource(database(), spec(table)).checkSchema());
     TableLock lock = TableLock.acquire(database(), spec(table), "restore --run " + runId);
     CompletableFuture<Void> killer = killLockHolderWhen(table, () -> count(table) > 6);
     Throwable thrown;
     try {
-      thrown = org.assertj.core.api.Assertions.catchThrowable(() -> new Restorer(archive)
-          .withSettings(new ApplySettings(1, 32L << 20, 5, 8, 300)).withLockCheck(lock::requireHeld).restore(runId));
+      thrown =
+          org.assertj.core.api.Assertions.catchThrowable(
+              () ->
+                  new Restorer(archive)
+                      .withSettings(new ApplySettings(1, 32L << 20, 5, 8, 300))
+                      .withLockCheck(lock::requireHeld)
+                      .restore(runId));
     } finally {
       killer.get(60, TimeUnit.SECONDS);
       lock.close();
@@ -231,43 +301,55 @@ class GentleApplyIT extends DbTestSupport {
     assertThat(((RowsMovedException) thrown).rows()).isEqualTo(back);
     assertThat(status(runId)).isEqualTo("restoring");
     try (TableLock again = TableLock.acquire(database(), spec(table), "restore --run " + runId)) {
-      assertThat(new Restorer(archive).withLockCheck(again::requireHeld).restore(runId)).isEqualTo(6 - back);
+      assertThat(new Restorer(archive).withLockCheck(again::requireHeld).restore(runId))
+          .isEqualTo(6 - back);
     }
     assertThat(count(table)).isEqualTo(12);
     assertThat(archived(table)).isZero();
   }
 
   @Test
-  void apply_siteHoldsAKeptRow_applyWaitsSecondsRetriesAndTheSitesWriteGoesThrough() throws Exception {
+  void apply_siteHoldsAKeptRow_applyWaitsSecondsRetriesAndTheSitesWriteGoesThrough()
+      throws Exception {
     String table = "gentle_wait";
     twinPairs(table, 3);
     ApplySettings gentle = new ApplySettings(2, 32L << 20, 1, 10, 0);
     long heldMillis = 6_000;
-    try (Handle holder = database().jdbi().open(); Handle writer = database().jdbi().open()) {
+    try (Handle holder = database().jdbi().open();
+        Handle writer = database().jdbi().open()) {
       // A site request holds kept post 4 (pair 2) in an open transaction.
       holder.begin();
-      holder.createQuery("SELECT id FROM gentle_wait WHERE id = 4 FOR UPDATE").mapTo(Long.class).one();
+      holder
+          .createQuery("SELECT id FROM gentle_wait WHERE id = 4 FOR UPDATE")
+          .mapTo(Long.class)
+          .one();
       long start = System.nanoTime();
-      CompletableFuture<DedupRunner.Outcome> applying = CompletableFuture.supplyAsync(
-          () -> apply(table, gentle, () -> {}), sessions);
-      // Once the apply waits for post 4 (it holds the shared lock of kept post 2, in the same batch) ...
+      CompletableFuture<DedupRunner.Outcome> applying =
+          CompletableFuture.supplyAsync(() -> apply(table, gentle, () -> {}), sessions);
+      // Once the apply waits for post 4 (it holds the shared lock of kept post 2, in the same
+      // batch) ...
       awaitLockWait(60, applying);
       // ... the site writes kept post 2, with the server's usual patience (here 4 s).
       writer.execute("SET SESSION innodb_lock_wait_timeout = 4");
       long writeStart = System.nanoTime();
       int written = writer.execute("UPDATE gentle_wait SET price = '2.80元/斤' WHERE id = 2");
       long writeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - writeStart);
-      Thread.sleep(Math.max(0, heldMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)));
+      Thread.sleep(
+          Math.max(0, heldMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)));
       holder.rollback();
 
       DedupRunner.Outcome outcome = applying.get(120, TimeUnit.SECONDS);
 
       assertThat(written).isEqualTo(1);
-      assertThat(writeMillis).as("the site's write waited at most the apply's lock wait").isLessThan(2_500);
-      assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isGreaterThanOrEqualTo(heldMillis);
+      assertThat(writeMillis)
+          .as("the site's write waited at most the apply's lock wait")
+          .isLessThan(2_500);
+      assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+          .isGreaterThanOrEqualTo(heldMillis);
       assertThat(status(outcome.summary().runId())).isEqualTo("applied");
     }
-    // Pair 1's removed row still equals its kept row? No: the site re-priced post 2, so post 1 is now
+    // Pair 1's removed row still equals its kept row? No: the site re-priced post 2, so post 1 is
+    // now
     // a different post and stays; pairs 2 and 3 moved.
     List<Long> left = ids(table);
     assertThat(left).contains(2L, 4L, 6L).doesNotContain(3L, 5L);
@@ -281,18 +363,31 @@ class GentleApplyIT extends DbTestSupport {
         applying.get();
         throw new AssertionError("the apply finished without waiting for a row lock");
       }
-      long waiting = withHandle(h -> h.createQuery("SELECT COUNT(*) FROM information_schema.innodb_trx"
-          + " WHERE trx_state = 'LOCK WAIT'").mapTo(Long.class).one());
+      long waiting =
+          withHandle(
+              h ->
+                  h.createQuery(
+                          "SELECT COUNT(*) FROM information_schema.innodb_trx"
+                              + " WHERE trx_state = 'LOCK WAIT'")
+                      .mapTo(Long.class)
+                      .one());
       if (waiting > 0) {
         return;
       }
-      // Slower than every 100 ms: the server refreshes innodb_trx only when it was not read for 100 ms,
+      // Slower than every 100 ms: the server refreshes innodb_trx only when it was not read for 100
+      // ms,
       // so faster polling would read the same stale rows for ever.
       Thread.sleep(200);
     }
-    String sessions = withHandle(h -> h.createQuery("SELECT GROUP_CONCAT(CONCAT(id, ' ', command, ' ', COALESCE(state, ''),"
-        + " ' ', LEFT(COALESCE(info, ''), 100)) SEPARATOR ' | ') FROM information_schema.processlist")
-        .mapTo(String.class).one());
-    throw new AssertionError("no transaction waited for a row lock within " + seconds + " s; sessions: " + sessions);
+    String sessions =
+        withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT GROUP_CONCAT(CONCAT(id, ' ', command, ' ', COALESCE(state, ''),"
+                            + " ' ', LEFT(COALESCE(info, ''), 100)) SEPARATOR ' | ') FROM information_schema.processlist")
+                    .mapTo(String.class)
+                    .one());
+    throw new AssertionError(
+        "no transaction waited for a row lock within " + seconds + " s; sessions: " + sessions);
   }
 }

@@ -46,22 +46,38 @@ class LiveTableIT extends DbTestSupport {
     return new PlanMover(archive(table), defaultRules(table));
   }
 
-  /** The methods' rules with the default settings, as a run's apply re-checks changed rows with them. */
+  /**
+   * The methods' rules with the default settings, as a run's apply re-checks changed rows with
+   * them.
+   */
   private static PairCheck.Factory defaultRules(String table) {
-    return FingerprintMethods.pairChecks(new MethodContext(spec(table), null, "",
-        PrefilterSettings.DEFAULT, false, 1, null, Progress.NONE, note -> {}, Map.of()));
+    return FingerprintMethods.pairChecks(
+        new MethodContext(
+            spec(table),
+            null,
+            "",
+            PrefilterSettings.DEFAULT,
+            false,
+            1,
+            null,
+            Progress.NONE,
+            note -> {},
+            Map.of()));
   }
 
   /** The archive of {@code table}, made and checked against its columns now. */
   private static ArchiveTables archive(String table) {
-    return ArchiveTables.ensure(database(), spec(table), new RecordSource(database(), spec(table)).checkSchema());
+    return ArchiveTables.ensure(
+        database(), spec(table), new RecordSource(database(), spec(table)).checkSchema());
   }
 
   private static long startRun(String table) {
-    return new RunLog(database(), table).startRun("exact", true, "0123456789abcdef0123456789abcdef", null, null);
+    return new RunLog(database(), table)
+        .startRun("exact", true, "0123456789abcdef0123456789abcdef", null, null);
   }
 
-  private static PlanMover.Applied applyOne(PlanMover archive, String table, DeletionPlan.Rule rule) {
+  private static PlanMover.Applied applyOne(
+      PlanMover archive, String table, DeletionPlan.Rule rule) {
     DeletionPlan plan = new DeletionPlan();
     plan.add(1, 2, rule, 1.0);
     long runId = startRun(table);
@@ -71,7 +87,10 @@ class LiveTableIT extends DbTestSupport {
   @Test
   void apply_rowRewrittenAfterThePlan_staysAndIsCounted() {
     PlanMover archive = twins("live_edit");
-    useHandle(h -> h.execute("UPDATE live_edit SET title = '求购大蒜', product = '大蒜', content = '求购大蒜五吨' WHERE id = 1"));
+    useHandle(
+        h ->
+            h.execute(
+                "UPDATE live_edit SET title = '求购大蒜', product = '大蒜', content = '求购大蒜五吨' WHERE id = 1"));
 
     PlanMover.Applied applied = applyOne(archive, "live_edit", DeletionPlan.Rule.EXACT);
 
@@ -79,21 +98,34 @@ class LiveTableIT extends DbTestSupport {
     assertThat(applied.skippedChanged()).isEqualTo(1);
     assertThat(ids("live_edit")).containsExactly(1L, 2L, 3L);
     assertThat(count("live_edit_removed")).isZero();
-    assertThat(one("SELECT skipped FROM dedup_plan WHERE removed_id = 1 ORDER BY run_id DESC LIMIT 1", Boolean.class))
+    assertThat(
+            one(
+                "SELECT skipped FROM dedup_plan WHERE removed_id = 1 ORDER BY run_id DESC LIMIT 1",
+                Boolean.class))
         .isTrue();
 
     // Replayed after an interruption, a skipped plan row stays skipped even if it qualifies again.
-    useHandle(h -> h.execute("UPDATE live_edit SET title = '供应红富士苹果', product = '苹果', content = '" + APPLE + "' WHERE id = 1"));
+    useHandle(
+        h ->
+            h.execute(
+                "UPDATE live_edit SET title = '供应红富士苹果', product = '苹果', content = '"
+                    + APPLE
+                    + "' WHERE id = 1"));
     long runId = one("SELECT MAX(run_id) FROM dedup_plan", Long.class);
     assertThat(archive.apply(runId, n -> {})).isEqualTo(new PlanMover.Moved(0, Map.of(), 0));
     assertThat(ids("live_edit")).containsExactly(1L, 2L, 3L);
   }
 
-  /** The plan of rows 1 -> 2 with the states the index would hold of them now (read as the indexing reads them). */
-  private static PlanMover.Applied applyWithStatesOfNow(PlanMover archive, String table, Runnable change) {
+  /**
+   * The plan of rows 1 -> 2 with the states the index would hold of them now (read as the indexing
+   * reads them).
+   */
+  private static PlanMover.Applied applyWithStatesOfNow(
+      PlanMover archive, String table, Runnable change) {
     Map<Long, DeletionPlan.RowState> states = new java.util.HashMap<>();
-    new RecordSource(database(), spec(table)).forEachRecordInRange(1, 3,
-        r -> states.put(r.id(), new DeletionPlan.RowState(r.regTime(), r.rowCrc())));
+    new RecordSource(database(), spec(table))
+        .forEachRecordInRange(
+            1, 3, r -> states.put(r.id(), new DeletionPlan.RowState(r.regTime(), r.rowCrc())));
     DeletionPlan plan = new DeletionPlan();
     plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, states.get(1L), states.get(2L));
     change.run();
@@ -120,8 +152,11 @@ class LiveTableIT extends DbTestSupport {
     insert("live_micro", 2, "供应红富士苹果", "苹果", "13800138000", APPLE, NEW);
     insert("live_micro", 3, "求购大蒜", "大蒜", "13900139000", "求购大蒜十吨，价格面议", NEW);
     // as SQL text: Connector/J drops the fraction of a bound LocalDateTime on this server
-    useHandle(h -> h.execute("UPDATE live_micro SET reg_time = CASE id WHEN 1 THEN '2024-05-01 08:00:00.123456'"
-        + " WHEN 2 THEN '2024-05-02 08:00:00.999999' ELSE reg_time END"));
+    useHandle(
+        h ->
+            h.execute(
+                "UPDATE live_micro SET reg_time = CASE id WHEN 1 THEN '2024-05-01 08:00:00.123456'"
+                    + " WHEN 2 THEN '2024-05-02 08:00:00.999999' ELSE reg_time END"));
     PlanMover archive = new PlanMover(archive("live_micro"), defaultRules("live_micro"));
 
     // the index keeps milliseconds; the server compares the column cut to them
@@ -135,8 +170,8 @@ class LiveTableIT extends DbTestSupport {
   }
 
   /**
-   * Row 1 is row 2's exact twin; the near pass removes row 2 in favour of row 3 (a repost with another
-   * price), so the plan re-points row 1 to row 3 with both rows' states.
+   * Row 1 is row 2's exact twin; the near pass removes row 2 in favour of row 3 (a repost with
+   * another price), so the plan re-points row 1 to row 3 with both rows' states.
    */
   private static PlanMover.Applied applyRepointedTwin(String table, Runnable change) {
     createPostsTable(table);
@@ -144,14 +179,18 @@ class LiveTableIT extends DbTestSupport {
     insert(table, 2, "供应红富士苹果", "苹果", "13800138000", APPLE, OLD.plusHours(1));
     insert(table, 3, "供应红富士苹果", "苹果", "13800138000", APPLE + "，每斤2.5元", NEW);
     Map<Long, DeletionPlan.RowState> states = new java.util.HashMap<>();
-    new RecordSource(database(), spec(table)).forEachRecordInRange(1, 4, // ids 1-3
-        r -> states.put(r.id(), new DeletionPlan.RowState(r.regTime(), r.rowCrc())));
+    new RecordSource(database(), spec(table))
+        .forEachRecordInRange(
+            1,
+            4, // ids 1-3
+            r -> states.put(r.id(), new DeletionPlan.RowState(r.regTime(), r.rowCrc())));
     DeletionPlan plan = new DeletionPlan();
     plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, states.get(1L), states.get(2L));
     plan.add(2, 3, DeletionPlan.Rule.of("near"), 0.8, states.get(2L), states.get(3L));
     assertThat(plan.collapseChains()).isEqualTo(1);
     change.run();
-    return new PlanMover(archive(table), defaultRules(table)).writePlanAndApply(startRun(table), plan, n -> {});
+    return new PlanMover(archive(table), defaultRules(table))
+        .writePlanAndApply(startRun(table), plan, n -> {});
   }
 
   @Test
@@ -160,17 +199,38 @@ class LiveTableIT extends DbTestSupport {
     assertThat(unchanged.decidedAgain()).isZero();
     assertThat(unchanged.rowsMoved()).isEqualTo(2);
     assertThat(ids("live_repointed")).containsExactly(3L);
-    // Row 1 went because the near pass removed its exact twin 2: the archive says so, with the near score.
-    List<String> archived = withHandle(h -> h.createQuery("SELECT id, dedup_rule, dedup_kept_id, dedup_score"
-        + " FROM live_repointed_removed ORDER BY id").map((rs, ctx) -> rs.getLong(1) + " " + rs.getString(2) + " "
-        + rs.getLong(3) + " " + rs.getFloat(4)).list());
+    // Row 1 went because the near pass removed its exact twin 2: the archive says so, with the near
+    // score.
+    List<String> archived =
+        withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT id, dedup_rule, dedup_kept_id, dedup_score"
+                            + " FROM live_repointed_removed ORDER BY id")
+                    .map(
+                        (rs, ctx) ->
+                            rs.getLong(1)
+                                + " "
+                                + rs.getString(2)
+                                + " "
+                                + rs.getLong(3)
+                                + " "
+                                + rs.getFloat(4))
+                    .list());
     assertThat(archived).containsExactly("1 exact+near 3 0.8", "2 near 3 0.8");
 
-    // The survivor edited into another post after indexing: both removals pointing to it are decided
+    // The survivor edited into another post after indexing: both removals pointing to it are
+    // decided
     // again and fail, so rows 1 and 2 stay.
-    PlanMover.Applied edited = applyRepointedTwin("live_repointed_edit", () -> useHandle(h ->
-        h.execute("UPDATE live_repointed_edit SET title = '求购大蒜', product = '大蒜', content = '求购大蒜十吨，价格面议'"
-            + " WHERE id = 3")));
+    PlanMover.Applied edited =
+        applyRepointedTwin(
+            "live_repointed_edit",
+            () ->
+                useHandle(
+                    h ->
+                        h.execute(
+                            "UPDATE live_repointed_edit SET title = '求购大蒜', product = '大蒜', content = '求购大蒜十吨，价格面议'"
+                                + " WHERE id = 3")));
     assertThat(edited.decidedAgain()).isEqualTo(2);
     assertThat(edited.skippedChanged()).isEqualTo(2);
     assertThat(ids("live_repointed_edit")).containsExactly(1L, 2L, 3L);
@@ -179,24 +239,43 @@ class LiveTableIT extends DbTestSupport {
   @Test
   void apply_rowsChangedSinceTheIndexHeldThem_areDecidedAgain() {
     PlanMover edited = twins("live_states_edit");
-    PlanMover.Applied applied = applyWithStatesOfNow(edited, "live_states_edit", () -> useHandle(h ->
-        h.execute("UPDATE live_states_edit SET content = '求购大蒜五吨' WHERE id = 1")));
+    PlanMover.Applied applied =
+        applyWithStatesOfNow(
+            edited,
+            "live_states_edit",
+            () ->
+                useHandle(
+                    h -> h.execute("UPDATE live_states_edit SET content = '求购大蒜五吨' WHERE id = 1")));
     assertThat(applied.decidedAgain()).isEqualTo(1);
     assertThat(applied.skippedChanged()).isEqualTo(1);
     assertThat(ids("live_states_edit")).containsExactly(1L, 2L, 3L);
 
     // the kept row re-dated to before the removed one: the removed row is now the latest and stays
     PlanMover redated = twins("live_states_kept");
-    applied = applyWithStatesOfNow(redated, "live_states_kept", () -> useHandle(h ->
-        h.execute("UPDATE live_states_kept SET reg_time = '2024-04-01 08:00:00' WHERE id = 2")));
+    applied =
+        applyWithStatesOfNow(
+            redated,
+            "live_states_kept",
+            () ->
+                useHandle(
+                    h ->
+                        h.execute(
+                            "UPDATE live_states_kept SET reg_time = '2024-04-01 08:00:00' WHERE id = 2")));
     assertThat(applied.decidedAgain()).isEqualTo(1);
     assertThat(applied.skippedChanged()).isEqualTo(1);
     assertThat(ids("live_states_kept")).containsExactly(1L, 2L, 3L);
 
     // a change the exact key does not see: decided again, and still moved
     PlanMover phone = twins("live_states_phone");
-    applied = applyWithStatesOfNow(phone, "live_states_phone", () -> useHandle(h ->
-        h.execute("UPDATE live_states_phone SET phone = '138 0013 8000' WHERE id = 1")));
+    applied =
+        applyWithStatesOfNow(
+            phone,
+            "live_states_phone",
+            () ->
+                useHandle(
+                    h ->
+                        h.execute(
+                            "UPDATE live_states_phone SET phone = '138 0013 8000' WHERE id = 1")));
     assertThat(applied.decidedAgain()).isEqualTo(1);
     assertThat(applied.rowsMoved()).isEqualTo(1);
     assertThat(ids("live_states_phone")).containsExactly(2L, 3L);
@@ -210,15 +289,18 @@ class LiveTableIT extends DbTestSupport {
     // waits for the writer, sees the new text, and the row is decided again and left in place.
     try (var writer = database().jdbi().open()) {
       writer.begin();
-      writer.execute("UPDATE live_between SET title = '求购大蒜', product = '大蒜', content = '求购大蒜五吨' WHERE id = 1");
-      Thread commit = new Thread(() -> {
-        try {
-          Thread.sleep(1500);
-          writer.commit();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      });
+      writer.execute(
+          "UPDATE live_between SET title = '求购大蒜', product = '大蒜', content = '求购大蒜五吨' WHERE id = 1");
+      Thread commit =
+          new Thread(
+              () -> {
+                try {
+                  Thread.sleep(1500);
+                  writer.commit();
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              });
       commit.start();
       PlanMover.Applied applied = applyWithStatesOfNow(archive, "live_between", () -> {});
       commit.join();
@@ -233,7 +315,8 @@ class LiveTableIT extends DbTestSupport {
   @Test
   void apply_removedRowRedatedToTheLatest_stays() {
     PlanMover archive = twins("live_redate");
-    useHandle(h -> h.execute("UPDATE live_redate SET reg_time = '2024-05-03 08:00:00' WHERE id = 1"));
+    useHandle(
+        h -> h.execute("UPDATE live_redate SET reg_time = '2024-05-03 08:00:00' WHERE id = 1"));
 
     PlanMover.Applied applied = applyOne(archive, "live_redate", DeletionPlan.Rule.EXACT);
 
@@ -263,24 +346,34 @@ class LiveTableIT extends DbTestSupport {
     assertThat(applied.rowsMoved()).isEqualTo(1);
     assertThat(applied.skippedChanged()).isZero();
     assertThat(ids("live_same")).containsExactly(2L, 3L);
-    assertThat(one("SELECT phone FROM live_same_removed WHERE id = 1", String.class)).isEqualTo("138 0013 8000");
+    assertThat(one("SELECT phone FROM live_same_removed WHERE id = 1", String.class))
+        .isEqualTo("138 0013 8000");
   }
 
   @Test
   void apply_nearRule_movesANearTwinAndKeepsAnotherProduct() {
     PlanMover archive = twins("live_near");
-    useHandle(h -> h.execute("UPDATE live_near SET content = '本人有红富士苹果约2800斤，果面光洁，口感脆甜，欢迎来电' WHERE id = 1"));
-    assertThat(applyOne(archive, "live_near", DeletionPlan.Rule.of("near")).rowsMoved()).isEqualTo(1);
+    useHandle(
+        h ->
+            h.execute(
+                "UPDATE live_near SET content = '本人有红富士苹果约2800斤，果面光洁，口感脆甜，欢迎来电' WHERE id = 1"));
+    assertThat(applyOne(archive, "live_near", DeletionPlan.Rule.of("near")).rowsMoved())
+        .isEqualTo(1);
 
     PlanMover other = twins("live_near2");
-    useHandle(h -> h.execute("UPDATE live_near2 SET product = '大蒜', title = '供应大蒜',"
-        + " content = '本人有大蒜约3000斤，个大饱满，欢迎来电' WHERE id = 1"));
+    useHandle(
+        h ->
+            h.execute(
+                "UPDATE live_near2 SET product = '大蒜', title = '供应大蒜',"
+                    + " content = '本人有大蒜约3000斤，个大饱满，欢迎来电' WHERE id = 1"));
     PlanMover.Applied applied = applyOne(other, "live_near2", DeletionPlan.Rule.of("near"));
     assertThat(applied.rowsMoved()).isZero();
     assertThat(applied.skippedChanged()).isEqualTo(1);
   }
 
-  /** A page of 5,000 random common characters: one edited character moves its simhash by 0-1 bits. */
+  /**
+   * A page of 5,000 random common characters: one edited character moves its simhash by 0-1 bits.
+   */
   private static String page(long seed) {
     java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
     StringBuilder text = new StringBuilder();
@@ -294,14 +387,30 @@ class LiveTableIT extends DbTestSupport {
   void apply_simhashRule_movesACopyStillWithinK_andKeepsARewrittenPage() {
     String page = page(1);
     PlanMover archive = twins("live_sim");
-    useHandle(h -> h.createUpdate("UPDATE live_sim SET content = ? WHERE id IN (1, 2)").bind(0, page).execute());
-    useHandle(h -> h.createUpdate("UPDATE live_sim SET content = ? WHERE id = 1").bind(0, "改" + page.substring(1))
-        .execute());
-    assertThat(applyOne(archive, "live_sim", DeletionPlan.Rule.of("simhash")).rowsMoved()).isEqualTo(1);
+    useHandle(
+        h ->
+            h.createUpdate("UPDATE live_sim SET content = ? WHERE id IN (1, 2)")
+                .bind(0, page)
+                .execute());
+    useHandle(
+        h ->
+            h.createUpdate("UPDATE live_sim SET content = ? WHERE id = 1")
+                .bind(0, "改" + page.substring(1))
+                .execute());
+    assertThat(applyOne(archive, "live_sim", DeletionPlan.Rule.of("simhash")).rowsMoved())
+        .isEqualTo(1);
 
     PlanMover other = twins("live_sim2");
-    useHandle(h -> h.createUpdate("UPDATE live_sim2 SET content = ? WHERE id = 2").bind(0, page).execute());
-    useHandle(h -> h.createUpdate("UPDATE live_sim2 SET content = ? WHERE id = 1").bind(0, page(2)).execute());
+    useHandle(
+        h ->
+            h.createUpdate("UPDATE live_sim2 SET content = ? WHERE id = 2")
+                .bind(0, page)
+                .execute());
+    useHandle(
+        h ->
+            h.createUpdate("UPDATE live_sim2 SET content = ? WHERE id = 1")
+                .bind(0, page(2))
+                .execute());
     PlanMover.Applied applied = applyOne(other, "live_sim2", DeletionPlan.Rule.of("simhash"));
     assertThat(applied.rowsMoved()).isZero();
     assertThat(applied.skipped()).isEqualTo(Map.of("simhash", 1L));
@@ -311,7 +420,10 @@ class LiveTableIT extends DbTestSupport {
   void apply_exactOnlyRun_rowNowOnlyANearTwin_stays() {
     PlanMover archive = twins("live_exactonly");
     // still a near duplicate of row 2 (as the near-rule test shows), but no longer an exact copy
-    useHandle(h -> h.execute("UPDATE live_exactonly SET content = '本人有红富士苹果约2800斤，果面光洁，口感脆甜，欢迎来电' WHERE id = 1"));
+    useHandle(
+        h ->
+            h.execute(
+                "UPDATE live_exactonly SET content = '本人有红富士苹果约2800斤，果面光洁，口感脆甜，欢迎来电' WHERE id = 1"));
 
     PlanMover.Applied applied = applyOne(archive, "live_exactonly", DeletionPlan.Rule.EXACT);
 
@@ -326,17 +438,27 @@ class LiveTableIT extends DbTestSupport {
     insert("live_run", 1, "供应红富士苹果", "苹果", "13800138000", APPLE, OLD);
     insert("live_run", 2, "供应红富士苹果", "苹果", "13800138000", APPLE, NEW);
     Path index = dir.resolve("index");
-    assertThat(runExact("live_run", index, null, null, false).summary().removed("exact")).isEqualTo(1);
-    useHandle(h -> h.execute("UPDATE live_run SET title = '求购大蒜', product = '大蒜', content = '求购大蒜五吨' WHERE id = 1"));
+    assertThat(runExact("live_run", index, null, null, false).summary().removed("exact"))
+        .isEqualTo(1);
+    useHandle(
+        h ->
+            h.execute(
+                "UPDATE live_run SET title = '求购大蒜', product = '大蒜', content = '求购大蒜五吨' WHERE id = 1"));
 
     DedupRunner.Outcome applied = runExact("live_run", index, null, null, true);
 
     assertThat(ids("live_run")).containsExactly(1L, 2L);
     // what moved, not what was planned: the run's counts and its dedup_run row agree with the table
-    assertThat(applied.summary().removed("exact") + applied.summary().skippedChanged()).isLessThanOrEqualTo(1);
+    assertThat(applied.summary().removed("exact") + applied.summary().skippedChanged())
+        .isLessThanOrEqualTo(1);
     assertThat(applied.summary().removed("exact")).isZero();
     assertThat(applied.summary().decidedAgain()).isZero(); // the sync saw the edit: nothing planned
-    assertThat(one("SELECT removed FROM dedup_run_removed WHERE method = 'exact' AND run_id = " + applied.summary().runId(), Long.class)).isZero();
+    assertThat(
+            one(
+                "SELECT removed FROM dedup_run_removed WHERE method = 'exact' AND run_id = "
+                    + applied.summary().runId(),
+                Long.class))
+        .isZero();
     assertThat(count("live_run_removed")).isZero();
   }
 
@@ -352,7 +474,10 @@ class LiveTableIT extends DbTestSupport {
       Path config = writeConfig(dir, "live_lock", dir.resolve("index"), Map.of());
       CliRun second = cli("run", "--config", config.toString(), "--apply");
       assertThat(second.exitCode()).isEqualTo(2);
-      assertThat(second.errLines()).singleElement().asString().contains("locked by another dedup command");
+      assertThat(second.errLines())
+          .singleElement()
+          .asString()
+          .contains("locked by another dedup command");
       // another table is not locked
       createPostsTable("live_lock_other");
       TableLock.acquire(database(), spec("live_lock_other"), "run").close();
@@ -362,18 +487,36 @@ class LiveTableIT extends DbTestSupport {
 
   @Test
   void run_idColumnNotUnique_exitCode2BeforeAnything() {
-    useHandle(h -> {
-      h.execute("DROP TABLE IF EXISTS live_noid");
-      h.execute("CREATE TABLE live_noid (id BIGINT NOT NULL, title VARCHAR(64), reg_time DATETIME, KEY (id))");
-      h.execute("INSERT INTO live_noid VALUES (1, 'a', NOW()), (1, 'a', NOW())");
-    });
-    Path config = writeConfig(dir, "live_noid", dir.resolve("index"), Map.of("fields.exact", "title",
-        "fields.near", "", "fields.phone", "", "fields.must-match", ""));
+    useHandle(
+        h -> {
+          h.execute("DROP TABLE IF EXISTS live_noid");
+          h.execute(
+              "CREATE TABLE live_noid (id BIGINT NOT NULL, title VARCHAR(64), reg_time DATETIME, KEY (id))");
+          h.execute("INSERT INTO live_noid VALUES (1, 'a', NOW()), (1, 'a', NOW())");
+        });
+    Path config =
+        writeConfig(
+            dir,
+            "live_noid",
+            dir.resolve("index"),
+            Map.of(
+                "fields.exact",
+                "title",
+                "fields.near",
+                "",
+                "fields.phone",
+                "",
+                "fields.must-match",
+                ""));
 
     CliRun run = cli("run", "--config", config.toString(), "--apply");
 
     assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
-    assertThat(run.errLines()).singleElement().asString().contains("is not unique").contains("ADD PRIMARY KEY");
+    assertThat(run.errLines())
+        .singleElement()
+        .asString()
+        .contains("is not unique")
+        .contains("ADD PRIMARY KEY");
     assertThat(count("live_noid")).isEqualTo(2);
   }
 
@@ -383,14 +526,19 @@ class LiveTableIT extends DbTestSupport {
     useHandle(h -> h.execute("ALTER TABLE live_drift MODIFY content MEDIUMTEXT"));
     assertThatThrownBy(() -> archive("live_drift"))
         .isInstanceOf(BadInputException.class)
-        .hasMessageContaining("'content'").hasMessageContaining("mediumtext").hasMessageContaining("MODIFY");
+        .hasMessageContaining("'content'")
+        .hasMessageContaining("mediumtext")
+        .hasMessageContaining("MODIFY");
     assertThat(ids("live_drift")).containsExactly(1L, 2L, 3L);
   }
 
   @Test
   void restore_tableWithAGeneratedColumn_putsRowsBack() {
     createPostsTable("live_gen");
-    useHandle(h -> h.execute("ALTER TABLE live_gen ADD COLUMN title_length INT AS (CHAR_LENGTH(title)) VIRTUAL"));
+    useHandle(
+        h ->
+            h.execute(
+                "ALTER TABLE live_gen ADD COLUMN title_length INT AS (CHAR_LENGTH(title)) VIRTUAL"));
     insert("live_gen", 1, "供应红富士苹果", "苹果", "13800138000", APPLE, OLD);
     insert("live_gen", 2, "供应红富士苹果", "苹果", "13800138000", APPLE, NEW);
     DedupRunner.Outcome outcome = runExact("live_gen", dir.resolve("index"), null, null, true);
@@ -410,11 +558,16 @@ class LiveTableIT extends DbTestSupport {
     Path index = dir.resolve("index");
     long runId = runExact("live_restore", index, null, null, true).summary().runId();
     // As if the run had been killed after moving its rows: still 'applying', its plan still there.
-    useHandle(h -> {
-      h.createUpdate("UPDATE dedup_run SET status = 'applying' WHERE id = ?").bind(0, runId).execute();
-      h.createUpdate("INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score) VALUES (?, 0, 1, 2, 'exact', 1)")
-          .bind(0, runId).execute();
-    });
+    useHandle(
+        h -> {
+          h.createUpdate("UPDATE dedup_run SET status = 'applying' WHERE id = ?")
+              .bind(0, runId)
+              .execute();
+          h.createUpdate(
+                  "INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score) VALUES (?, 0, 1, 2, 'exact', 1)")
+              .bind(0, runId)
+              .execute();
+        });
     // The restore is interrupted: row 1 is back in the table (by hand), so its batch fails.
     insert("live_restore", 1, "供应红富士苹果", "苹果", "13800138000", APPLE, OLD);
     Restorer restorer = new Restorer(archive("live_restore"));
@@ -423,7 +576,8 @@ class LiveTableIT extends DbTestSupport {
     DedupRunner.Outcome next = runExact("live_restore", index, null, null, true);
 
     assertThat(next.summary().resumedRuns()).isEmpty();
-    assertThat(one("SELECT status FROM dedup_run WHERE id = " + runId, String.class)).isEqualTo("restoring");
+    assertThat(one("SELECT status FROM dedup_run WHERE id = " + runId, String.class))
+        .isEqualTo("restoring");
   }
 
   @Test
@@ -432,15 +586,21 @@ class LiveTableIT extends DbTestSupport {
     insert("live_check", 1, "供应红富士苹果", "苹果", "13800138000", APPLE, OLD);
     Path index = dir.resolve("index");
     Path config = writeConfig(dir, "live_check", index, Map.of());
-    assertThat(cli("run", "--config", config.toString()).exitCode()).isZero(); // builds and commits the index
-    String line = "{\"id\": 9, \"title\": \"供应红富士苹果\", \"category\": \"供应\", \"product\": \"苹果\","
-        + " \"region\": \"山东烟台\", \"price\": \"2.50元/斤\", \"contact\": \"王先生\", \"phone\": \"13800138000\","
-        + " \"content\": \"" + APPLE + "\"}\n";
+    assertThat(cli("run", "--config", config.toString()).exitCode())
+        .isZero(); // builds and commits the index
+    String line =
+        "{\"id\": 9, \"title\": \"供应红富士苹果\", \"category\": \"供应\", \"product\": \"苹果\","
+            + " \"region\": \"山东烟台\", \"price\": \"2.50元/斤\", \"contact\": \"王先生\", \"phone\": \"13800138000\","
+            + " \"content\": \""
+            + APPLE
+            + "\"}\n";
     java.io.InputStream stdin = System.in;
     // A run on the same index folder holds its write lock meanwhile.
-    try (org.xiaochong.index.FingerprintIndex writing = org.xiaochong.index.FingerprintIndex.open(index,
-        loadConfig(config).fieldsDigest(), false)) {
-      System.setIn(new java.io.ByteArrayInputStream(line.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    try (org.xiaochong.index.FingerprintIndex writing =
+        org.xiaochong.index.FingerprintIndex.open(
+            index, loadConfig(config).fieldsDigest(), false)) {
+      System.setIn(
+          new java.io.ByteArrayInputStream(line.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
       CliRun check = cli("check", "--config", config.toString());
       assertThat(check.exitCode()).as(check.err()).isZero();
       assertThat(check.out()).contains("\"verdict\":\"exact\"").contains("\"kept_id\":1");

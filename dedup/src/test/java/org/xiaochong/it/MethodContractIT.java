@@ -34,12 +34,12 @@ import org.xiaochong.source.TableSpec;
 
 /**
  * The contract every registered method keeps, built-in or found on the class path (the tests'
- * {@code pairs} and {@code minhash} included), run through the command line on 1,000 generated posts:
- * a dry run plans removals under the method's rule and shows them in {@code summary.json}, {@code
- * decisions.jsonl} and {@code report.html}; the apply's re-check agrees with the pass on rows that did
- * not change; {@code --apply} archives exactly the planned rows; {@code check} (for a method with an
- * online form) finds the kept record of what the run removed; {@code restore} puts every row back, and
- * the next applied run removes none of them again.
+ * {@code pairs} and {@code minhash} included), run through the command line on 1,000 generated
+ * posts: a dry run plans removals under the method's rule and shows them in {@code summary.json},
+ * {@code decisions.jsonl} and {@code report.html}; the apply's re-check agrees with the pass on
+ * rows that did not change; {@code --apply} archives exactly the planned rows; {@code check} (for a
+ * method with an online form) finds the kept record of what the run removed; {@code restore} puts
+ * every row back, and the next applied run removes none of them again.
  */
 @Tag("db")
 class MethodContractIT extends DbTestSupport {
@@ -51,16 +51,20 @@ class MethodContractIT extends DbTestSupport {
 
   @ParameterizedTest
   @MethodSource("methods")
-  void everyMethod_runReCheckApplyCheckReportAndRestore(String method, @TempDir Path dir) throws IOException {
+  void everyMethod_runReCheckApplyCheckReportAndRestore(String method, @TempDir Path dir)
+      throws IOException {
     long loaded = PostLoader.reload(database(), 17L, 1_000, null, n -> {}, p -> {});
     Path config = writeConfig(dir, "supply_demand", dir.resolve("index"), Map.of());
 
     // A dry run plans the method's removals and every output shows them.
     Path dry = dir.resolve("dry");
-    CliRun run = cli("run", "--config", config.toString(), "--method", method, "--report", dry.toString());
+    CliRun run =
+        cli("run", "--config", config.toString(), "--method", method, "--report", dry.toString());
     assertThat(run.exitCode()).as(run.err()).isZero();
     List<JsonNode> planned = decisions(dry);
-    assertThat(planned).as("removals planned by %s", method).isNotEmpty()
+    assertThat(planned)
+        .as("removals planned by %s", method)
+        .isNotEmpty()
         .allSatisfy(d -> assertThat(d.get("rule").asText()).isEqualTo(method));
     JsonNode summary = JSON.readTree(dry.resolve("summary.json").toFile());
     assertThat(summary.at("/" + method + "/removed").asLong()).isEqualTo(planned.size());
@@ -69,19 +73,38 @@ class MethodContractIT extends DbTestSupport {
         .contains("data-key=\"" + method + ".removed\"");
     assertThat(count("supply_demand")).isEqualTo(loaded);
 
-    // The apply's re-check, given the rows as they are (unchanged since the pass), agrees with the pass.
+    // The apply's re-check, given the rows as they are (unchanged since the pass), agrees with the
+    // pass.
     DedupConfig dedup = loadConfig(config);
     assertReCheckAgrees(dedup, method, planned);
 
     // --apply archives exactly the planned rows.
     Path applied = dir.resolve("applied");
-    run = cli("run", "--config", config.toString(), "--method", method, "--apply", "--report", applied.toString());
+    run =
+        cli(
+            "run",
+            "--config",
+            config.toString(),
+            "--method",
+            method,
+            "--apply",
+            "--report",
+            applied.toString());
     assertThat(run.exitCode()).as(run.err()).isZero();
     long runId = JSON.readTree(applied.resolve("summary.json").toFile()).get("run_id").asLong();
-    List<Long> removed = decisions(applied).stream().map(d -> d.get("removed_id").asLong()).sorted().toList();
-    assertThat(removed).isEqualTo(planned.stream().map(d -> d.get("removed_id").asLong()).sorted().toList());
-    List<Long> archived = withHandle(h -> h.createQuery("SELECT id FROM supply_demand_removed WHERE dedup_run_id = ?"
-        + " ORDER BY id").bind(0, runId).mapTo(Long.class).list());
+    List<Long> removed =
+        decisions(applied).stream().map(d -> d.get("removed_id").asLong()).sorted().toList();
+    assertThat(removed)
+        .isEqualTo(planned.stream().map(d -> d.get("removed_id").asLong()).sorted().toList());
+    List<Long> archived =
+        withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT id FROM supply_demand_removed WHERE dedup_run_id = ?"
+                            + " ORDER BY id")
+                    .bind(0, runId)
+                    .mapTo(Long.class)
+                    .list());
     assertThat(archived).isEqualTo(removed);
     assertThat(count("supply_demand")).isEqualTo(loaded - removed.size());
 
@@ -93,8 +116,17 @@ class MethodContractIT extends DbTestSupport {
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(count("supply_demand")).isEqualTo(loaded);
     Path again = dir.resolve("again");
-    run = cli("run", "--config", config.toString(), "--method", method, "--full", "--apply", "--report",
-        again.toString());
+    run =
+        cli(
+            "run",
+            "--config",
+            config.toString(),
+            "--method",
+            method,
+            "--full",
+            "--apply",
+            "--report",
+            again.toString());
     assertThat(run.exitCode()).as(run.err()).isZero();
     Set<Long> removedAgain = new HashSet<>();
     decisions(again).forEach(d -> removedAgain.add(d.get("removed_id").asLong()));
@@ -103,58 +135,91 @@ class MethodContractIT extends DbTestSupport {
 
   private static List<JsonNode> decisions(Path report) throws IOException {
     List<JsonNode> decisions = new ArrayList<>();
-    for (String line : Files.readAllLines(report.resolve("decisions.jsonl"), StandardCharsets.UTF_8)) {
+    for (String line :
+        Files.readAllLines(report.resolve("decisions.jsonl"), StandardCharsets.UTF_8)) {
       decisions.add(JSON.readTree(line));
     }
     return decisions;
   }
 
-  /** Every planned pair is duplicates by the method's own pair rule, or exact copies (which the apply checks). */
-  private static void assertReCheckAgrees(DedupConfig dedup, String method, List<JsonNode> planned) {
+  /**
+   * Every planned pair is duplicates by the method's own pair rule, or exact copies (which the
+   * apply checks).
+   */
+  private static void assertReCheckAgrees(
+      DedupConfig dedup, String method, List<JsonNode> planned) {
     TableSpec spec = dedup.table();
     Map<Long, SourceRecord> rows = rows(spec);
     ExactKey exactKey = new ExactKey(spec.exactFields(), spec.phoneFields());
     List<String> columns = spec.fingerprintColumns();
-    MethodContext context = new MethodContext(spec, null, dedup.fieldsDigest(), dedup.prefilter(), false, 1, null,
-        org.xiaochong.progress.Progress.NONE, note -> {}, dedup.methodSettings());
+    MethodContext context =
+        new MethodContext(
+            spec,
+            null,
+            dedup.fieldsDigest(),
+            dedup.prefilter(),
+            false,
+            1,
+            null,
+            org.xiaochong.progress.Progress.NONE,
+            note -> {},
+            dedup.methodSettings());
     try (PairCheck check = FingerprintMethods.pairChecks(context).open(method)) {
       for (JsonNode decision : planned) {
         SourceRecord removed = rows.get(decision.get("removed_id").asLong());
         SourceRecord kept = rows.get(decision.get("kept_id").asLong());
-        boolean exactCopies = Arrays.equals(exactKey.compute(exactValues(spec, columns, removed)),
-            exactKey.compute(exactValues(spec, columns, kept)));
-        assertThat(exactCopies || check.duplicates(removed, kept)).as("re-check of %s", decision).isTrue();
+        boolean exactCopies =
+            Arrays.equals(
+                exactKey.compute(exactValues(spec, columns, removed)),
+                exactKey.compute(exactValues(spec, columns, kept)));
+        assertThat(exactCopies || check.duplicates(removed, kept))
+            .as("re-check of %s", decision)
+            .isTrue();
       }
     }
   }
 
   private static String[] exactValues(TableSpec spec, List<String> columns, SourceRecord row) {
-    return spec.exactFields().stream().map(f -> row.values()[columns.indexOf(f)]).toArray(String[]::new);
-  }
-
-  /** Every row of the table by id, with the fingerprint columns in {@link TableSpec#fingerprintColumns} order. */
-  private static Map<Long, SourceRecord> rows(TableSpec spec) {
-    List<String> columns = spec.fingerprintColumns();
-    String select = "SELECT id, " + String.join(", ", columns.stream().map(TableSpec::quote).toList())
-        + " FROM supply_demand";
-    return withHandle(h -> h.createQuery(select).reduceRows(new HashMap<Long, SourceRecord>(), (map, row) -> {
-      String[] values = new String[columns.size()];
-      for (int i = 0; i < values.length; i++) {
-        values[i] = row.getColumn(i + 2, String.class);
-      }
-      long id = row.getColumn(1, Long.class);
-      map.put(id, new SourceRecord(id, SourceRecord.NULL_TIME, values));
-      return map;
-    }));
+    return spec.exactFields().stream()
+        .map(f -> row.values()[columns.indexOf(f)])
+        .toArray(String[]::new);
   }
 
   /**
-   * For a method with a check: each row the run archived, given to {@code check --method <it>} as a new
-   * record, repeats a row still in the table.
+   * Every row of the table by id, with the fingerprint columns in {@link
+   * TableSpec#fingerprintColumns} order.
    */
-  private static void assertCheckFindsTheKeptRows(Path config, DedupConfig dedup, String method, long runId) throws IOException {
+  private static Map<Long, SourceRecord> rows(TableSpec spec) {
+    List<String> columns = spec.fingerprintColumns();
+    String select =
+        "SELECT id, "
+            + String.join(", ", columns.stream().map(TableSpec::quote).toList())
+            + " FROM supply_demand";
+    return withHandle(
+        h ->
+            h.createQuery(select)
+                .reduceRows(
+                    new HashMap<Long, SourceRecord>(),
+                    (map, row) -> {
+                      String[] values = new String[columns.size()];
+                      for (int i = 0; i < values.length; i++) {
+                        values[i] = row.getColumn(i + 2, String.class);
+                      }
+                      long id = row.getColumn(1, Long.class);
+                      map.put(id, new SourceRecord(id, SourceRecord.NULL_TIME, values));
+                      return map;
+                    }));
+  }
+
+  /**
+   * For a method with a check: each row the run archived, given to {@code check --method <it>} as a
+   * new record, repeats a row still in the table.
+   */
+  private static void assertCheckFindsTheKeptRows(
+      Path config, DedupConfig dedup, String method, long runId) throws IOException {
     FingerprintMethod m = FingerprintMethods.parse(method).get(0);
-    try (FingerprintIndex index = FingerprintIndex.openReadOnly(dedup.indexDir(), dedup.fieldsDigest())) {
+    try (FingerprintIndex index =
+        FingerprintIndex.openReadOnly(dedup.indexDir(), dedup.fieldsDigest())) {
       var check = m.openCheck(dedup.methodContext(index, note -> {}), false);
       if (check.isEmpty()) {
         return; // a method without an online form
@@ -162,8 +227,15 @@ class MethodContractIT extends DbTestSupport {
       check.get().close();
     }
     List<String> columns = dedup.table().fingerprintColumns();
-    List<Map<String, String>> archived = withHandle(h -> h.createQuery("SELECT * FROM supply_demand_removed"
-        + " WHERE dedup_run_id = ? ORDER BY id LIMIT 50").bind(0, runId).mapToMap(String.class).list());
+    List<Map<String, String>> archived =
+        withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT * FROM supply_demand_removed"
+                            + " WHERE dedup_run_id = ? ORDER BY id LIMIT 50")
+                    .bind(0, runId)
+                    .mapToMap(String.class)
+                    .list());
     List<String> lines = new ArrayList<>();
     for (Map<String, String> row : archived) {
       ObjectNode record = JSON.createObjectNode();

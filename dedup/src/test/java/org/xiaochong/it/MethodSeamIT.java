@@ -14,13 +14,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.xiaochong.posts.PostLoader;
 import org.xiaochong.method.NeighbourPairsMethod;
+import org.xiaochong.posts.PostLoader;
 
 /**
  * The seam: a method the code base does not know ({@link NeighbourPairsMethod}, registered as a
- * service by the test class path) runs through {@code run}, dry and applied, and its removals show in
- * the archive, the run log, {@code summary.json}, {@code decisions.jsonl} and {@code report.html}.
+ * service by the test class path) runs through {@code run}, dry and applied, and its removals show
+ * in the archive, the run log, {@code summary.json}, {@code decisions.jsonl} and {@code
+ * report.html}.
  */
 @Tag("db")
 class MethodSeamIT extends DbTestSupport {
@@ -39,13 +40,19 @@ class MethodSeamIT extends DbTestSupport {
 
   /** Pairs (10k+1, 10k+2) with both rows in the table. */
   private static long pairsInTable() {
-    return withHandle(h -> h.createQuery("SELECT COUNT(*) FROM supply_demand a JOIN supply_demand b ON b.id = a.id + 1"
-        + " WHERE a.id % 10 = 1").mapTo(Long.class).one());
+    return withHandle(
+        h ->
+            h.createQuery(
+                    "SELECT COUNT(*) FROM supply_demand a JOIN supply_demand b ON b.id = a.id + 1"
+                        + " WHERE a.id % 10 = 1")
+                .mapTo(Long.class)
+                .one());
   }
 
   private static long decisions(Path report, String rule) throws IOException {
     long n = 0;
-    for (String line : Files.readAllLines(report.resolve("decisions.jsonl"), StandardCharsets.UTF_8)) {
+    for (String line :
+        Files.readAllLines(report.resolve("decisions.jsonl"), StandardCharsets.UTF_8)) {
       n += JSON.readTree(line).get("rule").asText().equals(rule) ? 1 : 0;
     }
     return n;
@@ -55,7 +62,9 @@ class MethodSeamIT extends DbTestSupport {
     String html = Files.readString(report.resolve("report.html"), StandardCharsets.UTF_8);
     assertThat(html).contains("data-key=\"" + key + "\">" + value + "</td>");
     // removed per rule: the method's bar, its count in the bar's title
-    assertThat(html).contains("<title>" + PAIRS + ": " + String.format(Locale.ROOT, "%,d rows", value) + "</title>");
+    assertThat(html)
+        .contains(
+            "<title>" + PAIRS + ": " + String.format(Locale.ROOT, "%,d rows", value) + "</title>");
   }
 
   @Test
@@ -63,7 +72,8 @@ class MethodSeamIT extends DbTestSupport {
     Path report = dir.resolve("dry");
     long expected = pairsInTable();
 
-    CliRun run = cli("run", "--config", config.toString(), "--method", PAIRS, "--report", report.toString());
+    CliRun run =
+        cli("run", "--config", config.toString(), "--method", PAIRS, "--report", report.toString());
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(expected).isPositive();
@@ -82,19 +92,31 @@ class MethodSeamIT extends DbTestSupport {
   void run_exactAfterAnotherMethod_leavesItsRemovalsOutAndNoChains() throws IOException {
     Path report = dir.resolve("order");
 
-    CliRun run = cli("run", "--config", config.toString(), "--method", PAIRS + ",exact", "--report", report.toString());
+    CliRun run =
+        cli(
+            "run",
+            "--config",
+            config.toString(),
+            "--method",
+            PAIRS + ",exact",
+            "--report",
+            report.toString());
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out().indexOf("pairs: ")).isLessThan(run.out().indexOf("exact: "));
     java.util.Set<Long> removed = new java.util.HashSet<>();
     java.util.Set<Long> kept = new java.util.HashSet<>();
-    for (String line : Files.readAllLines(report.resolve("decisions.jsonl"), StandardCharsets.UTF_8)) {
+    for (String line :
+        Files.readAllLines(report.resolve("decisions.jsonl"), StandardCharsets.UTF_8)) {
       JsonNode decision = JSON.readTree(line);
-      assertThat(removed.add(decision.get("removed_id").asLong())).as("removed once: %s", line).isTrue();
+      assertThat(removed.add(decision.get("removed_id").asLong()))
+          .as("removed once: %s", line)
+          .isTrue();
       kept.add(decision.get("kept_id").asLong());
     }
     assertThat(kept).doesNotContainAnyElementsOf(removed);
-    // A pair whose kept row the exact pass then removed points to the exact survivor, labelled with both
+    // A pair whose kept row the exact pass then removed points to the exact survivor, labelled with
+    // both
     // methods (pairs+exact): the row went because of the pair and of the exact twin.
     long repointed = decisions(report, PAIRS + "+exact");
     assertThat(repointed).isPositive();
@@ -108,8 +130,16 @@ class MethodSeamIT extends DbTestSupport {
   void run_newMethodAfterExactApplied_archivesLogsAndReportsItsRemovals() throws IOException {
     Path report = dir.resolve("applied");
 
-    CliRun run = cli("run", "--config", config.toString(), "--method", "exact," + PAIRS, "--apply",
-        "--report", report.toString());
+    CliRun run =
+        cli(
+            "run",
+            "--config",
+            config.toString(),
+            "--method",
+            "exact," + PAIRS,
+            "--apply",
+            "--report",
+            report.toString());
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     JsonNode summary = JSON.readTree(report.resolve("summary.json").toFile());
@@ -121,22 +151,39 @@ class MethodSeamIT extends DbTestSupport {
     assertThat(summary.at("/pairs/removed").asLong()).isEqualTo(pairs);
     assertThat(decisions(report, PAIRS)).isEqualTo(pairs);
     assertReportShows(report, "pairs.removed", pairs);
-    Map<String, Long> archived = withHandle(h -> h.createQuery("SELECT dedup_rule, COUNT(*) FROM supply_demand_removed"
-            + " WHERE dedup_run_id = ? GROUP BY dedup_rule").bind(0, runId)
-        .reduceRows(new java.util.TreeMap<String, Long>(), (map, row) -> {
-          map.put(row.getColumn(1, String.class), row.getColumn(2, Long.class));
-          return map;
-        }));
+    Map<String, Long> archived =
+        withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT dedup_rule, COUNT(*) FROM supply_demand_removed"
+                            + " WHERE dedup_run_id = ? GROUP BY dedup_rule")
+                    .bind(0, runId)
+                    .reduceRows(
+                        new java.util.TreeMap<String, Long>(),
+                        (map, row) -> {
+                          map.put(row.getColumn(1, String.class), row.getColumn(2, Long.class));
+                          return map;
+                        }));
     assertThat(archived).isEqualTo(Map.of("exact", exact, PAIRS, pairs));
-    Map<String, Long> logged = withHandle(h -> h.createQuery(
-            "SELECT method, removed FROM dedup_run_removed WHERE run_id = ?").bind(0, runId)
-        .reduceRows(new java.util.TreeMap<String, Long>(), (map, row) -> {
-          map.put(row.getColumn(1, String.class), row.getColumn(2, Long.class));
-          return map;
-        }));
+    Map<String, Long> logged =
+        withHandle(
+            h ->
+                h.createQuery("SELECT method, removed FROM dedup_run_removed WHERE run_id = ?")
+                    .bind(0, runId)
+                    .reduceRows(
+                        new java.util.TreeMap<String, Long>(),
+                        (map, row) -> {
+                          map.put(row.getColumn(1, String.class), row.getColumn(2, Long.class));
+                          return map;
+                        }));
     assertThat(logged).isEqualTo(Map.of("exact", exact, PAIRS, pairs));
-    String method = withHandle(h -> h.createQuery("SELECT method FROM dedup_run WHERE id = ?").bind(0, runId)
-        .mapTo(String.class).one());
+    String method =
+        withHandle(
+            h ->
+                h.createQuery("SELECT method FROM dedup_run WHERE id = ?")
+                    .bind(0, runId)
+                    .mapTo(String.class)
+                    .one());
     assertThat(method).isEqualTo("exact," + PAIRS);
     assertThat(count("supply_demand")).isEqualTo(loaded - exact - pairs);
 

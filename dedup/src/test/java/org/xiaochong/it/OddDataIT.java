@@ -23,7 +23,8 @@ class OddDataIT extends DbTestSupport {
   @Test
   void run_oddRows_duplicatesAmongThemRemovedOthersKept() {
     createPostsTable(TABLE);
-    String big = "红富士苹果🍎，个大皮薄。".repeat(60_000); // ~1.2 MB of UTF-8 (TEXT holds 64 KB: use MEDIUMTEXT)
+    String big =
+        "红富士苹果🍎，个大皮薄。".repeat(60_000); // ~1.2 MB of UTF-8 (TEXT holds 64 KB: use MEDIUMTEXT)
     useHandle(h -> h.execute("ALTER TABLE " + TABLE + " MODIFY content MEDIUMTEXT"));
     // 1, 2: NULL vs '' in title, product and phone: the same after normalization.
     insert(TABLE, 1, null, null, null, "只有内容", T1);
@@ -44,29 +45,52 @@ class OddDataIT extends DbTestSupport {
     insert(TABLE, 10, "另一个大文本", "梨", "", big, T1);
 
     // The table really holds the 4-byte characters (utf8mb4), not '?'.
-    String stored = withHandle(h -> h.createQuery("SELECT title FROM " + TABLE + " WHERE id = 7")
-        .mapTo(String.class).one());
+    String stored =
+        withHandle(
+            h ->
+                h.createQuery("SELECT title FROM " + TABLE + " WHERE id = 7")
+                    .mapTo(String.class)
+                    .one());
     assertThat(stored).isEqualTo(mixed);
-    long bigLength = withHandle(h -> h.createQuery("SELECT LENGTH(content) FROM " + TABLE + " WHERE id = 5")
-        .mapTo(Long.class).one());
+    long bigLength =
+        withHandle(
+            h ->
+                h.createQuery("SELECT LENGTH(content) FROM " + TABLE + " WHERE id = 5")
+                    .mapTo(Long.class)
+                    .one());
     assertThat(bigLength).isGreaterThan(1_000_000);
 
     DedupRunner.Outcome outcome = runExact(TABLE, dir.resolve("index"), null, null, true);
 
     assertThat(outcome.summary().removed("exact")).isEqualTo(4);
     assertThat(ids(TABLE)).containsExactly(2L, 4L, 6L, 8L, 9L, 10L);
-    List<Map<String, Object>> archived = withHandle(h -> h.createQuery(
-            "SELECT id, dedup_kept_id FROM " + TABLE + "_removed ORDER BY id").mapToMap().list());
-    assertThat(archived).extracting(m -> m.get("id"), m -> m.get("dedup_kept_id"))
+    List<Map<String, Object>> archived =
+        withHandle(
+            h ->
+                h.createQuery("SELECT id, dedup_kept_id FROM " + TABLE + "_removed ORDER BY id")
+                    .mapToMap()
+                    .list());
+    assertThat(archived)
+        .extracting(m -> m.get("id"), m -> m.get("dedup_kept_id"))
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(1L, 2L), org.assertj.core.groups.Tuple.tuple(3L, 4L),
-            org.assertj.core.groups.Tuple.tuple(5L, 6L), org.assertj.core.groups.Tuple.tuple(7L, 8L));
+            org.assertj.core.groups.Tuple.tuple(1L, 2L),
+                org.assertj.core.groups.Tuple.tuple(3L, 4L),
+            org.assertj.core.groups.Tuple.tuple(5L, 6L),
+                org.assertj.core.groups.Tuple.tuple(7L, 8L));
     // The archive kept the 4-byte characters and the 1 MB value intact.
-    String archivedTitle = withHandle(h -> h.createQuery("SELECT title FROM " + TABLE + "_removed WHERE id = 7")
-        .mapTo(String.class).one());
+    String archivedTitle =
+        withHandle(
+            h ->
+                h.createQuery("SELECT title FROM " + TABLE + "_removed WHERE id = 7")
+                    .mapTo(String.class)
+                    .one());
     assertThat(archivedTitle).isEqualTo(mixed);
-    String archivedBig = withHandle(h -> h.createQuery("SELECT content FROM " + TABLE + "_removed WHERE id = 5")
-        .mapTo(String.class).one());
+    String archivedBig =
+        withHandle(
+            h ->
+                h.createQuery("SELECT content FROM " + TABLE + "_removed WHERE id = 5")
+                    .mapTo(String.class)
+                    .one());
     assertThat(archivedBig).isEqualTo(big);
   }
 

@@ -20,9 +20,9 @@ import org.xiaochong.source.DbSettings;
 
 /**
  * Tables that other tables depend on, and tables without transactions, through {@code dedup run
- * --apply} and {@code restore} as a site owner runs them: foreign keys (CASCADE, RESTRICT) and DELETE
- * triggers are found before any row moves, and the owner's choice (refuse, merge, keep) is carried
- * out; MyISAM and Aria tables are refused with the statement that converts them.
+ * --apply} and {@code restore} as a site owner runs them: foreign keys (CASCADE, RESTRICT) and
+ * DELETE triggers are found before any row moves, and the owner's choice (refuse, merge, keep) is
+ * carried out; MyISAM and Aria tables are refused with the statement that converts them.
  */
 @Tag("db")
 class ReferencedRowsIT extends DbTestSupport {
@@ -35,18 +35,29 @@ class ReferencedRowsIT extends DbTestSupport {
 
   /**
    * Posts 1/2, 3/4 and 5/6 are exact twins (the even one newer: the plan removes 1, 3 and 5), 7 is
-   * alone; {@code <table>_inquiry} holds inquiries 101 and 102 on post 1, 103 on post 2, 104 on post 7,
-   * through a foreign key with {@code onDelete} (CASCADE, RESTRICT, …).
+   * alone; {@code <table>_inquiry} holds inquiries 101 and 102 on post 1, 103 on post 2, 104 on
+   * post 7, through a foreign key with {@code onDelete} (CASCADE, RESTRICT, …).
    */
   private static void postsWithInquiries(String table, String onDelete) {
     String child = table + "_inquiry";
     useHandle(h -> h.execute("DROP TABLE IF EXISTS `" + child + "`"));
     posts(table);
-    useHandle(h -> {
-      h.execute("CREATE TABLE `" + child + "` (id BIGINT PRIMARY KEY, post_id BIGINT NOT NULL, note VARCHAR(64),"
-          + " FOREIGN KEY (post_id) REFERENCES `" + table + "` (id) ON DELETE " + onDelete + ") ENGINE=InnoDB");
-      h.execute("INSERT INTO `" + child + "` VALUES (101, 1, 'a'), (102, 1, 'b'), (103, 2, 'c'), (104, 7, 'd')");
-    });
+    useHandle(
+        h -> {
+          h.execute(
+              "CREATE TABLE `"
+                  + child
+                  + "` (id BIGINT PRIMARY KEY, post_id BIGINT NOT NULL, note VARCHAR(64),"
+                  + " FOREIGN KEY (post_id) REFERENCES `"
+                  + table
+                  + "` (id) ON DELETE "
+                  + onDelete
+                  + ") ENGINE=InnoDB");
+          h.execute(
+              "INSERT INTO `"
+                  + child
+                  + "` VALUES (101, 1, 'a'), (102, 1, 'b'), (103, 2, 'c'), (104, 7, 'd')");
+        });
   }
 
   private static void posts(String table) {
@@ -63,8 +74,11 @@ class ReferencedRowsIT extends DbTestSupport {
   /** Inquiry id → the post it points to. */
   private static Map<Long, Long> inquiries(String table) {
     Map<Long, Long> byId = new HashMap<>();
-    withHandle(h -> h.createQuery("SELECT id, post_id FROM `" + table + "_inquiry`")
-        .map((rs, ctx) -> Map.entry(rs.getLong(1), rs.getLong(2))).list())
+    withHandle(
+            h ->
+                h.createQuery("SELECT id, post_id FROM `" + table + "_inquiry`")
+                    .map((rs, ctx) -> Map.entry(rs.getLong(1), rs.getLong(2)))
+                    .list())
         .forEach(e -> byId.put(e.getKey(), e.getValue()));
     return byId;
   }
@@ -74,13 +88,21 @@ class ReferencedRowsIT extends DbTestSupport {
   }
 
   private static long repointed(long runId) {
-    return withHandle(h -> h.createQuery("SELECT COUNT(*) FROM dedup_repoint WHERE run_id = ?").bind(0, runId)
-        .mapTo(Long.class).one());
+    return withHandle(
+        h ->
+            h.createQuery("SELECT COUNT(*) FROM dedup_repoint WHERE run_id = ?")
+                .bind(0, runId)
+                .mapTo(Long.class)
+                .one());
   }
 
   private static List<String> statuses(String table) {
-    return withHandle(h -> h.createQuery("SELECT status FROM dedup_run WHERE source_table = ? ORDER BY id")
-        .bind(0, table).mapTo(String.class).list());
+    return withHandle(
+        h ->
+            h.createQuery("SELECT status FROM dedup_run WHERE source_table = ? ORDER BY id")
+                .bind(0, table)
+                .mapTo(String.class)
+                .list());
   }
 
   @Test
@@ -91,9 +113,12 @@ class ReferencedRowsIT extends DbTestSupport {
     CliRun run = cli("run", "--config", config.toString(), "--apply");
 
     assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
-    assertThat(run.errLines()).singleElement().asString()
+    assertThat(run.errLines())
+        .singleElement()
+        .asString()
         .contains("fk_cascade_inquiry.post_id -> fk_cascade.id (ON DELETE CASCADE)")
-        .contains("apply.referenced=merge").contains("apply.referenced=keep");
+        .contains("apply.referenced=merge")
+        .contains("apply.referenced=keep");
     assertThat(ids("fk_cascade")).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
     assertThat(inquiries("fk_cascade")).hasSize(4);
     assertThat(statuses("fk_cascade")).as("no run started, none left applying").isEmpty();
@@ -101,7 +126,9 @@ class ReferencedRowsIT extends DbTestSupport {
     assertThat(cli("run", "--config", config.toString(), "--apply").exitCode()).isEqualTo(2);
     CliRun dry = cli("run", "--config", config.toString());
     assertThat(dry.exitCode()).as(dry.err()).isZero();
-    assertThat(dry.out()).contains("note: --apply stops before changing anything: foreign keys reference fk_cascade");
+    assertThat(dry.out())
+        .contains(
+            "note: --apply stops before changing anything: foreign keys reference fk_cascade");
   }
 
   @Test
@@ -113,10 +140,15 @@ class ReferencedRowsIT extends DbTestSupport {
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(ids("fk_merge")).containsExactly(2L, 4L, 6L, 7L);
-    assertThat(inquiries("fk_merge")).containsOnly(Map.entry(101L, 2L), Map.entry(102L, 2L), Map.entry(103L, 2L),
-        Map.entry(104L, 7L));
-    long runId = withHandle(h -> h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = 'fk_merge'")
-        .mapTo(Long.class).one());
+    assertThat(inquiries("fk_merge"))
+        .containsOnly(
+            Map.entry(101L, 2L), Map.entry(102L, 2L), Map.entry(103L, 2L), Map.entry(104L, 7L));
+    long runId =
+        withHandle(
+            h ->
+                h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = 'fk_merge'")
+                    .mapTo(Long.class)
+                    .one());
     assertThat(repointed(runId)).isEqualTo(2);
 
     CliRun restore = cli("restore", "--config", config.toString(), "--run", String.valueOf(runId));
@@ -124,8 +156,9 @@ class ReferencedRowsIT extends DbTestSupport {
     assertThat(restore.exitCode()).as(restore.err()).isZero();
     assertThat(restore.out()).contains("restored 3 rows").contains("restored 2 child rows");
     assertThat(ids("fk_merge")).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
-    assertThat(inquiries("fk_merge")).containsOnly(Map.entry(101L, 1L), Map.entry(102L, 1L), Map.entry(103L, 2L),
-        Map.entry(104L, 7L));
+    assertThat(inquiries("fk_merge"))
+        .containsOnly(
+            Map.entry(101L, 1L), Map.entry(102L, 1L), Map.entry(103L, 2L), Map.entry(104L, 7L));
     assertThat(repointed(runId)).isZero();
   }
 
@@ -134,21 +167,33 @@ class ReferencedRowsIT extends DbTestSupport {
     String table = "fk_tags";
     useHandle(h -> h.execute("DROP TABLE IF EXISTS fk_tags_tag"));
     posts(table);
-    useHandle(h -> {
-      h.execute("CREATE TABLE fk_tags_tag (post_id BIGINT NOT NULL, tag VARCHAR(16) NOT NULL, PRIMARY KEY (post_id, tag),"
-          + " FOREIGN KEY (post_id) REFERENCES fk_tags (id) ON DELETE CASCADE) ENGINE=InnoDB");
-      // Posts 1 and 2 both tagged 'fruit': re-pointed, 1's tag would be 2's twice.
-      h.execute("INSERT INTO fk_tags_tag VALUES (1, 'fruit'), (2, 'fruit'), (3, 'red')");
-    });
+    useHandle(
+        h -> {
+          h.execute(
+              "CREATE TABLE fk_tags_tag (post_id BIGINT NOT NULL, tag VARCHAR(16) NOT NULL, PRIMARY KEY (post_id, tag),"
+                  + " FOREIGN KEY (post_id) REFERENCES fk_tags (id) ON DELETE CASCADE) ENGINE=InnoDB");
+          // Posts 1 and 2 both tagged 'fruit': re-pointed, 1's tag would be 2's twice.
+          h.execute("INSERT INTO fk_tags_tag VALUES (1, 'fruit'), (2, 'fruit'), (3, 'red')");
+        });
 
-    CliRun run = cli("run", "--config", config(table, Map.of("apply.referenced", "merge")).toString(), "--apply");
+    CliRun run =
+        cli(
+            "run",
+            "--config",
+            config(table, Map.of("apply.referenced", "merge")).toString(),
+            "--apply");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(ids(table)).containsExactly(1L, 2L, 4L, 6L, 7L);
-    List<String> tags = withHandle(h -> h.createQuery("SELECT CONCAT(post_id, ':', tag) FROM fk_tags_tag ORDER BY 1")
-        .mapTo(String.class).list());
+    List<String> tags =
+        withHandle(
+            h ->
+                h.createQuery("SELECT CONCAT(post_id, ':', tag) FROM fk_tags_tag ORDER BY 1")
+                    .mapTo(String.class)
+                    .list());
     assertThat(tags).containsExactly("1:fruit", "2:fruit", "4:red");
-    assertThat(run.out()).contains("moved exact: 3 planned, 2 moved, 1 kept (referenced by other tables)");
+    assertThat(run.out())
+        .contains("moved exact: 3 planned, 2 moved, 1 kept (referenced by other tables)");
   }
 
   @Test
@@ -157,36 +202,63 @@ class ReferencedRowsIT extends DbTestSupport {
     useHandle(h -> h.execute("DROP TABLE IF EXISTS fk_siblings_tag"));
     posts(table);
     // Post 8: a third copy of posts 1 and 2, the oldest; 1 and 8 are both removed in favour of 2.
-    insert(table, 8, "供应红富士苹果0", "苹果", "13800138000", "本人有红富士苹果约3000斤，果面光洁，口感脆甜，欢迎来电",
+    insert(
+        table,
+        8,
+        "供应红富士苹果0",
+        "苹果",
+        "13800138000",
+        "本人有红富士苹果约3000斤，果面光洁，口感脆甜，欢迎来电",
         OLD.minusDays(1));
-    useHandle(h -> {
-      h.execute("CREATE TABLE fk_siblings_tag (post_id BIGINT NOT NULL, tag VARCHAR(16) NOT NULL,"
-          + " PRIMARY KEY (post_id, tag), FOREIGN KEY (post_id) REFERENCES fk_siblings (id)) ENGINE=InnoDB");
-      h.execute("INSERT INTO fk_siblings_tag VALUES (1, 'fruit'), (8, 'fruit'), (8, 'red')");
-    });
+    useHandle(
+        h -> {
+          h.execute(
+              "CREATE TABLE fk_siblings_tag (post_id BIGINT NOT NULL, tag VARCHAR(16) NOT NULL,"
+                  + " PRIMARY KEY (post_id, tag), FOREIGN KEY (post_id) REFERENCES fk_siblings (id)) ENGINE=InnoDB");
+          h.execute("INSERT INTO fk_siblings_tag VALUES (1, 'fruit'), (8, 'fruit'), (8, 'red')");
+        });
 
-    CliRun run = cli("run", "--config", config(table, Map.of("apply.referenced", "merge")).toString(), "--apply");
+    CliRun run =
+        cli(
+            "run",
+            "--config",
+            config(table, Map.of("apply.referenced", "merge")).toString(),
+            "--apply");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(ids(table)).containsExactly(2L, 4L, 6L, 7L, 8L);
-    List<String> tags = withHandle(h -> h.createQuery("SELECT CONCAT(post_id, ':', tag) FROM fk_siblings_tag"
-        + " ORDER BY 1").mapTo(String.class).list());
+    List<String> tags =
+        withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT CONCAT(post_id, ':', tag) FROM fk_siblings_tag" + " ORDER BY 1")
+                    .mapTo(String.class)
+                    .list());
     assertThat(tags).containsExactly("2:fruit", "8:fruit", "8:red");
-    assertThat(run.out()).contains("moved exact: 4 planned, 3 moved, 1 kept (referenced by other tables)");
+    assertThat(run.out())
+        .contains("moved exact: 4 planned, 3 moved, 1 kept (referenced by other tables)");
   }
 
   @Test
-  void apply_keep_leavesReferencedPostsInPlace_andTheReportsSayWhatMovedAndWhatStayed() throws IOException {
+  void apply_keep_leavesReferencedPostsInPlace_andTheReportsSayWhatMovedAndWhatStayed()
+      throws IOException {
     postsWithInquiries("fk_keep", "RESTRICT");
     Path report = dir.resolve("report");
 
-    CliRun run = cli("run", "--config", config("fk_keep", Map.of("apply.referenced", "keep")).toString(), "--apply",
-        "--report", report.toString());
+    CliRun run =
+        cli(
+            "run",
+            "--config",
+            config("fk_keep", Map.of("apply.referenced", "keep")).toString(),
+            "--apply",
+            "--report",
+            report.toString());
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(ids("fk_keep")).containsExactly(1L, 2L, 4L, 6L, 7L);
     assertThat(inquiries("fk_keep")).hasSize(4);
-    assertThat(run.out()).contains("moved exact: 3 planned, 2 moved, 1 kept (referenced by other tables)");
+    assertThat(run.out())
+        .contains("moved exact: 3 planned, 2 moved, 1 kept (referenced by other tables)");
     JsonNode summary = JSON.readTree(report.resolve("summary.json").toFile());
     assertThat(summary.at("/exact/removed").asLong()).isEqualTo(2);
     assertThat(summary.at("/exact/apply/planned").asLong()).isEqualTo(3);
@@ -194,42 +266,71 @@ class ReferencedRowsIT extends DbTestSupport {
     assertThat(summary.at("/exact/apply/kept_referenced").asLong()).isEqualTo(1);
     assertThat(summary.at("/apply/kept_referenced").asLong()).isEqualTo(1);
     Map<Long, String> outcomes = new HashMap<>();
-    for (String line : Files.readAllLines(report.resolve("decisions.jsonl"), StandardCharsets.UTF_8)) {
+    for (String line :
+        Files.readAllLines(report.resolve("decisions.jsonl"), StandardCharsets.UTF_8)) {
       JsonNode decision = JSON.readTree(line);
       outcomes.put(decision.get("removed_id").asLong(), decision.get("outcome").asText());
     }
-    assertThat(outcomes).containsOnly(Map.entry(1L, "kept_referenced"), Map.entry(3L, "moved"), Map.entry(5L, "moved"));
+    assertThat(outcomes)
+        .containsOnly(
+            Map.entry(1L, "kept_referenced"), Map.entry(3L, "moved"), Map.entry(5L, "moved"));
     String html = Files.readString(report.resolve("report.html"), StandardCharsets.UTF_8);
-    assertThat(html).contains("<table id=\"apply\">").contains("data-key=\"exact.apply.kept_referenced\">1<");
+    assertThat(html)
+        .contains("<table id=\"apply\">")
+        .contains("data-key=\"exact.apply.kept_referenced\">1<");
     long runId = summary.get("run_id").asLong();
-    long removed = withHandle(h -> h.createQuery("SELECT removed FROM dedup_run_removed WHERE run_id = ?"
-        + " AND method = 'exact'").bind(0, runId).mapTo(Long.class).one());
+    long removed =
+        withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT removed FROM dedup_run_removed WHERE run_id = ?"
+                            + " AND method = 'exact'")
+                    .bind(0, runId)
+                    .mapTo(Long.class)
+                    .one());
     assertThat(removed).isEqualTo(2);
   }
 
   @Test
-  void apply_runLeftApplyingByARestrictForeignKey_stopsWithTheKeyThenFinishesOnceThePolicyIsChosen() {
+  void
+      apply_runLeftApplyingByARestrictForeignKey_stopsWithTheKeyThenFinishesOnceThePolicyIsChosen() {
     postsWithInquiries("fk_wedged", "RESTRICT");
-    // The state an apply that hit the RESTRICT key mid-batch left: the run 'applying', its plan written,
-    // the batch naming post 1 (referenced) rolled back. Unknown row states: the resume decides again.
+    // The state an apply that hit the RESTRICT key mid-batch left: the run 'applying', its plan
+    // written,
+    // the batch naming post 1 (referenced) rolled back. Unknown row states: the resume decides
+    // again.
     RunLog.ensureTables(database());
-    long wedged = new RunLog(database(), "fk_wedged").startRun("exact", true, "0123456789abcdef0123456789abcdef",
-        null, null);
-    useHandle(h -> h.execute("INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score)"
-        + " VALUES (?, 0, 1, 2, 'exact', 1), (?, 1, 3, 4, 'exact', 1)", wedged, wedged));
+    long wedged =
+        new RunLog(database(), "fk_wedged")
+            .startRun("exact", true, "0123456789abcdef0123456789abcdef", null, null);
+    useHandle(
+        h ->
+            h.execute(
+                "INSERT INTO dedup_plan (run_id, seq, removed_id, kept_id, rule, score)"
+                    + " VALUES (?, 0, 1, 2, 'exact', 1), (?, 1, 3, 4, 'exact', 1)",
+                wedged,
+                wedged));
     Path refuse = config("fk_wedged", Map.of());
 
     CliRun stopped = cli("run", "--config", refuse.toString(), "--apply");
 
     assertThat(stopped.exitCode()).as(stopped.err()).isEqualTo(2);
-    assertThat(stopped.errLines()).singleElement().asString()
+    assertThat(stopped.errLines())
+        .singleElement()
+        .asString()
         .contains("fk_wedged_inquiry.post_id -> fk_wedged.id (ON DELETE RESTRICT)");
     assertThat(ids("fk_wedged")).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
 
-    CliRun kept = cli("run", "--config", config("fk_wedged", Map.of("apply.referenced", "keep")).toString(), "--apply");
+    CliRun kept =
+        cli(
+            "run",
+            "--config",
+            config("fk_wedged", Map.of("apply.referenced", "keep")).toString(),
+            "--apply");
 
     assertThat(kept.exitCode()).as(kept.err()).isZero();
-    assertThat(kept.out()).contains("finished interrupted run(s) [" + wedged + "] first: 1 rows moved");
+    assertThat(kept.out())
+        .contains("finished interrupted run(s) [" + wedged + "] first: 1 rows moved");
     assertThat(statuses("fk_wedged")).containsOnly("applied");
     assertThat(ids("fk_wedged")).containsExactly(1L, 2L, 4L, 6L, 7L);
     assertThat(inquiries("fk_wedged")).hasSize(4);
@@ -237,53 +338,75 @@ class ReferencedRowsIT extends DbTestSupport {
 
   @Test
   void apply_foreignKeyTheLoginCannotSee_stopsWithOneLineEveryTime_notAnUnexpectedError() {
-    useHandle(h -> {
-      h.execute("CREATE DATABASE IF NOT EXISTS fk_hidden_schema");
-      h.execute("DROP TABLE IF EXISTS fk_hidden_schema.inquiry");
-    });
+    useHandle(
+        h -> {
+          h.execute("CREATE DATABASE IF NOT EXISTS fk_hidden_schema");
+          h.execute("DROP TABLE IF EXISTS fk_hidden_schema.inquiry");
+        });
     posts("fk_hidden");
     DbSettings server = database().jdbcSettings();
-    useHandle(h -> {
-      h.execute("CREATE TABLE fk_hidden_schema.inquiry (id BIGINT PRIMARY KEY, post_id BIGINT NOT NULL,"
-          + " FOREIGN KEY (post_id) REFERENCES " + DATABASE + ".fk_hidden (id)) ENGINE=InnoDB");
-      h.execute("INSERT INTO fk_hidden_schema.inquiry VALUES (101, 1)");
-      // A login that may use the posts' schema only: information_schema hides the child table from it.
-      h.execute("DROP USER IF EXISTS 'fk_narrow'@'%'");
-      h.execute("CREATE USER 'fk_narrow'@'%' IDENTIFIED BY 'narrow-pw-1'");
-      h.execute("GRANT ALL ON " + DATABASE + ".* TO 'fk_narrow'@'%'");
-    });
-    Path config = config("fk_hidden", Map.of("db.user", "fk_narrow", "db.password", "narrow-pw-1",
-        "db.url", server.url()));
+    useHandle(
+        h -> {
+          h.execute(
+              "CREATE TABLE fk_hidden_schema.inquiry (id BIGINT PRIMARY KEY, post_id BIGINT NOT NULL,"
+                  + " FOREIGN KEY (post_id) REFERENCES "
+                  + DATABASE
+                  + ".fk_hidden (id)) ENGINE=InnoDB");
+          h.execute("INSERT INTO fk_hidden_schema.inquiry VALUES (101, 1)");
+          // A login that may use the posts' schema only: information_schema hides the child table
+          // from it.
+          h.execute("DROP USER IF EXISTS 'fk_narrow'@'%'");
+          h.execute("CREATE USER 'fk_narrow'@'%' IDENTIFIED BY 'narrow-pw-1'");
+          h.execute("GRANT ALL ON " + DATABASE + ".* TO 'fk_narrow'@'%'");
+        });
+    Path config =
+        config(
+            "fk_hidden",
+            Map.of("db.user", "fk_narrow", "db.password", "narrow-pw-1", "db.url", server.url()));
 
     CliRun first = cli("run", "--config", config.toString(), "--apply");
     CliRun next = cli("run", "--config", config.toString(), "--apply");
 
     for (CliRun run : List.of(first, next)) {
       assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
-      assertThat(run.errLines()).singleElement().asString()
-          .contains("a foreign key that --apply could not see refused a delete").contains("fk_hidden_schema");
+      assertThat(run.errLines())
+          .singleElement()
+          .asString()
+          .contains("a foreign key that --apply could not see refused a delete")
+          .contains("fk_hidden_schema");
     }
-    assertThat(count("fk_hidden")).as("batches are whole: the one naming post 1 was rolled back").isEqualTo(7);
+    assertThat(count("fk_hidden"))
+        .as("batches are whole: the one naming post 1 was rolled back")
+        .isEqualTo(7);
   }
 
   @Test
   void apply_deleteTrigger_stopsNamingIt_untilAccepted() {
     posts("fk_trig");
-    useHandle(h -> {
-      h.execute("DROP TABLE IF EXISTS fk_trig_log");
-      h.execute("CREATE TABLE fk_trig_log (post_id BIGINT) ENGINE=InnoDB");
-      h.execute("CREATE TRIGGER fk_trig_deleted AFTER DELETE ON fk_trig FOR EACH ROW INSERT INTO fk_trig_log VALUES (OLD.id)");
-    });
+    useHandle(
+        h -> {
+          h.execute("DROP TABLE IF EXISTS fk_trig_log");
+          h.execute("CREATE TABLE fk_trig_log (post_id BIGINT) ENGINE=InnoDB");
+          h.execute(
+              "CREATE TRIGGER fk_trig_deleted AFTER DELETE ON fk_trig FOR EACH ROW INSERT INTO fk_trig_log VALUES (OLD.id)");
+        });
 
     CliRun stopped = cli("run", "--config", config("fk_trig", Map.of()).toString(), "--apply");
 
     assertThat(stopped.exitCode()).as(stopped.err()).isEqualTo(2);
-    assertThat(stopped.errLines()).singleElement().asString().contains("fk_trig_deleted (AFTER DELETE)")
+    assertThat(stopped.errLines())
+        .singleElement()
+        .asString()
+        .contains("fk_trig_deleted (AFTER DELETE)")
         .contains("apply.delete-triggers=accept");
     assertThat(count("fk_trig")).isEqualTo(7);
 
-    CliRun accepted = cli("run", "--config", config("fk_trig", Map.of("apply.delete-triggers", "accept")).toString(),
-        "--apply");
+    CliRun accepted =
+        cli(
+            "run",
+            "--config",
+            config("fk_trig", Map.of("apply.delete-triggers", "accept")).toString(),
+            "--apply");
 
     assertThat(accepted.exitCode()).as(accepted.err()).isZero();
     assertThat(ids("fk_trig")).containsExactly(2L, 4L, 6L, 7L);
@@ -301,15 +424,22 @@ class ReferencedRowsIT extends DbTestSupport {
     CliRun restore = cli("restore", "--config", config.toString(), "--run", "1");
 
     assertThat(dry.exitCode()).as(dry.err()).isZero();
-    assertThat(dry.out()).contains("fk_myisam uses MyISAM").contains("this dry run works as it is")
+    assertThat(dry.out())
+        .contains("fk_myisam uses MyISAM")
+        .contains("this dry run works as it is")
         .contains("3 duplicates");
     for (CliRun refused : List.of(apply, restore)) {
       assertThat(refused.exitCode()).as(refused.err()).isEqualTo(2);
-      assertThat(refused.errLines()).singleElement().asString().contains("fk_myisam uses MyISAM")
+      assertThat(refused.errLines())
+          .singleElement()
+          .asString()
+          .contains("fk_myisam uses MyISAM")
           .contains("ALTER TABLE `fk_myisam` ENGINE=InnoDB)");
     }
     assertThat(count("fk_myisam")).isEqualTo(7);
-    assertThat(tableExists("fk_myisam_removed")).as("nothing made for an apply that was refused").isFalse();
+    assertThat(tableExists("fk_myisam_removed"))
+        .as("nothing made for an apply that was refused")
+        .isFalse();
   }
 
   @Test
@@ -318,18 +448,27 @@ class ReferencedRowsIT extends DbTestSupport {
     Path config = config("fk_aria", Map.of());
     CliRun applied = cli("run", "--config", config.toString(), "--apply");
     assertThat(applied.exitCode()).as(applied.err()).isZero();
-    long runId = withHandle(h -> h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = 'fk_aria'")
-        .mapTo(Long.class).one());
+    long runId =
+        withHandle(
+            h ->
+                h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = 'fk_aria'")
+                    .mapTo(Long.class)
+                    .one());
     useHandle(h -> h.execute("ALTER TABLE fk_aria_removed ENGINE=Aria"));
 
     CliRun refused = cli("restore", "--config", config.toString(), "--run", String.valueOf(runId));
 
     assertThat(refused.exitCode()).as(refused.err()).isEqualTo(2);
-    assertThat(refused.errLines()).singleElement().asString()
+    assertThat(refused.errLines())
+        .singleElement()
+        .asString()
         .contains("ALTER TABLE `fk_aria_removed` ENGINE=InnoDB)");
     assertThat(count("fk_aria")).isEqualTo(4);
     useHandle(h -> h.execute("ALTER TABLE fk_aria_removed ENGINE=InnoDB"));
-    assertThat(cli("restore", "--config", config.toString(), "--run", String.valueOf(runId)).exitCode()).isZero();
+    assertThat(
+            cli("restore", "--config", config.toString(), "--run", String.valueOf(runId))
+                .exitCode())
+        .isZero();
     assertThat(count("fk_aria")).isEqualTo(7);
   }
 
@@ -337,21 +476,31 @@ class ReferencedRowsIT extends DbTestSupport {
   void restore_errorAfterTheFirstBatch_exitCode4NamingTheRowsPutBack() {
     // 12,000 pairs of twins: the restore puts the 12,000 removed rows back in two batches of ids.
     createPostsTable("fk_restore");
-    useHandle(h -> h.execute("INSERT INTO fk_restore (id, title, product, content, reg_time) SELECT seq,"
-        + " CONCAT('帖子', (seq + 1) DIV 2), '苹果', '内容', IF(seq % 2 = 0, '2024-05-02', '2024-05-01')"
-        + " FROM seq_1_to_24000"));
+    useHandle(
+        h ->
+            h.execute(
+                "INSERT INTO fk_restore (id, title, product, content, reg_time) SELECT seq,"
+                    + " CONCAT('帖子', (seq + 1) DIV 2), '苹果', '内容', IF(seq % 2 = 0, '2024-05-02', '2024-05-01')"
+                    + " FROM seq_1_to_24000"));
     Path config = config("fk_restore", Map.of());
     assertThat(cli("run", "--config", config.toString(), "--apply").exitCode()).isZero();
     assertThat(count("fk_restore")).isEqualTo(12_000);
-    long runId = withHandle(h -> h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = 'fk_restore'")
-        .mapTo(Long.class).one());
+    long runId =
+        withHandle(
+            h ->
+                h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = 'fk_restore'")
+                    .mapTo(Long.class)
+                    .one());
     // The crawler re-inserts the last archived id: the second batch cannot go back.
     insert("fk_restore", 23_999, "又一条", "苹果", "13800138000", "新内容", NEW);
 
     CliRun restore = cli("restore", "--config", config.toString(), "--run", String.valueOf(runId));
 
     assertThat(restore.exitCode()).as(restore.err()).isEqualTo(4);
-    assertThat(restore.errLines()).singleElement().asString().contains("put back 10,000 rows")
+    assertThat(restore.errLines())
+        .singleElement()
+        .asString()
+        .contains("put back 10,000 rows")
         .contains("a row with the same id is in fk_restore again");
     assertThat(count("fk_restore")).isEqualTo(12_000 + 1 + 10_000);
   }
@@ -361,11 +510,20 @@ class ReferencedRowsIT extends DbTestSupport {
     posts("fk_partial");
     Path notADirectory = Files.writeString(dir.resolve("report-file"), "x");
 
-    CliRun run = cli("run", "--config", config("fk_partial", Map.of()).toString(), "--apply", "--report",
-        notADirectory.toString());
+    CliRun run =
+        cli(
+            "run",
+            "--config",
+            config("fk_partial", Map.of()).toString(),
+            "--apply",
+            "--report",
+            notADirectory.toString());
 
     assertThat(run.exitCode()).as(run.err()).isEqualTo(4);
-    assertThat(run.errLines()).singleElement().asString().contains("archived and deleted 3 rows")
+    assertThat(run.errLines())
+        .singleElement()
+        .asString()
+        .contains("archived and deleted 3 rows")
         .contains("--report");
     assertThat(count("fk_partial")).isEqualTo(4);
   }

@@ -27,7 +27,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
-import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.posts.PostLoader;
 import org.xiaochong.report.HtmlReport;
 
@@ -37,8 +36,9 @@ import org.xiaochong.report.HtmlReport;
 class ReportIT extends DbTestSupport {
   private static final Pattern CELL = Pattern.compile("data-key=\"([^\"]+)\">([^<]*)</td>");
 
-  private static final Pattern PAIR = Pattern.compile(
-      "<h3>(?:exact\\+)?near, score (\\d\\.\\d{3}) \\(threshold (\\d\\.\\d{2})\\): removed #(\\d+), kept #(\\d+)</h3>");
+  private static final Pattern PAIR =
+      Pattern.compile(
+          "<h3>(?:exact\\+)?near, score (\\d\\.\\d{3}) \\(threshold (\\d\\.\\d{2})\\): removed #(\\d+), kept #(\\d+)</h3>");
   private static final Pattern APART = Pattern.compile("Not duplicates\\? <code>([^<]+)</code>");
 
   @TempDir static Path dir;
@@ -51,11 +51,21 @@ class ReportIT extends DbTestSupport {
     PostLoader.reload(database(), 5L, 2_000, null, n -> {}, p -> {});
     config = writeConfig(dir, "supply_demand", dir.resolve("index"), Map.of());
     report = dir.resolve("report");
-    CliRun run = cli("run", "--config", config.toString(), "--method", "both", "--apply", "--report", report.toString());
+    CliRun run =
+        cli(
+            "run",
+            "--config",
+            config.toString(),
+            "--method",
+            "both",
+            "--apply",
+            "--report",
+            report.toString());
     assertThat(run.exitCode()).as(run.err()).isZero();
   }
 
-  private static Map<String, String> flatten(String prefix, JsonNode node, Map<String, String> into) {
+  private static Map<String, String> flatten(
+      String prefix, JsonNode node, Map<String, String> into) {
     if (node.isObject()) {
       for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
@@ -70,13 +80,18 @@ class ReportIT extends DbTestSupport {
   @Test
   void reportHtml_numbersEqualSummaryJson_andHasEverySection() throws IOException {
     String html = Files.readString(report.resolve("report.html"), StandardCharsets.UTF_8);
-    Map<String, String> json = flatten("", new ObjectMapper().readTree(report.resolve("summary.json").toFile()), new LinkedHashMap<>());
+    Map<String, String> json =
+        flatten(
+            "",
+            new ObjectMapper().readTree(report.resolve("summary.json").toFile()),
+            new LinkedHashMap<>());
     Map<String, String> cells = new LinkedHashMap<>();
     Matcher m = CELL.matcher(html);
     while (m.find()) {
       cells.put(m.group(1), m.group(2));
     }
-    assertThat(cells.keySet()).contains("run_id", "records_read", "exact.removed", "near.removed", "seconds.total");
+    assertThat(cells.keySet())
+        .contains("run_id", "records_read", "exact.removed", "near.removed", "seconds.total");
     for (String key : cells.keySet()) {
       assertThat(json).as("summary.json has %s", key).containsKey(key);
       String inHtml = cells.get(key);
@@ -84,7 +99,9 @@ class ReportIT extends DbTestSupport {
       if (inJson.matches("-?[0-9.eE+-]+")) {
         assertThat(Double.parseDouble(inHtml)).as(key).isEqualTo(Double.parseDouble(inJson));
       } else {
-        assertThat(inHtml.replace(" ", "")).as(key).isEqualTo(inJson.replace("\"", "").replace(" ", ""));
+        assertThat(inHtml.replace(" ", ""))
+            .as(key)
+            .isEqualTo(inJson.replace("\"", "").replace(" ", ""));
       }
     }
     assertThat(Long.parseLong(cells.get("exact.removed"))).isPositive();
@@ -97,11 +114,17 @@ class ReportIT extends DbTestSupport {
     int stages = html.indexOf("<svg id=\"chart-stages\"");
     int review = html.indexOf("<h2 id=\"review\">");
     int raw = html.indexOf("<details id=\"raw\"><summary>");
-    assertThat(List.of(headline, rules, scores, months, stages, review, raw)).doesNotContain(-1).isSorted();
+    assertThat(List.of(headline, rules, scores, months, stages, review, raw))
+        .doesNotContain(-1)
+        .isSorted();
     assertThat(html.indexOf("<table id=\"summary\">")).isGreaterThan(raw);
-    assertThat(html.substring(scores, months)).contains("class=\"marker\"").contains("near threshold 0.50");
+    assertThat(html.substring(scores, months))
+        .contains("class=\"marker\"")
+        .contains("near threshold 0.50");
     assertThat(html).contains("<mark>");
-    assertThat(html).doesNotContainPattern("(?i)<script|https?://(?!www\\.w3\\.org/2000/svg)"); // one file, offline
+    assertThat(html)
+        .doesNotContainPattern(
+            "(?i)<script|https?://(?!www\\.w3\\.org/2000/svg)"); // one file, offline
   }
 
   @Test
@@ -109,15 +132,27 @@ class ReportIT extends DbTestSupport {
     String html = Files.readString(report.resolve("report.html"), StandardCharsets.UTF_8);
     JsonNode json = new ObjectMapper().readTree(report.resolve("summary.json").toFile());
     JsonNode byRule = json.get("removed_by_method");
-    long exact = byRule.get("exact").asLong() + byRule.get("exact+near").asLong(); // exact copies, wherever kept
+    long exact =
+        byRule.get("exact").asLong()
+            + byRule.get("exact+near").asLong(); // exact copies, wherever kept
     long near = byRule.get("near").asLong();
     assertThat(near).isPositive();
     assertThat(json.get("records_read").asLong()).isGreaterThan(999); // a separator to show
-    assertThat(html).contains("<p class=\"headline\" id=\"headline\"><b>"
-        + String.format(Locale.ROOT, "%,d</b> of %,d rows removed: %,d exact, %,d near; all archived in ", exact + near,
-        json.get("records_read").asLong(), exact, near)
-        + "<code>supply_demand_removed</code>; undo with <code>bin/dedup restore --config " + config + " --run "
-        + json.get("run_id").asLong() + "</code></p>");
+    assertThat(html)
+        .contains(
+            "<p class=\"headline\" id=\"headline\"><b>"
+                + String.format(
+                    Locale.ROOT,
+                    "%,d</b> of %,d rows removed: %,d exact, %,d near; all archived in ",
+                    exact + near,
+                    json.get("records_read").asLong(),
+                    exact,
+                    near)
+                + "<code>supply_demand_removed</code>; undo with <code>bin/dedup restore --config "
+                + config
+                + " --run "
+                + json.get("run_id").asLong()
+                + "</code></p>");
   }
 
   @Test
@@ -128,7 +163,8 @@ class ReportIT extends DbTestSupport {
     while (pair.find()) {
       shown.add(Math.abs(Double.parseDouble(pair.group(1)) - Double.parseDouble(pair.group(2))));
     }
-    // The closest of all near decisions, as decisions.jsonl has them (scores to 4 digits, the page's to 3).
+    // The closest of all near decisions, as decisions.jsonl has them (scores to 4 digits, the
+    // page's to 3).
     List<Double> all = new ArrayList<>();
     for (String line : Files.readAllLines(report.resolve("decisions.jsonl"))) {
       JsonNode decision = new ObjectMapper().readTree(line);
@@ -148,12 +184,23 @@ class ReportIT extends DbTestSupport {
     Matcher first = PAIR.matcher(html);
     assertThat(first.find()).isTrue();
     String line = command.group(1);
-    assertThat(line).isEqualTo("bin/dedup apart add --config " + config + " " + first.group(3) + " " + first.group(4));
+    assertThat(line)
+        .isEqualTo(
+            "bin/dedup apart add --config " + config + " " + first.group(3) + " " + first.group(4));
     CliRun add = cli(line.substring("bin/dedup ".length()).split(" "));
     assertThat(add.exitCode()).as(add.err()).isZero();
     CliRun list = cli("apart", "list", "--config", config.toString());
-    assertThat(list.out()).containsPattern("\\b(" + first.group(3) + " " + first.group(4) + "|" + first.group(4) + " "
-        + first.group(3) + ")\\b");
+    assertThat(list.out())
+        .containsPattern(
+            "\\b("
+                + first.group(3)
+                + " "
+                + first.group(4)
+                + "|"
+                + first.group(4)
+                + " "
+                + first.group(3)
+                + ")\\b");
   }
 
   @Test
@@ -165,37 +212,56 @@ class ReportIT extends DbTestSupport {
     insert("report_hostile", 2, "供应苹果 <b>", "苹果", "13800000000", hostile, t.plusDays(1));
     Path hostileConfig = writeConfig(dir, "report_hostile", dir.resolve("hostile-index"), Map.of());
     Path hostileReport = dir.resolve("hostile-report");
-    CliRun run = cli("run", "--config", hostileConfig.toString(), "--method", "both", "--apply", "--report",
-        hostileReport.toString());
+    CliRun run =
+        cli(
+            "run",
+            "--config",
+            hostileConfig.toString(),
+            "--method",
+            "both",
+            "--apply",
+            "--report",
+            hostileReport.toString());
     assertThat(run.exitCode()).as(run.err()).isZero();
 
     String html = Files.readString(hostileReport.resolve("report.html"), StandardCharsets.UTF_8);
-    assertThat(html).contains("removed #1, kept #2")
-        .contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;quoted&quot; &lt;/td&gt;&lt;/table&gt;"
-            + "&lt;/svg&gt;")
+    assertThat(html)
+        .contains("removed #1, kept #2")
+        .contains(
+            "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;quoted&quot; &lt;/td&gt;&lt;/table&gt;"
+                + "&lt;/svg&gt;")
         .contains("供应苹果 &lt;b&gt;")
-        .doesNotContain("<script>").doesNotContain("<b>供应");
+        .doesNotContain("<script>")
+        .doesNotContain("<b>供应");
   }
 
   @Test
   void reportHtml_rendersInHeadlessChromiumWithoutConsoleErrors() throws Exception {
     String dom = chromium(report.resolve("report.html"), "--dump-dom");
-    assertThat(dom).contains("id=\"headline\"").contains("<svg id=\"chart-rules\"").contains("id=\"summary\"")
-        .contains("data-key=\"exact.removed\"").contains("<mark>");
+    assertThat(dom)
+        .contains("id=\"headline\"")
+        .contains("<svg id=\"chart-rules\"")
+        .contains("id=\"summary\"")
+        .contains("data-key=\"exact.removed\"")
+        .contains("<mark>");
     String errors = Files.readString(dir.resolve("chromium.err"), StandardCharsets.UTF_8);
     assertThat(errors).doesNotContain("Uncaught").doesNotContainPattern("CONSOLE\\(\\d+\\)");
   }
 
   /**
    * The first screen of a 1400x900 window holds the headline and the charts of the first row: their
-   * boxes as Chromium lays them out (a copy of the page with a script that writes them into the DOM),
-   * and a screenshot of that window with the bars' colour in it.
+   * boxes as Chromium lays them out (a copy of the page with a script that writes them into the
+   * DOM), and a screenshot of that window with the bars' colour in it.
    */
   @Test
   void firstScreen_1400x900_holdsTheHeadlineAndCharts() throws Exception {
     String html = Files.readString(report.resolve("report.html"), StandardCharsets.UTF_8);
     Path measured = dir.resolve("measured.html");
-    Files.writeString(measured, html.replace("</body>", """
+    Files.writeString(
+        measured,
+        html.replace(
+            "</body>",
+            """
         <script>
         const box = id => { const r = document.getElementById(id).getBoundingClientRect();
           return [r.left, r.top, r.right, r.bottom].map(Math.round).join(','); };
@@ -204,12 +270,16 @@ class ReportIT extends DbTestSupport {
         layout.textContent = 'viewport=' + innerWidth + 'x' + innerHeight + ';headline=' + box('headline')
           + ';chart-rules=' + box('chart-rules') + ';chart-scores=' + box('chart-scores');
         document.body.appendChild(layout);
-        </script></body>"""), StandardCharsets.UTF_8);
-    Matcher layout = Pattern.compile("<pre id=\"layout\">viewport=(\\d+)x(\\d+);(.*)</pre>")
-        .matcher(chromium(measured, "--dump-dom"));
+        </script></body>"""),
+        StandardCharsets.UTF_8);
+    Matcher layout =
+        Pattern.compile("<pre id=\"layout\">viewport=(\\d+)x(\\d+);(.*)</pre>")
+            .matcher(chromium(measured, "--dump-dom"));
     assertThat(layout.find()).isTrue();
-    // The page's layout depends on the width alone (no unit of the viewport's height): a window 1400
-    // wide lays it out as the 1400x900 screen does, whatever height Chromium's window gives the page.
+    // The page's layout depends on the width alone (no unit of the viewport's height): a window
+    // 1400
+    // wide lays it out as the 1400x900 screen does, whatever height Chromium's window gives the
+    // page.
     assertThat(layout.group(1)).isEqualTo("1400");
     for (String element : layout.group(3).split(";")) {
       String[] box = element.split("[=,]");
@@ -243,17 +313,36 @@ class ReportIT extends DbTestSupport {
     assertThat(ink).as("pixels that are not blank").isGreaterThan(bars + 5_000);
   }
 
-  /** Runs headless Chromium on {@code page} in a 1400x900 window; its stdout (the DOM for --dump-dom). */
+  /**
+   * Runs headless Chromium on {@code page} in a 1400x900 window; its stdout (the DOM for
+   * --dump-dom).
+   */
   private String chromium(Path page, String action) throws Exception {
     Path chromium = Path.of("/usr/bin/chromium");
-    Assumptions.assumeTrue(Files.isExecutable(chromium),
+    Assumptions.assumeTrue(
+        Files.isExecutable(chromium),
         "skipped: /usr/bin/chromium is not installed (apt-get install chromium; .ci/run installs it)");
     Path profile = Files.createDirectories(dir.resolve("chromium-profile"));
-    Process process = new ProcessBuilder(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-        "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--hide-scrollbars", "--window-size=1400,900", "--user-data-dir=" + profile,
-        "--enable-logging=stderr", "--v=0", action, page.toUri().toString())
-        .redirectError(dir.resolve("chromium.err").toFile()).start();
+    Process process =
+        new ProcessBuilder(
+                chromium.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--hide-scrollbars",
+                "--window-size=1400,900",
+                "--user-data-dir=" + profile,
+                "--enable-logging=stderr",
+                "--v=0",
+                action,
+                page.toUri().toString())
+            .redirectError(dir.resolve("chromium.err").toFile())
+            .start();
     String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
     return out;

@@ -37,8 +37,10 @@ class SimhashMethodIT extends DbTestSupport {
 
   @TempDir Path dir;
   private Path config;
+
   /** Removed id -> the id kept for it, as the pages were made. */
   private final Map<Long, Long> copies = new HashMap<>();
+
   private long exactTwin;
 
   @BeforeEach
@@ -53,20 +55,45 @@ class SimhashMethodIT extends DbTestSupport {
       if (page % 2 == 0) { // two later copies: one and two places edited; the latest is kept
         long one = id++;
         long two = id++;
-        insert(TABLE, one, "page " + page, "page", "13800000000", edit(text, random, 1), T0.plusDays(1).plusMinutes(page));
-        insert(TABLE, two, "page " + page, "page", "13800000000", edit(text, random, 2), T0.plusDays(2).plusMinutes(page));
+        insert(
+            TABLE,
+            one,
+            "page " + page,
+            "page",
+            "13800000000",
+            edit(text, random, 1),
+            T0.plusDays(1).plusMinutes(page));
+        insert(
+            TABLE,
+            two,
+            "page " + page,
+            "page",
+            "13800000000",
+            edit(text, random, 2),
+            T0.plusDays(2).plusMinutes(page));
         copies.put(original, two);
         copies.put(one, two);
       }
     }
     exactTwin = id;
-    insert(TABLE, exactTwin, "page 1", "page", "13800000000", pageText(4), T0.plusDays(3)); // same row as page 1 (id 4)
+    insert(
+        TABLE,
+        exactTwin,
+        "page 1",
+        "page",
+        "13800000000",
+        pageText(4),
+        T0.plusDays(3)); // same row as page 1 (id 4)
     config = writeConfig(dir, TABLE, dir.resolve("index"), Map.of());
   }
 
   private String pageText(long id) {
-    return withHandle(h -> h.createQuery("SELECT content FROM " + TABLE + " WHERE id = ?").bind(0, id)
-        .mapTo(String.class).one());
+    return withHandle(
+        h ->
+            h.createQuery("SELECT content FROM " + TABLE + " WHERE id = ?")
+                .bind(0, id)
+                .mapTo(String.class)
+                .one());
   }
 
   /** A page of random common characters in sentences: unrelated pages share no long runs. */
@@ -92,7 +119,8 @@ class SimhashMethodIT extends DbTestSupport {
 
   private static Map<Long, Long> decisions(Path report, String rule) throws IOException {
     Map<Long, Long> decisions = new TreeMap<>();
-    for (String line : Files.readAllLines(report.resolve("decisions.jsonl"), StandardCharsets.UTF_8)) {
+    for (String line :
+        Files.readAllLines(report.resolve("decisions.jsonl"), StandardCharsets.UTF_8)) {
       JsonNode decision = JSON.readTree(line);
       if (decision.get("rule").asText().equals(rule)) {
         decisions.put(decision.get("removed_id").asLong(), decision.get("kept_id").asLong());
@@ -106,7 +134,15 @@ class SimhashMethodIT extends DbTestSupport {
     Path report = dir.resolve("dry");
     long rows = count(TABLE);
 
-    CliRun run = cli("run", "--config", config.toString(), "--method", "simhash", "--report", report.toString());
+    CliRun run =
+        cli(
+            "run",
+            "--config",
+            config.toString(),
+            "--method",
+            "simhash",
+            "--report",
+            report.toString());
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     Map<Long, Long> expected = new HashMap<>(copies);
@@ -116,7 +152,9 @@ class SimhashMethodIT extends DbTestSupport {
     assertThat(summary.at("/simhash/removed").asLong()).isEqualTo(expected.size());
     assertThat(summary.at("/removed_by_method/simhash").asLong()).isEqualTo(expected.size());
     assertThat(summary.at("/simhash/examined").asLong()).isEqualTo(rows);
-    assertThat(run.out()).contains("simhash: " + rows + " examined, " + expected.size() + " within distance 3 to remove");
+    assertThat(run.out())
+        .contains(
+            "simhash: " + rows + " examined, " + expected.size() + " within distance 3 to remove");
     assertThat(Files.isDirectory(dir.resolve("index").resolve("simhash"))).isTrue();
     assertThat(count(TABLE)).isEqualTo(rows);
   }
@@ -127,30 +165,61 @@ class SimhashMethodIT extends DbTestSupport {
     long rows = count(TABLE);
     List<List<String>> before = snapshot(TABLE);
 
-    CliRun run = cli("run", "--config", config.toString(), "--method", "simhash", "--apply", "--report",
-        report.toString());
+    CliRun run =
+        cli(
+            "run",
+            "--config",
+            config.toString(),
+            "--method",
+            "simhash",
+            "--apply",
+            "--report",
+            report.toString());
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     JsonNode summary = JSON.readTree(report.resolve("summary.json").toFile());
     long runId = summary.get("run_id").asLong();
     long removed = summary.at("/removed_by_method/simhash").asLong();
     assertThat(removed).as(run.out()).isEqualTo(copies.size() + 1);
-    assertThat(summary.at("/simhash/repointed").asLong()).isZero(); // no kept row lost its state: nothing re-checked
+    assertThat(summary.at("/simhash/repointed").asLong())
+        .isZero(); // no kept row lost its state: nothing re-checked
     assertThat(decisions(report, "simhash")).hasSize((int) removed);
-    Map<String, Long> archived = withHandle(h -> h.createQuery("SELECT dedup_rule, COUNT(*) FROM " + TABLE
-            + "_removed WHERE dedup_run_id = ? GROUP BY dedup_rule").bind(0, runId)
-        .reduceRows(new TreeMap<String, Long>(), (map, row) -> {
-          map.put(row.getColumn(1, String.class), row.getColumn(2, Long.class));
-          return map;
-        }));
+    Map<String, Long> archived =
+        withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT dedup_rule, COUNT(*) FROM "
+                            + TABLE
+                            + "_removed WHERE dedup_run_id = ? GROUP BY dedup_rule")
+                    .bind(0, runId)
+                    .reduceRows(
+                        new TreeMap<String, Long>(),
+                        (map, row) -> {
+                          map.put(row.getColumn(1, String.class), row.getColumn(2, Long.class));
+                          return map;
+                        }));
     assertThat(archived).isEqualTo(Map.of("simhash", removed));
-    long logged = withHandle(h -> h.createQuery("SELECT removed FROM dedup_run_removed WHERE run_id = ? AND method = ?")
-        .bind(0, runId).bind(1, "simhash").mapTo(Long.class).one());
+    long logged =
+        withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT removed FROM dedup_run_removed WHERE run_id = ? AND method = ?")
+                    .bind(0, runId)
+                    .bind(1, "simhash")
+                    .mapTo(Long.class)
+                    .one());
     assertThat(logged).isEqualTo(removed);
     assertThat(count(TABLE)).isEqualTo(rows - removed);
 
-    CliRun again = cli("run", "--config", config.toString(), "--method", "simhash", "--report",
-        dir.resolve("again").toString());
+    CliRun again =
+        cli(
+            "run",
+            "--config",
+            config.toString(),
+            "--method",
+            "simhash",
+            "--report",
+            dir.resolve("again").toString());
     assertThat(again.exitCode()).as(again.err()).isZero();
     assertThat(decisions(dir.resolve("again"), "simhash")).isEmpty();
 
@@ -159,29 +228,58 @@ class SimhashMethodIT extends DbTestSupport {
     assertThat(snapshot(TABLE)).isEqualTo(before);
 
     Path afterRestore = dir.resolve("restored");
-    CliRun rerun = cli("run", "--config", config.toString(), "--method", "simhash", "--report", afterRestore.toString());
+    CliRun rerun =
+        cli(
+            "run",
+            "--config",
+            config.toString(),
+            "--method",
+            "simhash",
+            "--report",
+            afterRestore.toString());
     assertThat(rerun.exitCode()).as(rerun.err()).isZero();
-    assertThat(decisions(afterRestore, "simhash")).isEmpty(); // the restore marked its rows apart from their kept rows
+    assertThat(decisions(afterRestore, "simhash"))
+        .isEmpty(); // the restore marked its rows apart from their kept rows
 
     useHandle(h -> h.execute("DELETE FROM dedup_apart WHERE source_table = ?", TABLE));
     Path unmarked = dir.resolve("unmarked");
-    CliRun forgotten = cli("run", "--config", config.toString(), "--method", "simhash", "--report", unmarked.toString());
+    CliRun forgotten =
+        cli(
+            "run",
+            "--config",
+            config.toString(),
+            "--method",
+            "simhash",
+            "--report",
+            unmarked.toString());
     assertThat(forgotten.exitCode()).as(forgotten.err()).isZero();
-    assertThat(decisions(unmarked, "simhash")).hasSize((int) removed); // the index followed the restore
+    assertThat(decisions(unmarked, "simhash"))
+        .hasSize((int) removed); // the index followed the restore
   }
 
   @Test
   void run_exactThenSimhash_removesNoRecordTwice() throws IOException {
     Path report = dir.resolve("both");
 
-    CliRun run = cli("run", "--config", config.toString(), "--method", "exact,simhash", "--report", report.toString());
+    CliRun run =
+        cli(
+            "run",
+            "--config",
+            config.toString(),
+            "--method",
+            "exact,simhash",
+            "--report",
+            report.toString());
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     Set<Long> removed = new HashSet<>();
     Set<Long> kept = new HashSet<>();
-    for (String line : Files.readAllLines(report.resolve("decisions.jsonl"), StandardCharsets.UTF_8)) {
+    for (String line :
+        Files.readAllLines(report.resolve("decisions.jsonl"), StandardCharsets.UTF_8)) {
       JsonNode decision = JSON.readTree(line);
-      assertThat(removed.add(decision.get("removed_id").asLong())).as("removed once: %s", line).isTrue();
+      assertThat(removed.add(decision.get("removed_id").asLong()))
+          .as("removed once: %s", line)
+          .isTrue();
       kept.add(decision.get("kept_id").asLong());
     }
     assertThat(kept).doesNotContainAnyElementsOf(removed);
@@ -193,9 +291,18 @@ class SimhashMethodIT extends DbTestSupport {
   }
 
   private static String checkLine(long id, String title, String content) {
-    return JSON.createObjectNode().put("id", id).put("title", title).put("category", "供应").put("product", "page")
-        .put("region", "山东烟台").put("price", "2.50元/斤").put("contact", "王先生").put("phone", "13800000000")
-        .put("content", content).put("reg_time", "2024-03-09 08:00:00").toString(); // as insert() writes a row
+    return JSON.createObjectNode()
+        .put("id", id)
+        .put("title", title)
+        .put("category", "供应")
+        .put("product", "page")
+        .put("region", "山东烟台")
+        .put("price", "2.50元/斤")
+        .put("contact", "王先生")
+        .put("phone", "13800000000")
+        .put("content", content)
+        .put("reg_time", "2024-03-09 08:00:00")
+        .toString(); // as insert() writes a row
   }
 
   private static List<JsonNode> verdicts(CliRun run) throws IOException {
@@ -208,19 +315,27 @@ class SimhashMethodIT extends DbTestSupport {
   }
 
   @Test
-  void check_afterASimhashRun_findsEditedCopies_andAddedPagesJoinTheStreamAndTheNextProcess() throws IOException {
+  void check_afterASimhashRun_findsEditedCopies_andAddedPagesJoinTheStreamAndTheNextProcess()
+      throws IOException {
     CliRun run = cli("run", "--config", config.toString(), "--method", "simhash");
     assertThat(run.exitCode()).as(run.err()).isZero();
     SplittableRandom random = new SplittableRandom(11);
     String pageOne = pageText(4);
     String fresh = page(random);
 
-    List<JsonNode> without = verdicts(cliWithInput(List.of(
-        checkLine(900_001, "page 1 again", edit(pageOne, random, 2)),
-        checkLine(900_002, "another page", fresh),
-        checkLine(900_003, "page 1", pageOne)), "check", "--config", config.toString()));
+    List<JsonNode> without =
+        verdicts(
+            cliWithInput(
+                List.of(
+                    checkLine(900_001, "page 1 again", edit(pageOne, random, 2)),
+                    checkLine(900_002, "another page", fresh),
+                    checkLine(900_003, "page 1", pageOne)),
+                "check",
+                "--config",
+                config.toString()));
 
-    // Page 1 and its exact twin hold the same text: of the two equally near, the later one is the match.
+    // Page 1 and its exact twin hold the same text: of the two equally near, the later one is the
+    // match.
     assertThat(without.get(0).get("verdict").asText()).isEqualTo("simhash");
     assertThat(without.get(0).get("kept_id").asLong()).isEqualTo(exactTwin);
     assertThat(without.get(0).get("score").asDouble()).isBetween(61 / 64.0, 1.0);
@@ -228,37 +343,67 @@ class SimhashMethodIT extends DbTestSupport {
     assertThat(without.get(2).get("verdict").asText()).isEqualTo("exact"); // exact is asked first
     assertThat(without.get(2).get("kept_id").asLong()).isEqualTo(exactTwin);
 
-    CliRun added = cliWithInput(List.of(checkLine(900_002, "another page", fresh),
-        checkLine(900_004, "another page, reposted", edit(fresh, random, 1))), "check", "--config", config.toString(),
-        "--add");
+    CliRun added =
+        cliWithInput(
+            List.of(
+                checkLine(900_002, "another page", fresh),
+                checkLine(900_004, "another page, reposted", edit(fresh, random, 1))),
+            "check",
+            "--config",
+            config.toString(),
+            "--add");
     List<JsonNode> stream = verdicts(added);
     assertThat(stream.get(0).get("verdict").asText()).isEqualTo("new");
     assertThat(stream.get(1).get("verdict").asText()).isEqualTo("simhash");
     assertThat(stream.get(1).get("kept_id").asLong()).isEqualTo(900_002);
     assertThat(added.err()).contains("simhash: 2 fingerprints looked up");
 
-    List<JsonNode> later = verdicts(cliWithInput(List.of(checkLine(900_005, "another page", edit(fresh, random, 2))),
-        "check", "--config", config.toString(), "--method", "simhash"));
+    List<JsonNode> later =
+        verdicts(
+            cliWithInput(
+                List.of(checkLine(900_005, "another page", edit(fresh, random, 2))),
+                "check",
+                "--config",
+                config.toString(),
+                "--method",
+                "simhash"));
     assertThat(later.get(0).get("verdict").asText()).isEqualTo("simhash");
     assertThat(later.get(0).get("kept_id").asLong()).isEqualTo(900_002);
 
-    CliRun noNear = cliWithInput(List.of(checkLine(900_006, "x", "y")), "check", "--config", config.toString(),
-        "--method", "near");
+    CliRun noNear =
+        cliWithInput(
+            List.of(checkLine(900_006, "x", "y")),
+            "check",
+            "--config",
+            config.toString(),
+            "--method",
+            "near");
     assertThat(noNear.exitCode()).isEqualTo(2);
     assertThat(noNear.err()).contains("nothing built for near yet");
   }
 
   @Test
   void run_tfIdfWeights_findTheSameCopies_withFrequenciesFrozenAcrossRuns() throws IOException {
-    Path tfIdf = writeConfig(dir, TABLE, dir.resolve("index-tfidf"), Map.of("simhash.weights", "tf-idf"));
-    Path frequencies = dir.resolve("index-tfidf").resolve("simhash").resolve("feature-frequencies.bin.gz");
+    Path tfIdf =
+        writeConfig(dir, TABLE, dir.resolve("index-tfidf"), Map.of("simhash.weights", "tf-idf"));
+    Path frequencies =
+        dir.resolve("index-tfidf").resolve("simhash").resolve("feature-frequencies.bin.gz");
 
-    CliRun run = cli("run", "--config", tfIdf.toString(), "--method", "simhash", "--report", dir.resolve("tfidf").toString());
+    CliRun run =
+        cli(
+            "run",
+            "--config",
+            tfIdf.toString(),
+            "--method",
+            "simhash",
+            "--report",
+            dir.resolve("tfidf").toString());
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     Map<Long, Long> expected = new HashMap<>(copies);
     expected.put(4L, exactTwin);
-    // No wrong pair; a copy may be missed: the features all copies share have a higher df, so a lower
+    // No wrong pair; a copy may be missed: the features all copies share have a higher df, so a
+    // lower
     // weight, than the ones an edit brings in (40 of the 41 here).
     Map<Long, Long> found = decisions(dir.resolve("tfidf"), "simhash");
     assertThat(expected).containsAllEntriesOf(found);
@@ -267,15 +412,36 @@ class SimhashMethodIT extends DbTestSupport {
 
     String page = pageText(1);
     long copy = exactTwin + 1;
-    insert(TABLE, copy, "page 0", "page", "13800000000", edit(page, new SplittableRandom(5), 1), T0.plusDays(9));
-    CliRun again = cli("run", "--config", tfIdf.toString(), "--method", "simhash", "--report",
-        dir.resolve("tfidf2").toString());
+    insert(
+        TABLE,
+        copy,
+        "page 0",
+        "page",
+        "13800000000",
+        edit(page, new SplittableRandom(5), 1),
+        T0.plusDays(9));
+    CliRun again =
+        cli(
+            "run",
+            "--config",
+            tfIdf.toString(),
+            "--method",
+            "simhash",
+            "--report",
+            dir.resolve("tfidf2").toString());
 
     assertThat(again.exitCode()).as(again.err()).isZero();
     assertThat(Files.readAllBytes(frequencies)).isEqualTo(frozen); // a new row changes no weight
     assertThat(decisions(dir.resolve("tfidf2"), "simhash")).containsEntry(copies.get(1L), copy);
-    List<JsonNode> verdicts = verdicts(cliWithInput(List.of(checkLine(900_010, "page 0", edit(page, new SplittableRandom(6), 1))),
-        "check", "--config", tfIdf.toString(), "--method", "simhash"));
+    List<JsonNode> verdicts =
+        verdicts(
+            cliWithInput(
+                List.of(checkLine(900_010, "page 0", edit(page, new SplittableRandom(6), 1))),
+                "check",
+                "--config",
+                tfIdf.toString(),
+                "--method",
+                "simhash"));
     assertThat(verdicts.get(0).get("verdict").asText()).isEqualTo("simhash");
   }
 }

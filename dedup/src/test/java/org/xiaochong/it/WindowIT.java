@@ -9,7 +9,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.xiaochong.run.DedupRunner;
 
-/** --since/--until: which records start a lookup, and who wins against what lies outside the window. */
+/**
+ * --since/--until: which records start a lookup, and who wins against what lies outside the window.
+ */
 @Tag("db")
 class WindowIT extends DbTestSupport {
   private static final String TABLE = "window_posts";

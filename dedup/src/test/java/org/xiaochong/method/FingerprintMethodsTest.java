@@ -36,16 +36,23 @@ class FingerprintMethodsTest {
 
   @Test
   void parse_repeatedOrEmptyName_fails() {
-    assertThatThrownBy(() -> FingerprintMethods.parse("both,near")).hasMessageContaining("'near' is named twice");
-    assertThatThrownBy(() -> FingerprintMethods.parse("exact,")).hasMessageContaining("unknown method ''");
+    assertThatThrownBy(() -> FingerprintMethods.parse("both,near"))
+        .hasMessageContaining("'near' is named twice");
+    assertThatThrownBy(() -> FingerprintMethods.parse("exact,"))
+        .hasMessageContaining("unknown method ''");
   }
 
   @Test
   void known_builtInFirst_thenServiceProviders() {
     List<String> names = FingerprintMethods.known().stream().map(FingerprintMethod::name).toList();
     assertThat(names.subList(0, 3)).containsExactly("exact", "near", "simhash");
-    assertThat(names.subList(3, names.size())).contains("pairs").isSorted(); // the test class path's, by name
-    assertThat(FingerprintMethods.known().stream().filter(FingerprintMethods::isBuiltIn).map(FingerprintMethod::name))
+    assertThat(names.subList(3, names.size()))
+        .contains("pairs")
+        .isSorted(); // the test class path's, by name
+    assertThat(
+            FingerprintMethods.known().stream()
+                .filter(FingerprintMethods::isBuiltIn)
+                .map(FingerprintMethod::name))
         .containsExactly("exact", "near", "simhash");
   }
 
@@ -58,7 +65,9 @@ class FingerprintMethodsTest {
   @Test
   void ruleOf_sameLabel_isTheSameRule() {
     assertThat(DeletionPlan.Rule.of("exact")).isSameAs(DeletionPlan.Rule.EXACT);
-    assertThat(DeletionPlan.Rule.of(NeighbourPairsMethod.NAME)).isSameAs(DeletionPlan.Rule.of("pairs"));
-    assertThatThrownBy(() -> DeletionPlan.Rule.of("Near-2")).isInstanceOf(IllegalArgumentException.class);
+    assertThat(DeletionPlan.Rule.of(NeighbourPairsMethod.NAME))
+        .isSameAs(DeletionPlan.Rule.of("pairs"));
+    assertThatThrownBy(() -> DeletionPlan.Rule.of("Near-2"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -15,8 +15,8 @@ import org.xiaochong.policy.KeepPolicy;
 
 /**
  * A fingerprint method for tests only, registered through {@code META-INF/services} as a new method
- * would be: the records with ids 10k+1 and 10k+2 count as duplicates when both are live, and the less
- * preferred of the two ({@link KeepPolicy}) is removed. It reads only the record index, so it
+ * would be: the records with ids 10k+1 and 10k+2 count as duplicates when both are live, and the
+ * less preferred of the two ({@link KeepPolicy}) is removed. It reads only the record index, so it
  * shows what the seam asks of a method and nothing else.
  */
 public final class NeighbourPairsMethod implements FingerprintMethod {
@@ -41,8 +41,9 @@ public final class NeighbourPairsMethod implements FingerprintMethod {
   /** Its rule for two rows: the ids of a pair, whatever the rows hold. */
   @Override
   public PairCheck openPairCheck(MethodContext context) {
-    return (removed, kept) -> Math.min(removed.id(), kept.id()) + 1 == Math.max(removed.id(), kept.id())
-        && firstOfPair(Math.min(removed.id(), kept.id()));
+    return (removed, kept) ->
+        Math.min(removed.id(), kept.id()) + 1 == Math.max(removed.id(), kept.id())
+            && firstOfPair(Math.min(removed.id(), kept.id()));
   }
 
   @Override
@@ -56,12 +57,15 @@ public final class NeighbourPairsMethod implements FingerprintMethod {
       FixedBitSet live = snapshot.windowDocs(Window.ALL);
       FixedBitSet examined = snapshot.windowDocs(window);
       Map<Long, Integer> docOf = new HashMap<>();
-      for (int doc = live.nextSetBit(0); doc != -1; doc = doc + 1 < live.length() ? live.nextSetBit(doc + 1) : -1) {
+      for (int doc = live.nextSetBit(0);
+          doc != -1;
+          doc = doc + 1 < live.length() ? live.nextSetBit(doc + 1) : -1) {
         docOf.put(snapshot.id(doc), doc);
       }
       long[] planned = plan.removedIdsSorted();
       long pairs = 0;
-      for (int doc = examined.nextSetBit(0); doc != -1;
+      for (int doc = examined.nextSetBit(0);
+          doc != -1;
           doc = doc + 1 < examined.length() ? examined.nextSetBit(doc + 1) : -1) {
         long id = snapshot.id(doc);
         long first = firstOfPair(id) ? id : firstOfPair(id - 1) ? id - 1 : 0;
@@ -70,13 +74,20 @@ public final class NeighbourPairsMethod implements FingerprintMethod {
         if (first == 0 || a == null || b == null || (first != id && examined.get(a))) {
           continue; // not a pair, or its first record handles it
         }
-        if (Arrays.binarySearch(planned, first) >= 0 || Arrays.binarySearch(planned, first + 1) >= 0) {
+        if (Arrays.binarySearch(planned, first) >= 0
+            || Arrays.binarySearch(planned, first + 1) >= 0) {
           continue;
         }
-        boolean keepA = KeepPolicy.isPreferred(snapshot.rank(a), first, snapshot.rank(b), first + 1);
+        boolean keepA =
+            KeepPolicy.isPreferred(snapshot.rank(a), first, snapshot.rank(b), first + 1);
         int kept = keepA ? a : b;
         int removed = keepA ? b : a;
-        plan.add(snapshot.id(removed), snapshot.id(kept), DeletionPlan.Rule.of(NAME), 1.0, snapshot.state(removed),
+        plan.add(
+            snapshot.id(removed),
+            snapshot.id(kept),
+            DeletionPlan.Rule.of(NAME),
+            1.0,
+            snapshot.state(removed),
             snapshot.state(kept));
         pairs++;
       }
@@ -94,7 +105,8 @@ public final class NeighbourPairsMethod implements FingerprintMethod {
 
     @Override
     public String consoleLine(long removed, boolean applied) {
-      return String.format("pairs: %,d pairs, %,d %s", pairs, removed, applied ? "removed" : "to remove");
+      return String.format(
+          "pairs: %,d pairs, %,d %s", pairs, removed, applied ? "removed" : "to remove");
     }
   }
 }

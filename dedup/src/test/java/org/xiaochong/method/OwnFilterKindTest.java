@@ -20,9 +20,9 @@ import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.xiaochong.index.IndexSchema;
 import org.xiaochong.bloom.CountingBloomFilter;
 import org.xiaochong.bloom.FilterShape;
+import org.xiaochong.index.IndexSchema;
 import org.xiaochong.prefilter.IndexKeyFilter;
 
 /**
@@ -35,24 +35,39 @@ class OwnFilterKindTest {
 
   /** A filter of one 16-byte key per record, read from the doc values of {@link #FIELD}. */
   static final class ColourFilter extends IndexKeyFilter {
-    static final Kind<ColourFilter> KIND = new Kind<>("colour", true, ColourFilter::build, ColourFilter::new);
+    static final Kind<ColourFilter> KIND =
+        new Kind<>("colour", true, ColourFilter::build, ColourFilter::new);
 
     private ColourFilter(CountingBloomFilter filter, int countersPerKey) {
       super(KIND, filter, countersPerKey);
     }
 
-    private static CountingBloomFilter build(DirectoryReader reader, LongFunction<FilterShape> shapeForKeys) {
+    private static CountingBloomFilter build(
+        DirectoryReader reader, LongFunction<FilterShape> shapeForKeys) {
       CountingBloomFilter filter = new CountingBloomFilter(shapeForKeys.apply(reader.numDocs()));
-      forEachValue(reader, FIELD, (bytes, offset, length) -> filter.put(Arrays.copyOfRange(bytes, offset, offset + length)));
+      forEachValue(
+          reader,
+          FIELD,
+          (bytes, offset, length) ->
+              filter.put(Arrays.copyOfRange(bytes, offset, offset + length)));
       return filter;
     }
 
     @Override
-    protected void followChange(DirectoryReader before, DirectoryReader after, long[] leftIds, long[] cameIds) {
-      forEachValue(before, FIELD, leftIds, (bytes, offset, length) ->
-          filter.remove(Arrays.copyOfRange(bytes, offset, offset + length)));
-      forEachValue(after, FIELD, cameIds, (bytes, offset, length) ->
-          filter.put(Arrays.copyOfRange(bytes, offset, offset + length)));
+    protected void followChange(
+        DirectoryReader before, DirectoryReader after, long[] leftIds, long[] cameIds) {
+      forEachValue(
+          before,
+          FIELD,
+          leftIds,
+          (bytes, offset, length) ->
+              filter.remove(Arrays.copyOfRange(bytes, offset, offset + length)));
+      forEachValue(
+          after,
+          FIELD,
+          cameIds,
+          (bytes, offset, length) ->
+              filter.put(Arrays.copyOfRange(bytes, offset, offset + length)));
     }
 
     boolean mightHold(String colour) {
@@ -94,9 +109,16 @@ class OwnFilterKindTest {
           assertThat(filter.sameCounters(filter.rebuiltFrom(after))).isTrue();
 
           filter.save(dir, 7);
-          ColourFilter loaded = ColourFilter.KIND.openOrRebuild(dir, 7, after, 20, 8, note -> {
-            throw new AssertionError("rebuilt instead of loaded: " + note);
-          });
+          ColourFilter loaded =
+              ColourFilter.KIND.openOrRebuild(
+                  dir,
+                  7,
+                  after,
+                  20,
+                  8,
+                  note -> {
+                    throw new AssertionError("rebuilt instead of loaded: " + note);
+                  });
           assertThat(loaded.sameCounters(filter)).isTrue();
           assertThat(loaded.skipped()).isZero();
         }

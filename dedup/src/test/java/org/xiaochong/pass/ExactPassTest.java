@@ -17,16 +17,21 @@ class ExactPassTest {
   @TempDir Path dir;
 
   /**
-   * 30 groups of three (ids 3g+1..3g+3, the last the newest) split over two segments, written in either
-   * order: the same samples, the groups with the ten smallest kept ids (not the first ten found).
+   * 30 groups of three (ids 3g+1..3g+3, the last the newest) split over two segments, written in
+   * either order: the same samples, the groups with the ten smallest kept ids (not the first ten
+   * found).
    */
   @Test
   void run_segmentsInEitherOrder_samplesAreTheGroupsOfTheSmallestKeptIds() throws Exception {
     List<SampleGroup> firstOrder = run(dir.resolve("a"), false);
     List<SampleGroup> otherOrder = run(dir.resolve("b"), true);
 
-    assertThat(firstOrder).extracting(SampleGroup::keptId).containsExactly(3L, 6L, 9L, 12L, 15L, 18L, 21L, 24L, 27L, 30L);
-    assertThat(otherOrder).extracting(SampleGroup::keptId).containsExactly(3L, 6L, 9L, 12L, 15L, 18L, 21L, 24L, 27L, 30L);
+    assertThat(firstOrder)
+        .extracting(SampleGroup::keptId)
+        .containsExactly(3L, 6L, 9L, 12L, 15L, 18L, 21L, 24L, 27L, 30L);
+    assertThat(otherOrder)
+        .extracting(SampleGroup::keptId)
+        .containsExactly(3L, 6L, 9L, 12L, 15L, 18L, 21L, 24L, 27L, 30L);
     assertThat(firstOrder.get(0).removedIds()).containsExactlyInAnyOrder(1L, 2L);
   }
 
@@ -45,7 +50,9 @@ class ExactPassTest {
       try (DirectoryReader reader = index.openReader()) {
         assertThat(reader.leaves()).hasSize(2);
         DeletionPlan plan = new DeletionPlan();
-        ExactPass.Result result = new ExactPass(new IndexSnapshot(reader), GroupPrefilter.NONE).run(Window.of(null, null), plan);
+        ExactPass.Result result =
+            new ExactPass(new IndexSnapshot(reader), GroupPrefilter.NONE)
+                .run(Window.of(null, null), plan);
         assertThat(result.groups()).isEqualTo(30);
         assertThat(plan.removedIdsSorted()).hasSize(60);
         return result.samples();
@@ -65,9 +72,12 @@ class ExactPassTest {
 
   private ExactPass.Result lastResult;
 
-  /** Runs the pass over one group of twins, ids 1..times.length with these times, with these marks. */
+  /**
+   * Runs the pass over one group of twins, ids 1..times.length with these times, with these marks.
+   */
   private DeletionPlan twins(long[] times, ApartPairs apart) throws Exception {
-    try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("twins" + System.nanoTime()), "test", true)) {
+    try (FingerprintIndex index =
+        FingerprintIndex.open(dir.resolve("twins" + System.nanoTime()), "test", true)) {
       byte[] key = DigestUtils.md5("one post");
       for (int i = 0; i < times.length; i++) {
         index.add(i + 1, times[i], key);
@@ -75,7 +85,9 @@ class ExactPassTest {
       index.commit();
       try (DirectoryReader reader = index.openReader()) {
         DeletionPlan plan = new DeletionPlan();
-        lastResult = new ExactPass(new IndexSnapshot(reader), GroupPrefilter.NONE, apart).run(Window.of(null, null), plan);
+        lastResult =
+            new ExactPass(new IndexSnapshot(reader), GroupPrefilter.NONE, apart)
+                .run(Window.of(null, null), plan);
         return plan;
       }
     }

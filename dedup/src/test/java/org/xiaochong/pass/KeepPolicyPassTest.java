@@ -26,9 +26,13 @@ class KeepPolicyPassTest {
   private static final long NULL = SourceRecord.NULL_TIME;
   @TempDir Path dir;
 
-  /** One group of exact twins (ids 1..n), each with a time and a value of column paid (null: NULL); the kept id. */
+  /**
+   * One group of exact twins (ids 1..n), each with a time and a value of column paid (null: NULL);
+   * the kept id.
+   */
   private long keptOfTwins(KeepPolicy policy, long[] times, Long[] paid) throws Exception {
-    try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("twins" + System.nanoTime()), "test", true)) {
+    try (FingerprintIndex index =
+        FingerprintIndex.open(dir.resolve("twins" + System.nanoTime()), "test", true)) {
       byte[] key = DigestUtils.md5("one post");
       for (int i = 0; i < times.length; i++) {
         Map<String, Object> values = new HashMap<>();
@@ -38,7 +42,8 @@ class KeepPolicyPassTest {
       index.commit();
       try (DirectoryReader reader = index.openReader()) {
         DeletionPlan plan = new DeletionPlan();
-        new ExactPass(new IndexSnapshot(reader, policy), GroupPrefilter.NONE).run(Window.of(null, null), plan);
+        new ExactPass(new IndexSnapshot(reader, policy), GroupPrefilter.NONE)
+            .run(Window.of(null, null), plan);
         assertThat(plan.size()).isEqualTo(times.length - 1);
         return plan.keptId(0);
       }
@@ -53,21 +58,27 @@ class KeepPolicyPassTest {
     assertThat(keptOfTwins(earliest, new long[] {1000, 1000, 4000}, null)).isEqualTo(2);
     assertThat(keptOfTwins(earliest, new long[] {NULL, NULL}, null)).isEqualTo(2);
     // the same twins under latest: the newest
-    assertThat(keptOfTwins(KeepPolicy.latest("reg_time"), new long[] {3000, 1000, 2000}, null)).isEqualTo(1);
+    assertThat(keptOfTwins(KeepPolicy.latest("reg_time"), new long[] {3000, 1000, 2000}, null))
+        .isEqualTo(1);
   }
 
   @Test
   void paidThenLatest_paidWins_nullPaidIsNotPaid_thenTime_thenId() throws Exception {
     KeepPolicy paid = KeepPolicy.parse("paid desc, reg_time desc", "reg_time");
-    assertThat(keptOfTwins(paid, new long[] {1000, 9000, 5000}, new Long[] {1L, 0L, null})).isEqualTo(1);
-    assertThat(keptOfTwins(paid, new long[] {1000, 9000, 5000}, new Long[] {null, 0L, null})).isEqualTo(2);
-    assertThat(keptOfTwins(paid, new long[] {1000, 9000, 5000}, new Long[] {null, null, null})).isEqualTo(2);
-    assertThat(keptOfTwins(paid, new long[] {7000, 7000, NULL}, new Long[] {1L, 1L, 1L})).isEqualTo(2);
+    assertThat(keptOfTwins(paid, new long[] {1000, 9000, 5000}, new Long[] {1L, 0L, null}))
+        .isEqualTo(1);
+    assertThat(keptOfTwins(paid, new long[] {1000, 9000, 5000}, new Long[] {null, 0L, null}))
+        .isEqualTo(2);
+    assertThat(keptOfTwins(paid, new long[] {1000, 9000, 5000}, new Long[] {null, null, null}))
+        .isEqualTo(2);
+    assertThat(keptOfTwins(paid, new long[] {7000, 7000, NULL}, new Long[] {1L, 1L, 1L}))
+        .isEqualTo(2);
   }
 
   /**
    * Under a policy of two columns the snapshot's one long per document is its position among the
-   * distinct ranks: it must order any two documents as the whole ranks do (many ties and NULLs, two segments).
+   * distinct ranks: it must order any two documents as the whole ranks do (many ties and NULLs, two
+   * segments).
    */
   @Test
   void snapshotRank_ofTwoColumns_ordersDocumentsAsTheWholeRanks() throws Exception {
@@ -91,9 +102,15 @@ class KeepPolicyPassTest {
         IndexSnapshot snapshot = new IndexSnapshot(reader, policy);
         for (int a = 0; a < snapshot.maxDoc(); a++) {
           for (int b = 0; b < snapshot.maxDoc(); b++) {
-            int byPosition = KeepPolicy.compare(snapshot.rank(a), snapshot.id(a), snapshot.rank(b), snapshot.id(b));
-            int byRank = KeepPolicy.compare(ranks.get((int) snapshot.id(a) - 1), snapshot.id(a),
-                ranks.get((int) snapshot.id(b) - 1), snapshot.id(b));
+            int byPosition =
+                KeepPolicy.compare(
+                    snapshot.rank(a), snapshot.id(a), snapshot.rank(b), snapshot.id(b));
+            int byRank =
+                KeepPolicy.compare(
+                    ranks.get((int) snapshot.id(a) - 1),
+                    snapshot.id(a),
+                    ranks.get((int) snapshot.id(b) - 1),
+                    snapshot.id(b));
             assertThat(Integer.signum(byPosition)).isEqualTo(Integer.signum(byRank));
           }
         }
@@ -101,11 +118,16 @@ class KeepPolicyPassTest {
     }
   }
 
-  /** The segment indexer (a sync's bulk path) keeps the rank of each record, computed from its columns. */
+  /**
+   * The segment indexer (a sync's bulk path) keeps the rank of each record, computed from its
+   * columns.
+   */
   @Test
   void segmentIndexer_keepsTheRankOfEachRecord() throws Exception {
     KeepPolicy policy = KeepPolicy.parse("paid desc, reg_time desc", "reg_time");
-    TableSpec spec = new TableSpec("t", "id", "reg_time", List.of("title"), List.of(), List.of()).withKeepPolicy(policy);
+    TableSpec spec =
+        new TableSpec("t", "id", "reg_time", List.of("title"), List.of(), List.of())
+            .withKeepPolicy(policy);
     assertThat(spec.fingerprintColumns()).containsExactly("title", "paid");
     try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("segments"), "test", true)) {
       ExactSegmentIndexer indexer = new ExactSegmentIndexer(index, spec);
@@ -117,11 +139,15 @@ class KeepPolicyPassTest {
       try (DirectoryReader reader = index.openReader()) {
         for (int doc = 0; doc < 3; doc++) {
           long id = IndexSchema.id(reader.leaves(), doc);
-          long[] expected = id == 1 ? new long[] {0, 5000} : id == 2 ? new long[] {1, 1000} : new long[] {Long.MIN_VALUE, 9000};
+          long[] expected =
+              id == 1
+                  ? new long[] {0, 5000}
+                  : id == 2 ? new long[] {1, 1000} : new long[] {Long.MIN_VALUE, 9000};
           assertThat(IndexSchema.rank(reader.leaves(), doc, policy)).containsExactly(expected);
         }
         DeletionPlan plan = new DeletionPlan();
-        new ExactPass(new IndexSnapshot(reader, policy), GroupPrefilter.NONE).run(Window.of(null, null), plan);
+        new ExactPass(new IndexSnapshot(reader, policy), GroupPrefilter.NONE)
+            .run(Window.of(null, null), plan);
         assertThat(plan.keptId(0)).isEqualTo(2); // paid, though the oldest
       }
     }

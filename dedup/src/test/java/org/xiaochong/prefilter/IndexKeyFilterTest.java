@@ -14,8 +14,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.fingerprint.TopTermsMd5;
-import org.xiaochong.index.NearSchema;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.index.NearSchema;
 import org.xiaochong.method.near.NearKeyFilter;
 
 class IndexKeyFilterTest {
@@ -34,7 +34,10 @@ class IndexKeyFilterTest {
     try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("index"), "digest", false)) {
       long id = 0;
       for (long keyId = 1; keyId <= 20_000; keyId++) {
-        int copies = random.nextInt(5) == 0 ? 2 + random.nextInt(20) : 1; // up to 21: saturates 4-bit counters
+        int copies =
+            random.nextInt(5) == 0
+                ? 2 + random.nextInt(20)
+                : 1; // up to 21: saturates 4-bit counters
         for (int c = 0; c < copies; c++) {
           index.add(++id, id, key(keyId));
         }
@@ -45,7 +48,9 @@ class IndexKeyFilterTest {
       index.commit();
       try (DirectoryReader reader = index.openReader()) {
         List<String> notes = new ArrayList<>();
-        ExactKeyFilter filter = ExactKeyFilter.KIND.openOrRebuild(dir.resolve("pf"), index.commitGeneration(), reader, 20, 8, notes::add);
+        ExactKeyFilter filter =
+            ExactKeyFilter.KIND.openOrRebuild(
+                dir.resolve("pf"), index.commitGeneration(), reader, 20, 8, notes::add);
         assertThat(notes).singleElement().asString().contains("rebuilt from the index");
         int twinsSeenTwice = 0;
         for (byte[] k : twins) {
@@ -74,7 +79,8 @@ class IndexKeyFilterTest {
   }
 
   @Test
-  void openOrRebuild_savedSnapshot_isLoadedWithoutRebuild_andCorruptOneIsRebuiltWithANote() throws Exception {
+  void openOrRebuild_savedSnapshot_isLoadedWithoutRebuild_andCorruptOneIsRebuiltWithANote()
+      throws Exception {
     try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("index"), "digest", false)) {
       for (long id = 1; id <= 1000; id++) {
         index.add(id, id, key(id % 600));
@@ -82,11 +88,15 @@ class IndexKeyFilterTest {
       index.commit();
       long generation = index.commitGeneration();
       try (DirectoryReader reader = index.openReader()) {
-        ExactKeyFilter built = ExactKeyFilter.KIND.openOrRebuild(dir.resolve("pf"), generation, reader, 20, 8, n -> {});
+        ExactKeyFilter built =
+            ExactKeyFilter.KIND.openOrRebuild(
+                dir.resolve("pf"), generation, reader, 20, 8, n -> {});
         built.save(dir.resolve("pf"), generation);
 
         List<String> notes = new ArrayList<>();
-        ExactKeyFilter loaded = ExactKeyFilter.KIND.openOrRebuild(dir.resolve("pf"), generation, reader, 20, 8, notes::add);
+        ExactKeyFilter loaded =
+            ExactKeyFilter.KIND.openOrRebuild(
+                dir.resolve("pf"), generation, reader, 20, 8, notes::add);
         assertThat(notes).isEmpty();
         assertThat(loaded.mightHaveTwin(key(5))).isTrue(); // ids 5 and 605 share it
 
@@ -94,8 +104,14 @@ class IndexKeyFilterTest {
         byte[] bytes = Files.readAllBytes(file);
         bytes[bytes.length / 2] ^= 0x5A;
         Files.write(file, bytes);
-        ExactKeyFilter rebuilt = ExactKeyFilter.KIND.openOrRebuild(dir.resolve("pf"), generation, reader, 20, 8, notes::add);
-        assertThat(notes).singleElement().asString().startsWith("prefilter: exact keys rebuilt from the index (").contains("checksum");
+        ExactKeyFilter rebuilt =
+            ExactKeyFilter.KIND.openOrRebuild(
+                dir.resolve("pf"), generation, reader, 20, 8, notes::add);
+        assertThat(notes)
+            .singleElement()
+            .asString()
+            .startsWith("prefilter: exact keys rebuilt from the index (")
+            .contains("checksum");
         assertThat(rebuilt.mightHaveTwin(key(5))).isTrue();
       }
     }
@@ -108,7 +124,9 @@ class IndexKeyFilterTest {
       index.add(2, 2, key(7));
       index.commit();
       try (DirectoryReader reader = index.openReader()) {
-        ExactKeyFilter filter = ExactKeyFilter.KIND.openOrRebuild(dir.resolve("pf"), index.commitGeneration(), reader, 20, 8, n -> {});
+        ExactKeyFilter filter =
+            ExactKeyFilter.KIND.openOrRebuild(
+                dir.resolve("pf"), index.commitGeneration(), reader, 20, 8, n -> {});
         assertThat(filter.mightHaveTwin(key(7))).isTrue();
         filter.removed(key(7));
         assertThat(filter.mightHaveTwin(key(7))).isFalse();
@@ -118,10 +136,20 @@ class IndexKeyFilterTest {
     }
   }
 
-  /** A near index document with synthetic text: shared words by product and grade, its own number and phone. */
+  /**
+   * A near index document with synthetic text: shared words by product and grade, its own number
+   * and phone.
+   */
   private static org.apache.lucene.document.Document nearDoc(TopTermsMd5 fingerprinter, long id) {
-    String text = "供应" + PRODUCTS[(int) (id % PRODUCTS.length)] + "，等级" + (id % 7) + "，库存" + (id * 37) + "斤，电话"
-        + (13800000000L + id * 7919);
+    String text =
+        "供应"
+            + PRODUCTS[(int) (id % PRODUCTS.length)]
+            + "，等级"
+            + (id % 7)
+            + "，库存"
+            + (id * 37)
+            + "斤，电话"
+            + (13800000000L + id * 7919);
     return NearSchema.document(id, id, fingerprinter.fingerprint(text), 3, new long[0]);
   }
 
@@ -139,8 +167,18 @@ class IndexKeyFilterTest {
       index.deleteIds(new long[] {1, 2, 3}, 0, 3);
       index.commit();
       for (long id = 4; id <= 300; id++) {
-        for (long key : fingerprinter.fingerprint("供应" + PRODUCTS[(int) (id % PRODUCTS.length)] + "，等级" + (id % 7)
-            + "，库存" + (id * 37) + "斤，电话" + (13800000000L + id * 7919)).sortedKeys()) {
+        for (long key :
+            fingerprinter
+                .fingerprint(
+                    "供应"
+                        + PRODUCTS[(int) (id % PRODUCTS.length)]
+                        + "，等级"
+                        + (id % 7)
+                        + "，库存"
+                        + (id * 37)
+                        + "斤，电话"
+                        + (13800000000L + id * 7919))
+                .sortedKeys()) {
           liveKeys.add(key);
         }
       }
@@ -179,7 +217,12 @@ class IndexKeyFilterTest {
       return filters.rebuild(reader, 20, 8);
     }
 
-    IndexKeyFilter openOrRebuild(Path dir, long generation, DirectoryReader reader, int countersPerKey, int hashes,
+    IndexKeyFilter openOrRebuild(
+        Path dir,
+        long generation,
+        DirectoryReader reader,
+        int countersPerKey,
+        int hashes,
         java.util.function.Consumer<String> notes) {
       return filters.openOrRebuild(dir, generation, reader, countersPerKey, hashes, notes);
     }
@@ -224,11 +267,18 @@ class IndexKeyFilterTest {
           assertThat(filter.sameCounters(kind.rebuild(before))).isFalse();
 
           filter.save(dir.resolve("pf"), index.commitGeneration());
-          assertThat(dir.resolve("pf").resolve(kind.name().toLowerCase(java.util.Locale.ROOT) + "-"
-              + index.commitGeneration() + ".cbf")).exists();
+          assertThat(
+                  dir.resolve("pf")
+                      .resolve(
+                          kind.name().toLowerCase(java.util.Locale.ROOT)
+                              + "-"
+                              + index.commitGeneration()
+                              + ".cbf"))
+              .exists();
           List<String> notes = new ArrayList<>();
-          IndexKeyFilter loaded = kind.openOrRebuild(dir.resolve("pf"), index.commitGeneration(), after,
-              20, 8, notes::add);
+          IndexKeyFilter loaded =
+              kind.openOrRebuild(
+                  dir.resolve("pf"), index.commitGeneration(), after, 20, 8, notes::add);
           assertThat(notes).isEmpty();
           assertThat(loaded.sameCounters(filter)).isTrue();
         }
@@ -236,14 +286,19 @@ class IndexKeyFilterTest {
     }
   }
 
-  /** A first build's filter, made from the keys as segments are added, is the filter a rebuild would make. */
+  /**
+   * A first build's filter, made from the keys as segments are added, is the filter a rebuild would
+   * make.
+   */
   @Test
   void exactKeyCollector_keysOfTheSegmentsAdded_sameCountersAsARebuild() throws Exception {
     long seed = new Random().nextLong();
     Random random = new Random(seed);
     ExactKeyFilter.Collector collector = new ExactKeyFilter.Collector();
     try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("index"), "digest", false)) {
-      byte[][] chunks = {new byte[16 * 3000], new byte[16 * 4000]}; // two "segments", as two threads would add
+      byte[][] chunks = {
+        new byte[16 * 3000], new byte[16 * 4000]
+      }; // two "segments", as two threads would add
       int[] counts = new int[2];
       long id = 0;
       for (long keyId = 1; keyId <= 5000; keyId++) {
@@ -267,7 +322,8 @@ class IndexKeyFilterTest {
         ExactKeyFilter collected = collector.filter(20, 8);
         assertThat(collected.keys()).as("seed %s", seed).isEqualTo(reader.numDocs());
         assertThat(collected.sameCounters(ExactKeyFilter.KIND.rebuild(reader, 20, 8)))
-            .as("seed %s", seed).isTrue();
+            .as("seed %s", seed)
+            .isTrue();
       }
     }
   }

@@ -27,25 +27,38 @@ class HtmlReportTest {
 
   @Test
   void headline_applied_perMethodWithSeparators_exactPlusNearCountedAsExact_andTheUndoCommand() {
-    RunSummary summary = summary(7, true, Map.of("exact", 50_000L, "near", 33_238L, "simhash", 0L, "exact+near", 6_238L));
+    RunSummary summary =
+        summary(
+            7,
+            true,
+            Map.of("exact", 50_000L, "near", 33_238L, "simhash", 0L, "exact+near", 6_238L));
 
-    assertThat(HtmlReport.headline(summary, TABLE, "--config 'my dedup.properties'")).isEqualTo(
-        "<b>89,476</b> of 200,000 rows removed: 56,238 exact, 33,238 near; all archived in"
-            + " <code>supply_demand_removed</code>; undo with <code>bin/dedup restore --config &#39;my"
-            + " dedup.properties&#39; --run 7</code>");
+    assertThat(HtmlReport.headline(summary, TABLE, "--config 'my dedup.properties'"))
+        .isEqualTo(
+            "<b>89,476</b> of 200,000 rows removed: 56,238 exact, 33,238 near; all archived in"
+                + " <code>supply_demand_removed</code>; undo with <code>bin/dedup restore --config &#39;my"
+                + " dedup.properties&#39; --run 7</code>");
   }
 
   @Test
   void headline_dryRun_saysNothingChangedAndHowToApply() {
     RunSummary summary = summary(0, false, Map.of("exact", 1_200L, "near", 0L));
 
-    assertThat(HtmlReport.headline(summary, TABLE, "")).isEqualTo("<b>1,200</b> of 200,000 rows would be removed:"
-        + " 1,200 exact; a dry run: nothing changed yet; apply with <code>bin/dedup run --method exact,near"
-        + " --apply</code>");
+    assertThat(HtmlReport.headline(summary, TABLE, ""))
+        .isEqualTo(
+            "<b>1,200</b> of 200,000 rows would be removed:"
+                + " 1,200 exact; a dry run: nothing changed yet; apply with <code>bin/dedup run --method exact,near"
+                + " --apply</code>");
   }
 
-  private static final TableSpec TABLE = new TableSpec("supply_demand", "id", "reg_time",
-      TableSpec.SAMPLE_TEXT_COLUMNS, List.of("phone"), List.of("title", "product", "content"));
+  private static final TableSpec TABLE =
+      new TableSpec(
+          "supply_demand",
+          "id",
+          "reg_time",
+          TableSpec.SAMPLE_TEXT_COLUMNS,
+          List.of("phone"),
+          List.of("title", "product", "content"));
 
   private static RunSummary summary(long runId, boolean applied, Map<String, Long> removed) {
     Map<String, Long> ordered = new LinkedHashMap<>();
@@ -54,8 +67,27 @@ class HtmlReportTest {
         ordered.put(rule, removed.get(rule));
       }
     }
-    return new RunSummary(runId, "exact,near", applied, 200_000, 200_000, 0, 0, 0, ordered, Map.of(), List.of(), 0,
-        0, Map.of("total", 10.0), List.of(), null, "all records", 0, Map.of(), 0);
+    return new RunSummary(
+        runId,
+        "exact,near",
+        applied,
+        200_000,
+        200_000,
+        0,
+        0,
+        0,
+        ordered,
+        Map.of(),
+        List.of(),
+        0,
+        0,
+        Map.of("total", 10.0),
+        List.of(),
+        null,
+        "all records",
+        0,
+        Map.of(),
+        0);
   }
 
   @Test
@@ -67,8 +99,10 @@ class HtmlReportTest {
 
   @Test
   void shellQuote_plainPathAsIs_otherwiseOneSingleQuotedWord() {
-    assertThat(HtmlReport.shellQuote("data/demo/demo.properties")).isEqualTo("data/demo/demo.properties");
-    assertThat(HtmlReport.shellQuote("/home/me/my config.properties")).isEqualTo("'/home/me/my config.properties'");
+    assertThat(HtmlReport.shellQuote("data/demo/demo.properties"))
+        .isEqualTo("data/demo/demo.properties");
+    assertThat(HtmlReport.shellQuote("/home/me/my config.properties"))
+        .isEqualTo("'/home/me/my config.properties'");
     assertThat(HtmlReport.shellQuote("it's $HOME")).isEqualTo("'it'\\''s $HOME'");
     assertThat(HtmlReport.shellQuote("")).isEqualTo("''");
   }
@@ -82,13 +116,16 @@ class HtmlReportTest {
 
   @Test
   void thresholds_nearMinSimilarityAndSimhashLikeness_onlyForMethodsThatRan() {
-    Map<String, Object> json = Map.of(
-        "near", Map.of("removed", 3L, "examined", 10L, "min_similarity", 0.5),
-        "simhash", Map.of("removed", 1L, "examined", 10L, "max_distance", 3),
-        "exact", Map.of("removed", 5L, "groups", 4L),
-        "apart", Map.of("marks", 0L));
-    assertThat(HtmlReport.thresholds(json)).containsOnly(Map.entry("near", 0.5), Map.entry("simhash", 61 / 64.0));
-    assertThat(HtmlReport.thresholds(Map.of("near", Map.of("removed", 0L)))).isEmpty(); // did not run
+    Map<String, Object> json =
+        Map.of(
+            "near", Map.of("removed", 3L, "examined", 10L, "min_similarity", 0.5),
+            "simhash", Map.of("removed", 1L, "examined", 10L, "max_distance", 3),
+            "exact", Map.of("removed", 5L, "groups", 4L),
+            "apart", Map.of("marks", 0L));
+    assertThat(HtmlReport.thresholds(json))
+        .containsOnly(Map.entry("near", 0.5), Map.entry("simhash", 61 / 64.0));
+    assertThat(HtmlReport.thresholds(Map.of("near", Map.of("removed", 0L))))
+        .isEmpty(); // did not run
   }
 
   @Test
@@ -112,12 +149,28 @@ class HtmlReportTest {
 
   @Test
   void svgLabels_fromTheData_escaped() {
-    String svg = SvgChart.bars("chart-x", "a <title>",
-        List.of(new SvgChart.Bar("</svg><script>x()</script>", 3, "3 & more")));
-    assertThat(svg).doesNotContain("<script>").contains("&lt;/svg&gt;&lt;script&gt;x()&lt;/script&gt;")
-        .contains("3 &amp; more").contains("a &lt;title&gt;");
-    String columns = SvgChart.columns("chart-y", "t", List.of(new SvgChart.Bar("<b>", 1, "1")), 0, 1,
-        List.of(new SvgChart.Marker(0.5, "near \"threshold\"")), Long::toString);
-    assertThat(columns).doesNotContain("<b>").contains("&lt;b&gt;").contains("near &quot;threshold&quot;");
+    String svg =
+        SvgChart.bars(
+            "chart-x",
+            "a <title>",
+            List.of(new SvgChart.Bar("</svg><script>x()</script>", 3, "3 & more")));
+    assertThat(svg)
+        .doesNotContain("<script>")
+        .contains("&lt;/svg&gt;&lt;script&gt;x()&lt;/script&gt;")
+        .contains("3 &amp; more")
+        .contains("a &lt;title&gt;");
+    String columns =
+        SvgChart.columns(
+            "chart-y",
+            "t",
+            List.of(new SvgChart.Bar("<b>", 1, "1")),
+            0,
+            1,
+            List.of(new SvgChart.Marker(0.5, "near \"threshold\"")),
+            Long::toString);
+    assertThat(columns)
+        .doesNotContain("<b>")
+        .contains("&lt;b&gt;")
+        .contains("near &quot;threshold&quot;");
   }
 }

@@ -22,12 +22,16 @@ public final class ParallelTasks {
    * @param threadName the threads' name, as seen in a thread dump
    * @param what what the tasks do, for the messages ("indexing", "applying run 7")
    */
-  public static <T> List<T> runAll(List<Callable<T>> tasks, int threads, String threadName, String what) {
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads), r -> {
-      Thread t = new Thread(r, threadName);
-      t.setDaemon(true);
-      return t;
-    });
+  public static <T> List<T> runAll(
+      List<Callable<T>> tasks, int threads, String threadName, String what) {
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            Math.max(1, threads),
+            r -> {
+              Thread t = new Thread(r, threadName);
+              t.setDaemon(true);
+              return t;
+            });
     try {
       List<Future<T>> futures = new ArrayList<>(tasks.size());
       for (Callable<T> task : tasks) {

@@ -8,35 +8,38 @@ import java.util.Map;
 import java.util.function.LongToDoubleFunction;
 
 /**
- * What a record says about the item it offers that a near duplicate must not contradict: the values of
- * its place columns ({@code fields.place}: region, address), the numbers of its number columns
+ * What a record says about the item it offers that a near duplicate must not contradict: the values
+ * of its place columns ({@code fields.place}: region, address), the numbers of its number columns
  * ({@code fields.number}: quantity, area, price) and the amounts with a unit in its text ("20吨",
- * "2.5元", "2023年"). Each is an item: a slot (which column, or {@link #TEXT} for the text's amounts),
- * a unit (0: none), a key (its weight is the rule's evidence weight) and a value (NaN: compared by key
- * only). Immutable; thread-safe.
+ * "2.5元", "2023年"). Each is an item: a slot (which column, or {@link #TEXT} for the text's
+ * amounts), a unit (0: none), a key (its weight is the rule's evidence weight) and a value (NaN:
+ * compared by key only). Immutable; thread-safe.
  *
  * <p>{@link #against} is the weight two records' items contradict each other with: an item of one
  * record contradicts the other when the other has items of the same slot and unit and none of them
- * agrees with it: the same key, or numbers within {@link #RELATIVE_TOLERANCE} of each other (exactly
- * equal for calendar units). A record without an item of that slot and unit says nothing either way.
+ * agrees with it: the same key, or numbers within {@link #RELATIVE_TOLERANCE} of each other
+ * (exactly equal for calendar units). A record without an item of that slot and unit says nothing
+ * either way.
  */
 public final class Evidence {
   /** No items: a record without place or number columns and without amounts in its text. */
-  public static final Evidence NONE = new Evidence(new int[0], new int[0], new long[0], new double[0]);
+  public static final Evidence NONE =
+      new Evidence(new int[0], new int[0], new long[0], new double[0]);
 
   /** The slot of the amounts found in the text (a column's slot is 1 + its index). */
   public static final int TEXT = 0;
 
   /**
    * Two numbers of one unit agree when they differ by at most 20 % of the larger: a repost updates
-   * its price or stock by a few percent ("约280斤 … 850元" for "约300斤 … 800元"), while another
-   * offer of the same product is another lot (20吨 against 100吨). Measured in NEAR-FINGERPRINTS.md
-   * ("Evidence against a pair").
+   * its price or stock by a few percent ("约280斤 … 850元" for "约300斤 … 800元"), while another offer of
+   * the same product is another lot (20吨 against 100吨). Measured in NEAR-FINGERPRINTS.md ("Evidence
+   * against a pair").
    */
   public static final double RELATIVE_TOLERANCE = 0.2;
 
   /** Units of a date: their numbers agree only when equal (2023年 and 2024年 are another year). */
-  private static final int[] CALENDAR_UNITS = List.of("年", "月", "日", "号").stream().mapToInt(Evidence::unitId).toArray();
+  private static final int[] CALENDAR_UNITS =
+      List.of("年", "月", "日", "号").stream().mapToInt(Evidence::unitId).toArray();
 
   private final int[] slots;
   private final int[] units;
@@ -59,7 +62,9 @@ public final class Evidence {
     return slots.length;
   }
 
-  /** The keys of the items of the columns (not the text's amounts), for their document frequencies. */
+  /**
+   * The keys of the items of the columns (not the text's amounts), for their document frequencies.
+   */
   public long[] columnKeys() {
     long[] out = new long[keys.length];
     int n = 0;
@@ -83,29 +88,32 @@ public final class Evidence {
   }
 
   /**
-   * Two amounts of a unit that is no money contradict outright ({@link #contradicts}) only when they
-   * differ by more than 40 % of the larger: a repost may report stock sold down by a quarter
-   * ("约12000斤" then "约9000斤"), while another lot of the same offer is usually twice or half the size.
+   * Two amounts of a unit that is no money contradict outright ({@link #contradicts}) only when
+   * they differ by more than 40 % of the larger: a repost may report stock sold down by a quarter
+   * ("约12000斤" then "约9000斤"), while another lot of the same offer is usually twice or half the
+   * size.
    */
   public static final double LOT_TOLERANCE = 0.4;
 
   /**
    * Two prices contradict outright ({@link #contradicts}) when they differ by more than 10 % of the
-   * larger: on real classified ads, pairs with prices more than 10 % apart were other ads (issue 22); a
-   * repost revises a price by a step of a few percent.
+   * larger: on real classified ads, pairs with prices more than 10 % apart were other ads (issue
+   * 22); a repost revises a price by a step of a few percent.
    */
   public static final double PRICE_TOLERANCE = 0.1;
 
   /** Units of money: their amounts contradict outright beyond {@link #PRICE_TOLERANCE}. */
-  private static final int[] MONEY_UNITS = List.of("元", "万元", "块", "角").stream().mapToInt(Evidence::unitId).toArray();
+  private static final int[] MONEY_UNITS =
+      List.of("元", "万元", "块", "角").stream().mapToInt(Evidence::unitId).toArray();
 
   /**
-   * Whether either record contradicts an item of the other that is not a date: another place, another
-   * price (beyond {@link #PRICE_TOLERANCE}) or another lot (beyond {@link #LOT_TOLERANCE}). Such a
-   * pair is no near duplicate whatever else they share: the same seller's offer of the same product
-   * from another place or of another lot shares the phone, the name and the template, which outweigh
-   * any one differing value in the similarity (NEAR-FINGERPRINTS.md, "Evidence against a pair"). A
-   * date counts against the pair in the similarity only: a repost may update the year it names.
+   * Whether either record contradicts an item of the other that is not a date: another place,
+   * another price (beyond {@link #PRICE_TOLERANCE}) or another lot (beyond {@link #LOT_TOLERANCE}).
+   * Such a pair is no near duplicate whatever else they share: the same seller's offer of the same
+   * product from another place or of another lot shares the phone, the name and the template, which
+   * outweigh any one differing value in the similarity (NEAR-FINGERPRINTS.md, "Evidence against a
+   * pair"). A date counts against the pair in the similarity only: a repost may update the year it
+   * names.
    */
   public boolean contradicts(Evidence other) {
     if (slots.length == 0 || other.slots.length == 0) {
@@ -121,20 +129,24 @@ public final class Evidence {
   }
 
   /**
-   * The weight of the items of {@code a} that {@code b} contradicts: in the similarity (dates too, every
-   * amount beyond {@link #RELATIVE_TOLERANCE}), or outright ({@code outright}: no dates, prices beyond
-   * {@link #PRICE_TOLERANCE}, lots beyond {@link #LOT_TOLERANCE}).
+   * The weight of the items of {@code a} that {@code b} contradicts: in the similarity (dates too,
+   * every amount beyond {@link #RELATIVE_TOLERANCE}), or outright ({@code outright}: no dates,
+   * prices beyond {@link #PRICE_TOLERANCE}, lots beyond {@link #LOT_TOLERANCE}).
    */
-  private static double contradicted(Evidence a, Evidence b, LongToDoubleFunction weight, boolean outright) {
+  private static double contradicted(
+      Evidence a, Evidence b, LongToDoubleFunction weight, boolean outright) {
     double sum = 0;
     int from = 0; // first item of b of the current (slot, unit); both are ordered by (slot, unit)
     for (int i = 0; i < a.slots.length; i++) {
-      while (from < b.slots.length && compareGroup(b.slots[from], b.units[from], a.slots[i], a.units[i]) < 0) {
+      while (from < b.slots.length
+          && compareGroup(b.slots[from], b.units[from], a.slots[i], a.units[i]) < 0) {
         from++;
       }
       boolean any = false;
       boolean agrees = false;
-      for (int j = from; j < b.slots.length && b.slots[j] == a.slots[i] && b.units[j] == a.units[i] && !agrees; j++) {
+      for (int j = from;
+          j < b.slots.length && b.slots[j] == a.slots[i] && b.units[j] == a.units[i] && !agrees;
+          j++) {
         any = true;
         agrees = a.keys[i] == b.keys[j] || agree(a.values[i], b.values[j], a.units[i], outright);
       }
@@ -156,7 +168,10 @@ public final class Evidence {
     if (isCalendar(unit)) {
       return a == b;
     }
-    double tolerance = !outright || unit == 0 ? RELATIVE_TOLERANCE : isMoney(unit) ? PRICE_TOLERANCE : LOT_TOLERANCE;
+    double tolerance =
+        !outright || unit == 0
+            ? RELATIVE_TOLERANCE
+            : isMoney(unit) ? PRICE_TOLERANCE : LOT_TOLERANCE;
     return Math.abs(a - b) <= tolerance * Math.max(Math.abs(a), Math.abs(b));
   }
 
@@ -228,7 +243,8 @@ public final class Evidence {
      * Adds the first number of a number column's normalized value (with its unit, as in the text:
      * "2.50元/斤" gives 2.5 元), keyed by {@code keyOf} of its term; nothing when it holds no number.
      */
-    public Builder addNumber(int column, String normalized, java.util.function.Function<String, Long> keyOf) {
+    public Builder addNumber(
+        int column, String normalized, java.util.function.Function<String, Long> keyOf) {
       if (normalized == null || normalized.isEmpty()) {
         return this;
       }
@@ -249,17 +265,25 @@ public final class Evidence {
     }
 
     /**
-     * The items, each once: a column's number that the text also states (the price column's "2.50元/斤"
-     * and the text's "价格2.50元/斤") is left out, or one change of price would count twice.
+     * The items, each once: a column's number that the text also states (the price column's
+     * "2.50元/斤" and the text's "价格2.50元/斤") is left out, or one change of price would count twice.
      */
     public Evidence build() {
-      items.removeIf(item -> item[0] != TEXT && item[1] != 0 && items.stream()
-          .anyMatch(text -> text[0] == TEXT && text[1] == item[1] && text[3] == item[3]));
+      items.removeIf(
+          item ->
+              item[0] != TEXT
+                  && item[1] != 0
+                  && items.stream()
+                      .anyMatch(
+                          text -> text[0] == TEXT && text[1] == item[1] && text[3] == item[3]));
       if (items.isEmpty()) {
         return NONE;
       }
-      items.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : a[1] != b[1] ? Long.compare(a[1], b[1])
-          : Long.compare(a[2], b[2]));
+      items.sort(
+          (a, b) ->
+              a[0] != b[0]
+                  ? Long.compare(a[0], b[0])
+                  : a[1] != b[1] ? Long.compare(a[1], b[1]) : Long.compare(a[2], b[2]));
       int n = items.size();
       int[] slots = new int[n];
       int[] units = new int[n];
@@ -278,14 +302,15 @@ public final class Evidence {
 
   /**
    * A number term split into its value and unit ("2.5元" → 2.5, 元); null for a phone or a word.
-   * {@code latinLetter}: the unit is one Latin letter (m, g, t, l), which in Latin text is as often a
-   * name or a code as a quantity ("3M", "5G", "4T"), so the text's such terms are no amounts.
+   * {@code latinLetter}: the unit is one Latin letter (m, g, t, l), which in Latin text is as often
+   * a name or a code as a quantity ("3M", "5G", "4T"), so the text's such terms are no amounts.
    */
   record Amount(double value, int unit, boolean latinLetter) {
     static Amount parse(String term) {
       int end = 0;
-      while (end < term.length() && (Character.isDigit(term.charAt(end)) && term.charAt(end) < 0x80
-          || term.charAt(end) == '.')) {
+      while (end < term.length()
+          && (Character.isDigit(term.charAt(end)) && term.charAt(end) < 0x80
+              || term.charAt(end) == '.')) {
         end++;
       }
       if (end == 0) {
@@ -293,7 +318,8 @@ public final class Evidence {
       }
       try {
         String unit = term.substring(end);
-        boolean latinLetter = unit.length() == 1 && unit.charAt(0) < 0x80 && Character.isLetter(unit.charAt(0));
+        boolean latinLetter =
+            unit.length() == 1 && unit.charAt(0) < 0x80 && Character.isLetter(unit.charAt(0));
         return new Amount(Double.parseDouble(term.substring(0, end)), unitId(unit), latinLetter);
       } catch (NumberFormatException e) {
         return null;
@@ -335,8 +361,11 @@ public final class Evidence {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Evidence e && Arrays.equals(slots, e.slots) && Arrays.equals(units, e.units)
-        && Arrays.equals(keys, e.keys) && Arrays.equals(values, e.values);
+    return o instanceof Evidence e
+        && Arrays.equals(slots, e.slots)
+        && Arrays.equals(units, e.units)
+        && Arrays.equals(keys, e.keys)
+        && Arrays.equals(values, e.values);
   }
 
   @Override

@@ -43,7 +43,9 @@ public final class ExactKey {
     }
   }
 
-  /** The 16-byte MD5 of the normalized, framed values (aligned with the field list; null = empty). */
+  /**
+   * The 16-byte MD5 of the normalized, framed values (aligned with the field list; null = empty).
+   */
   public byte[] compute(String[] values) {
     if (values.length < names.length) {
       throw new IllegalArgumentException(
@@ -78,7 +80,9 @@ public final class ExactKey {
       normalizedUtf8.clear();
       byte[] value = values[i];
       if (isPhone[i]) {
-        String digitsOnly = TextNormalizer.normalizePhone(value == null ? null : new String(value, StandardCharsets.UTF_8));
+        String digitsOnly =
+            TextNormalizer.normalizePhone(
+                value == null ? null : new String(value, StandardCharsets.UTF_8));
         normalizedUtf8.copyChars(digitsOnly);
       } else if (value != null) {
         TextNormalizer.normalizeUtf8(value, 0, value.length, normalizedUtf8);
@@ -89,9 +93,10 @@ public final class ExactKey {
   }
 
   /**
-   * Appends one framed field to the message: {@code name 0x1F byteLength 0x1F value 0x1E}. The whole
-   * message is hashed at once ({@link #digest}): a MessageDigest call per piece (six a field, ~11 ns
-   * each) cost three quarters of what hashing the data did (200k generated rows: 88 ms against 115).
+   * Appends one framed field to the message: {@code name 0x1F byteLength 0x1F value 0x1E}. The
+   * whole message is hashed at once ({@link #digest}): a MessageDigest call per piece (six a field,
+   * ~11 ns each) cost three quarters of what hashing the data did (200k generated rows: 88 ms
+   * against 115).
    */
   private void frame(int field, byte[] value, int length) {
     message.append(names[field], 0, names[field].length);
@@ -123,8 +128,8 @@ public final class ExactKey {
   }
 
   /**
-   * UTF-8 of the builder into the reused buffer; returns the byte count. Same bytes as
-   * {@code toString().getBytes(UTF_8)}, including '?' for a lone surrogate.
+   * UTF-8 of the builder into the reused buffer; returns the byte count. Same bytes as {@code
+   * toString().getBytes(UTF_8)}, including '?' for a lone surrogate.
    */
   private int encodeUtf8(CharSequence text) {
     int needed = text.length() * 3;
@@ -139,7 +144,9 @@ public final class ExactKey {
       } else if (c < 0x800) {
         utf8[n++] = (byte) (0xC0 | (c >> 6));
         utf8[n++] = (byte) (0x80 | (c & 0x3F));
-      } else if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
         int cp = Character.toCodePoint(c, text.charAt(++i));
         utf8[n++] = (byte) (0xF0 | (cp >> 18));
         utf8[n++] = (byte) (0x80 | ((cp >> 12) & 0x3F));

@@ -5,13 +5,14 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The multi-MD5 fingerprints of one post, in rank order: fingerprint i is MD5(UTF-8 bytes of term i),
- * and term 0 is the highest-ranked term (see {@link TopTermsMd5}). Immutable and thread-safe.
+ * The multi-MD5 fingerprints of one post, in rank order: fingerprint i is MD5(UTF-8 bytes of term
+ * i), and term 0 is the highest-ranked term (see {@link TopTermsMd5}). Immutable and thread-safe.
  *
- * <p>Each MD5 is kept as two longs, big-endian: {@link #high(int)} is bytes 0-7 and {@link #low(int)}
- * bytes 8-15, so {@code hex(i)} is the usual 32-digit MD5 text. {@link #high(int)} doubles as the
- * compact 64-bit key for Lucene terms and {@link NearSimilarity}: two different terms of two posts
- * share a 64-bit prefix with probability about n1 * n2 / 2^64, below 1e-13 for posts of 1,000 terms.
+ * <p>Each MD5 is kept as two longs, big-endian: {@link #high(int)} is bytes 0-7 and {@link
+ * #low(int)} bytes 8-15, so {@code hex(i)} is the usual 32-digit MD5 text. {@link #high(int)}
+ * doubles as the compact 64-bit key for Lucene terms and {@link NearSimilarity}: two different
+ * terms of two posts share a 64-bit prefix with probability about n1 * n2 / 2^64, below 1e-13 for
+ * posts of 1,000 terms.
  */
 public final class Fingerprints {
 
@@ -32,20 +33,51 @@ public final class Fingerprints {
   private final int presentFields;
   private final int shortFields;
 
-  /** Field mask of a key in no particular field (a shingle may span two): never left out of a comparison. */
+  /**
+   * Field mask of a key in no particular field (a shingle may span two): never left out of a
+   * comparison.
+   */
   public static final int ANY_FIELD = -1;
 
-  Fingerprints(NearOutcome outcome, List<String> terms, long[] high, long[] low, boolean truncated, int analyzedChars) {
-    this(outcome, terms, high, low, truncated, analyzedChars, Integer.MAX_VALUE, NO_LONGS, NO_LONGS);
+  Fingerprints(
+      NearOutcome outcome,
+      List<String> terms,
+      long[] high,
+      long[] low,
+      boolean truncated,
+      int analyzedChars) {
+    this(
+        outcome, terms, high, low, truncated, analyzedChars, Integer.MAX_VALUE, NO_LONGS, NO_LONGS);
   }
 
-  Fingerprints(NearOutcome outcome, List<String> terms, long[] high, long[] low, boolean truncated, int analyzedChars,
-      int topCount, long[] grams, long[] shingles) {
-    this(outcome, terms, high, low, truncated, analyzedChars, topCount, grams, shingles, null, null, 0);
+  Fingerprints(
+      NearOutcome outcome,
+      List<String> terms,
+      long[] high,
+      long[] low,
+      boolean truncated,
+      int analyzedChars,
+      int topCount,
+      long[] grams,
+      long[] shingles) {
+    this(
+        outcome,
+        terms,
+        high,
+        low,
+        truncated,
+        analyzedChars,
+        topCount,
+        grams,
+        shingles,
+        null,
+        null,
+        0);
   }
 
   /**
-   * @param topCount term frequency of the rank-0 term ({@link Integer#MAX_VALUE}: unknown, taken as repeated)
+   * @param topCount term frequency of the rank-0 term ({@link Integer#MAX_VALUE}: unknown, taken as
+   *     repeated)
    * @param grams keys of the character q-gram family (any order, repeats allowed)
    * @param shingles keys of the word-shingle family (any order, repeats allowed)
    * @param termFields per ranked term, the mask of the fields it occurs in (bit i: the i-th field,
@@ -53,11 +85,23 @@ public final class Fingerprints {
    * @param gramFields per q-gram of {@code grams}, the mask of its field; null when unknown
    * @param shortFields the mask of the short fields ({@link #typoKeys})
    */
-  Fingerprints(NearOutcome outcome, List<String> terms, long[] high, long[] low, boolean truncated, int analyzedChars,
-      int topCount, long[] grams, long[] shingles, int[] termFields, int[] gramFields, int shortFields) {
+  Fingerprints(
+      NearOutcome outcome,
+      List<String> terms,
+      long[] high,
+      long[] low,
+      boolean truncated,
+      int analyzedChars,
+      int topCount,
+      long[] grams,
+      long[] shingles,
+      int[] termFields,
+      int[] gramFields,
+      int shortFields) {
     assert terms.size() == high.length && high.length == low.length
         : "terms=" + terms.size() + ", high=" + high.length + ", low=" + low.length;
-    assert (outcome == NearOutcome.OK) == !terms.isEmpty() : "outcome=" + outcome + ", terms=" + terms.size();
+    assert (outcome == NearOutcome.OK) == !terms.isEmpty()
+        : "outcome=" + outcome + ", terms=" + terms.size();
     this.outcome = outcome;
     this.terms = List.copyOf(terms);
     this.high = high;
@@ -71,7 +115,8 @@ public final class Fingerprints {
     long[] all = new long[sortedPrefixes.length + sortedGrams.length + sortedShingles.length];
     System.arraycopy(sortedPrefixes, 0, all, 0, sortedPrefixes.length);
     System.arraycopy(sortedGrams, 0, all, sortedPrefixes.length, sortedGrams.length);
-    System.arraycopy(sortedShingles, 0, all, sortedPrefixes.length + sortedGrams.length, sortedShingles.length);
+    System.arraycopy(
+        sortedShingles, 0, all, sortedPrefixes.length + sortedGrams.length, sortedShingles.length);
     this.sortedKeys = sortedDistinct(all);
     if (termFields == null) {
       this.sortedKeyFields = null;
@@ -93,20 +138,24 @@ public final class Fingerprints {
     this.shortFields = sortedGrams.length == 0 ? 0 : shortFields;
   }
 
-  /** The mask of the short fields (at most three words, no Han text; {@link #typoKeys}); 0 when none. */
+  /**
+   * The mask of the short fields (at most three words, no Han text; {@link #typoKeys}); 0 when
+   * none.
+   */
   public int shortFields() {
     return shortFields;
   }
 
   /**
-   * The keys of the typo-tolerant view: the q-grams of the short fields and the word keys of the other
-   * fields (empty without q-grams or fields). In a short field (a name, a street, a code: a typo is its
-   * usual variation) a typo changes the field's one word key wholesale but only the q-grams around
-   * it; in a longer text the words are the units (another word is another claim), and their q-grams
-   * would let two titles that share most letters but not a word pass. The near rule calls it with
-   * the fields short in both posts of a pair ({@code NearRule.similarity}).
+   * The keys of the typo-tolerant view: the q-grams of the short fields and the word keys of the
+   * other fields (empty without q-grams or fields). In a short field (a name, a street, a code: a
+   * typo is its usual variation) a typo changes the field's one word key wholesale but only the
+   * q-grams around it; in a longer text the words are the units (another word is another claim),
+   * and their q-grams would let two titles that share most letters but not a word pass. The near
+   * rule calls it with the fields short in both posts of a pair ({@code NearRule.similarity}).
    */
-  public static long[] typoKeys(long[] keys, int[] fields, long[] grams, long[] shingles, int shortFields) {
+  public static long[] typoKeys(
+      long[] keys, int[] fields, long[] grams, long[] shingles, int shortFields) {
     if (fields == null || grams.length == 0 || shortFields == 0) {
       return NO_LONGS;
     }
@@ -114,7 +163,8 @@ public final class Fingerprints {
     int n = 0;
     for (int i = 0; i < keys.length; i++) {
       boolean gram = Arrays.binarySearch(grams, keys[i]) >= 0;
-      if (gram ? (fields[i] & shortFields) != 0
+      if (gram
+          ? (fields[i] & shortFields) != 0
           : Arrays.binarySearch(shingles, keys[i]) < 0 && (fields[i] & ~shortFields) != 0) {
         out[n++] = keys[i];
       }
@@ -152,7 +202,9 @@ public final class Fingerprints {
     return new Fingerprints(outcome, List.of(), NO_LONGS, NO_LONGS, truncated, analyzedChars);
   }
 
-  /** {@link NearOutcome#OK} when there is at least one fingerprint, else the reason there is none. */
+  /**
+   * {@link NearOutcome#OK} when there is at least one fingerprint, else the reason there is none.
+   */
   public NearOutcome outcome() {
     return outcome;
   }
@@ -221,8 +273,8 @@ public final class Fingerprints {
   }
 
   /**
-   * The 64-bit keys, distinct and ascending (a copy), for {@link NearSimilarity} and for storing the
-   * set in the index.
+   * The 64-bit keys, distinct and ascending (a copy), for {@link NearSimilarity} and for storing
+   * the set in the index.
    */
   public long[] sortedPrefixes() {
     return sortedPrefixes.clone();
@@ -233,38 +285,43 @@ public final class Fingerprints {
   }
 
   /**
-   * Term frequency of the rank-0 term; {@link Integer#MAX_VALUE} when unknown. The near rule takes the
-   * rank-0 term as the post's subject only when the post repeats it (see {@code NearSchema#topKeys}).
+   * Term frequency of the rank-0 term; {@link Integer#MAX_VALUE} when unknown. The near rule takes
+   * the rank-0 term as the post's subject only when the post repeats it (see {@code
+   * NearSchema#topKeys}).
    */
   public int topCount() {
     return topCount;
   }
 
   /**
-   * The keys of the character q-gram family ({@link TopTermsMd5}: 3-grams of the Latin words), distinct
-   * and ascending (a copy). A typo changes a whole word key but only the q-grams around it.
+   * The keys of the character q-gram family ({@link TopTermsMd5}: 3-grams of the Latin words),
+   * distinct and ascending (a copy). A typo changes a whole word key but only the q-grams around
+   * it.
    */
   public long[] sortedGrams() {
     return sortedGrams.clone();
   }
 
-  /** The keys of the word-shingle family (runs of three neighbouring words; empty unless near.shingles), ascending. */
+  /**
+   * The keys of the word-shingle family (runs of three neighbouring words; empty unless
+   * near.shingles), ascending.
+   */
   public long[] sortedShingles() {
     return sortedShingles.clone();
   }
 
   /**
-   * All keys of every family (words, q-grams, shingles), distinct and ascending (a copy): what the near
-   * index stores and the similarity compares.
+   * All keys of every family (words, q-grams, shingles), distinct and ascending (a copy): what the
+   * near index stores and the similarity compares.
    */
   public long[] sortedKeys() {
     return sortedKeys.clone();
   }
 
   /**
-   * Per key of {@link #sortedKeys}, the mask of the fields it occurs in (bit i = the i-th near field,
-   * text fields then phone fields, {@link #fieldBit}; {@link #ANY_FIELD} for a shingle), or null when
-   * the fields are unknown. A copy.
+   * Per key of {@link #sortedKeys}, the mask of the fields it occurs in (bit i = the i-th near
+   * field, text fields then phone fields, {@link #fieldBit}; {@link #ANY_FIELD} for a shingle), or
+   * null when the fields are unknown. A copy.
    */
   public int[] sortedKeyFields() {
     return sortedKeyFields == null ? null : sortedKeyFields.clone();
@@ -287,8 +344,16 @@ public final class Fingerprints {
     if (pre >= high.length) {
       return this;
     }
-    return new Fingerprints(outcome, terms.subList(0, pre), Arrays.copyOf(high, pre), Arrays.copyOf(low, pre), truncated,
-        analyzedChars, topCount, NO_LONGS, NO_LONGS);
+    return new Fingerprints(
+        outcome,
+        terms.subList(0, pre),
+        Arrays.copyOf(high, pre),
+        Arrays.copyOf(low, pre),
+        truncated,
+        analyzedChars,
+        topCount,
+        NO_LONGS,
+        NO_LONGS);
   }
 
   @Override

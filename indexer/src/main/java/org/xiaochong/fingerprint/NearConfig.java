@@ -7,27 +7,28 @@ import org.xiaochong.normalize.ChineseFolding;
  * properties is the caller's job.
  *
  * @param pre number of top-ranked fingerprints used as candidate keys (the seed's pre); in [1, 64]
- * @param minShared least number of shared fingerprints s for a near duplicate; the seed writes s > t,
- *     so the seed's t is {@code minShared - 1}; in [1, 1000]. A pair whose smaller set has fewer
+ * @param minShared least number of shared fingerprints s for a near duplicate; the seed writes s >
+ *     t, so the seed's t is {@code minShared - 1}; in [1, 1000]. A pair whose smaller set has fewer
  *     fingerprints needs all of them to match, see {@link NearSimilarity#isNearDuplicate}.
- * @param minSimilarity least similarity: the IDF-weighted Jaccard of {@link NearSimilarity#weightedJaccard}
- *     in the near pass and check, the plain Jaccard in {@link NearSimilarity#isNearDuplicate(Fingerprints,
- *     Fingerprints, NearConfig)}; in [0, 1]
- * @param maxChars analyzed length cap: the normalized, joined fields are cut to this many chars and the
- *     rest is ignored (reported as {@link Fingerprints#truncated()}); in [16, 10_000_000]
+ * @param minSimilarity least similarity: the IDF-weighted Jaccard of {@link
+ *     NearSimilarity#weightedJaccard} in the near pass and check, the plain Jaccard in {@link
+ *     NearSimilarity#isNearDuplicate(Fingerprints, Fingerprints, NearConfig)}; in [0, 1]
+ * @param maxChars analyzed length cap: the normalized, joined fields are cut to this many chars and
+ *     the rest is ignored (reported as {@link Fingerprints#truncated()}); in [16, 10_000_000]
  * @param useIdf rank by tf * idf when document frequencies are supplied, else by raw tf
- * @param stopwordsLocation stop word list, see {@link org.xiaochong.normalize.WordLists}; "" for none
+ * @param stopwordsLocation stop word list, see {@link org.xiaochong.normalize.WordLists}; "" for
+ *     none
  * @param synonymsLocation synonym groups, see {@link ChineseFolding}; "" for none
  * @param foldTraditional fold traditional characters to simplified ones before segmentation
- * @param requireSharedNumber when both posts carry two or more numbers (quantities, prices, dates; not
- *     phone numbers) and share none, every other term must be shared for a near duplicate: a repost
- *     updates its price or stock and little else, while the same seller's next offer of the same
- *     product has other numbers and another origin, grade or description
- * @param grams add the character q-gram key family ({@link TopTermsMd5#GRAM_SIZE}-grams of every Latin
- *     word): keys that survive a typo, an abbreviation or a missing letter
- * @param shingles add the word-shingle key family (each run of three neighbouring words) and require the
- *     shingles alone to reach {@code minSimilarity} too: the same words in another order (a swapped
- *     subject and object) are then no near duplicate. For one-sentence records.
+ * @param requireSharedNumber when both posts carry two or more numbers (quantities, prices, dates;
+ *     not phone numbers) and share none, every other term must be shared for a near duplicate: a
+ *     repost updates its price or stock and little else, while the same seller's next offer of the
+ *     same product has other numbers and another origin, grade or description
+ * @param grams add the character q-gram key family ({@link TopTermsMd5#GRAM_SIZE}-grams of every
+ *     Latin word): keys that survive a typo, an abbreviation or a missing letter
+ * @param shingles add the word-shingle key family (each run of three neighbouring words) and
+ *     require the shingles alone to reach {@code minSimilarity} too: the same words in another
+ *     order (a swapped subject and object) are then no near duplicate. For one-sentence records.
  */
 public record NearConfig(
     int pre,
@@ -52,10 +53,10 @@ public record NearConfig(
   public static final int DEFAULT_MIN_SHARED = 5;
 
   /**
-   * 0.5 of the IDF-weighted Jaccard similarity ({@link NearSimilarity#weightedJaccard}), one value for
-   * every table: on the labelled sets of {@code eval} 0.4 and 0.45 let childcare's and cora's precision
-   * fall under 0.97 and 0.99 (NEAR-FINGERPRINTS.md); every step up loses typo pairs of febrl and
-   * restaurants that score just above it.
+   * 0.5 of the IDF-weighted Jaccard similarity ({@link NearSimilarity#weightedJaccard}), one value
+   * for every table: on the labelled sets of {@code eval} 0.4 and 0.45 let childcare's and cora's
+   * precision fall under 0.97 and 0.99 (NEAR-FINGERPRINTS.md); every step up loses typo pairs of
+   * febrl and restaurants that score just above it.
    */
   public static final double DEFAULT_MIN_SIMILARITY = 0.5;
 
@@ -72,24 +73,62 @@ public record NearConfig(
     }
     checkRange("maxChars", maxChars, 16, 10_000_000);
     if (stopwordsLocation == null) {
-      throw new IllegalArgumentException("stopwordsLocation (null) must be a location or \"\" for none");
+      throw new IllegalArgumentException(
+          "stopwordsLocation (null) must be a location or \"\" for none");
     }
     if (synonymsLocation == null) {
-      throw new IllegalArgumentException("synonymsLocation (null) must be a location or \"\" for none");
+      throw new IllegalArgumentException(
+          "synonymsLocation (null) must be a location or \"\" for none");
     }
   }
 
-  /** Settings with the shared-number veto on and the q-gram family (their defaults), no shingles. */
-  public NearConfig(int pre, int minShared, double minSimilarity, int maxChars, boolean useIdf, String stopwordsLocation,
-      String synonymsLocation, boolean foldTraditional) {
-    this(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional, true);
+  /**
+   * Settings with the shared-number veto on and the q-gram family (their defaults), no shingles.
+   */
+  public NearConfig(
+      int pre,
+      int minShared,
+      double minSimilarity,
+      int maxChars,
+      boolean useIdf,
+      String stopwordsLocation,
+      String synonymsLocation,
+      boolean foldTraditional) {
+    this(
+        pre,
+        minShared,
+        minSimilarity,
+        maxChars,
+        useIdf,
+        stopwordsLocation,
+        synonymsLocation,
+        foldTraditional,
+        true);
   }
 
   /** Settings with the q-gram family (its default) and no shingles. */
-  public NearConfig(int pre, int minShared, double minSimilarity, int maxChars, boolean useIdf, String stopwordsLocation,
-      String synonymsLocation, boolean foldTraditional, boolean requireSharedNumber) {
-    this(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional,
-        requireSharedNumber, true, false);
+  public NearConfig(
+      int pre,
+      int minShared,
+      double minSimilarity,
+      int maxChars,
+      boolean useIdf,
+      String stopwordsLocation,
+      String synonymsLocation,
+      boolean foldTraditional,
+      boolean requireSharedNumber) {
+    this(
+        pre,
+        minShared,
+        minSimilarity,
+        maxChars,
+        useIdf,
+        stopwordsLocation,
+        synonymsLocation,
+        foldTraditional,
+        requireSharedNumber,
+        true,
+        false);
   }
 
   /** Defaults for agricultural supply/demand posts (see the constants). */
@@ -109,55 +148,174 @@ public record NearConfig(
   }
 
   public NearConfig withPre(int newPre) {
-    return new NearConfig(newPre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional, requireSharedNumber, grams, shingles);
+    return new NearConfig(
+        newPre,
+        minShared,
+        minSimilarity,
+        maxChars,
+        useIdf,
+        stopwordsLocation,
+        synonymsLocation,
+        foldTraditional,
+        requireSharedNumber,
+        grams,
+        shingles);
   }
 
   public NearConfig withMinShared(int newMinShared) {
-    return new NearConfig(pre, newMinShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional, requireSharedNumber, grams, shingles);
+    return new NearConfig(
+        pre,
+        newMinShared,
+        minSimilarity,
+        maxChars,
+        useIdf,
+        stopwordsLocation,
+        synonymsLocation,
+        foldTraditional,
+        requireSharedNumber,
+        grams,
+        shingles);
   }
 
   public NearConfig withMinSimilarity(double newMinSimilarity) {
-    return new NearConfig(pre, minShared, newMinSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional, requireSharedNumber, grams, shingles);
+    return new NearConfig(
+        pre,
+        minShared,
+        newMinSimilarity,
+        maxChars,
+        useIdf,
+        stopwordsLocation,
+        synonymsLocation,
+        foldTraditional,
+        requireSharedNumber,
+        grams,
+        shingles);
   }
 
   public NearConfig withMaxChars(int newMaxChars) {
-    return new NearConfig(pre, minShared, minSimilarity, newMaxChars, useIdf, stopwordsLocation, synonymsLocation, foldTraditional, requireSharedNumber, grams, shingles);
+    return new NearConfig(
+        pre,
+        minShared,
+        minSimilarity,
+        newMaxChars,
+        useIdf,
+        stopwordsLocation,
+        synonymsLocation,
+        foldTraditional,
+        requireSharedNumber,
+        grams,
+        shingles);
   }
 
   public NearConfig withUseIdf(boolean newUseIdf) {
-    return new NearConfig(pre, minShared, minSimilarity, maxChars, newUseIdf, stopwordsLocation, synonymsLocation, foldTraditional, requireSharedNumber, grams, shingles);
+    return new NearConfig(
+        pre,
+        minShared,
+        minSimilarity,
+        maxChars,
+        newUseIdf,
+        stopwordsLocation,
+        synonymsLocation,
+        foldTraditional,
+        requireSharedNumber,
+        grams,
+        shingles);
   }
 
   public NearConfig withStopwordsLocation(String location) {
-    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, location, synonymsLocation, foldTraditional, requireSharedNumber, grams, shingles);
+    return new NearConfig(
+        pre,
+        minShared,
+        minSimilarity,
+        maxChars,
+        useIdf,
+        location,
+        synonymsLocation,
+        foldTraditional,
+        requireSharedNumber,
+        grams,
+        shingles);
   }
 
   public NearConfig withSynonymsLocation(String location) {
-    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, location, foldTraditional, requireSharedNumber, grams, shingles);
+    return new NearConfig(
+        pre,
+        minShared,
+        minSimilarity,
+        maxChars,
+        useIdf,
+        stopwordsLocation,
+        location,
+        foldTraditional,
+        requireSharedNumber,
+        grams,
+        shingles);
   }
 
   public NearConfig withFoldTraditional(boolean fold) {
-    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation, fold, requireSharedNumber, grams, shingles);
+    return new NearConfig(
+        pre,
+        minShared,
+        minSimilarity,
+        maxChars,
+        useIdf,
+        stopwordsLocation,
+        synonymsLocation,
+        fold,
+        requireSharedNumber,
+        grams,
+        shingles);
   }
 
   public NearConfig withRequireSharedNumber(boolean require) {
-    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation,
-        foldTraditional, require, grams, shingles);
+    return new NearConfig(
+        pre,
+        minShared,
+        minSimilarity,
+        maxChars,
+        useIdf,
+        stopwordsLocation,
+        synonymsLocation,
+        foldTraditional,
+        require,
+        grams,
+        shingles);
   }
 
   public NearConfig withGrams(boolean newGrams) {
-    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation,
-        foldTraditional, requireSharedNumber, newGrams, shingles);
+    return new NearConfig(
+        pre,
+        minShared,
+        minSimilarity,
+        maxChars,
+        useIdf,
+        stopwordsLocation,
+        synonymsLocation,
+        foldTraditional,
+        requireSharedNumber,
+        newGrams,
+        shingles);
   }
 
   public NearConfig withShingles(boolean newShingles) {
-    return new NearConfig(pre, minShared, minSimilarity, maxChars, useIdf, stopwordsLocation, synonymsLocation,
-        foldTraditional, requireSharedNumber, grams, newShingles);
+    return new NearConfig(
+        pre,
+        minShared,
+        minSimilarity,
+        maxChars,
+        useIdf,
+        stopwordsLocation,
+        synonymsLocation,
+        foldTraditional,
+        requireSharedNumber,
+        grams,
+        newShingles);
   }
 
   private static void checkRange(String name, int value, int min, int max) {
     if (value < min || value > max) {
-      throw new IllegalArgumentException(name + " (" + value + ") must be in [" + min + ", " + max + "]");
+      throw new IllegalArgumentException(
+          name + " (" + value + ") must be in [" + min + ", " + max + "]");
     }
   }
 }

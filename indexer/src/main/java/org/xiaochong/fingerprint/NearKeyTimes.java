@@ -4,10 +4,10 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Where the fingerprinting time of a {@link TopTermsMd5} goes, per near key family, summed over the
- * threads that share it: the word keys (folding, numbers, smartcn segmentation, counting, ranking and
- * hashing the terms), the q-gram keys and the shingle keys, and the whole of {@link
- * TopTermsMd5#fingerprint} (normalization and the fields' bookkeeping are the rest). Also the sentence
- * cache's hits and misses ({@link SentenceCachingAnalyzer}). Thread-safe.
+ * threads that share it: the word keys (folding, numbers, smartcn segmentation, counting, ranking
+ * and hashing the terms), the q-gram keys and the shingle keys, and the whole of {@link
+ * TopTermsMd5#fingerprint} (normalization and the fields' bookkeeping are the rest). Also the
+ * sentence cache's hits and misses ({@link SentenceCachingAnalyzer}). Thread-safe.
  *
  * <p>Cheap: each thread adds its own {@code System.nanoTime} differences (a few per post, tens of
  * nanoseconds against tens of microseconds of segmentation) to {@link LongAdder}s, which do not
@@ -37,8 +37,14 @@ public final class NearKeyTimes {
 
   /** The sums so far. */
   public Snapshot snapshot() {
-    return new Snapshot(posts.sum(), totalNanos.sum() / 1e9, wordNanos.sum() / 1e9, gramNanos.sum() / 1e9,
-        shingleNanos.sum() / 1e9, sentenceHits.sum(), sentenceMisses.sum());
+    return new Snapshot(
+        posts.sum(),
+        totalNanos.sum() / 1e9,
+        wordNanos.sum() / 1e9,
+        gramNanos.sum() / 1e9,
+        shingleNanos.sum() / 1e9,
+        sentenceHits.sum(),
+        sentenceMisses.sum());
   }
 
   /**
@@ -52,7 +58,13 @@ public final class NearKeyTimes {
    * @param sentenceHits sentences whose words the sentence cache knew
    * @param sentenceMisses sentences smartcn segmented
    */
-  public record Snapshot(long posts, double total, double words, double grams, double shingles, long sentenceHits,
+  public record Snapshot(
+      long posts,
+      double total,
+      double words,
+      double grams,
+      double shingles,
+      long sentenceHits,
       long sentenceMisses) {
     public static final Snapshot NONE = new Snapshot(0, 0, 0, 0, 0, 0, 0);
 

@@ -6,8 +6,9 @@ import java.util.function.LongToDoubleFunction;
  * Compares two posts by their fingerprint sets: the shared count s (the seed's "相同 MD5 指纹数") and
  * the Jaccard similarity s / (|A| + |B| - s). Stateless and thread-safe.
  *
- * <p>Sets are the distinct 64-bit keys of {@link Fingerprints#sortedPrefixes()} (ascending, as Lucene
- * or a database can store them). Counting is a merge of two sorted arrays: O(|A| + |B|), no allocation.
+ * <p>Sets are the distinct 64-bit keys of {@link Fingerprints#sortedPrefixes()} (ascending, as
+ * Lucene or a database can store them). Counting is a merge of two sorted arrays: O(|A| + |B|), no
+ * allocation.
  */
 public final class NearSimilarity {
 
@@ -36,7 +37,8 @@ public final class NearSimilarity {
    * Number of keys in both arrays. Both must be ascending without duplicates (checked with assert).
    */
   public static int sharedCount(long[] sortedA, long[] sortedB) {
-    assert isStrictlyAscending(sortedA) && isStrictlyAscending(sortedB) : "keys must be distinct and ascending";
+    assert isStrictlyAscending(sortedA) && isStrictlyAscending(sortedB)
+        : "keys must be distinct and ascending";
     int shared = 0;
     int i = 0;
     int j = 0;
@@ -72,10 +74,10 @@ public final class NearSimilarity {
   }
 
   /**
-   * The near-duplicate decision: s >= min(minShared, |A|, |B|) and jaccard >= minSimilarity, and both
-   * sets non-empty. The min with the set sizes lets short posts (fewer than minShared terms) match when
-   * they share everything the smaller one has; the Jaccard bound then stops a short post from matching
-   * a long one that merely contains it.
+   * The near-duplicate decision: s >= min(minShared, |A|, |B|) and jaccard >= minSimilarity, and
+   * both sets non-empty. The min with the set sizes lets short posts (fewer than minShared terms)
+   * match when they share everything the smaller one has; the Jaccard bound then stops a short post
+   * from matching a long one that merely contains it.
    */
   public static boolean isNearDuplicate(Fingerprints a, Fingerprints b, NearConfig config) {
     return isNearDuplicate(a.sortedPrefixesShared(), b.sortedPrefixesShared(), config);
@@ -97,7 +99,8 @@ public final class NearSimilarity {
    * frequency idf = ln(1 + N / df), df clipped to [1, N]. A key every record holds (boilerplate, a
    * template phrase, a category word of half the table) weighs ln 2 ≈ 0.69; a key two records of a
    * million hold (a surname, a phone, a street number) ln(500,001) ≈ 13. The 1 + keeps every weight
-   * positive and tiny tables sane: with N = 2 a shared key weighs ln 2 and a key of one record ln 3.
+   * positive and tiny tables sane: with N = 2 a shared key weighs ln 2 and a key of one record ln
+   * 3.
    */
   public static double idf(long holders, long records) {
     long n = Math.max(1, records);
@@ -108,21 +111,23 @@ public final class NearSimilarity {
   /**
    * IDF-weighted Jaccard similarity Σ_{k ∈ A ∩ B} w(k) / Σ_{k ∈ A ∪ B} w(k) of two sorted key sets,
    * with w the key's {@link #idf}: the share of the two posts' evidence they have in common. Shared
-   * boilerplate adds little to either sum; a shared rare key (a phone, a surname) adds much, and a rare
-   * key only one of them has counts much against them. 0 when both are empty.
+   * boilerplate adds little to either sum; a shared rare key (a phone, a surname) adds much, and a
+   * rare key only one of them has counts much against them. 0 when both are empty.
    *
    * @param weight w(k) > 0 for each key
    */
-  public static double weightedJaccard(long[] sortedA, long[] sortedB, LongToDoubleFunction weight) {
+  public static double weightedJaccard(
+      long[] sortedA, long[] sortedB, LongToDoubleFunction weight) {
     return weightedJaccard(sortedA, sortedB, weight, 0);
   }
 
   /**
-   * {@link #weightedJaccard(long[], long[], LongToDoubleFunction)} with {@code against}, the weight of
-   * evidence against the pair from outside the key sets, added to the union: Σ_{A∩B} w / (Σ_{A∪B} w +
-   * against). 0 when both are empty.
+   * {@link #weightedJaccard(long[], long[], LongToDoubleFunction)} with {@code against}, the weight
+   * of evidence against the pair from outside the key sets, added to the union: Σ_{A∩B} w /
+   * (Σ_{A∪B} w + against). 0 when both are empty.
    */
-  public static double weightedJaccard(long[] sortedA, long[] sortedB, LongToDoubleFunction weight, double against) {
+  public static double weightedJaccard(
+      long[] sortedA, long[] sortedB, LongToDoubleFunction weight, double against) {
     double shared = 0;
     double union = 0;
     int i = 0;
@@ -147,7 +152,8 @@ public final class NearSimilarity {
    * The near-duplicate decision on weighted keys: s >= min(minShared, |A|, |B|) shared keys and
    * {@link #weightedJaccard} >= minSimilarity, both sets non-empty.
    */
-  public static boolean isNearDuplicate(long[] sortedA, long[] sortedB, LongToDoubleFunction weight, NearConfig config) {
+  public static boolean isNearDuplicate(
+      long[] sortedA, long[] sortedB, LongToDoubleFunction weight, NearConfig config) {
     if (sortedA.length == 0 || sortedB.length == 0) {
       return false;
     }

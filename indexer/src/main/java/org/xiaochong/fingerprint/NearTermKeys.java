@@ -13,11 +13,15 @@ import org.xiaochong.normalize.TextNormalizer;
 final class NearTermKeys {
   private NearTermKeys() {}
 
-  /** The q-gram keys of the Latin words and digit runs of {@code folded} (step 10), in text order, repeats included. */
+  /**
+   * The q-gram keys of the Latin words and digit runs of {@code folded} (step 10), in text order,
+   * repeats included.
+   */
   static long[] gramKeys(String folded) {
     long[] keys = new long[16];
     int count = 0;
-    StringBuilder gram = new StringBuilder(TopTermsMd5.GRAM_PREFIX.length() + TopTermsMd5.GRAM_SIZE);
+    StringBuilder gram =
+        new StringBuilder(TopTermsMd5.GRAM_PREFIX.length() + TopTermsMd5.GRAM_SIZE);
     int n = folded.length();
     int i = 0;
     while (i < n) {
@@ -45,7 +49,10 @@ final class NearTermKeys {
     return Arrays.copyOf(keys, count);
   }
 
-  /** The shingle keys of a token sequence (step 10): one per run of {@link TopTermsMd5#SHINGLE_SIZE} neighbouring tokens. */
+  /**
+   * The shingle keys of a token sequence (step 10): one per run of {@link TopTermsMd5#SHINGLE_SIZE}
+   * neighbouring tokens.
+   */
   static long[] shingleKeys(List<String> sequence) {
     if (sequence.size() < TopTermsMd5.SHINGLE_SIZE) {
       return TopTermsMd5.NO_KEYS;
@@ -69,13 +76,14 @@ final class NearTermKeys {
   }
 
   /**
-   * True when a whole text field is one run of 7+ digits without a phone's shape (a mobile number or a
-   * land line with its area code, {@link NumericTerms#isMobile}, {@link NumericTerms#isLandLine}): a
-   * date of birth (19560409), an id number, a postcode. Step 4a: such a field gives one number term,
-   * not a {@code tel:} term, so the phone veto ("both carry phones and share none") does not read two
-   * mistyped ids as two sellers' phones, and the number veto sees them as numbers. Phone columns are
-   * declared ({@code fields.phone}); a phone-shaped field value and a 7+ digit run inside free text (a
-   * phone or QQ number among words) stay {@code tel:} terms as before.
+   * True when a whole text field is one run of 7+ digits without a phone's shape (a mobile number
+   * or a land line with its area code, {@link NumericTerms#isMobile}, {@link
+   * NumericTerms#isLandLine}): a date of birth (19560409), an id number, a postcode. Step 4a: such
+   * a field gives one number term, not a {@code tel:} term, so the phone veto ("both carry phones
+   * and share none") does not read two mistyped ids as two sellers' phones, and the number veto
+   * sees them as numbers. Phone columns are declared ({@code fields.phone}); a phone-shaped field
+   * value and a 7+ digit run inside free text (a phone or QQ number among words) stay {@code tel:}
+   * terms as before.
    */
   static boolean isIdNumber(String normalized) {
     int n = normalized.length();
@@ -93,8 +101,8 @@ final class NearTermKeys {
   }
 
   /**
-   * Most words (runs of letters and digits) of a short field, {@value}: a name, a street, a suburb, a
-   * code. Its q-grams stand for it in the typo-tolerant view ({@link Fingerprints#sortedTypo}).
+   * Most words (runs of letters and digits) of a short field, {@value}: a name, a street, a suburb,
+   * a code. Its q-grams stand for it in the typo-tolerant view ({@link Fingerprints#sortedTypo}).
    */
   static final int SHORT_FIELD_WORDS = 3;
 

@@ -14,17 +14,18 @@ import org.xiaochong.normalize.TextNormalizer;
  *
  * <ul>
  *   <li>{@code tel:<digits>} for a phone number: one run of 7+ digits ("13800138000", also QQ-like
- *       ids) without a unit right after it ("1017882吨" is a quantity), or digit groups joined by '-', ' ', '(', ')', '+' whose digits, after {@link
- *       TextNormalizer#normalizePhone} (drops a leading 86 / 0086), form a mobile number
- *       (1[3-9] + 9 digits) or a land line with area code (0 + 9-11 digits): "138 0013 8000",
- *       "+86 138-0013-8000", "(0535)6212345".
- *   <li>a number with an optional fraction and thousands commas removed ("3,000" → "3000",
- *       "2.50" → "2.5"), with a unit that directly follows it attached ("2.5元", "1000斤", "5kg").
- *       Groups that are not a phone ("2023-05-01", "1000-2000斤") become one number term each; the
- *       unit attaches to the last one.
+ *       ids) without a unit right after it ("1017882吨" is a quantity), or digit groups joined by
+ *       '-', ' ', '(', ')', '+' whose digits, after {@link TextNormalizer#normalizePhone} (drops a
+ *       leading 86 / 0086), form a mobile number (1[3-9] + 9 digits) or a land line with area code
+ *       (0 + 9-11 digits): "138 0013 8000", "+86 138-0013-8000", "(0535)6212345".
+ *   <li>a number with an optional fraction and thousands commas removed ("3,000" → "3000", "2.50" →
+ *       "2.5"), with a unit that directly follows it attached ("2.5元", "1000斤", "5kg"). Groups that
+ *       are not a phone ("2023-05-01", "1000-2000斤") become one number term each; the unit attaches
+ *       to the last one.
  * </ul>
  *
- * The text is returned with every taken span replaced by one space, which smartcn treats as a break.
+ * The text is returned with every taken span replaced by one space, which smartcn treats as a
+ * break.
  */
 final class NumericTerms {
 
@@ -32,9 +33,10 @@ final class NumericTerms {
 
   /** Units kept with a preceding number; longest first so "公斤" wins over "斤". */
   private static final String[] UNITS = {
-    "万元", "万斤", "万株", "万只", "万头", "公斤", "千克", "厘米", "毫米", "平方", "立方", "kg", "cm", "mm", "ml",
-    "元", "块", "角", "斤", "克", "吨", "亩", "头", "只", "箱", "件", "袋", "个", "株", "棵", "米", "条", "尾",
-    "枚", "粒", "瓶", "包", "盒", "筐", "车", "台", "桶", "罐", "羽", "匹", "套", "担", "年", "月", "日", "号", "天", "万", "亿", "%", "g", "m", "t", "l"
+    "万元", "万斤", "万株", "万只", "万头", "公斤", "千克", "厘米", "毫米", "平方", "立方", "kg", "cm", "mm", "ml", "元",
+    "块", "角", "斤", "克", "吨", "亩", "头", "只", "箱", "件", "袋", "个", "株", "棵", "米", "条", "尾", "枚", "粒",
+    "瓶", "包", "盒", "筐", "车", "台", "桶", "罐", "羽", "匹", "套", "担", "年", "月", "日", "号", "天", "万", "亿",
+    "%", "g", "m", "t", "l"
   };
 
   private static final String PHONE_SEPARATORS = "-() +";
@@ -68,13 +70,18 @@ final class NumericTerms {
         int atomStart = next;
         int atomEnd = skipDigits(text, next);
         boolean decorated = false;
-        while (atomEnd + 3 < length && text.charAt(atomEnd) == ','
-            && isDigit(text.charAt(atomEnd + 1)) && isDigit(text.charAt(atomEnd + 2)) && isDigit(text.charAt(atomEnd + 3))
+        while (atomEnd + 3 < length
+            && text.charAt(atomEnd) == ','
+            && isDigit(text.charAt(atomEnd + 1))
+            && isDigit(text.charAt(atomEnd + 2))
+            && isDigit(text.charAt(atomEnd + 3))
             && (atomEnd + 4 == length || !isDigit(text.charAt(atomEnd + 4)))) {
           atomEnd += 4;
           decorated = true;
         }
-        if (atomEnd + 1 < length && text.charAt(atomEnd) == '.' && isDigit(text.charAt(atomEnd + 1))) {
+        if (atomEnd + 1 < length
+            && text.charAt(atomEnd) == '.'
+            && isDigit(text.charAt(atomEnd + 1))) {
           atomEnd = skipDigits(text, atomEnd + 1);
           decorated = true;
         }
@@ -110,9 +117,10 @@ final class NumericTerms {
   }
 
   /**
-   * Adds the terms of one run of digit groups: at each group, the longest sequence of groups that is a
-   * phone number becomes one phone term ("138 0013 8000 100" gives tel:13800138000 and 100); a group
-   * that starts no phone is a number. Returns whether {@code unit} was attached to the last group.
+   * Adds the terms of one run of digit groups: at each group, the longest sequence of groups that
+   * is a phone number becomes one phone term ("138 0013 8000 100" gives tel:13800138000 and 100); a
+   * group that starts no phone is a number. Returns whether {@code unit} was attached to the last
+   * group.
    */
   private static boolean addTerms(List<String> atoms, String unit, Map<String, Integer> counts) {
     int size = atoms.size();
@@ -140,8 +148,8 @@ final class NumericTerms {
   }
 
   /**
-   * The phone digits if the groups form a phone number, else null. Decorated groups never do, nor does
-   * one group with a unit right after it: "1017882吨" is a quantity, not a QQ-like id.
+   * The phone digits if the groups form a phone number, else null. Decorated groups never do, nor
+   * does one group with a unit right after it: "1017882吨" is a quantity, not a QQ-like id.
    */
   private static String phoneOf(List<String> atoms, boolean unitFollows) {
     for (String atom : atoms) {
@@ -151,7 +159,9 @@ final class NumericTerms {
     }
     if (atoms.size() == 1) {
       String digits = atoms.get(0);
-      return digits.length() >= MIN_PHONE_DIGITS && !unitFollows ? TextNormalizer.normalizePhone(digits) : null;
+      return digits.length() >= MIN_PHONE_DIGITS && !unitFollows
+          ? TextNormalizer.normalizePhone(digits)
+          : null;
     }
     String digits = TextNormalizer.normalizePhone(String.join("", atoms));
     return isMobile(digits) || isLandLine(digits) ? digits : null;
@@ -162,7 +172,10 @@ final class NumericTerms {
   }
 
   static boolean isLandLine(String digits) {
-    return digits.length() >= 10 && digits.length() <= 12 && digits.charAt(0) == '0' && digits.charAt(1) != '0';
+    return digits.length() >= 10
+        && digits.length() <= 12
+        && digits.charAt(0) == '0'
+        && digits.charAt(1) != '0';
   }
 
   /** Removes thousands commas and trailing fraction zeros: "3,000.50" → "3000.5", "2.0" → "2". */

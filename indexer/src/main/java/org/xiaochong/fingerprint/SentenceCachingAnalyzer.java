@@ -16,9 +16,9 @@ import org.apache.lucene.analysis.tokenattributes.TypeAttribute;
 
 /**
  * {@link SmartChineseAnalyzer} with its default stop set (the same chain: smartcn's HMM tokenizer,
- * Porter stemming, the punctuation stop set) whose tokenizer remembers the words of the sentences it
- * segmented last, so a sentence seen again is not segmented again. Gives the tokens, offsets and types
- * smartcn gives, for any text.
+ * Porter stemming, the punctuation stop set) whose tokenizer remembers the words of the sentences
+ * it segmented last, so a sentence seen again is not segmented again. Gives the tokens, offsets and
+ * types smartcn gives, for any text.
  *
  * <p>Why it is exact: {@link HMMChineseTokenizer} cuts its input into sentences with a sentence
  * {@link java.text.BreakIterator} and segments each sentence on its own ({@code
@@ -28,9 +28,9 @@ import org.apache.lucene.analysis.tokenattributes.TypeAttribute;
  * is looked up. Offsets are kept relative to the sentence and shifted on replay, which equals what
  * smartcn reports because this analyzer has no char filter ({@code correctOffset} is the identity).
  *
- * <p>Why it pays: posts repeat sentences (a seller's contact line, the boilerplate of a site, the same
- * product title, the pieces between the numbers that step 4 of {@link TopTermsMd5} takes out), and
- * the segmentation is most of the cost of a near index build (bench/RESULTS.md).
+ * <p>Why it pays: posts repeat sentences (a seller's contact line, the boilerplate of a site, the
+ * same product title, the pieces between the numbers that step 4 of {@link TopTermsMd5} takes out),
+ * and the segmentation is most of the cost of a near index build (bench/RESULTS.md).
  *
  * <p>Memory is bounded: each tokenizer (one per thread, Lucene's reuse strategy) keeps sentences of
  * {@link #MAX_CACHED_CHARS} chars in all at most, dropping the least recently used. Hit and miss
@@ -38,8 +38,8 @@ import org.apache.lucene.analysis.tokenattributes.TypeAttribute;
  */
 final class SentenceCachingAnalyzer extends Analyzer {
   /**
-   * Chars of sentence text each tokenizer remembers (their words take at most as many chars and three
-   * ints per word more): under 20 MB per thread in the worst case, a few MB for posts.
+   * Chars of sentence text each tokenizer remembers (their words take at most as many chars and
+   * three ints per word more): under 20 MB per thread in the worst case, a few MB for posts.
    */
   static final int MAX_CACHED_CHARS = 1 << 20;
 
@@ -76,12 +76,16 @@ final class SentenceCachingAnalyzer extends Analyzer {
 
   private static final Words NONE = new Words(new char[0], new int[0], new int[0]);
 
-  /** smartcn's tokenizer, with a per-instance LRU map from sentence text to its words. Not thread-safe. */
+  /**
+   * smartcn's tokenizer, with a per-instance LRU map from sentence text to its words. Not
+   * thread-safe.
+   */
   private static final class CachingTokenizer extends HMMChineseTokenizer {
     private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
     private final OffsetAttribute offsetAttribute = addAttribute(OffsetAttribute.class);
     private final TypeAttribute type = addAttribute(TypeAttribute.class);
-    private final LinkedHashMap<String, Words> cache = new LinkedHashMap<>(1024, 0.75f, true); // access order: LRU
+    private final LinkedHashMap<String, Words> cache =
+        new LinkedHashMap<>(1024, 0.75f, true); // access order: LRU
     private final NearKeyTimes times;
     private final int maxCachedChars;
     private long cachedChars;
@@ -111,7 +115,8 @@ final class SentenceCachingAnalyzer extends Analyzer {
       words = segment(sentenceStart, sentenceEnd);
       cache.put(sentence, words);
       cachedChars += sentence.length();
-      for (var eldest = cache.entrySet().iterator(); cachedChars > maxCachedChars && eldest.hasNext(); ) {
+      for (var eldest = cache.entrySet().iterator();
+          cachedChars > maxCachedChars && eldest.hasNext(); ) {
         cachedChars -= eldest.next().getKey().length();
         eldest.remove();
       }
@@ -120,7 +125,8 @@ final class SentenceCachingAnalyzer extends Analyzer {
     /** smartcn's words of the sentence, read off its own tokenizer. */
     private Words segment(int sentenceStart, int sentenceEnd) {
       super.setNextSentence(sentenceStart, sentenceEnd);
-      char[] chars = new char[sentenceEnd - sentenceStart]; // words do not overlap: mostly long enough
+      char[] chars =
+          new char[sentenceEnd - sentenceStart]; // words do not overlap: mostly long enough
       int length = 0;
       int[] ends = new int[16];
       int[] offsets = new int[32];
@@ -140,7 +146,10 @@ final class SentenceCachingAnalyzer extends Analyzer {
         offsets[2 * n + 1] = offsetAttribute.endOffset() - base;
         n++;
       }
-      return n == 0 ? NONE : new Words(Arrays.copyOf(chars, length), Arrays.copyOf(ends, n), Arrays.copyOf(offsets, 2 * n));
+      return n == 0
+          ? NONE
+          : new Words(
+              Arrays.copyOf(chars, length), Arrays.copyOf(ends, n), Arrays.copyOf(offsets, 2 * n));
     }
 
     @Override
@@ -151,7 +160,8 @@ final class SentenceCachingAnalyzer extends Analyzer {
       clearAttributes();
       int from = next == 0 ? 0 : words.ends()[next - 1];
       term.copyBuffer(words.chars(), from, words.ends()[next] - from);
-      offsetAttribute.setOffset(base + words.offsets()[2 * next], base + words.offsets()[2 * next + 1]);
+      offsetAttribute.setOffset(
+          base + words.offsets()[2 * next], base + words.offsets()[2 * next + 1]);
       type.setType("word"); // as HMMChineseTokenizer
       next++;
       return true;

@@ -8,7 +8,10 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 public final class TermText {
   private TermText() {}
 
-  /** Whether the term holds a letter or a digit (a term of punctuation or symbols only carries no content). */
+  /**
+   * Whether the term holds a letter or a digit (a term of punctuation or symbols only carries no
+   * content).
+   */
   public static boolean hasLetterOrDigit(CharTermAttribute term) {
     for (int i = 0; i < term.length(); ) {
       int cp = Character.codePointAt(term.buffer(), i, term.length());

@@ -5,12 +5,10 @@ import static org.xiaochong.fingerprint.NearTermKeys.breakSentences;
 import static org.xiaochong.fingerprint.NearTermKeys.gramKeys;
 import static org.xiaochong.fingerprint.NearTermKeys.hasHan;
 import static org.xiaochong.fingerprint.NearTermKeys.isIdNumber;
-import static org.xiaochong.fingerprint.NearTermKeys.isLatinOrDigit;
 import static org.xiaochong.fingerprint.NearTermKeys.key;
 import static org.xiaochong.fingerprint.NearTermKeys.shingleKeys;
 import static org.xiaochong.fingerprint.NearTermKeys.words;
 
-import org.apache.lucene.util.BitUtil;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,28 +27,29 @@ import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
+import org.apache.lucene.util.BitUtil;
 import org.xiaochong.normalize.ChineseFolding;
 import org.xiaochong.normalize.Mojibake;
 import org.xiaochong.normalize.TextNormalizer;
 import org.xiaochong.normalize.WordLists;
 
 /**
- * Multi-MD5 fingerprints of a post for near-duplicate detection (the seed's 第二步 多重MD5指纹消重):
- * the post's terms ranked by weight, one MD5 per term. Two posts are near duplicates when they share
- * enough fingerprints ({@link NearSimilarity}); the top {@link NearConfig#pre()} fingerprints are the
- * candidate keys to look up.
+ * Multi-MD5 fingerprints of a post for near-duplicate detection (the seed's 第二步 多重MD5指纹消重): the
+ * post's terms ranked by weight, one MD5 per term. Two posts are near duplicates when they share
+ * enough fingerprints ({@link NearSimilarity}); the top {@link NearConfig#pre()} fingerprints are
+ * the candidate keys to look up.
  *
- * <p>Ranking: weight desc, then term asc ({@link String#compareTo}, UTF-16 order, so digits and Latin
- * come before Han characters). The weight is the term frequency tf, or tf * idf when the config says
- * {@code useIdf} and {@link DocumentFrequencies} are supplied, with the BM25 idf
- * ln(1 + (N - df + 0.5) / (df + 0.5)). Fingerprint i = MD5(UTF-8 bytes of term i), format {@value
+ * <p>Ranking: weight desc, then term asc ({@link String#compareTo}, UTF-16 order, so digits and
+ * Latin come before Han characters). The weight is the term frequency tf, or tf * idf when the
+ * config says {@code useIdf} and {@link DocumentFrequencies} are supplied, with the BM25 idf ln(1 +
+ * (N - df + 0.5) / (df + 0.5)). Fingerprint i = MD5(UTF-8 bytes of term i), format {@value
  * #FORMAT}.
  *
  * <p>Never throws for any text: empty results carry a {@link NearOutcome}.
  *
- * <p>Thread-safe: share one instance. The analyzer keeps one token stream per thread (Lucene's {@code
- * Analyzer} reuse strategy), and each thread has its own {@link MessageDigest}. Close it at the end of
- * the run to release the per-thread analysis state.
+ * <p>Thread-safe: share one instance. The analyzer keeps one token stream per thread (Lucene's
+ * {@code Analyzer} reuse strategy), and each thread has its own {@link MessageDigest}. Close it at
+ * the end of the run to release the per-thread analysis state.
  *
  * <p>Over 300 lines because the pipeline comment below is the contract of the near index's format
  * (eleven steps, each a reason a key is or is not made) and {@link #fingerprint} runs them in one
@@ -59,7 +58,10 @@ import org.xiaochong.normalize.WordLists;
 public final class TopTermsMd5 implements Closeable {
 
   /** Version of the term → fingerprint format; change it when terms or hashing change. */
-  public static final String FORMAT = "near-md5/7"; // 3: q-gram and shingle key families; 4: id-number fields; 5: Mojibake; 6: runs segmented apart; 7: more count units (桶, 罐, 立方, …)
+  public static final String FORMAT =
+      "near-md5/7"; // 3: q-gram and shingle key families; 4: id-number fields; 5: Mojibake; 6: runs
+
+  // segmented apart; 7: more count units (桶, 罐, 立方, …)
 
   /** Length q of the character q-grams of the q-gram key family. */
   public static final int GRAM_SIZE = 3;
@@ -68,8 +70,9 @@ public final class TopTermsMd5 implements Closeable {
   static final String GRAM_PREFIX = "q:";
 
   /**
-   * Words per shingle: 3. With pairs, a swap of two one-word entities in a 20-word sentence changes 4
-   * of 19 shingles and PAWS-X's non-paraphrases still merged at 16 %; with three words it changes 6.
+   * Words per shingle: 3. With pairs, a swap of two one-word entities in a 20-word sentence changes
+   * 4 of 19 shingles and PAWS-X's non-paraphrases still merged at 16 %; with three words it changes
+   * 6.
    */
   public static final int SHINGLE_SIZE = 3;
 
@@ -144,8 +147,8 @@ public final class TopTermsMd5 implements Closeable {
   }
 
   /**
-   * Fingerprints ranked by tf * idf if {@code config.useIdf()} and {@code documentFrequencies} is not
-   * null, else by tf.
+   * Fingerprints ranked by tf * idf if {@code config.useIdf()} and {@code documentFrequencies} is
+   * not null, else by tf.
    *
    * @throws IllegalArgumentException if a word list is missing or malformed
    * @throws UncheckedIOException if a word list cannot be read
@@ -187,7 +190,9 @@ public final class TopTermsMd5 implements Closeable {
     return fingerprint(texts, phones).terms();
   }
 
-  /** Fingerprints of a post's text fields (title, product, content, ...); nulls are empty fields. */
+  /**
+   * Fingerprints of a post's text fields (title, product, content, ...); nulls are empty fields.
+   */
   public Fingerprints fingerprint(String... texts) {
     return fingerprint(Arrays.asList(texts), List.of());
   }
@@ -204,8 +209,12 @@ public final class TopTermsMd5 implements Closeable {
     return fingerprints;
   }
 
-  /** {@link #fingerprint(Collection, Collection)}, adding the time of each key family to {@code nanos}. */
-  private Fingerprints fingerprint(Collection<String> texts, Collection<String> phones, long[] nanos) {
+  /**
+   * {@link #fingerprint(Collection, Collection)}, adding the time of each key family to {@code
+   * nanos}.
+   */
+  private Fingerprints fingerprint(
+      Collection<String> texts, Collection<String> phones, long[] nanos) {
     // term -> {term frequency, mask of the fields it occurs in (step 11)}
     Map<String, int[]> counts = new HashMap<>();
     int phoneField = texts.size(); // field bits: the text fields in order, then the phone fields
@@ -241,7 +250,9 @@ public final class TopTermsMd5 implements Closeable {
         if (words(normalized) <= SHORT_FIELD_WORDS) {
           shortFields |= bit;
         }
-        long[] fieldGrams = gramKeys(normalized.length() > maxChars ? normalized.substring(0, maxChars) : normalized);
+        long[] fieldGrams =
+            gramKeys(
+                normalized.length() > maxChars ? normalized.substring(0, maxChars) : normalized);
         grams = concat(grams, fieldGrams);
         int[] bits = new int[fieldGrams.length];
         Arrays.fill(bits, bit);
@@ -284,12 +295,17 @@ public final class TopTermsMd5 implements Closeable {
     for (int p = 0; p < pieces && pieceStart[p] < analyzedChars; p++) {
       int end = p + 1 < pieces ? Math.min(analyzedChars, pieceStart[p + 1] - 1) : analyzedChars;
       fieldCounts.clear();
-      String piece = breakSentences(NumericTerms.extract(folding.fold(joined.substring(pieceStart[p], end)), fieldCounts));
+      String piece =
+          breakSentences(
+              NumericTerms.extract(
+                  folding.fold(joined.substring(pieceStart[p], end)), fieldCounts));
       for (Map.Entry<String, Integer> number : fieldCounts.entrySet()) {
         count(counts, number.getKey(), number.getValue(), pieceBit[p]);
       }
-      boolean breakBefore = words.length() == 0 || words.charAt(words.length() - 1) == SENTENCE_BREAK
-          || (!piece.isEmpty() && piece.charAt(0) == SENTENCE_BREAK);
+      boolean breakBefore =
+          words.length() == 0
+              || words.charAt(words.length() - 1) == SENTENCE_BREAK
+              || (!piece.isEmpty() && piece.charAt(0) == SENTENCE_BREAK);
       if (!breakBefore) {
         words.append(SENTENCE_BREAK);
       }
@@ -298,10 +314,12 @@ public final class TopTermsMd5 implements Closeable {
       used = p + 1;
     }
     List<String> sequence = config.shingles() ? new ArrayList<>() : null;
-    int stopped = countWords(words.toString(), counts, sequence, Arrays.copyOf(wordStart, used), pieceBit);
+    int stopped =
+        countWords(words.toString(), counts, sequence, Arrays.copyOf(wordStart, used), pieceBit);
     if (counts.isEmpty()) {
       nanos[0] += System.nanoTime() - wordsFrom;
-      NearOutcome why = stopped > 0 ? NearOutcome.ONLY_STOPWORDS : NearOutcome.EMPTY_AFTER_SEGMENTATION;
+      NearOutcome why =
+          stopped > 0 ? NearOutcome.ONLY_STOPWORDS : NearOutcome.EMPTY_AFTER_SEGMENTATION;
       return Fingerprints.empty(why, truncated, analyzedChars);
     }
     List<String> ranked = rank(counts);
@@ -321,8 +339,19 @@ public final class TopTermsMd5 implements Closeable {
     if (sequence != null) {
       nanos[2] += System.nanoTime() - shingleStart;
     }
-    return new Fingerprints(NearOutcome.OK, ranked, high, low, truncated, analyzedChars, counts.get(ranked.get(0))[0], grams,
-        shingles, termFields, gramFields, shortFields);
+    return new Fingerprints(
+        NearOutcome.OK,
+        ranked,
+        high,
+        low,
+        truncated,
+        analyzedChars,
+        counts.get(ranked.get(0))[0],
+        grams,
+        shingles,
+        termFields,
+        gramFields,
+        shortFields);
   }
 
   /** Adds {@code n} occurrences of {@code term} in the fields of {@code mask} to {@code counts}. */
@@ -333,8 +362,8 @@ public final class TopTermsMd5 implements Closeable {
   }
 
   /**
-   * The key of a must-match field value ({@code fields.must-match}): the value normalized and folded
-   * as the text of a post is (so 西红柿 and 番茄, 蘋果 and 苹果 match), then the first 8 bytes of its
+   * The key of a must-match field value ({@code fields.must-match}): the value normalized and
+   * folded as the text of a post is (so 西红柿 and 番茄, 蘋果 and 苹果 match), then the first 8 bytes of its
    * MD5; 0 for a null or empty value (no evidence either way).
    */
   public long matchKey(String value) {
@@ -352,9 +381,9 @@ public final class TopTermsMd5 implements Closeable {
   }
 
   /**
-   * A column's value as the rule compares it ({@code fields.place}, {@code fields.number}): normalized
-   * and folded as the text of a post is (西红柿 and 番茄, 蘋果 and 苹果, full-width digits); empty for
-   * null.
+   * A column's value as the rule compares it ({@code fields.place}, {@code fields.number}):
+   * normalized and folded as the text of a post is (西红柿 and 番茄, 蘋果 and 苹果, full-width digits);
+   * empty for null.
    */
   public String foldedValue(String value) {
     if (value == null) {
@@ -366,9 +395,9 @@ public final class TopTermsMd5 implements Closeable {
   }
 
   /**
-   * The key of one item of a column's {@link Evidence}: the first 8 bytes of MD5("e:" + column + ":" +
-   * text), so the same text in two columns, or a column's value and a word of the post, are other keys;
-   * 0 for empty text (no evidence either way).
+   * The key of one item of a column's {@link Evidence}: the first 8 bytes of MD5("e:" + column +
+   * ":" + text), so the same text in two columns, or a column's value and a word of the post, are
+   * other keys; 0 for empty text (no evidence either way).
    */
   public static long evidenceKey(String column, String text) {
     if (text == null || text.isEmpty()) {
@@ -390,11 +419,15 @@ public final class TopTermsMd5 implements Closeable {
   }
 
   /**
-   * Segments {@code words} and counts kept tokens; returns the number of stop words dropped. Each run
-   * between two {@link #SENTENCE_BREAK}s goes to smartcn on its own, so its sentence cache meets the
-   * runs posts repeat (a contact line, a title, the text between two numbers).
+   * Segments {@code words} and counts kept tokens; returns the number of stop words dropped. Each
+   * run between two {@link #SENTENCE_BREAK}s goes to smartcn on its own, so its sentence cache
+   * meets the runs posts repeat (a contact line, a title, the text between two numbers).
    */
-  private int countWords(String text, Map<String, int[]> counts, List<String> sequence, int[] wordStart,
+  private int countWords(
+      String text,
+      Map<String, int[]> counts,
+      List<String> sequence,
+      int[] wordStart,
       int[] pieceBit) {
     int stopped = 0;
     int[] piece = {-1};
@@ -404,16 +437,26 @@ public final class TopTermsMd5 implements Closeable {
         to = text.length();
       }
       if (to > from) {
-        stopped += countRun(text.substring(from, to), from, counts, sequence, wordStart, pieceBit, piece);
+        stopped +=
+            countRun(text.substring(from, to), from, counts, sequence, wordStart, pieceBit, piece);
       }
       from = to + 1;
     }
     return stopped;
   }
 
-  /** {@link #countWords} for one run of {@code text} starting at {@code runStart}; piece[0] is the piece so far. */
-  private int countRun(String text, int runStart, Map<String, int[]> counts, List<String> sequence, int[] wordStart,
-      int[] pieceBit, int[] pieceSoFar) {
+  /**
+   * {@link #countWords} for one run of {@code text} starting at {@code runStart}; piece[0] is the
+   * piece so far.
+   */
+  private int countRun(
+      String text,
+      int runStart,
+      Map<String, int[]> counts,
+      List<String> sequence,
+      int[] wordStart,
+      int[] pieceBit,
+      int[] pieceSoFar) {
     int stopped = 0;
     int piece = pieceSoFar[0];
     try (TokenStream stream = analyzer.tokenStream(FIELD, text)) {
@@ -447,7 +490,8 @@ public final class TopTermsMd5 implements Closeable {
       stream.end();
     } catch (IOException e) {
       // StringReader input: smartcn does no real I/O, so this is a bug, not bad data.
-      throw new UncheckedIOException("smartcn failed on a string of " + text.length() + " chars", e);
+      throw new UncheckedIOException(
+          "smartcn failed on a string of " + text.length() + " chars", e);
     }
     pieceSoFar[0] = piece;
     return stopped;
@@ -457,7 +501,8 @@ public final class TopTermsMd5 implements Closeable {
   private record Weighted(String term, double weight) {}
 
   private List<String> rank(Map<String, int[]> counts) {
-    // Weight desc, then term asc: a total order (terms are distinct), so the ranking does not depend
+    // Weight desc, then term asc: a total order (terms are distinct), so the ranking does not
+    // depend
     // on the sort. Each term's weight is looked up once, not at every comparison.
     Weighted[] weighted = new Weighted[counts.size()];
     long docCount = documentFrequencies == null ? 0 : Math.max(0, documentFrequencies.docCount());
@@ -471,10 +516,12 @@ public final class TopTermsMd5 implements Closeable {
       }
       weighted[n++] = new Weighted(entry.getKey(), weight);
     }
-    Arrays.sort(weighted, (a, b) -> {
-      int byWeight = Double.compare(b.weight(), a.weight());
-      return byWeight != 0 ? byWeight : a.term().compareTo(b.term());
-    });
+    Arrays.sort(
+        weighted,
+        (a, b) -> {
+          int byWeight = Double.compare(b.weight(), a.weight());
+          return byWeight != 0 ? byWeight : a.term().compareTo(b.term());
+        });
     List<String> terms = new ArrayList<>(n);
     for (Weighted term : weighted) {
       terms.add(term.term());

@@ -21,7 +21,9 @@ public final class ExactDocumentMaker implements DocumentMaker {
     this(spec, 0);
   }
 
-  /** @param syncSeq the sync number its documents carry ({@link IndexSchema#SYNC_SEQ}) */
+  /**
+   * @param syncSeq the sync number its documents carry ({@link IndexSchema#SYNC_SEQ})
+   */
   public ExactDocumentMaker(TableSpec spec, long syncSeq) {
     this.syncSeq = syncSeq;
     this.exactKey = new ExactKey(spec.exactFields(), spec.phoneFields());
@@ -49,11 +51,19 @@ public final class ExactDocumentMaker implements DocumentMaker {
 
   @Override
   public Document make(SourceRecord record) {
-    return IndexSchema.document(record.id(), record.regTime(), storedRank(record), exactKey(record), record.rowCrc(),
+    return IndexSchema.document(
+        record.id(),
+        record.regTime(),
+        storedRank(record),
+        exactKey(record),
+        record.rowCrc(),
         syncSeq);
   }
 
-  /** The rank the record's document keeps ({@link IndexSchema#storedRank}; null under keep.policy=latest). */
+  /**
+   * The rank the record's document keeps ({@link IndexSchema#storedRank}; null under
+   * keep.policy=latest).
+   */
   public long[] storedRank(SourceRecord record) {
     return IndexSchema.storedRank(keepPolicy, record, columns);
   }

@@ -5,16 +5,17 @@ import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 
 /**
- * Indexes records into the exact index by whole segments: buffers (id, reg_time, md5, row_crc) of up to
- * {@link #SEGMENT_DOCS} records, then hands them to Lucene as one new segment through {@link
+ * Indexes records into the exact index by whole segments: buffers (id, reg_time, md5, row_crc) of
+ * up to {@link #SEGMENT_DOCS} records, then hands them to Lucene as one new segment through {@link
  * ExactSegmentReader} (see there why). The index ends up with the same documents as adding {@link
- * ExactDocumentMaker}'s documents one by one; every document carries the index's current sync number
- * ({@link FingerprintIndex#syncSeq()} when the indexer is made). Not thread-safe: one per thread.
+ * ExactDocumentMaker}'s documents one by one; every document carries the index's current sync
+ * number ({@link FingerprintIndex#syncSeq()} when the indexer is made). Not thread-safe: one per
+ * thread.
  */
 public final class ExactSegmentIndexer implements RecordIndexer {
   /**
-   * Records per segment: 2^20 records buffer 40 MB (8 + 8 + 16 + 8 bytes each) plus 12 MB to sort them,
-   * about what the writer's 128 MB RAM buffer holds per thread on the document path.
+   * Records per segment: 2^20 records buffer 40 MB (8 + 8 + 16 + 8 bytes each) plus 12 MB to sort
+   * them, about what the writer's 128 MB RAM buffer holds per thread on the document path.
    */
   static final int SEGMENT_DOCS = 1 << 20;
 
@@ -40,8 +41,10 @@ public final class ExactSegmentIndexer implements RecordIndexer {
   private long[] ids = new long[1024];
   private long[] crcs = new long[1024];
   private long[] times = new long[1024];
+
   /** The keep rank's columns, each per document; none under keep.policy=latest. */
   private long[][] ranks;
+
   private byte[] md5s = new byte[16 * 1024];
   private int size;
 
@@ -49,12 +52,15 @@ public final class ExactSegmentIndexer implements RecordIndexer {
     this(index, spec, SegmentKeys.NONE);
   }
 
-  /** @param segmentKeys told the keys of each segment added */
+  /**
+   * @param segmentKeys told the keys of each segment added
+   */
   public ExactSegmentIndexer(FingerprintIndex index, TableSpec spec, SegmentKeys segmentKeys) {
     this(index, spec, segmentKeys, SEGMENT_DOCS);
   }
 
-  ExactSegmentIndexer(FingerprintIndex index, TableSpec spec, SegmentKeys segmentKeys, int segmentDocs) {
+  ExactSegmentIndexer(
+      FingerprintIndex index, TableSpec spec, SegmentKeys segmentKeys, int segmentDocs) {
     this.index = index;
     this.keys = new ExactDocumentMaker(spec);
     this.segmentKeys = segmentKeys;

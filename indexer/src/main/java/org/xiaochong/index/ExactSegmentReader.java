@@ -6,6 +6,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
+import org.apache.lucene.index.BaseTermsEnum;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.ByteVectorValues;
 import org.apache.lucene.index.DirectoryReader;
@@ -35,43 +36,54 @@ import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.FixedBitSet;
 import org.apache.lucene.util.Version;
-import org.apache.lucene.index.BaseTermsEnum;
 
 /**
- * A read-only Lucene leaf over buffered exact fingerprints (id, reg_time, md5, row_crc per document and
- * one sync_seq for all, in the layout of {@link IndexSchema}), for {@code IndexWriter.addIndexes}: Lucene writes it as a segment
- * through its codec, exactly as if the documents had been added one by one. Not thread-safe; used
- * once, by the thread that made it.
+ * A read-only Lucene leaf over buffered exact fingerprints (id, reg_time, md5, row_crc per document
+ * and one sync_seq for all, in the layout of {@link IndexSchema}), for {@code
+ * IndexWriter.addIndexes}: Lucene writes it as a segment through its codec, exactly as if the
+ * documents had been added one by one. Not thread-safe; used once, by the thread that made it.
  *
  * <p>Why: adding a document goes through Lucene's general indexing chain, which for our four fields
  * mostly hashes each md5 term into an in-memory postings table, grows and rehashes that table, and
- * sorts it when the segment is flushed. Here the keys are sorted once, as packed longs, and Lucene's
- * merge code reads terms and postings straight from the arrays. This takes about a third less CPU than
- * the indexing chain for 1M keys (bench/RESULTS.md). Lucene offers no bulk-load API for postings; a custom leaf passed to addIndexes is the supported way (Lucene's own
- * index sorting and field-dropping tools work the same way).
+ * sorts it when the segment is flushed. Here the keys are sorted once, as packed longs, and
+ * Lucene's merge code reads terms and postings straight from the arrays. This takes about a third
+ * less CPU than the indexing chain for 1M keys (bench/RESULTS.md). Lucene offers no bulk-load API
+ * for postings; a custom leaf passed to addIndexes is the supported way (Lucene's own index sorting
+ * and field-dropping tools work the same way).
  *
- * <p>Over 300 lines because a {@link LeafReader} has some twenty abstract methods: half are one-line
- * "this segment has none", and the terms enum and postings that read the sorted key arrays are inner
- * classes over the same arrays.
+ * <p>Over 300 lines because a {@link LeafReader} has some twenty abstract methods: half are
+ * one-line "this segment has none", and the terms enum and postings that read the sorted key arrays
+ * are inner classes over the same arrays.
  */
 final class ExactSegmentReader extends LeafReader {
   /** Field layout of the exact index, read from a real one-document index so it cannot drift. */
   private static final FieldInfos FIELD_INFOS = schemaFieldInfos(0);
+
   private static final int KEY_BYTES = 16;
 
   private final long[] ids;
   private final long[] times;
   private final byte[] keys;
   private final long[] crcs;
-  /** The keep rank's columns ({@link IndexSchema#rankField}), each per document; empty under keep.policy=latest. */
+
+  /**
+   * The keep rank's columns ({@link IndexSchema#rankField}), each per document; empty under
+   * keep.policy=latest.
+   */
   private final long[][] ranks;
+
   private final FieldInfos fieldInfos;
   private final long[] syncSeq;
   private final int maxDoc;
-  /** Doc numbers in (key, doc) order: a term is a run of equal keys, its postings the run's docs. */
+
+  /**
+   * Doc numbers in (key, doc) order: a term is a run of equal keys, its postings the run's docs.
+   */
   private final int[] docsByKey;
+
   /** Positions in docsByKey where a new key (term) starts. */
   private final FixedBitSet termStarts;
+
   private final int termCount;
 
   /**
@@ -86,8 +98,12 @@ final class ExactSegmentReader extends LeafReader {
     this(ids, times, new long[0][], keys, crcs, syncSeq, size);
   }
 
-  /** @param ranks the keep rank's columns, each per document ({@link IndexSchema#storedRank}); none under latest */
-  ExactSegmentReader(long[] ids, long[] times, long[][] ranks, byte[] keys, long[] crcs, long syncSeq, int size) {
+  /**
+   * @param ranks the keep rank's columns, each per document ({@link IndexSchema#storedRank}); none
+   *     under latest
+   */
+  ExactSegmentReader(
+      long[] ids, long[] times, long[][] ranks, byte[] keys, long[] crcs, long syncSeq, int size) {
     this.ranks = ranks;
     this.fieldInfos = ranks.length == 0 ? FIELD_INFOS : schemaFieldInfos(ranks.length);
     this.ids = ids;
@@ -144,17 +160,22 @@ final class ExactSegmentReader extends LeafReader {
   }
 
   private static void sortByKeyThenDoc(byte[] keys, int[] order, int from, int to) {
-    IntArrays.sort(order, from, to, (a, b) -> {
-      int c = compareKeys(keys, a, b);
-      return c != 0 ? c : Integer.compare(a, b);
-    });
+    IntArrays.sort(
+        order,
+        from,
+        to,
+        (a, b) -> {
+          int c = compareKeys(keys, a, b);
+          return c != 0 ? c : Integer.compare(a, b);
+        });
   }
 
   private static long high(byte[] keys, int doc) {
     return word(keys, KEY_BYTES * doc);
   }
 
-  private static final VarHandle BIG_ENDIAN_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle BIG_ENDIAN_LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
   /** Bytes [offset, offset + 8) as a big-endian long: unsigned long order is then byte order. */
   private static long word(byte[] keys, int offset) {
@@ -164,15 +185,19 @@ final class ExactSegmentReader extends LeafReader {
   /** Unsigned byte order of two documents' keys (the order of Lucene's terms). */
   private static int compareKeys(byte[] keys, int a, int b) {
     int c = Long.compareUnsigned(word(keys, KEY_BYTES * a), word(keys, KEY_BYTES * b));
-    return c != 0 ? c : Long.compareUnsigned(word(keys, KEY_BYTES * a + 8), word(keys, KEY_BYTES * b + 8));
+    return c != 0
+        ? c
+        : Long.compareUnsigned(word(keys, KEY_BYTES * a + 8), word(keys, KEY_BYTES * b + 8));
   }
 
   /** The fields of an exact document with a keep rank of {@code rankColumns} longs. */
   private static FieldInfos schemaFieldInfos(int rankColumns) {
     try (ByteBuffersDirectory directory = new ByteBuffersDirectory();
-        IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig(new KeywordAnalyzer()))) {
-      writer.addDocument(IndexSchema.document(0, 0, rankColumns == 0 ? null : new long[rankColumns],
-          new byte[KEY_BYTES], 0, 0));
+        IndexWriter writer =
+            new IndexWriter(directory, new IndexWriterConfig(new KeywordAnalyzer()))) {
+      writer.addDocument(
+          IndexSchema.document(
+              0, 0, rankColumns == 0 ? null : new long[rankColumns], new byte[KEY_BYTES], 0, 0));
       writer.commit();
       try (DirectoryReader reader = DirectoryReader.open(directory)) {
         return reader.leaves().get(0).reader().getFieldInfos();
@@ -189,13 +214,14 @@ final class ExactSegmentReader extends LeafReader {
 
   @Override
   public NumericDocValues getNumericDocValues(String field) {
-    long[] values = switch (field) {
-      case IndexSchema.ID -> ids;
-      case IndexSchema.REG_TIME -> times;
-      case IndexSchema.ROW_CRC -> crcs;
-      case IndexSchema.SYNC_SEQ -> syncSeq; // one value for every document
-      default -> rankValues(field);
-    };
+    long[] values =
+        switch (field) {
+          case IndexSchema.ID -> ids;
+          case IndexSchema.REG_TIME -> times;
+          case IndexSchema.ROW_CRC -> crcs;
+          case IndexSchema.SYNC_SEQ -> syncSeq; // one value for every document
+          default -> rankValues(field);
+        };
     if (values == null) {
       return null;
     }
@@ -349,7 +375,10 @@ final class ExactSegmentReader extends LeafReader {
     }
   }
 
-  /** Walks the terms in order (all a merge needs): a term is the run docsByKey[start, end) of one key. */
+  /**
+   * Walks the terms in order (all a merge needs): a term is the run docsByKey[start, end) of one
+   * key.
+   */
   private final class KeyTermsEnum extends BaseTermsEnum {
     private int start;
     private int end;
@@ -528,10 +557,12 @@ final class ExactSegmentReader extends LeafReader {
   }
 
   @Override
-  public void searchNearestVectors(String field, float[] target, KnnCollector collector, Bits acceptDocs) {}
+  public void searchNearestVectors(
+      String field, float[] target, KnnCollector collector, Bits acceptDocs) {}
 
   @Override
-  public void searchNearestVectors(String field, byte[] target, KnnCollector collector, Bits acceptDocs) {}
+  public void searchNearestVectors(
+      String field, byte[] target, KnnCollector collector, Bits acceptDocs) {}
 
   @Override
   public PointValues getPointValues(String field) {

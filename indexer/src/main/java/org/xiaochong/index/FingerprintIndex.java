@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
+import org.apache.lucene.document.Document;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
@@ -19,35 +20,48 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
 import org.apache.lucene.util.Bits;
-import org.apache.lucene.document.Document;
 import org.xiaochong.fingerprint.FingerprintVersion;
 import org.xiaochong.source.BadInputException;
 
 /**
  * The Lucene index of fingerprints on disk, with its writer. The commit user data records the
  * fingerprint version and the digest of the fingerprinted fields; opening an index built with other
- * ones fails with a message that says to rebuild. Thread-safe for adds and deletes (IndexWriter is);
- * one writing instance per index folder (Lucene's write lock enforces it), and any number of
- * read-only ones ({@link #openReadOnly}) beside it: they read the last commit and take no lock, so a
- * {@code check} never keeps a {@code run} from writing.
+ * ones fails with a message that says to rebuild. Thread-safe for adds and deletes (IndexWriter
+ * is); one writing instance per index folder (Lucene's write lock enforces it), and any number of
+ * read-only ones ({@link #openReadOnly}) beside it: they read the last commit and take no lock, so
+ * a {@code check} never keeps a {@code run} from writing.
  *
  * <p>Over 300 lines because it is the one owner of an index folder's lifecycle: opening with the
- * digest check, the commit user data (versions, digest, sync numbers), adds, deletes by id, commits,
- * and the id listings the sync and the filters read; splitting them would hand the writer around.
+ * digest check, the commit user data (versions, digest, sync numbers), adds, deletes by id,
+ * commits, and the id listings the sync and the filters read; splitting them would hand the writer
+ * around.
  */
 public final class FingerprintIndex implements Closeable {
   private final Path path;
   private final Directory directory;
   private final IndexWriter writer;
   private final String fieldsDigest;
-  /** See {@link IndexSchema#USER_DATA_INDEX_ID}: made when the index is created (or first opened by this version). */
+
+  /**
+   * See {@link IndexSchema#USER_DATA_INDEX_ID}: made when the index is created (or first opened by
+   * this version).
+   */
   private final String indexId;
+
   /** The number of the last sync that indexed records; committed with the next commit. */
   private volatile long syncSeq;
-  /** The updated-column watermark of the last sync (null: none recorded); committed with the next commit. */
+
+  /**
+   * The updated-column watermark of the last sync (null: none recorded); committed with the next
+   * commit.
+   */
   private volatile String syncStarted;
 
-  private FingerprintIndex(Path path, Directory directory, IndexWriter writer, String fieldsDigest,
+  private FingerprintIndex(
+      Path path,
+      Directory directory,
+      IndexWriter writer,
+      String fieldsDigest,
       Map<String, String> userData) {
     this.path = path;
     this.directory = directory;
@@ -83,18 +97,25 @@ public final class FingerprintIndex implements Closeable {
         checkCompatible(path, directory, fieldsDigest);
       }
       IndexWriterConfig config = new IndexWriterConfig(new KeywordAnalyzer());
-      config.setOpenMode(rebuild ? IndexWriterConfig.OpenMode.CREATE : IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+      config.setOpenMode(
+          rebuild
+              ? IndexWriterConfig.OpenMode.CREATE
+              : IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
       // For documents added one by one (the near index, `check --add`): 128 MB holds a million
-      // documents, so a build makes one segment per indexing thread and the passes look each key up in
+      // documents, so a build makes one segment per indexing thread and the passes look each key up
+      // in
       // few segments; 256 MB is no faster (bench/RESULTS.md). The exact index's syncs write whole
       // segments of up to 2^20 rows per thread (ExactSegmentIndexer) and do not use this buffer.
       config.setRAMBufferSizeMB(128);
       config.setCommitOnClose(false);
       // An applied run deletes its duplicates from the index (a quarter of the documents in the 1M
-      // benchmark) and commits; with Lucene's default (20 % deleted documents allowed) that commit starts
-      // merges that rewrite whole segments to reclaim them. A run ends right after, and close() rolls
+      // benchmark) and commits; with Lucene's default (20 % deleted documents allowed) that commit
+      // starts
+      // merges that rewrite whole segments to reclaim them. A run ends right after, and close()
+      // rolls
       // back, aborting them: they cost a core for the last second of the run and were thrown away.
-      // Allowing up to 50 % (the most Lucene accepts) leaves deleted documents to the merges the index
+      // Allowing up to 50 % (the most Lucene accepts) leaves deleted documents to the merges the
+      // index
       // makes as it grows; they cost a live-docs check in the passes and disk space until then.
       // On 1M rows the apply stage is ~0.15 s faster for it (bench/RESULTS.md).
       TieredMergePolicy mergePolicy = new TieredMergePolicy();
@@ -105,7 +126,8 @@ public final class FingerprintIndex implements Closeable {
       if (exists && !rebuild) {
         userData = org.apache.lucene.index.SegmentInfos.readLatestCommit(directory).getUserData();
       }
-      FingerprintIndex index = new FingerprintIndex(path, directory, writer, fieldsDigest, userData);
+      FingerprintIndex index =
+          new FingerprintIndex(path, directory, writer, fieldsDigest, userData);
       if (!exists || rebuild || !userData.containsKey(IndexSchema.USER_DATA_INDEX_ID)) {
         // Record version, fields and the index's id from the start (an index made by an earlier
         // version gets its id now, so that a run's watermark names an id the index keeps).
@@ -135,7 +157,11 @@ public final class FingerprintIndex implements Closeable {
     try {
       directory = FSDirectory.open(path);
       checkCompatible(path, directory, fieldsDigest);
-      return new FingerprintIndex(path, directory, null, fieldsDigest,
+      return new FingerprintIndex(
+          path,
+          directory,
+          null,
+          fieldsDigest,
           org.apache.lucene.index.SegmentInfos.readLatestCommit(directory).getUserData());
     } catch (IOException e) {
       closeQuietly(directory);
@@ -163,19 +189,27 @@ public final class FingerprintIndex implements Closeable {
     }
   }
 
-  private static void checkCompatible(Path path, Directory directory, String fieldsDigest) throws IOException {
+  private static void checkCompatible(Path path, Directory directory, String fieldsDigest)
+      throws IOException {
     try (DirectoryReader reader = DirectoryReader.open(directory)) {
       Map<String, String> userData = reader.getIndexCommit().getUserData();
       String version = userData.get(IndexSchema.USER_DATA_VERSION);
       if (!FingerprintVersion.CURRENT.name().equals(version)) {
         throw new BadInputException(
-            "index.dir " + path + " holds fingerprints of version " + version + ", this build makes "
-                + FingerprintVersion.CURRENT + ": rebuild it with `dedup index --rebuild`");
+            "index.dir "
+                + path
+                + " holds fingerprints of version "
+                + version
+                + ", this build makes "
+                + FingerprintVersion.CURRENT
+                + ": rebuild it with `dedup index --rebuild`");
       }
       String fields = userData.get(IndexSchema.USER_DATA_FIELDS);
       if (!fieldsDigest.equals(fields)) {
         throw new BadInputException(
-            "index.dir " + path + " was built for another table, field list or keep policy (fields.*, source.*, keep.policy): "
+            "index.dir "
+                + path
+                + " was built for another table, field list or keep policy (fields.*, source.*, keep.policy): "
                 + "rebuild it with `dedup index --rebuild` (`dedup run --rebuild-index` rebuilds the methods' own"
                 + " indexes too) or point index.dir elsewhere");
       }
@@ -205,9 +239,14 @@ public final class FingerprintIndex implements Closeable {
     add(id, regTime, null, md5);
   }
 
-  /** As {@link #add(long, long, byte[])} with the record's keep rank ({@link IndexSchema#storedRank}; null under latest). */
+  /**
+   * As {@link #add(long, long, byte[])} with the record's keep rank ({@link
+   * IndexSchema#storedRank}; null under latest).
+   */
   public void add(long id, long regTime, long[] rank, byte[] md5) {
-    addDocument(IndexSchema.document(id, regTime, rank, md5, org.xiaochong.source.SourceRecord.UNKNOWN_CRC, syncSeq));
+    addDocument(
+        IndexSchema.document(
+            id, regTime, rank, md5, org.xiaochong.source.SourceRecord.UNKNOWN_CRC, syncSeq));
   }
 
   /** The index's id (a UUID kept in the commit user data; a rebuilt index gets a new one). */
@@ -220,7 +259,10 @@ public final class FingerprintIndex implements Closeable {
     return syncSeq;
   }
 
-  /** Starts a sync that indexes records: returns its number, the next one (committed with the next commit). */
+  /**
+   * Starts a sync that indexes records: returns its number, the next one (committed with the next
+   * commit).
+   */
   long nextSyncSeq() {
     return ++syncSeq;
   }
@@ -230,7 +272,10 @@ public final class FingerprintIndex implements Closeable {
     return syncStarted;
   }
 
-  /** Records the updated-column watermark at the start of this sync (committed with the next commit). */
+  /**
+   * Records the updated-column watermark at the start of this sync (committed with the next
+   * commit).
+   */
   void setSyncStarted(String watermark) {
     this.syncStarted = watermark;
   }
@@ -244,8 +289,8 @@ public final class FingerprintIndex implements Closeable {
   }
 
   /**
-   * Adds the documents of {@code segment} as a new segment (uncommitted), written by the codec as
-   * a merge would write them; several threads may call it at once.
+   * Adds the documents of {@code segment} as a new segment (uncommitted), written by the codec as a
+   * merge would write them; several threads may call it at once.
    */
   void addSegment(org.apache.lucene.index.LeafReader segment) {
     try {
@@ -255,14 +300,18 @@ public final class FingerprintIndex implements Closeable {
     }
   }
 
-  /** Record ids per delete query: each is one scan of the id doc values, with a hash set of its ids (~16 MB). */
+  /**
+   * Record ids per delete query: each is one scan of the id doc values, with a hash set of its ids
+   * (~16 MB).
+   */
   private static final int DELETE_BATCH = 1 << 20;
 
   /** Deletes the documents of the record ids {@code ids[from, to)} (not yet committed). */
   public void deleteIds(long[] ids, int from, int to) {
     try {
       for (int start = from; start < to; start += DELETE_BATCH) {
-        requireWriter().deleteDocuments(IndexSchema.idsQuery(ids, start, Math.min(to, start + DELETE_BATCH)));
+        requireWriter()
+            .deleteDocuments(IndexSchema.idsQuery(ids, start, Math.min(to, start + DELETE_BATCH)));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -271,7 +320,8 @@ public final class FingerprintIndex implements Closeable {
 
   /**
    * Writes the largest in-memory segment to disk on the calling thread (several threads may call it
-   * at once, each flushing another); returns whether there was one. {@link #commit} flushes the rest.
+   * at once, each flushing another); returns whether there was one. {@link #commit} flushes the
+   * rest.
    */
   boolean flushNextBuffer() {
     try {
@@ -337,7 +387,9 @@ public final class FingerprintIndex implements Closeable {
           continue;
         }
         for (int doc = seqs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = seqs.nextDoc()) {
-          if (seqs.longValue() > syncSeq && (live == null || live.get(doc)) && idValues.advanceExact(doc)) {
+          if (seqs.longValue() > syncSeq
+              && (live == null || live.get(doc))
+              && idValues.advanceExact(doc)) {
             ids.add(idValues.longValue());
           }
         }
@@ -361,7 +413,9 @@ public final class FingerprintIndex implements Closeable {
           continue;
         }
         Bits live = leaf.reader().getLiveDocs();
-        for (int doc = values.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = values.nextDoc()) {
+        for (int doc = values.nextDoc();
+            doc != DocIdSetIterator.NO_MORE_DOCS;
+            doc = values.nextDoc()) {
           if (live == null || live.get(doc)) {
             ids[n++] = values.longValue();
           }

@@ -6,10 +6,10 @@ import org.apache.lucene.util.FixedBitSet;
 
 /**
  * Membership in a sorted set of record ids, asked once per document of an index (a million times in
- * a run). Ids are usually auto-increment keys, dense over their range: then a bit per id of the range
- * answers in one memory access, where a binary search over the array takes ~18 dependent reads.
- * Sparse ids (a range wider than 64 ids per member, so the bits would outweigh the array) fall back to
- * the binary search.
+ * a run). Ids are usually auto-increment keys, dense over their range: then a bit per id of the
+ * range answers in one memory access, where a binary search over the array takes ~18 dependent
+ * reads. Sparse ids (a range wider than 64 ids per member, so the bits would outweigh the array)
+ * fall back to the binary search.
  */
 public final class IdSet {
   private IdSet() {}

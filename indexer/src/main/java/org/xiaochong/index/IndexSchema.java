@@ -31,19 +31,19 @@ import org.xiaochong.source.SourceRecord;
  * </pre>
  *
  * {@code row_crc} is the checksum of the fingerprint columns ({@code RowChecksum}); with {@code
- * reg_time} it tells the sync and the apply that a row was edited or re-dated since it was indexed (then
- * the document is replaced). {@code sync_seq} is the number of the sync that (re)indexed the record
- * (one per sync, kept in the commit user data): a nightly run examines the records with a larger
- * number than the last applied run reached. Documents of indexes built before these fields lack them:
- * the sync reads a missing checksum as unknown and re-indexes such a record once.
+ * reg_time} it tells the sync and the apply that a row was edited or re-dated since it was indexed
+ * (then the document is replaced). {@code sync_seq} is the number of the sync that (re)indexed the
+ * record (one per sync, kept in the commit user data): a nightly run examines the records with a
+ * larger number than the last applied run reached. Documents of indexes built before these fields
+ * lack them: the sync reads a missing checksum as unknown and re-indexes such a record once.
  *
- * Nothing is stored: the database holds the records, the index only what dedup needs. Only the md5
- * is searched by value; id and time are doc values only. The passes load both into arrays anyway
- * (IndexSnapshot) and test the window there, and deletes come in batches of up to a million ids, each
- * one scan of the id doc values. Points on id and time (built before 2026-11-22, still readable:
- * nothing reads them) cost a fifth of the 1M-row index build (BKD trees at every flush) for
- * queries a doc-values scan answers as fast (bench/RESULTS.md). Not terms either: a million unique
- * id terms would double the flush cost.
+ * <p>Nothing is stored: the database holds the records, the index only what dedup needs. Only the
+ * md5 is searched by value; id and time are doc values only. The passes load both into arrays
+ * anyway (IndexSnapshot) and test the window there, and deletes come in batches of up to a million
+ * ids, each one scan of the id doc values. Points on id and time (built before 2026-11-22, still
+ * readable: nothing reads them) cost a fifth of the 1M-row index build (BKD trees at every flush)
+ * for queries a doc-values scan answers as fast (bench/RESULTS.md). Not terms either: a million
+ * unique id terms would double the flush cost.
  */
 public final class IndexSchema {
   public static final String ID = "id";
@@ -51,17 +51,28 @@ public final class IndexSchema {
   public static final String MD5 = "md5";
   public static final String ROW_CRC = "row_crc";
   static final String SYNC_SEQ = "sync_seq";
+
   /** The first column of the keep policy's rank; the others are {@link #rankField}. */
   public static final String KEEP_RANK = "keep_rank";
 
   /** Commit user data keys. */
   static final String USER_DATA_VERSION = "xiaochong.fingerprint-version";
+
   static final String USER_DATA_FIELDS = "xiaochong.fields";
-  /** A UUID made when the index is created: a run's watermark only holds for the index it was taken on. */
+
+  /**
+   * A UUID made when the index is created: a run's watermark only holds for the index it was taken
+   * on.
+   */
   static final String USER_DATA_INDEX_ID = "xiaochong.index-id";
+
   /** The number of the last sync that indexed records (0: none yet). */
   static final String USER_DATA_SYNC_SEQ = "xiaochong.sync-seq";
-  /** The server's clock when the last sync started (for source.updated-column); absent until a sync records it. */
+
+  /**
+   * The server's clock when the last sync started (for source.updated-column); absent until a sync
+   * records it.
+   */
   static final String USER_DATA_SYNC_STARTED = "xiaochong.sync-started";
 
   private IndexSchema() {}
@@ -71,7 +82,10 @@ public final class IndexSchema {
     return numeric(leaves, doc, ID, 0);
   }
 
-  /** The time of a document given by its index-wide number ({@link SourceRecord#NULL_TIME} when it has none). */
+  /**
+   * The time of a document given by its index-wide number ({@link SourceRecord#NULL_TIME} when it
+   * has none).
+   */
   public static long time(List<LeafReaderContext> leaves, int doc) throws IOException {
     return numeric(leaves, doc, REG_TIME, SourceRecord.NULL_TIME);
   }
@@ -85,7 +99,8 @@ public final class IndexSchema {
    * The rank an index document keeps for {@code record} ({@link KeepPolicy#rank}), or null under
    * {@code latest}, whose rank is the time the document holds anyway.
    *
-   * @param columns the columns the record was read with ({@link org.xiaochong.source.TableSpec#fingerprintColumns})
+   * @param columns the columns the record was read with ({@link
+   *     org.xiaochong.source.TableSpec#fingerprintColumns})
    */
   public static long[] storedRank(KeepPolicy policy, SourceRecord record, List<String> columns) {
     return policy.isLatest() ? null : policy.rank(record, columns);
@@ -101,10 +116,11 @@ public final class IndexSchema {
   }
 
   /**
-   * The rank of a document given by its index-wide number under {@code policy}: its time under {@code
-   * latest}, else the {@code keep_rank} fields (a missing one ranks as NULL).
+   * The rank of a document given by its index-wide number under {@code policy}: its time under
+   * {@code latest}, else the {@code keep_rank} fields (a missing one ranks as NULL).
    */
-  public static long[] rank(List<LeafReaderContext> leaves, int doc, KeepPolicy policy) throws IOException {
+  public static long[] rank(List<LeafReaderContext> leaves, int doc, KeepPolicy policy)
+      throws IOException {
     if (policy.isLatest()) {
       return new long[] {time(leaves, doc)};
     }
@@ -115,22 +131,27 @@ public final class IndexSchema {
     return rank;
   }
 
-  private static long numeric(List<LeafReaderContext> leaves, int doc, String field, long missing) throws IOException {
+  private static long numeric(List<LeafReaderContext> leaves, int doc, String field, long missing)
+      throws IOException {
     LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
     NumericDocValues values = leaf.reader().getNumericDocValues(field);
     return values != null && values.advanceExact(doc - leaf.docBase) ? values.longValue() : missing;
   }
 
   /**
-   * @param rowCrc the server's checksum of the row ({@code SourceRecord#rowCrc}; UNKNOWN_CRC when not known)
+   * @param rowCrc the server's checksum of the row ({@code SourceRecord#rowCrc}; UNKNOWN_CRC when
+   *     not known)
    * @param syncSeq the number of the sync that indexes the record
    */
   static Document document(long id, long regTime, byte[] md5, long rowCrc, long syncSeq) {
     return document(id, regTime, null, md5, rowCrc, syncSeq);
   }
 
-  /** @param rank the record's keep rank ({@link #storedRank}; null under {@code latest}) */
-  static Document document(long id, long regTime, long[] rank, byte[] md5, long rowCrc, long syncSeq) {
+  /**
+   * @param rank the record's keep rank ({@link #storedRank}; null under {@code latest})
+   */
+  static Document document(
+      long id, long regTime, long[] rank, byte[] md5, long rowCrc, long syncSeq) {
     Document doc = new Document();
     addRank(doc, rank);
     doc.add(new NumericDocValuesField(ID, id));
@@ -144,8 +165,8 @@ public final class IndexSchema {
   }
 
   /**
-   * Matches the documents of these record ids: one pass over the id doc values of every segment
-   * (a hash-set probe per document), so delete in large batches.
+   * Matches the documents of these record ids: one pass over the id doc values of every segment (a
+   * hash-set probe per document), so delete in large batches.
    */
   static Query idsQuery(long[] ids, int from, int to) {
     return NumericDocValuesField.newSlowSetQuery(ID, java.util.Arrays.copyOfRange(ids, from, to));

@@ -13,8 +13,8 @@ import org.xiaochong.source.SourceRecord;
 
 /**
  * What the index holds of each live record, sorted by id: the id, the time and the row checksum
- * (missing checksum: {@link SourceRecord#UNKNOWN_CRC}). The sync merges it with the table's rows in id
- * order. 24 bytes per record (24 MB for a million).
+ * (missing checksum: {@link SourceRecord#UNKNOWN_CRC}). The sync merges it with the table's rows in
+ * id order. 24 bytes per record (24 MB for a million).
  */
 record IndexedRows(long[] ids, long[] times, long[] crcs) {
 
@@ -65,12 +65,22 @@ record IndexedRows(long[] ids, long[] times, long[] crcs) {
         continue;
       }
       ids[n] = idValues.longValue();
-      times[n] = timeValues != null && timeValues.advanceExact(doc) ? timeValues.longValue() : SourceRecord.NULL_TIME;
-      crcs[n] = crcValues != null && crcValues.advanceExact(doc) ? crcValues.longValue() : SourceRecord.UNKNOWN_CRC;
+      times[n] =
+          timeValues != null && timeValues.advanceExact(doc)
+              ? timeValues.longValue()
+              : SourceRecord.NULL_TIME;
+      crcs[n] =
+          crcValues != null && crcValues.advanceExact(doc)
+              ? crcValues.longValue()
+              : SourceRecord.UNKNOWN_CRC;
       n++;
     }
-    return n == ids.length ? new IndexedRows(ids, times, crcs)
-        : new IndexedRows(java.util.Arrays.copyOf(ids, n), java.util.Arrays.copyOf(times, n), java.util.Arrays.copyOf(crcs, n));
+    return n == ids.length
+        ? new IndexedRows(ids, times, crcs)
+        : new IndexedRows(
+            java.util.Arrays.copyOf(ids, n),
+            java.util.Arrays.copyOf(times, n),
+            java.util.Arrays.copyOf(crcs, n));
   }
 
   private boolean isSorted() {

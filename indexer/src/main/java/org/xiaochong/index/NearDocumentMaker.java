@@ -14,8 +14,8 @@ import org.xiaochong.source.TableSpec;
  * Near index documents ({@link NearSchema}): the multi-MD5 fingerprints of the {@code fields.near}
  * columns. Phone columns among them contribute one {@code tel:} term each; the {@code
  * fields.must-match} columns give one match key each, the {@code fields.place} and {@code
- * fields.number} columns their {@link Evidence}. The {@link TopTermsMd5} is
- * thread-safe and may be shared; this class keeps small per-instance buffers, so one per thread.
+ * fields.number} columns their {@link Evidence}. The {@link TopTermsMd5} is thread-safe and may be
+ * shared; this class keeps small per-instance buffers, so one per thread.
  */
 public final class NearDocumentMaker implements DocumentMaker {
   private final TopTermsMd5 fingerprinter;
@@ -61,11 +61,16 @@ public final class NearDocumentMaker implements DocumentMaker {
     Evidence.Builder builder = new Evidence.Builder().addText(fingerprints);
     for (int i = 0; i < placeColumns.length; i++) {
       String column = placeFields.get(i);
-      builder.addPlace(i, TopTermsMd5.evidenceKey(column, fingerprinter.foldedValue(record.values()[placeColumns[i]])));
+      builder.addPlace(
+          i,
+          TopTermsMd5.evidenceKey(
+              column, fingerprinter.foldedValue(record.values()[placeColumns[i]])));
     }
     for (int i = 0; i < numberColumns.length; i++) {
       String column = numberFields.get(i);
-      builder.addNumber(placeColumns.length + i, fingerprinter.foldedValue(record.values()[numberColumns[i]]),
+      builder.addNumber(
+          placeColumns.length + i,
+          fingerprinter.foldedValue(record.values()[numberColumns[i]]),
           term -> TopTermsMd5.evidenceKey(column, term));
     }
     return builder.build();
@@ -93,8 +98,15 @@ public final class NearDocumentMaker implements DocumentMaker {
   @Override
   public Document make(SourceRecord record) {
     Fingerprints fingerprints = fingerprint(record);
-    Document doc = NearSchema.document(record.id(), record.regTime(), record.rowCrc(), fingerprints,
-        fingerprinter.config().pre(), matchKeys(record), evidence(record, fingerprints));
+    Document doc =
+        NearSchema.document(
+            record.id(),
+            record.regTime(),
+            record.rowCrc(),
+            fingerprints,
+            fingerprinter.config().pre(),
+            matchKeys(record),
+            evidence(record, fingerprints));
     IndexSchema.addRank(doc, IndexSchema.storedRank(keepPolicy, record, columns));
     return doc;
   }

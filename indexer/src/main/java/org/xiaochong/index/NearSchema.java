@@ -1,19 +1,19 @@
 package org.xiaochong.index;
 
-import org.apache.lucene.util.BitUtil;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.StringField;
+import org.apache.lucene.util.BitUtil;
 import org.apache.lucene.util.BytesRef;
 import org.xiaochong.fingerprint.Evidence;
 import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.fingerprint.NearOutcome;
 
 /**
- * The fields of the near-duplicate index (a separate Lucene index, by default {@code <index.dir>/near},
- * built only for {@code --method near|both}): one document per source record.
+ * The fields of the near-duplicate index (a separate Lucene index, by default {@code
+ * <index.dir>/near}, built only for {@code --method near|both}): one document per source record.
  *
  * <pre>
  * field          indexed as                        doc values   used by
@@ -37,69 +37,94 @@ import org.xiaochong.fingerprint.NearOutcome;
  * </pre>
  *
  * {@code id} and {@code reg_time} have the names of {@link IndexSchema}, so {@link
- * FingerprintIndex#liveIdsSorted}, id deletes and the window query work on both indexes. A key is the
- * first 8 bytes of a term's MD5 ({@link Fingerprints#high(int)}).
+ * FingerprintIndex#liveIdsSorted}, id deletes and the window query work on both indexes. A key is
+ * the first 8 bytes of a term's MD5 ({@link Fingerprints#high(int)}).
  */
 public final class NearSchema {
   public static final String KEY = "near_key";
   public static final String KEYS = "near_keys";
   public static final String TOP = "near_top";
   public static final String GRAMS = "near_grams";
+
   /**
    * Least term frequency of a post's subject: 2. A post names its product in the title and again in
-   * the text; a record whose every term occurs once has no subject. (3, the product's title + product
-   * field + content, let cora keep about 6,000 more true pairs but merged the same seller's pear and
-   * apple posts when the table has no product column to must-match: NearPassTest.)
+   * the text; a record whose every term occurs once has no subject. (3, the product's title +
+   * product field + content, let cora keep about 6,000 more true pairs but merged the same seller's
+   * pear and apple posts when the table has no product column to must-match: NearPassTest.)
    */
   static final int SUBJECT_COUNT = 2;
+
   public static final String SHINGLES = "near_shingles";
   public static final String TEL = "near_tel";
   public static final String NUM = "near_num";
   public static final String MATCH = "near_match";
-  /** Per key of {@link #KEYS}, the mask of the near fields it occurs in ({@link Fingerprints#sortedKeyFields}). */
+
+  /**
+   * Per key of {@link #KEYS}, the mask of the near fields it occurs in ({@link
+   * Fingerprints#sortedKeyFields}).
+   */
   public static final String FIELDS = "near_fields";
-  /** The mask of the near fields that gave the post a key ({@link Fingerprints#presentFields}); absent: unknown. */
+
+  /**
+   * The mask of the near fields that gave the post a key ({@link Fingerprints#presentFields});
+   * absent: unknown.
+   */
   public static final String PRESENT = "near_present";
+
   /** The mask of the short fields ({@link Fingerprints#shortFields}): compared by their q-grams. */
   public static final String SHORT = "near_short";
+
   /**
    * Version of the document layout above; part of the near index digest, so an index written with
    * another layout is rebuilt (3: key families, near_top holds the subject only; 4: near_fields,
    * near_present and near_short; 5: near_evidence, and the column values' keys in near_key).
    */
   public static final String LAYOUT = "near-schema/5";
+
   /** The record's {@link Evidence} ({@link Evidence#encode}); absent: none. */
   public static final String EVIDENCE = "near_evidence";
+
   public static final String OUTCOME = "near_outcome";
+
   /** Added to the outcome ordinal when the post was cut to near.max-chars. */
   static final int TRUNCATED_FLAG = 256;
 
   private NearSchema() {}
 
   /**
-   * @param matchKeys the keys of the fields.must-match values ({@code TopTermsMd5#matchKey}), in the
-   *     order of the config; empty when no field must match
+   * @param matchKeys the keys of the fields.must-match values ({@code TopTermsMd5#matchKey}), in
+   *     the order of the config; empty when no field must match
    */
-  public static Document document(long id, long regTime, Fingerprints fingerprints, int pre, long[] matchKeys) {
-    return document(id, regTime, org.xiaochong.source.SourceRecord.UNKNOWN_CRC, fingerprints, pre, matchKeys);
+  public static Document document(
+      long id, long regTime, Fingerprints fingerprints, int pre, long[] matchKeys) {
+    return document(
+        id, regTime, org.xiaochong.source.SourceRecord.UNKNOWN_CRC, fingerprints, pre, matchKeys);
   }
 
   /**
-   * @param rowCrc the server's checksum of the row: the near index's own sync tells edited rows by it,
-   *     also those edited while only exact runs kept the exact index up to date
+   * @param rowCrc the server's checksum of the row: the near index's own sync tells edited rows by
+   *     it, also those edited while only exact runs kept the exact index up to date
    */
-  public static Document document(long id, long regTime, long rowCrc, Fingerprints fingerprints, int pre,
-      long[] matchKeys) {
-    return document(id, regTime, rowCrc, fingerprints, pre, matchKeys, Evidence.ofText(fingerprints));
+  public static Document document(
+      long id, long regTime, long rowCrc, Fingerprints fingerprints, int pre, long[] matchKeys) {
+    return document(
+        id, regTime, rowCrc, fingerprints, pre, matchKeys, Evidence.ofText(fingerprints));
   }
 
   /**
    * @param evidence the record's place and number values and its text's amounts ({@code
-   *     NearDocumentMaker#evidence}); the keys of its column values are indexed in {@link #KEY} too, so
-   *     that the rule weighs a differing value by how many records hold it, as it weighs every key
+   *     NearDocumentMaker#evidence}); the keys of its column values are indexed in {@link #KEY}
+   *     too, so that the rule weighs a differing value by how many records hold it, as it weighs
+   *     every key
    */
-  public static Document document(long id, long regTime, long rowCrc, Fingerprints fingerprints, int pre,
-      long[] matchKeys, Evidence evidence) {
+  public static Document document(
+      long id,
+      long regTime,
+      long rowCrc,
+      Fingerprints fingerprints,
+      int pre,
+      long[] matchKeys,
+      Evidence evidence) {
     Document doc = new Document();
     doc.add(new NumericDocValuesField(IndexSchema.ID, id));
     doc.add(new NumericDocValuesField(IndexSchema.REG_TIME, regTime));
@@ -131,7 +156,9 @@ public final class NearSchema {
       doc.add(new NumericDocValuesField(PRESENT, fingerprints.presentFields()));
     }
     NearOutcome outcome = fingerprints.outcome();
-    doc.add(new NumericDocValuesField(OUTCOME, outcome.ordinal() + (fingerprints.truncated() ? TRUNCATED_FLAG : 0)));
+    doc.add(
+        new NumericDocValuesField(
+            OUTCOME, outcome.ordinal() + (fingerprints.truncated() ? TRUNCATED_FLAG : 0)));
     return doc;
   }
 
@@ -143,11 +170,10 @@ public final class NearSchema {
 
   /**
    * The key stored in {@link #TOP}: the post's subject, its rank-0 term, when the post repeats it
-   * (term frequency >= {@link #SUBJECT_COUNT}, as a post's product is repeated in title, product and
-   * content); else none.
-   * A record whose terms all occur once (a person, an address, a citation) has no subject: its rank-0
-   * term is only the first by the tie-break (the smallest string) and says nothing about what the
-   * record is. {@code pre} is unused (kept for the callers' signature).
+   * (term frequency >= {@link #SUBJECT_COUNT}, as a post's product is repeated in title, product
+   * and content); else none. A record whose terms all occur once (a person, an address, a citation)
+   * has no subject: its rank-0 term is only the first by the tie-break (the smallest string) and
+   * says nothing about what the record is. {@code pre} is unused (kept for the callers' signature).
    */
   public static long[] topKeys(Fingerprints fingerprints, int pre) {
     if (fingerprints.isEmpty() || fingerprints.topCount() < SUBJECT_COUNT) {
@@ -156,20 +182,26 @@ public final class NearSchema {
     return new long[] {fingerprints.high(0)};
   }
 
-  /** The keys stored in {@link #TEL}: those of the {@code tel:} terms ("tel:13800138000"), ascending. */
+  /**
+   * The keys stored in {@link #TEL}: those of the {@code tel:} terms ("tel:13800138000"),
+   * ascending.
+   */
   public static long[] telKeys(Fingerprints fingerprints) {
     return keysOf(fingerprints, term -> term.startsWith("tel:"));
   }
 
   /**
-   * The keys stored in {@link #NUM}: those of the number terms ("1000斤", "2.5元", "2023"), ascending.
-   * Only they start with a digit, because numbers are taken out of the text before smartcn segments it.
+   * The keys stored in {@link #NUM}: those of the number terms ("1000斤", "2.5元", "2023"),
+   * ascending. Only they start with a digit, because numbers are taken out of the text before
+   * smartcn segments it.
    */
   public static long[] numberKeys(Fingerprints fingerprints) {
-    return keysOf(fingerprints, term -> !term.isEmpty() && term.charAt(0) >= '0' && term.charAt(0) <= '9');
+    return keysOf(
+        fingerprints, term -> !term.isEmpty() && term.charAt(0) >= '0' && term.charAt(0) <= '9');
   }
 
-  private static long[] keysOf(Fingerprints fingerprints, java.util.function.Predicate<String> kind) {
+  private static long[] keysOf(
+      Fingerprints fingerprints, java.util.function.Predicate<String> kind) {
     long[] ranked = fingerprints.prefixes();
     long[] keys = new long[ranked.length];
     int count = 0;
@@ -200,7 +232,8 @@ public final class NearSchema {
 
   /**
    * The field masks of {@link #FIELDS}: one byte per key when every mask is below 255 or {@link
-   * Fingerprints#ANY_FIELD} (stored as 255; tables of up to 8 near fields), else 4 bytes big-endian.
+   * Fingerprints#ANY_FIELD} (stored as 255; tables of up to 8 near fields), else 4 bytes
+   * big-endian.
    */
   static byte[] encodeFields(int[] fields) {
     boolean small = true;
@@ -218,7 +251,10 @@ public final class NearSchema {
     return bytes;
   }
 
-  /** Decodes {@link #encodeFields} for a post of {@code keys} keys (the width follows from the length). */
+  /**
+   * Decodes {@link #encodeFields} for a post of {@code keys} keys (the width follows from the
+   * length).
+   */
   public static int[] decodeFields(BytesRef ref, int keys) {
     int[] fields = new int[keys];
     boolean small = ref.length == keys;

@@ -11,9 +11,10 @@ import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * The live holders of a term in one field of an index: per segment, {@code TermsEnum.seekExact(term)},
- * the postings walked, deleted documents skipped, each holder given as a global doc id (segment doc
- * base + doc). What a TermQuery does underneath, without scoring or collector overhead. A cursor:
+ * The live holders of a term in one field of an index: per segment, {@code
+ * TermsEnum.seekExact(term)}, the postings walked, deleted documents skipped, each holder given as
+ * a global doc id (segment doc base + doc). What a TermQuery does underneath, without scoring or
+ * collector overhead. A cursor:
  *
  * <pre>{@code
  * TermHolders holders = new TermHolders(reader.leaves(), IndexSchema.MD5);
@@ -21,10 +22,10 @@ import org.apache.lucene.util.BytesRef;
  * }</pre>
  *
  * Holders come segment by segment, in doc order within a segment. One {@code TermsEnum} and one
- * {@code PostingsEnum} per segment are made once and reused by every lookup (a postings enum can only
- * be reused on the segment that made it), so a lookup allocates nothing: the exact pass makes one per
- * record with a possible twin, hundreds of thousands per run. The caller's term must not change during
- * a walk. Not thread-safe: one instance per thread, over a reader that stays open.
+ * {@code PostingsEnum} per segment are made once and reused by every lookup (a postings enum can
+ * only be reused on the segment that made it), so a lookup allocates nothing: the exact pass makes
+ * one per record with a possible twin, hundreds of thousands per run. The caller's term must not
+ * change during a walk. Not thread-safe: one instance per thread, over a reader that stays open.
  */
 public final class TermHolders {
   /** What {@link #first} and {@link #next} return when there are no more holders. */

@@ -6,13 +6,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Folds Chinese text that a reader would call "the same words": traditional characters to simplified
- * ones (蘋果價格 → 苹果价格) and synonyms to one canonical word (西红柿, 洋柿子 → 番茄). Input is text
+ * Folds Chinese text that a reader would call "the same words": traditional characters to
+ * simplified ones (蘋果價格 → 苹果价格) and synonyms to one canonical word (西红柿, 洋柿子 → 番茄). Input is text
  * already passed through {@link TextNormalizer#normalizeText}. Immutable and thread-safe; build one
  * per run and share it.
  *
- * <p>Both tables are word lists in {@code config/} (formats at the top of each file):
- * {@value #DEFAULT_TRADITIONAL} and {@value #DEFAULT_SYNONYMS}.
+ * <p>Both tables are word lists in {@code config/} (formats at the top of each file): {@value
+ * #DEFAULT_TRADITIONAL} and {@value #DEFAULT_SYNONYMS}.
  */
 public final class ChineseFolding {
 
@@ -22,7 +22,8 @@ public final class ChineseFolding {
   /** The shipped synonym groups. */
   public static final String DEFAULT_SYNONYMS = "classpath:/config/synonyms-zh.txt";
 
-  private static final ChineseFolding IDENTITY = new ChineseFolding(null, 0, Map.of(), new BitSet(), Map.of(), 0);
+  private static final ChineseFolding IDENTITY =
+      new ChineseFolding(null, 0, Map.of(), new BitSet(), Map.of(), 0);
 
   /*
    * Traditional table: char[65536] indexed by the traditional char, 0 = no mapping (128 KiB; a lookup
@@ -66,8 +67,8 @@ public final class ChineseFolding {
   }
 
   /**
-   * Loads the shipped traditional table (if {@code foldTraditional}) and the synonym groups at {@code
-   * synonymsLocation} (see {@link WordLists}; "" for none).
+   * Loads the shipped traditional table (if {@code foldTraditional}) and the synonym groups at
+   * {@code synonymsLocation} (see {@link WordLists}; "" for none).
    *
    * @throws IllegalArgumentException if a table breaks its format; the message names the entry
    */
@@ -78,7 +79,8 @@ public final class ChineseFolding {
       table = new char[Character.MAX_VALUE + 1];
       pairs = readTraditional(WordLists.readLines(DEFAULT_TRADITIONAL), table);
     }
-    ChineseFolding traditionalOnly = new ChineseFolding(table, pairs, Map.of(), new BitSet(), Map.of(), 0);
+    ChineseFolding traditionalOnly =
+        new ChineseFolding(table, pairs, Map.of(), new BitSet(), Map.of(), 0);
     Map<String, String> canonicalOf =
         readSynonyms(WordLists.readLines(synonymsLocation), traditionalOnly, synonymsLocation);
     BitSet firstChars = new BitSet();
@@ -86,10 +88,12 @@ public final class ChineseFolding {
     int maxLength = 0;
     for (String variant : canonicalOf.keySet()) {
       firstChars.set(variant.charAt(0));
-      lengthsByFirst.merge(variant.charAt(0), 1L << Math.min(63, variant.length()), (a, b) -> a | b);
+      lengthsByFirst.merge(
+          variant.charAt(0), 1L << Math.min(63, variant.length()), (a, b) -> a | b);
       maxLength = Math.max(maxLength, variant.length());
     }
-    return new ChineseFolding(table, pairs, Map.copyOf(canonicalOf), firstChars, Map.copyOf(lengthsByFirst), maxLength);
+    return new ChineseFolding(
+        table, pairs, Map.copyOf(canonicalOf), firstChars, Map.copyOf(lengthsByFirst), maxLength);
   }
 
   /** Traditional folding, then synonym folding. */
@@ -176,11 +180,19 @@ public final class ChineseFolding {
         char traditional = pair.charAt(0);
         char simplified = pair.charAt(1);
         if (traditional == simplified) {
-          throw new IllegalArgumentException("traditional-simplified pair '" + pair + "' maps a character to itself");
+          throw new IllegalArgumentException(
+              "traditional-simplified pair '" + pair + "' maps a character to itself");
         }
         if (table[traditional] != 0) {
           throw new IllegalArgumentException(
-              "traditional character " + traditional + " is listed twice (" + traditional + table[traditional] + ", " + pair + ")");
+              "traditional character "
+                  + traditional
+                  + " is listed twice ("
+                  + traditional
+                  + table[traditional]
+                  + ", "
+                  + pair
+                  + ")");
         }
         table[traditional] = simplified;
         pairs++;
@@ -189,14 +201,18 @@ public final class ChineseFolding {
     for (int c = 0; c < table.length; c++) {
       if (table[c] != 0 && table[table[c]] != 0) {
         throw new IllegalArgumentException(
-            "character " + table[c] + " is both a simplified target (of " + (char) c
+            "character "
+                + table[c]
+                + " is both a simplified target (of "
+                + (char) c
                 + ") and a traditional source; folding must take one step");
       }
     }
     return pairs;
   }
 
-  private static Map<String, String> readSynonyms(List<String> lines, ChineseFolding traditional, String location) {
+  private static Map<String, String> readSynonyms(
+      List<String> lines, ChineseFolding traditional, String location) {
     Map<String, String> canonicalOf = new HashMap<>();
     Map<String, String> canonicalLines = new HashMap<>();
     for (String line : lines) {
@@ -217,19 +233,37 @@ public final class ChineseFolding {
         }
         if (word.length() < 2) {
           throw new IllegalArgumentException(
-              "synonym '" + word + "' in " + location + " must have at least 2 characters (line: " + line + ")");
+              "synonym '"
+                  + word
+                  + "' in "
+                  + location
+                  + " must have at least 2 characters (line: "
+                  + line
+                  + ")");
         }
         String previous = canonicalOf.putIfAbsent(word, canonical);
         if (previous != null && !previous.equals(canonical)) {
           throw new IllegalArgumentException(
-              "synonym '" + word + "' in " + location + " belongs to two groups: " + previous + " and " + canonical);
+              "synonym '"
+                  + word
+                  + "' in "
+                  + location
+                  + " belongs to two groups: "
+                  + previous
+                  + " and "
+                  + canonical);
         }
       }
     }
     for (Map.Entry<String, String> entry : canonicalOf.entrySet()) {
       if (canonicalLines.containsKey(entry.getKey())) {
         throw new IllegalArgumentException(
-            "synonym '" + entry.getKey() + "' in " + location + " is a canonical form and a variant of " + entry.getValue());
+            "synonym '"
+                + entry.getKey()
+                + "' in "
+                + location
+                + " is a canonical form and a variant of "
+                + entry.getValue());
       }
     }
     return canonicalOf;

@@ -8,9 +8,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * Text broken by a wrong encoding ("mojibake"): UTF-8 bytes that a crawler or an export read as
  * ISO-8859-1 or Windows-1252, so "café" became "cafÃ©" and "don’t" became "donâ€™t". Broken text is
- * made of a few characters that recur in every broken record (Ã, Â, â€, Ì£), so two records that share
- * nothing else look alike to a key-set similarity; on the FreeDB CDs, where 2,236 of 9,763 records hold
- * such text, 98 of the near pass's 139 wrong removals joined two broken records.
+ * made of a few characters that recur in every broken record (Ã, Â, â€, Ì£), so two records that
+ * share nothing else look alike to a key-set similarity; on the FreeDB CDs, where 2,236 of 9,763
+ * records hold such text, 98 of the near pass's 139 wrong removals joined two broken records.
  *
  * <p>{@link #clean} repairs what can be repaired, the way Python's ftfy does for this case: the
  * characters map back to the bytes they were read from, and when those bytes are valid UTF-8 their
@@ -31,7 +31,10 @@ public final class Mojibake {
   private static final String CP1252_HIGH =
       "€\uFFFD‚ƒ„…†‡ˆ‰Š‹Œ\uFFFDŽ\uFFFD\uFFFD‘’“”•–—˜™š›œ\uFFFDžŸ";
 
-  /** The text, repaired or with its broken characters dropped when it shows the signature; else itself. */
+  /**
+   * The text, repaired or with its broken characters dropped when it shows the signature; else
+   * itself.
+   */
   public static String clean(String text) {
     if (text == null || !isBroken(text)) {
       return text;
@@ -40,7 +43,10 @@ public final class Mojibake {
     return repaired != null ? repaired : dropBroken(text);
   }
 
-  /** True when the text shows the signature of UTF-8 read as ISO-8859-1 or Windows-1252 (class comment). */
+  /**
+   * True when the text shows the signature of UTF-8 read as ISO-8859-1 or Windows-1252 (class
+   * comment).
+   */
   public static boolean isBroken(String text) {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
@@ -60,7 +66,10 @@ public final class Mojibake {
     return false;
   }
 
-  /** The UTF-8 decoding of the bytes the characters were read from, or null when that is no valid UTF-8. */
+  /**
+   * The UTF-8 decoding of the bytes the characters were read from, or null when that is no valid
+   * UTF-8.
+   */
   private static String repair(String text) {
     byte[] bytes = new byte[text.length()];
     for (int i = 0; i < text.length(); i++) {
@@ -71,7 +80,8 @@ public final class Mojibake {
       bytes[i] = (byte) b;
     }
     try {
-      return StandardCharsets.UTF_8.newDecoder()
+      return StandardCharsets.UTF_8
+          .newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT)
           .decode(ByteBuffer.wrap(bytes))
@@ -81,7 +91,9 @@ public final class Mojibake {
     }
   }
 
-  /** The text without the characters a broken byte can turn into (U+0080–U+00FF and Windows-1252's). */
+  /**
+   * The text without the characters a broken byte can turn into (U+0080–U+00FF and Windows-1252's).
+   */
   private static String dropBroken(String text) {
     StringBuilder out = new StringBuilder(text.length());
     for (int i = 0; i < text.length(); i++) {

@@ -13,13 +13,13 @@ import org.apache.lucene.util.BytesRefBuilder;
  * <ol>
  *   <li>NFKC: full-width letters, digits and punctuation become their ASCII forms (Ａ１！ → A1!),
  *       compatibility forms are folded (① → 1, ﬁ → fi).
- *   <li>Chinese punctuation is unified with its ASCII twin (。→ . 、→ , “” → " 【】《》「」 → ( ) …),
- *       see {@link #unifyPunctuation(int)}.
+ *   <li>Chinese punctuation is unified with its ASCII twin (。→ . 、→ , “” → " 【】《》「」 → ( ) …), see
+ *       {@link #unifyPunctuation(int)}.
  *   <li>Letters are lower-cased.
  *   <li>White space (any Unicode space, tab, newline) and invisible format characters (zero-width
  *       space, BOM, soft hyphen) are dropped, except that one space is kept between two word
- *       characters of a spaced script ("red  fuji" → "red fuji"). Chinese does not separate words with
- *       spaces, so "红 富 士" and "红富士" are the same text; reposts often differ only there.
+ *       characters of a spaced script ("red fuji" → "red fuji"). Chinese does not separate words
+ *       with spaces, so "红 富 士" and "红富士" are the same text; reposts often differ only there.
  * </ol>
  *
  * <p>NULL and the empty string normalize to the same value: a field that is missing is missing.
@@ -80,7 +80,8 @@ public final class TextNormalizer {
 
   /**
    * Steps 2-4 for one code point (after NFKC) that is not a CJK ideograph: -1 when it is dropped (a
-   * space or an invisible char), else the code point with punctuation unified and letters lower-cased.
+   * space or an invisible char), else the code point with punctuation unified and letters
+   * lower-cased.
    */
   private static int foldNonIdeograph(int cp) {
     if (isSpaceOrInvisible(cp)) {
@@ -90,18 +91,23 @@ public final class TextNormalizer {
     return cp < 0x80 ? (cp >= 'A' && cp <= 'Z' ? cp + 32 : cp) : Character.toLowerCase(cp);
   }
 
-  /** Whether dropped white space between {@code previous} (-1: none) and {@code cp} is kept as one space. */
+  /**
+   * Whether dropped white space between {@code previous} (-1: none) and {@code cp} is kept as one
+   * space.
+   */
   private static boolean keepsSpaceBetween(int previous, int cp) {
     return previous >= 0 && isSpacedWordChar(previous) && isSpacedWordChar(cp);
   }
 
   /**
-   * Appends the UTF-8 of the normalized text of {@code utf8[from, to)} to {@code out}: the same bytes
-   * as {@code normalizeText(new String(utf8, from, to - from, UTF_8)).getBytes(UTF_8)}, without the
-   * detour through UTF-16. The exact key of a row read from the database takes this path: for text
-   * that {@link #isNfkcStable(String)} would pass (most Chinese posts), the code points are read
-   * straight from the bytes and a CJK ideograph's three bytes are copied as they are, which saves
-   * decoding every field into a String and encoding the result again (bench/RESULTS.md). Any other text (and malformed UTF-8) goes through {@link #normalizeText(String)}.
+   * Appends the UTF-8 of the normalized text of {@code utf8[from, to)} to {@code out}: the same
+   * bytes as {@code normalizeText(new String(utf8, from, to - from, UTF_8)).getBytes(UTF_8)},
+   * without the detour through UTF-16. The exact key of a row read from the database takes this
+   * path: for text that {@link #isNfkcStable(String)} would pass (most Chinese posts), the code
+   * points are read straight from the bytes and a CJK ideograph's three bytes are copied as they
+   * are, which saves decoding every field into a String and encoding the result again
+   * (bench/RESULTS.md). Any other text (and malformed UTF-8) goes through {@link
+   * #normalizeText(String)}.
    */
   public static void normalizeUtf8(byte[] utf8, int from, int to, BytesRefBuilder out) {
     if (!normalizeStableUtf8(utf8, from, to, out)) {
@@ -114,13 +120,14 @@ public final class TextNormalizer {
   /**
    * The loop of {@link #normalizeText(String, StringBuilder)} for NFKC-stable text, reading UTF-8.
    * Returns false, with {@code out} as it was, at the first byte that is not part of a code point
-   * {@link #isNfkcStable(String)} lets through (the BMP ranges it allows are all three-byte sequences
-   * with lead bytes 0xE3-0xEF, so anything else, including a malformed or overlong sequence or a
-   * surrogate, fails the range checks).
+   * {@link #isNfkcStable(String)} lets through (the BMP ranges it allows are all three-byte
+   * sequences with lead bytes 0xE3-0xEF, so anything else, including a malformed or overlong
+   * sequence or a surrogate, fails the range checks).
    */
   private static boolean normalizeStableUtf8(byte[] utf8, int from, int to, BytesRefBuilder out) {
     // The output is never longer than the input (a kept space stands for at least one dropped byte,
-    // a folded char is at most as long as it was), so the buffer is sized once and written directly.
+    // a folded char is at most as long as it was), so the buffer is sized once and written
+    // directly.
     int start = out.length();
     int at = start;
     out.grow(at + (to - from));
@@ -137,7 +144,10 @@ public final class TextNormalizer {
         cp = lead;
         i++;
       } else {
-        if ((lead & 0xF0) != 0xE0 || i + 2 >= to || (utf8[i + 1] & 0xC0) != 0x80 || (utf8[i + 2] & 0xC0) != 0x80) {
+        if ((lead & 0xF0) != 0xE0
+            || i + 2 >= to
+            || (utf8[i + 1] & 0xC0) != 0x80
+            || (utf8[i + 2] & 0xC0) != 0x80) {
           return false;
         }
         cp = ((lead & 0x0F) << 12) | ((utf8[i + 1] & 0x3F) << 6) | (utf8[i + 2] & 0x3F);
@@ -152,7 +162,9 @@ public final class TextNormalizer {
           previous = cp;
           continue;
         }
-        if (!((cp >= 0x3000 && cp <= 0x3035) || (cp >= 0xFF01 && cp <= 0xFF5E) || (cp >= 0x3400 && cp <= 0x4DBF))) {
+        if (!((cp >= 0x3000 && cp <= 0x3035)
+            || (cp >= 0xFF01 && cp <= 0xFF5E)
+            || (cp >= 0x3400 && cp <= 0x4DBF))) {
           return false;
         }
         i += 3;
@@ -174,7 +186,10 @@ public final class TextNormalizer {
     return true;
   }
 
-  /** Writes the UTF-8 of a code point below U+10000 (all NFKC-stable text holds) at {@code at}; returns the end. */
+  /**
+   * Writes the UTF-8 of a code point below U+10000 (all NFKC-stable text holds) at {@code at};
+   * returns the end.
+   */
   private static int putUtf8(int cp, byte[] dest, int at) {
     if (cp < 0x80) {
       dest[at] = (byte) cp;
@@ -192,9 +207,9 @@ public final class TextNormalizer {
   }
 
   /**
-   * Normalizes a phone-like value to its digits: "+86 138-0013-8000", "(0086)13800138000" and
-   * "１３８ ００１３ ８０００" all give "13800138000". The country code 86 is dropped when it precedes a
-   * full national number (11 digits for mobiles, 10-12 with an area code for land lines).
+   * Normalizes a phone-like value to its digits: "+86 138-0013-8000", "(0086)13800138000" and "１３８
+   * ００１３ ８０００" all give "13800138000". The country code 86 is dropped when it precedes a full
+   * national number (11 digits for mobiles, 10-12 with an area code for land lines).
    */
   public static String normalizePhone(String phone) {
     if (phone == null || phone.isEmpty()) {
@@ -209,7 +224,10 @@ public final class TextNormalizer {
       }
     }
     if (digits.length() >= 12 && digits.length() <= 15) {
-      if (digits.charAt(0) == '0' && digits.charAt(1) == '0' && digits.charAt(2) == '8' && digits.charAt(3) == '6') {
+      if (digits.charAt(0) == '0'
+          && digits.charAt(1) == '0'
+          && digits.charAt(2) == '8'
+          && digits.charAt(3) == '6') {
         digits.delete(0, 4);
       } else if (digits.charAt(0) == '8' && digits.charAt(1) == '6' && digits.length() >= 12) {
         digits.delete(0, 2);
@@ -219,31 +237,69 @@ public final class TextNormalizer {
   }
 
   /**
-   * Maps a Chinese (or other CJK) punctuation mark to its ASCII twin; other code points are returned
-   * as they are. Full-width ASCII punctuation (，！？：；（）) is already ASCII after NFKC.
+   * Maps a Chinese (or other CJK) punctuation mark to its ASCII twin; other code points are
+   * returned as they are. Full-width ASCII punctuation (，！？：；（）) is already ASCII after NFKC.
    */
   static int unifyPunctuation(int cp) {
     if (cp < 0xB7) {
       return cp;
     }
     switch (cp) {
-      case '。': case '｡': case '·': case '・': return '.';
-      case '、': case '､': return ',';
-      case '“': case '”': case '„': case '「': case '」': case '『': case '』': case '〝': case '〞': return '"';
-      case '‘': case '’': return '\'';
-      case '【': case '〔': case '《': case '〈': case '〖': case '［': return '(';
-      case '】': case '〕': case '》': case '〉': case '〗': case '］': return ')';
-      case '～': case '〜': return '~';
-      case '—': case '–': case '―': case '─': case '－': return '-';
-      case '…': return '.';
-      default: return cp;
+      case '。':
+      case '｡':
+      case '·':
+      case '・':
+        return '.';
+      case '、':
+      case '､':
+        return ',';
+      case '“':
+      case '”':
+      case '„':
+      case '「':
+      case '」':
+      case '『':
+      case '』':
+      case '〝':
+      case '〞':
+        return '"';
+      case '‘':
+      case '’':
+        return '\'';
+      case '【':
+      case '〔':
+      case '《':
+      case '〈':
+      case '〖':
+      case '［':
+        return '(';
+      case '】':
+      case '〕':
+      case '》':
+      case '〉':
+      case '〗':
+      case '］':
+        return ')';
+      case '～':
+      case '〜':
+        return '~';
+      case '—':
+      case '–':
+      case '―':
+      case '─':
+      case '－':
+        return '-';
+      case '…':
+        return '.';
+      default:
+        return cp;
     }
   }
 
   /**
-   * True when NFKC can be skipped because {@link #foldFast(int)} does all it would do: every char is
-   * printable ASCII, a CJK unified ideograph (U+3400-U+4DBF, U+4E00-U+9FFF: no decomposition), CJK
-   * punctuation U+3000-U+3035 (only U+3000 decomposes, to a space, which we drop anyway) or a
+   * True when NFKC can be skipped because {@link #foldFast(int)} does all it would do: every char
+   * is printable ASCII, a CJK unified ideograph (U+3400-U+4DBF, U+4E00-U+9FFF: no decomposition),
+   * CJK punctuation U+3000-U+3035 (only U+3000 decomposes, to a space, which we drop anyway) or a
    * full-width ASCII form U+FF01-U+FF5E (NFKC maps each to ASCII by subtracting 0xFEE0). Most
    * crawled Chinese text passes, and this scan is far cheaper than {@link Normalizer#normalize}.
    */
@@ -255,14 +311,18 @@ public final class TextNormalizer {
           || (c >= 0x3000 && c <= 0x3035)
           || (c >= 0xFF01 && c <= 0xFF5E)
           || (c >= 0x3400 && c <= 0x4DBF)
-          || c == '\n' || c == '\t' || c == '\r')) {
+          || c == '\n'
+          || c == '\t'
+          || c == '\r')) {
         return false;
       }
     }
     return true;
   }
 
-  /** NFKC of the chars that {@link #isNfkcStable} lets through: only the full-width forms change. */
+  /**
+   * NFKC of the chars that {@link #isNfkcStable} lets through: only the full-width forms change.
+   */
   private static int foldFast(int cp) {
     return cp >= 0xFF01 && cp <= 0xFF5E ? cp - 0xFEE0 : cp;
   }

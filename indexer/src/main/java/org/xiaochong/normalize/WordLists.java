@@ -12,13 +12,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads the project's word lists (stop words, synonyms, traditional-simplified table). Stateless and
- * thread-safe.
+ * Reads the project's word lists (stop words, synonyms, traditional-simplified table). Stateless
+ * and thread-safe.
  *
- * <p>A location is either {@code classpath:/config/stopwords-zh.txt} (a resource, as shipped from the
- * root {@code config/} folder) or a file system path. The empty string means "no list". Lines that
- * are blank or start with {@code #} are skipped; the others are returned trimmed, in file order, with a
- * leading byte order mark removed.
+ * <p>A location is either {@code classpath:/config/stopwords-zh.txt} (a resource, as shipped from
+ * the root {@code config/} folder) or a file system path. The empty string means "no list". Lines
+ * that are blank or start with {@code #} are skipped; the others are returned trimmed, in file
+ * order, with a leading byte order mark removed.
  */
 public final class WordLists {
 

@@ -18,49 +18,52 @@ import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 
 /**
- * Which record of a duplicate group survives (config {@code keep.policy}): the one whose columns rank
- * highest, in the order the policy names them, and on a tie the larger id (the later insert).
+ * Which record of a duplicate group survives (config {@code keep.policy}): the one whose columns
+ * rank highest, in the order the policy names them, and on a tie the larger id (the later insert).
  *
  * <ul>
  *   <li>{@code latest} (default): the latest time ({@code source.time-column}; seed 002, 第一步 ⑦:
  *       "REG_TIME 值最大的记录");
  *   <li>{@code earliest}: the earliest time (keep the first post, remove later reposts);
  *   <li>a list of columns with directions, e.g. {@code paid desc, reg_time desc}: integer columns
- *       (TINYINT … BIGINT, BOOLEAN, YEAR) and date/time columns (DATE, DATETIME, TIMESTAMP), {@code desc}
- *       keeping the largest value, {@code asc} the smallest ({@code desc} when left out).
+ *       (TINYINT … BIGINT, BOOLEAN, YEAR) and date/time columns (DATE, DATETIME, TIMESTAMP), {@code
+ *       desc} keeping the largest value, {@code asc} the smallest ({@code desc} when left out).
  * </ul>
  *
- * <p><b>NULL never wins:</b> on every column, in either direction, a NULL sorts after every value, and
- * two NULLs tie (SQL's {@code NULLS LAST} of the preference order). A date that names no day (the zero
- * date {@code 0000-00-00}, {@code 2024-00-00}) counts as NULL, as it does for the time column. So under
- * {@code latest} a record without a time is the oldest, and under {@code earliest} it is not the first
- * either: a record with a real time is kept.
+ * <p><b>NULL never wins:</b> on every column, in either direction, a NULL sorts after every value,
+ * and two NULLs tie (SQL's {@code NULLS LAST} of the preference order). A date that names no day
+ * (the zero date {@code 0000-00-00}, {@code 2024-00-00}) counts as NULL, as it does for the time
+ * column. So under {@code latest} a record without a time is the oldest, and under {@code earliest}
+ * it is not the first either: a record with a real time is kept.
  *
- * <p><b>The rank.</b> {@link #rank} maps a record to a tuple of longs, one per column, such that the
- * preferred record has the larger tuple (compared element by element, signed): a {@code desc} value
- * as it is, an {@code asc} value bitwise inverted ({@code -v - 1}), a time as epoch milliseconds, NULL
- * as {@link Long#MIN_VALUE}. The least preferred integer of each direction ties with its neighbour, to
- * keep NULL apart: {@code desc} −2^63 ranks as −2^63+1, {@code asc} 2^63−1 as 2^63−2. The index keeps the rank of every
- * record (computed when it is indexed), so the passes, {@code check}, the apply's re-check and any job
- * reading the index compare records the same way, with {@link #compare}. Under {@code latest} the
- * rank is the time itself, which the index holds anyway.
+ * <p><b>The rank.</b> {@link #rank} maps a record to a tuple of longs, one per column, such that
+ * the preferred record has the larger tuple (compared element by element, signed): a {@code desc}
+ * value as it is, an {@code asc} value bitwise inverted ({@code -v - 1}), a time as epoch
+ * milliseconds, NULL as {@link Long#MIN_VALUE}. The least preferred integer of each direction ties
+ * with its neighbour, to keep NULL apart: {@code desc} −2^63 ranks as −2^63+1, {@code asc} 2^63−1
+ * as 2^63−2. The index keeps the rank of every record (computed when it is indexed), so the passes,
+ * {@code check}, the apply's re-check and any job reading the index compare records the same way,
+ * with {@link #compare}. Under {@code latest} the rank is the time itself, which the index holds
+ * anyway.
  *
- * <p>{@link #sqlPreferred} is the same rule as a SQL condition, for SQL that checks or mimics a run.
- * Immutable; thread-safe.
+ * <p>{@link #sqlPreferred} is the same rule as a SQL condition, for SQL that checks or mimics a
+ * run. Immutable; thread-safe.
  */
 public final class KeepPolicy {
   /** The value of {@code keep.policy} that keeps the latest record. */
   public static final String LATEST = "latest";
+
   /** The value of {@code keep.policy} that keeps the earliest record. */
   public static final String EARLIEST = "earliest";
 
   /** One column of the policy and its direction: {@code descending} keeps the largest value. */
   public record Key(String column, boolean descending) {}
 
-  private static final Pattern TERM = Pattern.compile("([A-Za-z_][A-Za-z0-9_$]*)(?:\\s+(asc|desc))?",
-      Pattern.CASE_INSENSITIVE);
-  private static final Pattern DATE_TIME = Pattern.compile(
-      "(\\d{4})-(\\d{2})-(\\d{2})(?:[ T](\\d{2}):(\\d{2})(?::(\\d{2})(?:\\.(\\d{1,9}))?)?)?");
+  private static final Pattern TERM =
+      Pattern.compile("([A-Za-z_][A-Za-z0-9_$]*)(?:\\s+(asc|desc))?", Pattern.CASE_INSENSITIVE);
+  private static final Pattern DATE_TIME =
+      Pattern.compile(
+          "(\\d{4})-(\\d{2})-(\\d{2})(?:[ T](\\d{2}):(\\d{2})(?::(\\d{2})(?:\\.(\\d{1,9}))?)?)?");
   private static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE);
   private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
 
@@ -79,8 +82,8 @@ public final class KeepPolicy {
 
   /**
    * Parses {@code keep.policy}: {@code latest}, {@code earliest}, or {@code column [asc|desc], …}.
-   * Column names are validated as SQL identifiers (and checked against the table when it is opened);
-   * {@code latest} and {@code earliest} name {@code timeColumn}.
+   * Column names are validated as SQL identifiers (and checked against the table when it is
+   * opened); {@code latest} and {@code earliest} name {@code timeColumn}.
    *
    * @throws BadInputException naming what is wrong
    */
@@ -93,29 +96,41 @@ public final class KeepPolicy {
       return new KeepPolicy(timeColumn, List.of(new Key(timeColumn, false)));
     }
     if (value.isEmpty()) {
-      throw new BadInputException("keep.policy is empty: use latest, earliest or columns with directions"
-          + " (e.g. paid desc, reg_time desc)");
+      throw new BadInputException(
+          "keep.policy is empty: use latest, earliest or columns with directions"
+              + " (e.g. paid desc, reg_time desc)");
     }
     List<Key> keys = new ArrayList<>();
     Set<String> seen = new LinkedHashSet<>();
     for (String term : value.split(",", -1)) {
       Matcher m = TERM.matcher(term.strip());
       if (!m.matches()) {
-        throw new BadInputException("keep.policy '" + value + "': '" + term.strip() + "' is not 'column',"
-            + " 'column asc' or 'column desc' (or use latest or earliest)");
+        throw new BadInputException(
+            "keep.policy '"
+                + value
+                + "': '"
+                + term.strip()
+                + "' is not 'column',"
+                + " 'column asc' or 'column desc' (or use latest or earliest)");
       }
       String column = m.group(1);
       try {
         TableSpec.quote(column); // validates the identifier
       } catch (BadInputException e) {
-        throw new BadInputException("keep.policy names '" + column
-            + "', which is not a valid SQL identifier (letters, digits, _ and $, at most 64)", e);
+        throw new BadInputException(
+            "keep.policy names '"
+                + column
+                + "', which is not a valid SQL identifier (letters, digits, _ and $, at most 64)",
+            e);
       }
       if (!seen.add(column.toLowerCase(Locale.ROOT))) {
-        throw new BadInputException("keep.policy '" + value + "' names column '" + column + "' twice");
+        throw new BadInputException(
+            "keep.policy '" + value + "' names column '" + column + "' twice");
       }
-      keys.add(new Key(column.equalsIgnoreCase(timeColumn) ? timeColumn : column,
-          m.group(2) == null || m.group(2).equalsIgnoreCase("desc")));
+      keys.add(
+          new Key(
+              column.equalsIgnoreCase(timeColumn) ? timeColumn : column,
+              m.group(2) == null || m.group(2).equalsIgnoreCase("desc")));
     }
     return new KeepPolicy(timeColumn, keys);
   }
@@ -140,12 +155,18 @@ public final class KeepPolicy {
     return timeColumn;
   }
 
-  /** The policy's columns other than the time column: the record source reads them with the fingerprint columns. */
+  /**
+   * The policy's columns other than the time column: the record source reads them with the
+   * fingerprint columns.
+   */
   public List<String> valueColumns() {
     return keys.stream().map(Key::column).filter(c -> !c.equals(timeColumn)).toList();
   }
 
-  /** The canonical text: {@code latest}, {@code earliest} or {@code a desc, b asc}; equal for equal policies. */
+  /**
+   * The canonical text: {@code latest}, {@code earliest} or {@code a desc, b asc}; equal for equal
+   * policies.
+   */
   public String canonical() {
     if (isLatest()) {
       return LATEST;
@@ -153,7 +174,8 @@ public final class KeepPolicy {
     if (keys.size() == 1 && keys.get(0).column().equals(timeColumn)) {
       return EARLIEST;
     }
-    return String.join(", ", keys.stream().map(k -> k.column() + (k.descending() ? " desc" : " asc")).toList());
+    return String.join(
+        ", ", keys.stream().map(k -> k.column() + (k.descending() ? " desc" : " asc")).toList());
   }
 
   @Override
@@ -163,7 +185,9 @@ public final class KeepPolicy {
 
   @Override
   public boolean equals(Object other) {
-    return other instanceof KeepPolicy policy && policy.timeColumn.equals(timeColumn) && policy.keys.equals(keys);
+    return other instanceof KeepPolicy policy
+        && policy.timeColumn.equals(timeColumn)
+        && policy.keys.equals(keys);
   }
 
   @Override
@@ -174,11 +198,11 @@ public final class KeepPolicy {
   // ---- the rank ---------------------------------------------------------------------------------
 
   /**
-   * The rank of a record: its time (epoch ms, {@link SourceRecord#NULL_TIME} for NULL) and the values
-   * of the other columns, each looked up by column name ({@code values.apply(column)}: null for NULL,
-   * a {@link Number}, {@link Boolean}, {@link LocalDateTime}, {@link LocalDate}, {@link java.util.Date},
-   * or text as the server prints it: {@code 12}, {@code 2024-05-01 08:00:00}). For an online service or
-   * a Spark job ranking records the way the index does.
+   * The rank of a record: its time (epoch ms, {@link SourceRecord#NULL_TIME} for NULL) and the
+   * values of the other columns, each looked up by column name ({@code values.apply(column)}: null
+   * for NULL, a {@link Number}, {@link Boolean}, {@link LocalDateTime}, {@link LocalDate}, {@link
+   * java.util.Date}, or text as the server prints it: {@code 12}, {@code 2024-05-01 08:00:00}). For
+   * an online service or a Spark job ranking records the way the index does.
    *
    * @throws BadInputException when a value is neither an integer nor a date/time
    */
@@ -186,8 +210,10 @@ public final class KeepPolicy {
     long[] rank = new long[keys.size()];
     for (int i = 0; i < rank.length; i++) {
       Key key = keys.get(i);
-      Long value = key.column().equals(timeColumn) ? (time == SourceRecord.NULL_TIME ? null : time)
-          : value(key.column(), values.apply(key.column()));
+      Long value =
+          key.column().equals(timeColumn)
+              ? (time == SourceRecord.NULL_TIME ? null : time)
+              : value(key.column(), values.apply(key.column()));
       rank[i] = directed(value, key.descending());
     }
     return rank;
@@ -198,22 +224,32 @@ public final class KeepPolicy {
     return rank(time, (Function<String, ?>) values::get);
   }
 
-  /** As {@link #rank(long, Function)} for a record read with the columns {@code columns} ({@link TableSpec#fingerprintColumns}). */
+  /**
+   * As {@link #rank(long, Function)} for a record read with the columns {@code columns} ({@link
+   * TableSpec#fingerprintColumns}).
+   */
   public long[] rank(SourceRecord record, List<String> columns) {
     byte[][] utf8 = record.utf8OrNull();
-    return rank(record.regTime(), column -> {
-      int at = columns.indexOf(column);
-      if (at < 0) {
-        throw new IllegalArgumentException("keep.policy column " + column + " is not among the columns read " + columns);
-      }
-      return utf8 != null ? (utf8[at] == null ? null : new String(utf8[at], java.nio.charset.StandardCharsets.UTF_8))
-          : record.values()[at];
-    });
+    return rank(
+        record.regTime(),
+        column -> {
+          int at = columns.indexOf(column);
+          if (at < 0) {
+            throw new IllegalArgumentException(
+                "keep.policy column " + column + " is not among the columns read " + columns);
+          }
+          return utf8 != null
+              ? (utf8[at] == null
+                  ? null
+                  : new String(utf8[at], java.nio.charset.StandardCharsets.UTF_8))
+              : record.values()[at];
+        });
   }
 
   /**
-   * The rank value of {@code value} in a direction: larger is preferred; NULL ({@link Long#MIN_VALUE}) is
-   * the least. desc −2^63 ranks as −2^63+1 and asc 2^63−1 as 2^63−2, to keep NULL apart.
+   * The rank value of {@code value} in a direction: larger is preferred; NULL ({@link
+   * Long#MIN_VALUE}) is the least. desc −2^63 ranks as −2^63+1 and asc 2^63−1 as 2^63−2, to keep
+   * NULL apart.
    */
   private static long directed(Long value, boolean descending) {
     if (value == null) {
@@ -224,14 +260,20 @@ public final class KeepPolicy {
     return directed == Long.MIN_VALUE ? Long.MIN_VALUE + 1 : directed;
   }
 
-  /** A column value as a long (ints as they are, dates as epoch ms read as UTC); null for NULL and dates that name no day. */
+  /**
+   * A column value as a long (ints as they are, dates as epoch ms read as UTC); null for NULL and
+   * dates that name no day.
+   */
   static Long value(String column, Object value) {
     if (value == null) {
       return null;
     }
     if (value instanceof Boolean b) {
       return b ? 1L : 0L;
-    } else if (value instanceof Byte || value instanceof Short || value instanceof Integer || value instanceof Long) {
+    } else if (value instanceof Byte
+        || value instanceof Short
+        || value instanceof Integer
+        || value instanceof Long) {
       return ((Number) value).longValue();
     } else if (value instanceof BigInteger big) {
       return big.max(LONG_MIN).min(LONG_MAX).longValue();
@@ -246,8 +288,12 @@ public final class KeepPolicy {
     } else if (value instanceof CharSequence text) {
       return parseValue(column, text.toString().strip());
     }
-    throw new BadInputException("keep.policy column " + column + " has value '" + value
-        + "', which is neither an integer nor a date/time");
+    throw new BadInputException(
+        "keep.policy column "
+            + column
+            + " has value '"
+            + value
+            + "', which is neither an integer nor a date/time");
   }
 
   private static Long parseValue(String column, String text) {
@@ -263,27 +309,39 @@ public final class KeepPolicy {
       }
       String fraction = m.group(7) == null ? "0" : (m.group(7) + "00").substring(0, 3);
       try {
-        return LocalDateTime.of(Integer.parseInt(m.group(1)), month, day,
-                m.group(4) == null ? 0 : Integer.parseInt(m.group(4)), m.group(5) == null ? 0 : Integer.parseInt(m.group(5)),
-                m.group(6) == null ? 0 : Integer.parseInt(m.group(6)), Integer.parseInt(fraction) * 1_000_000)
-            .toInstant(ZoneOffset.UTC).toEpochMilli();
+        return LocalDateTime.of(
+                Integer.parseInt(m.group(1)),
+                month,
+                day,
+                m.group(4) == null ? 0 : Integer.parseInt(m.group(4)),
+                m.group(5) == null ? 0 : Integer.parseInt(m.group(5)),
+                m.group(6) == null ? 0 : Integer.parseInt(m.group(6)),
+                Integer.parseInt(fraction) * 1_000_000)
+            .toInstant(ZoneOffset.UTC)
+            .toEpochMilli();
       } catch (java.time.DateTimeException e) {
-        throw new BadInputException("keep.policy column " + column + " has value '" + text + "', not a valid date", e);
+        throw new BadInputException(
+            "keep.policy column " + column + " has value '" + text + "', not a valid date", e);
       }
     }
     try {
       return value(column, new BigInteger(text));
     } catch (NumberFormatException e) {
-      throw new BadInputException("keep.policy column " + column + " has value '" + text
-          + "', which is neither an integer nor a date/time", e);
+      throw new BadInputException(
+          "keep.policy column "
+              + column
+              + " has value '"
+              + text
+              + "', which is neither an integer nor a date/time",
+          e);
     }
   }
 
   // ---- the one comparator -----------------------------------------------------------------------
 
   /**
-   * Orders records by preference: positive when record A is kept over record B, negative when B is kept
-   * over A, 0 only for the same rank and id. Larger rank first, then the larger id.
+   * Orders records by preference: positive when record A is kept over record B, negative when B is
+   * kept over A, 0 only for the same rank and id. Larger rank first, then the larger id.
    */
   public static int compare(long[] rankA, long idA, long[] rankB, long idB) {
     for (int i = 0; i < rankA.length; i++) {
@@ -296,8 +354,9 @@ public final class KeepPolicy {
   }
 
   /**
-   * As {@link #compare(long[], long, long[], long)} for ranks of one long: a one-column policy's rank, or
-   * a record's position among ranks ({@code IndexSnapshot}), where a larger value is preferred.
+   * As {@link #compare(long[], long, long[], long)} for ranks of one long: a one-column policy's
+   * rank, or a record's position among ranks ({@code IndexSnapshot}), where a larger value is
+   * preferred.
    */
   public static int compare(long rankA, long idA, long rankB, long idB) {
     int byRank = Long.compare(rankA, rankB);
@@ -317,33 +376,57 @@ public final class KeepPolicy {
   // ---- the same rule in SQL ---------------------------------------------------------------------
 
   /**
-   * A SQL (MariaDB) condition, true when row {@code preferred} is kept over row {@code other} by this
-   * policy, and false (never NULL) otherwise, so it can be negated safely. Column by column: a larger
-   * ({@code desc}) or smaller ({@code asc}) value wins, a value wins over NULL, two NULLs tie; then the
-   * larger id. Dates that name no day count as NULL, as in {@link #rank}.
+   * A SQL (MariaDB) condition, true when row {@code preferred} is kept over row {@code other} by
+   * this policy, and false (never NULL) otherwise, so it can be negated safely. Column by column: a
+   * larger ({@code desc}) or smaller ({@code asc}) value wins, a value wins over NULL, two NULLs
+   * tie; then the larger id. Dates that name no day count as NULL, as in {@link #rank}.
    *
    * @param preferred the alias (or table) of the row asked about, e.g. {@code b}
    * @param other the alias of the row it is compared with, e.g. {@code a}
    * @param idColumn the id column (a validated identifier; quoted here)
-   * @param dateColumns the policy's columns other than the time column that hold dates or times (the
-   *     time column always does): their zero dates are NULLs
+   * @param dateColumns the policy's columns other than the time column that hold dates or times
+   *     (the time column always does): their zero dates are NULLs
    */
-  public String sqlPreferred(String preferred, String other, String idColumn, Set<String> dateColumns) {
-    String condition = preferred + "." + TableSpec.quote(idColumn) + " > " + other + "." + TableSpec.quote(idColumn);
+  public String sqlPreferred(
+      String preferred, String other, String idColumn, Set<String> dateColumns) {
+    String condition =
+        preferred
+            + "."
+            + TableSpec.quote(idColumn)
+            + " > "
+            + other
+            + "."
+            + TableSpec.quote(idColumn);
     for (int i = keys.size() - 1; i >= 0; i--) {
       Key key = keys.get(i);
       boolean date = key.column().equals(timeColumn) || dateColumns.contains(key.column());
       String p = sqlValue(preferred, key.column(), date);
       String o = sqlValue(other, key.column(), date);
-      condition = "(" + p + (key.descending() ? " > " : " < ") + o
-          + " OR (" + p + " IS NOT NULL AND " + o + " IS NULL)"
-          + " OR (" + p + " <=> " + o + " AND " + condition + "))";
+      condition =
+          "("
+              + p
+              + (key.descending() ? " > " : " < ")
+              + o
+              + " OR ("
+              + p
+              + " IS NOT NULL AND "
+              + o
+              + " IS NULL)"
+              + " OR ("
+              + p
+              + " <=> "
+              + o
+              + " AND "
+              + condition
+              + "))";
     }
     return "(" + condition + " IS TRUE)";
   }
 
   private static String sqlValue(String alias, String column, boolean date) {
     String value = alias + "." + TableSpec.quote(column);
-    return date ? "IF(MONTH(" + value + ") = 0 OR DAYOFMONTH(" + value + ") = 0, NULL, " + value + ")" : value;
+    return date
+        ? "IF(MONTH(" + value + ") = 0 OR DAYOFMONTH(" + value + ") = 0, NULL, " + value + ")"
+        : value;
   }
 }

@@ -9,13 +9,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.xiaochong.fingerprint.TermText;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.cn.smart.SmartChineseAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.util.BitUtil;
 import org.xiaochong.fingerprint.DocumentFrequencies;
+import org.xiaochong.fingerprint.TermText;
 import org.xiaochong.normalize.TextNormalizer;
 
 /**
@@ -25,8 +25,8 @@ import org.xiaochong.normalize.TextNormalizer;
  * <p>Features ({@link Features}): smartcn words, overlapping character 4-grams (overlap 3), or
  * fixed chunks of 5 characters. Weights: the feature's count in the text (tf), or tf * idf when
  * {@link DocumentFrequencies} are given, with the BM25 idf ln(1 + (N - df + 0.5) / (df + 0.5)) that
- * {@code TopTermsMd5} uses (always > 0, so no feature gets a negative weight). An empty text, or one
- * without features, has fingerprint 0.
+ * {@code TopTermsMd5} uses (always > 0, so no feature gets a negative weight). An empty text, or
+ * one without features, has fingerprint 0.
  *
  * <p>Thread-safe: share one instance (the analyzer keeps per-thread state; close it at the end).
  */
@@ -43,13 +43,14 @@ public final class Simhash64 implements Closeable {
      */
     WORDS,
     /**
-     * Overlapping character n-grams, n = 4, overlap 3 (step 1), of the normalized text
-     * ({@link TextNormalizer#normalizeText}), in code points. Seed 004 stops one n-gram early
-     * ({@code position < length - 4}); we take every n-gram, and a text shorter than 4 is one
-     * feature.
+     * Overlapping character n-grams, n = 4, overlap 3 (step 1), of the normalized text ({@link
+     * TextNormalizer#normalizeText}), in code points. Seed 004 stops one n-gram early ({@code
+     * position < length - 4}); we take every n-gram, and a text shorter than 4 is one feature.
      */
     SHINGLES_4_3,
-    /** Fixed chunks of 5 code points of the normalized text; the last one may be shorter (seed 004). */
+    /**
+     * Fixed chunks of 5 code points of the normalized text; the last one may be shorter (seed 004).
+     */
     CHUNKS_5
   }
 
@@ -75,7 +76,8 @@ public final class Simhash64 implements Closeable {
 
   private Simhash64(Features features, DocumentFrequencies documentFrequencies) {
     if (features == null) {
-      throw new IllegalArgumentException("features (null) must be one of " + List.of(Features.values()));
+      throw new IllegalArgumentException(
+          "features (null) must be one of " + List.of(Features.values()));
     }
     this.features = features;
     this.documentFrequencies = documentFrequencies;
@@ -90,7 +92,8 @@ public final class Simhash64 implements Closeable {
   /** Simhash with tf * idf weights from {@code documentFrequencies} (same features as counted). */
   static Simhash64 withTfIdf(Features features, DocumentFrequencies documentFrequencies) {
     if (documentFrequencies == null) {
-      throw new IllegalArgumentException("documentFrequencies (null) are needed for tf-idf weights");
+      throw new IllegalArgumentException(
+          "documentFrequencies (null) are needed for tf-idf weights");
     }
     return new Simhash64(features, documentFrequencies);
   }
@@ -149,7 +152,9 @@ public final class Simhash64 implements Closeable {
     return toBits(sums);
   }
 
-  /** Adds {@code weight} to the components where {@code hash} has a 1 bit, subtracts it elsewhere. */
+  /**
+   * Adds {@code weight} to the components where {@code hash} has a 1 bit, subtracts it elsewhere.
+   */
   public static void add(double[] sums, long hash, double weight) {
     for (int i = 0; i < BITS; i++) {
       sums[i] += ((hash >>> i) & 1) != 0 ? weight : -weight;
@@ -208,12 +213,15 @@ public final class Simhash64 implements Closeable {
       stream.end();
     } catch (IOException e) {
       // StringReader input: smartcn does no real I/O, so this is a bug, not bad data.
-      throw new UncheckedIOException("smartcn failed on a string of " + text.length() + " chars", e);
+      throw new UncheckedIOException(
+          "smartcn failed on a string of " + text.length() + " chars", e);
     }
     return words;
   }
 
-  /** Grams of {@code size} code points every {@code step} code points; a shorter text is one gram. */
+  /**
+   * Grams of {@code size} code points every {@code step} code points; a shorter text is one gram.
+   */
   static List<String> grams(String text, int size, int step) {
     int[] codePoints = text.codePoints().toArray();
     List<String> grams = new ArrayList<>();

@@ -26,13 +26,16 @@ public final class SimhashIndex {
 
   /** k: the largest distance searched. */
   public static final int MAX_DISTANCE = 3;
+
   /** Blocks per fingerprint: k + 1. */
   public static final int BLOCKS = MAX_DISTANCE + 1;
+
   /** Bits per block: 64 / (k + 1). */
   public static final int BLOCK_BITS = Simhash64.BITS / BLOCKS;
 
   /** Term field: one term per block, [block index, 16 block bits big-endian] (3 bytes). */
   public static final String BLOCK_FIELD = "simhash_block";
+
   /** Doc-values field: the full 64-bit fingerprint. */
   public static final String VALUE_FIELD = "simhash";
 
@@ -71,19 +74,23 @@ public final class SimhashIndex {
   }
 
   /**
-   * Every live document whose fingerprint is within {@code maxDistance} (0..{@value
-   * #MAX_DISTANCE}) of {@code query}, in index doc id order.
+   * Every live document whose fingerprint is within {@code maxDistance} (0..{@value #MAX_DISTANCE})
+   * of {@code query}, in index doc id order.
    */
-  public static List<Hit> search(IndexReader reader, long query, int maxDistance) throws IOException {
+  public static List<Hit> search(IndexReader reader, long query, int maxDistance)
+      throws IOException {
     if (maxDistance < 0 || maxDistance > MAX_DISTANCE) {
-      throw new IllegalArgumentException("maxDistance (" + maxDistance + ") must be in [0, " + MAX_DISTANCE + "]");
+      throw new IllegalArgumentException(
+          "maxDistance (" + maxDistance + ") must be in [0, " + MAX_DISTANCE + "]");
     }
     List<LeafReaderContext> leaves = reader.leaves();
     TermHolders holders = new TermHolders(leaves, BLOCK_FIELD);
     int[] candidates = new int[64];
     int count = 0;
     for (int block = 0; block < BLOCKS; block++) {
-      for (int doc = holders.first(blockTerm(block, query)); doc != TermHolders.NO_MORE_DOCS; doc = holders.next()) {
+      for (int doc = holders.first(blockTerm(block, query));
+          doc != TermHolders.NO_MORE_DOCS;
+          doc = holders.next()) {
         if (count == candidates.length) {
           candidates = Arrays.copyOf(candidates, count * 2);
         }

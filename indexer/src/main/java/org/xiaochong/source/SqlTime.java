@@ -12,15 +12,18 @@ import java.util.Locale;
  * with its fractional seconds. Connector/J sends a bound {@link LocalDateTime} without them to a
  * server whose version it takes for older than MySQL 5.6.4, and every MariaDB announces itself as
  * "5.5.5-10.x": a time of 08:00:00.123 would be stored as 08:00:00. Text also avoids {@code
- * java.sql.Timestamp}, an instant in the JVM's zone that the driver would shift to the connection's.
+ * java.sql.Timestamp}, an instant in the JVM's zone that the driver would shift to the
+ * connection's.
  */
 public final class SqlTime {
-  private static final DateTimeFormatter TEXT = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS", Locale.ROOT);
+  private static final DateTimeFormatter TEXT =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS", Locale.ROOT);
 
   private SqlTime() {}
 
   /** Binds {@code time} (null: SQL NULL) to parameter {@code index}. */
-  public static void bind(PreparedStatement statement, int index, LocalDateTime time) throws SQLException {
+  public static void bind(PreparedStatement statement, int index, LocalDateTime time)
+      throws SQLException {
     if (time == null) {
       statement.setNull(index, Types.TIMESTAMP);
     } else {
@@ -29,7 +32,8 @@ public final class SqlTime {
   }
 
   /** Binds any parameter, a {@link LocalDateTime} as {@link #bind} does. */
-  public static void bindObject(PreparedStatement statement, int index, Object value) throws SQLException {
+  public static void bindObject(PreparedStatement statement, int index, Object value)
+      throws SQLException {
     if (value instanceof LocalDateTime time) {
       bind(statement, index, time);
     } else {

@@ -8,26 +8,27 @@ import org.xiaochong.policy.KeepPolicy;
 
 /**
  * Which table to read and which of its columns matter. Every name is a validated SQL identifier,
- * because table and column names cannot be bound as parameters: they are quoted with backticks after
- * validation, never concatenated raw.
+ * because table and column names cannot be bound as parameters: they are quoted with backticks
+ * after validation, never concatenated raw.
  *
  * @param table the source table
  * @param idColumn a unique, non-null integer column (the primary key)
- * @param timeColumn the DATETIME/TIMESTAMP/DATE column that orders versions; NULL counts as the oldest
+ * @param timeColumn the DATETIME/TIMESTAMP/DATE column that orders versions; NULL counts as the
+ *     oldest
  * @param exactFields the columns hashed into the exact (single MD5) key, in this order
  * @param phoneFields the subset of columns holding phone numbers, compared by their digits only
  * @param nearFields the columns segmented into multi-MD5 fingerprints (may be empty)
- * @param mustMatchFields columns whose values (normalized and folded) must be equal for two records to
- *     be near duplicates, when both are non-empty: a blocking rule, like dedupe's and Splink's (may be
- *     empty)
- * @param placeFields columns naming where the item is (region, address, estate) or exactly what it is
- *     (a year, a model): when two records both have a value and the values differ (normalized and
- *     folded), the difference counts against them in the near rule's similarity (may be empty)
+ * @param mustMatchFields columns whose values (normalized and folded) must be equal for two records
+ *     to be near duplicates, when both are non-empty: a blocking rule, like dedupe's and Splink's
+ *     (may be empty)
+ * @param placeFields columns naming where the item is (region, address, estate) or exactly what it
+ *     is (a year, a model): when two records both have a value and the values differ (normalized
+ *     and folded), the difference counts against them in the near rule's similarity (may be empty)
  * @param numberFields columns whose first number identifies the item (quantity, area, price): when
- *     two records both have one, of the same unit, and they differ by more than 20 %, the difference
- *     counts against them (may be empty)
- * @param keepPolicy which record of a group is kept ({@code keep.policy}); its columns other than the
- *     time column are read with the fingerprint columns
+ *     two records both have one, of the same unit, and they differ by more than 20 %, the
+ *     difference counts against them (may be empty)
+ * @param keepPolicy which record of a group is kept ({@code keep.policy}); its columns other than
+ *     the time column are read with the fingerprint columns
  */
 public record TableSpec(
     String table,
@@ -68,7 +69,8 @@ public record TableSpec(
     numberFields.forEach(f -> requireIdentifier("fields.number", f));
     for (String place : placeFields) {
       if (numberFields.contains(place)) {
-        throw new BadInputException("column '" + place + "' is in both fields.place and fields.number: name it in one");
+        throw new BadInputException(
+            "column '" + place + "' is in both fields.place and fields.number: name it in one");
       }
     }
     if (new LinkedHashSet<>(exactFields).size() != exactFields.size()) {
@@ -77,50 +79,109 @@ public record TableSpec(
     if (keepPolicy == null) {
       keepPolicy = KeepPolicy.latest(timeColumn);
     } else if (!keepPolicy.timeColumn().equals(timeColumn)) {
-      throw new IllegalArgumentException("keep.policy was made for time column " + keepPolicy.timeColumn()
-          + ", not " + timeColumn);
+      throw new IllegalArgumentException(
+          "keep.policy was made for time column "
+              + keepPolicy.timeColumn()
+              + ", not "
+              + timeColumn);
     }
     for (String column : keepPolicy.valueColumns()) {
       if (column.equalsIgnoreCase(idColumn)) {
-        throw new BadInputException("keep.policy names the id column '" + column + "': ties are always broken by"
-            + " the larger id, leave it out");
+        throw new BadInputException(
+            "keep.policy names the id column '"
+                + column
+                + "': ties are always broken by"
+                + " the larger id, leave it out");
       }
     }
   }
 
   /** A table kept by {@code latest} ({@link KeepPolicy#latest}). */
-  public TableSpec(String table, String idColumn, String timeColumn, List<String> exactFields, List<String> phoneFields,
-      List<String> nearFields, List<String> mustMatchFields, List<String> placeFields, List<String> numberFields) {
-    this(table, idColumn, timeColumn, exactFields, phoneFields, nearFields, mustMatchFields, placeFields, numberFields,
+  public TableSpec(
+      String table,
+      String idColumn,
+      String timeColumn,
+      List<String> exactFields,
+      List<String> phoneFields,
+      List<String> nearFields,
+      List<String> mustMatchFields,
+      List<String> placeFields,
+      List<String> numberFields) {
+    this(
+        table,
+        idColumn,
+        timeColumn,
+        exactFields,
+        phoneFields,
+        nearFields,
+        mustMatchFields,
+        placeFields,
+        numberFields,
         null);
   }
 
   /** This table with another keep policy. */
   public TableSpec withKeepPolicy(KeepPolicy policy) {
-    return new TableSpec(table, idColumn, timeColumn, exactFields, phoneFields, nearFields, mustMatchFields,
-        placeFields, numberFields, policy);
+    return new TableSpec(
+        table,
+        idColumn,
+        timeColumn,
+        exactFields,
+        phoneFields,
+        nearFields,
+        mustMatchFields,
+        placeFields,
+        numberFields,
+        policy);
   }
 
   /** A table without place or number fields. */
-  public TableSpec(String table, String idColumn, String timeColumn, List<String> exactFields, List<String> phoneFields,
-      List<String> nearFields, List<String> mustMatchFields) {
-    this(table, idColumn, timeColumn, exactFields, phoneFields, nearFields, mustMatchFields, List.of(), List.of());
+  public TableSpec(
+      String table,
+      String idColumn,
+      String timeColumn,
+      List<String> exactFields,
+      List<String> phoneFields,
+      List<String> nearFields,
+      List<String> mustMatchFields) {
+    this(
+        table,
+        idColumn,
+        timeColumn,
+        exactFields,
+        phoneFields,
+        nearFields,
+        mustMatchFields,
+        List.of(),
+        List.of());
   }
 
   /** A table without must-match, place or number fields. */
-  public TableSpec(String table, String idColumn, String timeColumn, List<String> exactFields, List<String> phoneFields,
+  public TableSpec(
+      String table,
+      String idColumn,
+      String timeColumn,
+      List<String> exactFields,
+      List<String> phoneFields,
       List<String> nearFields) {
     this(table, idColumn, timeColumn, exactFields, phoneFields, nearFields, List.of());
   }
 
   /**
-   * The sample table with every text column in the exact key and the default near, must-match, place
-   * and number fields.
+   * The sample table with every text column in the exact key and the default near, must-match,
+   * place and number fields.
    */
   public static TableSpec sample() {
     return new TableSpec(
-        "supply_demand", "id", "reg_time", SAMPLE_TEXT_COLUMNS, List.of("phone"),
-        List.of("title", "product", "content"), List.of("product"), List.of("region"), List.of("price"));
+        "supply_demand",
+        "id",
+        "reg_time",
+        SAMPLE_TEXT_COLUMNS,
+        List.of("phone"),
+        List.of("title", "product", "content"),
+        List.of("product"),
+        List.of("region"),
+        List.of("price"));
   }
 
   /** The name of the archive table: {@code <table>_removed}. */
@@ -129,9 +190,9 @@ public record TableSpec(
   }
 
   /**
-   * Columns to read for fingerprints: the exact fields, then near, must-match, place and number fields
-   * not already in them, then the keep policy's columns other than the time column (so the row
-   * checksum covers them: a row whose policy value changed is indexed again with its new rank).
+   * Columns to read for fingerprints: the exact fields, then near, must-match, place and number
+   * fields not already in them, then the keep policy's columns other than the time column (so the
+   * row checksum covers them: a row whose policy value changed is indexed again with its new rank).
    */
   public List<String> fingerprintColumns() {
     Set<String> columns = new LinkedHashSet<>(exactFields);
@@ -152,7 +213,10 @@ public record TableSpec(
   static void requireIdentifier(String key, String name) {
     if (name == null || !IDENTIFIER.matcher(name).matches()) {
       throw new BadInputException(
-          key + " '" + name + "' is not a valid SQL identifier (letters, digits, _ and $, at most 64)");
+          key
+              + " '"
+              + name
+              + "' is not a valid SQL identifier (letters, digits, _ and $, at most 64)");
     }
   }
 }

@@ -51,7 +51,8 @@ class EvidenceTest {
   @Test
   void contradicts_anotherLotOrPrice_butNotAStockUpdateOrAYear() {
     assertThat(text("供应葡萄约20吨，散装").contradicts(text("供应葡萄约100吨，散装"))).isTrue();
-    // A price beyond 10 % of the larger (2.5 / 2.8: 11 %) is another offer; within it (2.5 / 2.75), a repost.
+    // A price beyond 10 % of the larger (2.5 / 2.8: 11 %) is another offer; within it (2.5 / 2.75),
+    // a repost.
     assertThat(text("价格2.50元/斤").contradicts(text("价格2.80元/斤"))).isTrue();
     assertThat(text("价格2.50元/斤").contradicts(text("价格2.75元/斤"))).isFalse();
     // Stock sold down by a quarter counts against the pair in the similarity, but is no other lot.
@@ -59,7 +60,8 @@ class EvidenceTest {
     assertThat(text("约12000斤").contradicts(text("约9000斤"))).isFalse();
     assertThat(text("约12000斤").contradicts(text("约6000斤"))).isTrue();
     assertThat(text("2023年新货").contradicts(text("2024年新货"))).isFalse();
-    assertThat(text("约20吨").contradicts(text("约100斤"))).isFalse(); // other units: nothing either way
+    assertThat(text("约20吨").contradicts(text("约100斤")))
+        .isFalse(); // other units: nothing either way
   }
 
   @Test
@@ -76,12 +78,15 @@ class EvidenceTest {
     Evidence b = new Evidence.Builder().addPlace(0, weichang).build();
     LongToDoubleFunction weight = key -> key == lingbao ? 3.0 : 5.0;
     assertThat(a.against(b, weight)).isEqualTo(8.0);
-    Evidence spaced = new Evidence.Builder().addPlace(0,
-        TopTermsMd5.evidenceKey("region", fingerprinter.foldedValue(" 河南 灵宝 "))).build();
+    Evidence spaced =
+        new Evidence.Builder()
+            .addPlace(0, TopTermsMd5.evidenceKey("region", fingerprinter.foldedValue(" 河南 灵宝 ")))
+            .build();
     assertThat(a.against(spaced, weight)).isZero();
     assertThat(a.against(new Evidence.Builder().addPlace(0, 0).build(), weight)).isZero();
     // The same text in another column is another key.
-    assertThat(TopTermsMd5.evidenceKey("address", "河南灵宝")).isNotEqualTo(TopTermsMd5.evidenceKey("region", "河南灵宝"));
+    assertThat(TopTermsMd5.evidenceKey("address", "河南灵宝"))
+        .isNotEqualTo(TopTermsMd5.evidenceKey("region", "河南灵宝"));
   }
 
   @Test
@@ -94,21 +99,33 @@ class EvidenceTest {
 
   @Test
   void build_aColumnNumberTheTextAlsoStates_countsOnce() {
-    Evidence both = new Evidence.Builder().addText(fingerprinter.fingerprint("价格2.50元/斤"))
-        .addNumber(0, fingerprinter.foldedValue("2.50元/斤"), term -> TopTermsMd5.evidenceKey("price", term)).build();
+    Evidence both =
+        new Evidence.Builder()
+            .addText(fingerprinter.fingerprint("价格2.50元/斤"))
+            .addNumber(
+                0,
+                fingerprinter.foldedValue("2.50元/斤"),
+                term -> TopTermsMd5.evidenceKey("price", term))
+            .build();
     assertThat(both.size()).isEqualTo(1);
     assertThat(both.columnKeys()).isEmpty();
   }
 
   private static Evidence number(String value) {
-    return new Evidence.Builder().addNumber(0, fingerprinter.foldedValue(value),
-        term -> TopTermsMd5.evidenceKey("price", term)).build();
+    return new Evidence.Builder()
+        .addNumber(
+            0, fingerprinter.foldedValue(value), term -> TopTermsMd5.evidenceKey("price", term))
+        .build();
   }
 
   @Test
   void encode_decode_roundTrips() {
-    Evidence evidence = new Evidence.Builder().addText(fingerprinter.fingerprint("约20吨，价格2.5元，2023年"))
-        .addPlace(0, 42).addNumber(1, "89平方", term -> 7L).build();
+    Evidence evidence =
+        new Evidence.Builder()
+            .addText(fingerprinter.fingerprint("约20吨，价格2.5元，2023年"))
+            .addPlace(0, 42)
+            .addNumber(1, "89平方", term -> 7L)
+            .build();
     byte[] bytes = evidence.encode();
     assertThat(Evidence.decode(bytes, 0, bytes.length)).isEqualTo(evidence);
     assertThat(evidence.columnKeys()).containsExactlyInAnyOrder(42L, 7L);

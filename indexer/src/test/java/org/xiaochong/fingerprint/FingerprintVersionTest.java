@@ -20,6 +20,8 @@ class FingerprintVersionTest {
   @Test
   void current_thisBuild_isLatestConstant() {
     FingerprintVersion[] all = FingerprintVersion.values();
-    assertThat(FingerprintVersion.CURRENT).isSameAs(all[all.length - 1]).isSameAs(FingerprintVersion.valueOf("V1"));
+    assertThat(FingerprintVersion.CURRENT)
+        .isSameAs(all[all.length - 1])
+        .isSameAs(FingerprintVersion.valueOf("V1"));
   }
 }

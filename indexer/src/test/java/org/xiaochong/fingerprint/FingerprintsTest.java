@@ -63,6 +63,8 @@ class FingerprintsTest {
 
   @Test
   void toString_longPost_showsOutcomeAndFirstTerms() {
-    assertThat(near.fingerprint(TopTermsMd5Test.APPLE_POST).toString()).startsWith("Fingerprints[OK: 果=").contains("in all)");
+    assertThat(near.fingerprint(TopTermsMd5Test.APPLE_POST).toString())
+        .startsWith("Fingerprints[OK: 果=")
+        .contains("in all)");
   }
 }

@@ -39,7 +39,8 @@ class TopTermsMd5Test {
 
   @Test
   void smartcn_rawAnalyzerOnSentence_segmentsAsLuceneGolden() throws Exception {
-    // Golden from Lucene's TestSmartChineseAnalyzer#testChineseStopWordsOff (stop words off keeps "，").
+    // Golden from Lucene's TestSmartChineseAnalyzer#testChineseStopWordsOff (stop words off keeps
+    // "，").
     List<String> tokens = new ArrayList<>();
     try (SmartChineseAnalyzer raw = new SmartChineseAnalyzer(false);
         TokenStream stream = raw.tokenStream("f", "我购买了道具和服装。")) {
@@ -60,8 +61,12 @@ class TopTermsMd5Test {
 
   @Test
   void fingerprint_shortPost_matchesGoldenMd5s() {
-    // Locks format near-md5/5 (word MD5s unchanged from /1; /3 adds the q-gram and shingle families; /4 reads a field that is one id-like digit run as a number; /5 repairs or drops text broken by a wrong encoding; /6 segments each run between breaks on its own): MD5 of the UTF-8 term; values computed independently with Python
-    // hashlib.md5(term.encode()).hexdigest(). Rank: tf desc (the phone field adds a second tel: count),
+    // Locks format near-md5/5 (word MD5s unchanged from /1; /3 adds the q-gram and shingle
+    // families; /4 reads a field that is one id-like digit run as a number; /5 repairs or drops
+    // text broken by a wrong encoding; /6 segments each run between breaks on its own): MD5 of the
+    // UTF-8 term; values computed independently with Python
+    // hashlib.md5(term.encode()).hexdigest(). Rank: tf desc (the phone field adds a second tel:
+    // count),
     // then term asc (digits < 't' < Han).
     Fingerprints prints =
         near.fingerprint(
@@ -84,9 +89,40 @@ class TopTermsMd5Test {
     // tf desc, then term asc. smartcn does not know 栖霞 (栖 / 霞); 果 comes from 果面 and 果径.
     assertThat(near.rankedTerms(APPLE_POST))
         .containsExactly(
-            "果", "栖", "红富士", "苹果", "货", "霞", "2.5元", "50万斤", "80mm", "tel:13800138000", "上市", "付款",
-            "储存", "光洁", "冷库", "口感", "客商", "山东", "山东省", "市", "库存", "张", "径", "支持", "村镇", "桃",
-            "烟台", "烟台市", "现有", "甜", "看", "脆", "视频", "面");
+            "果",
+            "栖",
+            "红富士",
+            "苹果",
+            "货",
+            "霞",
+            "2.5元",
+            "50万斤",
+            "80mm",
+            "tel:13800138000",
+            "上市",
+            "付款",
+            "储存",
+            "光洁",
+            "冷库",
+            "口感",
+            "客商",
+            "山东",
+            "山东省",
+            "市",
+            "库存",
+            "张",
+            "径",
+            "支持",
+            "村镇",
+            "桃",
+            "烟台",
+            "烟台市",
+            "现有",
+            "甜",
+            "看",
+            "脆",
+            "视频",
+            "面");
   }
 
   @Test
@@ -107,9 +143,17 @@ class TopTermsMd5Test {
 
   @Test
   void fingerprint_reformattedPhone_samePhoneTerm() {
-    for (String phone : List.of("13800138000", "138-0013-8000", "138 0013 8000", "+86 138 0013 8000", "(0086)13800138000",
-        "１３８－００１３－８０００")) {
-      assertThat(near.rankedTerms("电话：" + phone + " 张先生")).as(phone).containsExactly("tel:13800138000", "张");
+    for (String phone :
+        List.of(
+            "13800138000",
+            "138-0013-8000",
+            "138 0013 8000",
+            "+86 138 0013 8000",
+            "(0086)13800138000",
+            "１３８－００１３－８０００")) {
+      assertThat(near.rankedTerms("电话：" + phone + " 张先生"))
+          .as(phone)
+          .containsExactly("tel:13800138000", "张");
     }
     assertThat(near.rankedTerms(List.of("张先生"), List.of("+86-138-0013-8000")))
         .containsExactly("tel:13800138000", "张");
@@ -118,7 +162,8 @@ class TopTermsMd5Test {
   @Test
   void fingerprint_changedPrice_sharesMostAndBeatsSameSellerOtherProduct() {
     Fingerprints original = near.fingerprint(APPLE_POST);
-    Fingerprints repriced = near.fingerprint(APPLE_POST.replace("2.5元", "2.8元").replace("50万斤", "45万斤"));
+    Fingerprints repriced =
+        near.fingerprint(APPLE_POST.replace("2.5元", "2.8元").replace("50万斤", "45万斤"));
     Fingerprints otherProduct =
         near.fingerprint(
             "【供应】山东烟台栖霞大白菜大量上市\n本合作社常年供应新鲜大白菜，包心紧实，单棵5斤左右，价格0.3元/斤，"
@@ -128,15 +173,20 @@ class TopTermsMd5Test {
     double otherSimilarity = NearSimilarity.jaccard(original, otherProduct);
     System.out.printf(
         "near: repriced jaccard %.3f (shared %d of %d), same seller other product %.3f (shared %d)%n",
-        repricedSimilarity, NearSimilarity.sharedCount(original, repriced), original.size(),
-        otherSimilarity, NearSimilarity.sharedCount(original, otherProduct));
+        repricedSimilarity,
+        NearSimilarity.sharedCount(original, repriced),
+        original.size(),
+        otherSimilarity,
+        NearSimilarity.sharedCount(original, otherProduct));
     assertThat(repricedSimilarity).isGreaterThan(0.85);
     assertThat(otherSimilarity).isLessThan(0.4);
     NearConfig config = near.config();
     assertThat(NearSimilarity.isNearDuplicate(original, repriced, config)).isTrue();
     assertThat(NearSimilarity.isNearDuplicate(original, otherProduct, config)).isFalse();
     // Candidate keys: the repost is found through its unchanged top terms.
-    assertThat(NearSimilarity.sharedCount(original.top(config.pre()).sortedPrefixes(), repriced.sortedPrefixes()))
+    assertThat(
+            NearSimilarity.sharedCount(
+                original.top(config.pre()).sortedPrefixes(), repriced.sortedPrefixes()))
         .isEqualTo(3);
   }
 
@@ -150,7 +200,8 @@ class TopTermsMd5Test {
 
   @Test
   void fingerprint_onlyEmoji_emptyAfterSegmentation() {
-    assertThat(near.fingerprint("😀😀🍎🍎👍", "🌽").outcome()).isEqualTo(NearOutcome.EMPTY_AFTER_SEGMENTATION);
+    assertThat(near.fingerprint("😀😀🍎🍎👍", "🌽").outcome())
+        .isEqualTo(NearOutcome.EMPTY_AFTER_SEGMENTATION);
   }
 
   @Test
@@ -181,7 +232,8 @@ class TopTermsMd5Test {
     long start = System.nanoTime();
     Fingerprints prints = near.fingerprint(post.toString());
     long millis = (System.nanoTime() - start) / 1_000_000;
-    System.out.println("near: 1 MB post fingerprinted in " + millis + " ms, " + prints.size() + " terms");
+    System.out.println(
+        "near: 1 MB post fingerprinted in " + millis + " ms, " + prints.size() + " terms");
     assertThat(prints.truncated()).isTrue();
     assertThat(prints.analyzedChars()).isEqualTo(NearConfig.DEFAULT_MAX_CHARS);
     assertThat(prints.top(6).terms()).contains("红富士", "苹果");
@@ -200,12 +252,14 @@ class TopTermsMd5Test {
   @Test
   void fingerprint_mixedScripts_keepsEachScript() {
     assertThat(near.rankedTerms("ＦＵＪＩ Apples 红富士 iPhone15 りんご 사과 2.50元 5kg"))
-        .containsExactly("15", "2.5元", "5kg", "appl", "fuji", "iphon", "ご", "り", "ん", "红富士", "과", "사");
+        .containsExactly(
+            "15", "2.5元", "5kg", "appl", "fuji", "iphon", "ご", "り", "ん", "红富士", "과", "사");
   }
 
   @Test
   void fingerprint_sameInputTwice_sameResult() {
-    assertThat(near.fingerprint(APPLE_POST).hexList()).isEqualTo(near.fingerprint(APPLE_POST).hexList());
+    assertThat(near.fingerprint(APPLE_POST).hexList())
+        .isEqualTo(near.fingerprint(APPLE_POST).hexList());
   }
 
   @Test
@@ -219,16 +273,18 @@ class TopTermsMd5Test {
     try {
       List<Future<Boolean>> results = new ArrayList<>();
       for (int t = 0; t < 4; t++) {
-        results.add(pool.submit(() -> {
-          for (int round = 0; round < 50; round++) {
-            for (int i = 0; i < posts.size(); i++) {
-              if (!near.fingerprint(posts.get(i)).hexList().equals(expected.get(i))) {
-                return false;
-              }
-            }
-          }
-          return true;
-        }));
+        results.add(
+            pool.submit(
+                () -> {
+                  for (int round = 0; round < 50; round++) {
+                    for (int i = 0; i < posts.size(); i++) {
+                      if (!near.fingerprint(posts.get(i)).hexList().equals(expected.get(i))) {
+                        return false;
+                      }
+                    }
+                  }
+                  return true;
+                }));
       }
       for (Future<Boolean> result : results) {
         assertThat(result.get()).isTrue();
@@ -241,23 +297,25 @@ class TopTermsMd5Test {
   @Test
   void fingerprint_withIdf_ranksRareTermsFirst() {
     Map<String, Long> docFreq = Map.of("苹果", 9_000L, "红富士", 5_000L, "烟台", 10L);
-    DocumentFrequencies frequencies = new DocumentFrequencies() {
-      @Override
-      public long docCount() {
-        return 10_000;
-      }
+    DocumentFrequencies frequencies =
+        new DocumentFrequencies() {
+          @Override
+          public long docCount() {
+            return 10_000;
+          }
 
-      @Override
-      public long docFreq(String term) {
-        return docFreq.getOrDefault(term, 1_000L);
-      }
-    };
+          @Override
+          public long docFreq(String term) {
+            return docFreq.getOrDefault(term, 1_000L);
+          }
+        };
     try (TopTermsMd5 byIdf = new TopTermsMd5(NearConfig.defaults().withUseIdf(true), frequencies);
         TopTermsMd5 byTfDespiteFrequencies = new TopTermsMd5(NearConfig.defaults(), frequencies)) {
       assertThat(byIdf.ranksByIdf()).isTrue();
       assertThat(byTfDespiteFrequencies.ranksByIdf()).isFalse();
       assertThat(byIdf.rankedTerms("苹果苹果红富士烟台")).containsExactly("烟台", "红富士", "苹果");
-      assertThat(byTfDespiteFrequencies.rankedTerms("苹果苹果红富士烟台")).containsExactly("苹果", "烟台", "红富士");
+      assertThat(byTfDespiteFrequencies.rankedTerms("苹果苹果红富士烟台"))
+          .containsExactly("苹果", "烟台", "红富士");
       // Same set either way: only the order (and so the top-pre keys) depends on idf.
       assertThat(byIdf.fingerprint(APPLE_POST).sortedPrefixes())
           .isEqualTo(byTfDespiteFrequencies.fingerprint(APPLE_POST).sortedPrefixes());
@@ -266,8 +324,10 @@ class TopTermsMd5Test {
 
   @Test
   void fingerprint_typicalPost_printsThroughputOnOneThread() {
-    // A measurement, not an assertion: fingerprints per second for APPLE_POST on this thread, after a
-    // time-based warm-up (smartcn needs a few seconds of JIT). The machine is shared: read it as a rough
+    // A measurement, not an assertion: fingerprints per second for APPLE_POST on this thread, after
+    // a
+    // time-based warm-up (smartcn needs a few seconds of JIT). The machine is shared: read it as a
+    // rough
     // lower bound. JMH belongs in bench/ (TopTermsMd5Benchmark, not written yet).
     long warmUpEnd = System.nanoTime() + 1_500_000_000L;
     while (System.nanoTime() < warmUpEnd) {
@@ -304,7 +364,9 @@ class TopTermsMd5Test {
         analyzed += 100;
         analyzerElapsed = System.nanoTime() - analyzerStart;
       } while (analyzerElapsed < 1_000_000_000L);
-      System.out.printf("near: smartcn alone on the raw post: %.0f analyses/s%n", analyzed / (analyzerElapsed / 1e9));
+      System.out.printf(
+          "near: smartcn alone on the raw post: %.0f analyses/s%n",
+          analyzed / (analyzerElapsed / 1e9));
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }

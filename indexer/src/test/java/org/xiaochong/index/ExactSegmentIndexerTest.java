@@ -38,11 +38,13 @@ class ExactSegmentIndexerTest {
     for (int i = 0; i < pool.length; i++) {
       random.nextBytes(pool[i]);
       if (i % 3 == 0 && i > 0) {
-        // Same first 8 bytes as another key, different last 8: only the full comparison orders them.
+        // Same first 8 bytes as another key, different last 8: only the full comparison orders
+        // them.
         System.arraycopy(pool[i - 1], 0, pool[i], 0, 8);
       }
       if (i % 5 == 0) {
-        pool[i][0] = (byte) 0xFF; // a high first byte: negative as a signed byte, last in unsigned order
+        pool[i][0] =
+            (byte) 0xFF; // a high first byte: negative as a signed byte, last in unsigned order
       }
     }
     for (int doc = 0; doc < n; doc++) {
@@ -55,9 +57,11 @@ class ExactSegmentIndexerTest {
     for (int doc = 0; doc < n; doc++) {
       expected[doc] = doc;
     }
-    Comparator<Integer> byKey = (a, b) -> Arrays.compareUnsigned(keys, 16 * a, 16 * a + 16, keys, 16 * b, 16 * b + 16);
+    Comparator<Integer> byKey =
+        (a, b) -> Arrays.compareUnsigned(keys, 16 * a, 16 * a + 16, keys, 16 * b, 16 * b + 16);
     Arrays.sort(expected, byKey.thenComparing(Comparator.naturalOrder()));
-    assertThat(order).containsExactly(Arrays.stream(expected).mapToInt(Integer::intValue).toArray());
+    assertThat(order)
+        .containsExactly(Arrays.stream(expected).mapToInt(Integer::intValue).toArray());
   }
 
   @Test
@@ -83,7 +87,12 @@ class ExactSegmentIndexerTest {
       while (index.syncSeq() < 7) {
         index.nextSyncSeq(); // the segments carry the index's sync number
       }
-      ExactSegmentIndexer indexer = new ExactSegmentIndexer(index, spec, ExactSegmentIndexer.SegmentKeys.NONE, 1000); // 3 segments: 1000, 1000, 500
+      ExactSegmentIndexer indexer =
+          new ExactSegmentIndexer(
+              index,
+              spec,
+              ExactSegmentIndexer.SegmentKeys.NONE,
+              1000); // 3 segments: 1000, 1000, 500
       records.forEach(indexer::add);
       indexer.finish();
       index.commit();
@@ -96,7 +105,8 @@ class ExactSegmentIndexerTest {
     assertThat(actual.idsByKey).isEqualTo(expected.idsByKey);
     assertThat(actual.fieldInfos).isEqualTo(expected.fieldInfos);
     assertThat(actual.valuesById.values()).allMatch(v -> v.endsWith(" seq 7"));
-    assertThat(actual.valuesById.values()).anyMatch(v -> v.contains(" crc -1 ")); // an unknown checksum is kept
+    assertThat(actual.valuesById.values())
+        .anyMatch(v -> v.contains(" crc -1 ")); // an unknown checksum is kept
     // Some keys repeat (the duplicates the exact pass must find), within and across segments.
     assertThat(actual.idsByKey.values()).anyMatch(ids -> ids.size() > 2);
     try (FSDirectory directory = FSDirectory.open(bySegments);
@@ -106,7 +116,10 @@ class ExactSegmentIndexerTest {
     }
   }
 
-  /** Records with a few hundred distinct contents, so that many share their exact key; NULL times too. */
+  /**
+   * Records with a few hundred distinct contents, so that many share their exact key; NULL times
+   * too.
+   */
   private static List<SourceRecord> records(int n) {
     Random random = new Random(11);
     List<SourceRecord> records = new ArrayList<>();
@@ -115,17 +128,24 @@ class ExactSegmentIndexerTest {
       String[] values = new String[TableSpec.sample().fingerprintColumns().size()];
       values[0] = "供应红富士苹果 " + variant;
       values[values.length - 1] = variant % 7 == 0 ? null : "联系人王先生 电话138" + variant;
-      long time = i % 97 == 0 ? SourceRecord.NULL_TIME : 1_700_000_000_000L + random.nextInt(1_000_000);
+      long time =
+          i % 97 == 0 ? SourceRecord.NULL_TIME : 1_700_000_000_000L + random.nextInt(1_000_000);
       long crc = i % 89 == 0 ? SourceRecord.UNKNOWN_CRC : random.nextInt() & 0xFFFFFFFFL;
       records.add(new SourceRecord(10L * i + 3, time, crc, values));
     }
     return records;
   }
 
-  private record Contents(int segments, Map<Long, String> valuesById, Map<String, List<Long>> idsByKey,
+  private record Contents(
+      int segments,
+      Map<Long, String> valuesById,
+      Map<String, List<Long>> idsByKey,
       List<String> fieldInfos) {}
 
-  /** What the exact pass reads: per id its time and md5 doc values, per md5 term the ids of its postings. */
+  /**
+   * What the exact pass reads: per id its time and md5 doc values, per md5 term the ids of its
+   * postings.
+   */
   private static Contents contents(Path path) throws IOException {
     Map<Long, String> valuesById = new TreeMap<>();
     Map<String, List<Long>> idsByKey = new TreeMap<>();
@@ -141,24 +161,48 @@ class ExactSegmentIndexerTest {
         NumericDocValues crcs = segment.getNumericDocValues(IndexSchema.ROW_CRC);
         NumericDocValues seqs = segment.getNumericDocValues(IndexSchema.SYNC_SEQ);
         for (int doc = 0; doc < segment.maxDoc(); doc++) {
-          assertThat(idValues.advanceExact(doc) && times.advanceExact(doc) && md5s.advanceExact(doc)
-              && crcs.advanceExact(doc) && seqs.advanceExact(doc)).isTrue();
+          assertThat(
+                  idValues.advanceExact(doc)
+                      && times.advanceExact(doc)
+                      && md5s.advanceExact(doc)
+                      && crcs.advanceExact(doc)
+                      && seqs.advanceExact(doc))
+              .isTrue();
           ids[doc] = idValues.longValue();
-          valuesById.put(ids[doc], times.longValue() + " " + hex(md5s.binaryValue()) + " crc " + crcs.longValue()
-              + " seq " + seqs.longValue());
+          valuesById.put(
+              ids[doc],
+              times.longValue()
+                  + " "
+                  + hex(md5s.binaryValue())
+                  + " crc "
+                  + crcs.longValue()
+                  + " seq "
+                  + seqs.longValue());
         }
         for (org.apache.lucene.index.FieldInfo info : segment.getFieldInfos()) {
-          fieldInfos.add(info.name + " " + info.getIndexOptions() + " " + info.getDocValuesType() + " norms="
-              + info.hasNorms() + " points=" + info.getPointDimensionCount());
+          fieldInfos.add(
+              info.name
+                  + " "
+                  + info.getIndexOptions()
+                  + " "
+                  + info.getDocValuesType()
+                  + " norms="
+                  + info.hasNorms()
+                  + " points="
+                  + info.getPointDimensionCount());
         }
         TermsEnum terms = segment.terms(IndexSchema.MD5).iterator();
         BytesRef previous = null;
         for (BytesRef term = terms.next(); term != null; term = terms.next()) {
-          assertThat(previous == null || previous.compareTo(term) < 0).as("terms increase").isTrue();
+          assertThat(previous == null || previous.compareTo(term) < 0)
+              .as("terms increase")
+              .isTrue();
           previous = BytesRef.deepCopyOf(term);
           PostingsEnum postings = terms.postings(null, PostingsEnum.NONE);
           int last = -1;
-          for (int doc = postings.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS; doc = postings.nextDoc()) {
+          for (int doc = postings.nextDoc();
+              doc != PostingsEnum.NO_MORE_DOCS;
+              doc = postings.nextDoc()) {
             assertThat(doc).as("postings increase").isGreaterThan(last);
             last = doc;
             idsByKey.computeIfAbsent(hex(term), k -> new ArrayList<>()).add(ids[doc]);
@@ -195,19 +239,28 @@ class ExactSegmentIndexerTest {
     List<Integer> counts = new java.util.ArrayList<>();
     java.util.Map<String, Integer> told = new java.util.HashMap<>();
     try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("told"), "test", true)) {
-      ExactSegmentIndexer indexer = new ExactSegmentIndexer(index, spec, (md5s, count) -> {
-        counts.add(count);
-        for (int i = 0; i < count; i++) {
-          told.merge(java.util.HexFormat.of().formatHex(md5s, 16 * i, 16 * i + 16), 1, Integer::sum);
-        }
-      }, 1000);
+      ExactSegmentIndexer indexer =
+          new ExactSegmentIndexer(
+              index,
+              spec,
+              (md5s, count) -> {
+                counts.add(count);
+                for (int i = 0; i < count; i++) {
+                  told.merge(
+                      java.util.HexFormat.of().formatHex(md5s, 16 * i, 16 * i + 16),
+                      1,
+                      Integer::sum);
+                }
+              },
+              1000);
       records.forEach(indexer::add);
       indexer.finish();
       index.commit();
     }
     java.util.Map<String, Integer> expected = new java.util.HashMap<>();
     ExactDocumentMaker keys = new ExactDocumentMaker(spec);
-    records.forEach(r -> expected.merge(java.util.HexFormat.of().formatHex(keys.exactKey(r)), 1, Integer::sum));
+    records.forEach(
+        r -> expected.merge(java.util.HexFormat.of().formatHex(keys.exactKey(r)), 1, Integer::sum));
     assertThat(counts).containsExactly(1000, 1000, 500);
     assertThat(told).isEqualTo(expected);
   }

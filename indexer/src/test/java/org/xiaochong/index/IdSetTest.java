@@ -42,7 +42,9 @@ class IdSetTest {
     }
     LongPredicate set = IdSet.of(ids);
     for (long probe = start - 10; probe <= id + 10; probe += Math.max(1, stride / 3)) {
-      assertThat(set.test(probe)).as("id %d", probe).isEqualTo(Arrays.binarySearch(ids, probe) >= 0);
+      assertThat(set.test(probe))
+          .as("id %d", probe)
+          .isEqualTo(Arrays.binarySearch(ids, probe) >= 0);
     }
     for (long member : ids) {
       assertThat(set.test(member)).isTrue();

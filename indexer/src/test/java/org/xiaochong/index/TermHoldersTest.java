@@ -76,7 +76,8 @@ class TermHoldersTest {
 
   /** A writer that keeps segments as flushed, so deleted documents stay in them. */
   private static IndexWriter writer(Directory directory) throws IOException {
-    return new IndexWriter(directory, new IndexWriterConfig().setMergePolicy(NoMergePolicy.INSTANCE));
+    return new IndexWriter(
+        directory, new IndexWriterConfig().setMergePolicy(NoMergePolicy.INSTANCE));
   }
 
   private static void add(IndexWriter writer, String key, String id) throws IOException {
@@ -88,7 +89,9 @@ class TermHoldersTest {
 
   private static List<Integer> walk(TermHolders holders, String term) throws IOException {
     List<Integer> docs = new ArrayList<>();
-    for (int d = holders.first(new BytesRef(term)); d != TermHolders.NO_MORE_DOCS; d = holders.next()) {
+    for (int d = holders.first(new BytesRef(term));
+        d != TermHolders.NO_MORE_DOCS;
+        d = holders.next()) {
       docs.add(d);
     }
     return docs;

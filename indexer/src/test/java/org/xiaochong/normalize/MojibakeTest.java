@@ -16,19 +16,37 @@ class MojibakeTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"café crème", "München, Straße 5", "São Paulo – “Zona Sul”", "don’t stop", "供应红富士苹果 电话138",
-      "Ελληνικά και русский"})
+  @ValueSource(
+      strings = {
+        "café crème",
+        "München, Straße 5",
+        "São Paulo – “Zona Sul”",
+        "don’t stop",
+        "供应红富士苹果 电话138",
+        "Ελληνικά και русский"
+      })
   void clean_utf8ReadAsLatin1OrWindows1252_isRepaired(String text) {
     assertThat(Mojibake.clean(broken(text, StandardCharsets.ISO_8859_1))).isEqualTo(text);
     String windows = broken(text, Charset.forName("windows-1252"));
-    if (!windows.contains("\uFFFD")) { // bytes 0x81, 0x8D, 0x8F, 0x90, 0x9D are undefined in Windows-1252
+    if (!windows.contains(
+        "\uFFFD")) { // bytes 0x81, 0x8D, 0x8F, 0x90, 0x9D are undefined in Windows-1252
       assertThat(Mojibake.clean(windows)).isEqualTo(text);
     }
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"café crème", "München", "São Paulo – “Zona Sul”", "Nº 5, 1º piso", "½ kg à 3 €", "plain ascii ?",
-      "供应红富士苹果", "Ñandú", ""})
+  @ValueSource(
+      strings = {
+        "café crème",
+        "München",
+        "São Paulo – “Zona Sul”",
+        "Nº 5, 1º piso",
+        "½ kg à 3 €",
+        "plain ascii ?",
+        "供应红富士苹果",
+        "Ñandú",
+        ""
+      })
   void clean_realText_isLeftAsItIs(String text) {
     assertThat(Mojibake.isBroken(text)).isFalse();
     assertThat(Mojibake.clean(text)).isSameAs(text);
@@ -41,7 +59,8 @@ class MojibakeTest {
 
     String cleaned = Mojibake.clean(text);
 
-    assertThat(cleaned.split("\\s+")).containsExactly("golden", "boy", "m", "rtini", "br", "s", "?", "flash");
+    assertThat(cleaned.split("\\s+"))
+        .containsExactly("golden", "boy", "m", "rtini", "br", "s", "?", "flash");
   }
 
   @Test

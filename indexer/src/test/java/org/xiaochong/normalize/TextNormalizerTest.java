@@ -30,7 +30,9 @@ class TextNormalizerTest {
   @Test
   void normalizeText_ellipsis_sameAsThreeDots() {
     // NFKC folds … to "..." before punctuation unification sees it.
-    assertThat(TextNormalizer.normalizeText("好货…")).isEqualTo(TextNormalizer.normalizeText("好货...")).isEqualTo("好货...");
+    assertThat(TextNormalizer.normalizeText("好货…"))
+        .isEqualTo(TextNormalizer.normalizeText("好货..."))
+        .isEqualTo("好货...");
   }
 
   @Test
@@ -66,7 +68,9 @@ class TextNormalizerTest {
 
   @Test
   void normalizeText_null_sameAsEmpty() {
-    assertThat(TextNormalizer.normalizeText(null)).isEqualTo("").isEqualTo(TextNormalizer.normalizeText(""));
+    assertThat(TextNormalizer.normalizeText(null))
+        .isEqualTo("")
+        .isEqualTo(TextNormalizer.normalizeText(""));
   }
 
   @Test
@@ -79,7 +83,8 @@ class TextNormalizerTest {
     String text = "新鲜🍎苹果👍🏻";
     String normalized = TextNormalizer.normalizeText(text);
     assertThat(normalized).isEqualTo(text);
-    assertThat(normalized.codePoints().filter(Character::isSupplementaryCodePoint).count()).isEqualTo(3);
+    assertThat(normalized.codePoints().filter(Character::isSupplementaryCodePoint).count())
+        .isEqualTo(3);
   }
 
   @Test
@@ -93,7 +98,8 @@ class TextNormalizerTest {
   void normalizeText_loneSurrogate_noCrash(String text) {
     assertThatCode(() -> TextNormalizer.normalizeText(text)).doesNotThrowAnyException();
     // and the output still encodes (lone surrogates become '?', they must not throw)
-    assertThatCode(() -> TextNormalizer.normalizeText(text).getBytes(StandardCharsets.UTF_8)).doesNotThrowAnyException();
+    assertThatCode(() -> TextNormalizer.normalizeText(text).getBytes(StandardCharsets.UTF_8))
+        .doesNotThrowAnyException();
   }
 
   @Test
@@ -142,7 +148,8 @@ class TextNormalizerTest {
 
   /** normalizeUtf8's contract, checked the plain way: decode, normalizeText, encode. */
   private static byte[] expectedUtf8(byte[] utf8) {
-    return TextNormalizer.normalizeText(new String(utf8, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
+    return TextNormalizer.normalizeText(new String(utf8, StandardCharsets.UTF_8))
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   private static byte[] normalizeUtf8(byte[] utf8) {
@@ -152,11 +159,32 @@ class TextNormalizerTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {
-    "", " ", "供应山东烟台红富士苹果，价格２．５元／斤。", "Red  Fuji\tApple", "红 富 士", "ＡＢＣ　ｄｅｆ", "【特级】《苹果》「好」",
-    "a\u3000b", "1 2", "x\u3000\u3000Y", "㐀㐁 abc", "\u3005 a", "a \u3031", "…—～", "Ｈｅｌｌｏ　Ｗｏｒｌｄ",
-    "Café CRÈME", "🍎苹果", "ﬁ①", "\u200B零宽", "a\u00A0b", "\r\n\t", "\u0001控制", "Ｘ\u0085y"
-  })
+  @ValueSource(
+      strings = {
+        "",
+        " ",
+        "供应山东烟台红富士苹果，价格２．５元／斤。",
+        "Red  Fuji\tApple",
+        "红 富 士",
+        "ＡＢＣ　ｄｅｆ",
+        "【特级】《苹果》「好」",
+        "a\u3000b",
+        "1 2",
+        "x\u3000\u3000Y",
+        "㐀㐁 abc",
+        "\u3005 a",
+        "a \u3031",
+        "…—～",
+        "Ｈｅｌｌｏ　Ｗｏｒｌｄ",
+        "Café CRÈME",
+        "🍎苹果",
+        "ﬁ①",
+        "\u200B零宽",
+        "a\u00A0b",
+        "\r\n\t",
+        "\u0001控制",
+        "Ｘ\u0085y"
+      })
   void normalizeUtf8_examples_sameBytesAsNormalizeText(String text) {
     byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
     assertThat(normalizeUtf8(utf8)).as("%s", text).isEqualTo(expectedUtf8(utf8));
@@ -173,9 +201,22 @@ class TextNormalizerTest {
     long seed = Long.getLong("tests.seed", System.nanoTime()); // -Dtests.seed=N replays a failure
     java.util.Random random = new java.util.Random(seed);
     int[][] ranges = {
-      {0x00, 0x7F}, {0x41, 0x5A}, {0x20, 0x20}, {0x3000, 0x303F}, {0xFF00, 0xFFEF}, {0x4E00, 0x9FFF},
-      {0x3400, 0x4DBF}, {0x00A0, 0x00FF}, {0x3040, 0x30FF}, {0xAC00, 0xAC20}, {0x1F34E, 0x1F34F},
-      {0x0300, 0x0310}, {0x200B, 0x200F}, {0x2000, 0x200A}, {0x2460, 0x2473}, {0xFB00, 0xFB06}
+      {0x00, 0x7F},
+      {0x41, 0x5A},
+      {0x20, 0x20},
+      {0x3000, 0x303F},
+      {0xFF00, 0xFFEF},
+      {0x4E00, 0x9FFF},
+      {0x3400, 0x4DBF},
+      {0x00A0, 0x00FF},
+      {0x3040, 0x30FF},
+      {0xAC00, 0xAC20},
+      {0x1F34E, 0x1F34F},
+      {0x0300, 0x0310},
+      {0x200B, 0x200F},
+      {0x2000, 0x200A},
+      {0x2460, 0x2473},
+      {0xFB00, 0xFB06}
     };
     for (int round = 0; round < 5000; round++) {
       StringBuilder text = new StringBuilder();
@@ -187,19 +228,33 @@ class TextNormalizerTest {
         text.appendCodePoint(range[0] + random.nextInt(range[1] - range[0] + 1));
       }
       byte[] utf8 = text.toString().getBytes(StandardCharsets.UTF_8);
-      assertThat(normalizeUtf8(utf8)).as("seed %s, round %s: %s", seed, round, text).isEqualTo(expectedUtf8(utf8));
+      assertThat(normalizeUtf8(utf8))
+          .as("seed %s, round %s: %s", seed, round, text)
+          .isEqualTo(expectedUtf8(utf8));
     }
   }
 
-  /** Malformed UTF-8 (cut sequences, stray continuation bytes, overlong forms, surrogates) as the decoder reads it. */
+  /**
+   * Malformed UTF-8 (cut sequences, stray continuation bytes, overlong forms, surrogates) as the
+   * decoder reads it.
+   */
   @Test
   void normalizeUtf8_malformedBytes_sameAsDecodedText() {
     long seed = Long.getLong("tests.seed", System.nanoTime());
     java.util.Random random = new java.util.Random(seed);
     byte[][] pieces = {
-      "苹".getBytes(StandardCharsets.UTF_8), {(byte) 0xE8}, {(byte) 0xE8, (byte) 0x8B}, {(byte) 0x80},
-      {(byte) 0xC0, (byte) 0xAF}, {(byte) 0xE0, (byte) 0x80, (byte) 0xAF}, {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
-      {(byte) 0xFF}, {'A'}, {' '}, "，".getBytes(StandardCharsets.UTF_8), {(byte) 0xF0, (byte) 0x9F, (byte) 0x8D}
+      "苹".getBytes(StandardCharsets.UTF_8),
+      {(byte) 0xE8},
+      {(byte) 0xE8, (byte) 0x8B},
+      {(byte) 0x80},
+      {(byte) 0xC0, (byte) 0xAF},
+      {(byte) 0xE0, (byte) 0x80, (byte) 0xAF},
+      {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+      {(byte) 0xFF},
+      {'A'},
+      {' '},
+      "，".getBytes(StandardCharsets.UTF_8),
+      {(byte) 0xF0, (byte) 0x9F, (byte) 0x8D}
     };
     for (int round = 0; round < 3000; round++) {
       java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
@@ -207,7 +262,9 @@ class TextNormalizerTest {
         bytes.writeBytes(pieces[random.nextInt(pieces.length)]);
       }
       byte[] utf8 = bytes.toByteArray();
-      assertThat(normalizeUtf8(utf8)).as("seed %s, round %s", seed, round).isEqualTo(expectedUtf8(utf8));
+      assertThat(normalizeUtf8(utf8))
+          .as("seed %s, round %s", seed, round)
+          .isEqualTo(expectedUtf8(utf8));
     }
   }
 
@@ -217,6 +274,7 @@ class TextNormalizerTest {
     org.apache.lucene.util.BytesRefBuilder out = new org.apache.lucene.util.BytesRefBuilder();
     out.copyChars("已有");
     TextNormalizer.normalizeUtf8(utf8, 2, utf8.length - 2, out);
-    assertThat(new String(out.bytes(), 0, out.length(), StandardCharsets.UTF_8)).isEqualTo("已有红富士ab,");
+    assertThat(new String(out.bytes(), 0, out.length(), StandardCharsets.UTF_8))
+        .isEqualTo("已有红富士ab,");
   }
 }

@@ -47,7 +47,8 @@ class Simhash64Test {
   static long reference(Map<String, Double> weights) throws Exception {
     double[] v = new double[64];
     for (Map.Entry<String, Double> e : weights.entrySet()) {
-      byte[] digest = MessageDigest.getInstance("MD5").digest(e.getKey().getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("MD5").digest(e.getKey().getBytes(StandardCharsets.UTF_8));
       String hex = String.format("%032x", new BigInteger(1, digest));
       BigInteger h = new BigInteger(hex.substring(0, 16), 16);
       for (int i = 0; i < 64; i++) {
@@ -69,20 +70,26 @@ class Simhash64Test {
     return counts;
   }
 
-  // Golden values: computed once by Simhash64 and checked against reference() in the same test, so a
+  // Golden values: computed once by Simhash64 and checked against reference() in the same test, so
+  // a
   // change of features, hashing or bit order fails here.
   @Test
   void fingerprint_seedSentence_goldenValues() throws Exception {
     String text = "The cat sat on the mat.";
     // normalizeText lower-cases and keeps one space between words of a spaced script
-    assertThat(SHINGLES.features(text)).startsWith("the ", "he c", "e ca").endsWith("mat.").hasSize(20);
+    assertThat(SHINGLES.features(text))
+        .startsWith("the ", "he c", "e ca")
+        .endsWith("mat.")
+        .hasSize(20);
     assertThat(CHUNKS.features(text)).containsExactly("the c", "at sa", "t on ", "the m", "at.");
     assertThat(WORDS.features(text)).containsExactly("the", "cat", "sat", "on", "the", "mat");
     long[] golden = {GOLDEN_WORDS, GOLDEN_SHINGLES, GOLDEN_CHUNKS};
     Simhash64[] hashes = {WORDS, SHINGLES, CHUNKS};
     for (int i = 0; i < hashes.length; i++) {
       long actual = hashes[i].fingerprint(text);
-      assertThat(actual).as(hashes[i].features().name()).isEqualTo(reference(counts(hashes[i].features(text))));
+      assertThat(actual)
+          .as(hashes[i].features().name())
+          .isEqualTo(reference(counts(hashes[i].features(text))));
       assertThat(actual).as(hashes[i].features().name()).isEqualTo(golden[i]);
     }
   }
@@ -109,14 +116,24 @@ class Simhash64Test {
 
   @Test
   void fingerprint_tfIdf_matchesReferenceWithIdfWeights() throws Exception {
-    DocumentFrequencies df = new DocumentFrequencies() {
-      @Override public long docCount() { return 1000; }
-      @Override public long docFreq(String term) { return term.contains("苹果") ? 900 : 3; }
-    };
+    DocumentFrequencies df =
+        new DocumentFrequencies() {
+          @Override
+          public long docCount() {
+            return 1000;
+          }
+
+          @Override
+          public long docFreq(String term) {
+            return term.contains("苹果") ? 900 : 3;
+          }
+        };
     Simhash64 tfIdf = Simhash64.withTfIdf(Features.SHINGLES_4_3, df);
     Map<String, Double> weights = counts(tfIdf.features(APPLE_POST));
-    weights.replaceAll((t, tf) -> tf * Math.log(1 + (1000 - df.docFreq(t) + 0.5) / (df.docFreq(t) + 0.5)));
-    assertThat(tfIdf.fingerprint(APPLE_POST)).isEqualTo(reference(weights))
+    weights.replaceAll(
+        (t, tf) -> tf * Math.log(1 + (1000 - df.docFreq(t) + 0.5) / (df.docFreq(t) + 0.5)));
+    assertThat(tfIdf.fingerprint(APPLE_POST))
+        .isEqualTo(reference(weights))
         .isNotEqualTo(SHINGLES.fingerprint(APPLE_POST));
   }
 
@@ -127,7 +144,8 @@ class Simhash64Test {
     assertThat(SHINGLES.features("abcde")).containsExactly("abcd", "bcde");
     assertThat(SHINGLES.fingerprint("")).isZero();
     assertThat(CHUNKS.fingerprint(null)).isZero();
-    assertThat(SHINGLES.features("😀😀😀😀😀")).containsExactly("😀😀😀😀", "😀😀😀😀"); // code points, not chars
+    assertThat(SHINGLES.features("😀😀😀😀😀"))
+        .containsExactly("😀😀😀😀", "😀😀😀😀"); // code points, not chars
   }
 
   @Test
@@ -140,7 +158,10 @@ class Simhash64Test {
   @ParameterizedTest
   @EnumSource(Features.class)
   void fingerprint_identicalText_distanceZero(Features features) {
-    assertThat(Simhash64.distance(of(features).fingerprint(longText(1)), of(features).fingerprint(longText(1)))).isZero();
+    assertThat(
+            Simhash64.distance(
+                of(features).fingerprint(longText(1)), of(features).fingerprint(longText(1))))
+        .isZero();
   }
 
   @ParameterizedTest
@@ -159,7 +180,10 @@ class Simhash64Test {
     int pairs = 40;
     long sum = 0;
     for (int i = 0; i < pairs; i++) {
-      sum += Simhash64.distance(of(features).fingerprint(randomText(100 + 2 * i)), of(features).fingerprint(randomText(101 + 2 * i)));
+      sum +=
+          Simhash64.distance(
+              of(features).fingerprint(randomText(100 + 2 * i)),
+              of(features).fingerprint(randomText(101 + 2 * i)));
     }
     // Each bit agrees with probability 1/2: the mean of 40 pairs is 32 +- 4/sqrt(40) (one sd 0.63).
     assertThat(sum / (double) pairs).isBetween(29.0, 35.0);
@@ -177,8 +201,10 @@ class Simhash64Test {
 
   /** About 2,000 characters of random Chinese words, deterministic per seed. */
   static String longText(long seed) {
-    String[] words = {"苹果", "供应", "山东", "价格", "联系", "优质", "基地", "大量", "欢迎", "客商", "物流", "冷库", "脆甜",
-        "面议", "批发", "零售", "农场", "新鲜", "产地", "直销", "包装", "运输", "电话", "先生", "今年", "收购"};
+    String[] words = {
+      "苹果", "供应", "山东", "价格", "联系", "优质", "基地", "大量", "欢迎", "客商", "物流", "冷库", "脆甜", "面议", "批发",
+      "零售", "农场", "新鲜", "产地", "直销", "包装", "运输", "电话", "先生", "今年", "收购"
+    };
     SplittableRandom random = new SplittableRandom(seed);
     StringBuilder text = new StringBuilder();
     List<String> sentence = new ArrayList<>();

@@ -49,7 +49,8 @@ class SimhashIndexTest {
     }
     Set<Integer> deleted = new HashSet<>();
     try (Directory directory = new ByteBuffersDirectory()) {
-      IndexWriterConfig config = new IndexWriterConfig().setMaxBufferedDocs(997); // several segments
+      IndexWriterConfig config =
+          new IndexWriterConfig().setMaxBufferedDocs(997); // several segments
       try (IndexWriter writer = new IndexWriter(directory, config)) {
         for (int i = 0; i < values.size(); i++) {
           Document document = new Document();
@@ -68,7 +69,8 @@ class SimhashIndexTest {
           long query = values.get(q);
           Set<Integer> expected = new HashSet<>();
           for (int i = 0; i < values.size(); i++) {
-            if (!deleted.contains(i) && Long.bitCount(query ^ values.get(i)) <= SimhashIndex.MAX_DISTANCE) {
+            if (!deleted.contains(i)
+                && Long.bitCount(query ^ values.get(i)) <= SimhashIndex.MAX_DISTANCE) {
               expected.add(i);
             }
           }

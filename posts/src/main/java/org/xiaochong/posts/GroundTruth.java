@@ -5,9 +5,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The truth of generated data: per record id its cluster and kind, and per hard-negative cluster its
- * kind and the cluster it was made against. Records of a cluster whose kind is the original or an
- * exact variant form its exact group; an exact pass should remove all of that group but one, and
+ * The truth of generated data: per record id its cluster and kind, and per hard-negative cluster
+ * its kind and the cluster it was made against. Records of a cluster whose kind is the original or
+ * an exact variant form its exact group; an exact pass should remove all of that group but one, and
  * nothing else. Not thread-safe.
  */
 public final class GroundTruth {
@@ -15,14 +15,17 @@ public final class GroundTruth {
   private byte[] kinds = new byte[1024];
   private long maxId;
   private final java.util.Set<Long> hardNegativeClusters = new java.util.HashSet<>();
+
   /** Per hard-negative cluster, the cluster it was made against. */
   private final Map<Long, Long> negativeOf = new HashMap<>();
+
   /** Per hard-negative cluster, its kind. */
   private final Map<Long, PostGenerator.Kind> negativeKinds = new HashMap<>();
 
   /**
-   * The removals of a dedup plan, as the checks read them: the accessors of {@code DeletionPlan}, with
-   * the rule as its label. This module does not depend on the pipeline, so the caller adapts its plan.
+   * The removals of a dedup plan, as the checks read them: the accessors of {@code DeletionPlan},
+   * with the rule as its label. This module does not depend on the pipeline, so the caller adapts
+   * its plan.
    */
   public interface Removals {
     int size();
@@ -35,8 +38,11 @@ public final class GroundTruth {
     String rule(int i);
 
     /** The removals {@code 0 .. size - 1} read through a run's accessors (a deletion plan's). */
-    static Removals of(int size, java.util.function.IntToLongFunction removedId,
-        java.util.function.IntToLongFunction keptId, java.util.function.IntFunction<String> rule) {
+    static Removals of(
+        int size,
+        java.util.function.IntToLongFunction removedId,
+        java.util.function.IntToLongFunction keptId,
+        java.util.function.IntFunction<String> rule) {
       return new Removals() {
         @Override
         public int size() {
@@ -113,7 +119,9 @@ public final class GroundTruth {
     return kind.exactDuplicate || !kind.nearDuplicate;
   }
 
-  /** How many records an exact pass over everything must remove: per cluster, exact group size - 1. */
+  /**
+   * How many records an exact pass over everything must remove: per cluster, exact group size - 1.
+   */
   long expectedExactRemovals() {
     Map<Long, Integer> groupSizes = new HashMap<>();
     for (long id = 1; id <= maxId; id++) {
@@ -136,9 +144,11 @@ public final class GroundTruth {
       }
       long removed = plan.removedId(i);
       long kept = plan.keptId(i);
-      // An exact twin of a record a later pass removed (rule exact+near, DeletionPlan.collapseChains)
+      // An exact twin of a record a later pass removed (rule exact+near,
+      // DeletionPlan.collapseChains)
       // points to that pass's survivor, which may be a near variant.
-      if (cluster(removed) == cluster(kept) && inExactGroup(removed)
+      if (cluster(removed) == cluster(kept)
+          && inExactGroup(removed)
           && (inExactGroup(kept) || repointed && kind(kept).nearDuplicate)) {
         correct++;
       } else {
@@ -148,7 +158,10 @@ public final class GroundTruth {
     return new ExactCheck(expectedExactRemovals(), correct, wrong);
   }
 
-  /** How many near variants the data holds: each one is a duplicate beyond its cluster's exact group. */
+  /**
+   * How many near variants the data holds: each one is a duplicate beyond its cluster's exact
+   * group.
+   */
   long expectedNearRemovals() {
     long n = 0;
     for (long id = 1; id <= maxId; id++) {
@@ -164,9 +177,9 @@ public final class GroundTruth {
    * the removed record's true cluster; a cluster of n records should lose n - 1 of them (per true
    * cluster, the members beyond one that were removed), of which exact-group size - 1 by the exact
    * rule and the near variants by either rule. A wrong removal where either record belongs to a
-   * hard-negative cluster is a hard-negative merge. Per kind, the hard negatives that a removal joins
-   * with the cluster they were made against are counted (each once, whatever the number of such
-   * removals of its posts).
+   * hard-negative cluster is a hard-negative merge. Per kind, the hard negatives that a removal
+   * joins with the cluster they were made against are counted (each once, whatever the number of
+   * such removals of its posts).
    */
   public NearCheck checkAll(Removals plan) {
     long correct = 0;
@@ -201,7 +214,8 @@ public final class GroundTruth {
         if (near) {
           nearWrong++;
         }
-        if (hardNegativeClusters.contains(cluster(removed)) || hardNegativeClusters.contains(cluster(kept))) {
+        if (hardNegativeClusters.contains(cluster(removed))
+            || hardNegativeClusters.contains(cluster(kept))) {
           hardNegativeMerges++;
         }
         PostGenerator.Kind kind = hardNegativeKind(cluster(removed), cluster(kept));
@@ -209,8 +223,11 @@ public final class GroundTruth {
           nearWrongElsewhere++;
         }
         if (kind != null) {
-          long negative = negativeOf.containsKey(cluster(removed)) && negativeOf.get(cluster(removed)) == cluster(kept)
-              ? cluster(removed) : cluster(kept);
+          long negative =
+              negativeOf.containsKey(cluster(removed))
+                      && negativeOf.get(cluster(removed)) == cluster(kept)
+                  ? cluster(removed)
+                  : cluster(kept);
           if (mergedNegatives.add(negative)) {
             byKind.merge(kind, 1L, Long::sum);
           }
@@ -218,8 +235,18 @@ public final class GroundTruth {
       }
     }
     long expectedExact = expectedExactRemovals();
-    return new NearCheck(expectedExact + expectedNearRemovals(), expectedNearRemovals(), correct, wrong, exactCorrect,
-        nearCorrect, nearWrong, hardNegativeMerges, byKind, hardNegatives(), nearWrongElsewhere);
+    return new NearCheck(
+        expectedExact + expectedNearRemovals(),
+        expectedNearRemovals(),
+        correct,
+        wrong,
+        exactCorrect,
+        nearCorrect,
+        nearWrong,
+        hardNegativeMerges,
+        byKind,
+        hardNegatives(),
+        nearWrongElsewhere);
   }
 
   /**
@@ -234,15 +261,24 @@ public final class GroundTruth {
    * @param nearCorrect correct removals by the near rule (exact+near included: the near decision)
    * @param nearWrong wrong removals by the near rule (exact+near included)
    * @param hardNegativeMerges wrong removals involving a hard-negative cluster
-   * @param hardNegativeMergesByKind hard negatives that a wrong removal joined with the cluster they were
-   *     made against, per kind (0 for each kind the data holds)
+   * @param hardNegativeMergesByKind hard negatives that a wrong removal joined with the cluster
+   *     they were made against, per kind (0 for each kind the data holds)
    * @param hardNegatives hard-negative clusters in the data, per kind
-   * @param nearWrongElsewhere wrong removals by the near rule that do not join a hard negative with the
-   *     cluster it was made against (two offers the generator did not make alike)
+   * @param nearWrongElsewhere wrong removals by the near rule that do not join a hard negative with
+   *     the cluster it was made against (two offers the generator did not make alike)
    */
-  public record NearCheck(long expected, long expectedNear, long correct, long wrong, long exactCorrect,
-      long nearCorrect, long nearWrong, long hardNegativeMerges, Map<PostGenerator.Kind, Long> hardNegativeMergesByKind,
-      Map<PostGenerator.Kind, Long> hardNegatives, long nearWrongElsewhere) {
+  public record NearCheck(
+      long expected,
+      long expectedNear,
+      long correct,
+      long wrong,
+      long exactCorrect,
+      long nearCorrect,
+      long nearWrong,
+      long hardNegativeMerges,
+      Map<PostGenerator.Kind, Long> hardNegativeMergesByKind,
+      Map<PostGenerator.Kind, Long> hardNegatives,
+      long nearWrongElsewhere) {
     /** Precision over all removals. */
     public double precision() {
       return correct + wrong == 0 ? 1.0 : (double) correct / (correct + wrong);
@@ -259,9 +295,9 @@ public final class GroundTruth {
     }
 
     /**
-     * Recall over the near duplicates: the correct removals beyond those of the exact rule, per near
-     * variant. Meaningful after an exact pass (--method both); with --method near alone the near rule
-     * also removes exact copies, so read {@link #recall()}.
+     * Recall over the near duplicates: the correct removals beyond those of the exact rule, per
+     * near variant. Meaningful after an exact pass (--method both); with --method near alone the
+     * near rule also removes exact copies, so read {@link #recall()}.
      */
     public double nearRecall() {
       return expectedNear == 0 ? 1.0 : (double) (correct - exactCorrect) / expectedNear;

@@ -7,8 +7,8 @@ import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
- * The realistic vocabulary of {@link PostGenerator}: a bounded vocabulary as real supply/demand posts
- * have, so that every key but a seller's phone is held by more posts as the table grows.
+ * The realistic vocabulary of {@link PostGenerator}: a bounded vocabulary as real supply/demand
+ * posts have, so that every key but a seller's phone is held by more posts as the table grows.
  *
  * <ul>
  *   <li>30 products, each with its price unit, a narrow price range ({@value #PRICE_STEPS} steps of
@@ -23,24 +23,29 @@ import java.util.SplittableRandom;
  *
  * <p>Hard negatives copy a recent offer (its product, template, grade, quality, packaging, extra
  * sentences) and change one thing that makes it another offer: the place ({@code PLACE}: another
- * city, half of the time in the same province), the quantity ({@code QUANTITY}: at least twice or at
- * most half of it) or the price ({@code PRICE}: at least 30 % apart), each by another seller or by
- * the same one ({@code _SAME_SELLER}); or, as in the legacy vocabulary, another product by the same
- * seller ({@code SELLER}) or the same offer by another seller ({@code PRODUCT}). The line between a
- * revision of an offer and another offer is the truth's: a near variant changes the price by one step
- * (at most 10 %) and never the quantity or the place. Not thread-safe.
+ * city, half of the time in the same province), the quantity ({@code QUANTITY}: at least twice or
+ * at most half of it) or the price ({@code PRICE}: at least 30 % apart), each by another seller or
+ * by the same one ({@code _SAME_SELLER}); or, as in the legacy vocabulary, another product by the
+ * same seller ({@code SELLER}) or the same offer by another seller ({@code PRODUCT}). The line
+ * between a revision of an offer and another offer is the truth's: a near variant changes the price
+ * by one step (at most 10 %) and never the quantity or the place. Not thread-safe.
  */
 final class RealisticPosts {
   /** Price steps of a product's range: the range spans at least 1.75 times its lowest price. */
   static final int PRICE_STEPS = 16;
+
   /** Share of clusters that are hard negatives of an earlier cluster (8 kinds, about 1 % each). */
   static final double HARD_NEGATIVE_SHARE = 0.08;
+
   /** A price hard negative is at least this factor above or below its model's price. */
   static final double PRICE_APART = 1.3;
+
   /** A quantity hard negative is at least this factor above or below its model's quantity. */
   static final int QUANTITY_APART = 2;
 
-  /** A product: its name, the unit of its price, its lowest price and price step, its quantity unit. */
+  /**
+   * A product: its name, the unit of its price, its lowest price and price step, its quantity unit.
+   */
   record Product(String name, String priceUnit, int lowCents, int stepCents, String quantityUnit) {}
 
   /** A city (county) of a province. */
@@ -52,53 +57,92 @@ final class RealisticPosts {
 
   /**
    * A template: supply or demand, two title forms and the main sentence, with the slots {@code {p}}
-   * product, {@code {prov}} province, {@code {city}}, {@code {q}} quantity with unit, {@code {price}},
-   * {@code {grade}}, {@code {quality}} (always followed by "，", which a dropped-sentence variant
-   * removes with it) and {@code {pack}} packaging.
+   * product, {@code {prov}} province, {@code {city}}, {@code {q}} quantity with unit, {@code
+   * {price}}, {@code {grade}}, {@code {quality}} (always followed by "，", which a dropped-sentence
+   * variant removes with it) and {@code {pack}} packaging.
    */
   record Template(boolean supply, String title, String otherTitle, String content) {}
 
   /** The realistic fields of an offer beside those of {@link PostGenerator.Base}. */
   record Shape(Product product, Place place, Template template, String packaging) {}
 
-  /** Round price steps in cents: a product's step is the first of these at least 5 % of its lowest price. */
+  /**
+   * Round price steps in cents: a product's step is the first of these at least 5 % of its lowest
+   * price.
+   */
   private static final int[] ROUND_STEPS = {1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500};
 
   static final Product[] PRODUCTS = {
-    product("葡萄", 250), product("苹果", 220), product("猕猴桃", 300), product("脐橙", 260), product("砂糖橘", 180),
-    product("酥梨", 150), product("水蜜桃", 280), product("西瓜", 90), product("大白菜", 40), product("土豆", 70),
-    product("西红柿", 160), product("黄瓜", 130), product("大蒜", 350), product("生姜", 400), product("洋葱", 80),
-    product("辣椒", 450), product("玉米", 110), product("小麦", 120), product("大豆", 260), product("花生", 420),
-    product("红薯", 100), product("核桃", 1200), product("红枣", 900), product("板栗", 700), product("枸杞", 3000),
-    product("香菇", 1500), new Product("生猪", "斤", 750, 50, "头"), new Product("肉牛", "斤", 1600, 100, "头"),
-    new Product("鸡蛋", "斤", 420, 20, "箱"), new Product("蜂蜜", "斤", 2500, 200, "桶")
+    product("葡萄", 250),
+    product("苹果", 220),
+    product("猕猴桃", 300),
+    product("脐橙", 260),
+    product("砂糖橘", 180),
+    product("酥梨", 150),
+    product("水蜜桃", 280),
+    product("西瓜", 90),
+    product("大白菜", 40),
+    product("土豆", 70),
+    product("西红柿", 160),
+    product("黄瓜", 130),
+    product("大蒜", 350),
+    product("生姜", 400),
+    product("洋葱", 80),
+    product("辣椒", 450),
+    product("玉米", 110),
+    product("小麦", 120),
+    product("大豆", 260),
+    product("花生", 420),
+    product("红薯", 100),
+    product("核桃", 1200),
+    product("红枣", 900),
+    product("板栗", 700),
+    product("枸杞", 3000),
+    product("香菇", 1500),
+    new Product("生猪", "斤", 750, 50, "头"),
+    new Product("肉牛", "斤", 1600, 100, "头"),
+    new Product("鸡蛋", "斤", 420, 20, "箱"),
+    new Product("蜂蜜", "斤", 2500, 200, "桶")
   };
 
-  static final Place[] PLACES = places(
-      "河南", "灵宝", "新郑", "中牟", "西峡", "洛宁",
-      "河北", "围场", "昌黎", "赵县", "深州", "饶阳",
-      "山东", "烟台", "寿光", "金乡", "莱阳", "沂水",
-      "陕西", "洛川", "周至", "眉县", "延川", "富平",
-      "新疆", "阿克苏", "吐鲁番", "库尔勒", "哈密", "和田",
-      "云南", "昆明", "宾川", "元谋", "建水", "蒙自",
-      "广西", "南宁", "百色", "武鸣", "融安", "荔浦",
-      "江西", "赣州", "南丰", "寻乌", "信丰", "安远",
-      "四川", "成都", "蒲江", "攀枝花", "会理", "汉源",
-      "湖北", "宜昌", "秭归", "潜江", "随州", "恩施",
-      "甘肃", "天水", "静宁", "定西", "庆阳", "民勤",
-      "黑龙江", "哈尔滨", "五常", "绥化", "齐齐哈尔", "佳木斯");
+  static final Place[] PLACES =
+      places(
+          "河南", "灵宝", "新郑", "中牟", "西峡", "洛宁", "河北", "围场", "昌黎", "赵县", "深州", "饶阳", "山东", "烟台", "寿光",
+          "金乡", "莱阳", "沂水", "陕西", "洛川", "周至", "眉县", "延川", "富平", "新疆", "阿克苏", "吐鲁番", "库尔勒", "哈密",
+          "和田", "云南", "昆明", "宾川", "元谋", "建水", "蒙自", "广西", "南宁", "百色", "武鸣", "融安", "荔浦", "江西", "赣州",
+          "南丰", "寻乌", "信丰", "安远", "四川", "成都", "蒲江", "攀枝花", "会理", "汉源", "湖北", "宜昌", "秭归", "潜江", "随州",
+          "恩施", "甘肃", "天水", "静宁", "定西", "庆阳", "民勤", "黑龙江", "哈尔滨", "五常", "绥化", "齐齐哈尔", "佳木斯");
 
   static final Template[] TEMPLATES = {
-    new Template(true, "供应{city}{p}", "出售{city}{p}", "本人有{prov}{city}{p}{q}，{quality}，{pack}，价格{price}。"),
-    new Template(true, "出售{grade}{p}", "大量出售{grade}{p}",
+    new Template(
+        true, "供应{city}{p}", "出售{city}{p}", "本人有{prov}{city}{p}{q}，{quality}，{pack}，价格{price}。"),
+    new Template(
+        true,
+        "出售{grade}{p}",
+        "大量出售{grade}{p}",
         "{city}{p}大量上市，现货{q}，{grade}，{quality}，{pack}，{price}，产地{prov}{city}。"),
-    new Template(true, "{prov}{city}{p}大量供应", "{prov}{city}{p}产地直销",
+    new Template(
+        true,
+        "{prov}{city}{p}大量供应",
+        "{prov}{city}{p}产地直销",
         "产地直供{p}，产地{prov}{city}，货源约{q}，{quality}，{pack}，价格{price}。"),
-    new Template(true, "{p}{q}出售", "{p}{q}低价出售", "自家种植{p}约{q}，位于{prov}{city}，{grade}，{quality}，{pack}，售价{price}。"),
-    new Template(false, "求购{p}{q}", "收购{p}{q}",
+    new Template(
+        true,
+        "{p}{q}出售",
+        "{p}{q}低价出售",
+        "自家种植{p}约{q}，位于{prov}{city}，{grade}，{quality}，{pack}，售价{price}。"),
+    new Template(
+        false,
+        "求购{p}{q}",
+        "收购{p}{q}",
         "长期大量求购{grade}{p}，需求约{q}，要求{quality}，{pack}，收购价{price}，{prov}{city}及周边优先。"),
-    new Template(false, "收购{p}", "高价收购{p}", "本公司常年收购{p}，每次{q}，{quality}，{pack}，价格{price}，{prov}{city}上门收货。"),
-    new Template(false, "急需{grade}{p}", "急求{grade}{p}", "急需{p}{q}，{quality}，可接受{pack}，价格{price}左右，送货到{prov}{city}。")
+    new Template(
+        false, "收购{p}", "高价收购{p}", "本公司常年收购{p}，每次{q}，{quality}，{pack}，价格{price}，{prov}{city}上门收货。"),
+    new Template(
+        false,
+        "急需{grade}{p}",
+        "急求{grade}{p}",
+        "急需{p}{q}，{quality}，可接受{pack}，价格{price}左右，送货到{prov}{city}。")
   };
 
   static final int[] QUANTITIES = {1, 2, 3, 5, 8, 10, 15, 20, 30, 50, 80, 100, 200, 300, 500};
@@ -112,14 +156,20 @@ final class RealisticPosts {
   static final PostGenerator.Kind[] HARD_NEGATIVE_KINDS = {
     PostGenerator.Kind.HARD_NEGATIVE_SELLER, PostGenerator.Kind.HARD_NEGATIVE_PRODUCT,
     PostGenerator.Kind.HARD_NEGATIVE_PLACE, PostGenerator.Kind.HARD_NEGATIVE_PLACE_SAME_SELLER,
-    PostGenerator.Kind.HARD_NEGATIVE_QUANTITY, PostGenerator.Kind.HARD_NEGATIVE_QUANTITY_SAME_SELLER,
+    PostGenerator.Kind.HARD_NEGATIVE_QUANTITY,
+        PostGenerator.Kind.HARD_NEGATIVE_QUANTITY_SAME_SELLER,
     PostGenerator.Kind.HARD_NEGATIVE_PRICE, PostGenerator.Kind.HARD_NEGATIVE_PRICE_SAME_SELLER
   };
 
   private final SplittableRandom random;
   private final PostGenerator generator;
-  /** (seller, supply, product, place, quantity, price) of every offer so far: a seller never repeats one. */
+
+  /**
+   * (seller, supply, product, place, quantity, price) of every offer so far: a seller never repeats
+   * one.
+   */
   private final Set<Long> offers = new java.util.HashSet<>();
+
   private int nextSeller;
   private int currentSeller = -1;
   private int offersLeft;
@@ -129,7 +179,10 @@ final class RealisticPosts {
     this.generator = generator;
   }
 
-  /** A produce: priced per 斤, sold by the 吨, its step the round step of 5 to 10 % of its lowest price. */
+  /**
+   * A produce: priced per 斤, sold by the 吨, its step the round step of 5 to 10 % of its lowest
+   * price.
+   */
   private static Product product(String name, int lowCents) {
     int step = 0;
     while (ROUND_STEPS[step] * 20 < lowCents) {
@@ -173,8 +226,10 @@ final class RealisticPosts {
   private PostGenerator.Base original(long cluster) {
     boolean supply = random.nextDouble() < 0.7;
     int supplyTemplates = 4;
-    Template template = supply ? TEMPLATES[random.nextInt(supplyTemplates)]
-        : TEMPLATES[supplyTemplates + random.nextInt(TEMPLATES.length - supplyTemplates)];
+    Template template =
+        supply
+            ? TEMPLATES[random.nextInt(supplyTemplates)]
+            : TEMPLATES[supplyTemplates + random.nextInt(TEMPLATES.length - supplyTemplates)];
     Product product = PRODUCTS[random.nextInt(PRODUCTS.length)];
     Place place = PLACES[random.nextInt(PLACES.length)];
     String grade = GRADES[random.nextInt(GRADES.length)];
@@ -183,41 +238,79 @@ final class RealisticPosts {
     int price = product.lowCents() + product.stepCents() * random.nextInt(PRICE_STEPS);
     int quantity = QUANTITIES[random.nextInt(QUANTITIES.length)];
     List<String> extras = generator.randomExtras();
-    return new PostGenerator.Base(cluster, supply, product.name(), place.region(), grade, quality, price,
-        product.priceUnit(), quantity, seller(), extras, generator.randomTime(), PostGenerator.Kind.ORIGINAL, 0,
+    return new PostGenerator.Base(
+        cluster,
+        supply,
+        product.name(),
+        place.region(),
+        grade,
+        quality,
+        price,
+        product.priceUnit(),
+        quantity,
+        seller(),
+        extras,
+        generator.randomTime(),
+        PostGenerator.Kind.ORIGINAL,
+        0,
         new Shape(product, place, template, packaging));
   }
 
-  private PostGenerator.Base hardNegative(long cluster, PostGenerator.Base model, PostGenerator.Kind kind) {
+  private PostGenerator.Base hardNegative(
+      long cluster, PostGenerator.Base model, PostGenerator.Kind kind) {
     Shape shape = model.shape();
     Product product = shape.product();
     Place place = shape.place();
     int price = model.priceCents();
     long quantity = model.stock();
-    boolean sameSeller = switch (kind) {
-      case HARD_NEGATIVE_SELLER, HARD_NEGATIVE_PLACE_SAME_SELLER, HARD_NEGATIVE_QUANTITY_SAME_SELLER,
-          HARD_NEGATIVE_PRICE_SAME_SELLER -> true;
-      default -> false;
-    };
+    boolean sameSeller =
+        switch (kind) {
+          case HARD_NEGATIVE_SELLER,
+                  HARD_NEGATIVE_PLACE_SAME_SELLER,
+                  HARD_NEGATIVE_QUANTITY_SAME_SELLER,
+                  HARD_NEGATIVE_PRICE_SAME_SELLER ->
+              true;
+          default -> false;
+        };
     switch (kind) {
       case HARD_NEGATIVE_SELLER -> {
         product = otherProduct(product);
-        price = product.lowCents() + product.stepCents() * ((model.priceCents() - shape.product().lowCents())
-            / shape.product().stepCents());
+        price =
+            product.lowCents()
+                + product.stepCents()
+                    * ((model.priceCents() - shape.product().lowCents())
+                        / shape.product().stepCents());
       }
       case HARD_NEGATIVE_PLACE, HARD_NEGATIVE_PLACE_SAME_SELLER -> place = otherPlace(place);
-      case HARD_NEGATIVE_QUANTITY, HARD_NEGATIVE_QUANTITY_SAME_SELLER -> quantity = otherQuantity(quantity);
-      case HARD_NEGATIVE_PRICE, HARD_NEGATIVE_PRICE_SAME_SELLER -> price = otherPrice(product, price);
-      case HARD_NEGATIVE_PRODUCT -> { }
+      case HARD_NEGATIVE_QUANTITY, HARD_NEGATIVE_QUANTITY_SAME_SELLER ->
+          quantity = otherQuantity(quantity);
+      case HARD_NEGATIVE_PRICE, HARD_NEGATIVE_PRICE_SAME_SELLER ->
+          price = otherPrice(product, price);
+      case HARD_NEGATIVE_PRODUCT -> {}
       default -> throw new IllegalArgumentException("not a hard-negative kind: " + kind);
     }
     int seller = sameSeller ? model.seller() : nextSeller++;
-    return new PostGenerator.Base(cluster, model.supply(), product.name(), place.region(), model.grade(),
-        model.quality(), price, product.priceUnit(), quantity, seller, model.extras(), generator.randomTime(), kind,
-        model.cluster(), new Shape(product, place, shape.template(), shape.packaging()));
+    return new PostGenerator.Base(
+        cluster,
+        model.supply(),
+        product.name(),
+        place.region(),
+        model.grade(),
+        model.quality(),
+        price,
+        product.priceUnit(),
+        quantity,
+        seller,
+        model.extras(),
+        generator.randomTime(),
+        kind,
+        model.cluster(),
+        new Shape(product, place, shape.template(), shape.packaging()));
   }
 
-  /** The seller of a new offer: the current seller until its 1 or 2 offers are used, then a new one. */
+  /**
+   * The seller of a new offer: the current seller until its 1 or 2 offers are used, then a new one.
+   */
   private int seller() {
     if (offersLeft == 0) {
       currentSeller = nextSeller++;
@@ -245,7 +338,9 @@ final class RealisticPosts {
     return p;
   }
 
-  /** A quantity of the list at least {@link #QUANTITY_APART} times above or below {@code quantity}. */
+  /**
+   * A quantity of the list at least {@link #QUANTITY_APART} times above or below {@code quantity}.
+   */
   private long otherQuantity(long quantity) {
     List<Integer> apart = new ArrayList<>();
     for (int q : QUANTITIES) {
@@ -257,8 +352,9 @@ final class RealisticPosts {
   }
 
   /**
-   * A price of the product's range at least {@link #PRICE_APART} times above or below {@code cents};
-   * one exists for every price of the range since the range spans at least 1.75 > 1.3² times its low.
+   * A price of the product's range at least {@link #PRICE_APART} times above or below {@code
+   * cents}; one exists for every price of the range since the range spans at least 1.75 > 1.3²
+   * times its low.
    */
   private int otherPrice(Product product, int cents) {
     List<Integer> apart = new ArrayList<>();
@@ -297,10 +393,14 @@ final class RealisticPosts {
   }
 
   private static String fill(String text, PostGenerator.Base base, Shape shape) {
-    return text.replace("{p}", base.product()).replace("{prov}", shape.place().province())
-        .replace("{city}", shape.place().city()).replace("{q}", base.stock() + shape.product().quantityUnit())
-        .replace("{price}", PostGenerator.priceText(base)).replace("{grade}", base.grade())
-        .replace("{quality}", base.quality()).replace("{pack}", shape.packaging());
+    return text.replace("{p}", base.product())
+        .replace("{prov}", shape.place().province())
+        .replace("{city}", shape.place().city())
+        .replace("{q}", base.stock() + shape.product().quantityUnit())
+        .replace("{price}", PostGenerator.priceText(base))
+        .replace("{grade}", base.grade())
+        .replace("{quality}", base.quality())
+        .replace("{pack}", shape.packaging());
   }
 
   private static long offerKey(PostGenerator.Base b) {

@@ -30,13 +30,18 @@ class PostGeneratorTest {
     return posts;
   }
 
-  /** The seller of a post: its phone's digits without the country code (the phone-format variants change the rest). */
+  /**
+   * The seller of a post: its phone's digits without the country code (the phone-format variants
+   * change the rest).
+   */
   private static String seller(Post post) {
     String digits = ascii(post.phone()).replaceAll("[^0-9]", "");
     return digits.substring(digits.length() - 11);
   }
 
-  /** Full-width digits and dot as ASCII, white space dropped (as the exact variants' formatting). */
+  /**
+   * Full-width digits and dot as ASCII, white space dropped (as the exact variants' formatting).
+   */
   private static String ascii(String text) {
     StringBuilder out = new StringBuilder(text.length());
     for (char c : text.toCharArray()) {
@@ -60,7 +65,8 @@ class PostGeneratorTest {
     return Double.parseDouble(m.group(1));
   }
 
-  private static Map<String, Integer> counts(List<Post> posts, java.util.function.Function<Post, String> key) {
+  private static Map<String, Integer> counts(
+      List<Post> posts, java.util.function.Function<Post, String> key) {
     Map<String, Integer> counts = new HashMap<>();
     posts.forEach(p -> counts.merge(key.apply(p), 1, Integer::sum));
     return counts;
@@ -81,10 +87,15 @@ class PostGeneratorTest {
     Map<String, Integer> prices = counts(posts, Post::price);
     assertThat(prices).hasSizeLessThanOrEqualTo(30 * RealisticPosts.PRICE_STEPS);
     int topPrice = prices.values().stream().mapToInt(Integer::intValue).max().orElseThrow();
-    int topPriceSmall = counts(small, Post::price).values().stream().mapToInt(Integer::intValue).max().orElseThrow();
+    int topPriceSmall =
+        counts(small, Post::price).values().stream()
+            .mapToInt(Integer::intValue)
+            .max()
+            .orElseThrow();
     assertThat(topPrice).as("posts of the most common price string at 100k").isGreaterThan(500);
     assertThat(topPrice).as("it grows with the table").isGreaterThan(3 * topPriceSmall);
-    Map<String, Integer> quantities = counts(posts, p -> p.content().contains("联系人") ? String.valueOf(quantity(p)) : "");
+    Map<String, Integer> quantities =
+        counts(posts, p -> p.content().contains("联系人") ? String.valueOf(quantity(p)) : "");
     assertThat(quantities).hasSizeLessThanOrEqualTo(RealisticPosts.QUANTITIES.length + 1);
     Map<String, Integer> names = counts(posts, Post::contact);
     assertThat(names).as("a seller's name is shared by many sellers").hasSizeLessThanOrEqualTo(150);
@@ -97,9 +108,11 @@ class PostGeneratorTest {
       double mean = perSeller.values().stream().mapToInt(Integer::intValue).average().orElseThrow();
       long upToFive = perSeller.values().stream().filter(n -> n <= 5).count();
       assertThat(mean).as("posts per seller at %d", records).isBetween(1.5, 4.0);
-      assertThat((double) upToFive / perSeller.size()).as("sellers with at most 5 posts at %d", records)
+      assertThat((double) upToFive / perSeller.size())
+          .as("sellers with at most 5 posts at %d", records)
           .isGreaterThan(0.85);
-      assertThat(perSeller.values().stream().mapToInt(Integer::intValue).max().orElseThrow()).isLessThan(25);
+      assertThat(perSeller.values().stream().mapToInt(Integer::intValue).max().orElseThrow())
+          .isLessThan(25);
     }
   }
 
@@ -121,19 +134,25 @@ class PostGeneratorTest {
       }
       Post model = originals.get(negative.negativeOf());
       assertThat(negative.cluster()).isNotEqualTo(model.cluster());
-      assertThat(truth.hardNegativeKind(negative.cluster(), model.cluster())).isEqualTo(negative.kind());
-      assertThat(truth.hardNegativeKind(model.cluster(), negative.cluster())).isEqualTo(negative.kind());
+      assertThat(truth.hardNegativeKind(negative.cluster(), model.cluster()))
+          .isEqualTo(negative.kind());
+      assertThat(truth.hardNegativeKind(model.cluster(), negative.cluster()))
+          .isEqualTo(negative.kind());
       assertThat(negative.category()).isEqualTo(model.category());
       boolean sameSeller = negative.phone().equals(model.phone());
-      double priceRatio = Math.max(price(negative), price(model)) / Math.min(price(negative), price(model));
-      long quantityRatio = Math.max(quantity(negative), quantity(model)) / Math.min(quantity(negative), quantity(model));
+      double priceRatio =
+          Math.max(price(negative), price(model)) / Math.min(price(negative), price(model));
+      long quantityRatio =
+          Math.max(quantity(negative), quantity(model))
+              / Math.min(quantity(negative), quantity(model));
       switch (negative.kind()) {
         case HARD_NEGATIVE_SELLER -> {
           assertThat(negative.product()).isNotEqualTo(model.product());
           assertThat(sameSeller).isTrue();
         }
         case HARD_NEGATIVE_PRODUCT -> {
-          assertThat(negative.content().replace(negative.phone(), "").replace(negative.contact(), ""))
+          assertThat(
+                  negative.content().replace(negative.phone(), "").replace(negative.contact(), ""))
               .isEqualTo(model.content().replace(model.phone(), "").replace(model.contact(), ""));
           assertThat(sameSeller).isFalse();
         }
@@ -149,7 +168,8 @@ class PostGeneratorTest {
           assertThat(negative.region()).isEqualTo(model.region());
           assertThat(negative.price()).isEqualTo(model.price());
           assertThat(quantityRatio).isGreaterThanOrEqualTo(RealisticPosts.QUANTITY_APART);
-          assertThat(sameSeller).isEqualTo(negative.kind() == Kind.HARD_NEGATIVE_QUANTITY_SAME_SELLER);
+          assertThat(sameSeller)
+              .isEqualTo(negative.kind() == Kind.HARD_NEGATIVE_QUANTITY_SAME_SELLER);
         }
         case HARD_NEGATIVE_PRICE, HARD_NEGATIVE_PRICE_SAME_SELLER -> {
           assertThat(negative.product()).isEqualTo(model.product());
@@ -164,15 +184,23 @@ class PostGeneratorTest {
     }
     assertThat(checked.keySet()).containsExactlyInAnyOrder(RealisticPosts.HARD_NEGATIVE_KINDS);
     assertThat(checked.values()).allMatch(n -> n > 100);
-    assertThat(truth.hardNegatives().keySet()).containsExactlyInAnyOrder(RealisticPosts.HARD_NEGATIVE_KINDS);
+    assertThat(truth.hardNegatives().keySet())
+        .containsExactlyInAnyOrder(RealisticPosts.HARD_NEGATIVE_KINDS);
   }
 
   @Test
-  void products_priceStepAtMostATenthOfTheLowestPrice_rangeSpansMoreThanTwoPriceHardNegativeFactors() {
+  void
+      products_priceStepAtMostATenthOfTheLowestPrice_rangeSpansMoreThanTwoPriceHardNegativeFactors() {
     for (RealisticPosts.Product product : RealisticPosts.PRODUCTS) {
-      assertThat(product.stepCents() * 10).as(product.name()).isLessThanOrEqualTo(product.lowCents());
-      double span = (product.lowCents() + (RealisticPosts.PRICE_STEPS - 1.0) * product.stepCents()) / product.lowCents();
-      assertThat(span).as(product.name()).isGreaterThan(RealisticPosts.PRICE_APART * RealisticPosts.PRICE_APART);
+      assertThat(product.stepCents() * 10)
+          .as(product.name())
+          .isLessThanOrEqualTo(product.lowCents());
+      double span =
+          (product.lowCents() + (RealisticPosts.PRICE_STEPS - 1.0) * product.stepCents())
+              / product.lowCents();
+      assertThat(span)
+          .as(product.name())
+          .isGreaterThan(RealisticPosts.PRICE_APART * RealisticPosts.PRICE_APART);
     }
   }
 
@@ -180,14 +208,19 @@ class PostGeneratorTest {
   void generate_realistic_nearPriceVariantMovesLessThanAPriceHardNegative() {
     List<Post> posts = realistic(9, 30_000);
     Map<Long, Post> originals = new HashMap<>();
-    posts.stream().filter(p -> p.kind() == Kind.ORIGINAL || p.kind().hardNegative())
+    posts.stream()
+        .filter(p -> p.kind() == Kind.ORIGINAL || p.kind().hardNegative())
         .forEach(p -> originals.put(p.cluster(), p));
     int checked = 0;
     for (Post post : posts) {
       if (post.kind() == Kind.NEAR_PRICE) {
         Post original = originals.get(post.cluster());
-        double ratio = Math.max(price(post), price(original)) / Math.min(price(post), price(original));
-        assertThat(ratio).as("%s vs %s", post.price(), original.price()).isGreaterThan(1.0).isLessThanOrEqualTo(1.1);
+        double ratio =
+            Math.max(price(post), price(original)) / Math.min(price(post), price(original));
+        assertThat(ratio)
+            .as("%s vs %s", post.price(), original.price())
+            .isGreaterThan(1.0)
+            .isLessThanOrEqualTo(1.1);
         assertThat(quantity(post)).isEqualTo(quantity(original));
         checked++;
       }
@@ -216,21 +249,30 @@ class PostGeneratorTest {
       }
       clusterIds.computeIfAbsent(p.cluster(), c -> new ArrayList<>()).add(p.id());
     }
-    Post negative = posts.stream()
-        .filter(p -> p.kind() == Kind.HARD_NEGATIVE_PLACE_SAME_SELLER && originalIds.containsKey(p.negativeOf())
-            && clusterIds.get(p.cluster()).size() >= 2)
-        .findFirst().orElseThrow();
+    Post negative =
+        posts.stream()
+            .filter(
+                p ->
+                    p.kind() == Kind.HARD_NEGATIVE_PLACE_SAME_SELLER
+                        && originalIds.containsKey(p.negativeOf())
+                        && clusterIds.get(p.cluster()).size() >= 2)
+            .findFirst()
+            .orElseThrow();
     long modelId = originalIds.get(negative.negativeOf());
     List<Long> removed = clusterIds.get(negative.cluster()).subList(0, 2);
 
-    GroundTruth.NearCheck check = truth.checkAll(GroundTruth.Removals.of(2, removed::get, i -> modelId, i -> "near"));
+    GroundTruth.NearCheck check =
+        truth.checkAll(GroundTruth.Removals.of(2, removed::get, i -> modelId, i -> "near"));
 
     assertThat(check.nearWrong()).isEqualTo(2);
     assertThat(check.nearWrongElsewhere()).isZero();
     assertThat(check.hardNegativeMerges()).isEqualTo(2);
-    assertThat(check.hardNegativeMergesByKind()).containsEntry(Kind.HARD_NEGATIVE_PLACE_SAME_SELLER, 1L);
-    assertThat(check.hardNegativeMergesByKind().keySet()).containsExactlyInAnyOrder(RealisticPosts.HARD_NEGATIVE_KINDS);
-    assertThat(check.hardNegativeMergesByKind().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(1);
+    assertThat(check.hardNegativeMergesByKind())
+        .containsEntry(Kind.HARD_NEGATIVE_PLACE_SAME_SELLER, 1L);
+    assertThat(check.hardNegativeMergesByKind().keySet())
+        .containsExactlyInAnyOrder(RealisticPosts.HARD_NEGATIVE_KINDS);
+    assertThat(check.hardNegativeMergesByKind().values().stream().mapToLong(Long::longValue).sum())
+        .isEqualTo(1);
     assertThat(check.hardNegatives().get(Kind.HARD_NEGATIVE_PLACE_SAME_SELLER)).isGreaterThan(10);
   }
 
@@ -241,8 +283,10 @@ class PostGeneratorTest {
     posts.forEach(truth::add);
     List<Post> originals = posts.stream().filter(p -> p.kind() == Kind.ORIGINAL).limit(2).toList();
 
-    GroundTruth.NearCheck check = truth.checkAll(GroundTruth.Removals.of(1, i -> originals.get(0).id(),
-        i -> originals.get(1).id(), i -> "near"));
+    GroundTruth.NearCheck check =
+        truth.checkAll(
+            GroundTruth.Removals.of(
+                1, i -> originals.get(0).id(), i -> originals.get(1).id(), i -> "near"));
 
     assertThat(check.nearWrong()).isEqualTo(1);
     assertThat(check.nearWrongElsewhere()).isEqualTo(1);
@@ -255,12 +299,19 @@ class PostGeneratorTest {
     GroundTruth truth = new GroundTruth();
     posts.forEach(truth::add);
     Map<Long, Long> originalIds = new HashMap<>();
-    posts.stream().filter(p -> p.kind() == Kind.ORIGINAL || p.kind().hardNegative())
+    posts.stream()
+        .filter(p -> p.kind() == Kind.ORIGINAL || p.kind().hardNegative())
         .forEach(p -> originalIds.put(p.cluster(), p.id()));
-    List<Post> variants = posts.stream().filter(p -> p.kind().exactDuplicate || p.kind().nearDuplicate).toList();
+    List<Post> variants =
+        posts.stream().filter(p -> p.kind().exactDuplicate || p.kind().nearDuplicate).toList();
 
-    GroundTruth.NearCheck check = truth.checkAll(GroundTruth.Removals.of(variants.size(), i -> variants.get(i).id(),
-        i -> originalIds.get(variants.get(i).cluster()), i -> "near"));
+    GroundTruth.NearCheck check =
+        truth.checkAll(
+            GroundTruth.Removals.of(
+                variants.size(),
+                i -> variants.get(i).id(),
+                i -> originalIds.get(variants.get(i).cluster()),
+                i -> "near"));
 
     assertThat(check.wrong()).isZero();
     assertThat(check.hardNegativeMergesByKind().values()).containsOnly(0L);
@@ -281,9 +332,36 @@ class PostGeneratorTest {
   void generate_legacy_sameStreamAsItsPinnedDigest() throws Exception {
     MessageDigest digest = MessageDigest.getInstance("SHA-256");
     for (long seed : new long[] {7, 20081118}) {
-      new PostGenerator(seed, 50_000).generate(50_000, p -> digest.update((p.id() + "|" + p.cluster() + "|" + p.kind()
-          + "|" + p.title() + "|" + p.category() + "|" + p.product() + "|" + p.region() + "|" + p.price() + "|"
-          + p.contact() + "|" + p.phone() + "|" + p.content() + "|" + p.regTime() + "\n").getBytes(StandardCharsets.UTF_8)));
+      new PostGenerator(seed, 50_000)
+          .generate(
+              50_000,
+              p ->
+                  digest.update(
+                      (p.id()
+                              + "|"
+                              + p.cluster()
+                              + "|"
+                              + p.kind()
+                              + "|"
+                              + p.title()
+                              + "|"
+                              + p.category()
+                              + "|"
+                              + p.product()
+                              + "|"
+                              + p.region()
+                              + "|"
+                              + p.price()
+                              + "|"
+                              + p.contact()
+                              + "|"
+                              + p.phone()
+                              + "|"
+                              + p.content()
+                              + "|"
+                              + p.regTime()
+                              + "\n")
+                          .getBytes(StandardCharsets.UTF_8)));
     }
     assertThat(java.util.HexFormat.of().formatHex(digest.digest()))
         .isEqualTo("26817e7c42732e3aa4f61b55b9813eb8307945048d59104623209bd3fc22be30");

@@ -27,9 +27,15 @@ public final class AccessToken {
    *     (the message never shows it)
    */
   public static AccessToken of(String value, String source) {
-    if (value.length() < MIN_LENGTH || !value.strip().equals(value) || value.chars().anyMatch(Character::isWhitespace)) {
-      throw new IllegalArgumentException("the access token of " + source + " must be at least " + MIN_LENGTH
-          + " characters without blanks (e.g. `openssl rand -base64 24`)");
+    if (value.length() < MIN_LENGTH
+        || !value.strip().equals(value)
+        || value.chars().anyMatch(Character::isWhitespace)) {
+      throw new IllegalArgumentException(
+          "the access token of "
+              + source
+              + " must be at least "
+              + MIN_LENGTH
+              + " characters without blanks (e.g. `openssl rand -base64 24`)");
     }
     return new AccessToken(value);
   }
@@ -37,8 +43,10 @@ public final class AccessToken {
   /** Whether an {@code Authorization} header value (may be null) carries this token. */
   boolean matches(String authorization) {
     String prefix = "Bearer ";
-    String given = authorization != null && authorization.regionMatches(true, 0, prefix, 0, prefix.length())
-        ? authorization.substring(prefix.length()).strip() : "";
+    String given =
+        authorization != null && authorization.regionMatches(true, 0, prefix, 0, prefix.length())
+            ? authorization.substring(prefix.length()).strip()
+            : "";
     return MessageDigest.isEqual(digest, sha256(given));
   }
 

@@ -31,10 +31,10 @@ import org.xiaochong.method.MethodCheck;
 import org.xiaochong.source.TableSpec;
 
 /**
- * The HTTP/JSON face of a {@link Deduplicator}: {@code POST /v1/check} (one record or an array; with
- * {@code ?add=true} answered once the added records are committed), {@code POST /v1/explain}, {@code
- * GET /v1/health} and {@code GET /metrics}. The verdicts are the Deduplicator's, so they equal {@code
- * dedup check}'s.
+ * The HTTP/JSON face of a {@link Deduplicator}: {@code POST /v1/check} (one record or an array;
+ * with {@code ?add=true} answered once the added records are committed), {@code POST /v1/explain},
+ * {@code GET /v1/health} and {@code GET /metrics}. The verdicts are the Deduplicator's, so they
+ * equal {@code dedup check}'s.
  *
  * <p>A request is read whole (at most {@link Settings#maxBodyBytes}), decoded as strict UTF-8 and
  * parsed, and every record of it is validated before any is checked: a bad request is answered with
@@ -60,14 +60,22 @@ public final class DedupService implements AutoCloseable {
    * @param maintenanceMillis how often to reopen the index after another process committed, and to
    *     give back the write lock when adds have stopped (a run can start then)
    */
-  public record Settings(String host, int port, AccessToken token, long maxBodyBytes, long maxRecordBytes,
-      int maxRecords, long maintenanceMillis) {
+  public record Settings(
+      String host,
+      int port,
+      AccessToken token,
+      long maxBodyBytes,
+      long maxRecordBytes,
+      int maxRecords,
+      long maintenanceMillis) {
     public Settings {
       if (maxBodyBytes < 1 || maxBodyBytes > Integer.MAX_VALUE - 8) {
-        throw new IllegalArgumentException("--max-body-bytes (" + maxBodyBytes + ") must be in [1, 2^31 - 9]");
+        throw new IllegalArgumentException(
+            "--max-body-bytes (" + maxBodyBytes + ") must be in [1, 2^31 - 9]");
       }
       if (maxRecordBytes < 1) {
-        throw new IllegalArgumentException("--max-record-bytes (" + maxRecordBytes + ") must be at least 1");
+        throw new IllegalArgumentException(
+            "--max-record-bytes (" + maxRecordBytes + ") must be at least 1");
       }
       if (maxRecords < 1) {
         throw new IllegalArgumentException("--max-records (" + maxRecords + ") must be at least 1");
@@ -77,6 +85,7 @@ public final class DedupService implements AutoCloseable {
 
   /** How long {@link #stop} waits for requests in flight. */
   private static final long DRAIN_MILLIS = 30_000;
+
   /** Candidates listed per method by {@code /v1/explain} unless {@code ?limit=} says otherwise. */
   private static final int EXPLAIN_LIMIT = 5;
 
@@ -84,21 +93,26 @@ public final class DedupService implements AutoCloseable {
   private final TableSpec table;
   private final Settings settings;
   private final Consumer<String> log;
-  private final ObjectMapper json = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  private final ObjectMapper json =
+      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   private final ServiceMetrics metrics;
   private final AtomicInteger inFlight = new AtomicInteger();
-  private final ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread thread = new Thread(r, "dedup-serve-maintenance");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ScheduledExecutorService maintenance =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread thread = new Thread(r, "dedup-serve-maintenance");
+            thread.setDaemon(true);
+            return thread;
+          });
   private volatile boolean stopping;
   private Javalin app;
 
   /**
-   * @param log one line per event worth a note (start, reopen, a 500's cause); never a token or a body
+   * @param log one line per event worth a note (start, reopen, a 500's cause); never a token or a
+   *     body
    */
-  public DedupService(Deduplicator dedup, TableSpec table, Settings settings, Consumer<String> log) {
+  public DedupService(
+      Deduplicator dedup, TableSpec table, Settings settings, Consumer<String> log) {
     this.dedup = dedup;
     this.table = table;
     this.settings = settings;
@@ -108,20 +122,36 @@ public final class DedupService implements AutoCloseable {
 
   /** Starts listening; returns the port. */
   public int start() {
-    app = Javalin.create(config -> {
-      config.showJavalinBanner = false;
-      // The body is read by readBody, with its own limit and error.
-      config.http.maxRequestSize = settings.maxBodyBytes();
-    });
+    app =
+        Javalin.create(
+            config -> {
+              config.showJavalinBanner = false;
+              // The body is read by readBody, with its own limit and error.
+              config.http.maxRequestSize = settings.maxBodyBytes();
+            });
     app.post("/v1/check", ctx -> handle(ctx, "check", true, this::check));
     app.post("/v1/explain", ctx -> handle(ctx, "explain", true, this::explain));
     app.get("/v1/health", ctx -> handle(ctx, "health", false, this::health));
     app.get("/metrics", ctx -> handle(ctx, "metrics", true, this::metrics));
-    app.error(404, ctx -> problem(ctx, new Problem(404, "not-found", "No such endpoint",
-        ctx.method() + " " + ctx.path() + ": the endpoints are POST /v1/check, POST /v1/explain,"
-            + " GET /v1/health, GET /metrics")));
+    app.error(
+        404,
+        ctx ->
+            problem(
+                ctx,
+                new Problem(
+                    404,
+                    "not-found",
+                    "No such endpoint",
+                    ctx.method()
+                        + " "
+                        + ctx.path()
+                        + ": the endpoints are POST /v1/check, POST /v1/explain,"
+                        + " GET /v1/health, GET /metrics")));
     app.start(settings.host(), settings.port());
-    maintenance.scheduleWithFixedDelay(this::maintain, settings.maintenanceMillis(), settings.maintenanceMillis(),
+    maintenance.scheduleWithFixedDelay(
+        this::maintain,
+        settings.maintenanceMillis(),
+        settings.maintenanceMillis(),
         TimeUnit.MILLISECONDS);
     return app.port();
   }
@@ -138,10 +168,15 @@ public final class DedupService implements AutoCloseable {
         log.accept("serve: adds stopped: write lock of the index given back");
       }
       if (dedup.refreshIfChanged()) {
-        log.accept("serve: the index changed (a run committed): reopened, " + dedup.indexedRecords() + " records");
+        log.accept(
+            "serve: the index changed (a run committed): reopened, "
+                + dedup.indexedRecords()
+                + " records");
       }
     } catch (RuntimeException e) {
-      log.accept("serve: reopening the index failed, answering from the one open: " + oneLine(e.getMessage()));
+      log.accept(
+          "serve: reopening the index failed, answering from the one open: "
+              + oneLine(e.getMessage()));
     }
   }
 
@@ -155,11 +190,20 @@ public final class DedupService implements AutoCloseable {
     inFlight.incrementAndGet();
     try {
       if (stopping) {
-        throw new Problem(503, "stopping", "The service is stopping", "the service is stopping: send it elsewhere");
+        throw new Problem(
+            503,
+            "stopping",
+            "The service is stopping",
+            "the service is stopping: send it elsewhere");
       }
-      if (tokenNeeded && settings.token() != null && !settings.token().matches(ctx.header("Authorization"))) {
+      if (tokenNeeded
+          && settings.token() != null
+          && !settings.token().matches(ctx.header("Authorization"))) {
         ctx.header("WWW-Authenticate", "Bearer");
-        throw new Problem(401, "unauthorized", "Access token missing or wrong",
+        throw new Problem(
+            401,
+            "unauthorized",
+            "Access token missing or wrong",
             "send the header 'Authorization: Bearer <token>' with the service's token");
       }
       handler.handle(ctx);
@@ -167,11 +211,31 @@ public final class DedupService implements AutoCloseable {
       problem(ctx, problem);
     } catch (Deduplicator.IndexBusyException busy) {
       ctx.header("Retry-After", "30");
-      problem(ctx, new Problem(503, "index-busy", "The index is being written by a run", oneLine(busy.getMessage())));
+      problem(
+          ctx,
+          new Problem(
+              503,
+              "index-busy",
+              "The index is being written by a run",
+              oneLine(busy.getMessage())));
     } catch (IOException | RuntimeException e) {
-      log.accept("serve: " + endpoint + " failed: " + e.getClass().getSimpleName() + ": " + oneLine(e.getMessage()));
-      problem(ctx, new Problem(500, "internal", "Internal error", "the service failed on this request: "
-          + e.getClass().getSimpleName() + ": " + oneLine(e.getMessage())));
+      log.accept(
+          "serve: "
+              + endpoint
+              + " failed: "
+              + e.getClass().getSimpleName()
+              + ": "
+              + oneLine(e.getMessage()));
+      problem(
+          ctx,
+          new Problem(
+              500,
+              "internal",
+              "Internal error",
+              "the service failed on this request: "
+                  + e.getClass().getSimpleName()
+                  + ": "
+                  + oneLine(e.getMessage())));
     } finally {
       inFlight.decrementAndGet();
       metrics.request(endpoint, ctx.statusCode(), start);
@@ -201,13 +265,17 @@ public final class DedupService implements AutoCloseable {
         limit = -1;
       }
       if (limit < 1 || limit > 100) {
-        throw new Problem(400, "invalid-parameter", "Invalid query parameter",
+        throw new Problem(
+            400,
+            "invalid-parameter",
+            "Invalid query parameter",
             "limit must be an integer in [1, 100], not '" + limitParam + "'");
       }
     }
     JsonNode body = readJson(ctx);
     if (!body.isObject()) {
-      throw new Problem(400, "invalid-record", "Invalid record", "explain takes one record (a JSON object)");
+      throw new Problem(
+          400, "invalid-record", "Invalid record", "explain takes one record (a JSON object)");
     }
     Deduplicator.Explanation explanation = dedup.explain(records(body, false).get(0), limit);
     ObjectNode answer = RecordJson.toJson(json.createObjectNode(), explanation.verdict(), false);
@@ -216,7 +284,11 @@ public final class DedupService implements AutoCloseable {
       ObjectNode m = methods.addObject().put("method", method.method());
       ArrayNode candidates = m.putArray("candidates");
       for (MethodCheck.Candidate c : method.candidates()) {
-        candidates.addObject().put("id", c.id()).put("score", c.score()).put("shared_keys", c.sharedKeys())
+        candidates
+            .addObject()
+            .put("id", c.id())
+            .put("score", c.score())
+            .put("shared_keys", c.sharedKeys())
             .put("outcome", c.outcome());
       }
     }
@@ -247,7 +319,10 @@ public final class DedupService implements AutoCloseable {
     if (value.equals("true")) {
       return true;
     }
-    throw new Problem(400, "invalid-parameter", "Invalid query parameter",
+    throw new Problem(
+        400,
+        "invalid-parameter",
+        "Invalid query parameter",
         name + " must be true or false, not '" + value + "'");
   }
 
@@ -255,14 +330,24 @@ public final class DedupService implements AutoCloseable {
   private JsonNode readJson(Context ctx) throws IOException {
     String text = decodeUtf8(readBody(ctx));
     if (text.isBlank()) {
-      throw new Problem(400, "invalid-json", "Invalid JSON", "the body is empty: send one record or an array of them");
+      throw new Problem(
+          400,
+          "invalid-json",
+          "Invalid JSON",
+          "the body is empty: send one record or an array of them");
     }
     try {
       return json.readTree(text);
     } catch (JsonProcessingException e) {
-      String where = e.getLocation() == null ? ""
-          : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-      throw new Problem(400, "invalid-json", "Invalid JSON", oneLine(e.getOriginalMessage()) + where);
+      String where =
+          e.getLocation() == null
+              ? ""
+              : " at line "
+                  + e.getLocation().getLineNr()
+                  + ", column "
+                  + e.getLocation().getColumnNr();
+      throw new Problem(
+          400, "invalid-json", "Invalid JSON", oneLine(e.getOriginalMessage()) + where);
     }
   }
 
@@ -282,14 +367,27 @@ public final class DedupService implements AutoCloseable {
   }
 
   private Problem tooLarge(String size) {
-    return new Problem(413, "body-too-large", "Request body too large", "the body has " + size + "; at most "
-        + settings.maxBodyBytes() + " are read (serve --max-body-bytes): send fewer records per request");
+    return new Problem(
+        413,
+        "body-too-large",
+        "Request body too large",
+        "the body has "
+            + size
+            + "; at most "
+            + settings.maxBodyBytes()
+            + " are read (serve --max-body-bytes): send fewer records per request");
   }
 
-  /** Strict UTF-8: a malformed byte is a 400 naming its offset, never a replacement character in a post. */
+  /**
+   * Strict UTF-8: a malformed byte is a 400 naming its offset, never a replacement character in a
+   * post.
+   */
   private static String decodeUtf8(byte[] body) {
-    CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    CharsetDecoder decoder =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
     ByteBuffer in = ByteBuffer.wrap(body);
     CharBuffer out = CharBuffer.allocate(body.length);
     CoderResult result = decoder.decode(in, out, true);
@@ -297,8 +395,11 @@ public final class DedupService implements AutoCloseable {
       result = decoder.flush(out);
     }
     if (result.isError()) {
-      throw new Problem(400, "invalid-utf8", "Body is not UTF-8", "the body is not valid UTF-8 at byte offset "
-          + in.position() + ": send JSON in UTF-8");
+      throw new Problem(
+          400,
+          "invalid-utf8",
+          "Body is not UTF-8",
+          "the body is not valid UTF-8 at byte offset " + in.position() + ": send JSON in UTF-8");
     }
     return out.flip().toString();
   }
@@ -311,8 +412,15 @@ public final class DedupService implements AutoCloseable {
     List<JsonNode> nodes = new ArrayList<>();
     if (body.isArray()) {
       if (body.size() > settings.maxRecords()) {
-        throw new Problem(413, "too-many-records", "Too many records", "the array has " + body.size()
-            + " records; at most " + settings.maxRecords() + " per request (serve --max-records)");
+        throw new Problem(
+            413,
+            "too-many-records",
+            "Too many records",
+            "the array has "
+                + body.size()
+                + " records; at most "
+                + settings.maxRecords()
+                + " per request (serve --max-records)");
       }
       body.forEach(nodes::add);
     } else {
@@ -325,14 +433,26 @@ public final class DedupService implements AutoCloseable {
       String where = body.isArray() ? "record " + i + ": " : "";
       long bytes = node.toString().getBytes(StandardCharsets.UTF_8).length;
       if (bytes > settings.maxRecordBytes()) {
-        throw new Problem(413, "record-too-large", "Record too large", where + "the record has " + bytes
-            + " bytes of JSON; at most " + settings.maxRecordBytes() + " (serve --max-record-bytes)");
+        throw new Problem(
+            413,
+            "record-too-large",
+            "Record too large",
+            where
+                + "the record has "
+                + bytes
+                + " bytes of JSON; at most "
+                + settings.maxRecordBytes()
+                + " (serve --max-record-bytes)");
       }
       try {
         records.add(RecordJson.parse(node, table, idRequired, now));
       } catch (IllegalArgumentException e) {
-        String type = node.isObject() && node.get(table.idColumn()) == null ? "missing-id" : "invalid-record";
-        throw new Problem(400, type, type.equals("missing-id") ? "Record without an id" : "Invalid record",
+        String type =
+            node.isObject() && node.get(table.idColumn()) == null ? "missing-id" : "invalid-record";
+        throw new Problem(
+            400,
+            type,
+            type.equals("missing-id") ? "Record without an id" : "Invalid record",
             where + oneLine(e.getMessage()));
       }
     }
@@ -344,10 +464,16 @@ public final class DedupService implements AutoCloseable {
   }
 
   private void problem(Context ctx, Problem problem) {
-    ObjectNode body = json.createObjectNode().put("type", problem.type).put("title", problem.title)
-        .put("status", problem.status).put("detail", problem.getMessage());
+    ObjectNode body =
+        json.createObjectNode()
+            .put("type", problem.type)
+            .put("title", problem.title)
+            .put("status", problem.status)
+            .put("detail", problem.getMessage());
     try {
-      ctx.status(problem.status).contentType("application/problem+json").result(json.writeValueAsBytes(body));
+      ctx.status(problem.status)
+          .contentType("application/problem+json")
+          .result(json.writeValueAsBytes(body));
     } catch (JsonProcessingException e) {
       ctx.status(500).result("internal error");
     }

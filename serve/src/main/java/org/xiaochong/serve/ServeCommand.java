@@ -12,10 +12,10 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import org.xiaochong.cli.ExitCodes;
 import org.xiaochong.check.Deduplicator;
 import org.xiaochong.cli.ConfigOptions;
 import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.cli.ExitCodes;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.source.BadInputException;
 import picocli.CommandLine;
@@ -43,30 +43,55 @@ public final class ServeCommand implements Callable<Integer> {
   /** The environment variable of the access token; it wins over {@code serve.token}. */
   public static final String TOKEN_ENV = "DEDUP_SERVE_TOKEN";
 
-  @Option(names = {"-c", "--config"}, paramLabel = "FILE",
-      description = "Java properties file (keys: see config/dedup.properties). Default: built-in defaults.")
+  @Option(
+      names = {"-c", "--config"},
+      paramLabel = "FILE",
+      description =
+          "Java properties file (keys: see config/dedup.properties). Default: built-in defaults.")
   Path config;
 
-  @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "ADDRESS",
-      description = "Address to listen on (default ${DEFAULT-VALUE}); a non-loopback one needs an access token.")
+  @Option(
+      names = "--host",
+      defaultValue = "127.0.0.1",
+      paramLabel = "ADDRESS",
+      description =
+          "Address to listen on (default ${DEFAULT-VALUE}); a non-loopback one needs an access token.")
   String host;
 
-  @Option(names = "--port", defaultValue = "8080", paramLabel = "P", description = "Port (default ${DEFAULT-VALUE}; 0: any free one).")
+  @Option(
+      names = "--port",
+      defaultValue = "8080",
+      paramLabel = "P",
+      description = "Port (default ${DEFAULT-VALUE}; 0: any free one).")
   int port;
 
-  @Option(names = "--method", paramLabel = "METHOD[,METHOD…]",
-      description = "Methods to ask, in this order, as in `check` (default: every method a run has built something for).")
+  @Option(
+      names = "--method",
+      paramLabel = "METHOD[,METHOD…]",
+      description =
+          "Methods to ask, in this order, as in `check` (default: every method a run has built something for).")
   String method;
 
-  @Option(names = "--max-body-bytes", defaultValue = "16777216", paramLabel = "N",
-      description = "Largest request body (default ${DEFAULT-VALUE}, 16 MiB): a larger one is answered 413.")
+  @Option(
+      names = "--max-body-bytes",
+      defaultValue = "16777216",
+      paramLabel = "N",
+      description =
+          "Largest request body (default ${DEFAULT-VALUE}, 16 MiB): a larger one is answered 413.")
   long maxBodyBytes;
 
-  @Option(names = "--max-record-bytes", defaultValue = "1048576", paramLabel = "N",
-      description = "Largest record, as JSON (default ${DEFAULT-VALUE}, 1 MiB): a request with a larger one is answered 413.")
+  @Option(
+      names = "--max-record-bytes",
+      defaultValue = "1048576",
+      paramLabel = "N",
+      description =
+          "Largest record, as JSON (default ${DEFAULT-VALUE}, 1 MiB): a request with a larger one is answered 413.")
   long maxRecordBytes;
 
-  @Option(names = "--max-records", defaultValue = "1000", paramLabel = "N",
+  @Option(
+      names = "--max-records",
+      defaultValue = "1000",
+      paramLabel = "N",
       description = "Most records in one request (default ${DEFAULT-VALUE}).")
   int maxRecords;
 
@@ -91,43 +116,71 @@ public final class ServeCommand implements Callable<Integer> {
     DedupConfig dedupConfig = DedupConfig.load(config, env);
     AccessToken token = token();
     if (token == null && !InetAddress.getByName(host).isLoopbackAddress()) {
-      throw new BadInputException("serve --host " + host + " is not a loopback address: set an access token in "
-          + TOKEN_ENV + " or serve.token first");
+      throw new BadInputException(
+          "serve --host "
+              + host
+              + " is not a loopback address: set an access token in "
+              + TOKEN_ENV
+              + " or serve.token first");
     }
-    DedupService.Settings settings = new DedupService.Settings(host, port, token, maxBodyBytes, maxRecordBytes,
-        maxRecords, 1000);
+    DedupService.Settings settings =
+        new DedupService.Settings(
+            host, port, token, maxBodyBytes, maxRecordBytes, maxRecords, 1000);
     List<FingerprintMethod> methods = method == null ? null : ConfigOptions.methods(method);
-    Deduplicator dedup = Deduplicator.open(dedupConfig, new Deduplicator.Options(methods, false, line -> {
-      err.println(line);
-      err.flush();
-    }));
-    DedupService service = new DedupService(dedup, dedupConfig.table(), settings, line -> {
-      err.println(line);
-      err.flush();
-    });
+    Deduplicator dedup =
+        Deduplicator.open(
+            dedupConfig,
+            new Deduplicator.Options(
+                methods,
+                false,
+                line -> {
+                  err.println(line);
+                  err.flush();
+                }));
+    DedupService service =
+        new DedupService(
+            dedup,
+            dedupConfig.table(),
+            settings,
+            line -> {
+              err.println(line);
+              err.flush();
+            });
     int bound;
     try {
       bound = service.start();
     } catch (RuntimeException e) {
       service.stop();
       dedup.close();
-      throw new BadInputException("serve: cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
+      throw new BadInputException(
+          "serve: cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      err.println("serve: stopping (requests in flight finish, what was added is committed)");
-      err.flush();
-      try {
-        service.stop();
-      } finally {
-        dedup.close();
-        err.println("serve: stopped");
-        err.flush();
-        stopped.countDown();
-      }
-    }, "dedup-serve-stop"));
-    err.printf("serve: %s on http://%s:%d/ (methods %s, %,d records, %s)%n", dedupConfig.indexDir(), host, bound,
-        dedup.methods(), dedup.indexedRecords(), token == null ? "no access token" : "access token required");
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  err.println(
+                      "serve: stopping (requests in flight finish, what was added is committed)");
+                  err.flush();
+                  try {
+                    service.stop();
+                  } finally {
+                    dedup.close();
+                    err.println("serve: stopped");
+                    err.flush();
+                    stopped.countDown();
+                  }
+                },
+                "dedup-serve-stop"));
+    err.printf(
+        "serve: %s on http://%s:%d/ (methods %s, %,d records, %s)%n",
+        dedupConfig.indexDir(),
+        host,
+        bound,
+        dedup.methods(),
+        dedup.indexedRecords(),
+        token == null ? "no access token" : "access token required");
     err.flush();
     stopped.await();
     return 0;

@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -58,8 +57,13 @@ class ServeIT extends DbTestSupport {
     assertThat(run.exitCode()).as(run.err()).isZero();
     dedupConfig = loadConfig(config);
     dedup = Deduplicator.open(dedupConfig, Deduplicator.Options.DEFAULT);
-    service = new DedupService(dedup, dedupConfig.table(), new DedupService.Settings("127.0.0.1", 0,
-        AccessToken.of(TOKEN, "test"), 1 << 20, 64 << 10, 200, 200), line -> {});
+    service =
+        new DedupService(
+            dedup,
+            dedupConfig.table(),
+            new DedupService.Settings(
+                "127.0.0.1", 0, AccessToken.of(TOKEN, "test"), 1 << 20, 64 << 10, 200, 200),
+            line -> {});
     client = new ServiceClient(service.start(), TOKEN);
   }
 
@@ -73,20 +77,30 @@ class ServeIT extends DbTestSupport {
     }
   }
 
-  /** Rows of the table as records (the sample columns, NULL kept as null), with new ids from {@code firstId}. */
+  /**
+   * Rows of the table as records (the sample columns, NULL kept as null), with new ids from {@code
+   * firstId}.
+   */
   static List<ObjectNode> tableRecords(String sql, long firstId, String contentSuffix) {
     List<ObjectNode> records = new ArrayList<>();
-    withHandle(h -> h.createQuery(sql).map((rs, ctx) -> {
-      ObjectNode record = JSON.createObjectNode();
-      record.put("id", firstId + records.size());
-      for (String c : COLUMNS) {
-        String value = rs.getString(c);
-        record.put(c, value == null || !c.equals("content") ? value : value + contentSuffix);
-      }
-      record.put("reg_time", "2030-01-01T08:00");
-      records.add(record);
-      return null;
-    }).list());
+    withHandle(
+        h ->
+            h.createQuery(sql)
+                .map(
+                    (rs, ctx) -> {
+                      ObjectNode record = JSON.createObjectNode();
+                      record.put("id", firstId + records.size());
+                      for (String c : COLUMNS) {
+                        String value = rs.getString(c);
+                        record.put(
+                            c,
+                            value == null || !c.equals("content") ? value : value + contentSuffix);
+                      }
+                      record.put("reg_time", "2030-01-01T08:00");
+                      records.add(record);
+                      return null;
+                    })
+                .list());
     return records;
   }
 
@@ -95,9 +109,15 @@ class ServeIT extends DbTestSupport {
    * another time (older: the existing record is kept), 10 posts of a product the table lacks (new).
    */
   private List<ObjectNode> mixedRecords(long firstId) {
-    List<ObjectNode> records = new ArrayList<>(tableRecords("SELECT * FROM supply_demand ORDER BY id LIMIT 100", firstId, ""));
-    records.addAll(tableRecords("SELECT * FROM supply_demand ORDER BY id DESC LIMIT 100", firstId + 100, "，欢迎来电咨询"));
-    List<ObjectNode> older = tableRecords("SELECT * FROM supply_demand ORDER BY id LIMIT 100 OFFSET 500", firstId + 200, "");
+    List<ObjectNode> records =
+        new ArrayList<>(
+            tableRecords("SELECT * FROM supply_demand ORDER BY id LIMIT 100", firstId, ""));
+    records.addAll(
+        tableRecords(
+            "SELECT * FROM supply_demand ORDER BY id DESC LIMIT 100", firstId + 100, "，欢迎来电咨询"));
+    List<ObjectNode> older =
+        tableRecords(
+            "SELECT * FROM supply_demand ORDER BY id LIMIT 100 OFFSET 500", firstId + 200, "");
     older.forEach(r -> r.put("reg_time", "2001-01-01 08:00:00"));
     records.addAll(older);
     for (int i = 0; i < 10; i++) {
@@ -109,19 +129,28 @@ class ServeIT extends DbTestSupport {
   @Test
   void check_theSameRecords_givesCheckCommandsVerdictsInBatchesAndOneByOne() throws Exception {
     List<ObjectNode> records = mixedRecords(50_000_000L);
-    CliRun cli = cliWithInput(records.stream().map(JsonNode::toString).toList(), "check", "--config", config.toString());
+    CliRun cli =
+        cliWithInput(
+            records.stream().map(JsonNode::toString).toList(),
+            "check",
+            "--config",
+            config.toString());
     assertThat(cli.exitCode()).as(cli.err()).isZero();
     List<JsonNode> expected = new ArrayList<>();
     for (String line : cli.out().split("\n")) {
       expected.add(JSON.readTree(line));
     }
     assertThat(expected).hasSize(records.size());
-    assertThat(expected).extracting(v -> v.get("verdict").asText()).contains("exact", "near", "new");
+    assertThat(expected)
+        .extracting(v -> v.get("verdict").asText())
+        .contains("exact", "near", "new");
     assertThat(expected).extracting(v -> v.get("keep").asText()).contains("new", "existing");
 
     List<JsonNode> batched = new ArrayList<>();
     for (int from = 0; from < records.size(); from += 100) {
-      ArrayNode batch = JSON.createArrayNode().addAll(records.subList(from, Math.min(records.size(), from + 100)));
+      ArrayNode batch =
+          JSON.createArrayNode()
+              .addAll(records.subList(from, Math.min(records.size(), from + 100)));
       ServiceClient.Reply reply = client.post("/v1/check", batch.toString());
       assertThat(reply.status()).as(reply.body()).isEqualTo(200);
       reply.json().forEach(batched::add);
@@ -152,29 +181,35 @@ class ServeIT extends DbTestSupport {
     try {
       List<Future<Integer>> readers = new ArrayList<>();
       for (int r = 0; r < 3; r++) {
-        readers.add(threads.submit(() -> {
-          int answers = 0;
-          for (int round = 0; round < 10; round++) {
-            assertThat(client.post("/v1/check", batch).json()).isEqualTo(expected);
-            for (int i = round; i < records.size(); i += 10) {
-              assertThat(client.post("/v1/check", records.get(i).toString()).json()).isEqualTo(expected.get(i));
-              answers++;
-            }
-          }
-          return answers;
-        }));
+        readers.add(
+            threads.submit(
+                () -> {
+                  int answers = 0;
+                  for (int round = 0; round < 10; round++) {
+                    assertThat(client.post("/v1/check", batch).json()).isEqualTo(expected);
+                    for (int i = round; i < records.size(); i += 10) {
+                      assertThat(client.post("/v1/check", records.get(i).toString()).json())
+                          .isEqualTo(expected.get(i));
+                      answers++;
+                    }
+                  }
+                  return answers;
+                }));
       }
-      Future<List<ObjectNode>> writer = threads.submit(() -> {
-        List<ObjectNode> added = new ArrayList<>();
-        for (int i = 0; i < 40; i++) {
-          ObjectNode post = truffle(61_000_000L + i, "137 7777 " + (1000 + i), "2031-02-01T08:00");
-          ServiceClient.Reply reply = client.post("/v1/check?add=true", post.toString());
-          assertThat(reply.status()).as(reply.body()).isEqualTo(200);
-          assertThat(reply.json().get("added").asBoolean()).isTrue();
-          added.add(post);
-        }
-        return added;
-      });
+      Future<List<ObjectNode>> writer =
+          threads.submit(
+              () -> {
+                List<ObjectNode> added = new ArrayList<>();
+                for (int i = 0; i < 40; i++) {
+                  ObjectNode post =
+                      truffle(61_000_000L + i, "137 7777 " + (1000 + i), "2031-02-01T08:00");
+                  ServiceClient.Reply reply = client.post("/v1/check?add=true", post.toString());
+                  assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+                  assertThat(reply.json().get("added").asBoolean()).isTrue();
+                  added.add(post);
+                }
+                return added;
+              });
       for (Future<Integer> reader : readers) {
         assertThat(reader.get()).isEqualTo(60);
       }
@@ -191,15 +226,19 @@ class ServeIT extends DbTestSupport {
   void checkAdd_newAndNewerRecords_areAddedAndKnownAfterwards() {
     List<ObjectNode> records = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
-      records.add(truffle(60_000_000L + i, "138 0000 " + (1000 + i), "2031-01-0" + (1 + i % 9) + "T08:00"));
+      records.add(
+          truffle(60_000_000L + i, "138 0000 " + (1000 + i), "2031-01-0" + (1 + i % 9) + "T08:00"));
     }
     // A newer copy of the first: kept over it, so it supersedes it and is added too.
     records.add(truffle(60_000_100L, "138 0000 1000", "2032-01-01T08:00"));
-    ServiceClient.Reply added = client.post("/v1/check?add=true", JSON.createArrayNode().addAll(records).toString());
+    ServiceClient.Reply added =
+        client.post("/v1/check?add=true", JSON.createArrayNode().addAll(records).toString());
     assertThat(added.status()).as(added.body()).isEqualTo(200);
     JsonNode verdicts = added.json();
     for (int i = 0; i < 20; i++) {
-      assertThat(verdicts.get(i).get("verdict").asText()).as(verdicts.get(i).toString()).isEqualTo("new");
+      assertThat(verdicts.get(i).get("verdict").asText())
+          .as(verdicts.get(i).toString())
+          .isEqualTo("new");
       assertThat(verdicts.get(i).get("added").asBoolean()).isTrue();
     }
     JsonNode newer = verdicts.get(20);
@@ -210,7 +249,10 @@ class ServeIT extends DbTestSupport {
     assertThat(newer.get("added").asBoolean()).isTrue();
 
     // Known now: each record repeats itself (the newer copy stands for the first).
-    JsonNode again = client.post("/v1/check", JSON.createArrayNode().addAll(records.subList(1, 20)).toString()).json();
+    JsonNode again =
+        client
+            .post("/v1/check", JSON.createArrayNode().addAll(records.subList(1, 20)).toString())
+            .json();
     for (int i = 0; i < 19; i++) {
       assertThat(again.get(i).get("verdict").asText()).isEqualTo("exact");
       assertThat(again.get(i).get("kept_id").asLong()).isEqualTo(60_000_001L + i);
@@ -238,8 +280,10 @@ class ServeIT extends DbTestSupport {
 
   @Test
   void explain_aNearCopy_namesTheSharedKeysAndTheRulesOutcome() {
-    ObjectNode near = tableRecords("SELECT * FROM supply_demand ORDER BY id LIMIT 1 OFFSET 40", 70_000_000L,
-        "，欢迎来电咨询").get(0);
+    ObjectNode near =
+        tableRecords(
+                "SELECT * FROM supply_demand ORDER BY id LIMIT 1 OFFSET 40", 70_000_000L, "，欢迎来电咨询")
+            .get(0);
     ServiceClient.Reply reply = client.post("/v1/explain?limit=50", near.toString());
     assertThat(reply.status()).as(reply.body()).isEqualTo(200);
     JsonNode explanation = reply.json();
@@ -260,7 +304,8 @@ class ServeIT extends DbTestSupport {
     List<String> outcomes = new ArrayList<>();
     candidates.forEach(c -> outcomes.add(c.get("id").asLong() + " " + c.get("outcome").asText()));
     if (explanation.get("verdict").asText().equals("near")) {
-      // The twin is among the candidates, and the rule joins them; a more similar one may be vetoed.
+      // The twin is among the candidates, and the rule joins them; a more similar one may be
+      // vetoed.
       assertThat(outcomes).contains(explanation.get("kept_id").asLong() + " duplicate");
     } else {
       assertThat(outcomes).noneMatch(o -> o.endsWith(" duplicate"));
@@ -273,9 +318,13 @@ class ServeIT extends DbTestSupport {
     ServiceClient.Reply metrics = client.get("/metrics");
     assertThat(metrics.status()).isEqualTo(200);
     assertThat(metrics.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
-    assertThat(metrics.body()).contains("xiaochong_http_requests_total{endpoint=\"check\",status=\"200\"}",
-        "xiaochong_verdicts_total{keep=\"new\",verdict=\"new\"}", "xiaochong_request_seconds_bucket{endpoint=\"check\",le=\"0.05\"}",
-        "xiaochong_index_records ", "xiaochong_commits_total ");
+    assertThat(metrics.body())
+        .contains(
+            "xiaochong_http_requests_total{endpoint=\"check\",status=\"200\"}",
+            "xiaochong_verdicts_total{keep=\"new\",verdict=\"new\"}",
+            "xiaochong_request_seconds_bucket{endpoint=\"check\",le=\"0.05\"}",
+            "xiaochong_index_records ",
+            "xiaochong_commits_total ");
   }
 
   @Test
@@ -294,7 +343,8 @@ class ServeIT extends DbTestSupport {
     assertThat(none.status()).isEqualTo(401);
     assertThat(none.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
     assertThat(none.json().get("type").asText()).isEqualTo("unauthorized");
-    assertThat(new ServiceClient(service.port(), TOKEN + "x").post("/v1/check", record).status()).isEqualTo(401);
+    assertThat(new ServiceClient(service.port(), TOKEN + "x").post("/v1/check", record).status())
+        .isEqualTo(401);
     assertThat(new ServiceClient(service.port(), null).get("/metrics").status()).isEqualTo(401);
     assertThat(client.post("/v1/check", record).status()).isEqualTo(200);
   }
@@ -303,7 +353,8 @@ class ServeIT extends DbTestSupport {
 
   private void assertProblem(ServiceClient.Reply reply, int status, String type, String... detail) {
     assertThat(reply.status()).as(reply.body()).isEqualTo(status);
-    assertThat(reply.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+    assertThat(reply.headers().firstValue("Content-Type").orElse(""))
+        .startsWith("application/problem+json");
     JsonNode problem = reply.json();
     assertThat(problem.get("type").asText()).isEqualTo(type);
     assertThat(problem.get("status").asInt()).isEqualTo(status);
@@ -316,7 +367,8 @@ class ServeIT extends DbTestSupport {
 
   @Test
   void check_invalidJson_is400NamingWhere() {
-    assertProblem(client.post("/v1/check", "{\"id\": 1, \"title\": "), 400, "invalid-json", "line 1");
+    assertProblem(
+        client.post("/v1/check", "{\"id\": 1, \"title\": "), 400, "invalid-json", "line 1");
     assertProblem(client.post("/v1/check", "{\"id\": 1} {\"id\": 2}"), 400, "invalid-json");
     assertProblem(client.post("/v1/check", ""), 400, "invalid-json", "empty");
   }
@@ -334,9 +386,14 @@ class ServeIT extends DbTestSupport {
     ObjectNode good = truffle(80_000_010L, "139 1111 3333", "2031-01-01T08:00");
     ObjectNode noId = truffle(80_000_011L, "139 1111 4444", "2031-01-01T08:00");
     noId.remove("id");
-    assertProblem(client.post("/v1/check?add=true", JSON.createArrayNode().add(good).add(noId).toString()), 400,
-        "missing-id", "record 1", "'id'");
-    assertThat(client.post("/v1/check", good.toString()).json().get("verdict").asText()).isEqualTo("new");
+    assertProblem(
+        client.post("/v1/check?add=true", JSON.createArrayNode().add(good).add(noId).toString()),
+        400,
+        "missing-id",
+        "record 1",
+        "'id'");
+    assertThat(client.post("/v1/check", good.toString()).json().get("verdict").asText())
+        .isEqualTo("new");
     ObjectNode badId = truffle(80_000_012L, "139 1111 5555", "2031-01-01T08:00");
     badId.put("id", "12");
     assertProblem(client.post("/v1/check", badId.toString()), 400, "invalid-record", "integer");
@@ -363,14 +420,20 @@ class ServeIT extends DbTestSupport {
       many.add(JSON.createObjectNode().put("id", i));
     }
     assertProblem(client.post("/v1/check", many.toString()), 413, "too-many-records", "201", "200");
-    assertProblem(client.post("/v1/check", "[{\"id\": 1}, 42]"), 400, "invalid-record", "record 1", "JSON object");
+    assertProblem(
+        client.post("/v1/check", "[{\"id\": 1}, 42]"),
+        400,
+        "invalid-record",
+        "record 1",
+        "JSON object");
     assertProblem(client.post("/v1/check", "\"苹果\""), 400, "invalid-record", "JSON object");
     assertProblem(client.post("/v1/check?add=yes", "{\"id\": 1}"), 400, "invalid-parameter", "add");
     assertProblem(client.post("/v1/nothing", "{}"), 404, "not-found", "/v1/check");
   }
 
   @Test
-  void aRunBesideTheService_getsTheIndexWhenAddsStop_andTheServiceReadsWhatTheRunCommitted() throws Exception {
+  void aRunBesideTheService_getsTheIndexWhenAddsStop_andTheServiceReadsWhatTheRunCommitted()
+      throws Exception {
     ObjectNode record = truffle(90_000_000L, "139 2222 0000", "2031-01-01T08:00");
     assertThat(client.post("/v1/check?add=true", record.toString()).status()).isEqualTo(200);
     // Adds stopped: the service gives the write lock back (maintenance every 200 ms here).
@@ -378,26 +441,48 @@ class ServeIT extends DbTestSupport {
 
     // While another process (a run) holds the index's write lock, adds are 503 with Retry-After and
     // checks go on.
-    try (FingerprintIndex held = FingerprintIndex.open(dedupConfig.indexDir(), dedupConfig.fieldsDigest(), false)) {
-      ServiceClient.Reply busy = client.post("/v1/check?add=true", truffle(90_000_001L, "139 2222 0001",
-          "2031-01-01T08:00").toString());
+    try (FingerprintIndex held =
+        FingerprintIndex.open(dedupConfig.indexDir(), dedupConfig.fieldsDigest(), false)) {
+      ServiceClient.Reply busy =
+          client.post(
+              "/v1/check?add=true",
+              truffle(90_000_001L, "139 2222 0001", "2031-01-01T08:00").toString());
       assertProblem(busy, 503, "index-busy", "in use");
       assertThat(busy.headers().firstValue("Retry-After")).hasValue("30");
-      assertThat(client.post("/v1/check", record.toString()).json().get("kept_id").asLong()).isEqualTo(90_000_000L);
+      assertThat(client.post("/v1/check", record.toString()).json().get("kept_id").asLong())
+          .isEqualTo(90_000_000L);
     }
 
     // A run on the same index: a row new in the table is in the index once the run commits, and the
     // service reopens on that commit by itself.
-    insert("supply_demand", 90_000_500L, "松茸干货批发", "松茸干", "139 3333 0000",
-        "云南香格里拉松茸干货批发，品质上乘，量大从优。", java.time.LocalDateTime.of(2031, 1, 1, 8, 0));
-    ObjectNode copy = JSON.createObjectNode().put("id", 90_000_501L).put("title", "松茸干货批发").put("category", "供应")
-        .put("product", "松茸干").put("region", "山东烟台").put("price", "2.50元/斤").put("contact", "王先生")
-        .put("phone", "139 3333 0000").put("content", "云南香格里拉松茸干货批发，品质上乘，量大从优。")
-        .put("reg_time", "2031-01-01T08:00");
-    assertThat(client.post("/v1/check", copy.toString()).json().get("verdict").asText()).isEqualTo("new");
+    insert(
+        "supply_demand",
+        90_000_500L,
+        "松茸干货批发",
+        "松茸干",
+        "139 3333 0000",
+        "云南香格里拉松茸干货批发，品质上乘，量大从优。",
+        java.time.LocalDateTime.of(2031, 1, 1, 8, 0));
+    ObjectNode copy =
+        JSON.createObjectNode()
+            .put("id", 90_000_501L)
+            .put("title", "松茸干货批发")
+            .put("category", "供应")
+            .put("product", "松茸干")
+            .put("region", "山东烟台")
+            .put("price", "2.50元/斤")
+            .put("contact", "王先生")
+            .put("phone", "139 3333 0000")
+            .put("content", "云南香格里拉松茸干货批发，品质上乘，量大从优。")
+            .put("reg_time", "2031-01-01T08:00");
+    assertThat(client.post("/v1/check", copy.toString()).json().get("verdict").asText())
+        .isEqualTo("new");
     CliRun run = cli("run", "--config", config.toString(), "--method", "exact,near");
     assertThat(run.exitCode()).as(run.err()).isZero();
-    waitUntil(() -> client.post("/v1/check", copy.toString()).json().get("kept_id").asLong(-1) == 90_000_500L);
+    waitUntil(
+        () ->
+            client.post("/v1/check", copy.toString()).json().get("kept_id").asLong(-1)
+                == 90_000_500L);
   }
 
   @Test
@@ -405,20 +490,34 @@ class ServeIT extends DbTestSupport {
     waitUntil(() -> !dedup.writing());
     // A second service on the same index that keeps the write lock (maintenance once a minute).
     try (Deduplicator adding = Deduplicator.open(dedupConfig, Deduplicator.Options.DEFAULT)) {
-      DedupService second = new DedupService(adding, dedupConfig.table(),
-          new DedupService.Settings("127.0.0.1", 0, null, 1 << 20, 64 << 10, 200, 60_000), line -> {});
+      DedupService second =
+          new DedupService(
+              adding,
+              dedupConfig.table(),
+              new DedupService.Settings("127.0.0.1", 0, null, 1 << 20, 64 << 10, 200, 60_000),
+              line -> {});
       ServiceClient other = new ServiceClient(second.start(), null);
       try {
-        ServiceClient.Reply added = other.post("/v1/check?add=true",
-            truffle(92_000_000L, "139 4444 0000", "2031-01-01T08:00").toString());
+        ServiceClient.Reply added =
+            other.post(
+                "/v1/check?add=true",
+                truffle(92_000_000L, "139 4444 0000", "2031-01-01T08:00").toString());
         assertThat(added.status()).as(added.body()).isEqualTo(200);
         assertThat(adding.writing()).isTrue();
         CliRun refused = cli("run", "--config", config.toString(), "--method", "exact,near");
         assertThat(refused.exitCode()).as(refused.err()).isEqualTo(2);
         assertThat(refused.err()).contains("in use by another dedup process");
-        // The refused run touched nothing: the added record is still there, the service still writing.
-        assertThat(other.post("/v1/check", truffle(92_000_001L, "139 4444 0000", "2031-01-01T08:00").toString())
-            .json().get("kept_id").asLong()).isEqualTo(92_000_000L);
+        // The refused run touched nothing: the added record is still there, the service still
+        // writing.
+        assertThat(
+                other
+                    .post(
+                        "/v1/check",
+                        truffle(92_000_001L, "139 4444 0000", "2031-01-01T08:00").toString())
+                    .json()
+                    .get("kept_id")
+                    .asLong())
+            .isEqualTo(92_000_000L);
         assertThat(adding.writing()).isTrue();
       } finally {
         second.stop();
@@ -428,7 +527,8 @@ class ServeIT extends DbTestSupport {
     assertThat(run.exitCode()).as(run.err()).isZero();
   }
 
-  private static void waitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
+  private static void waitUntil(java.util.function.BooleanSupplier condition)
+      throws InterruptedException {
     long deadline = System.nanoTime() + 30_000_000_000L;
     while (!condition.getAsBoolean()) {
       assertThat(System.nanoTime()).as("waited 30 s").isLessThan(deadline);

@@ -24,8 +24,8 @@ import org.xiaochong.posts.PostLoader;
 
 /**
  * {@code dedup serve} as a real process: what {@code POST /v1/check?add=true} answered survives a
- * {@code kill -9} right after the answers (each add is committed before it is answered), and SIGTERM
- * stops the service cleanly.
+ * {@code kill -9} right after the answers (each add is committed before it is answered), and
+ * SIGTERM stops the service cleanly.
  */
 @Tag("db")
 class ServeKillIT extends DbTestSupport {
@@ -43,10 +43,20 @@ class ServeKillIT extends DbTestSupport {
   }
 
   private Server start(Path config, String name) throws Exception {
-    String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m", "-cp", classPath, "org.xiaochong.cli.DedupCommand", "serve", "--config", config.toString(),
-        "--port", "0");
+    String classPath =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    ProcessBuilder builder =
+        new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx512m",
+            "-cp",
+            classPath,
+            "org.xiaochong.cli.DedupCommand",
+            "serve",
+            "--config",
+            config.toString(),
+            "--port",
+            "0");
     Path errFile = dir.resolve(name + ".err");
     builder.redirectOutput(dir.resolve(name + ".out").toFile()).redirectError(errFile.toFile());
     Process process = builder.start();
@@ -61,7 +71,8 @@ class ServeKillIT extends DbTestSupport {
       Thread.sleep(100);
     }
     process.destroyForcibly();
-    throw new AssertionError("serve did not listen within 120 s: " + Files.readString(errFile, StandardCharsets.UTF_8));
+    throw new AssertionError(
+        "serve did not listen within 120 s: " + Files.readString(errFile, StandardCharsets.UTF_8));
   }
 
   @Test
@@ -73,34 +84,46 @@ class ServeKillIT extends DbTestSupport {
 
     List<ObjectNode> records = new ArrayList<>();
     for (int i = 0; i < ADDED; i++) {
-      // Later ids are later posts: each is kept over any twin among the earlier ones, so all are added.
-      records.add(ServeIT.truffle(40_000_000L + i, String.format("136 %04d %04d", i / 100, i),
-          java.time.LocalDateTime.of(2031, 1, 1, 0, 0).plusMinutes(i).toString()));
+      // Later ids are later posts: each is kept over any twin among the earlier ones, so all are
+      // added.
+      records.add(
+          ServeIT.truffle(
+              40_000_000L + i,
+              String.format("136 %04d %04d", i / 100, i),
+              java.time.LocalDateTime.of(2031, 1, 1, 0, 0).plusMinutes(i).toString()));
     }
     Server server = start(config, "first");
     ServiceClient client = new ServiceClient(server.port(), null);
-    // 4 clients at once: two send one record per request, two arrays of 25 (the commits are shared).
+    // 4 clients at once: two send one record per request, two arrays of 25 (the commits are
+    // shared).
     ExecutorService clients = Executors.newFixedThreadPool(4);
     List<Future<List<JsonNode>>> answers = new ArrayList<>();
     int share = ADDED / 4;
     for (int c = 0; c < 4; c++) {
       List<ObjectNode> mine = records.subList(c * share, (c + 1) * share);
       int perRequest = c % 2 == 0 ? 1 : 25;
-      answers.add(clients.submit(() -> {
-        List<JsonNode> verdicts = new ArrayList<>();
-        for (int from = 0; from < mine.size(); from += perRequest) {
-          List<ObjectNode> batch = mine.subList(from, Math.min(mine.size(), from + perRequest));
-          ServiceClient.Reply reply = perRequest == 1 ? client.post("/v1/check?add=true", batch.get(0).toString())
-              : client.post("/v1/check?add=true", ServeIT.JSON.createArrayNode().addAll(batch).toString());
-          assertThat(reply.status()).as(reply.body()).isEqualTo(200);
-          if (perRequest == 1) {
-            verdicts.add(reply.json());
-          } else {
-            reply.json().forEach(verdicts::add);
-          }
-        }
-        return verdicts;
-      }));
+      answers.add(
+          clients.submit(
+              () -> {
+                List<JsonNode> verdicts = new ArrayList<>();
+                for (int from = 0; from < mine.size(); from += perRequest) {
+                  List<ObjectNode> batch =
+                      mine.subList(from, Math.min(mine.size(), from + perRequest));
+                  ServiceClient.Reply reply =
+                      perRequest == 1
+                          ? client.post("/v1/check?add=true", batch.get(0).toString())
+                          : client.post(
+                              "/v1/check?add=true",
+                              ServeIT.JSON.createArrayNode().addAll(batch).toString());
+                  assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+                  if (perRequest == 1) {
+                    verdicts.add(reply.json());
+                  } else {
+                    reply.json().forEach(verdicts::add);
+                  }
+                }
+                return verdicts;
+              }));
     }
     int added = 0;
     for (Future<List<JsonNode>> answer : answers) {
@@ -125,7 +148,9 @@ class ServeKillIT extends DbTestSupport {
       for (int i = 0; i < 100; i++) {
         JsonNode verdict = verdicts.get(i);
         assertThat(verdict.get("verdict").asText()).as(verdict.toString()).isEqualTo("exact");
-        assertThat(verdict.get("kept_id").asLong()).as(verdict.toString()).isEqualTo(40_000_000L + from + i);
+        assertThat(verdict.get("kept_id").asLong())
+            .as(verdict.toString())
+            .isEqualTo(40_000_000L + from + i);
       }
     }
 
@@ -133,7 +158,8 @@ class ServeKillIT extends DbTestSupport {
     long stopping = System.nanoTime();
     again.process().destroy();
     assertThat(again.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(again.process().exitValue()).isEqualTo(143); // 128 + SIGTERM, after the shutdown hook
+    assertThat(again.process().exitValue())
+        .isEqualTo(143); // 128 + SIGTERM, after the shutdown hook
     assertThat(System.nanoTime() - stopping).as("stop time").isLessThan(20_000_000_000L);
     assertThat(again.err().toString()).contains("serve: stopped");
   }
@@ -143,6 +169,8 @@ class ServeKillIT extends DbTestSupport {
     Path config = writeConfig(dir, "supply_demand", dir.resolve("index"), Map.of());
     CliRun run = cli("serve", "--config", config.toString(), "--host", "0.0.0.0", "--port", "0");
     assertThat(run.exitCode()).isEqualTo(2);
-    assertThat(run.err()).contains("not a loopback address", "DEDUP_SERVE_TOKEN").doesNotContain("Exception");
+    assertThat(run.err())
+        .contains("not a loopback address", "DEDUP_SERVE_TOKEN")
+        .doesNotContain("Exception");
   }
 }

@@ -14,7 +14,8 @@ import java.time.Duration;
 /** A small client of {@code dedup serve} for the tests: raw bytes in, status and body out. */
 final class ServiceClient {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final String base;
   private final String token;
 
@@ -39,8 +40,11 @@ final class ServiceClient {
   }
 
   Reply post(String path, byte[] body) {
-    return send(request(path).POST(HttpRequest.BodyPublishers.ofByteArray(body))
-        .header("Content-Type", "application/json").build());
+    return send(
+        request(path)
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .header("Content-Type", "application/json")
+            .build());
   }
 
   Reply get(String path) {
@@ -48,7 +52,8 @@ final class ServiceClient {
   }
 
   private HttpRequest.Builder request(String path) {
-    HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60));
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60));
     if (token != null) {
       builder.header("Authorization", "Bearer " + token);
     }
@@ -57,7 +62,8 @@ final class ServiceClient {
 
   private Reply send(HttpRequest request) {
     try {
-      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      HttpResponse<String> response =
+          http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
       return new Reply(response.statusCode(), response.body(), response.headers());
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -12,7 +12,8 @@ class AccessTokenTest {
   void matches_theBearerHeaderOfTheToken_isTrueAndAnyOtherFalse() {
     AccessToken token = AccessToken.of(SECRET, "test");
     assertThat(token.matches("Bearer " + SECRET)).isTrue();
-    assertThat(token.matches("bearer " + SECRET)).isTrue(); // the scheme is case-insensitive (RFC 9110)
+    assertThat(token.matches("bearer " + SECRET))
+        .isTrue(); // the scheme is case-insensitive (RFC 9110)
     assertThat(token.matches(null)).isFalse();
     assertThat(token.matches("")).isFalse();
     assertThat(token.matches(SECRET)).isFalse(); // no scheme
@@ -24,10 +25,13 @@ class AccessTokenTest {
   @Test
   void of_aShortOrBlankToken_isRefusedWithoutShowingIt() {
     assertThatThrownBy(() -> AccessToken.of("short-secret", "DEDUP_SERVE_TOKEN"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("DEDUP_SERVE_TOKEN")
-        .hasMessageContaining("16").hasMessageNotContaining("short-secret");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("DEDUP_SERVE_TOKEN")
+        .hasMessageContaining("16")
+        .hasMessageNotContaining("short-secret");
     assertThatThrownBy(() -> AccessToken.of("a token with blanks inside", "serve.token"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageNotContaining("blanks inside");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageNotContaining("blanks inside");
   }
 
   @Test

@@ -19,8 +19,8 @@ import org.xiaochong.spark.cli.SparkCommand;
 
 /**
  * {@code dedup-spark run} against {@code dedup run --full} on the same generated posts (realistic
- * vocabulary), in Spark local mode against the ITs' real MariaDB: the same decisions, byte for byte,
- * and an apply that archives exactly those rows and that {@code restore} undoes.
+ * vocabulary), in Spark local mode against the ITs' real MariaDB: the same decisions, byte for
+ * byte, and an apply that archives exactly those rows and that {@code restore} undoes.
  */
 @Tag("db")
 class SparkRunIT extends DbTestSupport {
@@ -35,13 +35,16 @@ class SparkRunIT extends DbTestSupport {
   }
 
   private static long load(long records) {
-    return PostLoader.reload(database(), SEED, records, PostGenerator.Vocabulary.REALISTIC, null, n -> {}, p -> {});
+    return PostLoader.reload(
+        database(), SEED, records, PostGenerator.Vocabulary.REALISTIC, null, n -> {}, p -> {});
   }
 
   private static CliRun spark(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = SparkCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+    int code =
+        SparkCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
+            .execute(args);
     return new CliRun(code, out.toString(), err.toString());
   }
 
@@ -57,26 +60,55 @@ class SparkRunIT extends DbTestSupport {
   private String[] bothDry(Path config, String method, String... options) throws IOException {
     Path single = dir.resolve("single-" + method + System.nanoTime());
     Path job = dir.resolve("spark-" + method + System.nanoTime());
-    List<String> one = new java.util.ArrayList<>(List.of("run", "--config", config.toString(), "--method", method,
-        "--full", "--report", single.toString()));
+    List<String> one =
+        new java.util.ArrayList<>(
+            List.of(
+                "run",
+                "--config",
+                config.toString(),
+                "--method",
+                method,
+                "--full",
+                "--report",
+                single.toString()));
     one.addAll(List.of(options));
     CliRun first = cli(one.toArray(new String[0]));
     assertThat(first.exitCode()).as(first.err()).isZero();
-    List<String> two = new java.util.ArrayList<>(List.of("run", "--config", config.toString(), "--master", "local[2]",
-        "--verbose", "--method", method, "--report", job.toString()));
+    List<String> two =
+        new java.util.ArrayList<>(
+            List.of(
+                "run",
+                "--config",
+                config.toString(),
+                "--master",
+                "local[2]",
+                "--verbose",
+                "--method",
+                method,
+                "--report",
+                job.toString()));
     two.addAll(List.of(options));
     CliRun second = spark(two.toArray(new String[0]));
     assertThat(second.exitCode()).as(second.err() + second.out()).isZero();
     return new String[] {decisions(single), decisions(job)};
   }
 
-  /** Marks the first {@code n} removals of a report's decisions as not duplicates ({@code dedup_apart}). */
+  /**
+   * Marks the first {@code n} removals of a report's decisions as not duplicates ({@code
+   * dedup_apart}).
+   */
   private static void markApart(String decisions, int n) {
     database().runScript("/sql/dedup.sql"); // the bookkeeping tables, dedup_apart among them
-    org.xiaochong.archive.ApartTable marks = new org.xiaochong.archive.ApartTable(database(), TABLE);
-    decisions.lines().limit(n).forEach(line -> marks.add(
-        Long.parseLong(line.replaceAll(".*\"removed_id\":(\\d+),.*", "$1")),
-        Long.parseLong(line.replaceAll(".*\"kept_id\":(\\d+),.*", "$1"))));
+    org.xiaochong.archive.ApartTable marks =
+        new org.xiaochong.archive.ApartTable(database(), TABLE);
+    decisions
+        .lines()
+        .limit(n)
+        .forEach(
+            line ->
+                marks.add(
+                    Long.parseLong(line.replaceAll(".*\"removed_id\":(\\d+),.*", "$1")),
+                    Long.parseLong(line.replaceAll(".*\"kept_id\":(\\d+),.*", "$1"))));
   }
 
   @Test
@@ -107,7 +139,9 @@ class SparkRunIT extends DbTestSupport {
   void exact_dryRun_decidesAsTheSingleMachineByteForByte() throws IOException {
     load(3_000);
     String[] both = bothDry(config(), "exact");
-    assertThat(both[0].lines().count()).as("the generator made exact duplicates").isGreaterThan(100);
+    assertThat(both[0].lines().count())
+        .as("the generator made exact duplicates")
+        .isGreaterThan(100);
     assertThat(both[1]).isEqualTo(both[0]);
   }
 
@@ -115,28 +149,49 @@ class SparkRunIT extends DbTestSupport {
   void simhash_dryRun_decidesAsTheSingleMachineByteForByte() throws IOException {
     load(3_000);
     String[] both = bothDry(config(), "simhash");
-    assertThat(both[0].lines().count()).as("simhash finds pairs in the generated posts").isGreaterThan(100);
+    assertThat(both[0].lines().count())
+        .as("simhash finds pairs in the generated posts")
+        .isGreaterThan(100);
     assertThat(both[1]).isEqualTo(both[0]);
   }
 
   @Test
-  void exact_apply_archivesExactlyTheSingleMachinesRemovalsAndRestoreBringsThemBack() throws IOException {
+  void exact_apply_archivesExactlyTheSingleMachinesRemovalsAndRestoreBringsThemBack()
+      throws IOException {
     load(3_000);
     Path config = config();
     List<List<String>> before = snapshot(TABLE);
     String planned = bothDry(config, "exact")[0];
 
     Path applied = dir.resolve("applied");
-    CliRun run = spark("run", "--config", config.toString(), "--master", "local[2]", "--method", "exact", "--apply",
-        "--report", applied.toString());
+    CliRun run =
+        spark(
+            "run",
+            "--config",
+            config.toString(),
+            "--master",
+            "local[2]",
+            "--method",
+            "exact",
+            "--apply",
+            "--report",
+            applied.toString());
     assertThat(run.exitCode()).as(run.err()).isZero();
-    assertThat(decisions(applied)).isEqualTo(planned.replace("\"outcome\":\"planned\"", "\"outcome\":\"moved\""));
-    List<Long> removedIds = planned.lines().map(l -> Long.parseLong(l.replaceAll(".*\"removed_id\":(\\d+),.*", "$1")))
-        .toList();
+    assertThat(decisions(applied))
+        .isEqualTo(planned.replace("\"outcome\":\"planned\"", "\"outcome\":\"moved\""));
+    List<Long> removedIds =
+        planned
+            .lines()
+            .map(l -> Long.parseLong(l.replaceAll(".*\"removed_id\":(\\d+),.*", "$1")))
+            .toList();
     assertThat(ids(TABLE + "_removed")).containsExactlyInAnyOrderElementsOf(removedIds);
     assertThat(count(TABLE)).isEqualTo(before.size() - removedIds.size());
-    long runId = withHandle(h -> h.createQuery("SELECT MAX(id) FROM dedup_run WHERE status = 'applied'")
-        .mapTo(Long.class).one());
+    long runId =
+        withHandle(
+            h ->
+                h.createQuery("SELECT MAX(id) FROM dedup_run WHERE status = 'applied'")
+                    .mapTo(Long.class)
+                    .one());
     assertThat(count("dedup_spark_decision")).as("the staged decisions are dropped").isZero();
 
     CliRun restore = cli("restore", "--config", config.toString(), "--run", Long.toString(runId));

@@ -7,9 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.load.DelimitedReader;
 import org.xiaochong.load.TableLoader;
+import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.TableSpec;
 
@@ -17,18 +17,31 @@ import org.xiaochong.source.TableSpec;
  * The labelled data sets of {@code eval}, each loaded into a table of its own with its truth
  * (clusters or pairs) kept apart: label columns are never loaded, so the matcher cannot see them.
  * Generated posts come from {@link PostGenerator}; the real sets from the shared data folder
- * (restaurants, cora and freedb with their pair files, febrl's rec_id clusters, childcare's True Id,
- * PATSTAT's leuven_id, PAWS-X zh sentence pairs). Not thread-safe.
+ * (restaurants, cora and freedb with their pair files, febrl's rec_id clusters, childcare's True
+ * Id, PATSTAT's leuven_id, PAWS-X zh sentence pairs). Not thread-safe.
  */
 public final class EvalDatasets {
   /**
-   * A loaded data set: its table, truth, fields, (pawsx) pairs with their labels and (generated) the
-   * generator's kind of each record.
+   * A loaded data set: its table, truth, fields, (pawsx) pairs with their labels and (generated)
+   * the generator's kind of each record.
    */
-  public record Loaded(String table, Truth truth, List<String> exact, List<String> near, List<long[]> pairs,
-      List<Boolean> pairLabels, String note, java.util.Map<Long, PostGenerator.Kind> kinds) {
-    Loaded(String table, Truth truth, List<String> exact, List<String> near, List<long[]> pairs,
-        List<Boolean> pairLabels, String note) {
+  public record Loaded(
+      String table,
+      Truth truth,
+      List<String> exact,
+      List<String> near,
+      List<long[]> pairs,
+      List<Boolean> pairLabels,
+      String note,
+      java.util.Map<Long, PostGenerator.Kind> kinds) {
+    Loaded(
+        String table,
+        Truth truth,
+        List<String> exact,
+        List<String> near,
+        List<long[]> pairs,
+        List<Boolean> pairLabels,
+        String note) {
       this(table, truth, exact, near, pairs, pairLabels, note, null);
     }
   }
@@ -52,7 +65,11 @@ public final class EvalDatasets {
   /**
    * @param vocabulary words of the generated posts
    */
-  public EvalDatasets(long seed, long records, double exactShare, PostGenerator.Vocabulary vocabulary,
+  public EvalDatasets(
+      long seed,
+      long records,
+      double exactShare,
+      PostGenerator.Vocabulary vocabulary,
       long maxRecords) {
     this.seed = seed;
     this.records = records;
@@ -66,22 +83,72 @@ public final class EvalDatasets {
     drop(database, table);
     return switch (name) {
       case "generated" -> loadGenerated(database, table);
-      case "restaurants" -> loadWithPairs(database, table, shared.resolve("hpi-restaurants/hpi_restaurants.csv"),
-          shared.resolve("hpi-restaurants/hpi_restaurants_goldstandard.csv"), List.of("class"),
-          List.of("name", "addr", "city", "phone", "type"), List.of("name", "addr", "city", "phone", "type"));
-      case "cora" -> loadWithPairs(database, table, shared.resolve("hpi-cora/hpi_cora.csv"),
-          shared.resolve("hpi-cora/hpi_cora_goldstandard.csv"), List.of(),
-          List.of("authors", "title", "booktitle", "journal", "volume", "pages", "year", "date", "publisher",
-              "institution", "address", "editor", "month", "note", "tech", "type"),
-          List.of("authors", "title", "booktitle", "journal", "volume", "pages", "year", "date", "publisher",
-              "institution", "address", "editor", "month", "note", "tech", "type"));
-      case "febrl1", "febrl2", "febrl3" -> loadFebrl(database, table,
-          shared.resolve("febrl/dataset" + name.charAt(5) + ".csv"));
-      case "childcare" -> loadChildcare(database, table,
-          shared.resolve("dedupe-chicago-childcare/csv_example_input_with_true_ids.csv"));
-      case "freedb" -> loadWithPairs(database, table, shared.resolve("freedb-cds/freedb_cds.csv"),
-          shared.resolve("freedb-cds/freedb_cds_goldstandard.csv"), List.of(),
-          List.of("artist", "title", "tracks", "year"), List.of("artist", "title", "tracks", "year"));
+      case "restaurants" ->
+          loadWithPairs(
+              database,
+              table,
+              shared.resolve("hpi-restaurants/hpi_restaurants.csv"),
+              shared.resolve("hpi-restaurants/hpi_restaurants_goldstandard.csv"),
+              List.of("class"),
+              List.of("name", "addr", "city", "phone", "type"),
+              List.of("name", "addr", "city", "phone", "type"));
+      case "cora" ->
+          loadWithPairs(
+              database,
+              table,
+              shared.resolve("hpi-cora/hpi_cora.csv"),
+              shared.resolve("hpi-cora/hpi_cora_goldstandard.csv"),
+              List.of(),
+              List.of(
+                  "authors",
+                  "title",
+                  "booktitle",
+                  "journal",
+                  "volume",
+                  "pages",
+                  "year",
+                  "date",
+                  "publisher",
+                  "institution",
+                  "address",
+                  "editor",
+                  "month",
+                  "note",
+                  "tech",
+                  "type"),
+              List.of(
+                  "authors",
+                  "title",
+                  "booktitle",
+                  "journal",
+                  "volume",
+                  "pages",
+                  "year",
+                  "date",
+                  "publisher",
+                  "institution",
+                  "address",
+                  "editor",
+                  "month",
+                  "note",
+                  "tech",
+                  "type"));
+      case "febrl1", "febrl2", "febrl3" ->
+          loadFebrl(database, table, shared.resolve("febrl/dataset" + name.charAt(5) + ".csv"));
+      case "childcare" ->
+          loadChildcare(
+              database,
+              table,
+              shared.resolve("dedupe-chicago-childcare/csv_example_input_with_true_ids.csv"));
+      case "freedb" ->
+          loadWithPairs(
+              database,
+              table,
+              shared.resolve("freedb-cds/freedb_cds.csv"),
+              shared.resolve("freedb-cds/freedb_cds_goldstandard.csv"),
+              List.of(),
+              List.of("artist", "title", "tracks", "year"),
+              List.of("artist", "title", "tracks", "year"));
       case "patstat" -> loadPatstat(database, table, shared.resolve("dedupe-patstat"));
       case "pawsx" -> loadPawsx(database, table, shared.resolve("zh-pawsx"));
       default -> throw new IllegalArgumentException(name);
@@ -93,25 +160,62 @@ public final class EvalDatasets {
     Truth truth = new Truth();
     java.util.Map<Long, PostGenerator.Kind> kinds = new java.util.HashMap<>();
     try (TableLoader loader = new TableLoader(database, table, "id", "reg_time", columns)) {
-      new PostGenerator(seed, records, exactShare, vocabulary).generate(records, p -> {
-        kinds.put(p.id(), p.kind());
-        loader.add(p.id(), p.regTime(), new String[] {p.title(), p.category(), p.product(), p.region(), p.price(),
-            p.contact(), p.phone(), p.content()});
-        truth.add(p.id(), "g" + p.cluster());
-      });
+      new PostGenerator(seed, records, exactShare, vocabulary)
+          .generate(
+              records,
+              p -> {
+                kinds.put(p.id(), p.kind());
+                loader.add(
+                    p.id(),
+                    p.regTime(),
+                    new String[] {
+                      p.title(),
+                      p.category(),
+                      p.product(),
+                      p.region(),
+                      p.price(),
+                      p.contact(),
+                      p.phone(),
+                      p.content()
+                    });
+                truth.add(p.id(), "g" + p.cluster());
+              });
       loader.finish();
     }
-    return new Loaded(table, truth, columns, List.of("title", "product", "content"), null, null,
-        " (seed " + seed + ", exact share " + exactShare + ", " + vocabulary.label() + " vocabulary)", kinds);
+    return new Loaded(
+        table,
+        truth,
+        columns,
+        List.of("title", "product", "content"),
+        null,
+        null,
+        " (seed "
+            + seed
+            + ", exact share "
+            + exactShare
+            + ", "
+            + vocabulary.label()
+            + " vocabulary)",
+        kinds);
   }
 
-  /** A CSV with an id column and a pair file p1,p2 of ids; {@code hidden} columns are not loaded. */
-  private Loaded loadWithPairs(Database database, String table, Path file, Path pairFile, List<String> hidden,
-      List<String> exact, List<String> near) throws IOException {
+  /**
+   * A CSV with an id column and a pair file p1,p2 of ids; {@code hidden} columns are not loaded.
+   */
+  private Loaded loadWithPairs(
+      Database database,
+      String table,
+      Path file,
+      Path pairFile,
+      List<String> hidden,
+      List<String> exact,
+      List<String> near)
+      throws IOException {
     List<Long> ids = new ArrayList<>();
     loadCsv(database, table, file, false, "id", hidden, null, (id, label) -> ids.add(id));
     List<long[]> pairs = new ArrayList<>();
-    try (DelimitedReader reader = DelimitedReader.csv(Files.newBufferedReader(pairFile, StandardCharsets.UTF_8), true)) {
+    try (DelimitedReader reader =
+        DelimitedReader.csv(Files.newBufferedReader(pairFile, StandardCharsets.UTF_8), true)) {
       String[] row;
       java.util.Set<Long> loadedIds = new java.util.HashSet<>(ids);
       while ((row = reader.next()) != null) {
@@ -127,40 +231,74 @@ public final class EvalDatasets {
 
   private Loaded loadFebrl(Database database, String table, Path file) throws IOException {
     Truth truth = new Truth();
-    loadCsv(database, table, file, true, null, List.of("rec_id"), "rec_id", (id, label) -> {
-      String[] parts = label.split("-");
-      truth.add(id, parts.length >= 2 ? parts[1] : null);
-    });
-    List<String> fields = List.of("given_name", "surname", "street_number", "address_1", "address_2", "suburb",
-        "postcode", "state", "date_of_birth", "soc_sec_id");
+    loadCsv(
+        database,
+        table,
+        file,
+        true,
+        null,
+        List.of("rec_id"),
+        "rec_id",
+        (id, label) -> {
+          String[] parts = label.split("-");
+          truth.add(id, parts.length >= 2 ? parts[1] : null);
+        });
+    List<String> fields =
+        List.of(
+            "given_name",
+            "surname",
+            "street_number",
+            "address_1",
+            "address_2",
+            "suburb",
+            "postcode",
+            "state",
+            "date_of_birth",
+            "soc_sec_id");
     return new Loaded(table, truth, fields, fields, null, null, " (rec_id not loaded)" + capNote());
   }
 
   private Loaded loadChildcare(Database database, String table, Path file) throws IOException {
     Truth truth = new Truth();
     loadCsv(database, table, file, false, "id", List.of("true_id"), "true_id", truth::add);
-    return new Loaded(table, truth, List.of("site_name", "address", "zip", "phone"),
-        List.of("site_name", "address", "zip", "phone"), null, null, " (True Id not loaded)" + capNote());
+    return new Loaded(
+        table,
+        truth,
+        List.of("site_name", "address", "zip", "phone"),
+        List.of("site_name", "address", "zip", "phone"),
+        null,
+        null,
+        " (True Id not loaded)" + capNote());
   }
 
   /**
-   * PATSTAT names: the clusters are the leuven_id of patstat_reference.csv, joined on person_id (the
-   * reference's person_name is the cleaned name, so it is not loaded either).
+   * PATSTAT names: the clusters are the leuven_id of patstat_reference.csv, joined on person_id
+   * (the reference's person_name is the cleaned name, so it is not loaded either).
    */
   private Loaded loadPatstat(Database database, String table, Path dir) throws IOException {
     java.util.Map<Long, String> cluster = new java.util.HashMap<>();
-    try (DelimitedReader reader = DelimitedReader.csv(
-        Files.newBufferedReader(dir.resolve("patstat_reference.csv"), StandardCharsets.UTF_8), true)) {
+    try (DelimitedReader reader =
+        DelimitedReader.csv(
+            Files.newBufferedReader(dir.resolve("patstat_reference.csv"), StandardCharsets.UTF_8),
+            true)) {
       String[] row;
       while ((row = reader.next()) != null) {
         cluster.put(Long.parseLong(row[0].strip()), row[1].strip());
       }
     }
     Truth truth = new Truth();
-    loadCsv(database, table, dir.resolve("patstat_input.csv"), false, "person_id", List.of("lat", "lng"), null,
+    loadCsv(
+        database,
+        table,
+        dir.resolve("patstat_input.csv"),
+        false,
+        "person_id",
+        List.of("lat", "lng"),
+        null,
         (id, label) -> truth.add(id, cluster.get(id)));
     List<String> fields = List.of("name", "coauthor", "class");
-    return new Loaded(table, truth, fields, fields, null, null, " (leuven_id not loaded)" + capNote());
+    return new Loaded(
+        table, truth, fields, fields, null, null, " (leuven_id not loaded)" + capNote());
   }
 
   /** PAWS-X zh test + dev: each pair's two sentences become two records (ids 2i-1, 2i). */
@@ -168,10 +306,12 @@ public final class EvalDatasets {
     Truth truth = new Truth();
     List<long[]> pairs = new ArrayList<>();
     List<Boolean> labels = new ArrayList<>();
-    try (TableLoader loader = new TableLoader(database, table, "id", "reg_time", List.of("sentence"))) {
+    try (TableLoader loader =
+        new TableLoader(database, table, "id", "reg_time", List.of("sentence"))) {
       long id = 0;
       for (String part : List.of("PAWSX.test.data", "PAWSX.valid.data")) {
-        try (BufferedReader in = Files.newBufferedReader(dir.resolve(part), StandardCharsets.UTF_8)) {
+        try (BufferedReader in =
+            Files.newBufferedReader(dir.resolve(part), StandardCharsets.UTF_8)) {
           String line;
           while ((line = in.readLine()) != null && (maxRecords == 0 || id + 2 <= maxRecords)) {
             String[] f = line.split("\t", -1);
@@ -189,7 +329,13 @@ public final class EvalDatasets {
       }
       loader.finish();
     }
-    return new Loaded(table, truth, List.of("sentence"), List.of("sentence"), pairs, labels,
+    return new Loaded(
+        table,
+        truth,
+        List.of("sentence"),
+        List.of("sentence"),
+        pairs,
+        labels,
         " (" + pairs.size() + " pairs, test + dev; no cluster labels, so no P/R)");
   }
 
@@ -202,12 +348,22 @@ public final class EvalDatasets {
   }
 
   /**
-   * Loads a CSV into {@code table}: header names normalized as by {@code load}; {@code idColumn} null
-   * means ids 1..n; {@code hidden} columns are not loaded; {@code labelColumn}'s value goes to {@code sink}.
+   * Loads a CSV into {@code table}: header names normalized as by {@code load}; {@code idColumn}
+   * null means ids 1..n; {@code hidden} columns are not loaded; {@code labelColumn}'s value goes to
+   * {@code sink}.
    */
-  private void loadCsv(Database database, String table, Path file, boolean trim, String idColumn, List<String> hidden,
-      String labelColumn, LabelSink sink) throws IOException {
-    try (DelimitedReader reader = DelimitedReader.csv(Files.newBufferedReader(file, StandardCharsets.UTF_8), trim)) {
+  private void loadCsv(
+      Database database,
+      String table,
+      Path file,
+      boolean trim,
+      String idColumn,
+      List<String> hidden,
+      String labelColumn,
+      LabelSink sink)
+      throws IOException {
+    try (DelimitedReader reader =
+        DelimitedReader.csv(Files.newBufferedReader(file, StandardCharsets.UTF_8), trim)) {
       List<String> names = reader.header().stream().map(TableLoader::columnName).toList();
       int idAt = idColumn == null ? -1 : names.indexOf(idColumn);
       int labelAt = labelColumn == null ? -1 : names.indexOf(labelColumn);
@@ -238,9 +394,12 @@ public final class EvalDatasets {
   }
 
   public static void drop(Database database, String table) {
-    database.jdbi().useHandle(h -> {
-      h.execute("DROP TABLE IF EXISTS " + TableSpec.quote(table));
-      h.execute("DROP TABLE IF EXISTS " + TableSpec.quote(table + "_removed"));
-    });
+    database
+        .jdbi()
+        .useHandle(
+            h -> {
+              h.execute("DROP TABLE IF EXISTS " + TableSpec.quote(table));
+              h.execute("DROP TABLE IF EXISTS " + TableSpec.quote(table + "_removed"));
+            });
   }
 }

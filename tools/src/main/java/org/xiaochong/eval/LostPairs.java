@@ -18,14 +18,18 @@ public final class LostPairs {
   private LostPairs() {}
 
   /**
-   * The lines eval prints under a data set's table: the true pairs the near run did not join, counted
-   * by first reason ({@link NearExplain}), the {@code topReasons} most frequent; for generated data,
-   * per kind of record, the share joined with its cluster and the wrong removals.
+   * The lines eval prints under a data set's table: the true pairs the near run did not join,
+   * counted by first reason ({@link NearExplain}), the {@code topReasons} most frequent; for
+   * generated data, per kind of record, the share joined with its cluster and the wrong removals.
    *
    * @param nearIndex the near index the run built (its keys explain each lost pair)
    */
-  public static List<String> explain(EvalDatasets.Loaded loaded, DeletionPlan plan, FingerprintIndex nearIndex,
-      NearConfig near, int topReasons) {
+  public static List<String> explain(
+      EvalDatasets.Loaded loaded,
+      DeletionPlan plan,
+      FingerprintIndex nearIndex,
+      NearConfig near,
+      int topReasons) {
     List<String> extra = new ArrayList<>();
     Truth.UnionFind merged = Truth.UnionFind.of(plan);
     List<long[]> lost = new ArrayList<>();
@@ -42,8 +46,12 @@ public final class LostPairs {
     }
     try (DirectoryReader reader = nearIndex.openReader()) {
       Map<String, Long> reasons = new NearExplain(reader, near).reasons(lost);
-      StringBuilder line = new StringBuilder(String.format("true pairs method 3 lost: %,d of %,d", lost.size(), pairs));
-      reasons.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(topReasons)
+      StringBuilder line =
+          new StringBuilder(
+              String.format("true pairs method 3 lost: %,d of %,d", lost.size(), pairs));
+      reasons.entrySet().stream()
+          .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+          .limit(topReasons)
           .forEach(e -> line.append(String.format("; %s %,d", e.getKey(), e.getValue())));
       extra.add(line.toString());
     } catch (IOException e) {
@@ -72,10 +80,16 @@ public final class LostPairs {
         perKind.computeIfAbsent(loaded.kinds().get(removed), k -> new long[3])[2]++;
       }
     }
-    StringBuilder line = new StringBuilder("method 3 per kind (records in clusters of 2+: joined with their cluster / all,"
-        + " wrong removals):");
-    perKind.forEach((kind, c) -> line.append(String.format(" %s %,d/%,d (%.4f) %,d wrong;", kind, c[1], c[0],
-        c[0] == 0 ? 0.0 : (double) c[1] / c[0], c[2])));
+    StringBuilder line =
+        new StringBuilder(
+            "method 3 per kind (records in clusters of 2+: joined with their cluster / all,"
+                + " wrong removals):");
+    perKind.forEach(
+        (kind, c) ->
+            line.append(
+                String.format(
+                    " %s %,d/%,d (%.4f) %,d wrong;",
+                    kind, c[1], c[0], c[0] == 0 ? 0.0 : (double) c[1] / c[0], c[2])));
     extra.add(line.toString());
     return extra;
   }

@@ -6,9 +6,9 @@ import org.xiaochong.archive.DeletionPlan;
 
 /**
  * The true clusters of a labelled data set (record id -> cluster key; an id without a label is a
- * cluster of its own) and the scores of a plan against them. A removal is correct when its kept record
- * is in the removed record's true cluster; precision = correct removals / removals; recall = correct
- * removals / Σ over true clusters (size − 1). Not thread-safe.
+ * cluster of its own) and the scores of a plan against them. A removal is correct when its kept
+ * record is in the removed record's true cluster; precision = correct removals / removals; recall =
+ * correct removals / Σ over true clusters (size − 1). Not thread-safe.
  */
 public final class Truth {
   private final Map<Long, Long> clusterOf = new HashMap<>();
@@ -51,7 +51,9 @@ public final class Truth {
   /** The true clusters of two or more records: their record ids, per cluster. */
   public java.util.Collection<java.util.List<Long>> clusters() {
     Map<Long, java.util.List<Long>> members = new HashMap<>();
-    clusterOf.forEach((id, cluster) -> members.computeIfAbsent(cluster, c -> new java.util.ArrayList<>()).add(id));
+    clusterOf.forEach(
+        (id, cluster) ->
+            members.computeIfAbsent(cluster, c -> new java.util.ArrayList<>()).add(id));
     members.values().removeIf(m -> m.size() < 2);
     return members.values();
   }

@@ -23,15 +23,15 @@ import org.xiaochong.report.ReportWriter;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.RunSummary;
 import org.xiaochong.source.Database;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
  * {@code dedup demo}: generated posts in an embedded MariaDB, deduplicated end to end by the whole
- * pipeline (index, exact pass, near pass, both with their prefilters, apply), one line per step with
- * what it found, checked against the generator's ground truth, and a report to open.
+ * pipeline (index, exact pass, near pass, both with their prefilters, apply), one line per step
+ * with what it found, checked against the generator's ground truth, and a report to open.
  */
 @Command(
     name = "demo",
@@ -43,23 +43,41 @@ import picocli.CommandLine;
     })
 final class DemoCommand implements Callable<Integer> {
   @Mixin ExitCodes.Help exitCodes;
-  @Option(names = "--records", defaultValue = "100000", description = "How many posts to generate (default ${DEFAULT-VALUE}).")
+
+  @Option(
+      names = "--records",
+      defaultValue = "100000",
+      description = "How many posts to generate (default ${DEFAULT-VALUE}).")
   long records;
 
-  @Option(names = "--seed", defaultValue = "20081118", description = "Random seed (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--seed",
+      defaultValue = "20081118",
+      description = "Random seed (default ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(names = "--data-dir", defaultValue = "data/demo",
-      description = "Where the demo database, index, report and demo.properties go (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--data-dir",
+      defaultValue = "data/demo",
+      description =
+          "Where the demo database, index, report and demo.properties go (default ${DEFAULT-VALUE}).")
   Path dataDir;
 
-  @Option(names = "--method", defaultValue = "both", paramLabel = "both|exact|near",
-      description = "Passes to run (default ${DEFAULT-VALUE}: the exact pass, then the near pass; exact alone is"
-          + " about 1 ms per post quicker).")
+  @Option(
+      names = "--method",
+      defaultValue = "both",
+      paramLabel = "both|exact|near",
+      description =
+          "Passes to run (default ${DEFAULT-VALUE}: the exact pass, then the near pass; exact alone is"
+              + " about 1 ms per post quicker).")
   String method;
 
-  @Option(names = "--vocabulary", defaultValue = "legacy", paramLabel = "legacy|realistic",
-      description = "Words of the generated posts (default ${DEFAULT-VALUE}); see `dedup generate --help`.")
+  @Option(
+      names = "--vocabulary",
+      defaultValue = "legacy",
+      paramLabel = "legacy|realistic",
+      description =
+          "Words of the generated posts (default ${DEFAULT-VALUE}); see `dedup generate --help`.")
   String vocabulary;
 
   @Option(names = "--verbose", description = "Print stack traces of errors.")
@@ -79,42 +97,60 @@ final class DemoCommand implements Callable<Integer> {
     Path configFile = writeConfig();
     String configOption = "--config " + HtmlReport.shellQuote(configFile.toString());
     String passes = methods.stream().map(m -> m.name() + " pass").collect(Collectors.joining(", "));
-    out.printf("xiaochong demo: %,d generated posts through the pipeline (generate, load, index, %s, apply, check)"
-        + " in %s%n", records, passes, dataDir);
+    out.printf(
+        "xiaochong demo: %,d generated posts through the pipeline (generate, load, index, %s, apply, check)"
+            + " in %s%n",
+        records, passes, dataDir);
     try (Database database = Database.open(config.db())) {
       long t = System.nanoTime();
       GroundTruth truth = new GroundTruth();
       Progress progress = ConsoleProgress.forThisProcess();
       long loaded;
       try (Progress.Stage stage = progress.start("load", records)) {
-        loaded = PostLoader.reload(database, seed, records, words, dataDir.resolve("truth.csv"), stage,
-            truth::add);
+        loaded =
+            PostLoader.reload(
+                database, seed, records, words, dataDir.resolve("truth.csv"), stage, truth::add);
       }
       double loadSeconds = (System.nanoTime() - t) / 1e9;
       try (FingerprintIndex index = ConfigOptions.openIndex(config, true)) {
         DedupRunner runner = ConfigOptions.runner(config, database, index, progress, out::println);
-        DedupRunner.Outcome outcome = runner.run(new DedupRunner.Options(methods, null, null, true, true, false));
+        DedupRunner.Outcome outcome =
+            runner.run(new DedupRunner.Options(methods, null, null, true, true, false));
         Path report = dataDir.resolve("report");
         ReportWriter.write(report, outcome);
-        HtmlReport.write(report.resolve("report.html"), outcome.summary(), outcome.plan(), database, config.table(),
+        HtmlReport.write(
+            report.resolve("report.html"),
+            outcome.summary(),
+            outcome.plan(),
+            database,
+            config.table(),
             configOption);
         GroundTruth.NearCheck all = truth.checkAll(PlanRemovals.of(outcome.plan()));
         GroundTruth.ExactCheck exact = truth.checkExact(PlanRemovals.of(outcome.plan()));
         out.println();
         out.println("what each step found:");
-        steps(out, outcome.summary(), loaded, loadSeconds, all, exact, config.table().removedTable());
+        steps(
+            out, outcome.summary(), loaded, loadSeconds, all, exact, config.table().removedTable());
         out.println();
-        out.printf("in all: %,d of %,d posts removed in %.1f s%n", outcome.summary().removedTotal(),
-            outcome.summary().recordsRead(), outcome.summary().totalSeconds());
-        out.println("report: open " + report.resolve("report.html").toAbsolutePath()
-            + " in a browser (summary.json and decisions.jsonl beside it)");
-        out.println("undo with: bin/dedup restore " + configOption + " --run " + outcome.summary().runId());
+        out.printf(
+            "in all: %,d of %,d posts removed in %.1f s%n",
+            outcome.summary().removedTotal(),
+            outcome.summary().recordsRead(),
+            outcome.summary().totalSeconds());
+        out.println(
+            "report: open "
+                + report.resolve("report.html").toAbsolutePath()
+                + " in a browser (summary.json and decisions.jsonl beside it)");
+        out.println(
+            "undo with: bin/dedup restore " + configOption + " --run " + outcome.summary().runId());
       }
     }
     return ExitCodes.OK;
   }
 
-  /** data/demo/demo.properties: the demo's database for the commands the demo and its report name. */
+  /**
+   * data/demo/demo.properties: the demo's database for the commands the demo and its report name.
+   */
   private Path writeConfig() throws IOException {
     Files.createDirectories(dataDir);
     Path file = dataDir.resolve("demo.properties");
@@ -127,50 +163,93 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   /** One numbered line per step of the run, with what it found. */
-  private void steps(PrintWriter out, RunSummary summary, long loaded, double loadSeconds, GroundTruth.NearCheck all,
-      GroundTruth.ExactCheck exact, String archive) {
+  private void steps(
+      PrintWriter out,
+      RunSummary summary,
+      long loaded,
+      double loadSeconds,
+      GroundTruth.NearCheck all,
+      GroundTruth.ExactCheck exact,
+      String archive) {
     Map<String, Object> json = summary.toJson();
     Map<String, Double> seconds = summary.seconds();
     int step = 0;
-    out.printf("  %d. generate and load: %,d posts with %,d planted duplicates (%,d exact copies, %,d near variants)"
-            + " into the embedded MariaDB, %.1f s; their truth in %s%n", ++step, loaded, all.expected(),
-        all.expected() - all.expectedNear(), all.expectedNear(), loadSeconds, dataDir.resolve("truth.csv"));
-    out.printf("  %d. index: %,d posts fingerprinted into the Lucene index, %.1f s%n", ++step, summary.indexAdded(),
+    out.printf(
+        "  %d. generate and load: %,d posts with %,d planted duplicates (%,d exact copies, %,d near variants)"
+            + " into the embedded MariaDB, %.1f s; their truth in %s%n",
+        ++step,
+        loaded,
+        all.expected(),
+        all.expected() - all.expectedNear(),
+        all.expectedNear(),
+        loadSeconds,
+        dataDir.resolve("truth.csv"));
+    out.printf(
+        "  %d. index: %,d posts fingerprinted into the Lucene index, %.1f s%n",
+        ++step,
+        summary.indexAdded(),
         seconds.getOrDefault("index", 0.0) + seconds.getOrDefault("near_index", 0.0));
     Map<String, Object> prefilter = section(json, "prefilter");
     if (summary.report("exact").isPresent()) {
       Map<String, Object> e = section(json, "exact");
-      out.printf("  %d. exact pass: %,d groups of posts equal after normalization, %,d copies to remove; the prefilter"
-              + " (a counting Bloom filter) spared %,d of %,d index lookups, %.1f s%n", ++step, number(e, "groups"),
-          number(e, "removed") + summary.removed("exact+near"), number(prefilter, "skipped"),
-          number(prefilter, "lookups"), seconds.getOrDefault("exact", 0.0) + seconds.getOrDefault("prefilter", 0.0));
+      out.printf(
+          "  %d. exact pass: %,d groups of posts equal after normalization, %,d copies to remove; the prefilter"
+              + " (a counting Bloom filter) spared %,d of %,d index lookups, %.1f s%n",
+          ++step,
+          number(e, "groups"),
+          number(e, "removed") + summary.removed("exact+near"),
+          number(prefilter, "skipped"),
+          number(prefilter, "lookups"),
+          seconds.getOrDefault("exact", 0.0) + seconds.getOrDefault("prefilter", 0.0));
     }
     if (summary.report("near").isPresent()) {
       Map<String, Object> n = section(json, "near");
       Map<String, Object> nearFilter = section(prefilter, "near");
-      out.printf("  %d. near pass: %,d posts looked up by their keys (%,d lookups spared by the key counts), %,d"
-              + " candidates scored, %,d near duplicates (similarity >= %.2f) to remove, %.1f s%n", ++step,
-          number(n, "examined"), number(nearFilter, "skipped"), number(n, "candidates"), number(n, "removed"),
-          ((Number) n.getOrDefault("min_similarity", 0.0)).doubleValue(), seconds.getOrDefault("near", 0.0));
+      out.printf(
+          "  %d. near pass: %,d posts looked up by their keys (%,d lookups spared by the key counts), %,d"
+              + " candidates scored, %,d near duplicates (similarity >= %.2f) to remove, %.1f s%n",
+          ++step,
+          number(n, "examined"),
+          number(nearFilter, "skipped"),
+          number(n, "candidates"),
+          number(n, "removed"),
+          ((Number) n.getOrDefault("min_similarity", 0.0)).doubleValue(),
+          seconds.getOrDefault("near", 0.0));
     }
-    out.printf("  %d. apply: %,d rows archived in %s and deleted, %.1f s%n", ++step, summary.applyTotal().moved(),
-        archive, seconds.getOrDefault("apply", 0.0) + seconds.getOrDefault("plan", 0.0));
+    out.printf(
+        "  %d. apply: %,d rows archived in %s and deleted, %.1f s%n",
+        ++step,
+        summary.applyTotal().moved(),
+        archive,
+        seconds.getOrDefault("apply", 0.0) + seconds.getOrDefault("plan", 0.0));
     if (summary.report("near").isPresent()) {
-      out.printf("  %d. check against the truth: %,d removed correctly, %,d wrongly: precision %.4f, recall %.4f"
-              + " (exact copies %.4f/%.4f, near variants %.4f/%.4f; %,d of %,d hard negatives merged)%n", ++step,
-          all.correct(), all.wrong(), all.precision(), all.recall(), exact.precision(), exact.recall(),
-          all.nearPrecision(), all.nearRecall(), all.hardNegativeMerges(),
+      out.printf(
+          "  %d. check against the truth: %,d removed correctly, %,d wrongly: precision %.4f, recall %.4f"
+              + " (exact copies %.4f/%.4f, near variants %.4f/%.4f; %,d of %,d hard negatives merged)%n",
+          ++step,
+          all.correct(),
+          all.wrong(),
+          all.precision(),
+          all.recall(),
+          exact.precision(),
+          exact.recall(),
+          all.nearPrecision(),
+          all.nearRecall(),
+          all.hardNegativeMerges(),
           all.hardNegatives().values().stream().mapToLong(Long::longValue).sum());
     } else {
-      out.printf("  %d. check against the truth: %,d exact copies removed correctly, %,d wrongly: precision %.4f,"
-              + " recall %.4f (the near variants stay: --method both removes them)%n", ++step, exact.correct(),
-          exact.wrong(), exact.precision(), exact.recall());
+      out.printf(
+          "  %d. check against the truth: %,d exact copies removed correctly, %,d wrongly: precision %.4f,"
+              + " recall %.4f (the near variants stay: --method both removes them)%n",
+          ++step, exact.correct(), exact.wrong(), exact.precision(), exact.recall());
     }
   }
 
   @SuppressWarnings("unchecked")
   private static Map<String, Object> section(Map<String, Object> json, String key) {
-    return json == null || !(json.get(key) instanceof Map<?, ?> map) ? Map.of() : (Map<String, Object>) map;
+    return json == null || !(json.get(key) instanceof Map<?, ?> map)
+        ? Map.of()
+        : (Map<String, Object>) map;
   }
 
   private static long number(Map<String, Object> json, String key) {

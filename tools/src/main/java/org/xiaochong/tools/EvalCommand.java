@@ -20,7 +20,6 @@ import org.xiaochong.eval.EvalDatasets;
 import org.xiaochong.eval.LostPairs;
 import org.xiaochong.eval.Truth;
 import org.xiaochong.index.FingerprintIndex;
-import org.xiaochong.method.near.NearExplain;
 import org.xiaochong.method.near.NearMethod;
 import org.xiaochong.method.near.NearSettings;
 import org.xiaochong.posts.PostGenerator;
@@ -29,12 +28,15 @@ import org.xiaochong.run.DedupRunner;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.TableSpec;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
-/** {@code dedup eval}: precision/recall of the three methods of the seed's Table 1, and of simhash, on labelled data. */
+/**
+ * {@code dedup eval}: precision/recall of the three methods of the seed's Table 1, and of simhash,
+ * on labelled data.
+ */
 @Command(
     name = "eval",
     mixinStandardHelpOptions = true,
@@ -61,9 +63,24 @@ import picocli.CommandLine;
 final class EvalCommand implements Callable<Integer> {
   @Mixin ExitCodes.Help exitCodes;
   static final List<String> DATASETS =
-      List.of("generated", "restaurants", "febrl1", "febrl2", "febrl3", "cora", "childcare", "freedb", "patstat", "pawsx");
-  private static final String[] ORDERED = {"near", "3 near only, near.shingles=true", "90.2%", "95.8%"};
-  /** --method, label, the seed's Table 1 precision and recall (simhash is not in the seed's table). */
+      List.of(
+          "generated",
+          "restaurants",
+          "febrl1",
+          "febrl2",
+          "febrl3",
+          "cora",
+          "childcare",
+          "freedb",
+          "patstat",
+          "pawsx");
+  private static final String[] ORDERED = {
+    "near", "3 near only, near.shingles=true", "90.2%", "95.8%"
+  };
+
+  /**
+   * --method, label, the seed's Table 1 precision and recall (simhash is not in the seed's table).
+   */
   private static final String[][] METHODS = {
     {"both", "1 exact then near", "95.1%", "96.3%"},
     {"exact", "2 exact only", "98.7%", "89.5%"},
@@ -71,47 +88,76 @@ final class EvalCommand implements Callable<Integer> {
     {"simhash", "4 simhash only", "-", "-"}
   };
 
-  @Option(names = "--dataset", defaultValue = "generated", paramLabel = "NAME",
-      description = "generated|restaurants|febrl1|febrl2|febrl3|cora|childcare|freedb|patstat|pawsx|all"
-          + " (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--dataset",
+      defaultValue = "generated",
+      paramLabel = "NAME",
+      description =
+          "generated|restaurants|febrl1|febrl2|febrl3|cora|childcare|freedb|patstat|pawsx|all"
+              + " (default ${DEFAULT-VALUE}).")
   String dataset;
 
-  @Option(names = "--records", defaultValue = "20000",
+  @Option(
+      names = "--records",
+      defaultValue = "20000",
       description = "Records of the generated data set (default ${DEFAULT-VALUE}).")
   long records;
 
-  @Option(names = "--max-records", defaultValue = "0",
-      description = "Cap on the records loaded from a real data set (0 = all; default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--max-records",
+      defaultValue = "0",
+      description =
+          "Cap on the records loaded from a real data set (0 = all; default ${DEFAULT-VALUE}).")
   long maxRecords;
 
-  @Option(names = "--exact-share", defaultValue = "0.6",
-      description = "Generated data: chance that a duplicate is an exact copy rather than a near one (default ${DEFAULT-VALUE};"
-          + " the seed's data had about 0.9).")
+  @Option(
+      names = "--exact-share",
+      defaultValue = "0.6",
+      description =
+          "Generated data: chance that a duplicate is an exact copy rather than a near one (default ${DEFAULT-VALUE};"
+              + " the seed's data had about 0.9).")
   double exactShare;
 
-  @Option(names = "--vocabulary", defaultValue = "legacy", paramLabel = "legacy|realistic",
-      description = "Words of the generated posts (default ${DEFAULT-VALUE}); see `dedup generate --help`.")
+  @Option(
+      names = "--vocabulary",
+      defaultValue = "legacy",
+      paramLabel = "legacy|realistic",
+      description =
+          "Words of the generated posts (default ${DEFAULT-VALUE}); see `dedup generate --help`.")
   String vocabulary;
 
-  @Option(names = "--seed", defaultValue = "20081118", description = "Seed of the generated data (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--seed",
+      defaultValue = "20081118",
+      description = "Seed of the generated data (default ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(names = "--data-dir", defaultValue = "data/eval",
+  @Option(
+      names = "--data-dir",
+      defaultValue = "data/eval",
       description = "Embedded database and indexes (default ${DEFAULT-VALUE}).")
   Path dataDir;
 
-  @Option(names = "--shared-data", paramLabel = "DIR",
+  @Option(
+      names = "--shared-data",
+      paramLabel = "DIR",
       description = "The labelled data folder (default: ../shared/data, then /work/shared/data).")
   Path sharedData;
 
-  @Option(names = {"-c", "--config"}, paramLabel = "FILE",
-      description = "Use the database of this config (db.*) instead of an embedded one in --data-dir; eval creates"
-          + " and drops its own eval_* tables there.")
+  @Option(
+      names = {"-c", "--config"},
+      paramLabel = "FILE",
+      description =
+          "Use the database of this config (db.*) instead of an embedded one in --data-dir; eval creates"
+              + " and drops its own eval_* tables there.")
   Path config;
 
-  @Option(names = "--set", paramLabel = "KEY=VALUE",
-      description = "A config setting applied to every run on top of the default config, to measure what it costs and"
-          + " gives (e.g. near.grams=false, near.pre=1); repeatable. The figures of record use none.")
+  @Option(
+      names = "--set",
+      paramLabel = "KEY=VALUE",
+      description =
+          "A config setting applied to every run on top of the default config, to measure what it costs and"
+              + " gives (e.g. near.grams=false, near.pre=1); repeatable. The figures of record use none.")
   Map<String, String> overrides = new java.util.LinkedHashMap<>();
 
   @Option(names = "--verbose", description = "Print stack traces of errors.")
@@ -129,7 +175,8 @@ final class EvalCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     String which = dataset.toLowerCase(Locale.ROOT);
     if (!which.equals("all") && !DATASETS.contains(which)) {
-      throw new BadInputException("--dataset must be one of " + String.join("|", DATASETS) + "|all, not '" + dataset + "'");
+      throw new BadInputException(
+          "--dataset must be one of " + String.join("|", DATASETS) + "|all, not '" + dataset + "'");
     }
     if (records < 10 || records > 10_000_000) {
       throw new BadInputException("--records (" + records + ") must be in [10, 10000000]");
@@ -137,16 +184,27 @@ final class EvalCommand implements Callable<Integer> {
     PostGenerator.Vocabulary words = GenerateCommand.vocabulary(vocabulary);
     PrintWriter out = spec.commandLine().getOut();
     List<String> names = which.equals("all") ? DATASETS : List.of(which);
-    Path shared = sharedData != null ? sharedData
-        : Files.isDirectory(Path.of("../shared/data")) ? Path.of("../shared/data") : Path.of("/work/shared/data");
+    Path shared =
+        sharedData != null
+            ? sharedData
+            : Files.isDirectory(Path.of("../shared/data"))
+                ? Path.of("../shared/data")
+                : Path.of("/work/shared/data");
     boolean haveShared = Files.isDirectory(shared);
     Files.createDirectories(dataDir);
-    DedupConfig base = config != null ? DedupConfig.load(config, System.getenv()) : DedupConfig.forDataDir(dataDir);
+    DedupConfig base =
+        config != null
+            ? DedupConfig.load(config, System.getenv())
+            : DedupConfig.forDataDir(dataDir);
     List<String> runnable = new ArrayList<>();
     for (String name : names) {
       if (!name.equals("generated") && !haveShared) {
-        out.println("dataset " + name + ": skipped, no labelled data at " + shared.toAbsolutePath()
-            + " (only the generated set is built in)");
+        out.println(
+            "dataset "
+                + name
+                + ": skipped, no labelled data at "
+                + shared.toAbsolutePath()
+                + " (only the generated set is built in)");
       } else {
         runnable.add(name);
       }
@@ -155,45 +213,70 @@ final class EvalCommand implements Callable<Integer> {
       return ExitCodes.OK;
     }
     try (Database database = Database.open(base.db())) {
-      // The first runs of a JVM also pay for loading the smartcn dictionaries and for JIT compilation
+      // The first runs of a JVM also pay for loading the smartcn dictionaries and for JIT
+      // compilation
       // (seconds): a throwaway "both" run on 2,000 generated posts first, not counted anywhere.
       long w = System.nanoTime();
       long warmRecords = Math.min(records, 5_000);
-      EvalDatasets.Loaded warm = new EvalDatasets(seed, warmRecords, exactShare, words, maxRecords)
-          .loadGenerated(database, "eval_warmup");
+      EvalDatasets.Loaded warm =
+          new EvalDatasets(seed, warmRecords, exactShare, words, maxRecords)
+              .loadGenerated(database, "eval_warmup");
       runMethod(database, warm, METHODS[0], new PrintWriter(java.io.Writer.nullWriter()));
       EvalDatasets.drop(database, warm.table());
-      out.printf("warm-up (smartcn dictionaries, JIT; one run on %,d generated posts): %.1f s, not counted%n", warmRecords,
-          (System.nanoTime() - w) / 1e9);
+      out.printf(
+          "warm-up (smartcn dictionaries, JIT; one run on %,d generated posts): %.1f s, not counted%n",
+          warmRecords, (System.nanoTime() - w) / 1e9);
       EvalDatasets datasets = new EvalDatasets(seed, records, exactShare, words, maxRecords);
       for (String name : runnable) {
         long t = System.nanoTime();
         EvalDatasets.Loaded loaded = datasets.load(database, name, shared);
-        out.printf("%n### %s: %,d records%s%s; loaded in %.1f s%n", name, loaded.truth().records(),
-            loaded.pairs() != null ? "" : String.format(", %,d true duplicates (Σ cluster size − 1)",
-                loaded.truth().expectedRemovals()), loaded.note(), (System.nanoTime() - t) / 1e9);
-        out.printf("fields.exact=%s fields.near=%s%n%n", String.join(",", loaded.exact()), String.join(",", loaded.near()));
+        out.printf(
+            "%n### %s: %,d records%s%s; loaded in %.1f s%n",
+            name,
+            loaded.truth().records(),
+            loaded.pairs() != null
+                ? ""
+                : String.format(
+                    ", %,d true duplicates (Σ cluster size − 1)",
+                    loaded.truth().expectedRemovals()),
+            loaded.note(),
+            (System.nanoTime() - t) / 1e9);
+        out.printf(
+            "fields.exact=%s fields.near=%s%n%n",
+            String.join(",", loaded.exact()), String.join(",", loaded.near()));
         if (loaded.pairs() != null) {
-          out.println("| method | label-0 pairs merged (false positives) | label-1 pairs merged | seconds | records/s |");
+          out.println(
+              "| method | label-0 pairs merged (false positives) | label-1 pairs merged | seconds | records/s |");
           out.println("|---|---|---|---|---|");
         } else {
-          out.println("| method | precision | recall | F1 | removals | seconds | records/s | seed P | seed R |");
+          out.println(
+              "| method | precision | recall | F1 | removals | seconds | records/s | seed P | seed R |");
           out.println("|---|---|---|---|---|---|---|---|---|");
         }
         List<String> notes = new ArrayList<>();
         for (String[] method : METHODS) {
           DedupRunner.Outcome outcome = runMethod(database, loaded, method, out);
-          notes.add("stages of method " + method[1].charAt(0) + " (s): " + outcome.summary().seconds());
+          notes.add(
+              "stages of method " + method[1].charAt(0) + " (s): " + outcome.summary().seconds());
           notes.addAll(extra);
           extra.clear();
-          var near = outcome.summary().report("near").flatMap(org.xiaochong.method.near.NearMethod::stats).orElse(null);
+          var near =
+              outcome
+                  .summary()
+                  .report("near")
+                  .flatMap(org.xiaochong.method.near.NearMethod::stats)
+                  .orElse(null);
           if (near != null && method[0].equals("near")) {
-            notes.add(String.format("near pass (method 3): %,d records examined, %,d without fingerprints %s, %,d"
-                    + " candidates compared", near.examined(), near.emptyTotal(), near.empty(), near.candidates()));
+            notes.add(
+                String.format(
+                    "near pass (method 3): %,d records examined, %,d without fingerprints %s, %,d"
+                        + " candidates compared",
+                    near.examined(), near.emptyTotal(), near.empty(), near.candidates()));
           }
         }
         if (loaded.pairs() != null) {
-          // One-sentence records: the order-aware option, the one setting a user of such a table changes.
+          // One-sentence records: the order-aware option, the one setting a user of such a table
+          // changes.
           runMethod(database, loaded, ORDERED, out, Map.of("near.shingles", "true"));
         }
         notes.forEach(out::println);
@@ -204,20 +287,39 @@ final class EvalCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  private DedupRunner.Outcome runMethod(Database database, EvalDatasets.Loaded loaded, String[] method, PrintWriter out)
+  private DedupRunner.Outcome runMethod(
+      Database database, EvalDatasets.Loaded loaded, String[] method, PrintWriter out)
       throws IOException {
     return runMethod(database, loaded, method, out, Map.of());
   }
 
-  /** Runs one method with the data set's fields and {@code settings} on top of the default config. */
-  private DedupRunner.Outcome runMethod(Database database, EvalDatasets.Loaded loaded, String[] method, PrintWriter out,
-      Map<String, String> settings) throws IOException {
+  /**
+   * Runs one method with the data set's fields and {@code settings} on top of the default config.
+   */
+  private DedupRunner.Outcome runMethod(
+      Database database,
+      EvalDatasets.Loaded loaded,
+      String[] method,
+      PrintWriter out,
+      Map<String, String> settings)
+      throws IOException {
     String copy = loaded.table() + "_" + method[0];
-    database.jdbi().useHandle(h -> {
-      h.execute("DROP TABLE IF EXISTS " + TableSpec.quote(copy));
-      h.execute("CREATE TABLE " + TableSpec.quote(copy) + " LIKE " + TableSpec.quote(loaded.table()));
-      h.execute("INSERT INTO " + TableSpec.quote(copy) + " SELECT * FROM " + TableSpec.quote(loaded.table()));
-    });
+    database
+        .jdbi()
+        .useHandle(
+            h -> {
+              h.execute("DROP TABLE IF EXISTS " + TableSpec.quote(copy));
+              h.execute(
+                  "CREATE TABLE "
+                      + TableSpec.quote(copy)
+                      + " LIKE "
+                      + TableSpec.quote(loaded.table()));
+              h.execute(
+                  "INSERT INTO "
+                      + TableSpec.quote(copy)
+                      + " SELECT * FROM "
+                      + TableSpec.quote(loaded.table()));
+            });
     Path indexDir = dataDir.resolve("index").resolve(copy);
     deleteTree(indexDir);
     Properties props = new Properties();
@@ -231,14 +333,22 @@ final class EvalCommand implements Callable<Integer> {
     DedupConfig config = DedupConfig.fromProperties(props, java.util.Map.of());
     DedupRunner.Outcome outcome;
     try (FingerprintIndex index = ConfigOptions.openIndex(config, true)) {
-      outcome = ConfigOptions.runner(config, database, index, Progress.NONE, note -> {})
-          .run(new DedupRunner.Options(method[0], null, null, false, true));
+      outcome =
+          ConfigOptions.runner(config, database, index, Progress.NONE, note -> {})
+              .run(new DedupRunner.Options(method[0], null, null, false, true));
     }
     if (method[0].equals("near") && loaded.pairs() == null) {
-      try (FingerprintIndex nearIndex = NearMethod.openReadOnlyIfBuilt(config.indexDir(), config.fieldsDigest(),
-          config.table(), config.methodSettings()).orElse(null)) {
-        extra.addAll(LostPairs.explain(loaded, outcome.plan(), nearIndex, NearSettings.of(config.methodSettings()),
-            TOP_REASONS));
+      try (FingerprintIndex nearIndex =
+          NearMethod.openReadOnlyIfBuilt(
+                  config.indexDir(), config.fieldsDigest(), config.table(), config.methodSettings())
+              .orElse(null)) {
+        extra.addAll(
+            LostPairs.explain(
+                loaded,
+                outcome.plan(),
+                nearIndex,
+                NearSettings.of(config.methodSettings()),
+                TOP_REASONS));
       }
     }
     EvalDatasets.drop(database, copy);
@@ -262,13 +372,30 @@ final class EvalCommand implements Callable<Integer> {
           negMerged += same ? 1 : 0;
         }
       }
-      out.printf("| %s | %.4f (%,d of %,d) | %.4f (%,d of %,d) | %.1f | %,.0f |%n", method[1],
-          neg == 0 ? 0.0 : (double) negMerged / neg, negMerged, neg, pos == 0 ? 0.0 : (double) posMerged / pos,
-          posMerged, pos, seconds, rate);
+      out.printf(
+          "| %s | %.4f (%,d of %,d) | %.4f (%,d of %,d) | %.1f | %,.0f |%n",
+          method[1],
+          neg == 0 ? 0.0 : (double) negMerged / neg,
+          negMerged,
+          neg,
+          pos == 0 ? 0.0 : (double) posMerged / pos,
+          posMerged,
+          pos,
+          seconds,
+          rate);
     } else {
       Truth.Score s = loaded.truth().score(outcome.plan());
-      out.printf("| %s | %.4f | %.4f | %.4f | %,d | %.1f | %,.0f | %s | %s |%n", method[1], s.precision(),
-          s.recall(), s.f1(), s.removals(), seconds, rate, method[2], method[3]);
+      out.printf(
+          "| %s | %.4f | %.4f | %.4f | %,d | %.1f | %,.0f | %s | %s |%n",
+          method[1],
+          s.precision(),
+          s.recall(),
+          s.f1(),
+          s.removals(),
+          seconds,
+          rate,
+          method[2],
+          method[3]);
     }
     return outcome;
   }

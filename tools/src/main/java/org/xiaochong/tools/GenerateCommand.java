@@ -36,20 +36,37 @@ final class GenerateCommand implements Callable<Integer> {
   @Mixin ExitCodes.Help exitCodes;
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
-  @Option(names = "--records", required = true, paramLabel = "N", description = "Number of posts (ids 1..N).")
+  @Option(
+      names = "--records",
+      required = true,
+      paramLabel = "N",
+      description = "Number of posts (ids 1..N).")
   long records;
 
-  @Option(names = "--seed", defaultValue = "20081118", paramLabel = "S", description = "Random seed (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--seed",
+      defaultValue = "20081118",
+      paramLabel = "S",
+      description = "Random seed (default ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(names = "--exact-share", defaultValue = "0.6", paramLabel = "X",
-      description = "Chance that a duplicate is an exact one rather than a near one, 0..1 (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--exact-share",
+      defaultValue = "0.6",
+      paramLabel = "X",
+      description =
+          "Chance that a duplicate is an exact one rather than a near one, 0..1 (default ${DEFAULT-VALUE}).")
   double exactShare;
 
-  @Option(names = "--vocabulary", defaultValue = "legacy", paramLabel = "legacy|realistic",
-      description = {"The words of the posts (default ${DEFAULT-VALUE}): legacy keeps a rare stock quantity in every",
-          "post; realistic has the bounded vocabulary of real posts (30 products, 12 provinces, template sentences,",
-          "narrow price and quantity ranges, a few posts per seller) and hard negatives by place, quantity and price."})
+  @Option(
+      names = "--vocabulary",
+      defaultValue = "legacy",
+      paramLabel = "legacy|realistic",
+      description = {
+        "The words of the posts (default ${DEFAULT-VALUE}): legacy keeps a rare stock quantity in every",
+        "post; realistic has the bounded vocabulary of real posts (30 products, 12 provinces, template sentences,",
+        "narrow price and quantity ranges, a few posts per seller) and hard negatives by place, quantity and price."
+      })
   String vocabulary;
 
   @Option(names = "--out", paramLabel = "FILE", description = "Write to FILE instead of stdout.")
@@ -69,7 +86,10 @@ final class GenerateCommand implements Callable<Integer> {
     this.stdout = stdout;
   }
 
-  /** The generator's vocabulary named by a {@code --vocabulary} option; a usage error for another name. */
+  /**
+   * The generator's vocabulary named by a {@code --vocabulary} option; a usage error for another
+   * name.
+   */
   static PostGenerator.Vocabulary vocabulary(String name) {
     try {
       return PostGenerator.Vocabulary.parse(name);
@@ -87,49 +107,55 @@ final class GenerateCommand implements Callable<Integer> {
       throw new BadInputException("--exact-share must be in [0, 1], not " + exactShare);
     }
     PostGenerator.Vocabulary words = vocabulary(vocabulary);
-    try (OutputStream target = outFile != null ? Files.newOutputStream(outFile) : new FilterOutputStream(stdout) {
-          @Override
-          public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
-          }
+    try (OutputStream target =
+            outFile != null
+                ? Files.newOutputStream(outFile)
+                : new FilterOutputStream(stdout) {
+                  @Override
+                  public void write(byte[] b, int off, int len) throws IOException {
+                    out.write(b, off, len);
+                  }
 
-          @Override
-          public void close() throws IOException {
-            flush(); // stdout stays open
-          }
-        };
+                  @Override
+                  public void close() throws IOException {
+                    flush(); // stdout stays open
+                  }
+                };
         OutputStream buffered = new BufferedOutputStream(target, 1 << 16);
         JsonGenerator json = new JsonFactory().createGenerator(buffered, JsonEncoding.UTF8)) {
       // One object per line: the generator's root separator is the line break.
       json.setRootValueSeparator(null);
       long[] written = {0};
-      new PostGenerator(seed, records, exactShare, words).generate(records, post -> {
-        if (written[0] == records) {
-          return; // the generator never cuts a cluster, so it may draw a few more
-        }
-        written[0]++;
-        try {
-          json.writeStartObject();
-          json.writeNumberField("id", post.id());
-          json.writeStringField("title", post.title());
-          json.writeStringField("category", post.category());
-          json.writeStringField("product", post.product());
-          json.writeStringField("region", post.region());
-          json.writeStringField("price", post.price());
-          json.writeStringField("contact", post.contact());
-          json.writeStringField("phone", post.phone());
-          json.writeStringField("content", post.content());
-          if (post.regTime() == null) {
-            json.writeNullField("reg_time");
-          } else {
-            json.writeStringField("reg_time", TIME.format(post.regTime()));
-          }
-          json.writeEndObject();
-          json.writeRaw('\n');
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      new PostGenerator(seed, records, exactShare, words)
+          .generate(
+              records,
+              post -> {
+                if (written[0] == records) {
+                  return; // the generator never cuts a cluster, so it may draw a few more
+                }
+                written[0]++;
+                try {
+                  json.writeStartObject();
+                  json.writeNumberField("id", post.id());
+                  json.writeStringField("title", post.title());
+                  json.writeStringField("category", post.category());
+                  json.writeStringField("product", post.product());
+                  json.writeStringField("region", post.region());
+                  json.writeStringField("price", post.price());
+                  json.writeStringField("contact", post.contact());
+                  json.writeStringField("phone", post.phone());
+                  json.writeStringField("content", post.content());
+                  if (post.regTime() == null) {
+                    json.writeNullField("reg_time");
+                  } else {
+                    json.writeStringField("reg_time", TIME.format(post.regTime()));
+                  }
+                  json.writeEndObject();
+                  json.writeRaw('\n');
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

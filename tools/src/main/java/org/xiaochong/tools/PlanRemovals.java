@@ -8,6 +8,7 @@ final class PlanRemovals {
   private PlanRemovals() {}
 
   static GroundTruth.Removals of(DeletionPlan plan) {
-    return GroundTruth.Removals.of(plan.size(), plan::removedId, plan::keptId, i -> plan.rule(i).label);
+    return GroundTruth.Removals.of(
+        plan.size(), plan::removedId, plan::keptId, i -> plan.rule(i).label);
   }
 }

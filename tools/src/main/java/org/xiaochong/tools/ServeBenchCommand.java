@@ -2,7 +2,6 @@ package org.xiaochong.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -43,14 +42,15 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code dedup bench serve}: the service under load against the CLI. Generates {@code --records} +
- * {@code --checks} posts into the embedded database, takes the last {@code --checks} rows out of the
- * table as the records to check (JSON lines, their ids and times kept), builds the indexes with {@code
- * run --method exact,near} on the rest, then times:
+ * {@code --checks} posts into the embedded database, takes the last {@code --checks} rows out of
+ * the table as the records to check (JSON lines, their ids and times kept), builds the indexes with
+ * {@code run --method exact,near} on the rest, then times:
  *
  * <ol>
- *   <li>{@code dedup check} as a whole process (JVM start included) on the records, as a user runs it;
- *   <li>the service (in this JVM, loopback HTTP), {@code --clients} clients sending arrays of {@code
- *       --batch} records: records per second;
+ *   <li>{@code dedup check} as a whole process (JVM start included) on the records, as a user runs
+ *       it;
+ *   <li>the service (in this JVM, loopback HTTP), {@code --clients} clients sending arrays of
+ *       {@code --batch} records: records per second;
  *   <li>the same clients sending one record per request: latency percentiles.
  * </ol>
  *
@@ -60,40 +60,69 @@ import picocli.CommandLine.Option;
 @Command(
     name = "serve",
     mixinStandardHelpOptions = true,
-    description = {"Load test of `dedup serve` (concurrent clients, arrays and single records) against `dedup check`",
-        "on the same records and index; checks that both give the same verdicts (exit 1 when they differ)."})
+    description = {
+      "Load test of `dedup serve` (concurrent clients, arrays and single records) against `dedup check`",
+      "on the same records and index; checks that both give the same verdicts (exit 1 when they differ)."
+    })
 final class ServeBenchCommand implements Callable<Integer> {
   @Mixin ExitCodes.Help exitCodes;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @Option(names = "--records", defaultValue = "200000", description = "Rows of the index (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--records",
+      defaultValue = "200000",
+      description = "Rows of the index (default ${DEFAULT-VALUE}).")
   long records;
 
-  @Option(names = "--checks", defaultValue = "20000", description = "Records to check (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--checks",
+      defaultValue = "20000",
+      description = "Records to check (default ${DEFAULT-VALUE}).")
   int checks;
 
-  @Option(names = "--clients", defaultValue = "4", description = "Concurrent clients (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--clients",
+      defaultValue = "4",
+      description = "Concurrent clients (default ${DEFAULT-VALUE}).")
   int clients;
 
-  @Option(names = "--batch", defaultValue = "100", description = "Records per array request (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--batch",
+      defaultValue = "100",
+      description = "Records per array request (default ${DEFAULT-VALUE}).")
   int batch;
 
-  @Option(names = "--adds", defaultValue = "2000",
-      description = {"Records added last, one per request from the clients, to time durable adds (default ${DEFAULT-VALUE};",
-          "0: none). They join the index: a later --reuse run checks against them too."})
+  @Option(
+      names = "--adds",
+      defaultValue = "2000",
+      description = {
+        "Records added last, one per request from the clients, to time durable adds (default ${DEFAULT-VALUE};",
+        "0: none). They join the index: a later --reuse run checks against them too."
+      })
   int adds;
 
-  @Option(names = "--seed", defaultValue = "20081118", description = "Random seed (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--seed",
+      defaultValue = "20081118",
+      description = "Random seed (default ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(names = "--data-dir", defaultValue = "data/bench-serve", description = "Scratch folder (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--data-dir",
+      defaultValue = "data/bench-serve",
+      description = "Scratch folder (default ${DEFAULT-VALUE}).")
   Path dataDir;
 
-  @Option(names = "--reuse", description = "Keep the table, index and records of an earlier bench serve in --data-dir.")
+  @Option(
+      names = "--reuse",
+      description = "Keep the table, index and records of an earlier bench serve in --data-dir.")
   boolean reuse;
 
-  @Option(names = "--dedup", defaultValue = "bin/dedup", description = "The launcher the CLI is timed with (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--dedup",
+      defaultValue = "bin/dedup",
+      description = "The launcher the CLI is timed with (default ${DEFAULT-VALUE}).")
   Path launcher;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -101,7 +130,8 @@ final class ServeBenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (records < 1 || checks < 1 || clients < 1 || batch < 1) {
-      throw new IllegalArgumentException("--records, --checks, --clients and --batch must be at least 1");
+      throw new IllegalArgumentException(
+          "--records, --checks, --clients and --batch must be at least 1");
     }
     PrintWriter out = spec.commandLine().getOut();
     DedupConfig config = DedupConfig.forDataDir(dataDir);
@@ -121,24 +151,37 @@ final class ServeBenchCommand implements Callable<Integer> {
     Path cliOut = dataDir.resolve("check-verdicts.jsonl");
     double childCpuBefore = childrenCpuSeconds();
     long t = System.nanoTime();
-    Process cli = new ProcessBuilder(launcher.toString(), "check", "--config", configFile.toString())
-        .redirectInput(checkFile.toFile()).redirectOutput(cliOut.toFile())
-        .redirectError(dataDir.resolve("check.err").toFile()).start();
+    Process cli =
+        new ProcessBuilder(launcher.toString(), "check", "--config", configFile.toString())
+            .redirectInput(checkFile.toFile())
+            .redirectOutput(cliOut.toFile())
+            .redirectError(dataDir.resolve("check.err").toFile())
+            .start();
     int cliExit = cli.waitFor();
     double cliSeconds = (System.nanoTime() - t) / 1e9;
     double cliCpu = childrenCpuSeconds() - childCpuBefore;
     if (cliExit != 0) {
-      throw new IllegalStateException("dedup check exited " + cliExit + ": see " + dataDir.resolve("check.err"));
+      throw new IllegalStateException(
+          "dedup check exited " + cliExit + ": see " + dataDir.resolve("check.err"));
     }
     List<JsonNode> expected = new ArrayList<>();
     for (String line : Files.readAllLines(cliOut, StandardCharsets.UTF_8)) {
       expected.add(JSON.readTree(line));
     }
     Map<String, Long> kinds = new LinkedHashMap<>();
-    expected.forEach(v -> kinds.merge(v.get("verdict").asText() + "/keep " + v.get("keep").asText(), 1L, Long::sum));
-    out.printf("dedup check (whole process, JVM start included): %,d records in %.2f s = %,.0f records/s;"
-            + " %.1f CPU s = %,.0f records per CPU s; %s%n", expected.size(), cliSeconds, expected.size() / cliSeconds,
-        cliCpu, expected.size() / cliCpu, kinds);
+    expected.forEach(
+        v ->
+            kinds.merge(
+                v.get("verdict").asText() + "/keep " + v.get("keep").asText(), 1L, Long::sum));
+    out.printf(
+        "dedup check (whole process, JVM start included): %,d records in %.2f s = %,.0f records/s;"
+            + " %.1f CPU s = %,.0f records per CPU s; %s%n",
+        expected.size(),
+        cliSeconds,
+        expected.size() / cliSeconds,
+        cliCpu,
+        expected.size() / cliCpu,
+        kinds);
 
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("records", records);
@@ -147,54 +190,93 @@ final class ServeBenchCommand implements Callable<Integer> {
     json.put("cli_seconds", cliSeconds);
     json.put("cli_records_per_second", expected.size() / cliSeconds);
     json.put("cli_cpu_seconds", cliCpu);
-    json.put("load_average_before", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    json.put(
+        "load_average_before",
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     json.put("verdicts", kinds);
     int mismatches = 0;
     try (Deduplicator dedup = Deduplicator.open(config, Deduplicator.Options.DEFAULT)) {
-      DedupService service = new DedupService(dedup, config.table(),
-          new DedupService.Settings("127.0.0.1", 0, null, 16 << 20, 1 << 20, Math.max(1000, batch), 1000), line -> {});
+      DedupService service =
+          new DedupService(
+              dedup,
+              config.table(),
+              new DedupService.Settings(
+                  "127.0.0.1", 0, null, 16 << 20, 1 << 20, Math.max(1000, batch), 1000),
+              line -> {});
       int port = service.start();
       try {
         HttpClient http = HttpClient.newBuilder().build();
         URI uri = URI.create("http://127.0.0.1:" + port + "/v1/check");
-        // 2. Arrays, twice: the first pass warms the JIT, as the first minutes of a running service do.
+        // 2. Arrays, twice: the first pass warms the JIT, as the first minutes of a running service
+        // do.
         for (String pass : List.of("cold", "warm")) {
           Timing arrays = load(http, uri, input, batch);
           mismatches += compare(out, "arrays " + pass, arrays.verdicts(), expected);
-          out.printf("service, %d clients, arrays of %d (%s): %,d records in %.2f s = %,.0f records/s"
+          out.printf(
+              "service, %d clients, arrays of %d (%s): %,d records in %.2f s = %,.0f records/s"
                   + " (%.2fx the CLI); %.1f CPU s (clients included) = %,.0f records per CPU s (%.2fx the CLI);"
-                  + " per request p50 %.1f ms, p99 %.1f ms; load %.1f%n", clients, batch, pass, input.size(),
-              arrays.seconds(), input.size() / arrays.seconds(), (input.size() / arrays.seconds())
-                  / (expected.size() / cliSeconds), arrays.cpuSeconds(), input.size() / arrays.cpuSeconds(),
-              (input.size() / arrays.cpuSeconds()) / (expected.size() / cliCpu), arrays.percentile(50),
-              arrays.percentile(99), arrays.load());
+                  + " per request p50 %.1f ms, p99 %.1f ms; load %.1f%n",
+              clients,
+              batch,
+              pass,
+              input.size(),
+              arrays.seconds(),
+              input.size() / arrays.seconds(),
+              (input.size() / arrays.seconds()) / (expected.size() / cliSeconds),
+              arrays.cpuSeconds(),
+              input.size() / arrays.cpuSeconds(),
+              (input.size() / arrays.cpuSeconds()) / (expected.size() / cliCpu),
+              arrays.percentile(50),
+              arrays.percentile(99),
+              arrays.load());
           json.put("arrays_" + pass, arrays.toJson(input.size()));
         }
         // 3. One record per request.
         Timing single = load(http, uri, input, 1);
         mismatches += compare(out, "single", single.verdicts(), expected);
-        out.printf("service, %d clients, one record per request: %,d records in %.2f s = %,.0f records/s,"
-                + " %.1f CPU s; latency p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.1f ms; load %.1f%n", clients,
-            input.size(), single.seconds(), input.size() / single.seconds(), single.cpuSeconds(),
-            single.percentile(50), single.percentile(90), single.percentile(99), single.percentile(100), single.load());
+        out.printf(
+            "service, %d clients, one record per request: %,d records in %.2f s = %,.0f records/s,"
+                + " %.1f CPU s; latency p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.1f ms; load %.1f%n",
+            clients,
+            input.size(),
+            single.seconds(),
+            input.size() / single.seconds(),
+            single.cpuSeconds(),
+            single.percentile(50),
+            single.percentile(90),
+            single.percentile(99),
+            single.percentile(100),
+            single.load());
         json.put("single", single.toJson(input.size()));
         if (adds > 0) {
-          // 4. Durable adds: copies of the first records under new ids, so that each is kept over its
+          // 4. Durable adds: copies of the first records under new ids, so that each is kept over
+          // its
           // twin and added; each answer waits for a commit, which concurrent requests share.
           List<ObjectNode> toAdd = new ArrayList<>();
           for (ObjectNode record : input.subList(0, Math.min(adds, input.size()))) {
             ObjectNode copy = record.deepCopy();
-            copy.put(config.table().idColumn(), record.get(config.table().idColumn()).asLong() + 1_000_000_000L);
+            copy.put(
+                config.table().idColumn(),
+                record.get(config.table().idColumn()).asLong() + 1_000_000_000L);
             toAdd.add(copy);
           }
           long commitsBefore = dedup.commits();
           Timing added = load(http, URI.create(uri + "?add=true"), toAdd, 1);
           long commits = dedup.commits() - commitsBefore;
-          out.printf("service, %d clients, one record per request with ?add=true: %,d records added in %.2f s = %,.0f"
+          out.printf(
+              "service, %d clients, one record per request with ?add=true: %,d records added in %.2f s = %,.0f"
                   + " records/s, %.1f CPU s; %,d commits (%.1f requests each); latency p50 %.2f ms, p99 %.2f ms;"
-                  + " load %.1f%n", clients, toAdd.size(), added.seconds(), toAdd.size() / added.seconds(),
-              added.cpuSeconds(), commits, toAdd.size() / (double) Math.max(1, commits), added.percentile(50),
-              added.percentile(99), added.load());
+                  + " load %.1f%n",
+              clients,
+              toAdd.size(),
+              added.seconds(),
+              toAdd.size() / added.seconds(),
+              added.cpuSeconds(),
+              commits,
+              toAdd.size() / (double) Math.max(1, commits),
+              added.percentile(50),
+              added.percentile(99),
+              added.load());
           Map<String, Object> addJson = added.toJson(toAdd.size());
           addJson.put("commits", commits);
           json.put("adds", addJson);
@@ -204,55 +286,88 @@ final class ServeBenchCommand implements Callable<Integer> {
       }
     }
     json.put("mismatches", mismatches);
-    out.printf("verdicts equal to check's: %s (%,d differ)%n", mismatches == 0 ? "yes" : "NO", mismatches);
+    out.printf(
+        "verdicts equal to check's: %s (%,d differ)%n", mismatches == 0 ? "yes" : "NO", mismatches);
     Path jsonFile = dataDir.resolve("bench-serve.json");
     JSON.writerWithDefaultPrettyPrinter().writeValue(jsonFile.toFile(), json);
     out.printf("figures in %s%n", jsonFile);
     return mismatches == 0 ? ExitCodes.OK : 1; // 1: the verdicts differ
   }
 
-  /** Generates the posts, takes the last {@code checks} out as the records, builds the index on the rest. */
+  /**
+   * Generates the posts, takes the last {@code checks} out as the records, builds the index on the
+   * rest.
+   */
   private void prepare(PrintWriter out, DedupConfig config, Path checkFile) throws IOException {
     EvalCommand.deleteTree(config.indexDir());
     Files.createDirectories(dataDir);
     try (Database database = Database.open(config.db())) {
       Progress progress = ConsoleProgress.forThisProcess();
       try (Progress.Stage stage = progress.start("load", records + checks)) {
-        PostLoader.reload(database, seed, records + checks, GenerateCommand.vocabulary("realistic"), null, stage,
+        PostLoader.reload(
+            database,
+            seed,
+            records + checks,
+            GenerateCommand.vocabulary("realistic"),
+            null,
+            stage,
             post -> {});
       }
       List<String> columns = config.table().fingerprintColumns();
       String id = config.table().idColumn();
       String time = config.table().timeColumn();
-      List<String> lines = database.jdbi().withHandle(h -> h.createQuery("SELECT * FROM " + config.table().table()
-          + " ORDER BY " + id + " DESC LIMIT " + checks).map((rs, ctx) -> {
-            ObjectNode record = JSON.createObjectNode();
-            record.put(id, rs.getLong(id));
-            for (String column : columns) {
-              record.put(column, rs.getString(column));
-            }
-            LocalDateTime at = rs.getObject(time, LocalDateTime.class);
-            record.put(time, at == null ? null : at.toString());
-            return record.toString();
-          }).list());
+      List<String> lines =
+          database
+              .jdbi()
+              .withHandle(
+                  h ->
+                      h.createQuery(
+                              "SELECT * FROM "
+                                  + config.table().table()
+                                  + " ORDER BY "
+                                  + id
+                                  + " DESC LIMIT "
+                                  + checks)
+                          .map(
+                              (rs, ctx) -> {
+                                ObjectNode record = JSON.createObjectNode();
+                                record.put(id, rs.getLong(id));
+                                for (String column : columns) {
+                                  record.put(column, rs.getString(column));
+                                }
+                                LocalDateTime at = rs.getObject(time, LocalDateTime.class);
+                                record.put(time, at == null ? null : at.toString());
+                                return record.toString();
+                              })
+                          .list());
       List<String> ordered = new ArrayList<>(lines);
       java.util.Collections.reverse(ordered);
       Files.write(checkFile, ordered, StandardCharsets.UTF_8);
       long firstCheck = JSON.readTree(ordered.get(0)).get(id).asLong();
-      database.jdbi().useHandle(h -> h.execute("DELETE FROM " + config.table().table() + " WHERE " + id + " >= ?",
-          firstCheck));
+      database
+          .jdbi()
+          .useHandle(
+              h ->
+                  h.execute(
+                      "DELETE FROM " + config.table().table() + " WHERE " + id + " >= ?",
+                      firstCheck));
       long start = System.nanoTime();
       try (FingerprintIndex index = ConfigOptions.openIndex(config, true)) {
         ConfigOptions.runner(config, database, index, progress, out::println)
             .run(new DedupRunner.Options("exact,near", null, null, false, true, false));
       }
-      out.printf("index: %,d rows by run --method exact,near in %.1f s; %,d records to check in %s%n", records,
-          (System.nanoTime() - start) / 1e9, ordered.size(), checkFile);
+      out.printf(
+          "index: %,d rows by run --method exact,near in %.1f s; %,d records to check in %s%n",
+          records, (System.nanoTime() - start) / 1e9, ordered.size(), checkFile);
     }
   }
 
   /** The verdicts of one pass and each request's latency. */
-  private record Timing(List<JsonNode> verdicts, double seconds, double cpuSeconds, double load,
+  private record Timing(
+      List<JsonNode> verdicts,
+      double seconds,
+      double cpuSeconds,
+      double load,
       double[] latencyMillis) {
     double percentile(double p) {
       double[] sorted = latencyMillis.clone();
@@ -276,44 +391,54 @@ final class ServeBenchCommand implements Callable<Integer> {
     }
   }
 
-  /** {@code clients} threads send the records in requests of {@code perRequest}, taking the next request in turn. */
-  private Timing load(HttpClient http, URI uri, List<ObjectNode> input, int perRequest) throws Exception {
+  /**
+   * {@code clients} threads send the records in requests of {@code perRequest}, taking the next
+   * request in turn.
+   */
+  private Timing load(HttpClient http, URI uri, List<ObjectNode> input, int perRequest)
+      throws Exception {
     int requests = (input.size() + perRequest - 1) / perRequest;
     String[] bodies = new String[requests];
     for (int r = 0; r < requests; r++) {
-      List<ObjectNode> part = input.subList(r * perRequest, Math.min(input.size(), (r + 1) * perRequest));
-      bodies[r] = perRequest == 1 ? part.get(0).toString() : JSON.createArrayNode().addAll(part).toString();
+      List<ObjectNode> part =
+          input.subList(r * perRequest, Math.min(input.size(), (r + 1) * perRequest));
+      bodies[r] =
+          perRequest == 1 ? part.get(0).toString() : JSON.createArrayNode().addAll(part).toString();
     }
     JsonNode[] verdicts = new JsonNode[input.size()];
     double[] latency = new double[requests];
     AtomicInteger next = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(clients);
     com.sun.management.OperatingSystemMXBean os =
-        (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        (com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean();
     long cpuStart = os.getProcessCpuTime();
     long start = System.nanoTime();
     try {
       List<Future<?>> done = new ArrayList<>();
       for (int c = 0; c < clients; c++) {
-        done.add(pool.submit(() -> {
-          for (int r = next.getAndIncrement(); r < requests; r = next.getAndIncrement()) {
-            long sent = System.nanoTime();
-            HttpResponse<String> response = send(http, uri, bodies[r]);
-            latency[r] = (System.nanoTime() - sent) / 1e6;
-            if (response.statusCode() != 200) {
-              throw new IllegalStateException("request " + r + ": " + response.statusCode() + " " + response.body());
-            }
-            JsonNode answer = JSON.readTree(response.body());
-            if (perRequest == 1) {
-              verdicts[r] = answer;
-            } else {
-              for (int i = 0; i < answer.size(); i++) {
-                verdicts[r * perRequest + i] = answer.get(i);
-              }
-            }
-          }
-          return null;
-        }));
+        done.add(
+            pool.submit(
+                () -> {
+                  for (int r = next.getAndIncrement(); r < requests; r = next.getAndIncrement()) {
+                    long sent = System.nanoTime();
+                    HttpResponse<String> response = send(http, uri, bodies[r]);
+                    latency[r] = (System.nanoTime() - sent) / 1e6;
+                    if (response.statusCode() != 200) {
+                      throw new IllegalStateException(
+                          "request " + r + ": " + response.statusCode() + " " + response.body());
+                    }
+                    JsonNode answer = JSON.readTree(response.body());
+                    if (perRequest == 1) {
+                      verdicts[r] = answer;
+                    } else {
+                      for (int i = 0; i < answer.size(); i++) {
+                        verdicts[r * perRequest + i] = answer.get(i);
+                      }
+                    }
+                  }
+                  return null;
+                }));
       }
       for (Future<?> f : done) {
         f.get();
@@ -321,8 +446,12 @@ final class ServeBenchCommand implements Callable<Integer> {
     } finally {
       pool.shutdown();
     }
-    return new Timing(Arrays.asList(verdicts), (System.nanoTime() - start) / 1e9,
-        (os.getProcessCpuTime() - cpuStart) / 1e9, os.getSystemLoadAverage(), latency);
+    return new Timing(
+        Arrays.asList(verdicts),
+        (System.nanoTime() - start) / 1e9,
+        (os.getProcessCpuTime() - cpuStart) / 1e9,
+        os.getSystemLoadAverage(),
+        latency);
   }
 
   /**
@@ -333,7 +462,8 @@ final class ServeBenchCommand implements Callable<Integer> {
     try {
       String stat = Files.readString(Path.of("/proc/self/stat"));
       String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      return (Long.parseLong(fields[13]) + Long.parseLong(fields[14])) / 100.0; // fields 16, 17 (1-based, pid first)
+      return (Long.parseLong(fields[13]) + Long.parseLong(fields[14]))
+          / 100.0; // fields 16, 17 (1-based, pid first)
     } catch (IOException | RuntimeException e) {
       return Double.NaN;
     }
@@ -341,8 +471,12 @@ final class ServeBenchCommand implements Callable<Integer> {
 
   private static HttpResponse<String> send(HttpClient http, URI uri, String body) {
     try {
-      return http.send(HttpRequest.newBuilder(uri).POST(HttpRequest.BodyPublishers.ofString(body))
-          .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
+      return http.send(
+          HttpRequest.newBuilder(uri)
+              .POST(HttpRequest.BodyPublishers.ofString(body))
+              .header("Content-Type", "application/json")
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
@@ -352,12 +486,14 @@ final class ServeBenchCommand implements Callable<Integer> {
   }
 
   /** Prints and counts the records whose verdict differs from the CLI's (every field). */
-  private static int compare(PrintWriter out, String pass, List<JsonNode> got, List<JsonNode> expected) {
+  private static int compare(
+      PrintWriter out, String pass, List<JsonNode> got, List<JsonNode> expected) {
     int differ = 0;
     for (int i = 0; i < expected.size(); i++) {
       if (!expected.get(i).equals(got.get(i))) {
         if (differ++ < 5) {
-          out.printf("  %s: record %d: check %s, service %s%n", pass, i, expected.get(i), got.get(i));
+          out.printf(
+              "  %s: record %d: check %s, service %s%n", pass, i, expected.get(i), got.get(i));
         }
       }
     }

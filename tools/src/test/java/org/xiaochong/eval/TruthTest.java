@@ -10,8 +10,10 @@ class TruthTest {
   @Test
   void score_countsRemovalsWhoseKeptRecordIsInTheTrueCluster() {
     // clusters {1,2,3}, {4,5}, singletons 6, 7: a perfect run removes 2 + 1 = 3
-    Truth truth = Truth.fromPairs(List.of(new long[] {1, 2}, new long[] {2, 3}, new long[] {4, 5}),
-        List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L));
+    Truth truth =
+        Truth.fromPairs(
+            List.of(new long[] {1, 2}, new long[] {2, 3}, new long[] {4, 5}),
+            List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L));
     DeletionPlan plan = new DeletionPlan();
     plan.add(2, 1, DeletionPlan.Rule.EXACT, 1.0);
     plan.add(3, 1, DeletionPlan.Rule.of("near"), 0.8);

@@ -18,8 +18,17 @@ class EvalIT extends DbTestSupport {
   void generated_printsFourMethodRows_exactOnlyIsFullyPrecise() {
     Path config = writeConfig(dir, "unused", dir.resolve("index"), Map.of());
 
-    CliRun run = cli("eval", "--dataset", "generated", "--records", "3000", "--data-dir", dir.resolve("eval").toString(),
-        "--config", config.toString());
+    CliRun run =
+        cli(
+            "eval",
+            "--dataset",
+            "generated",
+            "--records",
+            "3000",
+            "--data-dir",
+            dir.resolve("eval").toString(),
+            "--config",
+            config.toString());
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     List<String> rows = run.out().lines().filter(l -> l.matches("\\| [1234] .*")).toList();
@@ -40,11 +49,20 @@ class EvalIT extends DbTestSupport {
 
   @Test
   void realDataSet_withoutTheSharedData_isSkippedWithOneLine() {
-    CliRun run = cli("eval", "--dataset", "restaurants", "--shared-data", dir.resolve("absent").toString(),
-        "--data-dir", dir.resolve("eval").toString());
+    CliRun run =
+        cli(
+            "eval",
+            "--dataset",
+            "restaurants",
+            "--shared-data",
+            dir.resolve("absent").toString(),
+            "--data-dir",
+            dir.resolve("eval").toString());
 
     assertThat(run.exitCode()).as(run.err()).isZero();
-    assertThat(run.out().lines().toList()).singleElement().asString()
+    assertThat(run.out().lines().toList())
+        .singleElement()
+        .asString()
         .startsWith("dataset restaurants: skipped, no labelled data at");
   }
 }

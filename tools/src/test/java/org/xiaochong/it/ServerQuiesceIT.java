@@ -14,12 +14,17 @@ class ServerQuiesceIT extends DbTestSupport {
   @Test
   void waitUntilIdle_afterBulkInsertAndDelete_leavesNoDirtyPagesAndRestoresSettings() {
     createPostsTable("quiesce_posts");
-    String before = database().jdbi().withHandle(h -> h.createQuery(SETTINGS).mapTo(String.class).one());
-    database().jdbi().useHandle(h -> {
-      h.execute("INSERT INTO quiesce_posts (title, content) SELECT CONCAT('供应苹果 ', seq), REPEAT('红富士', 300)"
-          + " FROM seq_1_to_20000");
-      h.execute("DELETE FROM quiesce_posts WHERE id % 2 = 0");
-    });
+    String before =
+        database().jdbi().withHandle(h -> h.createQuery(SETTINGS).mapTo(String.class).one());
+    database()
+        .jdbi()
+        .useHandle(
+            h -> {
+              h.execute(
+                  "INSERT INTO quiesce_posts (title, content) SELECT CONCAT('供应苹果 ', seq), REPEAT('红富士', 300)"
+                      + " FROM seq_1_to_20000");
+              h.execute("DELETE FROM quiesce_posts WHERE id % 2 = 0");
+            });
     assertThat(dirtyPages()).as("the insert left dirty pages to wait for").isGreaterThan(64);
 
     ServerQuiesce.Result wait = ServerQuiesce.waitUntilIdle(database(), Duration.ofMinutes(1));
@@ -27,12 +32,18 @@ class ServerQuiesceIT extends DbTestSupport {
     assertThat(wait.timedOut()).isFalse();
     assertThat(wait.dirtyPagesBefore()).isGreaterThan(64);
     assertThat(dirtyPages()).isLessThanOrEqualTo(64);
-    String after = database().jdbi().withHandle(h -> h.createQuery(SETTINGS).mapTo(String.class).one());
+    String after =
+        database().jdbi().withHandle(h -> h.createQuery(SETTINGS).mapTo(String.class).one());
     assertThat(after).isEqualTo(before);
   }
 
   private static long dirtyPages() {
-    return database().jdbi().withHandle((Handle h) -> h.createQuery("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'")
-        .map((rs, ctx) -> rs.getLong(2)).one());
+    return database()
+        .jdbi()
+        .withHandle(
+            (Handle h) ->
+                h.createQuery("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'")
+                    .map((rs, ctx) -> rs.getLong(2))
+                    .one());
   }
 }

@@ -21,7 +21,17 @@ import picocli.CommandLine;
 
 class GenerateCommandTest {
   private static final List<String> COLUMNS =
-      List.of("id", "title", "category", "product", "region", "price", "contact", "phone", "content", "reg_time");
+      List.of(
+          "id",
+          "title",
+          "category",
+          "product",
+          "region",
+          "price",
+          "contact",
+          "phone",
+          "content",
+          "reg_time");
 
   @TempDir Path dir;
 
@@ -64,16 +74,19 @@ class GenerateCommandTest {
     byte[] a = generate("--records", "3000", "--seed", "42");
     assertThat(generate("--records", "3000", "--seed", "42")).isEqualTo(a);
     assertThat(generate("--records", "3000", "--seed", "43")).isNotEqualTo(a);
-    assertThat(generate("--records", "3000", "--seed", "42", "--exact-share", "0.9")).isNotEqualTo(a);
+    assertThat(generate("--records", "3000", "--seed", "42", "--exact-share", "0.9"))
+        .isNotEqualTo(a);
   }
 
   @Test
   void call_vocabularyRealistic_otherPostsOfTheBoundedVocabulary_legacyIsTheDefault() {
     byte[] legacy = generate("--records", "2000", "--seed", "42");
-    assertThat(generate("--records", "2000", "--seed", "42", "--vocabulary", "legacy")).isEqualTo(legacy);
+    assertThat(generate("--records", "2000", "--seed", "42", "--vocabulary", "legacy"))
+        .isEqualTo(legacy);
     byte[] realistic = generate("--records", "2000", "--seed", "42", "--vocabulary", "realistic");
     assertThat(realistic).isNotEqualTo(legacy);
-    assertThat(generate("--records", "2000", "--seed", "42", "--vocabulary", "realistic")).isEqualTo(realistic);
+    assertThat(generate("--records", "2000", "--seed", "42", "--vocabulary", "realistic"))
+        .isEqualTo(realistic);
     String[] lines = new String(realistic, StandardCharsets.UTF_8).split("\n");
     assertThat(lines).hasSize(2000);
   }
@@ -81,8 +94,9 @@ class GenerateCommandTest {
   @Test
   void call_unknownVocabulary_usageErrorNamingTheChoices() {
     StringWriter err = new StringWriter();
-    int code = DedupCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err))
-        .execute("generate", "--records", "10", "--vocabulary", "real");
+    int code =
+        DedupCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err))
+            .execute("generate", "--records", "10", "--vocabulary", "real");
     assertThat(code).isEqualTo(ExitCodes.USAGE);
     assertThat(err.toString()).contains("--vocabulary must be legacy or realistic, not 'real'");
   }
@@ -97,8 +111,9 @@ class GenerateCommandTest {
   @Test
   void call_badExactShare_usageError() {
     StringWriter err = new StringWriter();
-    int code = DedupCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err))
-        .execute("generate", "--records", "10", "--exact-share", "1.5");
+    int code =
+        DedupCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err))
+            .execute("generate", "--records", "10", "--exact-share", "1.5");
     assertThat(code).isEqualTo(ExitCodes.USAGE);
     assertThat(err.toString()).contains("--exact-share");
   }

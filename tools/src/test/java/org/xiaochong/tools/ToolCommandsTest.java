@@ -27,7 +27,9 @@ class ToolCommandsTest {
   static Run dedup(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = DedupCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+    int code =
+        DedupCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
+            .execute(args);
     return new Run(code, out.toString(), err.toString());
   }
 
@@ -36,8 +38,10 @@ class ToolCommandsTest {
     Run run = dedup("--help");
 
     assertThat(run.exitCode()).isZero();
-    assertThat(run.out()).containsPattern("(?s)\\brun\\b.*\\bdemo\\b.*\\bgenerate\\b.*\\beval\\b.*\\bbench\\b"
-        + ".*\\bzone-bench\\b.*\\bhelp\\b");
+    assertThat(run.out())
+        .containsPattern(
+            "(?s)\\brun\\b.*\\bdemo\\b.*\\bgenerate\\b.*\\beval\\b.*\\bbench\\b"
+                + ".*\\bzone-bench\\b.*\\bhelp\\b");
   }
 
   @Test
@@ -46,7 +50,8 @@ class ToolCommandsTest {
 
     assertThat(run.exitCode()).isZero();
     assertThat(run.out().replaceAll("\\s+", " "))
-        .contains("Exit codes: 0 success 1 unexpected error").contains("2 usage or configuration error");
+        .contains("Exit codes: 0 success 1 unexpected error")
+        .contains("2 usage or configuration error");
   }
 
   @ParameterizedTest
@@ -56,25 +61,32 @@ class ToolCommandsTest {
   }
 
   /**
-   * Every command of bin/dedup, its subcommands too, ends its --help with one of the lists of {@link
-   * ExitCodes}, and none with a list of its own: the codes and their meanings are written once.
+   * Every command of bin/dedup, its subcommands too, ends its --help with one of the lists of
+   * {@link ExitCodes}, and none with a list of its own: the codes and their meanings are written
+   * once.
    */
   @Test
   void help_everyCommand_listsTheSharedExitCodes() {
-    List<Map<String, String>> shared = Stream.of(new ExitCodes.Help(), new ExitCodes.SkipsInput(),
-        new ExitCodes.MovesRows()).map(list -> new CommandLine(list).getCommandSpec().usageMessage().exitCodeList())
-        .toList();
-    CommandLine cli = DedupCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
+    List<Map<String, String>> shared =
+        Stream.of(new ExitCodes.Help(), new ExitCodes.SkipsInput(), new ExitCodes.MovesRows())
+            .map(list -> new CommandLine(list).getCommandSpec().usageMessage().exitCodeList())
+            .toList();
+    CommandLine cli =
+        DedupCommand.commandLine(
+            new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
     List<CommandLine> commands = new ArrayList<>(List.of(cli));
     for (int i = 0; i < commands.size(); i++) {
-      commands.get(i).getSubcommands().values().stream().filter(c -> !c.getCommandName().equals("help"))
+      commands.get(i).getSubcommands().values().stream()
+          .filter(c -> !c.getCommandName().equals("help"))
           .forEach(commands::add);
     }
 
     assertThat(commands).hasSizeGreaterThan(15);
     for (CommandLine command : commands) {
       UsageMessageSpec usage = command.getCommandSpec().usageMessage();
-      assertThat(shared).as(command.getCommandSpec().qualifiedName()).contains(usage.exitCodeList());
+      assertThat(shared)
+          .as(command.getCommandSpec().qualifiedName())
+          .contains(usage.exitCodeList());
       assertThat(usage.footer()).as(command.getCommandSpec().qualifiedName()).isEmpty();
     }
   }
@@ -82,8 +94,15 @@ class ToolCommandsTest {
   @Test
   void zoneBench_withoutSharedData_skipsCleanly() {
     StringWriter out = new StringWriter();
-    int code = DedupCommand.commandLine(new PrintWriter(out, true), new PrintWriter(new StringWriter(), true))
-        .execute("zone-bench", "--shared-data", dir.resolve("absent").toString(), "--dir", dir.resolve("scratch").toString());
+    int code =
+        DedupCommand.commandLine(
+                new PrintWriter(out, true), new PrintWriter(new StringWriter(), true))
+            .execute(
+                "zone-bench",
+                "--shared-data",
+                dir.resolve("absent").toString(),
+                "--dir",
+                dir.resolve("scratch").toString());
     assertThat(code).isZero();
     assertThat(out.toString()).startsWith("zone-bench: skipped, no snapshot ").hasLineCount(1);
   }

@@ -31,8 +31,7 @@ import picocli.CommandLine.Spec;
  * trace only with {@code --verbose}.
  *
  * <p>Tests: {@code new CommandLine(new UrlsCommand(stdin)).setOut(out).setErr(err).execute(args)}.
- * {@link UrlsCommands} adds it to the main CLI. Not thread-safe; one instance per
- * run.
+ * {@link UrlsCommands} adds it to the main CLI. Not thread-safe; one instance per run.
  */
 @Command(
     name = "urls",
@@ -40,7 +39,6 @@ import picocli.CommandLine.Spec;
     description = "Print the URLs not seen before (canonicalized, Bloom filter over their MD5).")
 final class UrlsCommand implements Callable<Integer> {
   @Mixin ExitCodes.SkipsInput exitCodes;
-
 
   @Spec CommandSpec spec;
 

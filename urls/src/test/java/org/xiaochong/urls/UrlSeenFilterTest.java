@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -103,7 +103,8 @@ class UrlSeenFilterTest {
   /**
    * Real URLs (urls/kasztp-urlset, 48,009 distinct scheme-less URLs, see its SOURCE.md): one pass
    * of markSeen. A "seen" answer for a canonical URL not met before is a false positive; with the
-   * filter sized for the set (m/N = 20, k = 10) the expected number is sum over i of FPP(i), about 1.
+   * filter sized for the set (m/N = 20, k = 10) the expected number is sum over i of FPP(i), about
+   * 1.
    */
   @Test
   void markSeen_kasztpUrlset_falsePositivesNearTheory() throws IOException {

@@ -2,10 +2,10 @@ package org.xiaochong.zone;
 
 /**
  * Set of 128-bit keys (MD5 digests) in two parallel long arrays, open addressing with linear
- * probing, load factor between 1/4 and 1/2: 34 to 68 bytes per key, no object per key (a
- * HashSet of 16-byte keys costs ~100). The slot is a multiplicative hash (Fibonacci hashing) of
- * both halves, so keys that are not uniform in one half (a simhash stored with a constant other
- * half) do not pile up in one run of slots. Not thread-safe.
+ * probing, load factor between 1/4 and 1/2: 34 to 68 bytes per key, no object per key (a HashSet of
+ * 16-byte keys costs ~100). The slot is a multiplicative hash (Fibonacci hashing) of both halves,
+ * so keys that are not uniform in one half (a simhash stored with a constant other half) do not
+ * pile up in one run of slots. Not thread-safe.
  */
 final class KeySet128 {
   private long[] high;
@@ -60,7 +60,9 @@ final class KeySet128 {
 
   /** The top log2(capacity) bits of (high ^ low) * 2^64 / golden ratio. */
   private int slot(long keyHigh, long keyLow) {
-    return (int) (((keyHigh ^ keyLow) * 0x9E37_79B9_7F4A_7C15L) >>> (64 - Integer.numberOfTrailingZeros(high.length)));
+    return (int)
+        (((keyHigh ^ keyLow) * 0x9E37_79B9_7F4A_7C15L)
+            >>> (64 - Integer.numberOfTrailingZeros(high.length)));
   }
 
   private void grow() {

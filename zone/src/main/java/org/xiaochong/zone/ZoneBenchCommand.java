@@ -34,8 +34,8 @@ import picocli.CommandLine.Spec;
  *
  * <p>Per set: seed R = (D - E) / D with D = copies injected and E = duplicates left in the output,
  * unique records removed (a unique key missing from the output), time and records/s of parse +
- * dedup + write (writing the test file and checking the output are not timed), and the same
- * figures for seed 003's own rule (equal simhash = duplicate). Not thread-safe.
+ * dedup + write (writing the test file and checking the output are not timed), and the same figures
+ * for seed 003's own rule (equal simhash = duplicate). Not thread-safe.
  */
 @Command(
     name = "zone-bench",
@@ -49,30 +49,52 @@ import picocli.CommandLine.Spec;
 final class ZoneBenchCommand implements Callable<Integer> {
   @Mixin ExitCodes.Help exitCodes;
   static final String[] SNAPSHOTS = {
-    "root.zone.2018-01-29.full.zone", "root.zone.2018-03-12.axfr-nosig.zone", "root.zone.2020-09-13.internic-nosig-nosoa.zone"
+    "root.zone.2018-01-29.full.zone",
+    "root.zone.2018-03-12.axfr-nosig.zone",
+    "root.zone.2020-09-13.internic-nosig-nosoa.zone"
   };
   static final int GROUPS = 5;
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--shared-data", paramLabel = "DIR",
-      description = "Data folder holding dns-root-zone/ (default: ../shared/data, then /work/shared/data).")
+  @Option(
+      names = "--shared-data",
+      paramLabel = "DIR",
+      description =
+          "Data folder holding dns-root-zone/ (default: ../shared/data, then /work/shared/data).")
   Path sharedData;
 
-  @Option(names = "--scaled", defaultValue = "2000000", paramLabel = "N",
-      description = "Unique records of the scaled sets (default ${DEFAULT-VALUE}; 0: real size only).")
+  @Option(
+      names = "--scaled",
+      defaultValue = "2000000",
+      paramLabel = "N",
+      description =
+          "Unique records of the scaled sets (default ${DEFAULT-VALUE}; 0: real size only).")
   int scaled;
 
-  @Option(names = "--sets", defaultValue = "5", paramLabel = "K", description = "Sets per size, 1..5 (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--sets",
+      defaultValue = "5",
+      paramLabel = "K",
+      description = "Sets per size, 1..5 (default ${DEFAULT-VALUE}).")
   int sets;
 
-  @Option(names = "--no-simhash", description = "Skip seed 003's simhash rule (two more passes per set).")
+  @Option(
+      names = "--no-simhash",
+      description = "Skip seed 003's simhash rule (two more passes per set).")
   boolean noSimhash;
 
-  @Option(names = "--dir", defaultValue = "data/zone-bench", paramLabel = "DIR", description = "Scratch folder (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--dir",
+      defaultValue = "data/zone-bench",
+      paramLabel = "DIR",
+      description = "Scratch folder (default ${DEFAULT-VALUE}).")
   Path dir;
 
-  @Option(names = "--seed", defaultValue = "2022", description = "Shuffle seed (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--seed",
+      defaultValue = "2022",
+      description = "Shuffle seed (default ${DEFAULT-VALUE}).")
   long seed;
 
   @Override
@@ -82,8 +104,12 @@ final class ZoneBenchCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("zone-bench: --sets (" + sets + ") must be in [1, 5]");
       return ExitCodes.USAGE;
     }
-    Path shared = sharedData != null ? sharedData
-        : Files.isDirectory(Path.of("../shared/data")) ? Path.of("../shared/data") : Path.of("/work/shared/data");
+    Path shared =
+        sharedData != null
+            ? sharedData
+            : Files.isDirectory(Path.of("../shared/data"))
+                ? Path.of("../shared/data")
+                : Path.of("/work/shared/data");
     List<Path> snapshots = new ArrayList<>();
     for (String name : SNAPSHOTS) {
       Path snapshot = shared.resolve("dns-root-zone").resolve(name);
@@ -95,30 +121,43 @@ final class ZoneBenchCommand implements Callable<Integer> {
     }
     Files.createDirectories(dir);
     ZoneReader reader = new ZoneReader(null, null, Runtime.getRuntime().availableProcessors());
-    ZoneDedup dedup = new ZoneDedup(reader, true, (where, why) -> out.println("zone-bench: " + where + ": " + why));
+    ZoneDedup dedup =
+        new ZoneDedup(
+            reader, true, (where, why) -> out.println("zone-bench: " + where + ": " + why));
     Path unique = dir.resolve("unique.zone");
-    // The first run also loads dnsjava and warms the JIT; the later ones are the steady-state figure.
+    // The first run also loads dnsjava and warms the JIT; the later ones are the steady-state
+    // figure.
     for (String run : new String[] {"first run (cold JIT)", "second run", "third run"}) {
       ZoneDedup.Result merged = dedup.run(snapshots, unique);
-      out.printf("merged snapshots, %s: %,d records in, %,d unique out, %,d duplicates removed, %.2f s, %,.0f records/s"
-              + " (%,.0f per CPU-second)%n", run, merged.recordsIn(), merged.recordsOut(), merged.duplicatesIn(),
-          merged.seconds(), merged.recordsPerSecond(), merged.recordsPerCpuSecond());
+      out.printf(
+          "merged snapshots, %s: %,d records in, %,d unique out, %,d duplicates removed, %.2f s, %,.0f records/s"
+              + " (%,.0f per CPU-second)%n",
+          run,
+          merged.recordsIn(),
+          merged.recordsOut(),
+          merged.duplicatesIn(),
+          merged.seconds(),
+          merged.recordsPerSecond(),
+          merged.recordsPerCpuSecond());
     }
     List<Record> base = new ArrayList<>();
-    reader.read(unique, new ZoneReader.Listener() {
-      @Override
-      public void record(Record record) {
-        base.add(record);
-      }
+    reader.read(
+        unique,
+        new ZoneReader.Listener() {
+          @Override
+          public void record(Record record) {
+            base.add(record);
+          }
 
-      @Override
-      public void skipped(String where, String why) {
-        throw new IllegalStateException(where + ": " + why);
-      }
-    });
+          @Override
+          public void skipped(String where, String why) {
+            throw new IllegalStateException(where + ": " + why);
+          }
+        });
     out.println();
-    out.println("| set | unique | injected copies (D) | records in | removed | left (E) | R = (D-E)/D | removed / injected"
-        + " | unique removed | seconds | records/s | per CPU-s | simhash rule: R | simhash: unique removed | simhash seconds |");
+    out.println(
+        "| set | unique | injected copies (D) | records in | removed | left (E) | R = (D-E)/D | removed / injected"
+            + " | unique removed | seconds | records/s | per CPU-s | simhash rule: R | simhash: unique removed | simhash seconds |");
     out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     runSize(out, dedup, base, base.size(), "real");
     if (scaled > 0) {
@@ -128,7 +167,8 @@ final class ZoneBenchCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  private void runSize(PrintWriter out, ZoneDedup dedup, List<Record> base, int uniqueCount, String label)
+  private void runSize(
+      PrintWriter out, ZoneDedup dedup, List<Record> base, int uniqueCount, String label)
       throws IOException {
     RecordKey keys = new RecordKey(true);
     KeySet128 uniqueKeys = new KeySet128(uniqueCount);
@@ -137,7 +177,8 @@ final class ZoneBenchCommand implements Callable<Integer> {
       uniqueKeys.add(RecordKey.high(key), RecordKey.low(key));
     }
     if (uniqueKeys.size() != uniqueCount) {
-      throw new IllegalStateException(label + ": " + (uniqueCount - uniqueKeys.size()) + " generated records are not unique");
+      throw new IllegalStateException(
+          label + ": " + (uniqueCount - uniqueKeys.size()) + " generated records are not unique");
     }
     int groupSize = uniqueCount / GROUPS;
     for (int set = 0; set < sets; set++) {
@@ -151,20 +192,42 @@ final class ZoneBenchCommand implements Callable<Integer> {
       String simhash = "| - | - | -";
       if (!noSimhash) {
         ZoneDedup.SimhashResult rule = dedup.seedSimhash(List.of(input));
-        simhash = String.format(Locale.ROOT, "| %.2f %% | %,d | %.1f", 100.0 * (groupSize - rule.duplicatesLeft()) / groupSize,
-            rule.distinctRecordsLost(), rule.seconds());
+        simhash =
+            String.format(
+                Locale.ROOT,
+                "| %.2f %% | %,d | %.1f",
+                100.0 * (groupSize - rule.duplicatesLeft()) / groupSize,
+                rule.distinctRecordsLost(),
+                rule.seconds());
       }
-      out.printf(Locale.ROOT, "| %s %c%d | %,d | %,d | %,d | %,d | %,d | %.2f %% | %.4f | %,d | %.2f | %,.0f | %,.0f %s |%n",
-          label, (char) ('A' + set), set + 1, uniqueCount, groupSize, result.recordsIn(), result.duplicatesIn(), left,
-          100.0 * (groupSize - left) / groupSize, result.duplicatesIn() / (double) groupSize, uniqueRemoved,
-          result.seconds(), result.recordsPerSecond(), result.recordsPerCpuSecond(), simhash);
+      out.printf(
+          Locale.ROOT,
+          "| %s %c%d | %,d | %,d | %,d | %,d | %,d | %.2f %% | %.4f | %,d | %.2f | %,.0f | %,.0f %s |%n",
+          label,
+          (char) ('A' + set),
+          set + 1,
+          uniqueCount,
+          groupSize,
+          result.recordsIn(),
+          result.duplicatesIn(),
+          left,
+          100.0 * (groupSize - left) / groupSize,
+          result.duplicatesIn() / (double) groupSize,
+          uniqueRemoved,
+          result.seconds(),
+          result.recordsPerSecond(),
+          result.recordsPerCpuSecond(),
+          simhash);
       out.flush();
       Files.deleteIfExists(input);
       Files.deleteIfExists(output);
     }
   }
 
-  /** Unique record i: base record i mod |base|, renamed with label "r&lt;round&gt;" after the first round. */
+  /**
+   * Unique record i: base record i mod |base|, renamed with label "r&lt;round&gt;" after the first
+   * round.
+   */
   static Record uniqueRecord(List<Record> base, int i) {
     Record record = base.get(i % base.size());
     int round = i / base.size();
@@ -178,8 +241,13 @@ final class ZoneBenchCommand implements Callable<Integer> {
     }
   }
 
-  /** Writes all unique records plus an upper-cased copy of [groupStart, groupStart + groupSize), shuffled. */
-  private void writeSet(Path file, List<Record> base, int uniqueCount, int groupStart, int groupSize) throws IOException {
+  /**
+   * Writes all unique records plus an upper-cased copy of [groupStart, groupStart + groupSize),
+   * shuffled.
+   */
+  private void writeSet(
+      Path file, List<Record> base, int uniqueCount, int groupStart, int groupSize)
+      throws IOException {
     int total = uniqueCount + groupSize;
     int[] order = new int[total];
     for (int i = 0; i < total; i++) {
@@ -192,8 +260,10 @@ final class ZoneBenchCommand implements Callable<Integer> {
       order[i] = order[j];
       order[j] = swap;
     }
-    try (Writer writer = new BufferedWriter(
-        new OutputStreamWriter(Files.newOutputStream(file), StandardCharsets.ISO_8859_1), 1 << 16)) {
+    try (Writer writer =
+        new BufferedWriter(
+            new OutputStreamWriter(Files.newOutputStream(file), StandardCharsets.ISO_8859_1),
+            1 << 16)) {
       for (int index : order) {
         if (index < uniqueCount) {
           writer.write(uniqueRecord(base, index).toString());
@@ -212,22 +282,25 @@ final class ZoneBenchCommand implements Callable<Integer> {
     RecordKey keys = new RecordKey(true);
     KeySet128 seen = new KeySet128(uniqueKeys.size());
     long[] found = new long[1];
-    new ZoneReader(null, null).read(output, new ZoneReader.Listener() {
-      @Override
-      public void record(Record record) {
-        byte[] key = keys.of(record);
-        long high = RecordKey.high(key);
-        long low = RecordKey.low(key);
-        if (seen.add(high, low) && uniqueKeys.contains(high, low)) {
-          found[0]++;
-        }
-      }
+    new ZoneReader(null, null)
+        .read(
+            output,
+            new ZoneReader.Listener() {
+              @Override
+              public void record(Record record) {
+                byte[] key = keys.of(record);
+                long high = RecordKey.high(key);
+                long low = RecordKey.low(key);
+                if (seen.add(high, low) && uniqueKeys.contains(high, low)) {
+                  found[0]++;
+                }
+              }
 
-      @Override
-      public void skipped(String where, String why) {
-        throw new IllegalStateException("output " + where + ": " + why);
-      }
-    });
+              @Override
+              public void skipped(String where, String why) {
+                throw new IllegalStateException("output " + where + ": " + why);
+              }
+            });
     return new long[] {seen.size(), found[0]};
   }
 }

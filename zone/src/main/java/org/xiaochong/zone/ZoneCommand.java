@@ -40,29 +40,49 @@ final class ZoneCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Parameters(arity = "1..*", paramLabel = "FILE", description = "Master files, read in this order.")
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "FILE",
+      description = "Master files, read in this order.")
   List<Path> inputs;
 
-  @Option(names = "--out", required = true, paramLabel = "FILE", description = "The deduplicated zone file.")
+  @Option(
+      names = "--out",
+      required = true,
+      paramLabel = "FILE",
+      description = "The deduplicated zone file.")
   Path out;
 
-  @Option(names = "--report", paramLabel = "DIR",
-      description = "Writes DIR/zone-summary.json, and adds seed 003's simhash rule (two more passes).")
+  @Option(
+      names = "--report",
+      paramLabel = "DIR",
+      description =
+          "Writes DIR/zone-summary.json, and adds seed 003's simhash rule (two more passes).")
   Path report;
 
-  @Option(names = "--allow-include", paramLabel = "DIR",
+  @Option(
+      names = "--allow-include",
+      paramLabel = "DIR",
       description = "Follow $INCLUDE to files inside DIR only (real paths); refused by default.")
   Path allowInclude;
 
-  @Option(names = "--ttl-insensitive", description = "Records that differ only in TTL are duplicates.")
+  @Option(
+      names = "--ttl-insensitive",
+      description = "Records that differ only in TTL are duplicates.")
   boolean ttlInsensitive;
 
-  @Option(names = "--origin", paramLabel = "NAME",
-      description = "Origin for relative names before the first $ORIGIN (default: none, relative names are errors).")
+  @Option(
+      names = "--origin",
+      paramLabel = "NAME",
+      description =
+          "Origin for relative names before the first $ORIGIN (default: none, relative names are errors).")
   String origin;
 
-  @Option(names = "--threads", paramLabel = "N",
-      description = "Threads that parse records beside the reading one (default: the number of cores; 1: parse on the reading thread).")
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      description =
+          "Threads that parse records beside the reading one (default: the number of cores; 1: parse on the reading thread).")
   Integer threads;
 
   @Option(names = "--verbose", description = "Stack traces with errors.")
@@ -78,7 +98,8 @@ final class ZoneCommand implements Callable<Integer> {
       err.println("zone: " + e.getMessage());
       return ExitCodes.USAGE;
     } catch (IOException | RuntimeException e) {
-      err.println("zone: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+      err.println(
+          "zone: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
       if (verbose) {
         e.printStackTrace(err);
       }
@@ -109,9 +130,14 @@ final class ZoneCommand implements Callable<Integer> {
     if (threads != null && threads < 1) {
       throw new UsageException("--threads " + threads + ": must be at least 1");
     }
-    ZoneReader reader = new ZoneReader(allowInclude, originName,
-        threads != null ? threads : Runtime.getRuntime().availableProcessors());
-    ZoneDedup dedup = new ZoneDedup(reader, !ttlInsensitive, (where, why) -> err.println("zone: " + where + ": " + why));
+    ZoneReader reader =
+        new ZoneReader(
+            allowInclude,
+            originName,
+            threads != null ? threads : Runtime.getRuntime().availableProcessors());
+    ZoneDedup dedup =
+        new ZoneDedup(
+            reader, !ttlInsensitive, (where, why) -> err.println("zone: " + where + ": " + why));
     ZoneDedup.Result result = dedup.run(inputs, this.out);
     printResult(out, result, inputs.size(), this.out, !ttlInsensitive);
     if (report != null) {
@@ -122,28 +148,43 @@ final class ZoneCommand implements Callable<Integer> {
     return result.skipped() > 0 ? ExitCodes.SKIPPED_INPUT : ExitCodes.OK;
   }
 
-  static void printResult(PrintWriter out, ZoneDedup.Result result, int files, Path output, boolean withTtl) {
-    out.printf("zone: %,d records read from %d file(s), %,d entries skipped%n", result.recordsIn(), files, result.skipped());
-    out.printf("zone: %,d records written to %s, %,d duplicates removed (key: owner, class, type, rdata%s)%n",
+  static void printResult(
+      PrintWriter out, ZoneDedup.Result result, int files, Path output, boolean withTtl) {
+    out.printf(
+        "zone: %,d records read from %d file(s), %,d entries skipped%n",
+        result.recordsIn(), files, result.skipped());
+    out.printf(
+        "zone: %,d records written to %s, %,d duplicates removed (key: owner, class, type, rdata%s)%n",
         result.recordsOut(), output, result.duplicatesIn(), withTtl ? ", TTL" : "; TTL ignored");
-    // Seed 003's R = (D - E) / D: D duplicates in the input, E duplicates left after the dedup. Every
-    // record left has a distinct key, so E = 0 by the key's definition; `zone-bench` checks it against
+    // Seed 003's R = (D - E) / D: D duplicates in the input, E duplicates left after the dedup.
+    // Every
+    // record left has a distinct key, so E = 0 by the key's definition; `zone-bench` checks it
+    // against
     // the known injected copies.
-    out.printf("zone: R = (D - E) / D = %s (D = %,d duplicates in the input, E = 0 left)%n",
+    out.printf(
+        "zone: R = (D - E) / D = %s (D = %,d duplicates in the input, E = 0 left)%n",
         result.duplicatesIn() == 0 ? "n/a" : "100.00 %", result.duplicatesIn());
-    out.printf("zone: %.2f s parse + dedup + write, %,.0f records/s (%,.0f per CPU-second)%n", result.seconds(),
-        result.recordsPerSecond(), result.recordsPerCpuSecond());
+    out.printf(
+        "zone: %.2f s parse + dedup + write, %,.0f records/s (%,.0f per CPU-second)%n",
+        result.seconds(), result.recordsPerSecond(), result.recordsPerCpuSecond());
   }
 
   static void printSimhash(PrintWriter out, ZoneDedup.SimhashResult simhash, long duplicatesIn) {
-    out.printf("zone: seed 003 simhash rule (5 field tokens, tf-idf, MD5; equal simhash = duplicate): removes %,d,"
+    out.printf(
+        "zone: seed 003 simhash rule (5 field tokens, tf-idf, MD5; equal simhash = duplicate): removes %,d,"
             + " %,d distinct records lost (merged with another), %,d duplicates left; R = %s; %.2f s (2 passes)%n",
-        simhash.removed(), simhash.distinctRecordsLost(), simhash.duplicatesLeft(),
-        duplicatesIn == 0 ? "n/a" : String.format("%.2f %%", 100.0 * (duplicatesIn - simhash.duplicatesLeft()) / duplicatesIn),
+        simhash.removed(),
+        simhash.distinctRecordsLost(),
+        simhash.duplicatesLeft(),
+        duplicatesIn == 0
+            ? "n/a"
+            : String.format(
+                "%.2f %%", 100.0 * (duplicatesIn - simhash.duplicatesLeft()) / duplicatesIn),
         simhash.seconds());
   }
 
-  private static void writeSummary(Path dir, ZoneDedup.Result result, ZoneDedup.SimhashResult simhash, boolean withTtl)
+  private static void writeSummary(
+      Path dir, ZoneDedup.Result result, ZoneDedup.SimhashResult simhash, boolean withTtl)
       throws IOException {
     Files.createDirectories(dir);
     Map<String, Object> summary = new LinkedHashMap<>();
@@ -160,7 +201,9 @@ final class ZoneCommand implements Callable<Integer> {
     summary.put("simhash.distinct_records_lost", simhash.distinctRecordsLost());
     summary.put("simhash.duplicates_left", simhash.duplicatesLeft());
     summary.put("simhash.seconds", simhash.seconds());
-    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("zone-summary.json").toFile(), summary);
+    new ObjectMapper()
+        .enable(SerializationFeature.INDENT_OUTPUT)
+        .writeValue(dir.resolve("zone-summary.json").toFile(), summary);
   }
 
   /** A usage error found after parsing: exit 2. */

@@ -3,7 +3,10 @@ package org.xiaochong.zone;
 import java.util.List;
 import org.xiaochong.cli.CommandProvider;
 
-/** Adds {@code zone} and {@code zone-bench} to the {@code dedup} command line (see {@link CommandProvider}). */
+/**
+ * Adds {@code zone} and {@code zone-bench} to the {@code dedup} command line (see {@link
+ * CommandProvider}).
+ */
 public final class ZoneCommands implements CommandProvider {
   @Override
   public List<Object> commands() {

@@ -26,8 +26,8 @@ import org.xiaochong.simhash.Simhash64;
  * names, one record per line, bytes outside printable ASCII as \DDD).
  *
  * <p>Streaming: records are parsed, keyed and written one at a time; the only state that grows is
- * the set of 16-byte keys ({@link KeySet128}, 34 to 68 bytes per distinct record: 71 MB for 2M distinct
- * records).
+ * the set of 16-byte keys ({@link KeySet128}, 34 to 68 bytes per distinct record: 71 MB for 2M
+ * distinct records).
  *
  * <p>{@link #seedSimhash} adds seed 003's method as a report: per record the simhash of its five
  * field tokens (Name, TTL, class, type, value) with tf-idf weights and MD5 feature hashes, records
@@ -59,7 +59,8 @@ final class ZoneDedup {
   private record KeyedRecord(byte[] key, String text) {}
 
   /** Seed 003's simhash rule on the same input: what equal-simhash dedup would keep. */
-  record SimhashResult(long recordsIn, long distinctKeys, long recordsKept, long keysKept, double seconds) {
+  record SimhashResult(
+      long recordsIn, long distinctKeys, long recordsKept, long keysKept, double seconds) {
     /** Records removed by the simhash rule. */
     long removed() {
       return recordsIn - recordsKept;
@@ -110,54 +111,67 @@ final class ZoneDedup {
     long[] counts = new long[3]; // in, out, skipped
     long[] windowStartWritten = {0};
     formatOnParseThreads = true;
-    try (Writer writer = new BufferedWriter(
-        new OutputStreamWriter(Files.newOutputStream(out), StandardCharsets.ISO_8859_1), 1 << 16)) {
-      ZoneReader.Listener listener = new ZoneReader.Listener() {
-        @Override
-        public void record(Record record) {
-          record(record, null);
-        }
-
-        @Override
-        public void record(Record record, Object prepared) {
-          KeyedRecord keyed = prepared != null ? (KeyedRecord) prepared : new KeyedRecord(keys.of(record), null);
-          counts[0]++;
-          if ((counts[0] & (FORMAT_WINDOW - 1)) == 0) {
-            long written = counts[1] - windowStartWritten[0];
-            formatOnParseThreads = written * 2 >= FORMAT_WINDOW; // most of the window was new records
-            windowStartWritten[0] = counts[1];
-          }
-          if (seen.add(RecordKey.high(keyed.key()), RecordKey.low(keyed.key()))) {
-            counts[1]++;
-            try {
-              writer.write(keyed.text() != null ? keyed.text() : record.toString());
-              writer.write('\n');
-            } catch (IOException e) {
-              throw new UncheckedIOException(e);
+    try (Writer writer =
+        new BufferedWriter(
+            new OutputStreamWriter(Files.newOutputStream(out), StandardCharsets.ISO_8859_1),
+            1 << 16)) {
+      ZoneReader.Listener listener =
+          new ZoneReader.Listener() {
+            @Override
+            public void record(Record record) {
+              record(record, null);
             }
-          }
-        }
 
-        @Override
-        public Function<Record, Object> preparer() {
-          RecordKey batchKeys = new RecordKey(withTtl); // keeps a digest: one per batch, on its parse thread
-          boolean format = formatOnParseThreads;
-          return record -> new KeyedRecord(batchKeys.of(record), format ? record.toString() : null);
-        }
+            @Override
+            public void record(Record record, Object prepared) {
+              KeyedRecord keyed =
+                  prepared != null
+                      ? (KeyedRecord) prepared
+                      : new KeyedRecord(keys.of(record), null);
+              counts[0]++;
+              if ((counts[0] & (FORMAT_WINDOW - 1)) == 0) {
+                long written = counts[1] - windowStartWritten[0];
+                formatOnParseThreads =
+                    written * 2 >= FORMAT_WINDOW; // most of the window was new records
+                windowStartWritten[0] = counts[1];
+              }
+              if (seen.add(RecordKey.high(keyed.key()), RecordKey.low(keyed.key()))) {
+                counts[1]++;
+                try {
+                  writer.write(keyed.text() != null ? keyed.text() : record.toString());
+                  writer.write('\n');
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              }
+            }
 
-        @Override
-        public void skipped(String where, String why) {
-          counts[2]++;
-          skippedSink.accept(where, why);
-        }
-      };
+            @Override
+            public Function<Record, Object> preparer() {
+              RecordKey batchKeys =
+                  new RecordKey(withTtl); // keeps a digest: one per batch, on its parse thread
+              boolean format = formatOnParseThreads;
+              return record ->
+                  new KeyedRecord(batchKeys.of(record), format ? record.toString() : null);
+            }
+
+            @Override
+            public void skipped(String where, String why) {
+              counts[2]++;
+              skippedSink.accept(where, why);
+            }
+          };
       for (Path input : inputs) {
         reader.read(input, listener);
       }
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
-    return new Result(counts[0], counts[1], counts[2], (System.nanoTime() - start) / 1e9,
+    return new Result(
+        counts[0],
+        counts[1],
+        counts[2],
+        (System.nanoTime() - start) / 1e9,
         (THREADS.getCurrentThreadCpuTime() + reader.parseCpuNanos() - cpuStart) / 1e9);
   }
 
@@ -182,18 +196,19 @@ final class ZoneDedup {
     int[] df = new int[1 << DF_BITS];
     int mask = df.length - 1;
     long[] recordsIn = new long[1];
-    ZoneReader.Listener quiet = new ZoneReader.Listener() {
-      @Override
-      public void record(Record record) {
-        recordsIn[0]++;
-        for (String token : tokens(record)) {
-          df[(int) Simhash64.hash(token) & mask]++;
-        }
-      }
+    ZoneReader.Listener quiet =
+        new ZoneReader.Listener() {
+          @Override
+          public void record(Record record) {
+            recordsIn[0]++;
+            for (String token : tokens(record)) {
+              df[(int) Simhash64.hash(token) & mask]++;
+            }
+          }
 
-      @Override
-      public void skipped(String where, String why) {}
-    };
+          @Override
+          public void skipped(String where, String why) {}
+        };
     for (Path input : inputs) {
       reader.read(input, quiet);
     }
@@ -203,42 +218,52 @@ final class ZoneDedup {
     KeySet128 keptSimhashes = new KeySet128(1 << 16);
     KeySet128 keptKeys = new KeySet128(1 << 16);
     long[] kept = new long[1];
-    ZoneReader.Listener pass2 = new ZoneReader.Listener() {
-      final double[] sums = new double[Simhash64.BITS];
+    ZoneReader.Listener pass2 =
+        new ZoneReader.Listener() {
+          final double[] sums = new double[Simhash64.BITS];
 
-      @Override
-      public void record(Record record) {
-        String[] tokens = tokens(record);
-        java.util.Arrays.fill(sums, 0);
-        for (String token : tokens) {
-          long hash = Simhash64.hash(token);
-          double idf = Math.log(1 + (docCount - df[(int) hash & mask] + 0.5) / (df[(int) hash & mask] + 0.5));
-          Simhash64.add(sums, hash, idf / tokens.length); // a token twice in a record adds twice: tf = 2/5
-        }
-        long simhash = Simhash64.toBits(sums);
-        byte[] key = keys.of(record);
-        allKeys.add(RecordKey.high(key), RecordKey.low(key));
-        if (keptSimhashes.add(simhash, 1)) {
-          kept[0]++;
-          keptKeys.add(RecordKey.high(key), RecordKey.low(key));
-        }
-      }
+          @Override
+          public void record(Record record) {
+            String[] tokens = tokens(record);
+            java.util.Arrays.fill(sums, 0);
+            for (String token : tokens) {
+              long hash = Simhash64.hash(token);
+              double idf =
+                  Math.log(
+                      1 + (docCount - df[(int) hash & mask] + 0.5) / (df[(int) hash & mask] + 0.5));
+              Simhash64.add(
+                  sums,
+                  hash,
+                  idf / tokens.length); // a token twice in a record adds twice: tf = 2/5
+            }
+            long simhash = Simhash64.toBits(sums);
+            byte[] key = keys.of(record);
+            allKeys.add(RecordKey.high(key), RecordKey.low(key));
+            if (keptSimhashes.add(simhash, 1)) {
+              kept[0]++;
+              keptKeys.add(RecordKey.high(key), RecordKey.low(key));
+            }
+          }
 
-      @Override
-      public void skipped(String where, String why) {}
-    };
+          @Override
+          public void skipped(String where, String why) {}
+        };
     for (Path input : inputs) {
       reader.read(input, pass2);
     }
-    return new SimhashResult(docCount, allKeys.size(), kept[0], keptKeys.size(), (System.nanoTime() - start) / 1e9);
+    return new SimhashResult(
+        docCount, allKeys.size(), kept[0], keptKeys.size(), (System.nanoTime() - start) / 1e9);
   }
 
   /** Seed 003's five field tokens of a record. */
   static String[] tokens(Record record) {
     Name owner = record.getName().canonicalize();
     return new String[] {
-      owner.toString(), Long.toString(record.getTTL()), DClass.string(record.getDClass()),
-      Type.string(record.getType()), record.rdataToString()
+      owner.toString(),
+      Long.toString(record.getTTL()),
+      DClass.string(record.getDClass()),
+      Type.string(record.getType()),
+      record.rdataToString()
     };
   }
 }

@@ -21,9 +21,10 @@ final class ZoneEntryParser {
   private ZoneEntryParser() {}
 
   /**
-   * Whether a one-line entry gives its own TTL: its second field, or its third after a class, starts
-   * with a digit (types and classes never do; RFC 1035 allows TTL and class in either order). False
-   * when unsure (parentheses, a comment before the type): such an entry is parsed in line.
+   * Whether a one-line entry gives its own TTL: its second field, or its third after a class,
+   * starts with a digit (types and classes never do; RFC 1035 allows TTL and class in either
+   * order). False when unsure (parentheses, a comment before the type): such an entry is parsed in
+   * line.
    */
   static boolean hasOwnTtl(String text) {
     if (text.indexOf('(') >= 0) {
@@ -62,9 +63,14 @@ final class ZoneEntryParser {
     return i;
   }
 
-  /** An entry to parse: its first line, its bytes (owner included), and the origin and TTL it starts from. */
+  /**
+   * An entry to parse: its first line, its bytes (owner included), and the origin and TTL it starts
+   * from.
+   */
   record ParseJob(int line, byte[] bytes, Name origin, long ttl) {
-    /** The entry's records up to the first error, and that error (or null); the same on any thread. */
+    /**
+     * The entry's records up to the first error, and that error (or null); the same on any thread.
+     */
     Parsed parse() {
       List<Record> records = new ArrayList<>(1);
       try (Master master = new Master(new EntryBytes(bytes), origin, ttl)) {
@@ -73,14 +79,18 @@ final class ZoneEntryParser {
         }
         return new Parsed(line, records, null);
       } catch (IOException | RuntimeException e) {
-        // TextParseException (IOException) for bad syntax; RelativeNameException, InvalidTypeException,
+        // TextParseException (IOException) for bad syntax; RelativeNameException,
+        // InvalidTypeException,
         // InvalidTTLException and other IllegalArgumentExceptions for bad values.
         return new Parsed(line, records, dnsjavaMessage(e));
       }
     }
   }
 
-  /** A batch's entries as parsed, with what the listener's preparer made of each record, in order (or null). */
+  /**
+   * A batch's entries as parsed, with what the listener's preparer made of each record, in order
+   * (or null).
+   */
   record ParsedBatch(List<Parsed> parsed, List<Object> prepared) {
     /** Parses {@code jobs} in order and applies {@code preparer} (may be null) to each record. */
     static ParsedBatch parse(List<ParseJob> jobs, Function<Record, Object> preparer) {
@@ -105,8 +115,8 @@ final class ZoneEntryParser {
   /**
    * One entry's bytes for dnsjava's tokenizer, which reads a byte at a time. Being a
    * BufferedInputStream stops dnsjava from wrapping it in another one (an 8 KB buffer per entry),
-   * and read() takes no lock, where BufferedInputStream.read() is synchronized: one uncontended lock
-   * per byte was a visible share of the parse time (JFR on zone-bench).
+   * and read() takes no lock, where BufferedInputStream.read() is synchronized: one uncontended
+   * lock per byte was a visible share of the parse time (JFR on zone-bench).
    */
   private static final class EntryBytes extends BufferedInputStream {
     private final byte[] bytes;

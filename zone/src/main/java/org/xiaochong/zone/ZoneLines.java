@@ -19,12 +19,13 @@ import java.util.List;
  *
  * <p>Resync: an entry dnsjava rejects is skipped whole, unless a line inside it starts in column 0
  * (a new owner name: the '(' above it was never closed); then only its first line is skipped and
- * reading starts again at its second. A quote still open at the end of a line, a ')' without '(', or a '(' still open after
- * {@value #MAX_LINES} lines or at the end of the file makes the entry's first line a bad entry,
- * and reading starts again at its second line, so an unclosed '(' costs one line, not the file.
+ * reading starts again at its second. A quote still open at the end of a line, a ')' without '(',
+ * or a '(' still open after {@value #MAX_LINES} lines or at the end of the file makes the entry's
+ * first line a bad entry, and reading starts again at its second line, so an unclosed '(' costs one
+ * line, not the file.
  *
- * <p>The reader must decode ISO-8859-1, so every byte is one char and raw UTF-8 labels reach dnsjava
- * (which reads bytes) unchanged. Not thread-safe.
+ * <p>The reader must decode ISO-8859-1, so every byte is one char and raw UTF-8 labels reach
+ * dnsjava (which reads bytes) unchanged. Not thread-safe.
  */
 final class ZoneLines {
 
@@ -77,9 +78,10 @@ final class ZoneLines {
       while (error == null && scan.depth > 0) {
         Line more = lines.size() < MAX_LINES ? nextLine() : null;
         if (more == null) {
-          error = lines.size() < MAX_LINES
-              ? "'(' not closed before the end of the file"
-              : "'(' not closed within " + MAX_LINES + " lines";
+          error =
+              lines.size() < MAX_LINES
+                  ? "'(' not closed before the end of the file"
+                  : "'(' not closed within " + MAX_LINES + " lines";
           break;
         }
         lines.add(more);

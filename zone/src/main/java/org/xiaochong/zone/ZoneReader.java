@@ -4,12 +4,12 @@ import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,12 +27,12 @@ import org.xbill.DNS.TextParseException;
 import org.xbill.DNS.Tokenizer;
 
 /**
- * Reads the records of RFC 1035 master files with dnsjava, one logical entry at a time
- * ({@link ZoneLines}), so a malformed entry is reported with its file and line, counted, and
- * skipped. $ORIGIN, $TTL and $INCLUDE are handled here (they carry state from entry to entry);
- * every other entry, $GENERATE included, is parsed by its own dnsjava {@link Master}, which does
- * relative names, '@', omitted owner/TTL/class, parentheses, comments, escapes and RFC 3597 {@code
- * \#} rdata.
+ * Reads the records of RFC 1035 master files with dnsjava, one logical entry at a time ({@link
+ * ZoneLines}), so a malformed entry is reported with its file and line, counted, and skipped.
+ * $ORIGIN, $TTL and $INCLUDE are handled here (they carry state from entry to entry); every other
+ * entry, $GENERATE included, is parsed by its own dnsjava {@link Master}, which does relative
+ * names, '@', omitted owner/TTL/class, parentheses, comments, escapes and RFC 3597 {@code \#}
+ * rdata.
  *
  * <p>State as dnsjava keeps it: an omitted TTL is the $TTL, else the previous record's TTL (the
  * first SOA without one takes its minimum); an omitted owner is the previous record's. An included
@@ -40,16 +40,17 @@ import org.xbill.DNS.Tokenizer;
  * record, and its $ORIGIN does not leak back.
  *
  * <p>$INCLUDE is refused unless an include directory is given, and then only followed to files
- * whose real path (symbolic links and ".." resolved) lies inside that directory's real path, at most
- * {@value #MAX_INCLUDE_DEPTH} deep.
+ * whose real path (symbolic links and ".." resolved) lies inside that directory's real path, at
+ * most {@value #MAX_INCLUDE_DEPTH} deep.
  *
  * <p>Parsing is most of the cost (about two thirds of `zone` on the root zone, JFR), so with more
  * than one parse thread the entries that depend on no earlier record are parsed by a pool, in
  * batches: those with an owner name, a known TTL to start from ($TTL, or an earlier record's TTL
  * already known when the entry is read), and no line swallowed by an open '('. Every other entry
- * (blank owner, first record, a suspect '(' whose failure must resynchronise the reader, directives,
- * errors) waits for the batches before it and is parsed in line. The listener is called on the
- * reading thread, in file order, with exactly what one thread would give it. Not thread-safe.
+ * (blank owner, first record, a suspect '(' whose failure must resynchronise the reader,
+ * directives, errors) waits for the batches before it and is parsed in line. The listener is called
+ * on the reading thread, in file order, with exactly what one thread would give it. Not
+ * thread-safe.
  *
  * <p>Over 300 lines because the per-file state and the hand-off to the pool act on the same state
  * for each entry (which entries may go, in what order their records come back); the parsing of one
@@ -59,7 +60,10 @@ final class ZoneReader {
 
   static final int MAX_INCLUDE_DEPTH = 8;
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-  /** Entries per parse task: large enough that handing a batch over costs little next to parsing it. */
+
+  /**
+   * Entries per parse task: large enough that handing a batch over costs little next to parsing it.
+   */
   private static final int PARSE_BATCH = 512;
 
   /** Receives the records and the skipped entries, in file order. */
@@ -75,8 +79,9 @@ final class ZoneReader {
     }
 
     /**
-     * Work on each record that can run on the parse threads before the record is delivered (a key, its
-     * text), or null for none. Asked once per batch, so the function it returns may keep buffers.
+     * Work on each record that can run on the parse threads before the record is delivered (a key,
+     * its text), or null for none. Asked once per batch, so the function it returns may keep
+     * buffers.
      */
     default Function<Record, Object> preparer() {
       return null;
@@ -113,11 +118,14 @@ final class ZoneReader {
   /** Reads every record of {@code file} (and of the files it may include). */
   void read(Path file, Listener listener) throws IOException {
     if (parseThreads > 1) {
-      parsers = Executors.newFixedThreadPool(parseThreads, r -> {
-        Thread thread = new Thread(r, "xiaochong-zone-parse");
-        thread.setDaemon(true);
-        return thread;
-      });
+      parsers =
+          Executors.newFixedThreadPool(
+              parseThreads,
+              r -> {
+                Thread thread = new Thread(r, "xiaochong-zone-parse");
+                thread.setDaemon(true);
+                return thread;
+              });
     }
     try {
       read(file, initialOrigin, -1, 0, listener);
@@ -129,16 +137,22 @@ final class ZoneReader {
     }
   }
 
-  /** CPU time the parse pool's threads spent parsing, over every read so far (the reading thread's own is not in it). */
+  /**
+   * CPU time the parse pool's threads spent parsing, over every read so far (the reading thread's
+   * own is not in it).
+   */
   long parseCpuNanos() {
     return parseCpuNanos.sum();
   }
 
   private void read(Path file, Name startOrigin, long startTtl, int depth, Listener listener)
       throws IOException {
-    try (BufferedReader reader = new BufferedReader(
-        new InputStreamReader(Files.newInputStream(file), StandardCharsets.ISO_8859_1), 1 << 16)) {
-      new FileState(file, startOrigin, startTtl, depth, listener).readEntries(new ZoneLines(reader));
+    try (BufferedReader reader =
+        new BufferedReader(
+            new InputStreamReader(Files.newInputStream(file), StandardCharsets.ISO_8859_1),
+            1 << 16)) {
+      new FileState(file, startOrigin, startTtl, depth, listener)
+          .readEntries(new ZoneLines(reader));
     }
   }
 
@@ -165,9 +179,16 @@ final class ZoneReader {
 
     void readEntries(ZoneLines lines) throws IOException {
       for (ZoneLines.Entry entry = lines.next(); entry != null; entry = lines.next()) {
-        if (entry.error() == null && entry.text().charAt(0) != '$' && parsers != null && independent(entry)) {
-          batch.add(new ZoneEntryParser.ParseJob(entry.line(), entry.text().getBytes(StandardCharsets.ISO_8859_1), origin,
-              defaultTtl >= 0 ? defaultTtl : lastTtl));
+        if (entry.error() == null
+            && entry.text().charAt(0) != '$'
+            && parsers != null
+            && independent(entry)) {
+          batch.add(
+              new ZoneEntryParser.ParseJob(
+                  entry.line(),
+                  entry.text().getBytes(StandardCharsets.ISO_8859_1),
+                  origin,
+                  defaultTtl >= 0 ? defaultTtl : lastTtl));
           if (batch.size() == PARSE_BATCH) {
             submit();
           }
@@ -191,19 +212,26 @@ final class ZoneReader {
      * is read), and no line of it looks like a new record (then its failure moves the reader).
      */
     private boolean independent(ZoneLines.Entry entry) {
-      return !entry.blankOwner() && entry.swallowedLine() < 0 && (defaultTtl >= 0 || lastTtl >= 0 && ZoneEntryParser.hasOwnTtl(entry.text()));
+      return !entry.blankOwner()
+          && entry.swallowedLine() < 0
+          && (defaultTtl >= 0 || lastTtl >= 0 && ZoneEntryParser.hasOwnTtl(entry.text()));
     }
 
-    /** Hands the current batch to the pool; waits for the oldest batch when enough are in flight. */
+    /**
+     * Hands the current batch to the pool; waits for the oldest batch when enough are in flight.
+     */
     private void submit() {
       List<ZoneEntryParser.ParseJob> jobs = batch;
       batch = new ArrayList<>();
-      inFlight.add(parsers.submit(() -> {
-        long cpu = THREADS.getCurrentThreadCpuTime();
-        ZoneEntryParser.ParsedBatch parsed = ZoneEntryParser.ParsedBatch.parse(jobs, listener.preparer());
-        parseCpuNanos.add(THREADS.getCurrentThreadCpuTime() - cpu);
-        return parsed;
-      }));
+      inFlight.add(
+          parsers.submit(
+              () -> {
+                long cpu = THREADS.getCurrentThreadCpuTime();
+                ZoneEntryParser.ParsedBatch parsed =
+                    ZoneEntryParser.ParsedBatch.parse(jobs, listener.preparer());
+                parseCpuNanos.add(THREADS.getCurrentThreadCpuTime() - cpu);
+                return parsed;
+              }));
       if (inFlight.size() > 2 * parseThreads) {
         deliver(inFlight.poll());
       }
@@ -227,7 +255,8 @@ final class ZoneReader {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted while parsing " + file, e);
       } catch (ExecutionException e) {
-        throw new IllegalStateException("parsing " + file + " failed: " + e.getCause(), e.getCause());
+        throw new IllegalStateException(
+            "parsing " + file + " failed: " + e.getCause(), e.getCause());
       }
       int at = 0;
       for (ZoneEntryParser.Parsed entry : batch.parsed()) {
@@ -247,13 +276,18 @@ final class ZoneReader {
       String text = entry.text();
       if (entry.blankOwner()) {
         if (lastOwner == null) {
-          skip(entry.line(), "no owner name (the line starts with white space and no record precedes it)");
+          skip(
+              entry.line(),
+              "no owner name (the line starts with white space and no record precedes it)");
           return false;
         }
         text = lastOwner.toString() + text;
       }
       long ttl = defaultTtl >= 0 ? defaultTtl : lastTtl;
-      ZoneEntryParser.Parsed parsed = new ZoneEntryParser.ParseJob(entry.line(), text.getBytes(StandardCharsets.ISO_8859_1), origin, ttl).parse();
+      ZoneEntryParser.Parsed parsed =
+          new ZoneEntryParser.ParseJob(
+                  entry.line(), text.getBytes(StandardCharsets.ISO_8859_1), origin, ttl)
+              .parse();
       for (Record record : parsed.records()) {
         if (ttl < 0 && record instanceof SOARecord soa && soa.getTTL() == soa.getMinimum()) {
           // dnsjava gives a first SOA without a TTL its minimum and makes that the default TTL
@@ -266,15 +300,25 @@ final class ZoneReader {
       }
       if (parsed.error() != null) {
         int swallowed = entry.swallowedLine();
-        skip(entry.line(), parsed.error() + (swallowed < 0 ? ""
-            : " (line " + swallowed + " looks like a new record: a '(' left open? reading again from line " + (entry.line() + 1) + ")"));
+        skip(
+            entry.line(),
+            parsed.error()
+                + (swallowed < 0
+                    ? ""
+                    : " (line "
+                        + swallowed
+                        + " looks like a new record: a '(' left open? reading again from line "
+                        + (entry.line() + 1)
+                        + ")"));
         return false;
       }
       return true;
     }
 
     private void directive(ZoneLines.Entry entry) throws IOException {
-      Tokenizer tokens = new Tokenizer(new ByteArrayInputStream(entry.text().getBytes(StandardCharsets.ISO_8859_1)));
+      Tokenizer tokens =
+          new Tokenizer(
+              new ByteArrayInputStream(entry.text().getBytes(StandardCharsets.ISO_8859_1)));
       try {
         String name = tokens.getString();
         if (name.equalsIgnoreCase("$ORIGIN")) {
@@ -302,11 +346,17 @@ final class ZoneReader {
 
     private void include(int line, String target, Name includeOrigin) throws IOException {
       if (includeDir == null) {
-        skip(line, "$INCLUDE " + target + " refused (pass --allow-include DIR to read included files under DIR)");
+        skip(
+            line,
+            "$INCLUDE "
+                + target
+                + " refused (pass --allow-include DIR to read included files under DIR)");
         return;
       }
       if (depth + 1 > MAX_INCLUDE_DEPTH) {
-        skip(line, "$INCLUDE " + target + " refused: includes nested deeper than " + MAX_INCLUDE_DEPTH);
+        skip(
+            line,
+            "$INCLUDE " + target + " refused: includes nested deeper than " + MAX_INCLUDE_DEPTH);
         return;
       }
       Path path = Path.of(target);
@@ -322,7 +372,14 @@ final class ZoneReader {
         return;
       }
       if (!real.startsWith(includeDir) || !Files.isRegularFile(real)) {
-        skip(line, "$INCLUDE " + target + " refused: it resolves to " + real + ", outside --allow-include " + includeDir);
+        skip(
+            line,
+            "$INCLUDE "
+                + target
+                + " refused: it resolves to "
+                + real
+                + ", outside --allow-include "
+                + includeDir);
         return;
       }
       try {
@@ -336,5 +393,4 @@ final class ZoneReader {
       listener.skipped(file + ":" + line, why);
     }
   }
-
 }

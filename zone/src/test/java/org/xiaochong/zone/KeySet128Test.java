@@ -26,7 +26,8 @@ class KeySet128Test {
 
   @Test
   void add_constantLowHalf_staysFast() {
-    // A simhash stored as (simhash, 1): a slot taken from the low half alone would make this quadratic.
+    // A simhash stored as (simhash, 1): a slot taken from the low half alone would make this
+    // quadratic.
     KeySet128 keys = new KeySet128(16);
     SplittableRandom random = new SplittableRandom(64);
     long start = System.nanoTime();

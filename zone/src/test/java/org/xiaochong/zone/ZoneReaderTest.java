@@ -20,17 +20,20 @@ class ZoneReaderTest {
   /** What a reader gives its listener, in order: records as text, skipped entries as "skip …". */
   private static List<String> events(Path file, int parseThreads) throws IOException {
     List<String> events = new ArrayList<>();
-    new ZoneReader(null, Name.fromConstantString("example."), parseThreads).read(file, new ZoneReader.Listener() {
-      @Override
-      public void record(Record record) {
-        events.add(record.toString());
-      }
+    new ZoneReader(null, Name.fromConstantString("example."), parseThreads)
+        .read(
+            file,
+            new ZoneReader.Listener() {
+              @Override
+              public void record(Record record) {
+                events.add(record.toString());
+              }
 
-      @Override
-      public void skipped(String where, String why) {
-        events.add("skip " + where + ": " + why);
-      }
-    });
+              @Override
+              public void skipped(String where, String why) {
+                events.add("skip " + where + ": " + why);
+              }
+            });
     return events;
   }
 
@@ -48,16 +51,44 @@ class ZoneReaderTest {
     zone.append("@ 900 IN SOA ns1.example. admin.example. ( 1 3600 600 86400 300 )\n");
     for (int i = 0; i < 5000; i++) {
       switch (random.nextInt(14)) {
-        case 0 -> zone.append("\t\tIN A 10.0.").append(i % 250).append('.').append(i % 7).append('\n'); // owner omitted
-        case 1 -> zone.append("host").append(i).append(" IN A 10.1.0.").append(i % 250).append('\n'); // TTL omitted
+        case 0 ->
+            zone.append("\t\tIN A 10.0.")
+                .append(i % 250)
+                .append('.')
+                .append(i % 7)
+                .append('\n'); // owner omitted
+        case 1 ->
+            zone.append("host")
+                .append(i)
+                .append(" IN A 10.1.0.")
+                .append(i % 250)
+                .append('\n'); // TTL omitted
         case 2 -> zone.append(i < 2500 ? "" : "$TTL " + (60 + i % 5) + "\n");
         case 3 -> zone.append("$ORIGIN sub").append(i % 3).append(".example.\n");
-        case 4 -> zone.append("bad").append(i).append(" 3600 IN A 999.1.1.1\n"); // rejected by dnsjava
-        case 5 -> zone.append("txt").append(i).append(" 300 IN TXT ( \"part one\"\n    \"part two\" )\n");
-        case 6 -> zone.append("class").append(i).append(" IN 7200 AAAA 2001:db8::").append(Integer.toHexString(i)).append('\n');
-        case 7 -> zone.append("esc\\ aped").append(i).append(" 120 IN CNAME target").append(i % 9).append('\n');
-        default -> zone.append("n").append(i % 400).append(".example. ").append(3600 + i % 3).append(" IN NS ns")
-            .append(i % 5).append(".example.\n");
+        case 4 ->
+            zone.append("bad").append(i).append(" 3600 IN A 999.1.1.1\n"); // rejected by dnsjava
+        case 5 ->
+            zone.append("txt").append(i).append(" 300 IN TXT ( \"part one\"\n    \"part two\" )\n");
+        case 6 ->
+            zone.append("class")
+                .append(i)
+                .append(" IN 7200 AAAA 2001:db8::")
+                .append(Integer.toHexString(i))
+                .append('\n');
+        case 7 ->
+            zone.append("esc\\ aped")
+                .append(i)
+                .append(" 120 IN CNAME target")
+                .append(i % 9)
+                .append('\n');
+        default ->
+            zone.append("n")
+                .append(i % 400)
+                .append(".example. ")
+                .append(3600 + i % 3)
+                .append(" IN NS ns")
+                .append(i % 5)
+                .append(".example.\n");
       }
     }
     zone.append("open 3600 IN TXT ( \"never closed\"\nafter 3600 IN A 10.9.9.9\n");

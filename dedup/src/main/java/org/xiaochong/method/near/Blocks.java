@@ -7,8 +7,8 @@ import java.util.concurrent.Future;
 
 /**
  * Work over the positions {@code [0, n)} in blocks on a pool, with each block's result handed on in
- * block order by the calling thread: the results are the same for any number of workers, and at most a
- * few blocks per worker are held at once.
+ * block order by the calling thread: the results are the same for any number of workers, and at
+ * most a few blocks per worker are held at once.
  */
 final class Blocks {
   private Blocks() {}
@@ -25,7 +25,8 @@ final class Blocks {
     void accept(int from, T result);
   }
 
-  static <T> void inOrder(ExecutorService pool, int workers, int n, int blockSize, Work<T> work, Use<T> use) {
+  static <T> void inOrder(
+      ExecutorService pool, int workers, int n, int blockSize, Work<T> work, Use<T> use) {
     ArrayDeque<Future<T>> pending = new ArrayDeque<>();
     ArrayDeque<Integer> starts = new ArrayDeque<>();
     int next = 0;

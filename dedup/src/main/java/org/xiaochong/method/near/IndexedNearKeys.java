@@ -11,9 +11,10 @@ import org.xiaochong.fingerprint.Evidence;
 import org.xiaochong.index.NearSchema;
 
 /**
- * The stored keys of one document of the near index, for {@link NearRule}: the key set is given (the
- * caller has read it), the others are read from doc values when the rule asks for them; the q-gram
- * keys once (the rule asks for them per candidate when the record has some). Not thread-safe.
+ * The stored keys of one document of the near index, for {@link NearRule}: the key set is given
+ * (the caller has read it), the others are read from doc values when the rule asks for them; the
+ * q-gram keys once (the rule asks for them per candidate when the record has some). Not
+ * thread-safe.
  */
 public final class IndexedNearKeys implements NearRule.Keys {
   private final List<LeafReaderContext> leaves;
@@ -43,8 +44,17 @@ public final class IndexedNearKeys implements NearRule.Keys {
   /** Every key of the document read into memory at once, for a record compared many times. */
   static NearRule.Stored stored(List<LeafReaderContext> leaves, int doc) {
     IndexedNearKeys indexed = of(leaves, doc);
-    return new NearRule.Stored(indexed.keys, indexed.top(), indexed.tel(), indexed.numbers(), indexed.matches(),
-        indexed.grams(), indexed.shingles(), indexed.presentFields(), indexed.keyFields(), indexed.shortFields(),
+    return new NearRule.Stored(
+        indexed.keys,
+        indexed.top(),
+        indexed.tel(),
+        indexed.numbers(),
+        indexed.matches(),
+        indexed.grams(),
+        indexed.shingles(),
+        indexed.presentFields(),
+        indexed.keyFields(),
+        indexed.shortFields(),
         indexed.evidence());
   }
 
@@ -86,7 +96,9 @@ public final class IndexedNearKeys implements NearRule.Keys {
     LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
     try {
       NumericDocValues values = leaf.reader().getNumericDocValues(NearSchema.SHORT);
-      return values != null && values.advanceExact(doc - leaf.docBase) ? (int) values.longValue() : 0;
+      return values != null && values.advanceExact(doc - leaf.docBase)
+          ? (int) values.longValue()
+          : 0;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -100,7 +112,10 @@ public final class IndexedNearKeys implements NearRule.Keys {
     return present;
   }
 
-  /** Sets the present-fields mask read ahead by the caller (the pass reads them for every document once). */
+  /**
+   * Sets the present-fields mask read ahead by the caller (the pass reads them for every document
+   * once).
+   */
   public IndexedNearKeys withPresentFields(int mask) {
     present = mask;
     return this;
@@ -120,15 +135,22 @@ public final class IndexedNearKeys implements NearRule.Keys {
     }
   }
 
-  /** Read once: the rule asks for it only for pairs whose keys reach the threshold, and then twice. */
+  /**
+   * Read once: the rule asks for it only for pairs whose keys reach the threshold, and then twice.
+   */
   @Override
   public Evidence evidence() {
     if (evidence == null) {
       LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
       try {
         BinaryDocValues values = leaf.reader().getBinaryDocValues(NearSchema.EVIDENCE);
-        evidence = values == null || !values.advanceExact(doc - leaf.docBase) ? Evidence.NONE
-            : Evidence.decode(values.binaryValue().bytes, values.binaryValue().offset, values.binaryValue().length);
+        evidence =
+            values == null || !values.advanceExact(doc - leaf.docBase)
+                ? Evidence.NONE
+                : Evidence.decode(
+                    values.binaryValue().bytes,
+                    values.binaryValue().offset,
+                    values.binaryValue().length);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -141,7 +163,9 @@ public final class IndexedNearKeys implements NearRule.Keys {
     LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
     try {
       NumericDocValues values = leaf.reader().getNumericDocValues(NearSchema.PRESENT);
-      return values != null && values.advanceExact(doc - leaf.docBase) ? (int) values.longValue() : 0;
+      return values != null && values.advanceExact(doc - leaf.docBase)
+          ? (int) values.longValue()
+          : 0;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -155,7 +179,10 @@ public final class IndexedNearKeys implements NearRule.Keys {
     return shingles;
   }
 
-  /** Keys of one document from a binary doc values field (a fresh iterator: documents come in any order). */
+  /**
+   * Keys of one document from a binary doc values field (a fresh iterator: documents come in any
+   * order).
+   */
   static long[] read(List<LeafReaderContext> leaves, int doc, String field) {
     LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
     try {

@@ -1,6 +1,5 @@
 package org.xiaochong.method.near;
 
-import org.apache.lucene.util.BitUtil;
 import java.io.IOException;
 import java.util.List;
 import org.apache.lucene.index.BinaryDocValues;
@@ -8,6 +7,7 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.util.BitUtil;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.xiaochong.fingerprint.NearSimilarity;
@@ -15,9 +15,9 @@ import org.xiaochong.index.NearSchema;
 
 /**
  * Document frequency of every near key of the index: an open-addressing map from the 64-bit key to
- * its count of documents, summed over segments. Built in one walk over the term dictionaries; about 24
- * bytes per distinct key. {@link #live} leaves deleted documents out, so the counts depend on the live
- * records only, not on which segments were merged. Safe for concurrent reads once built.
+ * its count of documents, summed over segments. Built in one walk over the term dictionaries; about
+ * 24 bytes per distinct key. {@link #live} leaves deleted documents out, so the counts depend on
+ * the live records only, not on which segments were merged. Safe for concurrent reads once built.
  */
 final class KeyFrequencies {
   private long[] keys;
@@ -29,11 +29,12 @@ final class KeyFrequencies {
   private long records;
 
   /**
-   * The frequencies over the live documents: the term dictionaries' counts less the keys of each deleted
-   * document ({@code keysField}, the binary doc values holding every key of a document). Deleted
-   * documents are few between merges, so this reads far less than walking every posting.
+   * The frequencies over the live documents: the term dictionaries' counts less the keys of each
+   * deleted document ({@code keysField}, the binary doc values holding every key of a document).
+   * Deleted documents are few between merges, so this reads far less than walking every posting.
    */
-  static KeyFrequencies live(List<LeafReaderContext> leaves, String field, String keysField) throws IOException {
+  static KeyFrequencies live(List<LeafReaderContext> leaves, String field, String keysField)
+      throws IOException {
     KeyFrequencies frequencies = new KeyFrequencies(leaves, field);
     long records = 0;
     for (LeafReaderContext leaf : leaves) {
@@ -78,8 +79,8 @@ final class KeyFrequencies {
   }
 
   /**
-   * Computes each key's weight {@link NearSimilarity#idf}(df, records) once, for {@link #weight}: the
-   * similarity asks for a weight per key of every pair it compares, millions of times a run.
+   * Computes each key's weight {@link NearSimilarity#idf}(df, records) once, for {@link #weight}:
+   * the similarity asks for a weight per key of every pair it compares, millions of times a run.
    */
   void useWeights(long records) {
     this.records = records;
@@ -92,7 +93,10 @@ final class KeyFrequencies {
     absentWeight = NearSimilarity.idf(0, records);
   }
 
-  /** {@link #weight} with the least shared weight of a table of the records given to {@link #useWeights}. */
+  /**
+   * {@link #weight} with the least shared weight of a table of the records given to {@link
+   * #useWeights}.
+   */
   NearRule.KeyWeights weights() {
     return NearRule.KeyWeights.idf(this::weight, records);
   }

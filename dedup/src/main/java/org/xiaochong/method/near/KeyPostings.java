@@ -3,10 +3,11 @@ package org.xiaochong.method.near;
 import java.util.Arrays;
 
 /**
- * In-memory postings of 64-bit keys: for each key, the positions of the records that hold it, in the
- * order they were added (ascending: the near pass adds records in its newest-first order). An
- * open-addressing map from key to one growable int array per key; about 40 bytes per distinct key plus
- * 4 per posting. Built by one thread, then read by many (no writes after {@link #add} calls end).
+ * In-memory postings of 64-bit keys: for each key, the positions of the records that hold it, in
+ * the order they were added (ascending: the near pass adds records in its newest-first order). An
+ * open-addressing map from key to one growable int array per key; about 40 bytes per distinct key
+ * plus 4 per posting. Built by one thread, then read by many (no writes after {@link #add} calls
+ * end).
  */
 final class KeyPostings {
   private static final int[] NONE = new int[0];
@@ -43,7 +44,9 @@ final class KeyPostings {
     sizes[list] = size + 1;
   }
 
-  /** The positions holding {@code key}, ascending, in {@code [0, size(key))} of the array returned. */
+  /**
+   * The positions holding {@code key}, ascending, in {@code [0, size(key))} of the array returned.
+   */
   int[] positions(long key) {
     int list = slotList[slot(key)] - 1;
     return list < 0 ? NONE : lists[list];

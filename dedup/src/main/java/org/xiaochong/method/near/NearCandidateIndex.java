@@ -11,17 +11,19 @@ import org.xiaochong.index.NearSchema;
 import org.xiaochong.index.TermHolders;
 
 /**
- * Which records of one near pass meet ({@link NearCandidates#select}, {@link NearCandidates#meet}), by
- * position in the pass's newest-first order. Phone keys and the looked-up keys of records that are not
- * phone-blocked are read from the near index's postings; the keys of those records are also held in
- * memory ({@link KeyPostings}), for the phone-blocked records that look for them. Filled by one thread
- * in position order ({@link #add}), then read by many ({@link #forEach}; one postings cursor per thread).
+ * Which records of one near pass meet ({@link NearCandidates#select}, {@link NearCandidates#meet}),
+ * by position in the pass's newest-first order. Phone keys and the looked-up keys of records that
+ * are not phone-blocked are read from the near index's postings; the keys of those records are also
+ * held in memory ({@link KeyPostings}), for the phone-blocked records that look for them. Filled by
+ * one thread in position order ({@link #add}), then read by many ({@link #forEach}; one postings
+ * cursor per thread).
  */
 final class NearCandidateIndex {
   private final int[] positionOf;
   private final FixedBitSet inPass;
   private final LongToIntFunction holders;
-  private final KeyPostings loose = new KeyPostings(); // keys of the records that are not phone-blocked
+  private final KeyPostings loose =
+      new KeyPostings(); // keys of the records that are not phone-blocked
   private final ThreadLocal<TermHolders> postings;
   private long looseRecords;
 
@@ -29,7 +31,12 @@ final class NearCandidateIndex {
    * @param order the docs of the pass, newest first
    * @param holders records holding a key ({@link KeyFrequencies})
    */
-  NearCandidateIndex(List<LeafReaderContext> leaves, int maxDoc, int[] order, int records, LongToIntFunction holders) {
+  NearCandidateIndex(
+      List<LeafReaderContext> leaves,
+      int maxDoc,
+      int[] order,
+      int records,
+      LongToIntFunction holders) {
     this.holders = holders;
     positionOf = new int[Math.max(1, maxDoc)];
     inPass = new FixedBitSet(Math.max(1, maxDoc));
@@ -37,13 +44,15 @@ final class NearCandidateIndex {
       positionOf[order[pos]] = pos;
       inPass.set(order[pos]);
     }
-    postings = ThreadLocal.withInitial(() -> {
-      try {
-        return new TermHolders(leaves, NearSchema.KEY);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+    postings =
+        ThreadLocal.withInitial(
+            () -> {
+              try {
+                return new TermHolders(leaves, NearSchema.KEY);
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            });
   }
 
   /** The position of a doc of the pass in the newest-first order. */
@@ -52,8 +61,8 @@ final class NearCandidateIndex {
   }
 
   /**
-   * Adds the record at {@code pos}, one that is not {@link NearCandidates#phoneBlocked}, with its keys,
-   * after every such record before it in the order.
+   * Adds the record at {@code pos}, one that is not {@link NearCandidates#phoneBlocked}, with its
+   * keys, after every such record before it in the order.
    */
   void addLoose(int pos, long[] keys) {
     looseRecords++;
@@ -66,13 +75,14 @@ final class NearCandidateIndex {
   }
 
   /**
-   * Hands {@code sink} the position of each record the record at {@code pos} meets: only those before it
-   * in the order ({@code newerOnly}), or all of them. A position can come more than once (through several
-   * keys); never {@code pos} itself.
+   * Hands {@code sink} the position of each record the record at {@code pos} meets: only those
+   * before it in the order ({@code newerOnly}), or all of them. A position can come more than once
+   * (through several keys); never {@code pos} itself.
    *
    * @return the postings lists read
    */
-  int forEach(int pos, NearCandidates.Selection selection, boolean newerOnly, IntConsumer sink) throws IOException {
+  int forEach(int pos, NearCandidates.Selection selection, boolean newerOnly, IntConsumer sink)
+      throws IOException {
     int lists = 0;
     if (selection.telBlocked()) {
       for (long key : selection.tel()) {
@@ -88,7 +98,10 @@ final class NearCandidateIndex {
       if (NearCandidates.stopBefore(holders.applyAsInt(key), found)) {
         break;
       }
-      found += selection.telBlocked() ? readLoose(key, pos, newerOnly, sink) : readIndex(key, pos, newerOnly, sink);
+      found +=
+          selection.telBlocked()
+              ? readLoose(key, pos, newerOnly, sink)
+              : readIndex(key, pos, newerOnly, sink);
       lists++;
     }
     return lists;
@@ -98,7 +111,9 @@ final class NearCandidateIndex {
   private int readIndex(long key, int pos, boolean newerOnly, IntConsumer sink) throws IOException {
     TermHolders cursor = postings.get();
     int found = 0;
-    for (int doc = cursor.first(NearSchema.keyBytes(key)); doc != TermHolders.NO_MORE_DOCS; doc = cursor.next()) {
+    for (int doc = cursor.first(NearSchema.keyBytes(key));
+        doc != TermHolders.NO_MORE_DOCS;
+        doc = cursor.next()) {
       if (inPass.get(doc)) {
         int other = positionOf[doc];
         if (other != pos && (!newerOnly || other < pos)) {
@@ -110,7 +125,10 @@ final class NearCandidateIndex {
     return found;
   }
 
-  /** Reads the key's holders among the records that are not phone-blocked; returns how many went to the sink. */
+  /**
+   * Reads the key's holders among the records that are not phone-blocked; returns how many went to
+   * the sink.
+   */
   private int readLoose(long key, int pos, boolean newerOnly, IntConsumer sink) {
     int size = loose.size(key);
     int[] positions = loose.positions(key);

@@ -5,36 +5,39 @@ import java.util.function.LongToIntFunction;
 
 /**
  * Which keys a record looks up to find its near-duplicate candidates, in what order, and when the
- * lookups stop: shared by the near pass ({@link NearPass}) and the online check, like {@link NearRule}
- * (which decides on the candidates found). Stateless and thread-safe.
+ * lookups stop: shared by the near pass ({@link NearPass}) and the online check, like {@link
+ * NearRule} (which decides on the candidates found). Stateless and thread-safe.
  */
 public final class NearCandidates {
   /**
-   * Records above which a key counts as common ({@link #stopBefore}): 88, where cora keeps its recall
-   * with a stop rule that counts newer records, not kept ones (NEAR-FINGERPRINTS.md, "Candidates at scale").
+   * Records above which a key counts as common ({@link #stopBefore}): 88, where cora keeps its
+   * recall with a stop rule that counts newer records, not kept ones (NEAR-FINGERPRINTS.md,
+   * "Candidates at scale").
    */
   public static final int COMMON_KEY = 88;
 
   /**
-   * Records above which a key finds no candidates (it still weighs in the similarity): the looked-up
-   * keys of one record bring at most this many candidates each, whatever the table's size, and a phone
-   * held by more records (a switchboard number in every post) blocks nothing. The pairs lost are those
-   * whose every looked-up key is that common (NEAR-FINGERPRINTS.md, "Candidates at scale").
+   * Records above which a key finds no candidates (it still weighs in the similarity): the
+   * looked-up keys of one record bring at most this many candidates each, whatever the table's
+   * size, and a phone held by more records (a switchboard number in every post) blocks nothing. The
+   * pairs lost are those whose every looked-up key is that common (NEAR-FINGERPRINTS.md,
+   * "Candidates at scale").
    */
   public static final int MAX_HOLDERS = 1000;
 
   private NearCandidates() {}
 
   /**
-   * The keys one record looks up in the near pass ({@link #select}), and whether it is blocked by its
-   * phone numbers.
+   * The keys one record looks up in the near pass ({@link #select}), and whether it is blocked by
+   * its phone numbers.
    *
    * @param telBlocked the record carries phone keys, none held by more than {@link #MAX_HOLDERS}
-   *     records: by the rule's same-seller veto its near duplicates that carry phones share one of them,
-   *     so it meets records with phones through {@code tel} alone
+   *     records: by the rule's same-seller veto its near duplicates that carry phones share one of
+   *     them, so it meets records with phones through {@code tel} alone
    * @param tel its phone keys held by another record (and at most the cap), ascending
-   * @param keys its candidate keys held by at most {@link #MAX_HOLDERS} records, rarest first: looked up
-   *     in this order until {@link #stopBefore} says the rest are too common for what was found
+   * @param keys its candidate keys held by at most {@link #MAX_HOLDERS} records, rarest first:
+   *     looked up in this order until {@link #stopBefore} says the rest are too common for what was
+   *     found
    * @param alone its keys no other record holds (they cannot lead to a candidate)
    */
   public record Selection(boolean telBlocked, long[] tel, long[] keys, int alone) {}
@@ -42,19 +45,23 @@ public final class NearCandidates {
   /**
    * What a record of the near pass looks up. Two records meet (are compared) when both are {@link
    * Selection#telBlocked} and share a phone key; or otherwise when one holds a looked-up key of the
-   * other. The looked-up keys are the record's {@code pre} rarest keys of each family held by another
-   * record ({@link #candidateKeys(NearRule.Keys, LongToIntFunction, int, int)}) and by at most {@link
-   * #MAX_HOLDERS}, rarest first; a key held by more than {@link #COMMON_KEY} only while the keys before
-   * it found no newer record ({@link #stopBefore}). Why these, and what the blocking by phone costs and
-   * saves: NEAR-FINGERPRINTS.md, "Candidates at scale". Deterministic: it depends only on the record's
-   * keys, the key frequencies frozen for the run (ties by key) and the newest-first order, never on
-   * document ids or on what the pass decided, so a distributed job finds the same pairs with joins.
+   * other. The looked-up keys are the record's {@code pre} rarest keys of each family held by
+   * another record ({@link #candidateKeys(NearRule.Keys, LongToIntFunction, int, int)}) and by at
+   * most {@link #MAX_HOLDERS}, rarest first; a key held by more than {@link #COMMON_KEY} only while
+   * the keys before it found no newer record ({@link #stopBefore}). Why these, and what the
+   * blocking by phone costs and saves: NEAR-FINGERPRINTS.md, "Candidates at scale". Deterministic:
+   * it depends only on the record's keys, the key frequencies frozen for the run (ties by key) and
+   * the newest-first order, never on document ids or on what the pass decided, so a distributed job
+   * finds the same pairs with joins.
    *
    * @param tel the record's phone keys ({@link NearRule.Keys#tel}), ascending
-   * @param holders records of the run holding a key (the record itself included when it is one of them)
-   * @param minHolders 2 when the record is one of the holders (the pass), 1 when it is not (a new record)
+   * @param holders records of the run holding a key (the record itself included when it is one of
+   *     them)
+   * @param minHolders 2 when the record is one of the holders (the pass), 1 when it is not (a new
+   *     record)
    */
-  public static Selection select(NearRule.Keys record, long[] tel, LongToIntFunction holders, int minHolders, int pre) {
+  public static Selection select(
+      NearRule.Keys record, long[] tel, LongToIntFunction holders, int minHolders, int pre) {
     boolean blocked = phoneBlocked(tel, holders);
     long[] telKeys = new long[tel.length];
     int t = 0;
@@ -79,7 +86,10 @@ public final class NearCandidates {
     return new Selection(blocked, Arrays.copyOf(telKeys, t), keys, alone);
   }
 
-  /** Whether a record with these phone keys is {@link Selection#telBlocked}: it has some, none held by more than the cap. */
+  /**
+   * Whether a record with these phone keys is {@link Selection#telBlocked}: it has some, none held
+   * by more than the cap.
+   */
   public static boolean phoneBlocked(long[] tel, LongToIntFunction holders) {
     for (long key : tel) {
       if (holders.applyAsInt(key) > MAX_HOLDERS) {
@@ -90,11 +100,12 @@ public final class NearCandidates {
   }
 
   /**
-   * Whether the near pass can compare two records: both phone-blocked and sharing a phone key, or one
-   * holding a looked-up key of the other ({@link NearCandidateIndex} also stops before common keys once
-   * a rarer one found a newer record, which depends on the rest of the table).
+   * Whether the near pass can compare two records: both phone-blocked and sharing a phone key, or
+   * one holding a looked-up key of the other ({@link NearCandidateIndex} also stops before common
+   * keys once a rarer one found a newer record, which depends on the rest of the table).
    */
-  public static boolean meet(NearRule.Keys a, Selection selectionA, NearRule.Keys b, Selection selectionB) {
+  public static boolean meet(
+      NearRule.Keys a, Selection selectionA, NearRule.Keys b, Selection selectionB) {
     if (selectionA.telBlocked() && selectionB.telBlocked()) {
       return holdsAny(selectionB.tel(), selectionA.tel());
     }
@@ -112,14 +123,20 @@ public final class NearCandidates {
 
   /**
    * The candidate keys of a record from each key family: the {@code pre} rarest word keys and the
-   * {@code pre} rarest q-gram keys ({@link #candidateKeys(long[], LongToIntFunction, int, int)} on each),
-   * all of them rarest first. One changed word (a typo) changes a word key but not the q-grams of the
-   * record's other words, and a record of two or three words has few word keys to look up: with two
-   * families a true pair must differ in a rare key of each to be missed.
+   * {@code pre} rarest q-gram keys ({@link #candidateKeys(long[], LongToIntFunction, int, int)} on
+   * each), all of them rarest first. One changed word (a typo) changes a word key but not the
+   * q-grams of the record's other words, and a record of two or three words has few word keys to
+   * look up: with two families a true pair must differ in a rare key of each to be missed.
    */
-  public static long[] candidateKeys(NearRule.Keys record, LongToIntFunction holders, int minHolders, int pre) {
+  public static long[] candidateKeys(
+      NearRule.Keys record, LongToIntFunction holders, int minHolders, int pre) {
     long[] grams = record.grams();
-    long[] words = candidateKeys(NearRule.minus(NearRule.minus(record.keys(), grams), record.shingles()), holders, minHolders, pre);
+    long[] words =
+        candidateKeys(
+            NearRule.minus(NearRule.minus(record.keys(), grams), record.shingles()),
+            holders,
+            minHolders,
+            pre);
     if (grams.length == 0) {
       return words;
     }
@@ -130,10 +147,12 @@ public final class NearCandidates {
     for (int i = 0; i < all.length; i++) {
       boxed[i] = all[i];
     }
-    Arrays.sort(boxed, (a, b) -> {
-      int byFrequency = Integer.compare(holders.applyAsInt(a), holders.applyAsInt(b));
-      return byFrequency != 0 ? byFrequency : Long.compare(a, b);
-    });
+    Arrays.sort(
+        boxed,
+        (a, b) -> {
+          int byFrequency = Integer.compare(holders.applyAsInt(a), holders.applyAsInt(b));
+          return byFrequency != 0 ? byFrequency : Long.compare(a, b);
+        });
     for (int i = 0; i < all.length; i++) {
       all[i] = boxed[i];
     }
@@ -142,19 +161,20 @@ public final class NearCandidates {
 
   /**
    * The candidate keys of a record: its {@code pre} rarest keys held by at least {@code minHolders}
-   * records (ties by key), rarest first. The seed looks up the top-{@code pre} keys by term frequency;
-   * in short posts those are boilerplate (product, region, 供应) that thousands of posts share, so every
-   * record met thousands of candidates. A near duplicate shares most of its keys, rare ones included (a
-   * stock quantity, a phone, a name), so the rarest shared keys find it with a handful of candidates.
-   * In the pass the record is in the index itself ({@code minHolders} 2: a key only it holds cannot
-   * lead anywhere); in the online check it is not ({@code minHolders} 1).
+   * records (ties by key), rarest first. The seed looks up the top-{@code pre} keys by term
+   * frequency; in short posts those are boilerplate (product, region, 供应) that thousands of posts
+   * share, so every record met thousands of candidates. A near duplicate shares most of its keys,
+   * rare ones included (a stock quantity, a phone, a name), so the rarest shared keys find it with
+   * a handful of candidates. In the pass the record is in the index itself ({@code minHolders} 2: a
+   * key only it holds cannot lead anywhere); in the online check it is not ({@code minHolders} 1).
    *
    * <p>The caller looks the keys up in this order and stops at a key held by more than {@link
    * #COMMON_KEY} records once an earlier key found a candidate ({@link #stopBefore}).
    *
    * @param holders records holding a key (0 when none)
    */
-  public static long[] candidateKeys(long[] keys, LongToIntFunction holders, int minHolders, int pre) {
+  public static long[] candidateKeys(
+      long[] keys, LongToIntFunction holders, int minHolders, int pre) {
     long[] best = new long[pre];
     int[] bestFrequency = new int[pre];
     int found = 0;
@@ -165,7 +185,9 @@ public final class NearCandidates {
       }
       // Insertion into the small sorted array of the best so far.
       int at = found;
-      while (at > 0 && (bestFrequency[at - 1] > frequency || (bestFrequency[at - 1] == frequency && best[at - 1] > key))) {
+      while (at > 0
+          && (bestFrequency[at - 1] > frequency
+              || (bestFrequency[at - 1] == frequency && best[at - 1] > key))) {
         at--;
       }
       if (at >= pre) {
@@ -184,10 +206,10 @@ public final class NearCandidates {
   }
 
   /**
-   * True when the lookups stop before a key held by {@code holders} records: a common key (a product,
-   * a region) is looked up only while the rarer ones found no candidate (in the pass: no newer record);
-   * each of its holders would otherwise be compared, and the pass would grow with the square of the
-   * posts per product.
+   * True when the lookups stop before a key held by {@code holders} records: a common key (a
+   * product, a region) is looked up only while the rarer ones found no candidate (in the pass: no
+   * newer record); each of its holders would otherwise be compared, and the pass would grow with
+   * the square of the posts per product.
    */
   public static boolean stopBefore(int holders, int candidatesSoFar) {
     return candidatesSoFar > 0 && holders > COMMON_KEY;

@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.LongToDoubleFunction;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
@@ -25,10 +24,10 @@ import org.xiaochong.index.NearSchema;
  *   <li>{@code no fingerprints}: a record is not in the index or has no keys ({@link NearOutcome});
  *   <li>{@code not a candidate}: the two records do not meet ({@link NearCandidates#meet}), so the
  *       pass never compares them;
- *   <li>the first test of {@link NearRule#why} they fail, the similarity ones with the similarity in
- *       tenths ({@code similarity 0.5-0.6});
- *   <li>{@code rule passes, greedy}: the rule joins them, but the pass had already removed one of the
- *       two in favour of a third record, or kept both before they met.
+ *   <li>the first test of {@link NearRule#why} they fail, the similarity ones with the similarity
+ *       in tenths ({@code similarity 0.5-0.6});
+ *   <li>{@code rule passes, greedy}: the rule joins them, but the pass had already removed one of
+ *       the two in favour of a third record, or kept both before they met.
  * </ul>
  *
  * Not thread-safe.
@@ -54,8 +53,10 @@ public final class NearExplain {
             continue;
           }
           long id = ids.longValue();
-          boolean ok = outcomes != null && outcomes.advanceExact(d)
-              && NearSchema.outcome(outcomes.longValue()) == NearOutcome.OK;
+          boolean ok =
+              outcomes != null
+                  && outcomes.advanceExact(d)
+                  && NearSchema.outcome(outcomes.longValue()) == NearOutcome.OK;
           if (ok) {
             docOfId.put(id, leaf.docBase + d);
           }
@@ -88,16 +89,24 @@ public final class NearExplain {
       return "rule passes, greedy";
     }
     if (failure == NearRule.Failure.SIMILARITY || failure == NearRule.Failure.ORDER) {
-      double similarity = failure == NearRule.Failure.SIMILARITY ? NearRule.similarity(keysA, keysB, weight)
-          : NearSimilarity.weightedJaccard(keysA.shingles(), keysB.shingles(), weight);
+      double similarity =
+          failure == NearRule.Failure.SIMILARITY
+              ? NearRule.similarity(keysA, keysB, weight)
+              : NearSimilarity.weightedJaccard(keysA.shingles(), keysB.shingles(), weight);
       int tenth = (int) Math.floor(similarity * 10);
-      return String.format("%s %.1f-%.1f", failure == NearRule.Failure.SIMILARITY ? "similarity" : "order",
-          tenth / 10.0, (tenth + 1) / 10.0);
+      return String.format(
+          "%s %.1f-%.1f",
+          failure == NearRule.Failure.SIMILARITY ? "similarity" : "order",
+          tenth / 10.0,
+          (tenth + 1) / 10.0);
     }
     return failure.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
   }
 
-  /** Counts of {@link #reason} over pairs of ids, most frequent first in iteration order of the caller's sort. */
+  /**
+   * Counts of {@link #reason} over pairs of ids, most frequent first in iteration order of the
+   * caller's sort.
+   */
   public Map<String, Long> reasons(Iterable<long[]> pairs) {
     Map<String, Long> counts = new TreeMap<>();
     for (long[] pair : pairs) {

@@ -17,8 +17,8 @@ import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.index.LongList;
 import org.xiaochong.index.NearSchema;
 import org.xiaochong.index.TermHolders;
-import org.xiaochong.prefilter.IndexKeyFilter;
 import org.xiaochong.prefilter.ExactKeyFilter;
+import org.xiaochong.prefilter.IndexKeyFilter;
 
 /**
  * The near-key filter: every near key (near_key term) held by a live record of the near index, once
@@ -27,18 +27,20 @@ import org.xiaochong.prefilter.ExactKeyFilter;
  * holds the key. One entry per distinct key instead of one per (record, key) keeps it small (a post
  * has 15-40 keys, most of them shared) and its counters far from saturation. Because it is a set, a
  * key changes only when its last holder leaves or its first holder comes, which only the index's
- * postings can tell; and the number of distinct live keys is only known by a walk of the terms, so a
- * saved file is trusted on its generation tag and checksum rather than on its count.
+ * postings can tell; and the number of distinct live keys is only known by a walk of the terms, so
+ * a saved file is trusted on its generation tag and checksum rather than on its count.
  */
 public final class NearKeyFilter extends IndexKeyFilter {
   /** Opens or rebuilds this kind of filter. */
-  public static final Kind<NearKeyFilter> KIND = new Kind<>("near", false, NearKeyFilter::build, NearKeyFilter::new);
+  public static final Kind<NearKeyFilter> KIND =
+      new Kind<>("near", false, NearKeyFilter::build, NearKeyFilter::new);
 
   private NearKeyFilter(CountingBloomFilter filter, int countersPerKey) {
     super(KIND, filter, countersPerKey);
   }
 
-  private static CountingBloomFilter build(DirectoryReader reader, LongFunction<FilterShape> shapeForKeys) {
+  private static CountingBloomFilter build(
+      DirectoryReader reader, LongFunction<FilterShape> shapeForKeys) {
     long[] keys = distinctLiveKeys(reader);
     CountingBloomFilter filter = new CountingBloomFilter(shapeForKeys.apply(keys.length));
     for (long key : keys) {
@@ -48,9 +50,9 @@ public final class NearKeyFilter extends IndexKeyFilter {
   }
 
   /**
-   * The distinct near keys held by a live record, sorted: each segment's term dictionary walked on its
-   * own (a key is one term per segment), then sorted and made unique, which is cheaper than merging the
-   * segments' terms while walking them.
+   * The distinct near keys held by a live record, sorted: each segment's term dictionary walked on
+   * its own (a key is one term per segment), then sorted and made unique, which is cheaper than
+   * merging the segments' terms while walking them.
    */
   private static long[] distinctLiveKeys(DirectoryReader reader) {
     LongList keys = new LongList();
@@ -82,7 +84,10 @@ public final class NearKeyFilter extends IndexKeyFilter {
     }
   }
 
-  /** Whether a document of {@code postings} is live ({@code live} null: the segment has no deletions). */
+  /**
+   * Whether a document of {@code postings} is live ({@code live} null: the segment has no
+   * deletions).
+   */
   private static boolean anyLive(PostingsEnum postings, Bits live) throws IOException {
     for (int doc = postings.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS; doc = postings.nextDoc()) {
       if (live == null || live.get(doc)) {
@@ -93,8 +98,9 @@ public final class NearKeyFilter extends IndexKeyFilter {
   }
 
   /**
-   * The second hash of a 64-bit near key for double hashing (an exact key has two MD5 halves; a near
-   * key is one half): MurmurHash3's 64-bit finalizer of the key, so h2 is independent of h1's bits.
+   * The second hash of a 64-bit near key for double hashing (an exact key has two MD5 halves; a
+   * near key is one half): MurmurHash3's 64-bit finalizer of the key, so h2 is independent of h1's
+   * bits.
    */
   static long secondHash(long key) {
     long h = key;
@@ -112,14 +118,15 @@ public final class NearKeyFilter extends IndexKeyFilter {
   }
 
   /**
-   * A record with this near key entered the index, which {@code keyHolders} (the near keys of a reader
-   * taken before) does not show; {@code heldElsewhere} says whether a record added since holds it
-   * already. The key is put unless a live record held it: the filter is certain for most keys, the
-   * index is asked for the rest.
+   * A record with this near key entered the index, which {@code keyHolders} (the near keys of a
+   * reader taken before) does not show; {@code heldElsewhere} says whether a record added since
+   * holds it already. The key is put unless a live record held it: the filter is certain for most
+   * keys, the index is asked for the rest.
    */
   public void addedNearKey(long nearKey, TermHolders keyHolders, boolean heldElsewhere) {
     long h2 = secondHash(nearKey);
-    if (heldElsewhere || filter.mightContain(nearKey, h2) && anyLive(keyHolders, NearSchema.keyBytes(nearKey))) {
+    if (heldElsewhere
+        || filter.mightContain(nearKey, h2) && anyLive(keyHolders, NearSchema.keyBytes(nearKey))) {
       return;
     }
     filter.put(nearKey, h2);
@@ -127,7 +134,8 @@ public final class NearKeyFilter extends IndexKeyFilter {
 
   /** A set: a key changes only when its last holder left or its first holder came. */
   @Override
-  protected void followChange(DirectoryReader before, DirectoryReader after, long[] leftIds, long[] cameIds) {
+  protected void followChange(
+      DirectoryReader before, DirectoryReader after, long[] leftIds, long[] cameIds) {
     LongList touched = new LongList();
     forEachValue(before, NearSchema.KEYS, leftIds, keysInto(touched));
     forEachValue(after, NearSchema.KEYS, cameIds, keysInto(touched));

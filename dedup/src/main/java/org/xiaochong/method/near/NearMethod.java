@@ -18,22 +18,19 @@ import org.xiaochong.fingerprint.TopTermsMd5;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.NearDocumentMaker;
 import org.xiaochong.index.NearSchema;
+import org.xiaochong.method.FingerprintMethod;
+import org.xiaochong.method.MethodCheck;
+import org.xiaochong.method.MethodContext;
+import org.xiaochong.method.MethodReport;
+import org.xiaochong.method.MethodRun;
+import org.xiaochong.method.OwnIndexRun;
+import org.xiaochong.method.RecordKeys;
 import org.xiaochong.pass.IndexSnapshot;
-import org.xiaochong.method.near.NearPass;
-import org.xiaochong.method.near.NearRule;
 import org.xiaochong.pass.Window;
-import org.xiaochong.method.near.NearKeyFilter;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
-import org.xiaochong.method.OwnIndexRun;
-import org.xiaochong.method.MethodRun;
-import org.xiaochong.method.MethodCheck;
-import org.xiaochong.method.RecordKeys;
-import org.xiaochong.method.MethodContext;
-import org.xiaochong.method.FingerprintMethod;
-import org.xiaochong.method.MethodReport;
 
 /**
  * Near duplicates: multi-MD5 top-term fingerprints of {@code fields.near} ({@link TopTermsMd5},
@@ -72,13 +69,15 @@ public final class NearMethod implements FingerprintMethod {
    * @param recordDigest the record index's fields digest
    * @param settings the method settings ({@code near.*}; missing keys take their defaults)
    */
-  public static Optional<FingerprintIndex> openReadOnlyIfBuilt(Path indexDir, String recordDigest, TableSpec table,
-      Map<String, String> settings) {
+  public static Optional<FingerprintIndex> openReadOnlyIfBuilt(
+      Path indexDir, String recordDigest, TableSpec table, Map<String, String> settings) {
     Path nearDir = indexDir.resolve(NAME);
     if (table.nearFields().isEmpty() || !FingerprintIndex.exists(nearDir)) {
       return Optional.empty();
     }
-    return Optional.of(FingerprintIndex.openReadOnly(nearDir, indexDigest(recordDigest, table, NearSettings.of(settings))));
+    return Optional.of(
+        FingerprintIndex.openReadOnly(
+            nearDir, indexDigest(recordDigest, table, NearSettings.of(settings))));
   }
 
   @Override
@@ -92,12 +91,22 @@ public final class NearMethod implements FingerprintMethod {
    * near.min-similarity, which only the pass reads, so they can be tuned without a rebuild).
    */
   public static String indexDigest(String recordDigest, TableSpec table, NearConfig near) {
-    return DigestUtils.md5Hex(String.join("|", recordDigest, new NearMethod().formatVersion(),
-        String.join(",", table.mustMatchFields()), String.join(",", table.placeFields()),
-        String.join(",", table.numberFields()), String.valueOf(near.pre()),
-        String.valueOf(near.maxChars()), String.valueOf(near.useIdf()), near.stopwordsLocation(),
-        near.synonymsLocation(), String.valueOf(near.foldTraditional()), String.valueOf(near.grams()),
-        String.valueOf(near.shingles())));
+    return DigestUtils.md5Hex(
+        String.join(
+            "|",
+            recordDigest,
+            new NearMethod().formatVersion(),
+            String.join(",", table.mustMatchFields()),
+            String.join(",", table.placeFields()),
+            String.join(",", table.numberFields()),
+            String.valueOf(near.pre()),
+            String.valueOf(near.maxChars()),
+            String.valueOf(near.useIdf()),
+            near.stopwordsLocation(),
+            near.synonymsLocation(),
+            String.valueOf(near.foldTraditional()),
+            String.valueOf(near.grams()),
+            String.valueOf(near.shingles())));
   }
 
   @Override
@@ -105,8 +114,12 @@ public final class NearMethod implements FingerprintMethod {
     if (context.spec().nearFields().isEmpty()) {
       throw new BadInputException("--method near needs fields.near (it is empty)");
     }
-    return new Run(context, FingerprintIndex.open(context.indexDir(this),
-        indexDigest(context.recordDigest(), context.spec(), config(context)), context.rebuild()));
+    return new Run(
+        context,
+        FingerprintIndex.open(
+            context.indexDir(this),
+            indexDigest(context.recordDigest(), context.spec(), config(context)),
+            context.rebuild()));
   }
 
   @Override
@@ -114,8 +127,13 @@ public final class NearMethod implements FingerprintMethod {
     if (context.spec().nearFields().isEmpty() || !FingerprintIndex.exists(context.indexDir(this))) {
       return Optional.empty();
     }
-    return Optional.of(new Run(context, FingerprintIndex.open(context.indexDir(this),
-        indexDigest(context.recordDigest(), context.spec(), config(context)), false)));
+    return Optional.of(
+        new Run(
+            context,
+            FingerprintIndex.open(
+                context.indexDir(this),
+                indexDigest(context.recordDigest(), context.spec(), config(context)),
+                false)));
   }
 
   @Override
@@ -124,16 +142,24 @@ public final class NearMethod implements FingerprintMethod {
       return Optional.empty();
     }
     String digest = indexDigest(context.recordDigest(), context.spec(), config(context));
-    FingerprintIndex index = writable ? FingerprintIndex.open(context.indexDir(this), digest, false)
-        : FingerprintIndex.openReadOnly(context.indexDir(this), digest);
-    return Optional.of(new NearCheck(index, context.recordIndex(), context.spec(), config(context),
-        context.prefilter(), context.notes()));
+    FingerprintIndex index =
+        writable
+            ? FingerprintIndex.open(context.indexDir(this), digest, false)
+            : FingerprintIndex.openReadOnly(context.indexDir(this), digest);
+    return Optional.of(
+        new NearCheck(
+            index,
+            context.recordIndex(),
+            context.spec(),
+            config(context),
+            context.prefilter(),
+            context.notes()));
   }
 
   /**
-   * The near rule ({@link NearRule#isNearDuplicate}) on fresh fingerprints of both rows, made as the
-   * indexer makes them; an exact copy is a near duplicate too. Segmenting is costly and only changed
-   * rows are re-checked, so the fingerprinter loads at the first pair.
+   * The near rule ({@link NearRule#isNearDuplicate}) on fresh fingerprints of both rows, made as
+   * the indexer makes them; an exact copy is a near duplicate too. Segmenting is costly and only
+   * changed rows are re-checked, so the fingerprinter loads at the first pair.
    */
   @Override
   public PairCheck openPairCheck(MethodContext context) {
@@ -156,7 +182,8 @@ public final class NearMethod implements FingerprintMethod {
 
       private NearRule.Stored keys(SourceRecord row) {
         org.xiaochong.fingerprint.Fingerprints fingerprints = maker.fingerprint(row);
-        return NearRule.Stored.of(fingerprints, config.pre(), maker.matchKeys(row), maker.evidence(row, fingerprints));
+        return NearRule.Stored.of(
+            fingerprints, config.pre(), maker.matchKeys(row), maker.evidence(row, fingerprints));
       }
 
       @Override
@@ -177,12 +204,19 @@ public final class NearMethod implements FingerprintMethod {
       super(context, index, NearKeyFilter.KIND);
     }
 
-    /** Fingerprints (smartcn) for rows not yet in the near index; one thread-safe {@link TopTermsMd5} for all workers. */
+    /**
+     * Fingerprints (smartcn) for rows not yet in the near index; one thread-safe {@link
+     * TopTermsMd5} for all workers.
+     */
     @Override
     public OptionalLong sync(RecordSource source, long[] skipSorted) {
       try (TopTermsMd5 fingerprinter = new TopTermsMd5(config(context))) {
-        OptionalLong added = syncDocuments(source, skipSorted, "near index",
-            () -> new NearDocumentMaker(context.spec(), fingerprinter));
+        OptionalLong added =
+            syncDocuments(
+                source,
+                skipSorted,
+                "near index",
+                () -> new NearDocumentMaker(context.spec(), fingerprinter));
         keyTimes = fingerprinter.keyFamilyTimes();
         return added;
       }
@@ -192,25 +226,42 @@ public final class NearMethod implements FingerprintMethod {
     public MethodReport pass(RecordKeys records, DeletionPlan plan, Window window) {
       NearPass.Result near;
       try (DirectoryReader reader = index.openReader()) {
-        near = new NearPass(new IndexSnapshot(reader, context.spec().keepPolicy()), config(context), context.threads(), context.apart())
-            .run(window, plan.removedIdsSorted(), plan);
+        near =
+            new NearPass(
+                    new IndexSnapshot(reader, context.spec().keepPolicy()),
+                    config(context),
+                    context.threads(),
+                    context.apart())
+                .run(window, plan.removedIdsSorted(), plan);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
       last = near;
       long repointed = plan.collapseChains();
       Map<String, Long> empty = new LinkedHashMap<>();
-      near.empty().forEach((reason, count) -> empty.put(reason.name().toLowerCase(Locale.ROOT), count));
-      return new Report(new NearStats(near.recordsExamined(), near.removed(), near.skippedExact(), near.lookups(),
-          near.candidates(), empty, near.truncated(), repointed, indexAdded(), keyTimes), config(context).minSimilarity());
+      near.empty()
+          .forEach((reason, count) -> empty.put(reason.name().toLowerCase(Locale.ROOT), count));
+      return new Report(
+          new NearStats(
+              near.recordsExamined(),
+              near.removed(),
+              near.skippedExact(),
+              near.lookups(),
+              near.candidates(),
+              empty,
+              near.truncated(),
+              repointed,
+              indexAdded(),
+              keyTimes),
+          config(context).minSimilarity());
     }
 
     /**
      * The near pass does not ask the near filter: it reads every key's document frequency from the
-     * term dictionary once ({@code KeyFrequencies}), the exact form of the same filter (a count per key
-     * with no false positives), so a Bloom probe could only repeat an answer the pass already has.
-     * {@code skipped} counts the keys that map proved held by the record alone (the lookups the filter
-     * would skip); the filter itself is kept in step for {@code check}.
+     * term dictionary once ({@code KeyFrequencies}), the exact form of the same filter (a count per
+     * key with no false positives), so a Bloom probe could only repeat an answer the pass already
+     * has. {@code skipped} counts the keys that map proved held by the record alone (the lookups
+     * the filter would skip); the filter itself is kept in step for {@code check}.
      */
     @Override
     public Map<String, Object> prefilterJson() {
@@ -218,12 +269,24 @@ public final class NearMethod implements FingerprintMethod {
       if (filter == null) {
         return null;
       }
-      return Map.of("lookups", last == null ? 0L : last.lookups(), "skipped", last == null ? 0L : last.keysAlone(),
-          "keys", filter.keys(), "memory_bytes", filter.memoryBytes(), "saturated", filter.saturated());
+      return Map.of(
+          "lookups",
+          last == null ? 0L : last.lookups(),
+          "skipped",
+          last == null ? 0L : last.keysAlone(),
+          "keys",
+          filter.keys(),
+          "memory_bytes",
+          filter.memoryBytes(),
+          "saturated",
+          filter.saturated());
     }
   }
 
-  /** The pass's work, and near.min-similarity: the least score of a near decision, the report's threshold. */
+  /**
+   * The pass's work, and near.min-similarity: the least score of a near decision, the report's
+   * threshold.
+   */
   private record Report(NearStats stats, double minSimilarity) implements MethodReport {
     @Override
     public long examined() {
@@ -245,7 +308,8 @@ public final class NearMethod implements FingerprintMethod {
       json.put("min_similarity", minSimilarity);
       NearKeyTimes.Snapshot times = stats.keyTimes();
       if (times.posts() > 0) {
-        Map<String, Object> seconds = new LinkedHashMap<>(); // thread-seconds of the sync's fingerprinting
+        Map<String, Object> seconds =
+            new LinkedHashMap<>(); // thread-seconds of the sync's fingerprinting
         seconds.put("fingerprint", times.total());
         seconds.put("words", times.words());
         seconds.put("grams", times.grams());
@@ -259,11 +323,20 @@ public final class NearMethod implements FingerprintMethod {
     @Override
     public String consoleLine(long removed, boolean applied) {
       NearStats n = stats;
-      return String.format("near: %,d examined, %,d near duplicates %s, %,d key lookups, %,d candidates compared, "
+      return String.format(
+          "near: %,d examined, %,d near duplicates %s, %,d key lookups, %,d candidates compared, "
               + "%,d skipped (removed by the exact pass), %,d without fingerprints %s (exact pass only), %,d truncated"
               + " to near.max-chars, %,d exact removals re-pointed to a near survivor",
-          n.examined(), n.removed(), applied ? "removed" : "to remove", n.lookups(), n.candidates(),
-          n.skippedExact(), n.emptyTotal(), n.empty(), n.truncated(), n.repointed());
+          n.examined(),
+          n.removed(),
+          applied ? "removed" : "to remove",
+          n.lookups(),
+          n.candidates(),
+          n.skippedExact(),
+          n.emptyTotal(),
+          n.empty(),
+          n.truncated(),
+          n.repointed());
     }
   }
 

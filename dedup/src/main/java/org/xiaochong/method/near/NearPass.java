@@ -21,48 +21,51 @@ import org.xiaochong.fingerprint.NearOutcome;
 import org.xiaochong.fingerprint.NearSimilarity;
 import org.xiaochong.index.IntArrays;
 import org.xiaochong.index.NearSchema;
-import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.Window;
+import org.xiaochong.policy.KeepPolicy;
 
 /**
  * The near-duplicate pass (seed 002, 第二步): multi-MD5 fingerprints of several key families (words,
  * q-grams, optionally shingles) compared by shared count and IDF-weighted Jaccard similarity, each
- * key weighing its idf in this index ({@link NearSimilarity#idf}, {@link NearRule#isNearDuplicate}).
+ * key weighing its idf in this index ({@link NearSimilarity#idf}, {@link
+ * NearRule#isNearDuplicate}).
  *
- * <p>Greedy, newest first, in three steps ("newest" is the most preferred by the keep policy, {@link
- * KeepPolicy}: the latest time under the default). The live documents of the near index are ordered
- * by (keep rank desc, id desc). (1) Each record's looked-up keys are chosen ({@link NearCandidates#select}: its phone
- * keys, and its rarest keys of each family), on every core. (2) Each record of the window is compared
- * with every newer record it meets ({@link NearCandidateIndex}: a shared phone, or one of its rarest
- * keys), on every core; the near duplicates among them ({@link NearRule#isNearDuplicate}) are kept best
- * first (most similar, then newest). (3) On one thread, newest first: a record goes to the first of
- * its near duplicates that is still kept (rule near, score = weighted similarity), else it is kept.
- * Step 2 does not depend on what step 3 decides, so the decisions are the same for any number of
- * workers, and a distributed job can find the same pairs with joins.
+ * <p>Greedy, newest first, in three steps ("newest" is the most preferred by the keep policy,
+ * {@link KeepPolicy}: the latest time under the default). The live documents of the near index are
+ * ordered by (keep rank desc, id desc). (1) Each record's looked-up keys are chosen ({@link
+ * NearCandidates#select}: its phone keys, and its rarest keys of each family), on every core. (2)
+ * Each record of the window is compared with every newer record it meets ({@link
+ * NearCandidateIndex}: a shared phone, or one of its rarest keys), on every core; the near
+ * duplicates among them ({@link NearRule#isNearDuplicate}) are kept best first (most similar, then
+ * newest). (3) On one thread, newest first: a record goes to the first of its near duplicates that
+ * is still kept (rule near, score = weighted similarity), else it is kept. Step 2 does not depend
+ * on what step 3 decides, so the decisions are the same for any number of workers, and a
+ * distributed job can find the same pairs with joins.
  *
  * <p>Then groups join by average linkage ({@link NearGroups}): each kept record of the window whose
- * fields are all short ({@link #allFieldsShort}), newest first, joins the newer group whose records it
- * is most alike on average, when that average reaches near.min-similarity and one pair of their records
- * passes the whole rule (score = the average). Every group's survivor is its newest record and every
- * removal points to it: no chains. The plan gets the decisions when both steps are done.
+ * fields are all short ({@link #allFieldsShort}), newest first, joins the newer group whose records
+ * it is most alike on average, when that average reaches near.min-similarity and one pair of their
+ * records passes the whole rule (score = the average). Every group's survivor is its newest record
+ * and every removal points to it: no chains. The plan gets the decisions when both steps are done.
  *
  * <p>Pairs marked apart ({@link ApartPairs}): a record whose most similar candidate is marked apart
- * from it is kept, not removed for the next most similar one. A person rejected its closest match; a
- * less similar candidate is no better evidence, and an exact twin of the rejected row (as similar, and
- * ranked next) would otherwise take its place, undoing the decision the person undid. No merge removes
- * a record in favour of a survivor it is marked apart from.
+ * from it is kept, not removed for the next most similar one. A person rejected its closest match;
+ * a less similar candidate is no better evidence, and an exact twin of the rejected row (as
+ * similar, and ranked next) would otherwise take its place, undoing the decision the person undid.
+ * No merge removes a record in favour of a survivor it is marked apart from.
  *
  * <p>Records outside the window are not examined but are kept (they stay, so they may absorb older
  * records of the window). A window of record ids (a nightly run: the records indexed since the last
- * applied run) also takes in the older records that one of its records meets: a new or re-dated post
- * can be the newer copy of an older post the last run kept, which a full run would now remove. Records the exact pass removed are skipped; its kept records take part like
- * any other. Records whose fingerprint set is empty (see {@link NearOutcome}) are counted per reason and
- * kept out of the pass: only the exact pass can remove them.
+ * applied run) also takes in the older records that one of its records meets: a new or re-dated
+ * post can be the newer copy of an older post the last run kept, which a full run would now remove.
+ * Records the exact pass removed are skipped; its kept records take part like any other. Records
+ * whose fingerprint set is empty (see {@link NearOutcome}) are counted per reason and kept out of
+ * the pass: only the exact pass can remove them.
  *
- * <p>Over 300 lines because its steps share one run's state read once per document (the newest-first
- * order, the kept set, the field masks, the key frequencies); which records meet is in {@link
- * NearCandidateIndex}, the group bookkeeping and the linkage in {@link NearGroups}.
+ * <p>Over 300 lines because its steps share one run's state read once per document (the
+ * newest-first order, the kept set, the field masks, the key frequencies); which records meet is in
+ * {@link NearCandidateIndex}, the group bookkeeping and the linkage in {@link NearGroups}.
  *
  * <p>One instance per run; {@link #run} uses its own workers.
  */
@@ -77,16 +80,23 @@ public final class NearPass {
    * @param removed records planned for removal by this pass
    * @param skippedExact records of the window the exact pass had already removed
    * @param lookups key lookups (one per candidate key of an examined record, all segments)
-   * @param keysAlone keys of examined records that no other record holds (document frequency 1): the
-   *     lookups a Bloom filter in front of the term dictionary would skip. The pass skips them with
-   *     {@link KeyFrequencies}, the exact form of that filter, so it has no false positives.
-   * @param candidates pairs of records compared (similarity computed): a kept record and an examined
-   *     one, and the pairs of records of two groups the average linkage compared
+   * @param keysAlone keys of examined records that no other record holds (document frequency 1):
+   *     the lookups a Bloom filter in front of the term dictionary would skip. The pass skips them
+   *     with {@link KeyFrequencies}, the exact form of that filter, so it has no false positives.
+   * @param candidates pairs of records compared (similarity computed): a kept record and an
+   *     examined one, and the pairs of records of two groups the average linkage compared
    * @param empty records of the window without fingerprints, per reason
    * @param truncated records of the window cut to near.max-chars (still fingerprinted)
    */
-  public record Result(long recordsExamined, long removed, long skippedExact, long lookups, long keysAlone,
-      long candidates, Map<NearOutcome, Long> empty, long truncated) {}
+  public record Result(
+      long recordsExamined,
+      long removed,
+      long skippedExact,
+      long lookups,
+      long keysAlone,
+      long candidates,
+      Map<NearOutcome, Long> empty,
+      long truncated) {}
 
   private final IndexSnapshot snapshot;
   private final NearConfig config;
@@ -99,8 +109,10 @@ public final class NearPass {
   }
 
   /**
-   * @param threads workers for the comparisons (0: one per core); the decisions are the same for any number
-   * @param apart pairs marked as not duplicates: a record whose best candidate is marked apart from it is kept
+   * @param threads workers for the comparisons (0: one per core); the decisions are the same for
+   *     any number
+   * @param apart pairs marked as not duplicates: a record whose best candidate is marked apart from
+   *     it is kept
    */
   public NearPass(IndexSnapshot snapshot, NearConfig config, int threads, ApartPairs apart) {
     this.snapshot = snapshot;
@@ -115,11 +127,14 @@ public final class NearPass {
    * @param exactRemovedSorted ids the exact pass removed, ascending (they take no part)
    */
   public Result run(Window window, long[] exactRemovedSorted, DeletionPlan plan) {
-    ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
-      Thread thread = new Thread(runnable, "near-pass");
-      thread.setDaemon(true);
-      return thread;
-    });
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            threads,
+            runnable -> {
+              Thread thread = new Thread(runnable, "near-pass");
+              thread.setDaemon(true);
+              return thread;
+            });
     try {
       return doRun(window, exactRemovedSorted, plan, pool);
     } catch (IOException e) {
@@ -129,7 +144,8 @@ public final class NearPass {
     }
   }
 
-  private Result doRun(Window window, long[] exactRemoved, DeletionPlan plan, ExecutorService pool) throws IOException {
+  private Result doRun(Window window, long[] exactRemoved, DeletionPlan plan, ExecutorService pool)
+      throws IOException {
     List<LeafReaderContext> leaves = snapshot.leaves();
     int maxDoc = Math.max(1, snapshot.maxDoc());
     FixedBitSet inWindow = snapshot.windowDocs(window);
@@ -167,7 +183,10 @@ public final class NearPass {
           }
           continue;
         }
-        long stored = outcomes != null && outcomes.advanceExact(d) ? outcomes.longValue() : NearOutcome.EMPTY_AFTER_NORMALIZE.ordinal();
+        long stored =
+            outcomes != null && outcomes.advanceExact(d)
+                ? outcomes.longValue()
+                : NearOutcome.EMPTY_AFTER_NORMALIZE.ordinal();
         NearOutcome outcome = NearSchema.outcome(stored);
         if (NearSchema.truncated(stored)) {
           truncatedDocs.set(doc);
@@ -183,7 +202,9 @@ public final class NearPass {
         }
         if (presentFields != null && presentFields.advanceExact(d)) {
           present[doc] = (int) presentFields.longValue();
-          if (shortFields != null && shortFields.advanceExact(d) && allFieldsShort(present[doc], (int) shortFields.longValue())) {
+          if (shortFields != null
+              && shortFields.advanceExact(d)
+              && allFieldsShort(present[doc], (int) shortFields.longValue())) {
             allShort.set(doc);
           }
         }
@@ -194,22 +215,30 @@ public final class NearPass {
     int records = n;
 
     // Step 1: the records that are not phone-blocked, with their keys, in the newest-first order.
-    NearCandidateIndex index = new NearCandidateIndex(leaves, maxDoc, order, records, frequencies::get);
-    Blocks.inOrder(pool, threads, records, BLOCK, (from, to) -> {
-      long[][] looseKeys = new long[to - from][];
-      for (int pos = from; pos < to; pos++) {
-        if (!NearCandidates.phoneBlocked(IndexedNearKeys.read(leaves, order[pos], NearSchema.TEL), frequencies::get)) {
-          looseKeys[pos - from] = IndexedNearKeys.read(leaves, order[pos], NearSchema.KEYS);
-        }
-      }
-      return looseKeys;
-    }, (from, looseKeys) -> {
-      for (int i = 0; i < looseKeys.length; i++) {
-        if (looseKeys[i] != null) {
-          index.addLoose(from + i, looseKeys[i]);
-        }
-      }
-    });
+    NearCandidateIndex index =
+        new NearCandidateIndex(leaves, maxDoc, order, records, frequencies::get);
+    Blocks.inOrder(
+        pool,
+        threads,
+        records,
+        BLOCK,
+        (from, to) -> {
+          long[][] looseKeys = new long[to - from][];
+          for (int pos = from; pos < to; pos++) {
+            if (!NearCandidates.phoneBlocked(
+                IndexedNearKeys.read(leaves, order[pos], NearSchema.TEL), frequencies::get)) {
+              looseKeys[pos - from] = IndexedNearKeys.read(leaves, order[pos], NearSchema.KEYS);
+            }
+          }
+          return looseKeys;
+        },
+        (from, looseKeys) -> {
+          for (int i = 0; i < looseKeys.length; i++) {
+            if (looseKeys[i] != null) {
+              index.addLoose(from + i, looseKeys[i]);
+            }
+          }
+        });
 
     if (window.ids() != null) {
       int added = addOlderNeighbours(order, records, inWindow, index, frequencies, present);
@@ -222,25 +251,32 @@ public final class NearPass {
     double[][] scoreOf = new double[records][];
     long[] counts = new long[3]; // lookups, compared, keys alone
     ThreadLocal<Found> found = ThreadLocal.withInitial(() -> new Found(maxDoc));
-    Blocks.inOrder(pool, threads, records, BLOCK, (from, to) -> {
-      Found candidates = found.get();
-      Compared block = new Compared(to - from);
-      for (int pos = from; pos < to; pos++) {
-        int doc = order[pos];
-        if (inWindow.get(doc)) {
-          compare(pos, pos - from, order, present, frequencies, weight, index, candidates, block);
-        }
-      }
-      return block;
-    }, (from, block) -> {
-      for (int i = 0; i < block.near.length; i++) {
-        nearOf[from + i] = block.near[i];
-        scoreOf[from + i] = block.scores[i];
-      }
-      counts[0] += block.lookups;
-      counts[1] += block.compared;
-      counts[2] += block.keysAlone;
-    });
+    Blocks.inOrder(
+        pool,
+        threads,
+        records,
+        BLOCK,
+        (from, to) -> {
+          Found candidates = found.get();
+          Compared block = new Compared(to - from);
+          for (int pos = from; pos < to; pos++) {
+            int doc = order[pos];
+            if (inWindow.get(doc)) {
+              compare(
+                  pos, pos - from, order, present, frequencies, weight, index, candidates, block);
+            }
+          }
+          return block;
+        },
+        (from, block) -> {
+          for (int i = 0; i < block.near.length; i++) {
+            nearOf[from + i] = block.near[i];
+            scoreOf[from + i] = block.scores[i];
+          }
+          counts[0] += block.lookups;
+          counts[1] += block.compared;
+          counts[2] += block.keysAlone;
+        });
 
     // Step 3: newest first, a record of the window goes to its best near duplicate that is kept.
     FixedBitSet kept = new FixedBitSet(maxDoc);
@@ -269,11 +305,17 @@ public final class NearPass {
       int doc = order[o];
       if (groups.isRemoved(doc)) {
         int survivor = groups.survivorOf(doc);
-        plan.add(snapshot.id(doc), snapshot.id(survivor), RULE, groups.score(doc), snapshot.state(doc),
+        plan.add(
+            snapshot.id(doc),
+            snapshot.id(survivor),
+            RULE,
+            groups.score(doc),
+            snapshot.state(doc),
             snapshot.state(survivor));
       }
     }
-    return new Result(examined, groups.removed(), skippedExact, counts[0], counts[2], compared, empty, truncated);
+    return new Result(
+        examined, groups.removed(), skippedExact, counts[0], counts[2], compared, empty, truncated);
   }
 
   /** Records per block of work handed to a worker. */
@@ -298,12 +340,21 @@ public final class NearPass {
   }
 
   /**
-   * Compares the record at {@code pos} with every newer record it meets and keeps, in {@code block}, the
-   * positions of its near duplicates (at {@code slot}) ordered best first: most similar, then newest ({@link
-   * NearRule#isBetter}: the newest-first order is the keep policy's).
+   * Compares the record at {@code pos} with every newer record it meets and keeps, in {@code
+   * block}, the positions of its near duplicates (at {@code slot}) ordered best first: most
+   * similar, then newest ({@link NearRule#isBetter}: the newest-first order is the keep policy's).
    */
-  private void compare(int pos, int slot, int[] order, int[] present, KeyFrequencies frequencies, NearRule.KeyWeights weight,
-      NearCandidateIndex index, Found candidates, Compared block) throws IOException {
+  private void compare(
+      int pos,
+      int slot,
+      int[] order,
+      int[] present,
+      KeyFrequencies frequencies,
+      NearRule.KeyWeights weight,
+      NearCandidateIndex index,
+      Found candidates,
+      Compared block)
+      throws IOException {
     List<LeafReaderContext> leaves = snapshot.leaves();
     int doc = order[pos];
     NearRule.Keys record = IndexedNearKeys.of(leaves, doc).withPresentFields(present[doc]);
@@ -331,7 +382,8 @@ public final class NearPass {
       }
       block.compared++;
       long[] other = NearSchema.decode(values.binaryValue());
-      IndexedNearKeys candidate = new IndexedNearKeys(leaves, g, other).withPresentFields(present[g]);
+      IndexedNearKeys candidate =
+          new IndexedNearKeys(leaves, g, other).withPresentFields(present[g]);
       if (!NearRule.isNearDuplicate(record, candidate, config, weight)) {
         continue;
       }
@@ -353,7 +405,12 @@ public final class NearPass {
     }
     int[] docs = near;
     double[] sims = scores;
-    Arrays.sort(rank, (a, b) -> sims[a] != sims[b] ? Double.compare(sims[b], sims[a]) : compareNewestFirst(docs[a], docs[b]));
+    Arrays.sort(
+        rank,
+        (a, b) ->
+            sims[a] != sims[b]
+                ? Double.compare(sims[b], sims[a])
+                : compareNewestFirst(docs[a], docs[b]));
     int[] nearPositions = new int[found];
     double[] nearScores = new double[found];
     for (int i = 0; i < found; i++) {
@@ -365,21 +422,31 @@ public final class NearPass {
   }
 
   /**
-   * Joins groups by {@link NearGroups#averageLinkage}: each survivor of the window whose fields are all
-   * short ({@link #allFieldsShort}), newest first, joins the newer group it is most alike on average
-   * when that average reaches near.min-similarity.
+   * Joins groups by {@link NearGroups#averageLinkage}: each survivor of the window whose fields are
+   * all short ({@link #allFieldsShort}), newest first, joins the newer group it is most alike on
+   * average when that average reaches near.min-similarity.
    */
-  private void mergeGroups(int[] order, int n, FixedBitSet inWindow, FixedBitSet allShort, int[] present,
-      NearGroups groups, NearCandidateIndex index, KeyFrequencies frequencies) throws IOException {
+  private void mergeGroups(
+      int[] order,
+      int n,
+      FixedBitSet inWindow,
+      FixedBitSet allShort,
+      int[] present,
+      NearGroups groups,
+      NearCandidateIndex index,
+      KeyFrequencies frequencies)
+      throws IOException {
     List<LeafReaderContext> leaves = snapshot.leaves();
     NearRule.KeyWeights weight = frequencies.weights();
-    Map<Integer, NearRule.Keys> read = new java.util.LinkedHashMap<>(1024, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<Integer, NearRule.Keys> eldest) {
-        return size() > KEYS_HELD;
-      }
-    };
-    java.util.function.IntFunction<NearRule.Keys> keysOf = d -> read.computeIfAbsent(d, x -> IndexedNearKeys.stored(leaves, x));
+    Map<Integer, NearRule.Keys> read =
+        new java.util.LinkedHashMap<>(1024, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<Integer, NearRule.Keys> eldest) {
+            return size() > KEYS_HELD;
+          }
+        };
+    java.util.function.IntFunction<NearRule.Keys> keysOf =
+        d -> read.computeIfAbsent(d, x -> IndexedNearKeys.stored(leaves, x));
     Found roots = new Found(Math.max(1, snapshot.maxDoc()));
     for (int o = 0; o < n; o++) {
       int doc = order[o];
@@ -387,12 +454,16 @@ public final class NearPass {
         continue;
       }
       NearRule.Keys record = keysOf.apply(doc);
-      index.forEach(o, select(record, frequencies), false, other -> {
-        int root = groups.survivorOf(order[other]);
-        if (root != doc && compareNewestFirst(root, doc) < 0) {
-          roots.add(root);
-        }
-      });
+      index.forEach(
+          o,
+          select(record, frequencies),
+          false,
+          other -> {
+            int root = groups.survivorOf(order[other]);
+            if (root != doc && compareNewestFirst(root, doc) < 0) {
+              roots.add(root);
+            }
+          });
       NearRule.Keys[] group = roots.size == 0 ? null : groups.records(doc, keysOf);
       int best = -1;
       double bestLinkage = -1;
@@ -401,12 +472,20 @@ public final class NearPass {
         if (group.length == 1 && groups.firstMember(root) < 0) {
           continue; // two records alone: the greedy step compared them and found no near duplicate
         }
-        if (groups.anyApart(doc, root, (a, b) -> apart.keepsApart(snapshot.id(a), snapshot.id(b)))) {
+        if (groups.anyApart(
+            doc, root, (a, b) -> apart.keepsApart(snapshot.id(a), snapshot.id(b)))) {
           continue; // the merge would remove a record in favour of one it is marked apart from
         }
         double linkage = groups.averageLinkage(group, root, keysOf, config, weight);
-        if (linkage >= config.minSimilarity() && (best < 0 || NearRule.isBetter(linkage, snapshot.rank(root),
-            snapshot.id(root), bestLinkage, snapshot.rank(best), snapshot.id(best)))) {
+        if (linkage >= config.minSimilarity()
+            && (best < 0
+                || NearRule.isBetter(
+                    linkage,
+                    snapshot.rank(root),
+                    snapshot.id(root),
+                    bestLinkage,
+                    snapshot.rank(best),
+                    snapshot.id(best)))) {
           best = root;
           bestLinkage = linkage;
         }
@@ -418,7 +497,10 @@ public final class NearPass {
     }
   }
 
-  /** Distinct documents found for one record, in the order found; {@link #clear} before the next record. */
+  /**
+   * Distinct documents found for one record, in the order found; {@link #clear} before the next
+   * record.
+   */
   private static final class Found {
     private final FixedBitSet seen;
     int[] docs = new int[64];
@@ -447,10 +529,11 @@ public final class NearPass {
 
   /**
    * True when every field that gave the record a key is short ({@link NearRule.Keys#shortFields}: a
-   * name, a code, a street): a record of such fields varies by typos, so two variants of one original
-   * can be further apart than each is from it. Records with text fields are left to the greedy pass:
-   * on them, average linkage joined different citations through a citation the greedy pass had
-   * already joined wrongly (cora's precision fell from 0.992 to 0.973; NEAR-FINGERPRINTS.md).
+   * name, a code, a street): a record of such fields varies by typos, so two variants of one
+   * original can be further apart than each is from it. Records with text fields are left to the
+   * greedy pass: on them, average linkage joined different citations through a citation the greedy
+   * pass had already joined wrongly (cora's precision fell from 0.992 to 0.973;
+   * NEAR-FINGERPRINTS.md).
    */
   static boolean allFieldsShort(NearRule.Keys record) {
     return allFieldsShort(record.presentFields(), record.shortFields());
@@ -460,16 +543,26 @@ public final class NearPass {
     return presentFields != 0 && (presentFields & ~shortFields) == 0;
   }
 
-  /** Records whose keys {@link #mergeGroups} holds in memory, most recently used (groups meet their neighbours). */
+  /**
+   * Records whose keys {@link #mergeGroups} holds in memory, most recently used (groups meet their
+   * neighbours).
+   */
   private static final int KEYS_HELD = 10_000;
 
   /**
-   * Adds to {@code inWindow} the records of the pass outside it that a record of the window meets and
-   * that come after it in the newest-first order: those whose examination a new record can change (a new
-   * or re-dated post can be the newer copy of an older post the last run kept). Returns how many.
+   * Adds to {@code inWindow} the records of the pass outside it that a record of the window meets
+   * and that come after it in the newest-first order: those whose examination a new record can
+   * change (a new or re-dated post can be the newer copy of an older post the last run kept).
+   * Returns how many.
    */
-  private int addOlderNeighbours(int[] order, int n, FixedBitSet inWindow, NearCandidateIndex index,
-      KeyFrequencies frequencies, int[] present) throws IOException {
+  private int addOlderNeighbours(
+      int[] order,
+      int n,
+      FixedBitSet inWindow,
+      NearCandidateIndex index,
+      KeyFrequencies frequencies,
+      int[] present)
+      throws IOException {
     List<LeafReaderContext> leaves = snapshot.leaves();
     FixedBitSet neighbours = new FixedBitSet(Math.max(1, snapshot.maxDoc()));
     for (int pos = 0; pos < n; pos++) {
@@ -478,7 +571,10 @@ public final class NearPass {
         continue;
       }
       int from = pos;
-      index.forEach(pos, select(IndexedNearKeys.of(leaves, doc).withPresentFields(present[doc]), frequencies), false,
+      index.forEach(
+          pos,
+          select(IndexedNearKeys.of(leaves, doc).withPresentFields(present[doc]), frequencies),
+          false,
           other -> {
             if (other > from && !inWindow.get(order[other])) {
               neighbours.set(order[other]);

@@ -42,15 +42,25 @@ public final class NearSettings {
     double minSimilarity = decimal(values, "near.min-similarity");
     boolean idf = bool(values, "near.idf");
     if (idf) {
-      // Ranking by tf*idf needs one frozen document-frequency snapshot shared by the index build and the
+      // Ranking by tf*idf needs one frozen document-frequency snapshot shared by the index build
+      // and the
       // pass; the near index is built from raw tf only.
-      throw new BadInputException("near.idf=true is not supported by the near pass yet (it ranks by term frequency);"
-          + " set near.idf=false");
+      throw new BadInputException(
+          "near.idf=true is not supported by the near pass yet (it ranks by term frequency);"
+              + " set near.idf=false");
     }
     try {
-      return new NearConfig(integer(values, "near.pre"), integer(values, "near.min-shared"), minSimilarity,
-          integer(values, "near.max-chars"), idf, value(values, "near.stopwords"), value(values, "near.synonyms"),
-          bool(values, "near.traditional"), bool(values, "near.shared-number"), bool(values, "near.grams"),
+      return new NearConfig(
+          integer(values, "near.pre"),
+          integer(values, "near.min-shared"),
+          minSimilarity,
+          integer(values, "near.max-chars"),
+          idf,
+          value(values, "near.stopwords"),
+          value(values, "near.synonyms"),
+          bool(values, "near.traditional"),
+          bool(values, "near.shared-number"),
+          bool(values, "near.grams"),
           bool(values, "near.shingles"));
     } catch (IllegalArgumentException e) {
       throw new BadInputException("near.*: " + e.getMessage(), e);

@@ -15,11 +15,20 @@ import org.xiaochong.fingerprint.NearKeyTimes;
  * @param truncated records of the window cut to near.max-chars (fingerprinted on their start)
  * @param repointed earlier removals re-pointed to the near survivor of their kept record
  * @param indexAdded near index documents added by the sync
- * @param keyTimes where the sync's fingerprinting time went, per key family ({@link NearKeyTimes.Snapshot#NONE}
- *     when nothing was fingerprinted)
+ * @param keyTimes where the sync's fingerprinting time went, per key family ({@link
+ *     NearKeyTimes.Snapshot#NONE} when nothing was fingerprinted)
  */
-public record NearStats(long examined, long removed, long skippedExact, long lookups, long candidates,
-    Map<String, Long> empty, long truncated, long repointed, long indexAdded, NearKeyTimes.Snapshot keyTimes) {
+public record NearStats(
+    long examined,
+    long removed,
+    long skippedExact,
+    long lookups,
+    long candidates,
+    Map<String, Long> empty,
+    long truncated,
+    long repointed,
+    long indexAdded,
+    NearKeyTimes.Snapshot keyTimes) {
   public long emptyTotal() {
     return empty.values().stream().mapToLong(Long::longValue).sum();
   }

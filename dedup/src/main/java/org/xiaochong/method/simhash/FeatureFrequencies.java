@@ -22,19 +22,20 @@ import org.xiaochong.source.RecordSource;
 
 /**
  * The document frequencies of simhash features for tf-idf weights ({@code simhash.weights=tf-idf}):
- * counted once over the whole table when the simhash index is built from empty, saved beside it, and
- * frozen for the life of that index. Frozen because a fingerprint must not change while other rows
- * come and go: with live frequencies every new row would shift the weights of the features it holds
- * and so the fingerprints of all the rows already indexed. A rebuild counts again.
+ * counted once over the whole table when the simhash index is built from empty, saved beside it,
+ * and frozen for the life of that index. Frozen because a fingerprint must not change while other
+ * rows come and go: with live frequencies every new row would shift the weights of the features it
+ * holds and so the fingerprints of all the rows already indexed. A rebuild counts again.
  *
  * <p>Counts are kept by the feature's hash in 2^22 buckets (16 MiB), as seed 003 hashes its tokens:
- * a bucket holds the sum of the features that share it, so a collision can only raise a df and lower
- * an idf, never the other way. N is the number of rows counted; a row counts a feature once.
+ * a bucket holds the sum of the features that share it, so a collision can only raise a df and
+ * lower an idf, never the other way. N is the number of rows counted; a row counts a feature once.
  * Immutable once counted or loaded: thread-safe.
  */
 final class FeatureFrequencies implements DocumentFrequencies {
   /** The file beside the simhash index. */
   static final String FILE = "feature-frequencies.bin.gz";
+
   private static final int MAGIC = 0x58434446; // "XCDF"
   private static final int VERSION = 1;
   private static final int BUCKET_BITS = 22;
@@ -58,7 +59,10 @@ final class FeatureFrequencies implements DocumentFrequencies {
     return docFreqOfHash(Simhash64.hash(feature));
   }
 
-  /** {@link #docFreq} of the feature whose {@link Simhash64#hash} is {@code hash}, for callers that have it. */
+  /**
+   * {@link #docFreq} of the feature whose {@link Simhash64#hash} is {@code hash}, for callers that
+   * have it.
+   */
   long docFreqOfHash(long hash) {
     return counts[bucket(hash)];
   }
@@ -72,7 +76,8 @@ final class FeatureFrequencies implements DocumentFrequencies {
    *
    * @param maker the fields' text of a row, as the index fingerprints it
    */
-  static FeatureFrequencies count(RecordSource source, Simhash64 simhash, SimhashDocumentMaker maker, int threads) {
+  static FeatureFrequencies count(
+      RecordSource source, Simhash64 simhash, SimhashDocumentMaker maker, int threads) {
     long[] range = source.idRange();
     if (range == null) {
       return new FeatureFrequencies(new int[MASK + 1], 0);
@@ -89,7 +94,8 @@ final class FeatureFrequencies implements DocumentFrequencies {
     }
     int[] counts = new int[MASK + 1];
     long docCount = 0;
-    for (FeatureFrequencies slice : ParallelTasks.runAll(tasks, slices, "xiaochong-simhash-df", "counting features")) {
+    for (FeatureFrequencies slice :
+        ParallelTasks.runAll(tasks, slices, "xiaochong-simhash-df", "counting features")) {
       for (int i = 0; i < counts.length; i++) {
         counts[i] += slice.counts[i];
       }
@@ -98,36 +104,42 @@ final class FeatureFrequencies implements DocumentFrequencies {
     return new FeatureFrequencies(counts, docCount);
   }
 
-  private static FeatureFrequencies countSlice(RecordSource source, Simhash64 simhash, SimhashDocumentMaker maker,
-      long from, long to) {
+  private static FeatureFrequencies countSlice(
+      RecordSource source, Simhash64 simhash, SimhashDocumentMaker maker, long from, long to) {
     int[] counts = new int[MASK + 1];
     long[] rows = {0};
     long[][] buckets = {new long[64]};
-    source.forEachRecordInRange(from, to, record -> {
-      rows[0]++;
-      List<String> features = simhash.features(maker.text(record));
-      if (buckets[0].length < features.size()) {
-        buckets[0] = new long[features.size()];
-      }
-      long[] seen = buckets[0];
-      for (int i = 0; i < features.size(); i++) {
-        seen[i] = bucket(Simhash64.hash(features.get(i)));
-      }
-      Arrays.sort(seen, 0, features.size());
-      for (int i = 0; i < features.size(); i++) {
-        if (i == 0 || seen[i] != seen[i - 1]) { // a row counts each feature (bucket) once
-          counts[(int) seen[i]]++;
-        }
-      }
-    });
+    source.forEachRecordInRange(
+        from,
+        to,
+        record -> {
+          rows[0]++;
+          List<String> features = simhash.features(maker.text(record));
+          if (buckets[0].length < features.size()) {
+            buckets[0] = new long[features.size()];
+          }
+          long[] seen = buckets[0];
+          for (int i = 0; i < features.size(); i++) {
+            seen[i] = bucket(Simhash64.hash(features.get(i)));
+          }
+          Arrays.sort(seen, 0, features.size());
+          for (int i = 0; i < features.size(); i++) {
+            if (i == 0 || seen[i] != seen[i - 1]) { // a row counts each feature (bucket) once
+              counts[(int) seen[i]]++;
+            }
+          }
+        });
     return new FeatureFrequencies(counts, rows[0]);
   }
 
-  /** Saves to {@code dir}/{@value #FILE}, replacing the file at once (written aside, then moved). */
+  /**
+   * Saves to {@code dir}/{@value #FILE}, replacing the file at once (written aside, then moved).
+   */
   void save(Path dir) {
     Path file = dir.resolve(FILE);
     Path partial = dir.resolve(FILE + ".partial");
-    try (DataOutputStream out = new DataOutputStream(new GZIPOutputStream(Files.newOutputStream(partial), 1 << 16))) {
+    try (DataOutputStream out =
+        new DataOutputStream(new GZIPOutputStream(Files.newOutputStream(partial), 1 << 16))) {
       out.writeInt(MAGIC);
       out.writeInt(VERSION);
       out.writeInt(BUCKET_BITS);
@@ -139,7 +151,8 @@ final class FeatureFrequencies implements DocumentFrequencies {
       throw new UncheckedIOException("cannot save " + file + ": " + e.getMessage(), e);
     }
     try {
-      Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      Files.move(
+          partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot save " + file + ": " + e.getMessage(), e);
     }
@@ -153,7 +166,8 @@ final class FeatureFrequencies implements DocumentFrequencies {
    */
   static FeatureFrequencies load(Path dir) {
     Path file = dir.resolve(FILE);
-    try (DataInputStream in = new DataInputStream(new GZIPInputStream(Files.newInputStream(file), 1 << 16))) {
+    try (DataInputStream in =
+        new DataInputStream(new GZIPInputStream(Files.newInputStream(file), 1 << 16))) {
       if (in.readInt() != MAGIC || in.readInt() != VERSION || in.readInt() != BUCKET_BITS) {
         throw new IOException("not a feature frequency file of this version");
       }
@@ -164,11 +178,20 @@ final class FeatureFrequencies implements DocumentFrequencies {
       }
       return new FeatureFrequencies(counts, docCount);
     } catch (NoSuchFileException e) {
-      throw new BadInputException("the simhash index in " + dir + " has tf-idf fingerprints but no " + FILE
-          + ": rebuild it (`dedup run --method simhash --rebuild-index`)");
+      throw new BadInputException(
+          "the simhash index in "
+              + dir
+              + " has tf-idf fingerprints but no "
+              + FILE
+              + ": rebuild it (`dedup run --method simhash --rebuild-index`)");
     } catch (IOException e) {
-      throw new BadInputException("cannot read " + file + " (" + e.getMessage() + "): rebuild the simhash index"
-          + " (`dedup run --method simhash --rebuild-index`)");
+      throw new BadInputException(
+          "cannot read "
+              + file
+              + " ("
+              + e.getMessage()
+              + "): rebuild the simhash index"
+              + " (`dedup run --method simhash --rebuild-index`)");
     }
   }
 }

@@ -11,9 +11,9 @@ import org.apache.lucene.document.Document;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
-import org.xiaochong.method.MethodCheck;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSchema;
+import org.xiaochong.method.MethodCheck;
 import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.simhash.Simhash64;
 import org.xiaochong.simhash.SimhashIndex;
@@ -23,9 +23,9 @@ import org.xiaochong.source.TableSpec;
 /**
  * The simhash method's check: a record repeats the nearest record of the simhash index (or of this
  * session's added ones) within Hamming distance k, found through the four block terms as the pass
- * finds them ({@link SimhashIndex#search}); of equally near ones the one the keep policy prefers. The
- * score is the pass's likeness (64 - d) / 64. A text without features (empty) has no fingerprint and
- * repeats nothing. Owns the simhash index: {@link #close} closes it.
+ * finds them ({@link SimhashIndex#search}); of equally near ones the one the keep policy prefers.
+ * The score is the pass's likeness (64 - d) / 64. A text without features (empty) has no
+ * fingerprint and repeats nothing. Owns the simhash index: {@link #close} closes it.
  *
  * <p>The probe is the fingerprint, or null for a text without features.
  */
@@ -41,13 +41,19 @@ final class SimhashCheck implements MethodCheck<Long> {
   private final List<String> columns;
   private final KeepPolicy keepPolicy;
   private final List<Added> session = new ArrayList<>();
+
   /** Block term (block, value) → indexes into {@link #session} of the added records holding it. */
   private final Map<Integer, List<Integer>> sessionBlocks = new HashMap<>();
+
   private long lookups;
   private long added;
 
   /** Takes over {@code index} (closed by {@link #close}, and here on failure). */
-  SimhashCheck(FingerprintIndex index, TableSpec spec, SimhashConfig config, FeatureFrequencies frequencies) {
+  SimhashCheck(
+      FingerprintIndex index,
+      TableSpec spec,
+      SimhashConfig config,
+      FeatureFrequencies frequencies) {
     this.index = index;
     this.config = config;
     this.columns = spec.fingerprintColumns();
@@ -82,8 +88,8 @@ final class SimhashCheck implements MethodCheck<Long> {
   }
 
   /**
-   * The nearest record within the distance, or null when it is marked apart from the incoming one: as
-   * in the pass, a record whose nearest match a person rejected is new.
+   * The nearest record within the distance, or null when it is marked apart from the incoming one:
+   * as in the pass, a record whose nearest match a person rejected is new.
    */
   @Override
   public Match find(Long value, LongPredicate apart) {
@@ -95,7 +101,9 @@ final class SimhashCheck implements MethodCheck<Long> {
     try {
       List<LeafReaderContext> leaves = reader.leaves();
       for (SimhashIndex.Hit hit : SimhashIndex.search(reader, value, config.maxDistance())) {
-        nearest.consider(hit.distance(), IndexSchema.id(leaves, hit.doc()),
+        nearest.consider(
+            hit.distance(),
+            IndexSchema.id(leaves, hit.doc()),
             IndexSchema.rank(leaves, hit.doc(), keepPolicy));
       }
     } catch (IOException e) {
@@ -126,8 +134,10 @@ final class SimhashCheck implements MethodCheck<Long> {
     }
 
     void consider(int candidateDistance, long candidateId, long[] candidateRank) {
-      if (!found || candidateDistance < distance || (candidateDistance == distance
-          && KeepPolicy.isPreferred(candidateRank, candidateId, rank, id))) {
+      if (!found
+          || candidateDistance < distance
+          || (candidateDistance == distance
+              && KeepPolicy.isPreferred(candidateRank, candidateId, rank, id))) {
         found = true;
         distance = candidateDistance;
         id = candidateId;
@@ -136,14 +146,18 @@ final class SimhashCheck implements MethodCheck<Long> {
     }
 
     Match match() {
-      return found && !apart.test(id) ? new Match(id, rank, (Simhash64.BITS - distance) / (double) Simhash64.BITS) : null;
+      return found && !apart.test(id)
+          ? new Match(id, rank, (Simhash64.BITS - distance) / (double) Simhash64.BITS)
+          : null;
     }
   }
 
   /** Block {@code block} of {@code simhash} with the block number, as one map key. */
   private static int blockKey(int block, long simhash) {
     return block << SimhashIndex.BLOCK_BITS
-        | (int) ((simhash >>> (block * SimhashIndex.BLOCK_BITS)) & ((1 << SimhashIndex.BLOCK_BITS) - 1));
+        | (int)
+            ((simhash >>> (block * SimhashIndex.BLOCK_BITS))
+                & ((1 << SimhashIndex.BLOCK_BITS) - 1));
   }
 
   /** Adds the record's document (without its fingerprint when it has none, as the indexer does). */
@@ -157,7 +171,9 @@ final class SimhashCheck implements MethodCheck<Long> {
     if (value != null) {
       SimhashIndex.addFields(doc, value);
       for (int block = 0; block < SimhashIndex.BLOCKS; block++) {
-        sessionBlocks.computeIfAbsent(blockKey(block, value), k -> new ArrayList<>()).add(session.size());
+        sessionBlocks
+            .computeIfAbsent(blockKey(block, value), k -> new ArrayList<>())
+            .add(session.size());
       }
       session.add(new Added(id, rank, value));
     }

@@ -20,18 +20,34 @@ import org.xiaochong.source.TableSpec;
  * @param maxDistance k: pairs at Hamming distance <= k are duplicates; at most {@link
  *     SimhashIndex#MAX_DISTANCE}, the largest the four 16-bit blocks of the index can find
  */
-public record SimhashConfig(List<String> fields, Simhash64.Features features, boolean tfIdf, int maxDistance) {
+public record SimhashConfig(
+    List<String> fields, Simhash64.Features features, boolean tfIdf, int maxDistance) {
   /** Keys and defaults; an empty {@code simhash.fields} means {@code fields.near}. */
-  public static final Map<String, String> DEFAULTS = Map.of("simhash.fields", "", "simhash.tokenizer", "shingles-4/3",
-      "simhash.weights", "tf", "simhash.max-distance", "3");
+  public static final Map<String, String> DEFAULTS =
+      Map.of(
+          "simhash.fields",
+          "",
+          "simhash.tokenizer",
+          "shingles-4/3",
+          "simhash.weights",
+          "tf",
+          "simhash.max-distance",
+          "3");
 
-  private static final Map<String, Simhash64.Features> TOKENIZERS = Map.of("words", Simhash64.Features.WORDS,
-      "shingles-4/3", Simhash64.Features.SHINGLES_4_3, "chunks-5", Simhash64.Features.CHUNKS_5);
+  private static final Map<String, Simhash64.Features> TOKENIZERS =
+      Map.of(
+          "words",
+          Simhash64.Features.WORDS,
+          "shingles-4/3",
+          Simhash64.Features.SHINGLES_4_3,
+          "chunks-5",
+          Simhash64.Features.CHUNKS_5);
 
   /**
    * The settings of {@code values} (missing keys take {@link #DEFAULTS}) for {@code table}.
    *
-   * @throws BadInputException naming the key, for a value out of range or a column the source does not read
+   * @throws BadInputException naming the key, for a value out of range or a column the source does
+   *     not read
    */
   public static SimhashConfig of(Map<String, String> values, TableSpec table) {
     List<String> fields = new ArrayList<>();
@@ -46,13 +62,17 @@ public record SimhashConfig(List<String> fields, Simhash64.Features features, bo
     List<String> readable = table.fingerprintColumns();
     for (String field : fields) {
       if (!readable.contains(field)) {
-        throw new BadInputException("simhash.fields names '" + field + "', which is in neither fields.exact nor"
-            + " fields.near (the columns a run reads)");
+        throw new BadInputException(
+            "simhash.fields names '"
+                + field
+                + "', which is in neither fields.exact nor"
+                + " fields.near (the columns a run reads)");
       }
     }
     String tokenizer = value(values, "simhash.tokenizer").toLowerCase(Locale.ROOT);
     if (!TOKENIZERS.containsKey(tokenizer)) {
-      throw new BadInputException("simhash.tokenizer '" + tokenizer + "' must be words, shingles-4/3 or chunks-5");
+      throw new BadInputException(
+          "simhash.tokenizer '" + tokenizer + "' must be words, shingles-4/3 or chunks-5");
     }
     String weights = value(values, "simhash.weights").toLowerCase(Locale.ROOT);
     if (!weights.equals("tf") && !weights.equals("tf-idf")) {
@@ -62,14 +82,21 @@ public record SimhashConfig(List<String> fields, Simhash64.Features features, bo
     try {
       maxDistance = Integer.parseInt(value(values, "simhash.max-distance"));
     } catch (NumberFormatException e) {
-      throw new BadInputException("simhash.max-distance '" + value(values, "simhash.max-distance")
-          + "' is not a whole number");
+      throw new BadInputException(
+          "simhash.max-distance '"
+              + value(values, "simhash.max-distance")
+              + "' is not a whole number");
     }
     if (maxDistance < 0 || maxDistance > SimhashIndex.MAX_DISTANCE) {
-      throw new BadInputException("simhash.max-distance (" + maxDistance + ") must be in [0, "
-          + SimhashIndex.MAX_DISTANCE + "]");
+      throw new BadInputException(
+          "simhash.max-distance ("
+              + maxDistance
+              + ") must be in [0, "
+              + SimhashIndex.MAX_DISTANCE
+              + "]");
     }
-    return new SimhashConfig(List.copyOf(fields), TOKENIZERS.get(tokenizer), weights.equals("tf-idf"), maxDistance);
+    return new SimhashConfig(
+        List.copyOf(fields), TOKENIZERS.get(tokenizer), weights.equals("tf-idf"), maxDistance);
   }
 
   private static String value(Map<String, String> values, String key) {

@@ -15,12 +15,12 @@ import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 
 /**
- * Simhash index documents: {@code id}, {@code reg_time} and {@code row_crc} doc values under the names
- * of {@link IndexSchema} (so id deletes, the sync's change check and {@code IndexSnapshot} work as on
- * the other indexes), and the 64-bit simhash of the configured fields as {@link SimhashIndex} block
- * terms and doc value. A record without features (empty text) gets neither: it is in step with the
- * table but never a candidate, as all empty texts share fingerprint 0. The {@link Simhash64} is
- * shared by all workers; one maker per worker thread (it keeps a buffer).
+ * Simhash index documents: {@code id}, {@code reg_time} and {@code row_crc} doc values under the
+ * names of {@link IndexSchema} (so id deletes, the sync's change check and {@code IndexSnapshot}
+ * work as on the other indexes), and the 64-bit simhash of the configured fields as {@link
+ * SimhashIndex} block terms and doc value. A record without features (empty text) gets neither: it
+ * is in step with the table but never a candidate, as all empty texts share fingerprint 0. The
+ * {@link Simhash64} is shared by all workers; one maker per worker thread (it keeps a buffer).
  */
 final class SimhashDocumentMaker implements DocumentMaker {
   private final Simhash64 simhash;
@@ -35,12 +35,21 @@ final class SimhashDocumentMaker implements DocumentMaker {
    * @param simhash the features (its own weights are not used: see {@link #fingerprint})
    * @param frequencies the frozen frequencies for tf-idf weights, or null for tf weights
    */
-  SimhashDocumentMaker(TableSpec spec, SimhashConfig config, Simhash64 simhash, FeatureFrequencies frequencies) {
-    this(simhash, config.fields().stream().mapToInt(spec.fingerprintColumns()::indexOf).toArray(), frequencies,
-        spec.keepPolicy(), spec.fingerprintColumns());
+  SimhashDocumentMaker(
+      TableSpec spec, SimhashConfig config, Simhash64 simhash, FeatureFrequencies frequencies) {
+    this(
+        simhash,
+        config.fields().stream().mapToInt(spec.fingerprintColumns()::indexOf).toArray(),
+        frequencies,
+        spec.keepPolicy(),
+        spec.fingerprintColumns());
   }
 
-  private SimhashDocumentMaker(Simhash64 simhash, int[] columns, FeatureFrequencies frequencies, KeepPolicy keepPolicy,
+  private SimhashDocumentMaker(
+      Simhash64 simhash,
+      int[] columns,
+      FeatureFrequencies frequencies,
+      KeepPolicy keepPolicy,
       List<String> recordColumns) {
     this.simhash = simhash;
     this.columns = columns;
@@ -75,8 +84,8 @@ final class SimhashDocumentMaker implements DocumentMaker {
   /**
    * {@link Simhash64#fingerprint} of these features. With tf weights, without its map of weights:
    * adding 1 per occurrence sums to the same whole numbers as adding each feature's count once, so
-   * the bits are the same. With tf-idf, each distinct feature once, weighted tf * idf from the frozen
-   * frequencies (the BM25 idf of {@link Simhash64}).
+   * the bits are the same. With tf-idf, each distinct feature once, weighted tf * idf from the
+   * frozen frequencies (the BM25 idf of {@link Simhash64}).
    */
   long fingerprint(List<String> features) {
     if (frequencies == null) {
@@ -90,12 +99,14 @@ final class SimhashDocumentMaker implements DocumentMaker {
     for (String feature : features) {
       counts.merge(feature, 1.0, Double::sum);
     }
-    // Each distinct feature's hash once: the sums, in Simhash64.fromWeights' order, and its df bucket.
+    // Each distinct feature's hash once: the sums, in Simhash64.fromWeights' order, and its df
+    // bucket.
     long docCount = frequencies.docCount();
     Arrays.fill(sums, 0);
     for (Map.Entry<String, Double> entry : counts.entrySet()) {
       long hash = Simhash64.hash(entry.getKey());
-      Simhash64.add(sums, hash, entry.getValue() * Simhash64.idf(docCount, frequencies.docFreqOfHash(hash)));
+      Simhash64.add(
+          sums, hash, entry.getValue() * Simhash64.idf(docCount, frequencies.docFreqOfHash(hash)));
     }
     return Simhash64.toBits(sums);
   }

@@ -10,9 +10,9 @@ import org.apache.commons.codec.digest.DigestUtils;
 import org.apache.lucene.index.DirectoryReader;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.PairCheck;
-import org.xiaochong.method.MethodCheck;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethod;
+import org.xiaochong.method.MethodCheck;
 import org.xiaochong.method.MethodContext;
 import org.xiaochong.method.MethodReport;
 import org.xiaochong.method.MethodRun;
@@ -30,18 +30,22 @@ import org.xiaochong.source.TableSpec;
 
 /**
  * Near duplicates of long texts: a 64-bit simhash (Charikar 2002) of {@code simhash.fields}, pairs
- * within Hamming distance {@code simhash.max-distance} (k <= 3) found through four 16-bit block terms
- * (Manku et al. 2007, {@link SimhashIndex}), in an index of its own, {@code <index.dir>/simhash}.
+ * within Hamming distance {@code simhash.max-distance} (k <= 3) found through four 16-bit block
+ * terms (Manku et al. 2007, {@link SimhashIndex}), in an index of its own, {@code
+ * <index.dir>/simhash}.
  *
- * <p>Meant for pages: on a short post one edited character changes a large share of its features and
- * moves the fingerprint by 4-6 bits, beyond k, so the multi-MD5 near method stays the one for posts.
+ * <p>Meant for pages: on a short post one edited character changes a large share of its features
+ * and moves the fingerprint by 4-6 bits, beyond k, so the multi-MD5 near method stays the one for
+ * posts.
  *
- * <p>No prefilter: a counting filter of block terms would skip nothing, since with 16-bit blocks every
- * block value is held by about n / 65,536 records, and the lookup it would guard is already one
- * term-dictionary seek per block.
+ * <p>No prefilter: a counting filter of block terms would skip nothing, since with 16-bit blocks
+ * every block value is held by about n / 65,536 records, and the lookup it would guard is already
+ * one term-dictionary seek per block.
  */
 public final class SimhashMethod implements FingerprintMethod {
-  /** The method's name: its {@code --method} value, rule label, summary section and index folder. */
+  /**
+   * The method's name: its {@code --method} value, rule label, summary section and index folder.
+   */
   static final String NAME = "simhash";
 
   @Override
@@ -66,7 +70,8 @@ public final class SimhashMethod implements FingerprintMethod {
   }
 
   private String indexDigest(MethodContext context, SimhashConfig config) {
-    return DigestUtils.md5Hex(String.join("|", context.recordDigest(), formatVersion(), config.documentsDigest()));
+    return DigestUtils.md5Hex(
+        String.join("|", context.recordDigest(), formatVersion(), config.documentsDigest()));
   }
 
   @Override
@@ -76,8 +81,9 @@ public final class SimhashMethod implements FingerprintMethod {
 
   @Override
   public Optional<MethodRun> openIfBuilt(MethodContext context) {
-    boolean built = FingerprintIndex.exists(context.indexDir(this))
-        && !SimhashConfig.of(context.settings(), context.spec()).fields().isEmpty();
+    boolean built =
+        FingerprintIndex.exists(context.indexDir(this))
+            && !SimhashConfig.of(context.settings(), context.spec()).fields().isEmpty();
     return built ? Optional.of(open(context, false)) : Optional.empty();
   }
 
@@ -88,15 +94,22 @@ public final class SimhashMethod implements FingerprintMethod {
       return Optional.empty();
     }
     String digest = indexDigest(context, config);
-    FeatureFrequencies frequencies = config.tfIdf() ? FeatureFrequencies.load(context.indexDir(this)) : null;
-    return Optional.of(new SimhashCheck(writable ? FingerprintIndex.open(context.indexDir(this), digest, false)
-        : FingerprintIndex.openReadOnly(context.indexDir(this), digest), context.spec(), config, frequencies));
+    FeatureFrequencies frequencies =
+        config.tfIdf() ? FeatureFrequencies.load(context.indexDir(this)) : null;
+    return Optional.of(
+        new SimhashCheck(
+            writable
+                ? FingerprintIndex.open(context.indexDir(this), digest, false)
+                : FingerprintIndex.openReadOnly(context.indexDir(this), digest),
+            context.spec(),
+            config,
+            frequencies));
   }
 
   /**
    * Both rows' fingerprints made as the indexer makes them (with the index's frozen frequencies for
-   * tf-idf), within simhash.max-distance. Without the index's frequencies nothing is a duplicate: the
-   * changed rows stay.
+   * tf-idf), within simhash.max-distance. Without the index's frequencies nothing is a duplicate:
+   * the changed rows stay.
    */
   /**
    * Each record's fingerprint as this method's index holds it (null when its text has no features),
@@ -105,14 +118,16 @@ public final class SimhashMethod implements FingerprintMethod {
    *
    * @throws BadInputException when the settings ask for tf-idf weights
    */
-  public static java.util.function.Function<SourceRecord, Long> fingerprinter(TableSpec spec,
-      Map<String, String> settings) {
+  public static java.util.function.Function<SourceRecord, Long> fingerprinter(
+      TableSpec spec, Map<String, String> settings) {
     SimhashConfig config = SimhashConfig.of(settings, spec);
     if (config.tfIdf()) {
-      throw new BadInputException("simhash.weights tf-idf needs the frequencies frozen with an index: a run"
-          + " without one (dedup-spark) takes simhash.weights=tf");
+      throw new BadInputException(
+          "simhash.weights tf-idf needs the frequencies frozen with an index: a run"
+              + " without one (dedup-spark) takes simhash.weights=tf");
     }
-    SimhashDocumentMaker maker = new SimhashDocumentMaker(spec, config, Simhash64.withTf(config.features()), null);
+    SimhashDocumentMaker maker =
+        new SimhashDocumentMaker(spec, config, Simhash64.withTf(config.features()), null);
     return maker::fingerprint;
   }
 
@@ -136,7 +151,8 @@ public final class SimhashMethod implements FingerprintMethod {
       }
     }
     Simhash64 simhash = Simhash64.withTf(config.features());
-    SimhashDocumentMaker maker = new SimhashDocumentMaker(context.spec(), config, simhash, frequencies);
+    SimhashDocumentMaker maker =
+        new SimhashDocumentMaker(context.spec(), config, simhash, frequencies);
     return new PairCheck() {
       @Override
       public boolean duplicates(SourceRecord removed, SourceRecord kept) {
@@ -155,9 +171,12 @@ public final class SimhashMethod implements FingerprintMethod {
   private MethodRun open(MethodContext context, boolean rebuild) {
     SimhashConfig config = SimhashConfig.of(context.settings(), context.spec());
     if (config.fields().isEmpty()) {
-      throw new BadInputException("--method simhash needs simhash.fields or fields.near (both are empty)");
+      throw new BadInputException(
+          "--method simhash needs simhash.fields or fields.near (both are empty)");
     }
-    return new Run(context, config,
+    return new Run(
+        context,
+        config,
         FingerprintIndex.open(context.indexDir(this), indexDigest(context, config), rebuild));
   }
 
@@ -172,8 +191,8 @@ public final class SimhashMethod implements FingerprintMethod {
 
     /**
      * Fingerprints for rows not yet in the simhash index; one thread-safe {@link Simhash64} for all
-     * workers. With tf-idf weights, an index built from empty first counts the features of the whole
-     * table and freezes them beside it ({@link FeatureFrequencies}); later syncs use those.
+     * workers. With tf-idf weights, an index built from empty first counts the features of the
+     * whole table and freezes them beside it ({@link FeatureFrequencies}); later syncs use those.
      */
     @Override
     public OptionalLong sync(RecordSource source, long[] skipSorted) {
@@ -181,15 +200,22 @@ public final class SimhashMethod implements FingerprintMethod {
         FeatureFrequencies frequencies = null;
         if (config.tfIdf()) {
           if (indexIsNew()) {
-            frequencies = FeatureFrequencies.count(source, simhash,
-                new SimhashDocumentMaker(context.spec(), config, simhash, null), context.threads());
+            frequencies =
+                FeatureFrequencies.count(
+                    source,
+                    simhash,
+                    new SimhashDocumentMaker(context.spec(), config, simhash, null),
+                    context.threads());
             frequencies.save(index.path());
           } else {
             frequencies = FeatureFrequencies.load(index.path());
           }
         }
         FeatureFrequencies frozen = frequencies;
-        return syncDocuments(source, skipSorted, "simhash index",
+        return syncDocuments(
+            source,
+            skipSorted,
+            "simhash index",
             () -> new SimhashDocumentMaker(context.spec(), config, simhash, frozen));
       }
     }
@@ -198,7 +224,12 @@ public final class SimhashMethod implements FingerprintMethod {
     public MethodReport pass(RecordKeys records, DeletionPlan plan, Window window) {
       SimhashPass.Result result;
       try (DirectoryReader reader = index.openReader()) {
-        result = new SimhashPass(new IndexSnapshot(reader, context.spec().keepPolicy()), config.maxDistance(), context.apart()).run(window, plan);
+        result =
+            new SimhashPass(
+                    new IndexSnapshot(reader, context.spec().keepPolicy()),
+                    config.maxDistance(),
+                    context.apart())
+                .run(window, plan);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -231,10 +262,17 @@ public final class SimhashMethod implements FingerprintMethod {
 
     @Override
     public String consoleLine(long removed, boolean applied) {
-      return String.format("simhash: %,d examined, %,d within distance %d %s, %,d pairs found, %,d skipped"
+      return String.format(
+          "simhash: %,d examined, %,d within distance %d %s, %,d pairs found, %,d skipped"
               + " (removed by an earlier method), %,d without text, %,d earlier removals re-pointed",
-          result.examined(), removed, maxDistance, applied ? "removed" : "to remove", result.matches(),
-          result.skipped(), result.empty(), repointed);
+          result.examined(),
+          removed,
+          maxDistance,
+          applied ? "removed" : "to remove",
+          result.matches(),
+          result.skipped(),
+          result.empty(),
+          repointed);
     }
   }
 }

@@ -19,20 +19,20 @@ import org.xiaochong.simhash.SimhashIndex;
 
 /**
  * The simhash pass over a snapshot of the simhash index: for each live record of the window with a
- * fingerprint, the records within Hamming distance k: its four {@link SimhashIndex} block terms looked
- * up ({@link TermHolders}), each candidate's full value checked ({@code Long.bitCount(a ^ b) <= k}), as
- * {@link SimhashIndex#search} does, with one cursor and the values loaded once for the whole pass. Of
- * each such pair the less preferred record ({@link KeepPolicy}) is removed in favour of the
- * other, scored by the likeness (64 - d) / 64. Records already in the plan, or removed earlier in this
- * pass, take no part. Of a pair marked apart ({@link ApartPairs}) neither is removed for the other, and
- * a record whose most preferred match is marked apart from it is kept (as in the near pass: another
- * match, e.g. an exact twin of the rejected row, would undo what the person undid).
+ * fingerprint, the records within Hamming distance k: its four {@link SimhashIndex} block terms
+ * looked up ({@link TermHolders}), each candidate's full value checked ({@code Long.bitCount(a ^ b)
+ * <= k}), as {@link SimhashIndex#search} does, with one cursor and the values loaded once for the
+ * whole pass. Of each such pair the less preferred record ({@link KeepPolicy}) is removed in favour
+ * of the other, scored by the likeness (64 - d) / 64. Records already in the plan, or removed
+ * earlier in this pass, take no part. Of a pair marked apart ({@link ApartPairs}) neither is
+ * removed for the other, and a record whose most preferred match is marked apart from it is kept
+ * (as in the near pass: another match, e.g. an exact twin of the rejected row, would undo what the
+ * person undid).
  *
  * <p>The window is examined from its most preferred record down, so a record kept by this pass is
- * never removed later in it: the pass makes no chain, and every removal keeps the row states of both
- * records, so the apply moves it without deciding again unless a row changed since. A chain through
- * an earlier method's removal is the caller's to collapse.
- * Not thread-safe.
+ * never removed later in it: the pass makes no chain, and every removal keeps the row states of
+ * both records, so the apply moves it without deciding again unless a row changed since. A chain
+ * through an earlier method's removal is the caller's to collapse. Not thread-safe.
  */
 final class SimhashPass {
   /**
@@ -43,7 +43,8 @@ final class SimhashPass {
    * @param lookups records whose four block terms were looked up
    * @param matches other records found within k of an examined record
    */
-  record Result(long examined, long removed, long skipped, long empty, long lookups, long matches) {}
+  record Result(
+      long examined, long removed, long skipped, long empty, long lookups, long matches) {}
 
   private final IndexSnapshot snapshot;
   private final int maxDistance;
@@ -54,7 +55,9 @@ final class SimhashPass {
     this(snapshot, maxDistance, ApartPairs.NONE);
   }
 
-  /** @param apart pairs marked as not duplicates: neither is removed in favour of the other */
+  /**
+   * @param apart pairs marked as not duplicates: neither is removed in favour of the other
+   */
   SimhashPass(IndexSnapshot snapshot, int maxDistance, ApartPairs apart) {
     this.snapshot = snapshot;
     this.maxDistance = maxDistance;
@@ -67,7 +70,8 @@ final class SimhashPass {
     FixedBitSet hasValue = new FixedBitSet(Math.max(1, snapshot.maxDoc()));
     long[] values = values(hasValue);
     FixedBitSet removedNow = new FixedBitSet(hasValue.length());
-    FixedBitSet keptApart = new FixedBitSet(hasValue.length()); // records whose most preferred match is marked apart
+    FixedBitSet keptApart =
+        new FixedBitSet(hasValue.length()); // records whose most preferred match is marked apart
     DeletionPlan.Rule rule = DeletionPlan.Rule.of(SimhashMethod.NAME);
     long removed = 0;
     long skipped = 0;
@@ -94,7 +98,10 @@ final class SimhashPass {
         for (int i = 0; i < count; i++) {
           int other = candidates[i];
           int distance = Long.bitCount(values[doc] ^ values[other]);
-          if (other == doc || distance > maxDistance || !hasValue.get(other) || removedNow.get(other)
+          if (other == doc
+              || distance > maxDistance
+              || !hasValue.get(other)
+              || removedNow.get(other)
               || Arrays.binarySearch(planned, snapshot.id(other)) >= 0) {
             continue;
           }
@@ -104,8 +111,9 @@ final class SimhashPass {
               continue; // a more preferred match, marked apart from it, came first: it stays
             }
             if (apart.keepsApart(snapshot.id(other), snapshot.id(doc))) {
-              keptApart.set(other); // doc is its most preferred match left: removing it for a later one
-              continue;             // (often an exact twin of doc) would undo what a person undid
+              keptApart.set(
+                  other); // doc is its most preferred match left: removing it for a later one
+              continue; // (often an exact twin of doc) would undo what a person undid
             }
             add(plan, rule, other, doc, distance);
             removedNow.set(other);
@@ -114,7 +122,9 @@ final class SimhashPass {
             best = other;
           }
         }
-        if (best != doc && !keptApart.get(doc) && !apart.keepsApart(snapshot.id(doc), snapshot.id(best))) {
+        if (best != doc
+            && !keptApart.get(doc)
+            && !apart.keepsApart(snapshot.id(doc), snapshot.id(best))) {
           add(plan, rule, doc, best, Simhash64.distance(values[doc], values[best]));
           removedNow.set(doc);
           removed++;
@@ -127,14 +137,16 @@ final class SimhashPass {
   }
 
   /**
-   * The live documents that share a block term with {@code simhash} (k + 1 = 4 blocks: every document
-   * within distance 3 shares one, by pigeonhole), each once, into {@link #candidates}; returns how many.
-   * Their distance is the caller's to check, from the values loaded once, so a lookup reads no doc values.
+   * The live documents that share a block term with {@code simhash} (k + 1 = 4 blocks: every
+   * document within distance 3 shares one, by pigeonhole), each once, into {@link #candidates};
+   * returns how many. Their distance is the caller's to check, from the values loaded once, so a
+   * lookup reads no doc values.
    */
   private int candidates(TermHolders holders, long simhash) throws IOException {
     int count = 0;
     for (int block = 0; block < SimhashIndex.BLOCKS; block++) {
-      for (int doc = holders.first(SimhashIndex.blockTerm(block, simhash)); doc != TermHolders.NO_MORE_DOCS;
+      for (int doc = holders.first(SimhashIndex.blockTerm(block, simhash));
+          doc != TermHolders.NO_MORE_DOCS;
           doc = holders.next()) {
         if (count == candidates.length) {
           candidates = Arrays.copyOf(candidates, count * 2);
@@ -153,15 +165,25 @@ final class SimhashPass {
   }
 
   private boolean preferred(int a, int b) {
-    return KeepPolicy.isPreferred(snapshot.rank(a), snapshot.id(a), snapshot.rank(b), snapshot.id(b));
+    return KeepPolicy.isPreferred(
+        snapshot.rank(a), snapshot.id(a), snapshot.rank(b), snapshot.id(b));
   }
 
-  private void add(DeletionPlan plan, DeletionPlan.Rule rule, int removedDoc, int keptDoc, int distance) {
-    plan.add(snapshot.id(removedDoc), snapshot.id(keptDoc), rule, (Simhash64.BITS - distance) / (double) Simhash64.BITS,
-        snapshot.state(removedDoc), snapshot.state(keptDoc));
+  private void add(
+      DeletionPlan plan, DeletionPlan.Rule rule, int removedDoc, int keptDoc, int distance) {
+    plan.add(
+        snapshot.id(removedDoc),
+        snapshot.id(keptDoc),
+        rule,
+        (Simhash64.BITS - distance) / (double) Simhash64.BITS,
+        snapshot.state(removedDoc),
+        snapshot.state(keptDoc));
   }
 
-  /** Every document's fingerprint by global doc id; {@code hasValue} marks the documents that have one. */
+  /**
+   * Every document's fingerprint by global doc id; {@code hasValue} marks the documents that have
+   * one.
+   */
   private long[] values(FixedBitSet hasValue) {
     long[] values = new long[snapshot.maxDoc()];
     try {
@@ -170,7 +192,9 @@ final class SimhashPass {
         if (docValues == null) {
           continue;
         }
-        for (int doc = docValues.nextDoc(); doc != NumericDocValues.NO_MORE_DOCS; doc = docValues.nextDoc()) {
+        for (int doc = docValues.nextDoc();
+            doc != NumericDocValues.NO_MORE_DOCS;
+            doc = docValues.nextDoc()) {
           values[leaf.docBase + doc] = docValues.longValue();
           hasValue.set(leaf.docBase + doc);
         }
@@ -185,7 +209,8 @@ final class SimhashPass {
   private int[] preferredFirst(FixedBitSet docs) {
     int[] order = new int[docs.cardinality()];
     int n = 0;
-    for (int doc = docs.nextSetBit(0); doc != DocIdSetIterator.NO_MORE_DOCS;
+    for (int doc = docs.nextSetBit(0);
+        doc != DocIdSetIterator.NO_MORE_DOCS;
         doc = doc + 1 < docs.length() ? docs.nextSetBit(doc + 1) : DocIdSetIterator.NO_MORE_DOCS) {
       order[n++] = doc;
     }
@@ -208,7 +233,8 @@ final class SimhashPass {
       }
 
       private int byPreference(int a, int b) {
-        return -KeepPolicy.compare(snapshot.rank(a), snapshot.id(a), snapshot.rank(b), snapshot.id(b));
+        return -KeepPolicy.compare(
+            snapshot.rank(a), snapshot.id(a), snapshot.rank(b), snapshot.id(b));
       }
 
       @Override

@@ -33,7 +33,8 @@ final class MinHashCheck implements MethodCheck<int[]> {
   private long lookups;
 
   /** Takes over {@code index} (closed by {@link #close}, and here on failure). */
-  MinHashCheck(FingerprintIndex index, MinHashSignatures maker, KeepPolicy keepPolicy, double threshold) {
+  MinHashCheck(
+      FingerprintIndex index, MinHashSignatures maker, KeepPolicy keepPolicy, double threshold) {
     this.index = index;
     this.keepPolicy = keepPolicy;
     this.maker = maker;
@@ -74,13 +75,15 @@ final class MinHashCheck implements MethodCheck<int[]> {
     try {
       TermHolders holders = new TermHolders(reader.leaves(), MinHashSignatures.BAND_FIELD);
       for (int band = 0; band < MinHashSignatures.BANDS; band++) {
-        for (int doc = holders.first(MinHashSignatures.bandTerm(band, signature)); doc != TermHolders.NO_MORE_DOCS;
+        for (int doc = holders.first(MinHashSignatures.bandTerm(band, signature));
+            doc != TermHolders.NO_MORE_DOCS;
             doc = holders.next()) {
           double similarity = MinHashSignatures.similarity(signature, signatures[doc]);
           long id = IndexSchema.id(reader.leaves(), doc);
           long[] rank = IndexSchema.rank(reader.leaves(), doc, keepPolicy);
-          if (similarity >= threshold && (similarity > best
-              || (similarity == best && KeepPolicy.isPreferred(rank, id, bestRank, bestId)))) {
+          if (similarity >= threshold
+              && (similarity > best
+                  || (similarity == best && KeepPolicy.isPreferred(rank, id, bestRank, bestId)))) {
             best = similarity;
             bestId = id;
             bestRank = rank;
@@ -92,8 +95,10 @@ final class MinHashCheck implements MethodCheck<int[]> {
     }
     for (Added added : session) {
       double similarity = MinHashSignatures.similarity(signature, added.signature());
-      if (similarity >= threshold && (similarity > best
-          || (similarity == best && KeepPolicy.isPreferred(added.rank(), added.id(), bestRank, bestId)))) {
+      if (similarity >= threshold
+          && (similarity > best
+              || (similarity == best
+                  && KeepPolicy.isPreferred(added.rank(), added.id(), bestRank, bestId)))) {
         best = similarity;
         bestId = added.id();
         bestRank = added.rank();

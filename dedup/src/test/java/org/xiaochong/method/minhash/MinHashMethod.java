@@ -23,11 +23,11 @@ import org.xiaochong.source.TableSpec;
 
 /**
  * A fourth method, for tests only: MinHash-LSH over the character 3-shingles of {@code fields.near}
- * ({@link MinHashSignatures}), in an index of its own with one term per band of the signature, so two
- * records whose shingle sets are alike share a band term with high probability. Two records are
- * duplicates when the share of signature positions they agree on, an estimate of the Jaccard of their
- * shingle sets, is at least {@code minhash.threshold}. It exists to show that a method needs one
- * package and one registry line (here the test class path's {@code META-INF/services} entry):
+ * ({@link MinHashSignatures}), in an index of its own with one term per band of the signature, so
+ * two records whose shingle sets are alike share a band term with high probability. Two records are
+ * duplicates when the share of signature positions they agree on, an estimate of the Jaccard of
+ * their shingle sets, is at least {@code minhash.threshold}. It exists to show that a method needs
+ * one package and one registry line (here the test class path's {@code META-INF/services} entry):
  * {@code MethodContractIT} runs every registered method, this one included, through run, apply,
  * check, the apply's re-check, the report and restore.
  */
@@ -81,7 +81,8 @@ public final class MinHashMethod implements FingerprintMethod {
     if (context.spec().nearFields().isEmpty()) {
       throw new BadInputException("--method minhash needs fields.near (it is empty)");
     }
-    return new Run(context, FingerprintIndex.open(context.indexDir(this), digest(context), context.rebuild()));
+    return new Run(
+        context, FingerprintIndex.open(context.indexDir(this), digest(context), context.rebuild()));
   }
 
   @Override
@@ -89,7 +90,8 @@ public final class MinHashMethod implements FingerprintMethod {
     if (context.spec().nearFields().isEmpty() || !FingerprintIndex.exists(context.indexDir(this))) {
       return Optional.empty();
     }
-    return Optional.of(new Run(context, FingerprintIndex.open(context.indexDir(this), digest(context), false)));
+    return Optional.of(
+        new Run(context, FingerprintIndex.open(context.indexDir(this), digest(context), false)));
   }
 
   @Override
@@ -97,13 +99,21 @@ public final class MinHashMethod implements FingerprintMethod {
     if (context.spec().nearFields().isEmpty() || !FingerprintIndex.exists(context.indexDir(this))) {
       return Optional.empty();
     }
-    FingerprintIndex index = writable ? FingerprintIndex.open(context.indexDir(this), digest(context), false)
-        : FingerprintIndex.openReadOnly(context.indexDir(this), digest(context));
-    return Optional.of(new MinHashCheck(index, new MinHashSignatures(context.spec()), context.spec().keepPolicy(),
-        threshold(context.settings())));
+    FingerprintIndex index =
+        writable
+            ? FingerprintIndex.open(context.indexDir(this), digest(context), false)
+            : FingerprintIndex.openReadOnly(context.indexDir(this), digest(context));
+    return Optional.of(
+        new MinHashCheck(
+            index,
+            new MinHashSignatures(context.spec()),
+            context.spec().keepPolicy(),
+            threshold(context.settings())));
   }
 
-  /** Both rows' signatures made as the indexer makes them, alike in at least the threshold's share. */
+  /**
+   * Both rows' signatures made as the indexer makes them, alike in at least the threshold's share.
+   */
   @Override
   public PairCheck openPairCheck(MethodContext context) {
     if (context.spec().nearFields().isEmpty()) {
@@ -126,15 +136,21 @@ public final class MinHashMethod implements FingerprintMethod {
 
     @Override
     public OptionalLong sync(RecordSource source, long[] skipSorted) {
-      return syncDocuments(source, skipSorted, "minhash index", () -> new MinHashSignatures(context.spec()));
+      return syncDocuments(
+          source, skipSorted, "minhash index", () -> new MinHashSignatures(context.spec()));
     }
 
     @Override
     public MethodReport pass(RecordKeys records, DeletionPlan plan, Window window) {
       MinHashPass.Result result;
       try (var reader = index.openReader()) {
-        result = new MinHashPass(reader, context.spec().keepPolicy(), threshold(context.settings()),
-            context.apart()).run(window, plan);
+        result =
+            new MinHashPass(
+                    reader,
+                    context.spec().keepPolicy(),
+                    threshold(context.settings()),
+                    context.apart())
+                .run(window, plan);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -151,14 +167,22 @@ public final class MinHashMethod implements FingerprintMethod {
 
     @Override
     public Map<String, Object> json(long removed) {
-      return Map.of("removed", removed, "examined", result.examined(), "matches", result.matches(),
-          "repointed", repointed);
+      return Map.of(
+          "removed",
+          removed,
+          "examined",
+          result.examined(),
+          "matches",
+          result.matches(),
+          "repointed",
+          repointed);
     }
 
     @Override
     public String consoleLine(long removed, boolean applied) {
-      return String.format("minhash: %,d examined, %,d pairs found, %,d %s", result.examined(), result.matches(),
-          removed, applied ? "removed" : "to remove");
+      return String.format(
+          "minhash: %,d examined, %,d pairs found, %,d %s",
+          result.examined(), result.matches(), removed, applied ? "removed" : "to remove");
     }
   }
 }

@@ -14,12 +14,12 @@ import org.xiaochong.pass.Window;
 import org.xiaochong.policy.KeepPolicy;
 
 /**
- * The minhash pass: the window's live records, the most preferred ({@link KeepPolicy}) first;
- * for each, the records sharing one of its band terms whose signatures agree in at least the
+ * The minhash pass: the window's live records, the most preferred ({@link KeepPolicy}) first; for
+ * each, the records sharing one of its band terms whose signatures agree in at least the
  * threshold's share of positions. The less preferred of each such pair is removed in favour of the
  * other, and a record is removed in favour of its most similar more preferred match, as the simhash
- * pass does; marked pairs ({@link ApartPairs}) stay, and so does a record whose best match is marked
- * apart from it. Records in the plan already take no part. Not thread-safe.
+ * pass does; marked pairs ({@link ApartPairs}) stay, and so does a record whose best match is
+ * marked apart from it. Records in the plan already take no part. Not thread-safe.
  */
 final class MinHashPass {
   record Result(long examined, long matches) {}
@@ -43,11 +43,19 @@ final class MinHashPass {
     TermHolders holders = new TermHolders(snapshot.leaves(), MinHashSignatures.BAND_FIELD);
     DeletionPlan.Rule rule = DeletionPlan.Rule.of(MinHashMethod.NAME);
     long matches = 0;
-    Integer[] order = IntStream.range(0, snapshot.maxDoc()).filter(examined::get).boxed().toArray(Integer[]::new);
-    Arrays.sort(order, Comparator.comparing((Integer d) -> d, (a, b) -> -KeepPolicy.compare(
-        snapshot.rank(a), snapshot.id(a), snapshot.rank(b), snapshot.id(b))));
+    Integer[] order =
+        IntStream.range(0, snapshot.maxDoc()).filter(examined::get).boxed().toArray(Integer[]::new);
+    Arrays.sort(
+        order,
+        Comparator.comparing(
+            (Integer d) -> d,
+            (a, b) ->
+                -KeepPolicy.compare(
+                    snapshot.rank(a), snapshot.id(a), snapshot.rank(b), snapshot.id(b))));
     for (int doc : order) {
-      if (signatures[doc] == null || removedNow.get(doc) || Arrays.binarySearch(planned, snapshot.id(doc)) >= 0) {
+      if (signatures[doc] == null
+          || removedNow.get(doc)
+          || Arrays.binarySearch(planned, snapshot.id(doc)) >= 0) {
         continue;
       }
       int best = doc;
@@ -55,8 +63,12 @@ final class MinHashPass {
       java.util.Set<Integer> seen = new java.util.HashSet<>();
       for (int band = 0; band < MinHashSignatures.BANDS; band++) {
         for (int other = holders.first(MinHashSignatures.bandTerm(band, signatures[doc]));
-            other != TermHolders.NO_MORE_DOCS; other = holders.next()) {
-          if (other == doc || !seen.add(other) || signatures[other] == null || removedNow.get(other)
+            other != TermHolders.NO_MORE_DOCS;
+            other = holders.next()) {
+          if (other == doc
+              || !seen.add(other)
+              || signatures[other] == null
+              || removedNow.get(other)
               || Arrays.binarySearch(planned, snapshot.id(other)) >= 0) {
             continue;
           }
@@ -75,13 +87,16 @@ final class MinHashPass {
             }
             add(plan, rule, other, doc, similarity);
             removedNow.set(other);
-          } else if (similarity > bestSimilarity || (similarity == bestSimilarity && preferred(other, best))) {
+          } else if (similarity > bestSimilarity
+              || (similarity == bestSimilarity && preferred(other, best))) {
             best = other;
             bestSimilarity = similarity;
           }
         }
       }
-      if (best != doc && !keptApart.get(doc) && !apart.keepsApart(snapshot.id(doc), snapshot.id(best))) {
+      if (best != doc
+          && !keptApart.get(doc)
+          && !apart.keepsApart(snapshot.id(doc), snapshot.id(best))) {
         add(plan, rule, doc, best, bestSimilarity);
         removedNow.set(doc);
       }
@@ -90,10 +105,18 @@ final class MinHashPass {
   }
 
   private boolean preferred(int a, int b) {
-    return KeepPolicy.isPreferred(snapshot.rank(a), snapshot.id(a), snapshot.rank(b), snapshot.id(b));
+    return KeepPolicy.isPreferred(
+        snapshot.rank(a), snapshot.id(a), snapshot.rank(b), snapshot.id(b));
   }
 
-  private void add(DeletionPlan plan, DeletionPlan.Rule rule, int removed, int kept, double similarity) {
-    plan.add(snapshot.id(removed), snapshot.id(kept), rule, similarity, snapshot.state(removed), snapshot.state(kept));
+  private void add(
+      DeletionPlan plan, DeletionPlan.Rule rule, int removed, int kept, double similarity) {
+    plan.add(
+        snapshot.id(removed),
+        snapshot.id(kept),
+        rule,
+        similarity,
+        snapshot.state(removed),
+        snapshot.state(kept));
   }
 }

@@ -24,12 +24,13 @@ import org.xiaochong.source.TableSpec;
 
 /**
  * MinHash signatures of a record's {@code fields.near} text and their index documents. The text is
- * the fields' non-empty values joined by a line break, lower-cased, white space dropped; its features
- * are its character 3-shingles (the whole text when shorter). Signature position i is the least of
- * {@code h1 + i * h2 mod 2^32} over the features, where h1 and h2 are two MurmurHash3 values of the
- * feature (Kirsch and Mitzenmacher's two-hash family). The {@link #HASHES} positions form
- * {@link #BANDS} bands of {@link #ROWS}; each band is one term of {@link #BAND_FIELD}. The signature
- * itself is a binary doc value. A record without text has neither. One instance per thread.
+ * the fields' non-empty values joined by a line break, lower-cased, white space dropped; its
+ * features are its character 3-shingles (the whole text when shorter). Signature position i is the
+ * least of {@code h1 + i * h2 mod 2^32} over the features, where h1 and h2 are two MurmurHash3
+ * values of the feature (Kirsch and Mitzenmacher's two-hash family). The {@link #HASHES} positions
+ * form {@link #BANDS} bands of {@link #ROWS}; each band is one term of {@link #BAND_FIELD}. The
+ * signature itself is a binary doc value. A record without text has neither. One instance per
+ * thread.
  */
 final class MinHashSignatures implements DocumentMaker {
   static final int ROWS = 4;
@@ -56,7 +57,10 @@ final class MinHashSignatures implements DocumentMaker {
     return of(Arrays.stream(columns).mapToObj(c -> record.values()[c]).toList());
   }
 
-  /** The signature of a record given by column name (a missing column is NULL), or null without text. */
+  /**
+   * The signature of a record given by column name (a missing column is NULL), or null without
+   * text.
+   */
   int[] of(Map<String, String> record) {
     return of(fields.stream().map(record::get).toList());
   }
@@ -77,7 +81,9 @@ final class MinHashSignatures implements DocumentMaker {
     Arrays.fill(min, Long.MAX_VALUE);
     int shingles = Math.max(1, points.length - 2);
     for (int start = 0; start < shingles; start++) {
-      byte[] bytes = new String(points, start, Math.min(3, points.length - start)).getBytes(StandardCharsets.UTF_8);
+      byte[] bytes =
+          new String(points, start, Math.min(3, points.length - start))
+              .getBytes(StandardCharsets.UTF_8);
       long h1 = StringHelper.murmurhash3_x86_32(bytes, 0, bytes.length, 0x9747b28c) & 0xffffffffL;
       long h2 = StringHelper.murmurhash3_x86_32(bytes, 0, bytes.length, 0x5bd1e995) & 0xffffffffL;
       for (int i = 0; i < HASHES; i++) {
@@ -91,7 +97,9 @@ final class MinHashSignatures implements DocumentMaker {
     return signature;
   }
 
-  /** The share of positions two signatures agree on: an estimate of the Jaccard of their shingles. */
+  /**
+   * The share of positions two signatures agree on: an estimate of the Jaccard of their shingles.
+   */
   static double similarity(int[] a, int[] b) {
     int same = 0;
     for (int i = 0; i < HASHES; i++) {
@@ -128,7 +136,9 @@ final class MinHashSignatures implements DocumentMaker {
         if (values == null) {
           continue;
         }
-        for (int doc = values.nextDoc(); doc != BinaryDocValues.NO_MORE_DOCS; doc = values.nextDoc()) {
+        for (int doc = values.nextDoc();
+            doc != BinaryDocValues.NO_MORE_DOCS;
+            doc = values.nextDoc()) {
           BytesRef bytes = values.binaryValue();
           int[] signature = new int[HASHES];
           ByteBuffer.wrap(bytes.bytes, bytes.offset, bytes.length).asIntBuffer().get(signature);

@@ -19,24 +19,27 @@ import org.xiaochong.fingerprint.TopTermsMd5;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.NearDocumentMaker;
 import org.xiaochong.index.NearSchema;
-import org.xiaochong.source.SourceRecord;
-import org.xiaochong.source.TableSpec;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.Window;
+import org.xiaochong.source.SourceRecord;
+import org.xiaochong.source.TableSpec;
 
 /**
- * Evidence against a pair ({@link Evidence}, {@link NearRule#similarity}) through the near pass on the
- * sample table: posts of one template whose vocabulary is bounded as real posts are (a few products,
- * places and phrases), where the same product from another place with another quantity shares most of
- * its words with an offer, and its phone is in the phone column (not a near field), so no phone veto
- * tells them apart.
+ * Evidence against a pair ({@link Evidence}, {@link NearRule#similarity}) through the near pass on
+ * the sample table: posts of one template whose vocabulary is bounded as real posts are (a few
+ * products, places and phrases), where the same product from another place with another quantity
+ * shares most of its words with an offer, and its phone is in the phone column (not a near field),
+ * so no phone veto tells them apart.
  */
 class NearEvidenceTest {
   private static final String[] PRODUCTS = {"葡萄", "苹果", "梨", "桃子"};
   private static final String[] PLACES = {"河南灵宝", "河北围场", "山东烟台", "陕西洛川", "辽宁大连"};
   private static final String[] PACKING = {"按客户要求包装", "散装", "纸箱包装"};
   private static final String[] DESCRIPTIONS = {"个大均匀，色泽鲜艳", "口感甜脆，新鲜采摘", "果园直供，品质保证"};
-  /** What the posts under test say of their product, and no other post: one template's slot phrase. */
+
+  /**
+   * What the posts under test say of their product, and no other post: one template's slot phrase.
+   */
   private static final String RARE = "精选阳光玫瑰，颗粒饱满，当天采摘，冷链直发";
 
   private static TopTermsMd5 fingerprinter;
@@ -52,18 +55,47 @@ class NearEvidenceTest {
     fingerprinter.close();
   }
 
-  /** A post of the sample table: title, category, product, region, price, contact, phone, content. */
-  private static SourceRecord post(long id, String verb, String product, String place, int tons, String price,
-      String packing, String phone) {
+  /**
+   * A post of the sample table: title, category, product, region, price, contact, phone, content.
+   */
+  private static SourceRecord post(
+      long id,
+      String verb,
+      String product,
+      String place,
+      int tons,
+      String price,
+      String packing,
+      String phone) {
     return post(id, verb, product, place, tons, price, packing, phone, RARE);
   }
 
-  private static SourceRecord post(long id, String verb, String product, String place, int tons, String price,
-      String packing, String phone, String description) {
-    String content = place + product + "大量上市，" + description + "，约" + tons + "吨，" + packing + "，价格" + price
-        + "，量大从优，欢迎来电。";
-    return new SourceRecord(id, id * 1000, new String[] {verb + place + product, "供应", product, place, price,
-        "联系人", phone, content});
+  private static SourceRecord post(
+      long id,
+      String verb,
+      String product,
+      String place,
+      int tons,
+      String price,
+      String packing,
+      String phone,
+      String description) {
+    String content =
+        place
+            + product
+            + "大量上市，"
+            + description
+            + "，约"
+            + tons
+            + "吨，"
+            + packing
+            + "，价格"
+            + price
+            + "，量大从优，欢迎来电。";
+    return new SourceRecord(
+        id,
+        id * 1000,
+        new String[] {verb + place + product, "供应", product, place, price, "联系人", phone, content});
   }
 
   /** Offers of every product from every place: the table the weights come from. */
@@ -73,8 +105,17 @@ class NearEvidenceTest {
     for (String product : PRODUCTS) {
       for (String place : PLACES) {
         int i = posts.size();
-        posts.add(post(id++, "供应", product, place, 30 + 17 * i, (2 + i % 5) + ".5元/斤", PACKING[i % PACKING.length],
-            "1390000" + String.format("%04d", i), DESCRIPTIONS[i % DESCRIPTIONS.length]));
+        posts.add(
+            post(
+                id++,
+                "供应",
+                product,
+                place,
+                30 + 17 * i,
+                (2 + i % 5) + ".5元/斤",
+                PACKING[i % PACKING.length],
+                "1390000" + String.format("%04d", i),
+                DESCRIPTIONS[i % DESCRIPTIONS.length]));
       }
     }
     return posts;
@@ -83,18 +124,28 @@ class NearEvidenceTest {
   /** The dedup_score of each removal of the last {@link #run}. */
   private final Map<Long, Double> scores = new HashMap<>();
 
-  private Map<Long, Long> run(TableSpec spec, boolean withEvidence, List<SourceRecord> posts) throws Exception {
+  private Map<Long, Long> run(TableSpec spec, boolean withEvidence, List<SourceRecord> posts)
+      throws Exception {
     NearDocumentMaker maker = new NearDocumentMaker(spec, fingerprinter);
-    try (FingerprintIndex index = FingerprintIndex.open(dir.resolve(withEvidence + "-" + posts.size()), "test", true)) {
+    try (FingerprintIndex index =
+        FingerprintIndex.open(dir.resolve(withEvidence + "-" + posts.size()), "test", true)) {
       for (SourceRecord record : posts) {
         var fingerprints = maker.fingerprint(record);
-        index.addDocument(NearSchema.document(record.id(), record.regTime(), record.rowCrc(), fingerprints, 3,
-            maker.matchKeys(record), withEvidence ? maker.evidence(record, fingerprints) : Evidence.NONE));
+        index.addDocument(
+            NearSchema.document(
+                record.id(),
+                record.regTime(),
+                record.rowCrc(),
+                fingerprints,
+                3,
+                maker.matchKeys(record),
+                withEvidence ? maker.evidence(record, fingerprints) : Evidence.NONE));
       }
       index.commit();
       DeletionPlan plan = new DeletionPlan();
       try (DirectoryReader reader = index.openReader()) {
-        new NearPass(new IndexSnapshot(reader), NearConfig.defaults()).run(Window.ALL, new long[0], plan);
+        new NearPass(new IndexSnapshot(reader), NearConfig.defaults())
+            .run(Window.ALL, new long[0], plan);
       }
       Map<Long, Long> removedToKept = new HashMap<>();
       scores.clear();
@@ -132,17 +183,27 @@ class NearEvidenceTest {
 
   @Test
   void run_noPlaceOrNumberColumns_theTextsAmountsStillCountAgainst() throws Exception {
-    // Only the text: the same place, another lot (20吨 / 100吨) packed otherwise. Without the evidence
-    // the pair merges; with it, the contradicted lot keeps it apart on its own (Evidence#contradicts).
-    TableSpec textOnly = new TableSpec("supply_demand", "id", "reg_time", TableSpec.SAMPLE_TEXT_COLUMNS,
-        List.of("phone"), List.of("title", "product", "content"), List.of("product"));
+    // Only the text: the same place, another lot (20吨 / 100吨) packed otherwise. Without the
+    // evidence
+    // the pair merges; with it, the contradicted lot keeps it apart on its own
+    // (Evidence#contradicts).
+    TableSpec textOnly =
+        new TableSpec(
+            "supply_demand",
+            "id",
+            "reg_time",
+            TableSpec.SAMPLE_TEXT_COLUMNS,
+            List.of("phone"),
+            List.of("title", "product", "content"),
+            List.of("product"));
     List<SourceRecord> posts = others(1);
     posts.add(post(101, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "13812345678"));
     posts.add(post(102, "供应", "葡萄", "河南灵宝", 100, "3.5元/斤", "散装", "13987654321"));
     assertThat(run(textOnly, false, posts)).containsEntry(101L, 102L);
     assertThat(run(textOnly, true, posts)).doesNotContainKeys(101L, 102L);
     // A repost that moves its lot by 10 % (20吨 → 22吨) agrees with it: still merged.
-    posts.set(posts.size() - 1, post(102, "供应", "葡萄", "河南灵宝", 22, "3.5元/斤", "按客户要求包装", "13987654321"));
+    posts.set(
+        posts.size() - 1, post(102, "供应", "葡萄", "河南灵宝", 22, "3.5元/斤", "按客户要求包装", "13987654321"));
     assertThat(run(textOnly, true, posts)).containsEntry(101L, 102L);
   }
 }

@@ -7,12 +7,17 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.xiaochong.fingerprint.NearConfig;
 
-/** The shared near-duplicate rule on hand-made key sets (keys are small numbers: the rule only compares them). */
+/**
+ * The shared near-duplicate rule on hand-made key sets (keys are small numbers: the rule only
+ * compares them).
+ */
 class NearRuleTest {
-  private static final NearConfig CONFIG = NearConfig.defaults(); // min-shared 5, min-similarity 0.6
+  private static final NearConfig CONFIG =
+      NearConfig.defaults(); // min-shared 5, min-similarity 0.6
 
   /** Ten keys 1..10, top key 1, phone key 9. */
-  private static final NearRule.Stored POST = new NearRule.Stored(range(1, 10), new long[] {1, 2, 3}, new long[] {9});
+  private static final NearRule.Stored POST =
+      new NearRule.Stored(range(1, 10), new long[] {1, 2, 3}, new long[] {9});
 
   private static long[] range(long from, long to) {
     long[] keys = new long[(int) (to - from + 1)];
@@ -25,8 +30,9 @@ class NearRuleTest {
   @Test
   void isNearDuplicate_sameSubjectAndPhone_similarEnough_isTrue() {
     // 9 of 11 keys shared (key 10 replaced by 11): Jaccard 0.82.
-    NearRule.Stored repost = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 11}, new long[] {1, 3, 2},
-        new long[] {9});
+    NearRule.Stored repost =
+        new NearRule.Stored(
+            new long[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 11}, new long[] {1, 3, 2}, new long[] {9});
 
     assertThat(NearRule.isNearDuplicate(POST, repost, CONFIG)).isTrue();
     assertThat(NearRule.isNearDuplicate(repost, POST, CONFIG)).isTrue();
@@ -44,8 +50,9 @@ class NearRuleTest {
   @Test
   void isNearDuplicate_candidateLacksTheTopTerm_isVetoed() {
     // Same seller, other product: key 1 (the subject) replaced by 12; Jaccard 9/11 would pass.
-    NearRule.Stored otherProduct = new NearRule.Stored(new long[] {2, 3, 4, 5, 6, 7, 8, 9, 10, 12},
-        new long[] {12, 2, 3}, new long[] {9});
+    NearRule.Stored otherProduct =
+        new NearRule.Stored(
+            new long[] {2, 3, 4, 5, 6, 7, 8, 9, 10, 12}, new long[] {12, 2, 3}, new long[] {9});
 
     assertThat(NearRule.isNearDuplicate(POST, otherProduct, CONFIG)).isFalse();
     assertThat(NearRule.isNearDuplicate(otherProduct, POST, CONFIG)).isFalse();
@@ -53,9 +60,11 @@ class NearRuleTest {
 
   @Test
   void isNearDuplicate_candidateTopTermNotInRecord_isVetoed() {
-    // The candidate's subject (13) is not in the record, although the record's subject is in the candidate.
-    NearRule.Stored candidate = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 13},
-        new long[] {13, 1, 2}, new long[] {9});
+    // The candidate's subject (13) is not in the record, although the record's subject is in the
+    // candidate.
+    NearRule.Stored candidate =
+        new NearRule.Stored(
+            new long[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 13}, new long[] {13, 1, 2}, new long[] {9});
 
     assertThat(NearRule.isNearDuplicate(POST, candidate, CONFIG)).isFalse();
   }
@@ -63,10 +72,12 @@ class NearRuleTest {
   @Test
   void isNearDuplicate_bothWithPhonesButNoneShared_isVetoed_andAMissingPhoneIsNoVeto() {
     // Same product, another seller: phone 9 replaced by phone 14.
-    NearRule.Stored otherSeller = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 6, 7, 8, 10, 14},
-        new long[] {1, 2, 3}, new long[] {14});
-    NearRule.Stored noPhone = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 6, 7, 8, 10, 14},
-        new long[] {1, 2, 3}, new long[0]);
+    NearRule.Stored otherSeller =
+        new NearRule.Stored(
+            new long[] {1, 2, 3, 4, 5, 6, 7, 8, 10, 14}, new long[] {1, 2, 3}, new long[] {14});
+    NearRule.Stored noPhone =
+        new NearRule.Stored(
+            new long[] {1, 2, 3, 4, 5, 6, 7, 8, 10, 14}, new long[] {1, 2, 3}, new long[0]);
 
     assertThat(NearRule.isNearDuplicate(POST, otherSeller, CONFIG)).isFalse();
     assertThat(NearRule.isNearDuplicate(POST, noPhone, CONFIG)).isTrue();
@@ -88,65 +99,115 @@ class NearRuleTest {
     long[] keys = {1, 2, 3, 4, 5, 6};
 
     // In the pass the record holds each key itself: keys held once lead nowhere.
-    assertThat(NearCandidates.candidateKeys(keys, k -> holders.get(k), 2, 3)).containsExactly(4, 6, 3);
+    assertThat(NearCandidates.candidateKeys(keys, k -> holders.get(k), 2, 3))
+        .containsExactly(4, 6, 3);
     // In the online check the record is not in the index: a key held once is a candidate.
-    assertThat(NearCandidates.candidateKeys(keys, k -> holders.get(k), 1, 3)).containsExactly(2, 4, 6);
-    assertThat(NearCandidates.candidateKeys(keys, k -> holders.get(k), 1, 10)).containsExactly(2, 4, 6, 3, 1);
+    assertThat(NearCandidates.candidateKeys(keys, k -> holders.get(k), 1, 3))
+        .containsExactly(2, 4, 6);
+    assertThat(NearCandidates.candidateKeys(keys, k -> holders.get(k), 1, 10))
+        .containsExactly(2, 4, 6, 3, 1);
   }
 
   @Test
   void candidateKeys_ofAPost_takeTheRarestOfEachFamily() {
     // Words 1-4 (the rare ones 3 and 4 changed by a typo would hide the pair), q-grams 10-14.
-    Map<Long, Integer> holders = Map.of(1L, 300, 2L, 40, 3L, 2, 4L, 2, 10L, 90, 11L, 5, 12L, 3, 13L, 60, 14L, 1);
-    NearRule.Stored post = new NearRule.Stored(new long[] {1, 2, 3, 4, 10, 11, 12, 13, 14}, new long[0], new long[0],
-        new long[0], new long[0], new long[] {10, 11, 12, 13, 14}, new long[0]);
+    Map<Long, Integer> holders =
+        Map.of(1L, 300, 2L, 40, 3L, 2, 4L, 2, 10L, 90, 11L, 5, 12L, 3, 13L, 60, 14L, 1);
+    NearRule.Stored post =
+        new NearRule.Stored(
+            new long[] {1, 2, 3, 4, 10, 11, 12, 13, 14},
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[] {10, 11, 12, 13, 14},
+            new long[0]);
 
-    assertThat(NearCandidates.candidateKeys(post, k -> holders.get(k), 2, 2)).containsExactly(3, 4, 12, 11);
+    assertThat(NearCandidates.candidateKeys(post, k -> holders.get(k), 2, 2))
+        .containsExactly(3, 4, 12, 11);
   }
 
   @Test
   void why_recordsSharingOnlyCommonKeys_areNoNearDuplicatesHoweverAlike() {
-    // A CD whose only key is its year, and another CD of that year whose other fields the first lacks:
+    // A CD whose only key is its year, and another CD of that year whose other fields the first
+    // lacks:
     // compared on the first one's fields only, the two are identical.
     NearRule.Stored yearOnly = new NearRule.Stored(new long[] {1995}, new long[0], new long[0]);
     NearRule.Stored various = new NearRule.Stored(new long[] {7, 1995}, new long[0], new long[0]);
-    NearRule.KeyWeights commonKeys = NearRule.KeyWeights.idf(k -> org.xiaochong.fingerprint.NearSimilarity.idf(300, 10_000), 10_000);
+    NearRule.KeyWeights commonKeys =
+        NearRule.KeyWeights.idf(
+            k -> org.xiaochong.fingerprint.NearSimilarity.idf(300, 10_000), 10_000);
     NearRule.Stored twin = new NearRule.Stored(new long[] {7, 1995}, new long[0], new long[0]);
 
-    assertThat(NearRule.why(various, twin, CONFIG, NearRule.UNIT_WEIGHTS)).isNull(); // no least weight
-    assertThat(NearRule.why(various, twin, CONFIG, commonKeys)).isEqualTo(NearRule.Failure.LITTLE_EVIDENCE);
-    assertThat(NearRule.why(yearOnly, yearOnly, CONFIG, commonKeys)).isEqualTo(NearRule.Failure.LITTLE_EVIDENCE);
+    assertThat(NearRule.why(various, twin, CONFIG, NearRule.UNIT_WEIGHTS))
+        .isNull(); // no least weight
+    assertThat(NearRule.why(various, twin, CONFIG, commonKeys))
+        .isEqualTo(NearRule.Failure.LITTLE_EVIDENCE);
+    assertThat(NearRule.why(yearOnly, yearOnly, CONFIG, commonKeys))
+        .isEqualTo(NearRule.Failure.LITTLE_EVIDENCE);
     // One key only the two of them hold is enough.
-    NearRule.KeyWeights rarePair = NearRule.KeyWeights.idf(k -> org.xiaochong.fingerprint.NearSimilarity.idf(k == 7 ? 2 : 300, 10_000), 10_000);
+    NearRule.KeyWeights rarePair =
+        NearRule.KeyWeights.idf(
+            k -> org.xiaochong.fingerprint.NearSimilarity.idf(k == 7 ? 2 : 300, 10_000), 10_000);
     assertThat(NearRule.why(various, twin, CONFIG, rarePair)).isNull();
-    assertThat(rarePair.leastShared()).isEqualTo(org.xiaochong.fingerprint.NearSimilarity.idf(2, 10_000));
+    assertThat(rarePair.leastShared())
+        .isEqualTo(org.xiaochong.fingerprint.NearSimilarity.idf(2, 10_000));
   }
 
   @Test
   void isNearDuplicate_idfWeights_aSharedCommonKeyCountsLessThanARareOne() {
     // Six of ten keys shared, four differ: plain Jaccard 6 / 14 < 0.5.
     NearRule.Stored a = new NearRule.Stored(range(1, 10), new long[0], new long[0]);
-    NearRule.Stored b = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 6, 21, 22, 23, 24}, new long[0], new long[0]);
+    NearRule.Stored b =
+        new NearRule.Stored(
+            new long[] {1, 2, 3, 4, 5, 6, 21, 22, 23, 24}, new long[0], new long[0]);
     assertThat(NearRule.isNearDuplicate(a, b, CONFIG)).isFalse();
-    // The shared keys rare (2 of 1,000 records), the differing ones common (900): the evidence agrees.
-    NearRule.KeyWeights rareShared = NearRule.KeyWeights.idf(k -> org.xiaochong.fingerprint.NearSimilarity.idf(k <= 6 ? 2 : 900, 1000), 1000);
+    // The shared keys rare (2 of 1,000 records), the differing ones common (900): the evidence
+    // agrees.
+    NearRule.KeyWeights rareShared =
+        NearRule.KeyWeights.idf(
+            k -> org.xiaochong.fingerprint.NearSimilarity.idf(k <= 6 ? 2 : 900, 1000), 1000);
     assertThat(NearRule.isNearDuplicate(a, b, CONFIG, rareShared)).isTrue();
-    assertThat(NearRule.why(a, b, CONFIG, NearRule.UNIT_WEIGHTS)).isEqualTo(NearRule.Failure.SIMILARITY);
+    assertThat(NearRule.why(a, b, CONFIG, NearRule.UNIT_WEIGHTS))
+        .isEqualTo(NearRule.Failure.SIMILARITY);
   }
 
   @Test
   void similarity_aWholeWordChanged_isNotCountedAgainAsItsGrams() {
-    // Words 1-6 against 1-5 and 7 (another category word); the grams of the changed word differ too.
-    NearRule.Stored a = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 6, 100, 101, 102, 103, 104, 105}, new long[0],
-        new long[0], new long[0], new long[0], new long[] {100, 101, 102, 103, 104, 105}, new long[0]);
-    NearRule.Stored b = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 7, 100, 101, 102, 110, 111, 112}, new long[0],
-        new long[0], new long[0], new long[0], new long[] {100, 101, 102, 110, 111, 112}, new long[0]);
+    // Words 1-6 against 1-5 and 7 (another category word); the grams of the changed word differ
+    // too.
+    NearRule.Stored a =
+        new NearRule.Stored(
+            new long[] {1, 2, 3, 4, 5, 6, 100, 101, 102, 103, 104, 105},
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[] {100, 101, 102, 103, 104, 105},
+            new long[0]);
+    NearRule.Stored b =
+        new NearRule.Stored(
+            new long[] {1, 2, 3, 4, 5, 7, 100, 101, 102, 110, 111, 112},
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[] {100, 101, 102, 110, 111, 112},
+            new long[0]);
     // All keys: 8 shared of 16; words alone: 5 of 7, the higher one counts.
     assertThat(NearRule.similarity(a, b, NearRule.UNIT_WEIGHTS)).isEqualTo(5.0 / 7);
-    // A doubled letter keeps the word's grams and adds one: the keys of both families give the higher
+    // A doubled letter keeps the word's grams and adds one: the keys of both families give the
+    // higher
     // figure, 11 shared of 14.
-    NearRule.Stored typo = new NearRule.Stored(new long[] {1, 2, 3, 4, 5, 8, 100, 101, 102, 103, 104, 105, 113},
-        new long[0], new long[0], new long[0], new long[0], new long[] {100, 101, 102, 103, 104, 105, 113}, new long[0]);
+    NearRule.Stored typo =
+        new NearRule.Stored(
+            new long[] {1, 2, 3, 4, 5, 8, 100, 101, 102, 103, 104, 105, 113},
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[] {100, 101, 102, 103, 104, 105, 113},
+            new long[0]);
     assertThat(NearRule.similarity(a, typo, NearRule.UNIT_WEIGHTS)).isEqualTo(11.0 / 14);
   }
 
@@ -157,36 +218,54 @@ class NearRuleTest {
     int[] fields = {1, 1, 1, 1, 2, 2, 4, 4};
     NearRule.Stored full = stored(keys, 7, fields);
     // The same name and date, the address line empty.
-    NearRule.Stored noAddress = stored(new long[] {1, 2, 3, 4, 7, 8}, 5, new int[] {1, 1, 1, 1, 4, 4});
+    NearRule.Stored noAddress =
+        stored(new long[] {1, 2, 3, 4, 7, 8}, 5, new int[] {1, 1, 1, 1, 4, 4});
     assertThat(NearRule.similarity(full, noAddress, NearRule.UNIT_WEIGHTS)).isEqualTo(1.0);
     assertThat(NearRule.similarity(noAddress, full, NearRule.UNIT_WEIGHTS)).isEqualTo(1.0);
     // Fields unknown: the address counts against the pair, 6 of 8.
-    NearRule.Stored unknown = new NearRule.Stored(new long[] {1, 2, 3, 4, 7, 8}, new long[0], new long[0]);
+    NearRule.Stored unknown =
+        new NearRule.Stored(new long[] {1, 2, 3, 4, 7, 8}, new long[0], new long[0]);
     assertThat(NearRule.similarity(full, unknown, NearRule.UNIT_WEIGHTS)).isEqualTo(6.0 / 8);
     // An address line both filled in and only one holds still counts against them.
-    NearRule.Stored otherAddress = stored(new long[] {1, 2, 3, 4, 7, 8, 9}, 7, new int[] {1, 1, 1, 1, 4, 4, 2});
+    NearRule.Stored otherAddress =
+        stored(new long[] {1, 2, 3, 4, 7, 8, 9}, 7, new int[] {1, 1, 1, 1, 4, 4, 2});
     assertThat(NearRule.similarity(full, otherAddress, NearRule.UNIT_WEIGHTS)).isEqualTo(6.0 / 9);
   }
 
   @Test
   void similarity_eachPostWithAFieldTheOtherLacks_countsEveryKey() {
-    // A citation with a booktitle (bit 2) against one with a journal (bit 8): another structure, not a
+    // A citation with a booktitle (bit 2) against one with a journal (bit 8): another structure,
+    // not a
     // missing value, so the venue words of both count.
-    NearRule.Stored inProceedings = stored(new long[] {1, 2, 3, 4, 5, 6}, 3, new int[] {1, 1, 1, 1, 2, 2});
-    NearRule.Stored inJournal = stored(new long[] {1, 2, 3, 4, 7, 8}, 9, new int[] {1, 1, 1, 1, 8, 8});
-    assertThat(NearRule.similarity(inProceedings, inJournal, NearRule.UNIT_WEIGHTS)).isEqualTo(4.0 / 8);
+    NearRule.Stored inProceedings =
+        stored(new long[] {1, 2, 3, 4, 5, 6}, 3, new int[] {1, 1, 1, 1, 2, 2});
+    NearRule.Stored inJournal =
+        stored(new long[] {1, 2, 3, 4, 7, 8}, 9, new int[] {1, 1, 1, 1, 8, 8});
+    assertThat(NearRule.similarity(inProceedings, inJournal, NearRule.UNIT_WEIGHTS))
+        .isEqualTo(4.0 / 8);
   }
 
   @Test
   void similarity_aTypoInAShortField_isComparedByItsGrams() {
-    // Field bit 1, short (a surname): word key 1, q-grams 100-104; field bit 2, long: words 10 and 11.
-    NearRule.Stored a = typo(new long[] {1, 10, 11, 100, 101, 102, 103, 104}, new int[] {1, 2, 2, 1, 1, 1, 1, 1},
-        new long[] {100, 101, 102, 103, 104}, 1);
+    // Field bit 1, short (a surname): word key 1, q-grams 100-104; field bit 2, long: words 10 and
+    // 11.
+    NearRule.Stored a =
+        typo(
+            new long[] {1, 10, 11, 100, 101, 102, 103, 104},
+            new int[] {1, 2, 2, 1, 1, 1, 1, 1},
+            new long[] {100, 101, 102, 103, 104},
+            1);
     // The surname mistyped: word key 2, three of its five q-grams kept.
-    NearRule.Stored b = typo(new long[] {2, 10, 11, 100, 101, 102, 110, 111}, new int[] {1, 2, 2, 1, 1, 1, 1, 1},
-        new long[] {100, 101, 102, 110, 111}, 1);
-    // All keys 5 / 11, words 2 / 4; the typo view (q-grams of the surname, words of the rest) 5 / 9.
-    assertThat(NearRule.similarity(a, b, NearRule.UNIT_WEIGHTS)).isCloseTo(NearRule.TYPO_DISCOUNT * 5 / 9, within(1e-12));
+    NearRule.Stored b =
+        typo(
+            new long[] {2, 10, 11, 100, 101, 102, 110, 111},
+            new int[] {1, 2, 2, 1, 1, 1, 1, 1},
+            new long[] {100, 101, 102, 110, 111},
+            1);
+    // All keys 5 / 11, words 2 / 4; the typo view (q-grams of the surname, words of the rest) 5 /
+    // 9.
+    assertThat(NearRule.similarity(a, b, NearRule.UNIT_WEIGHTS))
+        .isCloseTo(NearRule.TYPO_DISCOUNT * 5 / 9, within(1e-12));
     // A field short in one post only is compared by its words: no typo view.
     NearRule.Stored longInB = typo(b.keys(), b.keyFields(), b.grams(), 0);
     assertThat(NearRule.similarity(a, longInB, NearRule.UNIT_WEIGHTS)).isEqualTo(0.5);
@@ -194,27 +273,71 @@ class NearRuleTest {
 
   @Test
   void why_aSubjectOnlyInShortFields_isNoVeto_butOneInLongerTextIs() {
-    // Subject key 1 (repeated), in field bit 1; the candidate lacks it and shares the other nine keys.
+    // Subject key 1 (repeated), in field bit 1; the candidate lacks it and shares the other nine
+    // keys.
     long[] keys = range(1, 10);
     int[] fields = {1, 2, 2, 2, 2, 2, 2, 2, 2, 2};
     NearRule.Stored candidate = new NearRule.Stored(range(2, 11), new long[0], new long[0]);
-    NearRule.Stored shortName = new NearRule.Stored(keys, new long[] {1}, new long[0], new long[0], new long[0],
-        new long[0], new long[0], 3, fields, 1);
+    NearRule.Stored shortName =
+        new NearRule.Stored(
+            keys,
+            new long[] {1},
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[0],
+            3,
+            fields,
+            1);
     assertThat(NearRule.why(shortName, candidate, CONFIG, NearRule.UNIT_WEIGHTS)).isNull();
-    NearRule.Stored longText = new NearRule.Stored(keys, new long[] {1}, new long[0], new long[0], new long[0],
-        new long[0], new long[0], 3, fields, 2);
-    assertThat(NearRule.why(longText, candidate, CONFIG, NearRule.UNIT_WEIGHTS)).isEqualTo(NearRule.Failure.SUBJECT);
-    assertThat(NearRule.why(new NearRule.Stored(keys, new long[] {1}, new long[0]), candidate, CONFIG,
-        NearRule.UNIT_WEIGHTS)).isEqualTo(NearRule.Failure.SUBJECT);
+    NearRule.Stored longText =
+        new NearRule.Stored(
+            keys,
+            new long[] {1},
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[0],
+            3,
+            fields,
+            2);
+    assertThat(NearRule.why(longText, candidate, CONFIG, NearRule.UNIT_WEIGHTS))
+        .isEqualTo(NearRule.Failure.SUBJECT);
+    assertThat(
+            NearRule.why(
+                new NearRule.Stored(keys, new long[] {1}, new long[0]),
+                candidate,
+                CONFIG,
+                NearRule.UNIT_WEIGHTS))
+        .isEqualTo(NearRule.Failure.SUBJECT);
   }
 
   private static NearRule.Stored typo(long[] keys, int[] fields, long[] grams, int shortFields) {
-    return new NearRule.Stored(keys, new long[0], new long[0], new long[0], new long[0], grams, new long[0], 3, fields,
+    return new NearRule.Stored(
+        keys,
+        new long[0],
+        new long[0],
+        new long[0],
+        new long[0],
+        grams,
+        new long[0],
+        3,
+        fields,
         shortFields);
   }
 
   private static NearRule.Stored stored(long[] keys, int present, int[] fields) {
-    return new NearRule.Stored(keys, new long[0], new long[0], new long[0], new long[0], new long[0], new long[0], present,
+    return new NearRule.Stored(
+        keys,
+        new long[0],
+        new long[0],
+        new long[0],
+        new long[0],
+        new long[0],
+        new long[0],
+        present,
         fields);
   }
 
@@ -227,24 +350,62 @@ class NearRuleTest {
 
   @Test
   void similarity_contradictedPlaceOrNumber_addsItsWeightToTheUnion_andWhyNamesIt() {
-    // 9 of 11 keys shared (Jaccard 0.82 with unit weights); the two regions (keys 100, 200, outside the
+    // 9 of 11 keys shared (Jaccard 0.82 with unit weights); the two regions (keys 100, 200, outside
+    // the
     // key sets) contradict each other and add their weights to the union: 9 / (11 + 2) = 0.69.
-    org.xiaochong.fingerprint.Evidence henan = new org.xiaochong.fingerprint.Evidence.Builder().addPlace(0, 100).build();
-    org.xiaochong.fingerprint.Evidence hebei = new org.xiaochong.fingerprint.Evidence.Builder().addPlace(0, 200).build();
+    org.xiaochong.fingerprint.Evidence henan =
+        new org.xiaochong.fingerprint.Evidence.Builder().addPlace(0, 100).build();
+    org.xiaochong.fingerprint.Evidence hebei =
+        new org.xiaochong.fingerprint.Evidence.Builder().addPlace(0, 200).build();
     long[] keys = range(1, 10);
     long[] other = new long[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 11};
-    NearRule.Stored a = new NearRule.Stored(keys, new long[0], new long[0], new long[0], new long[0], new long[0],
-        new long[0], 0, null, 0, henan);
-    NearRule.Stored b = new NearRule.Stored(other, new long[0], new long[0], new long[0], new long[0], new long[0],
-        new long[0], 0, null, 0, hebei);
-    NearRule.Stored sameRegion = new NearRule.Stored(other, new long[0], new long[0], new long[0], new long[0],
-        new long[0], new long[0], 0, null, 0, henan);
-    assertThat(NearRule.similarity(a, sameRegion, NearRule.UNIT_WEIGHTS)).isCloseTo(9.0 / 11, within(1e-9));
+    NearRule.Stored a =
+        new NearRule.Stored(
+            keys,
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[0],
+            0,
+            null,
+            0,
+            henan);
+    NearRule.Stored b =
+        new NearRule.Stored(
+            other,
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[0],
+            0,
+            null,
+            0,
+            hebei);
+    NearRule.Stored sameRegion =
+        new NearRule.Stored(
+            other,
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[0],
+            new long[0],
+            0,
+            null,
+            0,
+            henan);
+    assertThat(NearRule.similarity(a, sameRegion, NearRule.UNIT_WEIGHTS))
+        .isCloseTo(9.0 / 11, within(1e-9));
     assertThat(NearRule.similarity(a, b, NearRule.UNIT_WEIGHTS)).isCloseTo(9.0 / 13, within(1e-9));
     // At 0.75 the keys alone pass (0.82) and the contradiction fails the pair.
     NearConfig strict = CONFIG.withMinSimilarity(0.75);
     assertThat(NearRule.why(a, sameRegion, strict, NearRule.UNIT_WEIGHTS)).isNull();
-    assertThat(NearRule.why(a, b, strict, NearRule.UNIT_WEIGHTS)).isEqualTo(NearRule.Failure.CONTRADICTED);
+    assertThat(NearRule.why(a, b, strict, NearRule.UNIT_WEIGHTS))
+        .isEqualTo(NearRule.Failure.CONTRADICTED);
     assertThat(NearRule.why(a, b, CONFIG.withMinSimilarity(0.9), NearRule.UNIT_WEIGHTS))
         .isEqualTo(NearRule.Failure.SIMILARITY);
   }

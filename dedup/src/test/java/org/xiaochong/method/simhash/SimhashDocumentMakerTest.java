@@ -10,16 +10,25 @@ import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 
 class SimhashDocumentMakerTest {
-  private static final TableSpec SPEC = new TableSpec("t", "id", "reg_time", List.of("title", "content"), List.of(),
-      List.of("title", "content"));
+  private static final TableSpec SPEC =
+      new TableSpec(
+          "t",
+          "id",
+          "reg_time",
+          List.of("title", "content"),
+          List.of(),
+          List.of("title", "content"));
 
   @Test
   void fingerprint_equalsSimhash64WithTfWeights() {
     for (Simhash64.Features features : Simhash64.Features.values()) {
       try (Simhash64 simhash = Simhash64.withTf(features)) {
-        SimhashDocumentMaker maker = new SimhashDocumentMaker(SPEC, SimhashConfig.of(Map.of(), SPEC), simhash, null);
-        for (String text : List.of("苹果苹果苹果 烟台红富士 2.50元/斤 苹果", "The cat sat on the mat, the cat sat.", "一")) {
-          assertThat(maker.fingerprint(simhash.features(text))).as("%s %s", features, text)
+        SimhashDocumentMaker maker =
+            new SimhashDocumentMaker(SPEC, SimhashConfig.of(Map.of(), SPEC), simhash, null);
+        for (String text :
+            List.of("苹果苹果苹果 烟台红富士 2.50元/斤 苹果", "The cat sat on the mat, the cat sat.", "一")) {
+          assertThat(maker.fingerprint(simhash.features(text)))
+              .as("%s %s", features, text)
               .isEqualTo(simhash.fingerprint(text));
         }
       }
@@ -29,10 +38,13 @@ class SimhashDocumentMakerTest {
   @Test
   void text_joinsTheFieldsNonEmptyValuesByALineBreak() {
     try (Simhash64 simhash = Simhash64.withTf(Simhash64.Features.CHUNKS_5)) {
-      SimhashDocumentMaker maker = new SimhashDocumentMaker(SPEC, SimhashConfig.of(Map.of(), SPEC), simhash, null);
-      assertThat(maker.text(new SourceRecord(1, 0, new String[] {"title", "body"}))).isEqualTo("title\nbody");
+      SimhashDocumentMaker maker =
+          new SimhashDocumentMaker(SPEC, SimhashConfig.of(Map.of(), SPEC), simhash, null);
+      assertThat(maker.text(new SourceRecord(1, 0, new String[] {"title", "body"})))
+          .isEqualTo("title\nbody");
       assertThat(maker.text(new SourceRecord(1, 0, new String[] {null, "body"}))).isEqualTo("body");
-      assertThat(maker.make(new SourceRecord(1, 0, new String[] {null, ""})).getField("simhash")).isNull();
+      assertThat(maker.make(new SourceRecord(1, 0, new String[] {null, ""})).getField("simhash"))
+          .isNull();
     }
   }
 }

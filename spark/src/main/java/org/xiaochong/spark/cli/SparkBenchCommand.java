@@ -2,7 +2,6 @@ package org.xiaochong.spark.cli;
 
 import java.io.PrintWriter;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -37,31 +36,54 @@ import picocli.CommandLine.Option;
       "decisions."
     })
 public final class SparkBenchCommand implements Callable<Integer> {
-  @Option(names = {"-c", "--config"}, paramLabel = "FILE", required = true,
-      description = "Java properties file; db.url must name a server, source.table must be supply_demand.")
+  @Option(
+      names = {"-c", "--config"},
+      paramLabel = "FILE",
+      required = true,
+      description =
+          "Java properties file; db.url must name a server, source.table must be supply_demand.")
   java.nio.file.Path config;
 
   @Option(names = "--verbose", description = "Print stack traces of errors.")
   boolean verbose;
 
-  @Option(names = "--records", required = true, paramLabel = "N", description = "Posts to generate and load.")
+  @Option(
+      names = "--records",
+      required = true,
+      paramLabel = "N",
+      description = "Posts to generate and load.")
   long records;
 
-  @Option(names = "--seed", defaultValue = "20081118", paramLabel = "S", description = "Random seed (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--seed",
+      defaultValue = "20081118",
+      paramLabel = "S",
+      description = "Random seed (default ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(names = "--vocabulary", defaultValue = "realistic", paramLabel = "legacy|realistic",
+  @Option(
+      names = "--vocabulary",
+      defaultValue = "realistic",
+      paramLabel = "legacy|realistic",
       description = "The generator's words (default ${DEFAULT-VALUE}).")
   String vocabulary;
 
-  @Option(names = "--method", defaultValue = "exact", paramLabel = "METHOD[,METHOD…]",
+  @Option(
+      names = "--method",
+      defaultValue = "exact",
+      paramLabel = "METHOD[,METHOD…]",
       description = "Methods, as for run (default ${DEFAULT-VALUE}).")
   String method;
 
-  @Option(names = "--master", paramLabel = "URL", description = "Spark master (default: spark-submit's, else local[*]).")
+  @Option(
+      names = "--master",
+      paramLabel = "URL",
+      description = "Spark master (default: spark-submit's, else local[*]).")
   String master;
 
-  @Option(names = "--skip-load", description = "Use the table as it is (loaded by an earlier bench).")
+  @Option(
+      names = "--skip-load",
+      description = "Use the table as it is (loaded by an earlier bench).")
   boolean skipLoad;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -72,7 +94,8 @@ public final class SparkBenchCommand implements Callable<Integer> {
     JobConfig job = JobConfig.load(config, System.getenv());
     DedupConfig dedup = job.config();
     if (!dedup.table().table().equals("supply_demand")) {
-      throw new BadInputException("bench loads the generated posts into supply_demand: set source.table=supply_demand");
+      throw new BadInputException(
+          "bench loads the generated posts into supply_demand: set source.table=supply_demand");
     }
     if (records < 1) {
       throw new BadInputException("--records must be at least 1");
@@ -80,14 +103,22 @@ public final class SparkBenchCommand implements Callable<Integer> {
     try (Database database = Database.open(dedup.db())) {
       if (!skipLoad) {
         long t = System.nanoTime();
-        PostLoader.reload(database, seed, records, PostGenerator.Vocabulary.parse(vocabulary), null, n -> {}, p -> {});
+        PostLoader.reload(
+            database,
+            seed,
+            records,
+            PostGenerator.Vocabulary.parse(vocabulary),
+            null,
+            n -> {},
+            p -> {});
         out.printf("loaded %,d posts in %.1f s%n", records, seconds(t));
       }
       DedupRunner.Outcome single;
       long t = System.nanoTime();
       try (FingerprintIndex index = ConfigOptions.openIndex(dedup, true)) {
-        single = ConfigOptions.runner(dedup, database, index, Progress.NONE, note -> {})
-            .run(new DedupRunner.Options(method, null, null, false, true, false));
+        single =
+            ConfigOptions.runner(dedup, database, index, Progress.NONE, note -> {})
+                .run(new DedupRunner.Options(method, null, null, false, true, false));
       }
       double singleWall = seconds(t);
       t = System.nanoTime();
@@ -95,23 +126,27 @@ public final class SparkBenchCommand implements Callable<Integer> {
       double start = seconds(t);
       DedupRunner.Outcome job2;
       try {
-        job2 = new SparkRun(spark, job, database, Progress.NONE, note -> {})
-            .run(new SparkRun.Options(SparkRunCommand.methods(method), null, null, false, 0));
+        job2 =
+            new SparkRun(spark, job, database, Progress.NONE, note -> {})
+                .run(new SparkRun.Options(SparkRunCommand.methods(method), null, null, false, 0));
       } finally {
         spark.stop();
       }
       double sparkWall = seconds(t);
       print(out, single.summary().seconds(), job2.summary().seconds(), start);
-      out.printf("wall (start-up included): single machine %.1f s, Spark %s %.1f s (%.2fx)%n", singleWall,
-          spark.sparkContext().master(), sparkWall, sparkWall / singleWall);
+      out.printf(
+          "wall (start-up included): single machine %.1f s, Spark %s %.1f s (%.2fx)%n",
+          singleWall, spark.sparkContext().master(), sparkWall, sparkWall / singleWall);
       boolean same = same(single.plan(), job2.plan());
-      out.printf("decisions: %,d single machine, %,d Spark, %s%n", single.plan().size(), job2.plan().size(),
-          same ? "identical" : "DIFFERENT");
+      out.printf(
+          "decisions: %,d single machine, %,d Spark, %s%n",
+          single.plan().size(), job2.plan().size(), same ? "identical" : "DIFFERENT");
       return same ? SparkCommand.OK : SparkCommand.INTERNAL;
     }
   }
 
-  private static void print(PrintWriter out, Map<String, Double> single, Map<String, Double> spark, double start) {
+  private static void print(
+      PrintWriter out, Map<String, Double> single, Map<String, Double> spark, double start) {
     Set<String> stages = new LinkedHashSet<>(single.keySet());
     stages.addAll(spark.keySet());
     stages.remove("total");
@@ -135,7 +170,8 @@ public final class SparkBenchCommand implements Callable<Integer> {
     int[] oa = a.orderByRemovedId();
     int[] ob = b.orderByRemovedId();
     for (int i = 0; i < oa.length; i++) {
-      if (a.removedId(oa[i]) != b.removedId(ob[i]) || a.keptId(oa[i]) != b.keptId(ob[i])
+      if (a.removedId(oa[i]) != b.removedId(ob[i])
+          || a.keptId(oa[i]) != b.keptId(ob[i])
           || a.rule(oa[i]) != b.rule(ob[i])
           || Math.round(a.score(oa[i]) * 10000) != Math.round(b.score(ob[i]) * 10000)) {
         return false;
@@ -147,5 +183,4 @@ public final class SparkBenchCommand implements Callable<Integer> {
   private static double seconds(long startNanos) {
     return (System.nanoTime() - startNanos) / 1e9;
   }
-
 }

@@ -16,8 +16,11 @@ import picocli.CommandLine.Command;
       "Runs `dedup run` as an Apache Spark job: the same config, fingerprints, rules and keep policy, the same",
       "decisions, applied through the same archive (restore with `bin/dedup restore`)."
     },
-    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error,",
-        "4 stopped by an error after rows moved (run it again to finish). 1 and 2: no row moved."},
+    footer = {
+      "",
+      "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error,",
+      "4 stopped by an error after rows moved (run it again to finish). 1 and 2: no row moved."
+    },
     subcommands = {SparkRunCommand.class, SparkBenchCommand.class, CommandLine.HelpCommand.class})
 public final class SparkCommand implements Callable<Integer> {
   static final int OK = 0;
@@ -34,7 +37,9 @@ public final class SparkCommand implements Callable<Integer> {
   }
 
   public static void main(String[] args) {
-    int code = commandLine(new PrintWriter(System.out, true), new PrintWriter(System.err, true)).execute(args);
+    int code =
+        commandLine(new PrintWriter(System.out, true), new PrintWriter(System.err, true))
+            .execute(args);
     System.exit(code);
   }
 
@@ -43,29 +48,40 @@ public final class SparkCommand implements Callable<Integer> {
     CommandLine cli = new CommandLine(new SparkCommand());
     cli.setOut(out);
     cli.setErr(err);
-    cli.setExitCodeExceptionMapper(e -> e instanceof RowsMovedException ? ROWS_MOVED
-        : e instanceof BadInputException || e instanceof IllegalArgumentException
-        || e instanceof CommandLine.ParameterException ? USAGE : INTERNAL);
-    cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-      boolean verbose = parseResult.subcommands().stream().anyMatch(p -> p.hasMatchedOption("--verbose"));
-      PrintWriter errors = commandLine.getErr();
-      if (e instanceof BadInputException || e instanceof IllegalArgumentException) {
-        errors.println("dedup-spark: " + oneLine(e.getMessage()));
-      } else {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-          root = root.getCause();
-        }
-        errors.println("dedup-spark: " + (e instanceof RowsMovedException ? oneLine(e.getMessage())
-            : "unexpected error: " + oneLine(String.valueOf(root.getMessage())))
-            + (verbose ? "" : " (run with --verbose for details)"));
-      }
-      if (verbose) {
-        e.printStackTrace(errors);
-      }
-      errors.flush();
-      return commandLine.getExitCodeExceptionMapper().getExitCode(e);
-    });
+    cli.setExitCodeExceptionMapper(
+        e ->
+            e instanceof RowsMovedException
+                ? ROWS_MOVED
+                : e instanceof BadInputException
+                        || e instanceof IllegalArgumentException
+                        || e instanceof CommandLine.ParameterException
+                    ? USAGE
+                    : INTERNAL);
+    cli.setExecutionExceptionHandler(
+        (e, commandLine, parseResult) -> {
+          boolean verbose =
+              parseResult.subcommands().stream().anyMatch(p -> p.hasMatchedOption("--verbose"));
+          PrintWriter errors = commandLine.getErr();
+          if (e instanceof BadInputException || e instanceof IllegalArgumentException) {
+            errors.println("dedup-spark: " + oneLine(e.getMessage()));
+          } else {
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+              root = root.getCause();
+            }
+            errors.println(
+                "dedup-spark: "
+                    + (e instanceof RowsMovedException
+                        ? oneLine(e.getMessage())
+                        : "unexpected error: " + oneLine(String.valueOf(root.getMessage())))
+                    + (verbose ? "" : " (run with --verbose for details)"));
+          }
+          if (verbose) {
+            e.printStackTrace(errors);
+          }
+          errors.flush();
+          return commandLine.getExitCodeExceptionMapper().getExitCode(e);
+        });
     return cli;
   }
 

@@ -33,74 +33,127 @@ import picocli.CommandLine.Option;
       "decides. Without --apply it only prints the plan. The job keeps no index: every run examines all records",
       "of its window."
     },
-    footer = {"", "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error,",
-        "4 stopped by an error after rows moved (run it again to finish). 1 and 2: no row moved."})
+    footer = {
+      "",
+      "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error,",
+      "4 stopped by an error after rows moved (run it again to finish). 1 and 2: no row moved."
+    })
 public final class SparkRunCommand implements Callable<Integer> {
-  @Option(names = {"-c", "--config"}, paramLabel = "FILE", required = true,
-      description = "Java properties file (keys: see config/dedup.properties); db.url must name a server.")
+  @Option(
+      names = {"-c", "--config"},
+      paramLabel = "FILE",
+      required = true,
+      description =
+          "Java properties file (keys: see config/dedup.properties); db.url must name a server.")
   Path config;
 
   @Option(names = "--verbose", description = "Print stack traces of errors.")
   boolean verbose;
 
-  @Option(names = "--master", paramLabel = "URL",
-      description = "Spark master, e.g. local[2] or spark://host:7077 (default: spark-submit's, else local[*]).")
+  @Option(
+      names = "--master",
+      paramLabel = "URL",
+      description =
+          "Spark master, e.g. local[2] or spark://host:7077 (default: spark-submit's, else local[*]).")
   String master;
 
-  @Option(names = "--partitions", paramLabel = "N", defaultValue = "0",
-      description = "Input partitions (id ranges of the table); 0 (default): one per 200k ids, at least 2 per core.")
+  @Option(
+      names = "--partitions",
+      paramLabel = "N",
+      defaultValue = "0",
+      description =
+          "Input partitions (id ranges of the table); 0 (default): one per 200k ids, at least 2 per core.")
   int partitions;
 
-  @Option(names = "--method", defaultValue = FingerprintMethods.DEFAULT, paramLabel = "METHOD[,METHOD…]",
-      description = "Fingerprint methods, run in the order given (default ${DEFAULT-VALUE}), as for `dedup run`.")
+  @Option(
+      names = "--method",
+      defaultValue = FingerprintMethods.DEFAULT,
+      paramLabel = "METHOD[,METHOD…]",
+      description =
+          "Fingerprint methods, run in the order given (default ${DEFAULT-VALUE}), as for `dedup run`.")
   String method;
 
-  @Option(names = "--since", converter = TimeArgument.class, paramLabel = "TIME",
+  @Option(
+      names = "--since",
+      converter = TimeArgument.class,
+      paramLabel = "TIME",
       description = "Examine records with time >= TIME (e.g. 2024-05-01 or 2024-05-01T08:00).")
   LocalDateTime since;
 
-  @Option(names = "--until", converter = TimeArgument.class, paramLabel = "TIME",
+  @Option(
+      names = "--until",
+      converter = TimeArgument.class,
+      paramLabel = "TIME",
       description = "Examine records with time <= TIME.")
   LocalDateTime until;
 
-  @Option(names = "--full", description = "Examine every record (what every Spark run does; accepted as for `dedup run`).")
+  @Option(
+      names = "--full",
+      description =
+          "Examine every record (what every Spark run does; accepted as for `dedup run`).")
   boolean full;
 
-  @Option(names = "--rebuild-index", description = "Accepted as for `dedup run`; the job keeps no index to rebuild.")
+  @Option(
+      names = "--rebuild-index",
+      description = "Accepted as for `dedup run`; the job keeps no index to rebuild.")
   boolean rebuildIndex;
 
-  @Option(names = "--apply", description = "Archive the duplicates in <table>_removed and delete them (default: dry run).")
+  @Option(
+      names = "--apply",
+      description = "Archive the duplicates in <table>_removed and delete them (default: dry run).")
   boolean apply;
 
-  @Option(names = "--report", paramLabel = "DIR", description = "Write summary.json and decisions.jsonl into DIR.")
+  @Option(
+      names = "--report",
+      paramLabel = "DIR",
+      description = "Write summary.json and decisions.jsonl into DIR.")
   Path report;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
-    SparkRun.Options options = new SparkRun.Options(methods(method), since, until, apply, partitions);
+    SparkRun.Options options =
+        new SparkRun.Options(methods(method), since, until, apply, partitions);
     Window.of(since, until); // fail on a reversed window before starting anything
     JobConfig job = JobConfig.load(config, System.getenv());
     DedupConfig dedup = job.config();
     boolean ownSession = SparkSession.getDefaultSession().isEmpty();
     SparkSession spark = null;
     try (Database database = Database.open(dedup.db());
-        TableLock lock = TableLock.acquire(database, dedup.table(), apply ? "spark run --apply" : "spark run")) {
+        TableLock lock =
+            TableLock.acquire(database, dedup.table(), apply ? "spark run --apply" : "spark run")) {
       spark = Sessions.open(master);
-      DedupRunner.Outcome outcome = new SparkRun(spark, job, database, ConsoleProgress.forThisProcess(),
-          spec.commandLine().getOut()::println).withLockCheck(lock::requireHeld).run(options);
+      DedupRunner.Outcome outcome =
+          new SparkRun(
+                  spark,
+                  job,
+                  database,
+                  ConsoleProgress.forThisProcess(),
+                  spec.commandLine().getOut()::println)
+              .withLockCheck(lock::requireHeld)
+              .run(options);
       RunCommand.print(spec.commandLine().getOut(), outcome.summary(), database, dedup.table());
       if (report != null) {
         try {
           ReportWriter.write(report, outcome);
-          HtmlReport.write(report.resolve("report.html"), outcome.summary(), outcome.plan(), database, dedup.table(),
+          HtmlReport.write(
+              report.resolve("report.html"),
+              outcome.summary(),
+              outcome.plan(),
+              database,
+              dedup.table(),
               "--config " + HtmlReport.shellQuote(config.toString()));
         } catch (RuntimeException e) {
           long moved = outcome.summary().applyTotal().moved();
           if (moved > 0) {
-            throw new RowsMovedException(String.format("run %d archived and deleted %,d rows (recorded; only the"
-                + " report is missing)", outcome.summary().runId(), moved), moved, e);
+            throw new RowsMovedException(
+                String.format(
+                    "run %d archived and deleted %,d rows (recorded; only the"
+                        + " report is missing)",
+                    outcome.summary().runId(), moved),
+                moved,
+                e);
           }
           throw e;
         }

@@ -19,18 +19,19 @@ import org.xiaochong.spark.keep.Keep;
 import org.xiaochong.spark.plan.Decisions;
 
 /**
- * The exact pass as a Spark stage: records with the same exact key meet in one partition (a shuffle on
- * the key), sorted by key, and each group of two or more that has a record in the window is decided as
- * the single machine's exact pass decides it ({@code ExactPass.decide}): the members in preference
- * order ({@link Keep}), each removed in favour of the first record kept so far that it is not marked
- * apart from ({@link ApartPairs}), or kept when it is marked apart from all of them. Rule {@code exact},
- * score 1, and the two rows' states as read.
+ * The exact pass as a Spark stage: records with the same exact key meet in one partition (a shuffle
+ * on the key), sorted by key, and each group of two or more that has a record in the window is
+ * decided as the single machine's exact pass decides it ({@code ExactPass.decide}): the members in
+ * preference order ({@link Keep}), each removed in favour of the first record kept so far that it
+ * is not marked apart from ({@link ApartPairs}), or kept when it is marked apart from all of them.
+ * Rule {@code exact}, score 1, and the two rows' states as read.
  */
 public final class ExactGroups {
   private ExactGroups() {}
 
   /** What the stage counts on the executors, for the run's report. */
-  public record Counters(LongAccumulator groups, CollectionAccumulator<long[]> honoured) implements java.io.Serializable {}
+  public record Counters(LongAccumulator groups, CollectionAccumulator<long[]> honoured)
+      implements java.io.Serializable {}
 
   /**
    * The decisions for {@code records} (rows of {@link ExactKeys#SCHEMA}).
@@ -39,21 +40,32 @@ public final class ExactGroups {
    * @param until the window's last time (inclusive)
    * @param apart the marks, as {@link ApartPairs#of} takes them
    */
-  public static Dataset<Row> decide(Dataset<Row> records, int partitions, long since, long until,
-      Broadcast<long[]> apart, Counters counters) {
-    return records.repartition(partitions, col("k1"), col("k2")).sortWithinPartitions("k1", "k2")
-        .mapPartitions((MapPartitionsFunction<Row, Row>) rows -> decidePartition(rows, since, until,
-            ApartPairs.of(apart.value()), counters), Encoders.row(Decisions.SCHEMA));
+  public static Dataset<Row> decide(
+      Dataset<Row> records,
+      int partitions,
+      long since,
+      long until,
+      Broadcast<long[]> apart,
+      Counters counters) {
+    return records
+        .repartition(partitions, col("k1"), col("k2"))
+        .sortWithinPartitions("k1", "k2")
+        .mapPartitions(
+            (MapPartitionsFunction<Row, Row>)
+                rows -> decidePartition(rows, since, until, ApartPairs.of(apart.value()), counters),
+            Encoders.row(Decisions.SCHEMA));
   }
 
-  private static Iterator<Row> decidePartition(Iterator<Row> rows, long since, long until, ApartPairs apart,
-      Counters counters) {
+  private static Iterator<Row> decidePartition(
+      Iterator<Row> rows, long since, long until, ApartPairs apart, Counters counters) {
     List<Row> out = new ArrayList<>();
     List<Row> group = new ArrayList<>();
     long groups = 0;
     while (rows.hasNext()) {
       Row row = rows.next();
-      if (!group.isEmpty() && (row.getLong(3) != group.get(0).getLong(3) || row.getLong(4) != group.get(0).getLong(4))) {
+      if (!group.isEmpty()
+          && (row.getLong(3) != group.get(0).getLong(3)
+              || row.getLong(4) != group.get(0).getLong(4))) {
         groups += decideGroup(group, since, until, apart, out);
         group.clear();
       }
@@ -71,13 +83,18 @@ public final class ExactGroups {
     return out.iterator();
   }
 
-  /** Decides one group (rows of one key, any order); returns 1 when it is a group the pass decides. */
-  private static int decideGroup(List<Row> group, long since, long until, ApartPairs apart, List<Row> out) {
-    if (group.size() < 2 || group.stream().noneMatch(r -> r.getLong(1) >= since && r.getLong(1) <= until)) {
+  /**
+   * Decides one group (rows of one key, any order); returns 1 when it is a group the pass decides.
+   */
+  private static int decideGroup(
+      List<Row> group, long since, long until, ApartPairs apart, List<Row> out) {
+    if (group.size() < 2
+        || group.stream().noneMatch(r -> r.getLong(1) >= since && r.getLong(1) <= until)) {
       return 0;
     }
     Row[] members = group.toArray(new Row[0]);
-    Arrays.sort(members, (a, b) -> Keep.compare(b.getLong(1), b.getLong(0), a.getLong(1), a.getLong(0)));
+    Arrays.sort(
+        members, (a, b) -> Keep.compare(b.getLong(1), b.getLong(0), a.getLong(1), a.getLong(0)));
     List<Row> kept = new ArrayList<>();
     kept.add(members[0]);
     for (int i = 1; i < members.length; i++) {
@@ -91,8 +108,16 @@ public final class ExactGroups {
       if (into == null) {
         kept.add(d);
       } else {
-        out.add(Decisions.row(d.getLong(0), into.getLong(0), DeletionPlan.Rule.EXACT.label, 1.0, d.getLong(1),
-            d.getLong(2), into.getLong(1), into.getLong(2)));
+        out.add(
+            Decisions.row(
+                d.getLong(0),
+                into.getLong(0),
+                DeletionPlan.Rule.EXACT.label,
+                1.0,
+                d.getLong(1),
+                d.getLong(2),
+                into.getLong(1),
+                into.getLong(2)));
       }
     }
     return 1;

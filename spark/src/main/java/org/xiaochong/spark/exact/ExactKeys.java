@@ -16,12 +16,13 @@ import org.xiaochong.spark.read.TableRead;
  * longs (the MD5's first and last 8 bytes), beside the record's id, time and row checksum.
  */
 public final class ExactKeys {
-  public static final StructType SCHEMA = new StructType()
-      .add("id", DataTypes.LongType, false)
-      .add("time", DataTypes.LongType, false)
-      .add("crc", DataTypes.LongType, false)
-      .add("k1", DataTypes.LongType, false)
-      .add("k2", DataTypes.LongType, false);
+  public static final StructType SCHEMA =
+      new StructType()
+          .add("id", DataTypes.LongType, false)
+          .add("time", DataTypes.LongType, false)
+          .add("crc", DataTypes.LongType, false)
+          .add("k1", DataTypes.LongType, false)
+          .add("k2", DataTypes.LongType, false);
 
   private ExactKeys() {}
 
@@ -29,10 +30,12 @@ public final class ExactKeys {
   public static TableRead.RowMaker maker() {
     return config -> {
       ExactDocumentMaker keys = new ExactDocumentMaker(config.table());
-      return (Function<SourceRecord, Row>) record -> {
-        ByteBuffer md5 = ByteBuffer.wrap(keys.exactKey(record));
-        return RowFactory.create(record.id(), record.regTime(), record.rowCrc(), md5.getLong(), md5.getLong());
-      };
+      return (Function<SourceRecord, Row>)
+          record -> {
+            ByteBuffer md5 = ByteBuffer.wrap(keys.exactKey(record));
+            return RowFactory.create(
+                record.id(), record.regTime(), record.rowCrc(), md5.getLong(), md5.getLong());
+          };
     };
   }
 }

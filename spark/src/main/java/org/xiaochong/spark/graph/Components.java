@@ -12,9 +12,9 @@ import org.apache.spark.sql.Row;
  * large-star and small-star (Kiveris, Lattanzi, Mirrokni, Rastogi, Vassilvitskii, "Connected
  * Components in MapReduce and Beyond", SoCC 2014). Each step keeps the components and moves edges
  * towards the smallest id of each: large-star links every neighbour larger than a node to the
- * smallest id of the node's neighbourhood, small-star links a node and its smaller neighbours to the
- * smallest of them. When a round changes no edge, every component is a star around its smallest id.
- * Rounds: O(log n) in practice; every step is a shuffle, never a driver-side structure.
+ * smallest id of the node's neighbourhood, small-star links a node and its smaller neighbours to
+ * the smallest of them. When a round changes no edge, every component is a star around its smallest
+ * id. Rounds: O(log n) in practice; every step is a shuffle, never a driver-side structure.
  *
  * <p>GraphFrames (its connectedComponents is this algorithm) has no release for Spark 4 on Maven
  * Central, so the two steps are written here with DataFrames.
@@ -52,14 +52,19 @@ public final class Components {
 
   /** Each edge in both directions, once, without loops. */
   private static Dataset<Row> symmetric(Dataset<Row> edges) {
-    return edges.union(edges.select(col("b").as("a"), col("a").as("b"))).filter(col("a").notEqual(col("b")))
+    return edges
+        .union(edges.select(col("b").as("a"), col("a").as("b")))
+        .filter(col("a").notEqual(col("b")))
         .distinct();
   }
 
   /** For every node u and neighbour v > u: the edge (v, smallest of u's neighbourhood with u). */
   private static Dataset<Row> largeStar(Dataset<Row> edges) {
-    Dataset<Row> smallest = edges.groupBy(col("a").as("u")).agg(least(col("a"), min(col("b"))).as("m"));
-    return edges.filter(col("b").gt(col("a"))).join(smallest, col("a").equalTo(col("u")))
+    Dataset<Row> smallest =
+        edges.groupBy(col("a").as("u")).agg(least(col("a"), min(col("b"))).as("m"));
+    return edges
+        .filter(col("b").gt(col("a")))
+        .join(smallest, col("a").equalTo(col("u")))
         .select(col("b").as("a"), col("m").as("b"));
   }
 
@@ -70,7 +75,10 @@ public final class Components {
   private static Dataset<Row> smallStar(Dataset<Row> edges) {
     Dataset<Row> smaller = edges.filter(col("b").lt(col("a")));
     Dataset<Row> smallest = smaller.groupBy(col("a").as("u")).agg(min(col("b")).as("m"));
-    Dataset<Row> linked = smaller.join(smallest, col("a").equalTo(col("u"))).select(col("b").as("a"), col("m").as("b"));
+    Dataset<Row> linked =
+        smaller
+            .join(smallest, col("a").equalTo(col("u")))
+            .select(col("b").as("a"), col("m").as("b"));
     return linked.union(smallest.select(col("u").as("a"), col("m").as("b")));
   }
 }

@@ -11,7 +11,10 @@ import org.xiaochong.policy.KeepPolicy;
 public final class Keep {
   private Keep() {}
 
-  /** Positive when record A is kept over record B, negative when B is kept over A (see {@link KeepPolicy#compare}). */
+  /**
+   * Positive when record A is kept over record B, negative when B is kept over A (see {@link
+   * KeepPolicy#compare}).
+   */
   public static int compare(long timeA, long idA, long timeB, long idB) {
     return KeepPolicy.compare(timeA, idA, timeB, idB);
   }

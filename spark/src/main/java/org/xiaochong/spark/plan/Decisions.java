@@ -13,29 +13,42 @@ import org.xiaochong.archive.DeletionPlan;
  * DeletionPlan}.
  */
 public final class Decisions {
-  public static final StructType SCHEMA = new StructType()
-      .add("removed_id", DataTypes.LongType, false)
-      .add("kept_id", DataTypes.LongType, false)
-      .add("rule", DataTypes.StringType, false)
-      .add("score", DataTypes.DoubleType, false)
-      .add("removed_time", DataTypes.LongType, false)
-      .add("removed_crc", DataTypes.LongType, false)
-      .add("kept_time", DataTypes.LongType, false)
-      .add("kept_crc", DataTypes.LongType, false);
+  public static final StructType SCHEMA =
+      new StructType()
+          .add("removed_id", DataTypes.LongType, false)
+          .add("kept_id", DataTypes.LongType, false)
+          .add("rule", DataTypes.StringType, false)
+          .add("score", DataTypes.DoubleType, false)
+          .add("removed_time", DataTypes.LongType, false)
+          .add("removed_crc", DataTypes.LongType, false)
+          .add("kept_time", DataTypes.LongType, false)
+          .add("kept_crc", DataTypes.LongType, false);
 
   private Decisions() {}
 
   /** One decision row. */
-  public static Row row(long removedId, long keptId, String rule, double score, long removedTime, long removedCrc,
-      long keptTime, long keptCrc) {
-    return RowFactory.create(removedId, keptId, rule, score, removedTime, removedCrc, keptTime, keptCrc);
+  public static Row row(
+      long removedId,
+      long keptId,
+      String rule,
+      double score,
+      long removedTime,
+      long removedCrc,
+      long keptTime,
+      long keptCrc) {
+    return RowFactory.create(
+        removedId, keptId, rule, score, removedTime, removedCrc, keptTime, keptCrc);
   }
 
   /** Adds a decision row to {@code plan}. */
   public static void addTo(DeletionPlan plan, Row row) {
-    plan.add(row.getLong(0), row.getLong(1), DeletionPlan.Rule.of(row.getString(2)), row.getDouble(3),
-        new DeletionPlan.RowState(row.getLong(4), row.getLong(5)), new DeletionPlan.RowState(row.getLong(6),
-            row.getLong(7)));
+    plan.add(
+        row.getLong(0),
+        row.getLong(1),
+        DeletionPlan.Rule.of(row.getString(2)),
+        row.getDouble(3),
+        new DeletionPlan.RowState(row.getLong(4), row.getLong(5)),
+        new DeletionPlan.RowState(row.getLong(6), row.getLong(7)));
   }
 
   /**

@@ -20,16 +20,25 @@ public final class IdRanges {
       throw new IllegalArgumentException("no ranges in [" + min + ", " + max + "] x " + parts);
     }
     if (max == Long.MAX_VALUE) {
-      throw new IllegalArgumentException("an id of " + Long.MAX_VALUE + " leaves no exclusive end for the last range");
+      throw new IllegalArgumentException(
+          "an id of " + Long.MAX_VALUE + " leaves no exclusive end for the last range");
     }
-    java.math.BigInteger span = java.math.BigInteger.valueOf(max).subtract(java.math.BigInteger.valueOf(min))
-        .add(java.math.BigInteger.ONE);
+    java.math.BigInteger span =
+        java.math.BigInteger.valueOf(max)
+            .subtract(java.math.BigInteger.valueOf(min))
+            .add(java.math.BigInteger.ONE);
     long n = Math.min(parts, span.min(java.math.BigInteger.valueOf(Integer.MAX_VALUE)).longValue());
     List<long[]> ranges = new ArrayList<>();
     long from = min;
     for (long i = 1; i <= n; i++) {
-      long to = i == n ? max + 1 : java.math.BigInteger.valueOf(min).add(span.multiply(java.math.BigInteger.valueOf(i))
-          .divide(java.math.BigInteger.valueOf(n))).longValue();
+      long to =
+          i == n
+              ? max + 1
+              : java.math.BigInteger.valueOf(min)
+                  .add(
+                      span.multiply(java.math.BigInteger.valueOf(i))
+                          .divide(java.math.BigInteger.valueOf(n)))
+                  .longValue();
       ranges.add(new long[] {from, to});
       from = to;
     }

@@ -26,7 +26,8 @@ public final class JobConfig implements Serializable {
   }
 
   /**
-   * The config of {@code properties} (a config file's keys) with DEDUP_DB_PASSWORD from {@code env}.
+   * The config of {@code properties} (a config file's keys) with DEDUP_DB_PASSWORD from {@code
+   * env}.
    *
    * @throws BadInputException for a bad config, or one on the embedded database, which executors on
    *     other machines cannot reach
@@ -34,25 +35,33 @@ public final class JobConfig implements Serializable {
   public static JobConfig of(Properties properties, Map<String, String> env) {
     DedupConfig config = DedupConfig.fromProperties(properties, env);
     if (config.db().embedded()) {
-      throw new BadInputException("dedup-spark needs db.url naming a MySQL/MariaDB server the executors reach"
-          + " (jdbc:mysql://host:3306/db), not the embedded database");
+      throw new BadInputException(
+          "dedup-spark needs db.url naming a MySQL/MariaDB server the executors reach"
+              + " (jdbc:mysql://host:3306/db), not the embedded database");
     }
     if (!config.table().keepPolicy().isLatest()) {
-      throw new BadInputException("dedup-spark keeps the latest record only: keep.policy="
-          + config.table().keepPolicy().canonical() + " runs on the single machine (bin/dedup run)");
+      throw new BadInputException(
+          "dedup-spark keeps the latest record only: keep.policy="
+              + config.table().keepPolicy().canonical()
+              + " runs on the single machine (bin/dedup run)");
     }
     JobConfig job = new JobConfig(properties, config.db().password());
     job.config = config;
     return job;
   }
 
-  /** The config file {@code file} (required: it names the server), with DEDUP_DB_PASSWORD from {@code env}. */
+  /**
+   * The config file {@code file} (required: it names the server), with DEDUP_DB_PASSWORD from
+   * {@code env}.
+   */
   public static JobConfig load(java.nio.file.Path file, Map<String, String> env) {
     if (file == null) {
-      throw new BadInputException("dedup-spark needs --config FILE naming the database (db.url) and the table");
+      throw new BadInputException(
+          "dedup-spark needs --config FILE naming the database (db.url) and the table");
     }
     Properties props = new Properties();
-    try (java.io.Reader reader = java.nio.file.Files.newBufferedReader(file, java.nio.charset.StandardCharsets.UTF_8)) {
+    try (java.io.Reader reader =
+        java.nio.file.Files.newBufferedReader(file, java.nio.charset.StandardCharsets.UTF_8)) {
       props.load(reader);
     } catch (java.nio.file.NoSuchFileException e) {
       throw new BadInputException("config file " + file + " does not exist");
@@ -65,8 +74,9 @@ public final class JobConfig implements Serializable {
   /** The config, built on first use in each JVM. */
   public synchronized DedupConfig config() {
     if (config == null) {
-      config = DedupConfig.fromProperties(properties, password == null ? Map.of()
-          : Map.of(DedupConfig.PASSWORD_ENV, password));
+      config =
+          DedupConfig.fromProperties(
+              properties, password == null ? Map.of() : Map.of(DedupConfig.PASSWORD_ENV, password));
     }
     return config;
   }

@@ -18,15 +18,16 @@ import org.xiaochong.source.SourceRecord;
 
 /**
  * Reads the table into a Dataset, one partition per id range ({@link IdRanges}). Each partition
- * reads its range with the single machine's reader ({@link RecordSource#forEachRecordInRange}: short
- * keyset statements of index.read-chunk-rows rows on the primary key, streaming result sets, names
- * quoted with backticks after the config's validation, times read in UTC, values as the server's UTF-8
- * bytes, the same row checksum), so every record arrives as a single-machine run sees it. Spark's own
- * JDBC source is not used: it would quote names with {@code "} on a jdbc:mariadb URL, hold a
- * partition's rows unless told to use a cursor, and read DATETIME through the JVM's zone.
+ * reads its range with the single machine's reader ({@link RecordSource#forEachRecordInRange}:
+ * short keyset statements of index.read-chunk-rows rows on the primary key, streaming result sets,
+ * names quoted with backticks after the config's validation, times read in UTC, values as the
+ * server's UTF-8 bytes, the same row checksum), so every record arrives as a single-machine run
+ * sees it. Spark's own JDBC source is not used: it would quote names with {@code "} on a
+ * jdbc:mariadb URL, hold a partition's rows unless told to use a cursor, and read DATETIME through
+ * the JVM's zone.
  *
- * <p>What a record becomes is the caller's {@link RowMaker}: the same code the single machine indexes
- * with (the exact key, the near keys, the simhash), run in the map.
+ * <p>What a record becomes is the caller's {@link RowMaker}: the same code the single machine
+ * indexes with (the exact key, the near keys, the simhash), run in the map.
  */
 public final class TableRead {
   private TableRead() {}
@@ -38,8 +39,8 @@ public final class TableRead {
   }
 
   /** The records of the table as rows of {@code schema}, one partition per range. */
-  public static Dataset<Row> read(SparkSession spark, JobConfig job, List<long[]> ranges, StructType schema,
-      RowMaker maker) {
+  public static Dataset<Row> read(
+      SparkSession spark, JobConfig job, List<long[]> ranges, StructType schema, RowMaker maker) {
     JavaSparkContext context = JavaSparkContext.fromSparkContext(spark.sparkContext());
     JavaRDD<long[]> slices = context.parallelize(ranges, ranges.size());
     JavaRDD<Row> rows = slices.mapPartitions(it -> readRanges(job, it, maker));
@@ -54,7 +55,8 @@ public final class TableRead {
     }
     Function<SourceRecord, Row> make = maker.open(config);
     try (Database database = Database.open(config.db())) {
-      RecordSource source = new RecordSource(database, config.table()).withChunkRows(config.readChunkRows());
+      RecordSource source =
+          new RecordSource(database, config.table()).withChunkRows(config.readChunkRows());
       while (ranges.hasNext()) {
         long[] range = ranges.next();
         source.forEachRecordInRange(range[0], range[1], record -> out.add(make.apply(record)));

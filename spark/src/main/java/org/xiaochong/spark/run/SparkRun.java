@@ -35,8 +35,6 @@ import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.TableSpec;
-import org.xiaochong.spark.exact.ExactGroups;
-import org.xiaochong.spark.exact.ExactKeys;
 import org.xiaochong.spark.plan.Decisions;
 import org.xiaochong.spark.plan.StagingTable;
 import org.xiaochong.spark.read.IdRanges;
@@ -44,29 +42,35 @@ import org.xiaochong.spark.read.JobConfig;
 import org.xiaochong.spark.read.TableRead;
 
 /**
- * One dedup run as a Spark job: read the table in id ranges, run each selected method's stage, bring
- * the decisions to the driver as a {@link DeletionPlan} (straight from the executors in a dry run,
- * through {@link StagingTable} when applying) and, with {@code apply}, archive and delete through the
- * single machine's apply ({@link PlanApply}: the run log, the plan table, the re-check under row locks,
- * the kept-apart marks). The decisions are those of {@code bin/dedup run --full} on the same table.
+ * One dedup run as a Spark job: read the table in id ranges, run each selected method's stage,
+ * bring the decisions to the driver as a {@link DeletionPlan} (straight from the executors in a dry
+ * run, through {@link StagingTable} when applying) and, with {@code apply}, archive and delete
+ * through the single machine's apply ({@link PlanApply}: the run log, the plan table, the re-check
+ * under row locks, the kept-apart marks). The decisions are those of {@code bin/dedup run --full}
+ * on the same table.
  *
  * <p>The job keeps no index: each run examines every record of its window (a single-machine run's
- * default examines those indexed since its last applied run), and the single machine's index follows
- * the rows a Spark run removed at its next sync. Not thread-safe: one instance per run.
+ * default examines those indexed since its last applied run), and the single machine's index
+ * follows the rows a Spark run removed at its next sync. Not thread-safe: one instance per run.
  */
 public final class SparkRun {
   /**
    * What to run.
    *
-   * @param partitions input partitions (id ranges); 0 picks one per 200k ids of the table's id span, at
-   *     least two per core of the job
+   * @param partitions input partitions (id ranges); 0 picks one per 200k ids of the table's id
+   *     span, at least two per core of the job
    */
-  public record Options(List<FingerprintMethod> methods, LocalDateTime since, LocalDateTime until, boolean apply,
+  public record Options(
+      List<FingerprintMethod> methods,
+      LocalDateTime since,
+      LocalDateTime until,
+      boolean apply,
       int partitions) {
     public Options {
       methods = List.copyOf(methods);
       if (methods.isEmpty()) {
-        throw new BadInputException("a run needs at least one method (known: " + FingerprintMethods.knownNames() + ")");
+        throw new BadInputException(
+            "a run needs at least one method (known: " + FingerprintMethods.knownNames() + ")");
       }
     }
 
@@ -84,7 +88,12 @@ public final class SparkRun {
   private final Consumer<String> notes;
   private Runnable lockCheck = () -> {};
 
-  public SparkRun(SparkSession spark, JobConfig job, Database database, Progress progress, Consumer<String> notes) {
+  public SparkRun(
+      SparkSession spark,
+      JobConfig job,
+      Database database,
+      Progress progress,
+      Consumer<String> notes) {
     this.spark = spark;
     this.job = job;
     this.database = database;
@@ -101,8 +110,8 @@ public final class SparkRun {
   /**
    * Runs once.
    *
-   * @throws BadInputException before any row moved (a bad window, schema or config; a table an apply
-   *     refuses)
+   * @throws BadInputException before any row moved (a bad window, schema or config; a table an
+   *     apply refuses)
    * @throws RowsMovedException when an error stops an apply after rows moved
    */
   public DedupRunner.Outcome run(Options options) {
@@ -111,7 +120,8 @@ public final class SparkRun {
     Window window = Window.of(options.since(), options.until());
     for (FingerprintMethod method : options.methods()) {
       if (!StageMethods.supported(method.name())) {
-        throw new BadInputException("dedup-spark runs the methods " + StageMethods.NAMES + ", not " + method.name());
+        throw new BadInputException(
+            "dedup-spark runs the methods " + StageMethods.NAMES + ", not " + method.name());
       }
     }
     Map<String, Double> seconds = new LinkedHashMap<>();
@@ -124,29 +134,41 @@ public final class SparkRun {
     long movedByResume = 0;
     if (options.apply()) {
       ReferencedRows referenced = ReferencedRows.check(database, spec, config.references());
-      mover = new PlanMover(ArchiveTables.ensure(database, spec, columns),
-          FingerprintMethods.pairChecks(config.methodContext(null, notes).withApart(apart)), referenced)
-          .withSettings(config.apply()).withLockCheck(lockCheck);
+      mover =
+          new PlanMover(
+                  ArchiveTables.ensure(database, spec, columns),
+                  FingerprintMethods.pairChecks(config.methodContext(null, notes).withApart(apart)),
+                  referenced)
+              .withSettings(config.apply())
+              .withLockCheck(lockCheck);
       PlanMover.Resumed finished = mover.resumeInterrupted();
       resumed = finished.runs();
       movedByResume = finished.rows();
       StagingTable.ensure(database, spec.table());
     } else {
-      TableEngines.problem(database, spec).ifPresent(problem -> notes.accept("note: " + problem
-          + "; --apply and restore refuse such a table, this dry run works as it is"));
+      TableEngines.problem(database, spec)
+          .ifPresent(
+              problem ->
+                  notes.accept(
+                      "note: "
+                          + problem
+                          + "; --apply and restore refuse such a table, this dry run works as it is"));
       String refusal = ReferencedRows.refusal(database, spec, references(config));
       if (refusal != null) {
         notes.accept("note: " + refusal);
       }
     }
     try {
-      return decideAndApply(options, config, window, source, apart, mover, resumed, movedByResume, seconds, start);
+      return decideAndApply(
+          options, config, window, source, apart, mover, resumed, movedByResume, seconds, start);
     } catch (RowsMovedException e) {
       throw e;
     } catch (RuntimeException e) {
       if (movedByResume > 0) {
-        throw new RowsMovedException(String.format("finishing interrupted runs moved %,d rows", movedByResume),
-            movedByResume, e);
+        throw new RowsMovedException(
+            String.format("finishing interrupted runs moved %,d rows", movedByResume),
+            movedByResume,
+            e);
       }
       throw e;
     }
@@ -156,8 +178,16 @@ public final class SparkRun {
     return config.references();
   }
 
-  private DedupRunner.Outcome decideAndApply(Options options, DedupConfig config, Window window, RecordSource source,
-      ApartPairs apart, PlanMover mover, List<Long> resumed, long movedByResume, Map<String, Double> seconds,
+  private DedupRunner.Outcome decideAndApply(
+      Options options,
+      DedupConfig config,
+      Window window,
+      RecordSource source,
+      ApartPairs apart,
+      PlanMover mover,
+      List<Long> resumed,
+      long movedByResume,
+      Map<String, Double> seconds,
       long start) {
     TableSpec spec = config.table();
     JavaSparkContext context = JavaSparkContext.fromSparkContext(spark.sparkContext());
@@ -169,16 +199,33 @@ public final class SparkRun {
     long examined = 0;
     String jobId = UUID.randomUUID().toString().replace("-", "");
     if (idRange != null) {
-      int partitions = options.partitions() > 0 ? options.partitions() : partitionsFor(idRange, context);
+      int partitions =
+          options.partitions() > 0 ? options.partitions() : partitionsFor(idRange, context);
       List<long[]> ranges = IdRanges.split(idRange[0], idRange[1], partitions);
       Broadcast<long[]> marks = context.broadcast(flatten(apart));
       StageMethods stages = new StageMethods(spark, job, ranges.size(), window, marks);
-      Dataset<Row> records = TableRead.read(spark, job, ranges, stages.recordSchema(options.methods()),
-          stages.maker(options.methods())).persist(StorageLevel.MEMORY_AND_DISK());
+      Dataset<Row> records =
+          TableRead.read(
+                  spark,
+                  job,
+                  ranges,
+                  stages.recordSchema(options.methods()),
+                  stages.maker(options.methods()))
+              .persist(StorageLevel.MEMORY_AND_DISK());
       try {
         tableRows = records.count();
-        examined = window.isAll() ? tableRows : records.filter(org.apache.spark.sql.functions.col("time")
-            .between(window.since(), window.until())).count();
+        examined =
+            window.isAll()
+                ? tableRows
+                : records
+                    .filter(
+                        org.apache
+                            .spark
+                            .sql
+                            .functions
+                            .col("time")
+                            .between(window.since(), window.until()))
+                    .count();
         seconds.put("read", elapsed(t));
         List<Dataset<Row>> staged = new ArrayList<>();
         Dataset<Row> live = records;
@@ -205,34 +252,66 @@ public final class SparkRun {
     }
     int droppedApart = plan.dropApart(apart);
     Map<String, Long> removed = new LinkedHashMap<>();
-    options.methods().forEach(m -> removed.put(m.name(), plan.count(DeletionPlan.Rule.of(m.name()))));
-    plan.rules().stream().filter(label -> DeletionPlan.Rule.of(label).isCombined())
+    options
+        .methods()
+        .forEach(m -> removed.put(m.name(), plan.count(DeletionPlan.Rule.of(m.name()))));
+    plan.rules().stream()
+        .filter(label -> DeletionPlan.Rule.of(label).isCombined())
         .forEach(label -> removed.put(label, plan.count(DeletionPlan.Rule.of(label))));
     PlanApply.Result applied = PlanApply.NOT_APPLIED;
     if (options.apply()) {
       try {
-        applied = PlanApply.withoutIndex(database, new RunLog(database, spec.table()), mover, progress)
-            .apply(options.label(), config.digest(), options.since(), options.until(), tableRows, plan, removed,
-                source, seconds);
+        applied =
+            PlanApply.withoutIndex(database, new RunLog(database, spec.table()), mover, progress)
+                .apply(
+                    options.label(),
+                    config.digest(),
+                    options.since(),
+                    options.until(),
+                    tableRows,
+                    plan,
+                    removed,
+                    source,
+                    seconds);
       } finally {
         StagingTable.drop(database, jobId);
       }
     }
     seconds.put("total", elapsed(start));
     Map<String, Long> removedByKnown = new LinkedHashMap<>();
-    FingerprintMethods.known().forEach(m -> removedByKnown.put(m.name(), removed.getOrDefault(m.name(), 0L)));
+    FingerprintMethods.known()
+        .forEach(m -> removedByKnown.put(m.name(), removed.getOrDefault(m.name(), 0L)));
     removed.forEach(removedByKnown::putIfAbsent);
-    RunSummary summary = new RunSummary(applied.runId(), options.label(), options.apply(), tableRows, examined, 0, 0, 0,
-        removedByKnown, reports, resumed, applied.skippedChanged(), applied.decidedAgain(), seconds, List.of(), null,
-        describe(options), 0, applied.counts(), movedByResume,
-        new RunSummary.ApartStats(apart.size(), apart.honoured(), droppedApart));
+    RunSummary summary =
+        new RunSummary(
+            applied.runId(),
+            options.label(),
+            options.apply(),
+            tableRows,
+            examined,
+            0,
+            0,
+            0,
+            removedByKnown,
+            reports,
+            resumed,
+            applied.skippedChanged(),
+            applied.decidedAgain(),
+            seconds,
+            List.of(),
+            null,
+            describe(options),
+            0,
+            applied.counts(),
+            movedByResume,
+            new RunSummary.ApartStats(apart.size(), apart.honoured(), droppedApart));
     return new DedupRunner.Outcome(summary, plan, applied.notMoved());
   }
 
   /**
    * The decisions on the driver. A dry run writes nothing to the database: they come straight from
-   * the executors. An apply stages them first ({@link StagingTable}): what the archive applies is then
-   * what the executors wrote, once, whatever task was retried.
+   * the executors. An apply stages them first ({@link StagingTable}): what the archive applies is
+   * then what the executors wrote, once, whatever task was retried.
    */
   private DeletionPlan deliver(Dataset<Row> decisions, boolean apply, String jobId) {
     if (!apply) {
@@ -247,7 +326,13 @@ public final class SparkRun {
     long[] planned = plan.removedIdsSorted();
     for (int i = 0; i < own.size(); i++) {
       if (java.util.Arrays.binarySearch(planned, own.removedId(i)) < 0) {
-        plan.add(own.removedId(i), own.keptId(i), own.rule(i), own.score(i), own.removedState(i), own.keptState(i));
+        plan.add(
+            own.removedId(i),
+            own.keptId(i),
+            own.rule(i),
+            own.score(i),
+            own.removedState(i),
+            own.keptState(i));
       }
     }
   }
@@ -271,9 +356,11 @@ public final class SparkRun {
     if (options.since() == null && options.until() == null) {
       return "all records (Spark job)";
     }
-    return "records with time " + (options.since() == null ? ""
-        : "from " + options.since().toString().replace('T', ' ') + " ") + (options.until() == null ? ""
-        : "until " + options.until().toString().replace('T', ' '));
+    return "records with time "
+        + (options.since() == null
+            ? ""
+            : "from " + options.since().toString().replace('T', ' ') + " ")
+        + (options.until() == null ? "" : "until " + options.until().toString().replace('T', ' '));
   }
 
   static double elapsed(long startNanos) {

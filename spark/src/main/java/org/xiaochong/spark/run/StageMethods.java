@@ -19,14 +19,14 @@ import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.MethodReport;
 import org.xiaochong.method.simhash.SimhashMethod;
-import org.xiaochong.source.SourceRecord;
-import org.xiaochong.spark.simhash.SimhashStage;
 import org.xiaochong.pass.Window;
 import org.xiaochong.source.BadInputException;
+import org.xiaochong.source.SourceRecord;
 import org.xiaochong.spark.exact.ExactGroups;
 import org.xiaochong.spark.exact.ExactKeys;
 import org.xiaochong.spark.read.JobConfig;
 import org.xiaochong.spark.read.TableRead;
+import org.xiaochong.spark.simhash.SimhashStage;
 
 /**
  * The methods' stages of a job: what each record carries for them (the columns of the records
@@ -36,10 +36,11 @@ final class StageMethods {
   static final List<String> NAMES = List.of("exact", "simhash");
 
   /**
-   * One method's stage: its decisions (lazy: computed when delivered), then, once they are, the marked
-   * pairs it honoured and its report.
+   * One method's stage: its decisions (lazy: computed when delivered), then, once they are, the
+   * marked pairs it honoured and its report.
    */
-  record Stage(Dataset<Row> decisions, CollectionAccumulator<long[]> honouredPairs, MethodReport report) {
+  record Stage(
+      Dataset<Row> decisions, CollectionAccumulator<long[]> honouredPairs, MethodReport report) {
     List<long[]> honoured() {
       return honouredPairs.value();
     }
@@ -51,7 +52,8 @@ final class StageMethods {
   private final Window window;
   private final Broadcast<long[]> marks;
 
-  StageMethods(SparkSession spark, JobConfig job, int partitions, Window window, Broadcast<long[]> marks) {
+  StageMethods(
+      SparkSession spark, JobConfig job, int partitions, Window window, Broadcast<long[]> marks) {
     this.spark = spark;
     this.job = job;
     this.partitions = partitions;
@@ -69,8 +71,8 @@ final class StageMethods {
 
   /**
    * The columns of a record for these methods: those of {@link ExactKeys#SCHEMA} (the exact key is
-   * cheap, and every run needs id, time and checksum), then the simhash (null without features) when
-   * simhash runs.
+   * cheap, and every run needs id, time and checksum), then the simhash (null without features)
+   * when simhash runs.
    */
   StructType recordSchema(List<FingerprintMethod> methods) {
     StructType schema = ExactKeys.SCHEMA;
@@ -80,14 +82,17 @@ final class StageMethods {
     return schema;
   }
 
-  /** Makes the rows of {@link #recordSchema}: each method's fingerprint by the single machine's code. */
+  /**
+   * Makes the rows of {@link #recordSchema}: each method's fingerprint by the single machine's
+   * code.
+   */
   TableRead.RowMaker maker(List<FingerprintMethod> methods) {
     TableRead.RowMaker exact = ExactKeys.maker();
     boolean simhash = uses(methods, "simhash");
     return config -> {
       java.util.function.Function<SourceRecord, Row> keys = exact.open(config);
-      java.util.function.Function<SourceRecord, Long> fingerprint = simhash
-          ? SimhashMethod.fingerprinter(config.table(), config.methodSettings()) : null;
+      java.util.function.Function<SourceRecord, Long> fingerprint =
+          simhash ? SimhashMethod.fingerprinter(config.table(), config.methodSettings()) : null;
       return record -> {
         Row base = keys.apply(record);
         if (fingerprint == null) {
@@ -105,39 +110,66 @@ final class StageMethods {
 
   /** Runs the stage of {@code method} over {@code live} (the records no earlier stage removed). */
   Stage run(String method, Dataset<Row> live, long examined) {
-    CollectionAccumulator<long[]> honoured = spark.sparkContext().collectionAccumulator(method + " apart honoured");
+    CollectionAccumulator<long[]> honoured =
+        spark.sparkContext().collectionAccumulator(method + " apart honoured");
     switch (method) {
       case "exact" -> {
         LongAccumulator groups = spark.sparkContext().longAccumulator("exact groups");
-        Dataset<Row> decisions = ExactGroups.decide(live, partitions, window.since(), window.until(), marks,
-            new ExactGroups.Counters(groups, honoured));
+        Dataset<Row> decisions =
+            ExactGroups.decide(
+                live,
+                partitions,
+                window.since(),
+                window.until(),
+                marks,
+                new ExactGroups.Counters(groups, honoured));
         return new Stage(decisions, honoured, new ExactReport(examined, groups));
       }
       case "simhash" -> {
         LongAccumulator matches = spark.sparkContext().longAccumulator("simhash matches");
-        int maxDistance = SimhashMethod.maxDistance(job.config().table(), job.config().methodSettings());
-        long empty = live.filter(col("simhash").isNull().and(col("time").between(window.since(), window.until())))
-            .count();
-        Dataset<Row> decisions = SimhashStage.decide(spark, live, maxDistance, window.since(), window.until(), marks,
-            new SimhashStage.Counters(matches, honoured));
-        return new Stage(decisions, honoured, new SimhashReport(examined, empty, maxDistance, matches));
+        int maxDistance =
+            SimhashMethod.maxDistance(job.config().table(), job.config().methodSettings());
+        long empty =
+            live.filter(
+                    col("simhash")
+                        .isNull()
+                        .and(col("time").between(window.since(), window.until())))
+                .count();
+        Dataset<Row> decisions =
+            SimhashStage.decide(
+                spark,
+                live,
+                maxDistance,
+                window.since(),
+                window.until(),
+                marks,
+                new SimhashStage.Counters(matches, honoured));
+        return new Stage(
+            decisions, honoured, new SimhashReport(examined, empty, maxDistance, matches));
       }
-      default -> throw new BadInputException("dedup-spark runs the methods " + NAMES + ", not " + method);
+      default ->
+          throw new BadInputException("dedup-spark runs the methods " + NAMES + ", not " + method);
     }
   }
 
   /** The records of {@code live} that {@code removed} does not remove. */
   Dataset<Row> survivors(Dataset<Row> live, DeletionPlan removed) {
-    Broadcast<long[]> ids = org.apache.spark.api.java.JavaSparkContext.fromSparkContext(spark.sparkContext())
-        .broadcast(removed.removedIdsSorted());
-    return live.filter((FilterFunction<Row>) row -> java.util.Arrays.binarySearch(ids.value(), row.getLong(0)) < 0);
+    Broadcast<long[]> ids =
+        org.apache.spark.api.java.JavaSparkContext.fromSparkContext(spark.sparkContext())
+            .broadcast(removed.removedIdsSorted());
+    return live.filter(
+        (FilterFunction<Row>)
+            row -> java.util.Arrays.binarySearch(ids.value(), row.getLong(0)) < 0);
   }
 
   static MethodReport emptyReport(String method) {
     return MethodReport.notRun();
   }
 
-  /** The simhash stage's report, as the single machine's simhash pass reports (without its index's work). */
+  /**
+   * The simhash stage's report, as the single machine's simhash pass reports (without its index's
+   * work).
+   */
   private record SimhashReport(long examined, long empty, int maxDistance, LongAccumulator matches)
       implements MethodReport {
     @Override
@@ -153,12 +185,16 @@ final class StageMethods {
 
     @Override
     public String consoleLine(long removed, boolean applied) {
-      return String.format("simhash: %,d examined, %,d within distance %d %s, %,d without text", examined, removed,
-          maxDistance, applied ? "removed" : "to remove", empty);
+      return String.format(
+          "simhash: %,d examined, %,d within distance %d %s, %,d without text",
+          examined, removed, maxDistance, applied ? "removed" : "to remove", empty);
     }
   }
 
-  /** The exact stage's report, as the single machine's exact pass reports (without its index lookups). */
+  /**
+   * The exact stage's report, as the single machine's exact pass reports (without its index
+   * lookups).
+   */
   private record ExactReport(long examined, LongAccumulator groups) implements MethodReport {
     @Override
     public Map<String, Object> json(long removed) {
@@ -170,8 +206,9 @@ final class StageMethods {
 
     @Override
     public String consoleLine(long removed, boolean applied) {
-      return String.format("exact: %,d groups, %,d duplicates %s", groups.value(), removed,
-          applied ? "removed" : "to remove");
+      return String.format(
+          "exact: %,d groups, %,d duplicates %s",
+          groups.value(), removed, applied ? "removed" : "to remove");
     }
   }
 }

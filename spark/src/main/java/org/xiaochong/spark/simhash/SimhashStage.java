@@ -35,19 +35,23 @@ import scala.Tuple2;
  * The simhash pass as Spark stages, with the single machine's decisions ({@code SimhashPass}).
  *
  * <p>Candidates: each record's {@link SimhashIndex#BLOCKS} block terms ({@link
- * SimhashIndex#blockTerm}, the terms the simhash index holds); records sharing a term meet in a join
- * and a pair is kept when its fingerprints are within simhash.max-distance, as the single machine's
- * lookup keeps them. The pairs are independent of any decision, so they are computed at once.
+ * SimhashIndex#blockTerm}, the terms the simhash index holds); records sharing a term meet in a
+ * join and a pair is kept when its fingerprints are within simhash.max-distance, as the single
+ * machine's lookup keeps them. The pairs are independent of any decision, so they are computed at
+ * once.
  *
- * <p>Decisions: the single machine walks the examined records from the most preferred down; a record
- * still there removes every less preferred neighbour (unless marked apart, or already kept apart),
- * else joins its most preferred neighbour still there. A record's fate then depends only on the
- * records of its connected component in the graph of pairs, so the walk is run per component
+ * <p>Decisions: the single machine walks the examined records from the most preferred down; a
+ * record still there removes every less preferred neighbour (unless marked apart, or already kept
+ * apart), else joins its most preferred neighbour still there. A record's fate then depends only on
+ * the records of its connected component in the graph of pairs, so the walk is run per component
  * ({@link Components}), in the same order, with the same steps: the same decisions.
  */
 public final class SimhashStage {
-  static final StructType PAIRS = new StructType().add("a", DataTypes.LongType).add("b", DataTypes.LongType)
-      .add("distance", DataTypes.IntegerType);
+  static final StructType PAIRS =
+      new StructType()
+          .add("a", DataTypes.LongType)
+          .add("b", DataTypes.LongType)
+          .add("distance", DataTypes.IntegerType);
 
   private SimhashStage() {}
 
@@ -59,53 +63,94 @@ public final class SimhashStage {
    * The decisions for {@code records} (with columns id, time, crc and {@code simhash}, null without
    * features), those no earlier stage removed.
    */
-  public static Dataset<Row> decide(SparkSession spark, Dataset<Row> records, int maxDistance, long since, long until,
-      Broadcast<long[]> apart, Counters counters) {
-    Dataset<Row> valued = records.filter(col("simhash").isNotNull()).select("id", "time", "crc", "simhash");
-    Dataset<Row> blocks = valued.flatMap((FlatMapFunction<Row, Row>) row -> {
-      List<Row> out = new ArrayList<>(SimhashIndex.BLOCKS);
-      for (int block = 0; block < SimhashIndex.BLOCKS; block++) {
-        BytesRef term = SimhashIndex.blockTerm(block, row.getLong(3));
-        int key = 0;
-        for (int i = 0; i < term.length; i++) {
-          key = key << 8 | term.bytes[term.offset + i] & 0xff;
-        }
-        out.add(RowFactory.create(key, row.getLong(0), row.getLong(3)));
-      }
-      return out.iterator();
-    }, Encoders.row(new StructType().add("block", DataTypes.IntegerType).add("id", DataTypes.LongType)
-        .add("value", DataTypes.LongType)));
+  public static Dataset<Row> decide(
+      SparkSession spark,
+      Dataset<Row> records,
+      int maxDistance,
+      long since,
+      long until,
+      Broadcast<long[]> apart,
+      Counters counters) {
+    Dataset<Row> valued =
+        records.filter(col("simhash").isNotNull()).select("id", "time", "crc", "simhash");
+    Dataset<Row> blocks =
+        valued.flatMap(
+            (FlatMapFunction<Row, Row>)
+                row -> {
+                  List<Row> out = new ArrayList<>(SimhashIndex.BLOCKS);
+                  for (int block = 0; block < SimhashIndex.BLOCKS; block++) {
+                    BytesRef term = SimhashIndex.blockTerm(block, row.getLong(3));
+                    int key = 0;
+                    for (int i = 0; i < term.length; i++) {
+                      key = key << 8 | term.bytes[term.offset + i] & 0xff;
+                    }
+                    out.add(RowFactory.create(key, row.getLong(0), row.getLong(3)));
+                  }
+                  return out.iterator();
+                },
+            Encoders.row(
+                new StructType()
+                    .add("block", DataTypes.IntegerType)
+                    .add("id", DataTypes.LongType)
+                    .add("value", DataTypes.LongType)));
     Dataset<Row> left = blocks.toDF("block", "a", "va");
     Dataset<Row> right = blocks.toDF("block", "b", "vb");
-    Dataset<Row> pairs = left.join(right, "block").filter(col("a").lt(col("b")))
-        .select(col("a"), col("b"), org.apache.spark.sql.functions.bit_count(col("va").bitwiseXOR(col("vb")))
-            .cast(DataTypes.IntegerType).as("distance"))
-        .filter(col("distance").leq(maxDistance)).distinct()
-        .persist(org.apache.spark.storage.StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> pairs =
+        left.join(right, "block")
+            .filter(col("a").lt(col("b")))
+            .select(
+                col("a"),
+                col("b"),
+                org.apache
+                    .spark
+                    .sql
+                    .functions
+                    .bit_count(col("va").bitwiseXOR(col("vb")))
+                    .cast(DataTypes.IntegerType)
+                    .as("distance"))
+            .filter(col("distance").leq(maxDistance))
+            .distinct()
+            .persist(org.apache.spark.storage.StorageLevel.MEMORY_AND_DISK());
     Dataset<Row> components = Components.of(pairs);
-    JavaPairRDD<Long, Row> members = valued.join(components, "id").select("component", "id", "time", "crc")
-        .javaRDD().mapToPair(row -> new Tuple2<>(row.getLong(0), row));
-    JavaPairRDD<Long, Row> edges = pairs.join(components, col("a").equalTo(col("id")))
-        .select("component", "a", "b", "distance").javaRDD().mapToPair(row -> new Tuple2<>(row.getLong(0), row));
-    return spark.createDataFrame(members.cogroup(edges).mapPartitions(grouped -> {
-      ApartPairs marks = ApartPairs.of(apart.value());
-      List<Row> out = new ArrayList<>();
-      long matches = 0;
-      while (grouped.hasNext()) {
-        Tuple2<Iterable<Row>, Iterable<Row>> component = grouped.next()._2();
-        matches += decideComponent(component._1(), component._2(), since, until, marks, out);
-      }
-      counters.matches().add(matches);
-      for (int i = 0; i < marks.size(); i++) {
-        if (marks.honoured(i)) {
-          counters.honoured().add(new long[] {marks.smaller(i), marks.larger(i)});
-        }
-      }
-      return out.iterator();
-    }), Decisions.SCHEMA);
+    JavaPairRDD<Long, Row> members =
+        valued
+            .join(components, "id")
+            .select("component", "id", "time", "crc")
+            .javaRDD()
+            .mapToPair(row -> new Tuple2<>(row.getLong(0), row));
+    JavaPairRDD<Long, Row> edges =
+        pairs
+            .join(components, col("a").equalTo(col("id")))
+            .select("component", "a", "b", "distance")
+            .javaRDD()
+            .mapToPair(row -> new Tuple2<>(row.getLong(0), row));
+    return spark.createDataFrame(
+        members
+            .cogroup(edges)
+            .mapPartitions(
+                grouped -> {
+                  ApartPairs marks = ApartPairs.of(apart.value());
+                  List<Row> out = new ArrayList<>();
+                  long matches = 0;
+                  while (grouped.hasNext()) {
+                    Tuple2<Iterable<Row>, Iterable<Row>> component = grouped.next()._2();
+                    matches +=
+                        decideComponent(component._1(), component._2(), since, until, marks, out);
+                  }
+                  counters.matches().add(matches);
+                  for (int i = 0; i < marks.size(); i++) {
+                    if (marks.honoured(i)) {
+                      counters.honoured().add(new long[] {marks.smaller(i), marks.larger(i)});
+                    }
+                  }
+                  return out.iterator();
+                }),
+        Decisions.SCHEMA);
   }
 
-  /** One member of a component: its id, time and checksum, and its pairs (neighbour id to distance). */
+  /**
+   * One member of a component: its id, time and checksum, and its pairs (neighbour id to distance).
+   */
   private static final class Member {
     final long id;
     final long time;
@@ -123,8 +168,13 @@ public final class SimhashStage {
    * The single machine's walk ({@code SimhashPass.run}) over one component; adds its decisions to
    * {@code out} and returns the pairs it looked at.
    */
-  private static long decideComponent(Iterable<Row> memberRows, Iterable<Row> edgeRows, long since, long until,
-      ApartPairs apart, List<Row> out) {
+  private static long decideComponent(
+      Iterable<Row> memberRows,
+      Iterable<Row> edgeRows,
+      long since,
+      long until,
+      ApartPairs apart,
+      List<Row> out) {
     Map<Long, Member> members = new HashMap<>();
     memberRows.forEach(row -> members.put(row.getLong(1), new Member(row)));
     long matches = 0;
@@ -172,7 +222,14 @@ public final class SimhashStage {
   }
 
   private static Row decision(Member removed, Member kept, int distance) {
-    return Decisions.row(removed.id, kept.id, "simhash", (Simhash64.BITS - distance) / (double) Simhash64.BITS,
-        removed.time, removed.crc, kept.time, kept.crc);
+    return Decisions.row(
+        removed.id,
+        kept.id,
+        "simhash",
+        (Simhash64.BITS - distance) / (double) Simhash64.BITS,
+        removed.time,
+        removed.crc,
+        kept.time,
+        kept.crc);
   }
 }

@@ -15,7 +15,10 @@ import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 import org.xiaochong.spark.cli.Sessions;
 
-/** Large-star/small-star against union-find on random graphs with long chains (the worst case of label propagation). */
+/**
+ * Large-star/small-star against union-find on random graphs with long chains (the worst case of
+ * label propagation).
+ */
 class ComponentsTest {
   @Test
   void of_randomGraphWithChains_givesUnionFindsComponentsLabelledBySmallestId() {
@@ -32,13 +35,18 @@ class ComponentsTest {
         }
       }
     }
-    List<Row> rows = Components.of(spark.createDataFrame(pairs, new StructType().add("a", DataTypes.LongType)
-        .add("b", DataTypes.LongType))).collectAsList();
+    List<Row> rows =
+        Components.of(
+                spark.createDataFrame(
+                    pairs,
+                    new StructType().add("a", DataTypes.LongType).add("b", DataTypes.LongType)))
+            .collectAsList();
     Map<Long, Long> smallest = new HashMap<>();
     parent.keySet().forEach(id -> smallest.merge(find(parent, id), id, Math::min));
     assertThat(rows).hasSize(parent.size());
     for (Row row : rows) {
-      assertThat(row.getLong(1)).as("component of %d", row.getLong(0))
+      assertThat(row.getLong(1))
+          .as("component of %d", row.getLong(0))
           .isEqualTo(smallest.get(find(parent, row.getLong(0))));
     }
   }

@@ -29,6 +29,7 @@ class IdRangesTest {
     List<long[]> ranges = IdRanges.split(Long.MIN_VALUE, Long.MAX_VALUE - 1, 4);
     assertThat(ranges.get(0)[0]).isEqualTo(Long.MIN_VALUE);
     assertThat(ranges.get(3)[1]).isEqualTo(Long.MAX_VALUE);
-    assertThatThrownBy(() -> IdRanges.split(0, Long.MAX_VALUE, 2)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> IdRanges.split(0, Long.MAX_VALUE, 2))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }
