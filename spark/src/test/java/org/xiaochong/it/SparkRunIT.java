@@ -128,6 +128,33 @@ class SparkRunIT extends DbTestSupport {
   }
 
   @Test
+  void near_dryRun_decidesAsTheSingleMachineByteForByte() throws IOException {
+    load(3_000);
+    String[] both = bothDry(config(), "near");
+    assertThat(both[0].lines().count())
+        .as("near finds pairs in the generated posts")
+        .isGreaterThan(100);
+    assertThat(both[1]).isEqualTo(both[0]);
+  }
+
+  @Test
+  void exactThenNear_withPairsMarkedApart_decideAsTheSingleMachine() throws IOException {
+    load(3_000);
+    Path config = config();
+    String unmarked = bothDry(config, "exact,near")[0];
+    assertThat(unmarked).contains("\"rule\":\"near\"");
+    markApart(
+        unmarked
+            .lines()
+            .filter(l -> l.contains("\"rule\":\"near\""))
+            .reduce("", (a, b) -> a + b + "\n"),
+        5);
+    String[] both = bothDry(config, "exact,near");
+    assertThat(both[0]).as("the marks keep pairs apart").isNotEqualTo(unmarked);
+    assertThat(both[1]).isEqualTo(both[0]);
+  }
+
+  @Test
   void exact_timeWindow_decidesAsTheSingleMachine() throws IOException {
     load(3_000);
     String[] both = bothDry(config(), "exact", "--since", "2025-06-01", "--until", "2025-12-31");
