@@ -40,9 +40,9 @@ import scala.Tuple2;
 /**
  * The near pass as Spark stages, with the single machine's decisions ({@code NearPass}).
  *
- * <p>Frequencies: each key's holders among all live records (those an earlier stage removed too, as
- * the single machine's index still holds them), aggregated and broadcast; the idf weights and the
- * candidate selection read them.
+ * <p>Frequencies: each key's holders among the records no earlier stage removed (the single
+ * machine's near index leaves those out when it is built for the run), aggregated and broadcast;
+ * the idf weights and the candidate selection read them.
  *
  * <p>Candidates: each record of the pass selects its keys by the single machine's code ({@link
  * NearCandidates#select}); its lookups (its phone keys when it is phone-blocked, its selected keys
@@ -88,12 +88,11 @@ public final class NearStage {
       implements Serializable {}
 
   /**
-   * The decisions for {@code live} (the records no earlier stage removed), with the frequencies of
-   * {@code all} (every record read). Both have columns id, time, crc and {@code near}.
+   * The decisions for {@code live} (the records no earlier stage removed; columns id, time, crc and
+   * {@code near}).
    */
   public static Dataset<Row> decide(
       SparkSession spark,
-      Dataset<Row> all,
       Dataset<Row> live,
       Map<String, String> settings,
       long since,
@@ -102,11 +101,11 @@ public final class NearStage {
       Counters counters) {
     Settings near = new Settings(new HashMap<>(settings));
     JavaSparkContext context = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    int nearColumn = all.schema().fieldIndex("near");
+    int nearColumn = live.schema().fieldIndex("near");
 
-    // Frequencies over every live record, broadcast.
+    // Frequencies over the records of the run, broadcast.
     JavaPairRDD<Long, Integer> counts =
-        all.javaRDD()
+        live.javaRDD()
             .flatMapToPair(
                 row -> {
                   long[] counted = NearRecord.decode((byte[]) row.get(nearColumn)).counted();
@@ -124,7 +123,7 @@ public final class NearStage {
       heldKeys[i] = collected.get(i)._1();
       holders[i] = collected.get(i)._2();
     }
-    long records = all.count();
+    long records = live.count();
     Broadcast<Frequencies> frequencies =
         context.broadcast(new Frequencies(heldKeys, holders, records));
 

@@ -231,7 +231,7 @@ public final class SparkRun {
         Dataset<Row> live = records;
         for (FingerprintMethod method : options.methods()) {
           t = System.nanoTime();
-          StageMethods.Stage stage = stages.run(method.name(), live, records, examined);
+          StageMethods.Stage stage = stages.run(method.name(), live, examined);
           DeletionPlan own = deliver(stage.decisions(), options.apply(), jobId);
           stage.honoured().forEach(pair -> apart.keepsApart(pair[0], pair[1]));
           reports.put(method.name(), stage.report());

@@ -123,12 +123,8 @@ final class StageMethods {
     };
   }
 
-  /**
-   * Runs the stage of {@code method} over {@code live} (the records no earlier stage removed);
-   * {@code all} are every record read (the near key frequencies count them all, as the single
-   * machine's index holds them).
-   */
-  Stage run(String method, Dataset<Row> live, Dataset<Row> all, long examined) {
+  /** Runs the stage of {@code method} over {@code live} (the records no earlier stage removed). */
+  Stage run(String method, Dataset<Row> live, long examined) {
     CollectionAccumulator<long[]> honoured =
         spark.sparkContext().collectionAccumulator(method + " apart honoured");
     switch (method) {
@@ -171,7 +167,6 @@ final class StageMethods {
         Dataset<Row> decisions =
             NearStage.decide(
                 spark,
-                all,
                 live,
                 job.config().methodSettings(),
                 window.since(),
