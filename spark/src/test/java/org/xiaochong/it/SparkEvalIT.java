@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.xiaochong.eval.EvalDatasets;
 import org.xiaochong.spark.cli.SparkCommand;
 
@@ -37,8 +37,17 @@ class SparkEvalIT extends DbTestSupport {
     return Files.isDirectory(near) ? near : Path.of("/work/shared/data");
   }
 
+  /**
+   * The sets compared: febrl1 and cora (a few seconds each), or those of the system property {@code
+   * spark.eval.datasets} (comma-separated eval names, e.g. restaurants,febrl2,childcare).
+   */
+  static java.util.stream.Stream<String> datasets() {
+    return java.util.Arrays.stream(
+        System.getProperty("spark.eval.datasets", "febrl1,cora").split(","));
+  }
+
   @ParameterizedTest
-  @ValueSource(strings = {"febrl1", "cora"})
+  @MethodSource("datasets")
   void labelledSet_exactSimhashAndNear_decideAsTheSingleMachine(String name) throws IOException {
     Path shared = shared();
     assumeTrue(Files.isDirectory(shared), "no labelled data at " + shared.toAbsolutePath());

@@ -155,11 +155,15 @@ class SparkRunIT extends DbTestSupport {
   }
 
   @Test
-  void exact_timeWindow_decidesAsTheSingleMachine() throws IOException {
+  void exactAndNear_timeWindow_decideAsTheSingleMachine() throws IOException {
     load(3_000);
-    String[] both = bothDry(config(), "exact", "--since", "2025-06-01", "--until", "2025-12-31");
+    Path config = config();
+    String[] both = bothDry(config, "exact", "--since", "2025-06-01", "--until", "2025-12-31");
     assertThat(both[0].lines().count()).isPositive();
     assertThat(both[1]).isEqualTo(both[0]);
+    String[] near = bothDry(config, "exact,near", "--since", "2025-06-01", "--until", "2025-12-31");
+    assertThat(near[0]).contains("\"rule\":\"near\"");
+    assertThat(near[1]).isEqualTo(near[0]);
   }
 
   @Test
