@@ -13,6 +13,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.posts.PostLoader;
 import org.xiaochong.spark.cli.SparkCommand;
@@ -186,13 +188,14 @@ class SparkRunIT extends DbTestSupport {
     assertThat(both[1]).isEqualTo(both[0]);
   }
 
-  @Test
-  void exact_apply_archivesExactlyTheSingleMachinesRemovalsAndRestoreBringsThemBack()
+  @ParameterizedTest
+  @ValueSource(strings = {"exact", "exact,near"})
+  void apply_archivesExactlyTheSingleMachinesRemovalsAndRestoreBringsThemBack(String method)
       throws IOException {
     load(3_000);
     Path config = config();
     List<List<String>> before = snapshot(TABLE);
-    String planned = bothDry(config, "exact")[0];
+    String planned = bothDry(config, method)[0];
 
     Path applied = dir.resolve("applied");
     CliRun run =
@@ -203,7 +206,7 @@ class SparkRunIT extends DbTestSupport {
             "--master",
             "local[2]",
             "--method",
-            "exact",
+            method,
             "--apply",
             "--report",
             applied.toString());
