@@ -31,6 +31,9 @@ class SparkRunIT extends DbTestSupport {
 
   @TempDir Path dir;
 
+  /** The report folders of the last {@link #bothDry}: the single machine's, then the job's. */
+  private Path[] lastReports;
+
   @BeforeAll
   static void startSpark() {
     SparkTestSession.get();
@@ -92,6 +95,7 @@ class SparkRunIT extends DbTestSupport {
     two.addAll(List.of(options));
     CliRun second = spark(two.toArray(new String[0]));
     assertThat(second.exitCode()).as(second.err() + second.out()).isZero();
+    lastReports = new Path[] {single, job};
     return new String[] {decisions(single), decisions(job)};
   }
 
@@ -137,6 +141,22 @@ class SparkRunIT extends DbTestSupport {
         .as("near finds pairs in the generated posts")
         .isGreaterThan(100);
     assertThat(both[1]).isEqualTo(both[0]);
+  }
+
+  @Test
+  void exactThenNear_report_countsTheNearPassAsTheSingleMachine() throws IOException {
+    load(3_000);
+    bothDry(config(), "exact,near");
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.JsonNode single =
+        json.readTree(lastReports[0].resolve("summary.json").toFile()).get("near");
+    com.fasterxml.jackson.databind.JsonNode job =
+        json.readTree(lastReports[1].resolve("summary.json").toFile()).get("near");
+    assertThat(single.get("removed").asLong()).isPositive();
+    for (String field : List.of("removed", "examined", "candidates", "empty", "min_similarity")) {
+      assertThat(job.get(field)).as(field).isEqualTo(single.get(field));
+    }
   }
 
   @Test

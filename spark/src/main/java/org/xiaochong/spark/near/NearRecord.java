@@ -83,6 +83,11 @@ public record NearRecord(NearOutcome outcome, long[] counted, NearRule.Stored ke
     return bytes.toByteArray();
   }
 
+  /** The outcome of a record encoded by {@link #encoder}, without decoding its keys. */
+  public static NearOutcome outcomeOf(byte[] encoded) {
+    return NearOutcome.values()[encoded[0]];
+  }
+
   /** The record encoded by {@link #encoder}. */
   public static NearRecord decode(byte[] encoded) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded))) {

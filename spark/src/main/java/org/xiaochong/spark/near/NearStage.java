@@ -319,6 +319,29 @@ public final class NearStage {
   }
 
   /**
+   * The records of the window in {@code live} without fingerprints, per reason (lower-case {@link
+   * NearOutcome} names in their order), as the single machine's near report counts them: only the
+   * exact pass can remove them.
+   */
+  public static Map<String, Long> emptyByReason(Dataset<Row> live, long since, long until) {
+    int nearColumn = live.schema().fieldIndex("near");
+    Map<Integer, Long> counts =
+        live.javaRDD()
+            .filter(row -> row.getLong(1) >= since && row.getLong(1) <= until)
+            .map(row -> NearRecord.outcomeOf((byte[]) row.get(nearColumn)).ordinal())
+            .filter(outcome -> outcome != NearOutcome.OK.ordinal())
+            .countByValue();
+    Map<String, Long> empty = new java.util.LinkedHashMap<>();
+    for (NearOutcome outcome : NearOutcome.values()) {
+      Long count = counts.get(outcome.ordinal());
+      if (count != null) {
+        empty.put(outcome.name().toLowerCase(java.util.Locale.ROOT), count);
+      }
+    }
+    return empty;
+  }
+
+  /**
    * The records one record meets, as the single machine's candidate index hands them: its phone
    * keys' holders, then its keys rarest first until {@link NearCandidates#stopBefore} stops, over
    * the holders found so far ({@code newerOnly}: the newer ones, else all).

@@ -164,6 +164,8 @@ final class StageMethods {
       }
       case "near" -> {
         LongAccumulator compared = spark.sparkContext().longAccumulator("near compared");
+        long inWindow = live.filter(col("time").between(window.since(), window.until())).count();
+        Map<String, Long> empty = NearStage.emptyByReason(live, window.since(), window.until());
         Dataset<Row> decisions =
             NearStage.decide(
                 spark,
@@ -173,7 +175,11 @@ final class StageMethods {
                 window.until(),
                 marks,
                 new NearStage.Counters(compared, honoured));
-        return new Stage(decisions, honoured, new NearReport(examined, compared));
+        double minSimilarity =
+            org.xiaochong.method.near.NearSettings.of(job.config().methodSettings())
+                .minSimilarity();
+        return new Stage(
+            decisions, honoured, new NearReport(inWindow, compared, empty, minSimilarity));
       }
       default ->
           throw new BadInputException("dedup-spark runs the methods " + NAMES + ", not " + method);
@@ -220,24 +226,36 @@ final class StageMethods {
   }
 
   /**
-   * The near stage's report: what the single machine's near pass reports of its decisions (its
-   * index lookups and reasons for empty fingerprints are not counted here).
+   * The near stage's report: what the single machine's near pass reports of its work, less its
+   * index's (key lookups, truncated texts, index documents added): the records it examined (those
+   * of the window no earlier stage removed), the pairs it compared, the records without
+   * fingerprints per reason.
    */
-  private record NearReport(long examined, LongAccumulator compared) implements MethodReport {
+  private record NearReport(
+      long examined, LongAccumulator compared, Map<String, Long> empty, double minSimilarity)
+      implements MethodReport {
     @Override
     public Map<String, Object> json(long removed) {
       Map<String, Object> json = new LinkedHashMap<>();
       json.put("removed", removed);
       json.put("examined", examined);
       json.put("candidates", compared.value());
+      json.put("empty", empty);
+      json.put("min_similarity", minSimilarity);
       return json;
     }
 
     @Override
     public String consoleLine(long removed, boolean applied) {
       return String.format(
-          "near: %,d examined, %,d near duplicates %s",
-          examined, removed, applied ? "removed" : "to remove");
+          "near: %,d examined, %,d near duplicates %s, %,d candidates compared, %,d without"
+              + " fingerprints %s (exact pass only)",
+          examined,
+          removed,
+          applied ? "removed" : "to remove",
+          compared.value(),
+          empty.values().stream().mapToLong(Long::longValue).sum(),
+          empty);
     }
   }
 
