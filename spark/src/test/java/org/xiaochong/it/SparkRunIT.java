@@ -13,6 +13,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.posts.PostLoader;
 import org.xiaochong.spark.cli.SparkCommand;
@@ -28,6 +30,9 @@ class SparkRunIT extends DbTestSupport {
   private static final String TABLE = "supply_demand";
 
   @TempDir Path dir;
+
+  /** The report folders of the last {@link #bothDry}: the single machine's, then the job's. */
+  private Path[] lastReports;
 
   @BeforeAll
   static void startSpark() {
@@ -90,6 +95,7 @@ class SparkRunIT extends DbTestSupport {
     two.addAll(List.of(options));
     CliRun second = spark(two.toArray(new String[0]));
     assertThat(second.exitCode()).as(second.err() + second.out()).isZero();
+    lastReports = new Path[] {single, job};
     return new String[] {decisions(single), decisions(job)};
   }
 
@@ -128,11 +134,58 @@ class SparkRunIT extends DbTestSupport {
   }
 
   @Test
-  void exact_timeWindow_decidesAsTheSingleMachine() throws IOException {
+  void near_dryRun_decidesAsTheSingleMachineByteForByte() throws IOException {
     load(3_000);
-    String[] both = bothDry(config(), "exact", "--since", "2025-06-01", "--until", "2025-12-31");
+    String[] both = bothDry(config(), "near");
+    assertThat(both[0].lines().count())
+        .as("near finds pairs in the generated posts")
+        .isGreaterThan(100);
+    assertThat(both[1]).isEqualTo(both[0]);
+  }
+
+  @Test
+  void exactThenNear_report_countsTheNearPassAsTheSingleMachine() throws IOException {
+    load(3_000);
+    bothDry(config(), "exact,near");
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.JsonNode single =
+        json.readTree(lastReports[0].resolve("summary.json").toFile()).get("near");
+    com.fasterxml.jackson.databind.JsonNode job =
+        json.readTree(lastReports[1].resolve("summary.json").toFile()).get("near");
+    assertThat(single.get("removed").asLong()).isPositive();
+    for (String field : List.of("removed", "examined", "candidates", "empty", "min_similarity")) {
+      assertThat(job.get(field)).as(field).isEqualTo(single.get(field));
+    }
+  }
+
+  @Test
+  void exactThenNear_withPairsMarkedApart_decideAsTheSingleMachine() throws IOException {
+    load(3_000);
+    Path config = config();
+    String unmarked = bothDry(config, "exact,near")[0];
+    assertThat(unmarked).contains("\"rule\":\"near\"");
+    markApart(
+        unmarked
+            .lines()
+            .filter(l -> l.contains("\"rule\":\"near\""))
+            .reduce("", (a, b) -> a + b + "\n"),
+        5);
+    String[] both = bothDry(config, "exact,near");
+    assertThat(both[0]).as("the marks keep pairs apart").isNotEqualTo(unmarked);
+    assertThat(both[1]).isEqualTo(both[0]);
+  }
+
+  @Test
+  void exactAndNear_timeWindow_decideAsTheSingleMachine() throws IOException {
+    load(3_000);
+    Path config = config();
+    String[] both = bothDry(config, "exact", "--since", "2025-06-01", "--until", "2025-12-31");
     assertThat(both[0].lines().count()).isPositive();
     assertThat(both[1]).isEqualTo(both[0]);
+    String[] near = bothDry(config, "exact,near", "--since", "2025-06-01", "--until", "2025-12-31");
+    assertThat(near[0]).contains("\"rule\":\"near\"");
+    assertThat(near[1]).isEqualTo(near[0]);
   }
 
   @Test
@@ -155,13 +208,14 @@ class SparkRunIT extends DbTestSupport {
     assertThat(both[1]).isEqualTo(both[0]);
   }
 
-  @Test
-  void exact_apply_archivesExactlyTheSingleMachinesRemovalsAndRestoreBringsThemBack()
+  @ParameterizedTest
+  @ValueSource(strings = {"exact", "exact,near"})
+  void apply_archivesExactlyTheSingleMachinesRemovalsAndRestoreBringsThemBack(String method)
       throws IOException {
     load(3_000);
     Path config = config();
     List<List<String>> before = snapshot(TABLE);
-    String planned = bothDry(config, "exact")[0];
+    String planned = bothDry(config, method)[0];
 
     Path applied = dir.resolve("applied");
     CliRun run =
@@ -172,7 +226,7 @@ class SparkRunIT extends DbTestSupport {
             "--master",
             "local[2]",
             "--method",
-            "exact",
+            method,
             "--apply",
             "--report",
             applied.toString());

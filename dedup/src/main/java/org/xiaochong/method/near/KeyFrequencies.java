@@ -19,7 +19,7 @@ import org.xiaochong.index.NearSchema;
  * 24 bytes per distinct key. {@link #live} leaves deleted documents out, so the counts depend on
  * the live records only, not on which segments were merged. Safe for concurrent reads once built.
  */
-final class KeyFrequencies {
+public final class KeyFrequencies {
   private long[] keys;
   private int[] counts;
   private boolean[] used;
@@ -54,6 +54,25 @@ final class KeyFrequencies {
     }
     frequencies.records = records;
     return frequencies;
+  }
+
+  /**
+   * The frequencies a distributed job aggregated ({@code counts[i]} records hold {@code keys[i]},
+   * each key once) over {@code records} records, with their weights ({@link #useWeights}).
+   */
+  public static KeyFrequencies of(long[] keys, int[] counts, long records) {
+    KeyFrequencies frequencies = new KeyFrequencies();
+    for (int i = 0; i < keys.length; i++) {
+      frequencies.add(keys[i], counts[i]);
+    }
+    frequencies.useWeights(records);
+    return frequencies;
+  }
+
+  private KeyFrequencies() {
+    keys = new long[1 << 16];
+    counts = new int[1 << 16];
+    used = new boolean[1 << 16];
   }
 
   /** Live documents counted by {@link #live}. */
@@ -97,7 +116,7 @@ final class KeyFrequencies {
    * {@link #weight} with the least shared weight of a table of the records given to {@link
    * #useWeights}.
    */
-  NearRule.KeyWeights weights() {
+  public NearRule.KeyWeights weights() {
     return NearRule.KeyWeights.idf(this::weight, records);
   }
 
@@ -113,7 +132,7 @@ final class KeyFrequencies {
   }
 
   /** Documents holding the key (0 when none). */
-  int get(long key) {
+  public int get(long key) {
     int mask = keys.length - 1;
     for (int slot = mix(key) & mask; used[slot]; slot = (slot + 1) & mask) {
       if (keys[slot] == key) {

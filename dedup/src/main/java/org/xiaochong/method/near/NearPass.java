@@ -278,44 +278,37 @@ public final class NearPass {
           counts[2] += block.keysAlone;
         });
 
-    // Step 3: newest first, a record of the window goes to its best near duplicate that is kept.
-    FixedBitSet kept = new FixedBitSet(maxDoc);
-    NearGroups groups = new NearGroups(maxDoc);
-    for (int pos = 0; pos < records; pos++) {
-      int doc = order[pos];
-      int[] near = nearOf[pos];
-      int best = -1;
-      if (near != null) {
-        for (int i = 0; i < near.length && best < 0; i++) {
-          if (kept.get(order[near[i]])) {
-            best = i;
-          }
-        }
-      }
-      if (best >= 0 && !apart.keepsApart(snapshot.id(doc), snapshot.id(order[near[best]]))) {
-        groups.remove(doc, order[near[best]], scoreOf[pos][best]);
-      } else {
-        kept.set(doc);
-      }
-    }
-    long compared = counts[1];
-    mergeGroups(order, records, inWindow, allShort, present, groups, index, frequencies);
-    compared += groups.pairsCompared();
+    // Step 3 and the merge by average linkage, on one thread: NearComponent over every record.
+    NearComponent.Result decided =
+        NearComponent.decide(
+            new PassRecords(
+                order, records, inWindow, allShort, nearOf, scoreOf, index, frequencies),
+            config,
+            weight,
+            apart);
+    long compared = counts[1] + decided.pairsCompared();
     for (int o = 0; o < n; o++) {
-      int doc = order[o];
-      if (groups.isRemoved(doc)) {
-        int survivor = groups.survivorOf(doc);
+      if (decided.isRemoved(o)) {
+        int doc = order[o];
+        int survivor = order[decided.survivor()[o]];
         plan.add(
             snapshot.id(doc),
             snapshot.id(survivor),
             RULE,
-            groups.score(doc),
+            decided.score()[o],
             snapshot.state(doc),
             snapshot.state(survivor));
       }
     }
     return new Result(
-        examined, groups.removed(), skippedExact, counts[0], counts[2], compared, empty, truncated);
+        examined,
+        decided.removed(),
+        skippedExact,
+        counts[0],
+        counts[2],
+        compared,
+        empty,
+        truncated);
   }
 
   /** Records per block of work handed to a worker. */
@@ -421,79 +414,86 @@ public final class NearPass {
     block.scores[slot] = nearScores;
   }
 
-  /**
-   * Joins groups by {@link NearGroups#averageLinkage}: each survivor of the window whose fields are
-   * all short ({@link #allFieldsShort}), newest first, joins the newer group it is most alike on
-   * average when that average reaches near.min-similarity.
-   */
-  private void mergeGroups(
-      int[] order,
-      int n,
-      FixedBitSet inWindow,
-      FixedBitSet allShort,
-      int[] present,
-      NearGroups groups,
-      NearCandidateIndex index,
-      KeyFrequencies frequencies)
-      throws IOException {
-    List<LeafReaderContext> leaves = snapshot.leaves();
-    NearRule.KeyWeights weight = frequencies.weights();
-    Map<Integer, NearRule.Keys> read =
+  /** The records of the pass for {@link NearComponent}: positions of the newest-first order. */
+  private final class PassRecords implements NearComponent.Records {
+    private final int[] order;
+    private final int size;
+    private final FixedBitSet inWindow;
+    private final FixedBitSet allShort;
+    private final int[][] nearOf;
+    private final double[][] scoreOf;
+    private final NearCandidateIndex index;
+    private final KeyFrequencies frequencies;
+    private final Map<Integer, NearRule.Keys> read =
         new java.util.LinkedHashMap<>(1024, 0.75f, true) {
           @Override
           protected boolean removeEldestEntry(Map.Entry<Integer, NearRule.Keys> eldest) {
             return size() > KEYS_HELD;
           }
         };
-    java.util.function.IntFunction<NearRule.Keys> keysOf =
-        d -> read.computeIfAbsent(d, x -> IndexedNearKeys.stored(leaves, x));
-    Found roots = new Found(Math.max(1, snapshot.maxDoc()));
-    for (int o = 0; o < n; o++) {
-      int doc = order[o];
-      if (!inWindow.get(doc) || !allShort.get(doc) || groups.isRemoved(doc)) {
-        continue;
-      }
-      NearRule.Keys record = keysOf.apply(doc);
-      index.forEach(
-          o,
-          select(record, frequencies),
-          false,
-          other -> {
-            int root = groups.survivorOf(order[other]);
-            if (root != doc && compareNewestFirst(root, doc) < 0) {
-              roots.add(root);
-            }
-          });
-      NearRule.Keys[] group = roots.size == 0 ? null : groups.records(doc, keysOf);
-      int best = -1;
-      double bestLinkage = -1;
-      for (int c = 0; c < roots.size; c++) {
-        int root = roots.docs[c];
-        if (group.length == 1 && groups.firstMember(root) < 0) {
-          continue; // two records alone: the greedy step compared them and found no near duplicate
-        }
-        if (groups.anyApart(
-            doc, root, (a, b) -> apart.keepsApart(snapshot.id(a), snapshot.id(b)))) {
-          continue; // the merge would remove a record in favour of one it is marked apart from
-        }
-        double linkage = groups.averageLinkage(group, root, keysOf, config, weight);
-        if (linkage >= config.minSimilarity()
-            && (best < 0
-                || NearRule.isBetter(
-                    linkage,
-                    snapshot.rank(root),
-                    snapshot.id(root),
-                    bestLinkage,
-                    snapshot.rank(best),
-                    snapshot.id(best)))) {
-          best = root;
-          bestLinkage = linkage;
-        }
-      }
-      roots.clear();
-      if (best >= 0) {
-        groups.merge(doc, best, bestLinkage);
-      }
+
+    PassRecords(
+        int[] order,
+        int size,
+        FixedBitSet inWindow,
+        FixedBitSet allShort,
+        int[][] nearOf,
+        double[][] scoreOf,
+        NearCandidateIndex index,
+        KeyFrequencies frequencies) {
+      this.order = order;
+      this.size = size;
+      this.inWindow = inWindow;
+      this.allShort = allShort;
+      this.nearOf = nearOf;
+      this.scoreOf = scoreOf;
+      this.index = index;
+      this.frequencies = frequencies;
+    }
+
+    @Override
+    public int size() {
+      return size;
+    }
+
+    @Override
+    public long id(int pos) {
+      return snapshot.id(order[pos]);
+    }
+
+    @Override
+    public long rank(int pos) {
+      return snapshot.rank(order[pos]);
+    }
+
+    @Override
+    public boolean inWindow(int pos) {
+      return inWindow.get(order[pos]);
+    }
+
+    @Override
+    public boolean allShort(int pos) {
+      return allShort.get(order[pos]);
+    }
+
+    @Override
+    public int[] near(int pos) {
+      return nearOf[pos];
+    }
+
+    @Override
+    public double[] scores(int pos) {
+      return scoreOf[pos];
+    }
+
+    @Override
+    public void meets(int pos, java.util.function.IntConsumer sink) throws IOException {
+      index.forEach(pos, select(keys(pos), frequencies), false, sink);
+    }
+
+    @Override
+    public NearRule.Keys keys(int pos) {
+      return read.computeIfAbsent(pos, p -> IndexedNearKeys.stored(snapshot.leaves(), order[p]));
     }
   }
 
@@ -544,7 +544,7 @@ public final class NearPass {
   }
 
   /**
-   * Records whose keys {@link #mergeGroups} holds in memory, most recently used (groups meet their
+   * Records whose keys {@link PassRecords} holds in memory, most recently used (groups meet their
    * neighbours).
    */
   private static final int KEYS_HELD = 10_000;

@@ -24,6 +24,8 @@ import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.spark.exact.ExactGroups;
 import org.xiaochong.spark.exact.ExactKeys;
+import org.xiaochong.spark.near.NearRecord;
+import org.xiaochong.spark.near.NearStage;
 import org.xiaochong.spark.read.JobConfig;
 import org.xiaochong.spark.read.TableRead;
 import org.xiaochong.spark.simhash.SimhashStage;
@@ -33,7 +35,7 @@ import org.xiaochong.spark.simhash.SimhashStage;
  * read), and each method's stage over the records still live. Not thread-safe: one per run.
  */
 final class StageMethods {
-  static final List<String> NAMES = List.of("exact", "simhash");
+  static final List<String> NAMES = List.of("exact", "near", "simhash");
 
   /**
    * One method's stage: its decisions (lazy: computed when delivered), then, once they are, the
@@ -79,6 +81,9 @@ final class StageMethods {
     if (uses(methods, "simhash")) {
       schema = schema.add("simhash", DataTypes.LongType, true);
     }
+    if (uses(methods, "near")) {
+      schema = schema.add("near", DataTypes.BinaryType, false);
+    }
     return schema;
   }
 
@@ -89,20 +94,30 @@ final class StageMethods {
   TableRead.RowMaker maker(List<FingerprintMethod> methods) {
     TableRead.RowMaker exact = ExactKeys.maker();
     boolean simhash = uses(methods, "simhash");
+    boolean near = uses(methods, "near");
     return config -> {
       java.util.function.Function<SourceRecord, Row> keys = exact.open(config);
       java.util.function.Function<SourceRecord, Long> fingerprint =
           simhash ? SimhashMethod.fingerprinter(config.table(), config.methodSettings()) : null;
+      java.util.function.Function<SourceRecord, byte[]> nearKeys =
+          near ? NearRecord.encoder(config) : null;
       return record -> {
         Row base = keys.apply(record);
-        if (fingerprint == null) {
+        if (fingerprint == null && nearKeys == null) {
           return base;
         }
-        Object[] values = new Object[base.length() + 1];
-        for (int i = 0; i < base.length(); i++) {
+        Object[] values =
+            new Object[base.length() + (fingerprint == null ? 0 : 1) + (near ? 1 : 0)];
+        int i = 0;
+        for (; i < base.length(); i++) {
           values[i] = base.get(i);
         }
-        values[base.length()] = fingerprint.apply(record);
+        if (fingerprint != null) {
+          values[i++] = fingerprint.apply(record);
+        }
+        if (nearKeys != null) {
+          values[i] = nearKeys.apply(record);
+        }
         return RowFactory.create(values);
       };
     };
@@ -147,6 +162,25 @@ final class StageMethods {
         return new Stage(
             decisions, honoured, new SimhashReport(examined, empty, maxDistance, matches));
       }
+      case "near" -> {
+        LongAccumulator compared = spark.sparkContext().longAccumulator("near compared");
+        long inWindow = live.filter(col("time").between(window.since(), window.until())).count();
+        Map<String, Long> empty = NearStage.emptyByReason(live, window.since(), window.until());
+        Dataset<Row> decisions =
+            NearStage.decide(
+                spark,
+                live,
+                job.config().methodSettings(),
+                window.since(),
+                window.until(),
+                marks,
+                new NearStage.Counters(compared, honoured));
+        double minSimilarity =
+            org.xiaochong.method.near.NearSettings.of(job.config().methodSettings())
+                .minSimilarity();
+        return new Stage(
+            decisions, honoured, new NearReport(inWindow, compared, empty, minSimilarity));
+      }
       default ->
           throw new BadInputException("dedup-spark runs the methods " + NAMES + ", not " + method);
     }
@@ -188,6 +222,40 @@ final class StageMethods {
       return String.format(
           "simhash: %,d examined, %,d within distance %d %s, %,d without text",
           examined, removed, maxDistance, applied ? "removed" : "to remove", empty);
+    }
+  }
+
+  /**
+   * The near stage's report: what the single machine's near pass reports of its work, less its
+   * index's (key lookups, truncated texts, index documents added): the records it examined (those
+   * of the window no earlier stage removed), the pairs it compared, the records without
+   * fingerprints per reason.
+   */
+  private record NearReport(
+      long examined, LongAccumulator compared, Map<String, Long> empty, double minSimilarity)
+      implements MethodReport {
+    @Override
+    public Map<String, Object> json(long removed) {
+      Map<String, Object> json = new LinkedHashMap<>();
+      json.put("removed", removed);
+      json.put("examined", examined);
+      json.put("candidates", compared.value());
+      json.put("empty", empty);
+      json.put("min_similarity", minSimilarity);
+      return json;
+    }
+
+    @Override
+    public String consoleLine(long removed, boolean applied) {
+      return String.format(
+          "near: %,d examined, %,d near duplicates %s, %,d candidates compared, %,d without"
+              + " fingerprints %s (exact pass only)",
+          examined,
+          removed,
+          applied ? "removed" : "to remove",
+          compared.value(),
+          empty.values().stream().mapToLong(Long::longValue).sum(),
+          empty);
     }
   }
 
