@@ -480,9 +480,13 @@ class ServeIT extends DbTestSupport {
     CliRun run = cli("run", "--config", config.toString(), "--method", "exact,near");
     assertThat(run.exitCode()).as(run.err()).isZero();
     waitUntil(
-        () ->
-            client.post("/v1/check", copy.toString()).json().get("kept_id").asLong(-1)
-                == 90_000_500L);
+        () -> {
+          ServiceClient.Reply reply = client.post("/v1/check", copy.toString());
+          assertThat(reply.status())
+              .as(reply.body())
+              .isEqualTo(200); // checks go on through the reopen
+          return reply.json().get("kept_id").asLong(-1) == 90_000_500L;
+        });
   }
 
   @Test
