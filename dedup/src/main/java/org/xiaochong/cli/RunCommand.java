@@ -107,35 +107,58 @@ public final class RunCommand implements Callable<Integer> {
               .run(runOptions);
       print(spec.commandLine().getOut(), outcome.summary(), database, config.table());
       if (report != null) {
-        try {
-          ReportWriter.write(report, outcome);
-          org.xiaochong.report.HtmlReport.write(
-              report.resolve("report.html"),
-              outcome.summary(),
-              outcome.plan(),
-              database,
-              config.table(),
-              options.config == null
-                  ? ""
-                  : "--config "
-                      + org.xiaochong.report.HtmlReport.shellQuote(options.config.toString()));
-        } catch (RuntimeException e) {
-          long moved = outcome.summary().applyTotal().moved();
-          if (moved > 0) {
-            throw new RowsMovedException(
-                String.format(
-                    "run %d archived and deleted %,d rows (recorded; only the"
-                        + " report is missing)",
-                    outcome.summary().runId(), moved),
-                moved,
-                e);
-          }
-          throw e;
-        }
-        spec.commandLine().getOut().println("report: " + report.toAbsolutePath());
+        writeReport(
+            spec.commandLine().getOut(),
+            report,
+            outcome,
+            database,
+            config.table(),
+            options.config == null
+                ? ""
+                : "--config "
+                    + org.xiaochong.report.HtmlReport.shellQuote(options.config.toString()));
       }
     }
     return ExitCodes.OK;
+  }
+
+  /**
+   * Writes {@code summary.json}, {@code decisions.jsonl} and {@code report.html} of a run into
+   * {@code report} and says where. A report that cannot be written after rows moved is a {@link
+   * RowsMovedException} (exit 4: the run is recorded, only the report is missing).
+   *
+   * @param configOption how the report's commands name the run's database, already quoted for a
+   *     shell, or ""
+   */
+  public static void writeReport(
+      PrintWriter out,
+      Path report,
+      DedupRunner.Outcome outcome,
+      Database database,
+      TableSpec table,
+      String configOption) {
+    try {
+      ReportWriter.write(report, outcome);
+      org.xiaochong.report.HtmlReport.write(
+          report.resolve("report.html"),
+          outcome.summary(),
+          outcome.plan(),
+          database,
+          table,
+          configOption);
+    } catch (RuntimeException e) {
+      long moved = outcome.summary().applyTotal().moved();
+      if (moved > 0) {
+        throw new RowsMovedException(
+            String.format(
+                "run %d archived and deleted %,d rows (recorded; only the report is missing)",
+                outcome.summary().runId(), moved),
+            moved,
+            e);
+      }
+      throw e;
+    }
+    out.println("report: " + report.toAbsolutePath());
   }
 
   /** Prints the plan (counts and sample groups) and the one-line summary. */

@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
-import org.xiaochong.archive.RowsMovedException;
 import org.xiaochong.cli.ConsoleProgress;
 import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.cli.RunCommand;
@@ -12,7 +11,6 @@ import org.xiaochong.cli.TimeArgument;
 import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.pass.Window;
 import org.xiaochong.report.HtmlReport;
-import org.xiaochong.report.ReportWriter;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.TableLock;
 import org.xiaochong.source.BadInputException;
@@ -135,29 +133,13 @@ public final class SparkRunCommand implements Callable<Integer> {
               .run(options);
       RunCommand.print(spec.commandLine().getOut(), outcome.summary(), database, dedup.table());
       if (report != null) {
-        try {
-          ReportWriter.write(report, outcome);
-          HtmlReport.write(
-              report.resolve("report.html"),
-              outcome.summary(),
-              outcome.plan(),
-              database,
-              dedup.table(),
-              "--config " + HtmlReport.shellQuote(config.toString()));
-        } catch (RuntimeException e) {
-          long moved = outcome.summary().applyTotal().moved();
-          if (moved > 0) {
-            throw new RowsMovedException(
-                String.format(
-                    "run %d archived and deleted %,d rows (recorded; only the"
-                        + " report is missing)",
-                    outcome.summary().runId(), moved),
-                moved,
-                e);
-          }
-          throw e;
-        }
-        spec.commandLine().getOut().println("report: " + report.toAbsolutePath());
+        RunCommand.writeReport(
+            spec.commandLine().getOut(),
+            report,
+            outcome,
+            database,
+            dedup.table(),
+            "--config " + HtmlReport.shellQuote(config.toString()));
       }
     } finally {
       if (spark != null && ownSession) {
