@@ -131,9 +131,9 @@ final class BatchMover {
             + ", p.run_id, p.rule, p.kept_id, p.score, ?"
             + rows;
     String bySeqs = " WHERE p.run_id = ? AND p.seq IN (";
-    return new BatchSql(
-        archive + batch + unchanged + " LOCK IN SHARE MODE",
-        "DELETE t FROM dedup_plan p JOIN "
+    // The batch's planned rows still in the table and already in the archive (this run's copy).
+    String archivedInBatch =
+        " FROM dedup_plan p JOIN "
             + table
             + " t ON t."
             + id
@@ -142,7 +142,10 @@ final class BatchMover {
             + " a ON a.dedup_run_id = p.run_id AND a."
             + id
             + " = p.removed_id"
-            + batch,
+            + batch;
+    return new BatchSql(
+        archive + batch + unchanged + " LOCK IN SHARE MODE",
+        "DELETE t" + archivedInBatch,
         "SELECT p.seq, p.rule, p.removed_id, p.kept_id" + rows + batch,
         "SELECT "
             + DecisionCheck.columns(spec, "t")
@@ -154,16 +157,7 @@ final class BatchMover {
         archive + bySeqs,
         "DELETE t FROM dedup_plan p JOIN " + table + " t ON t." + id + " = p.removed_id" + bySeqs,
         "UPDATE dedup_plan SET skipped = 1 WHERE run_id = ? AND seq = ?",
-        "SELECT p.seq, p.rule FROM dedup_plan p JOIN "
-            + table
-            + " t ON t."
-            + id
-            + " = p.removed_id JOIN "
-            + q(spec.removedTable())
-            + " a ON a.dedup_run_id = p.run_id AND a."
-            + id
-            + " = p.removed_id"
-            + batch,
+        "SELECT p.seq, p.rule" + archivedInBatch,
         spec.fingerprintColumns().size(),
         referenceSql(spec, referenced, batch));
   }
