@@ -54,6 +54,10 @@ public record DedupConfig(
     DEFAULTS.put("db.url", DbSettings.EMBEDDED);
     DEFAULTS.put("db.user", "");
     DEFAULTS.put("db.password", "");
+    // A replica for dedup-spark's reads (read there by spark's JobConfig; bin/dedup uses db.url).
+    DEFAULTS.put("db.read-url", "");
+    DEFAULTS.put("db.read-user", "");
+    DEFAULTS.put("db.read-password", "");
     DEFAULTS.put("data.dir", "data");
     DEFAULTS.put("source.table", "supply_demand");
     DEFAULTS.put("source.id-column", "id");

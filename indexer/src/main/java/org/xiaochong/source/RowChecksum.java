@@ -20,7 +20,7 @@ import java.util.zip.CRC32;
  * #clientMayCompute}). A disagreement would cost time, never a wrong decision: rows whose checksums
  * differ are re-read and decided again.
  */
-final class RowChecksum {
+public final class RowChecksum {
   private static final byte SEPARATOR = 0x1F;
 
   private RowChecksum() {}

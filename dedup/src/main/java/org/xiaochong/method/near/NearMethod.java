@@ -340,6 +340,14 @@ public final class NearMethod implements FingerprintMethod {
     }
   }
 
+  /**
+   * The report of a near pass that did {@code stats}' work (a distributed run of the same pass
+   * reports through it, so both reports read alike).
+   */
+  public static MethodReport report(NearStats stats, double minSimilarity) {
+    return new Report(stats, minSimilarity);
+  }
+
   /** The near pass's stats in a report from this method; empty for another method's report. */
   public static Optional<NearStats> stats(MethodReport report) {
     return report instanceof Report near ? Optional.of(near.stats()) : Optional.empty();

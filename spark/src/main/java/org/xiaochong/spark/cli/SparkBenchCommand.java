@@ -9,6 +9,7 @@ import org.apache.spark.sql.SparkSession;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.cli.ConfigOptions;
 import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.cli.ExitCodes;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.posts.PostLoader;
@@ -36,6 +37,8 @@ import picocli.CommandLine.Option;
       "decisions."
     })
 public final class SparkBenchCommand implements Callable<Integer> {
+  @picocli.CommandLine.Mixin ExitCodes.Help exitCodes;
+
   @Option(
       names = {"-c", "--config"},
       paramLabel = "FILE",
@@ -128,7 +131,9 @@ public final class SparkBenchCommand implements Callable<Integer> {
       try {
         job2 =
             new SparkRun(spark, job, database, Progress.NONE, note -> {})
-                .run(new SparkRun.Options(SparkRunCommand.methods(method), null, null, false, 0));
+                .run(
+                    new SparkRun.Options(
+                        SparkRunCommand.methods(method), null, null, false, 0, null, 500_000));
       } finally {
         spark.stop();
       }
@@ -141,7 +146,7 @@ public final class SparkBenchCommand implements Callable<Integer> {
       out.printf(
           "decisions: %,d single machine, %,d Spark, %s%n",
           single.plan().size(), job2.plan().size(), same ? "identical" : "DIFFERENT");
-      return same ? SparkCommand.OK : SparkCommand.INTERNAL;
+      return same ? ExitCodes.OK : ExitCodes.INTERNAL;
     }
   }
 

@@ -3,6 +3,7 @@ package org.xiaochong.spark.cli;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.xiaochong.archive.RowsMovedException;
+import org.xiaochong.cli.ExitCodes;
 import org.xiaochong.source.BadInputException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -16,24 +17,21 @@ import picocli.CommandLine.Command;
       "Runs `dedup run` as an Apache Spark job: the same config, fingerprints, rules and keep policy, the same",
       "decisions, applied through the same archive (restore with `bin/dedup restore`)."
     },
-    footer = {
-      "",
-      "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error,",
-      "4 stopped by an error after rows moved (run it again to finish). 1 and 2: no row moved."
-    },
-    subcommands = {SparkRunCommand.class, SparkBenchCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      SparkRunCommand.class,
+      SparkExportCommand.class,
+      SparkBenchCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class SparkCommand implements Callable<Integer> {
-  static final int OK = 0;
-  static final int INTERNAL = 1;
-  static final int USAGE = 2;
-  static final int ROWS_MOVED = 4;
+  @picocli.CommandLine.Mixin ExitCodes.MovesRows exitCodes;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
     spec.commandLine().usage(spec.commandLine().getOut());
-    return USAGE;
+    return ExitCodes.USAGE;
   }
 
   public static void main(String[] args) {
@@ -51,12 +49,12 @@ public final class SparkCommand implements Callable<Integer> {
     cli.setExitCodeExceptionMapper(
         e ->
             e instanceof RowsMovedException
-                ? ROWS_MOVED
+                ? ExitCodes.ROWS_MOVED
                 : e instanceof BadInputException
                         || e instanceof IllegalArgumentException
                         || e instanceof CommandLine.ParameterException
-                    ? USAGE
-                    : INTERNAL);
+                    ? ExitCodes.USAGE
+                    : ExitCodes.INTERNAL);
     cli.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
           boolean verbose =

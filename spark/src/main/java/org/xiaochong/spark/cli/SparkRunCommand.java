@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
 import org.xiaochong.cli.ConsoleProgress;
 import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.cli.ExitCodes;
 import org.xiaochong.cli.RunCommand;
 import org.xiaochong.cli.TimeArgument;
 import org.xiaochong.method.FingerprintMethods;
@@ -30,13 +31,10 @@ import picocli.CommandLine.Option;
       "are looked up in the whole table) on Apache Spark and keeps the latest of each group, as `dedup run --full`",
       "decides. Without --apply it only prints the plan. The job keeps no index: every run examines all records",
       "of its window."
-    },
-    footer = {
-      "",
-      "Exit codes: 0 success, 1 unexpected error (details with --verbose), 2 usage or configuration error,",
-      "4 stopped by an error after rows moved (run it again to finish). 1 and 2: no row moved."
     })
 public final class SparkRunCommand implements Callable<Integer> {
+  @picocli.CommandLine.Mixin ExitCodes.MovesRows exitCodes;
+
   @Option(
       names = {"-c", "--config"},
       paramLabel = "FILE",
@@ -62,6 +60,25 @@ public final class SparkRunCommand implements Callable<Integer> {
       description =
           "Input partitions (id ranges of the table); 0 (default): one per 200k ids, at least 2 per core.")
   int partitions;
+
+  @Option(
+      names = "--parquet",
+      paramLabel = "DIR",
+      description = {
+        "Read the records from this Parquet export (`dedup-spark export`, or any export of the table's columns)",
+        "instead of the table; the plan is still applied on db.url, re-checked row by row."
+      })
+  String parquet;
+
+  @Option(
+      names = "--driver-component-size",
+      paramLabel = "N",
+      defaultValue = "500000",
+      description = {
+        "Near components of more than N records are decided on the driver, one at a time (default",
+        "${DEFAULT-VALUE}); give the driver the memory for the largest (about 1 KB per record)."
+      })
+  long driverComponentSize;
 
   @Option(
       names = "--method",
@@ -112,7 +129,8 @@ public final class SparkRunCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     SparkRun.Options options =
-        new SparkRun.Options(methods(method), since, until, apply, partitions);
+        new SparkRun.Options(
+            methods(method), since, until, apply, partitions, parquet, driverComponentSize);
     Window.of(since, until); // fail on a reversed window before starting anything
     JobConfig job = JobConfig.load(config, System.getenv());
     DedupConfig dedup = job.config();
@@ -146,7 +164,7 @@ public final class SparkRunCommand implements Callable<Integer> {
         spark.stop();
       }
     }
-    return SparkCommand.OK;
+    return ExitCodes.OK;
   }
 
   static java.util.List<org.xiaochong.method.FingerprintMethod> methods(String value) {

@@ -12,9 +12,9 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.util.CollectionAccumulator;
-import org.apache.spark.util.LongAccumulator;
 import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.spark.count.PartitionCounter;
 import org.xiaochong.spark.keep.Keep;
 import org.xiaochong.spark.plan.Decisions;
 
@@ -30,7 +30,7 @@ public final class ExactGroups {
   private ExactGroups() {}
 
   /** What the stage counts on the executors, for the run's report. */
-  public record Counters(LongAccumulator groups, CollectionAccumulator<long[]> honoured)
+  public record Counters(PartitionCounter groups, CollectionAccumulator<long[]> honoured)
       implements java.io.Serializable {}
 
   /**

@@ -41,22 +41,44 @@ public record NearRecord(NearOutcome outcome, long[] counted, NearRule.Stored ke
    * near fields, as the near index makes its documents.
    */
   public static Function<SourceRecord, byte[]> encoder(DedupConfig config) {
+    return encoder(config, null);
+  }
+
+  /**
+   * As {@link #encoder(DedupConfig)}; in a Spark task, {@code keyTimes} gets where the partition's
+   * fingerprinting time went when the task ends, as the single machine's report gives it.
+   */
+  public static Function<SourceRecord, byte[]> encoder(DedupConfig config, KeyTimes keyTimes) {
     NearConfig near = config(config);
     TopTermsMd5 fingerprinter = new TopTermsMd5(near);
     NearDocumentMaker maker = new NearDocumentMaker(config.table(), fingerprinter);
+    org.apache.spark.TaskContext task = org.apache.spark.TaskContext.get();
+    if (task != null) {
+      task.addTaskCompletionListener(
+          (org.apache.spark.TaskContext done) -> {
+            if (keyTimes != null && !done.isFailed()) {
+              keyTimes.add(done.partitionId(), fingerprinter.keyFamilyTimes());
+            }
+            fingerprinter.close();
+          });
+    }
     return record -> {
       Fingerprints fingerprints = maker.fingerprint(record);
       Evidence evidence = maker.evidence(record, fingerprints);
       return encode(
           fingerprints.outcome(),
+          fingerprints.truncated(),
           NearRule.Stored.of(fingerprints, near.pre(), maker.matchKeys(record), evidence));
     };
   }
 
-  static byte[] encode(NearOutcome outcome, NearRule.Stored keys) {
+  /** Marks a record cut to near.max-chars, in the outcome's byte. */
+  private static final int TRUNCATED = 0x40;
+
+  static byte[] encode(NearOutcome outcome, boolean truncated, NearRule.Stored keys) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
     try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.writeByte(outcome.ordinal());
+      out.writeByte(outcome.ordinal() | (truncated ? TRUNCATED : 0));
       write(out, keys.keys());
       write(out, keys.top());
       write(out, keys.tel());
@@ -85,13 +107,18 @@ public record NearRecord(NearOutcome outcome, long[] counted, NearRule.Stored ke
 
   /** The outcome of a record encoded by {@link #encoder}, without decoding its keys. */
   public static NearOutcome outcomeOf(byte[] encoded) {
-    return NearOutcome.values()[encoded[0]];
+    return NearOutcome.values()[encoded[0] & ~TRUNCATED];
+  }
+
+  /** Whether the record's text was cut to near.max-chars (it is fingerprinted on its start). */
+  public static boolean truncated(byte[] encoded) {
+    return (encoded[0] & TRUNCATED) != 0;
   }
 
   /** The record encoded by {@link #encoder}. */
   public static NearRecord decode(byte[] encoded) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded))) {
-      NearOutcome outcome = NearOutcome.values()[in.readByte()];
+      NearOutcome outcome = NearOutcome.values()[in.readByte() & ~TRUNCATED];
       long[] keys = read(in);
       long[] top = read(in);
       long[] tel = read(in);

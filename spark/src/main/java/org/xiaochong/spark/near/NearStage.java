@@ -23,7 +23,6 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.CollectionAccumulator;
-import org.apache.spark.util.LongAccumulator;
 import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.fingerprint.NearOutcome;
@@ -32,6 +31,8 @@ import org.xiaochong.method.near.NearCandidates;
 import org.xiaochong.method.near.NearComponent;
 import org.xiaochong.method.near.NearRule;
 import org.xiaochong.method.near.NearSettings;
+import org.xiaochong.spark.count.PartitionCounter;
+import org.xiaochong.spark.graph.ComponentSizes;
 import org.xiaochong.spark.graph.Components;
 import org.xiaochong.spark.keep.Keep;
 import org.xiaochong.spark.plan.Decisions;
@@ -61,8 +62,16 @@ import scala.Tuple2;
 public final class NearStage {
   private NearStage() {}
 
-  /** What the stage counts on the executors, for the run's report. */
-  public record Counters(LongAccumulator compared, CollectionAccumulator<long[]> honoured)
+  /**
+   * What the stage counts, for the run's report: the keys looked up, the pairs compared (to find
+   * candidates, and in the merge), the marked pairs honoured, and the components.
+   */
+  public record Counters(
+      PartitionCounter lookups,
+      PartitionCounter compared,
+      PartitionCounter merged,
+      CollectionAccumulator<long[]> honoured,
+      ComponentSizes components)
       implements Serializable {}
 
   private static final int TEL = 0;
@@ -98,6 +107,7 @@ public final class NearStage {
       long since,
       long until,
       Broadcast<long[]> apart,
+      long driverComponentSize,
       Counters counters) {
     Settings near = new Settings(new HashMap<>(settings));
     JavaSparkContext context = JavaSparkContext.fromSparkContext(spark.sparkContext());
@@ -178,6 +188,7 @@ public final class NearStage {
                       out.add(new Tuple2<>(key, new Lookup(m.id(), m.time(), TEL, -1, f.get(key))));
                     }
                     if (looseRecords == 0) {
+                      counters.lookups().add(out.size());
                       return out.iterator();
                     }
                   }
@@ -193,6 +204,7 @@ public final class NearStage {
                                 i,
                                 f.get(selected[i]))));
                   }
+                  counters.lookups().add(out.size());
                   return out.iterator();
                 });
     JavaPairRDD<Long, Hit> hits =
@@ -280,7 +292,10 @@ public final class NearStage {
     JavaPairRDD<Long, Long> component =
         Components.of(pairs.distinct())
             .javaRDD()
-            .mapToPair(row -> new Tuple2<>(row.getLong(0), row.getLong(1)));
+            .mapToPair(row -> new Tuple2<>(row.getLong(0), row.getLong(1)))
+            .persist(StorageLevel.MEMORY_AND_DISK());
+    long[] giants = counters.components().measure(component, driverComponentSize);
+    Broadcast<long[]> onDriver = context.broadcast(giants);
     JavaPairRDD<Long, Member> componentMembers =
         byId.join(component).mapToPair(pair -> new Tuple2<>(pair._2()._2(), pair._2()._1()));
     JavaPairRDD<Long, Found> componentFound =
@@ -290,7 +305,10 @@ public final class NearStage {
             .mapToPair(pair -> new Tuple2<>(pair._2()._2(), pair._2()._1()));
     JavaRDD<Row> decisions =
         componentMembers
-            .cogroup(componentFound)
+            .filter(entry -> Arrays.binarySearch(onDriver.value(), entry._1()) < 0)
+            .cogroup(
+                componentFound.filter(
+                    entry -> Arrays.binarySearch(onDriver.value(), entry._1()) < 0))
             .mapPartitions(
                 grouped -> {
                   ApartPairs marks = ApartPairs.of(apart.value());
@@ -305,40 +323,119 @@ public final class NearStage {
                         near.get(),
                         frequencies.value(),
                         marks,
-                        counters,
+                        counters.merged(),
                         out);
                   }
-                  for (int i = 0; i < marks.size(); i++) {
-                    if (marks.honoured(i)) {
-                      counters.honoured().add(new long[] {marks.smaller(i), marks.larger(i)});
-                    }
-                  }
+                  honoured(marks, counters);
                   return out.iterator();
                 });
+    if (giants.length > 0) {
+      List<Row> decided =
+          decideOnDriver(
+              giants,
+              componentMembers.persist(StorageLevel.MEMORY_AND_DISK()),
+              componentFound.persist(StorageLevel.MEMORY_AND_DISK()),
+              since,
+              until,
+              near.get(),
+              frequencies.value(),
+              apart.value(),
+              counters);
+      decisions = decisions.union(context.parallelize(decided, 1));
+    }
     return spark.createDataFrame(decisions, Decisions.SCHEMA);
   }
 
   /**
-   * The records of the window in {@code live} without fingerprints, per reason (lower-case {@link
-   * NearOutcome} names in their order), as the single machine's near report counts them: only the
-   * exact pass can remove them.
+   * Decides the components of {@code giants} on the driver, one at a time, with the same code as
+   * the executors: a component too large for one task's memory (a boilerplate template shared by a
+   * million posts) is collected whole, and the driver, sized for it ({@code spark.driver.memory}),
+   * walks it in the single machine's order. Rounds over a giant component (each record deciding
+   * once all its newer neighbours have) would spread it, but the merge by average linkage reads the
+   * groups as they grow, which rounds cannot give without replaying the walk.
    */
-  public static Map<String, Long> emptyByReason(Dataset<Row> live, long since, long until) {
-    int nearColumn = live.schema().fieldIndex("near");
-    Map<Integer, Long> counts =
-        live.javaRDD()
-            .filter(row -> row.getLong(1) >= since && row.getLong(1) <= until)
-            .map(row -> NearRecord.outcomeOf((byte[]) row.get(nearColumn)).ordinal())
-            .filter(outcome -> outcome != NearOutcome.OK.ordinal())
-            .countByValue();
-    Map<String, Long> empty = new java.util.LinkedHashMap<>();
-    for (NearOutcome outcome : NearOutcome.values()) {
-      Long count = counts.get(outcome.ordinal());
-      if (count != null) {
-        empty.put(outcome.name().toLowerCase(java.util.Locale.ROOT), count);
+  private static List<Row> decideOnDriver(
+      long[] giants,
+      JavaPairRDD<Long, Member> componentMembers,
+      JavaPairRDD<Long, Found> componentFound,
+      long since,
+      long until,
+      NearConfig config,
+      Frequencies frequencies,
+      long[] apart,
+      Counters counters) {
+    long start = System.nanoTime();
+    ApartPairs marks = ApartPairs.of(apart);
+    List<Row> out = new ArrayList<>();
+    try {
+      for (long giant : giants) {
+        List<Member> members = componentMembers.filter(e -> e._1() == giant).values().collect();
+        List<Found> found = componentFound.filter(e -> e._1() == giant).values().collect();
+        decideComponent(
+            members, found, since, until, config, frequencies, marks, counters.merged(), out);
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } finally {
+      componentMembers.unpersist();
+      componentFound.unpersist();
+    }
+    honoured(marks, counters);
+    counters.components().decidedOnDriver(System.nanoTime() - start);
+    return out;
+  }
+
+  private static void honoured(ApartPairs marks, Counters counters) {
+    for (int i = 0; i < marks.size(); i++) {
+      if (marks.honoured(i)) {
+        counters.honoured().add(new long[] {marks.smaller(i), marks.larger(i)});
       }
     }
-    return empty;
+  }
+
+  /**
+   * What the near report counts of the records of the window in {@code live}, as the single
+   * machine's near pass counts them.
+   *
+   * @param examined the records of the window
+   * @param empty those without fingerprints, per reason (lower-case {@link NearOutcome} names in
+   *     their order): only the exact pass can remove them
+   * @param truncated those whose text was cut to near.max-chars
+   */
+  public record WindowCounts(long examined, Map<String, Long> empty, long truncated) {}
+
+  /** The {@link WindowCounts} of {@code live}, in one pass. */
+  public static WindowCounts windowCounts(Dataset<Row> live, long since, long until) {
+    int nearColumn = live.schema().fieldIndex("near");
+    int truncatedFlag = NearOutcome.values().length;
+    long[] counts =
+        live.javaRDD()
+            .filter(row -> row.getLong(1) >= since && row.getLong(1) <= until)
+            .aggregate(
+                new long[truncatedFlag + 2],
+                (acc, row) -> {
+                  byte[] near = (byte[]) row.get(nearColumn);
+                  acc[NearRecord.outcomeOf(near).ordinal()]++;
+                  if (NearRecord.truncated(near)) {
+                    acc[truncatedFlag]++;
+                  }
+                  acc[truncatedFlag + 1]++;
+                  return acc;
+                },
+                (a, b) -> {
+                  long[] sum = a.clone();
+                  for (int i = 0; i < sum.length; i++) {
+                    sum[i] += b[i];
+                  }
+                  return sum;
+                });
+    Map<String, Long> empty = new java.util.LinkedHashMap<>();
+    for (NearOutcome outcome : NearOutcome.values()) {
+      if (outcome != NearOutcome.OK && counts[outcome.ordinal()] > 0) {
+        empty.put(outcome.name().toLowerCase(java.util.Locale.ROOT), counts[outcome.ordinal()]);
+      }
+    }
+    return new WindowCounts(counts[truncatedFlag + 1], empty, counts[truncatedFlag]);
   }
 
   /**
@@ -439,7 +536,7 @@ public final class NearStage {
       NearConfig config,
       Frequencies frequencies,
       ApartPairs apart,
-      Counters counters,
+      PartitionCounter merged,
       List<Row> out)
       throws java.io.IOException {
     List<Member> sorted = new ArrayList<>();
@@ -528,7 +625,7 @@ public final class NearStage {
             config,
             frequencies.get().weights(),
             apart);
-    counters.compared().add(result.pairsCompared());
+    merged.add(result.pairsCompared());
     for (int pos = 0; pos < n; pos++) {
       if (result.isRemoved(pos)) {
         Member removed = sorted.get(pos);

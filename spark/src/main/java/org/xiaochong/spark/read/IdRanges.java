@@ -9,7 +9,21 @@ import java.util.List;
  * The bounds only set the stride: every row falls in exactly one range, however the ids are spread.
  */
 public final class IdRanges {
+  private static final long IDS_PER_PARTITION = 200_000;
+
   private IdRanges() {}
+
+  /**
+   * The default number of ranges for the ids {@code idRange[0]..idRange[1]}: one per 200k ids of
+   * the span, at least two per core of the job (so every core has work and a slow range can be
+   * split off), at most 100,000.
+   */
+  public static int defaultCount(long[] idRange, org.apache.spark.sql.SparkSession spark) {
+    long span = idRange[1] - idRange[0] + 1;
+    long bySpan = (span + IDS_PER_PARTITION - 1) / IDS_PER_PARTITION;
+    return (int)
+        Math.min(100_000, Math.max(2L * spark.sparkContext().defaultParallelism(), bySpan));
+  }
 
   /**
    * {@code parts} ranges covering {@code min <= id <= max} (fewer when there are fewer ids), each a

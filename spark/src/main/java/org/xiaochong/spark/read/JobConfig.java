@@ -5,24 +5,30 @@ import java.util.Map;
 import java.util.Properties;
 import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.source.BadInputException;
+import org.xiaochong.source.DbSettings;
 
 /**
  * The run's config as the executors receive it: the properties of the config file, the password
  * resolved on the driver. Each executor builds its {@link DedupConfig} from them with the same code
  * as the single machine ({@link DedupConfig#fromProperties}), so the table spec, the near settings
- * and the methods' settings cannot differ between driver and executors. The password travels inside
- * Spark's task closures (never in a log; {@link #toString} leaves it out).
+ * and the methods' settings cannot differ between driver and executors. The passwords travel inside
+ * Spark's task closures (never in a log; {@link #toString} leaves them out).
  */
 public final class JobConfig implements Serializable {
   private static final long serialVersionUID = 1L;
 
+  /** The environment variable with db.read-password. */
+  public static final String READ_PASSWORD_ENV = "DEDUP_DB_READ_PASSWORD";
+
   private final Properties properties;
   private final String password;
+  private final String readPassword;
   private transient DedupConfig config;
 
-  private JobConfig(Properties properties, String password) {
+  private JobConfig(Properties properties, String password, String readPassword) {
     this.properties = properties;
     this.password = password;
+    this.readPassword = readPassword;
   }
 
   /**
@@ -45,8 +51,13 @@ public final class JobConfig implements Serializable {
               + config.table().keepPolicy().canonical()
               + " runs on the single machine (bin/dedup run)");
     }
-    JobConfig job = new JobConfig(properties, config.db().password());
+    String readPassword = properties.getProperty("db.read-password", "").strip();
+    if (readPassword.isEmpty()) {
+      readPassword = env.getOrDefault(READ_PASSWORD_ENV, "");
+    }
+    JobConfig job = new JobConfig(properties, config.db().password(), readPassword);
     job.config = config;
+    job.readDb(); // a bad db.read-url fails here, on the driver, in one line
     return job;
   }
 
@@ -79,6 +90,41 @@ public final class JobConfig implements Serializable {
               properties, password == null ? Map.of() : Map.of(DedupConfig.PASSWORD_ENV, password));
     }
     return config;
+  }
+
+  /**
+   * Where the executors read the table: the replica of {@code db.read-url} when the config names
+   * one (with {@code db.read-user} and {@code db.read-password} or DEDUP_DB_READ_PASSWORD, each
+   * defaulting to the primary's), else {@code db.url}. The plan is always applied on {@code
+   * db.url}: its re-check under row locks compares each row with what was read, so a replica that
+   * lags costs rows decided again, never a wrong removal.
+   *
+   * @throws BadInputException for a bad URL (the rules of db.url)
+   */
+  public DbSettings readDb() {
+    DbSettings primary = config().db();
+    String url = properties.getProperty("db.read-url", "").strip();
+    if (url.isEmpty()) {
+      return primary;
+    }
+    if (url.equals(DbSettings.EMBEDDED)) {
+      throw new BadInputException("db.read-url must name a replica's JDBC URL, not 'embedded'");
+    }
+    String user = properties.getProperty("db.read-user", "").strip();
+    try {
+      return new DbSettings(
+          url,
+          user.isEmpty() ? primary.user() : user,
+          readPassword.isEmpty() ? primary.password() : readPassword,
+          primary.dataDir());
+    } catch (BadInputException e) {
+      throw new BadInputException(e.getMessage().replace("db.url", "db.read-url"), e);
+    }
+  }
+
+  /** Whether the reads go to a replica ({@code db.read-url}). */
+  public boolean readsReplica() {
+    return !properties.getProperty("db.read-url", "").isBlank();
   }
 
   @Override

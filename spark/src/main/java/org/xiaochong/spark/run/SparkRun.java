@@ -33,12 +33,14 @@ import org.xiaochong.run.PlanApply;
 import org.xiaochong.run.RunSummary;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
+import org.xiaochong.source.DbSettings;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.TableSpec;
 import org.xiaochong.spark.plan.Decisions;
 import org.xiaochong.spark.plan.StagingTable;
 import org.xiaochong.spark.read.IdRanges;
 import org.xiaochong.spark.read.JobConfig;
+import org.xiaochong.spark.read.ParquetRead;
 import org.xiaochong.spark.read.TableRead;
 
 /**
@@ -58,14 +60,19 @@ public final class SparkRun {
    * What to run.
    *
    * @param partitions input partitions (id ranges); 0 picks one per 200k ids of the table's id
-   *     span, at least two per core of the job
+   *     span, at least two per core of the job ({@link IdRanges#defaultCount})
+   * @param parquet a Parquet export to read the records from ({@link ParquetRead}), or null to read
+   *     the table (from the replica of db.read-url when the config names one)
+   * @param driverComponentSize near components of more records are decided on the driver
    */
   public record Options(
       List<FingerprintMethod> methods,
       LocalDateTime since,
       LocalDateTime until,
       boolean apply,
-      int partitions) {
+      int partitions,
+      String parquet,
+      long driverComponentSize) {
     public Options {
       methods = List.copyOf(methods);
       if (methods.isEmpty()) {
@@ -78,8 +85,6 @@ public final class SparkRun {
       return FingerprintMethods.label(methods);
     }
   }
-
-  private static final long IDS_PER_PARTITION = 200_000;
 
   private final SparkSession spark;
   private final JobConfig job;
@@ -192,26 +197,18 @@ public final class SparkRun {
     TableSpec spec = config.table();
     JavaSparkContext context = JavaSparkContext.fromSparkContext(spark.sparkContext());
     long t = System.nanoTime();
-    long[] idRange = source.idRange();
     DeletionPlan plan = new DeletionPlan();
     Map<String, MethodReport> reports = new LinkedHashMap<>();
     long tableRows = 0;
     long examined = 0;
     String jobId = UUID.randomUUID().toString().replace("-", "");
-    if (idRange != null) {
-      int partitions =
-          options.partitions() > 0 ? options.partitions() : partitionsFor(idRange, context);
-      List<long[]> ranges = IdRanges.split(idRange[0], idRange[1], partitions);
-      Broadcast<long[]> marks = context.broadcast(flatten(apart));
-      StageMethods stages = new StageMethods(spark, job, ranges.size(), window, marks);
-      Dataset<Row> records =
-          TableRead.read(
-                  spark,
-                  job,
-                  ranges,
-                  stages.recordSchema(options.methods()),
-                  stages.maker(options.methods()))
-              .persist(StorageLevel.MEMORY_AND_DISK());
+    Broadcast<long[]> marks = context.broadcast(flatten(apart));
+    StageMethods stages =
+        new StageMethods(spark, job, window, marks, options.driverComponentSize());
+    Dataset<Row> input = input(options, stages);
+    if (input != null) {
+      stages.partitions(input.rdd().getNumPartitions());
+      Dataset<Row> records = input.persist(StorageLevel.MEMORY_AND_DISK());
       try {
         tableRows = records.count();
         examined =
@@ -234,8 +231,8 @@ public final class SparkRun {
           StageMethods.Stage stage = stages.run(method.name(), live, examined);
           DeletionPlan own = deliver(stage.decisions(), options.apply(), jobId);
           stage.honoured().forEach(pair -> apart.keepsApart(pair[0], pair[1]));
-          reports.put(method.name(), stage.report());
           addAll(plan, own);
+          reports.put(method.name(), stage.report(plan));
           seconds.put(method.name(), elapsed(t));
           if (options.methods().size() > 1) {
             live = stages.survivors(live, own);
@@ -337,10 +334,43 @@ public final class SparkRun {
     }
   }
 
-  private static int partitionsFor(long[] idRange, JavaSparkContext context) {
-    long span = idRange[1] - idRange[0] + 1;
-    long bySpan = (span + IDS_PER_PARTITION - 1) / IDS_PER_PARTITION;
-    return (int) Math.min(100_000, Math.max(2L * context.defaultParallelism(), bySpan));
+  /**
+   * The records of the run, read lazily: from the Parquet export of the options, else from the
+   * table in id ranges (on the replica when the config names one); null for an empty table.
+   */
+  private Dataset<Row> input(Options options, StageMethods stages) {
+    if (options.parquet() != null) {
+      notes.accept("reading the records from the Parquet export " + options.parquet());
+      return ParquetRead.read(
+          spark,
+          job,
+          options.parquet(),
+          stages.recordSchema(options.methods()),
+          stages.maker(options.methods()));
+    }
+    long[] idRange;
+    if (job.readsReplica()) {
+      notes.accept(
+          "reading the records from the replica " + DbSettings.redactUrl(job.readDb().url()));
+      try (Database replica = Database.open(job.readDb())) {
+        RecordSource source = new RecordSource(replica, job.config().table());
+        source.checkSchema();
+        idRange = source.idRange();
+      }
+    } else {
+      idRange = new RecordSource(database, job.config().table()).idRange();
+    }
+    if (idRange == null) {
+      return null;
+    }
+    int partitions =
+        options.partitions() > 0 ? options.partitions() : IdRanges.defaultCount(idRange, spark);
+    return TableRead.read(
+        spark,
+        job,
+        IdRanges.split(idRange[0], idRange[1], partitions),
+        stages.recordSchema(options.methods()),
+        stages.maker(options.methods()));
   }
 
   private static long[] flatten(ApartPairs apart) {

@@ -14,16 +14,20 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.CollectionAccumulator;
-import org.apache.spark.util.LongAccumulator;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.MethodReport;
+import org.xiaochong.method.near.NearMethod;
+import org.xiaochong.method.near.NearStats;
 import org.xiaochong.method.simhash.SimhashMethod;
 import org.xiaochong.pass.Window;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.SourceRecord;
+import org.xiaochong.spark.count.PartitionCounter;
 import org.xiaochong.spark.exact.ExactGroups;
 import org.xiaochong.spark.exact.ExactKeys;
+import org.xiaochong.spark.graph.ComponentSizes;
+import org.xiaochong.spark.near.KeyTimes;
 import org.xiaochong.spark.near.NearRecord;
 import org.xiaochong.spark.near.NearStage;
 import org.xiaochong.spark.read.JobConfig;
@@ -42,25 +46,54 @@ final class StageMethods {
    * marked pairs it honoured and its report.
    */
   record Stage(
-      Dataset<Row> decisions, CollectionAccumulator<long[]> honouredPairs, MethodReport report) {
+      Dataset<Row> decisions,
+      CollectionAccumulator<long[]> honouredPairs,
+      java.util.function.Function<DeletionPlan, MethodReport> reporter) {
+    Stage(Dataset<Row> decisions, CollectionAccumulator<long[]> honoured, MethodReport report) {
+      this(decisions, honoured, plan -> report);
+    }
+
     List<long[]> honoured() {
       return honouredPairs.value();
+    }
+
+    /**
+     * The stage's report, once its decisions are in {@code plan} (the near stage re-points earlier
+     * removals to its survivors there, as the single machine's near pass does).
+     */
+    MethodReport report(DeletionPlan plan) {
+      return reporter.apply(plan);
     }
   }
 
   private final SparkSession spark;
   private final JobConfig job;
-  private final int partitions;
   private final Window window;
   private final Broadcast<long[]> marks;
+  private final long driverComponentSize;
+  private final KeyTimes keyTimes;
+  private int partitions = 1;
 
+  /**
+   * @param driverComponentSize components of more records are decided on the driver
+   */
   StageMethods(
-      SparkSession spark, JobConfig job, int partitions, Window window, Broadcast<long[]> marks) {
+      SparkSession spark,
+      JobConfig job,
+      Window window,
+      Broadcast<long[]> marks,
+      long driverComponentSize) {
     this.spark = spark;
     this.job = job;
-    this.partitions = partitions;
     this.window = window;
     this.marks = marks;
+    this.driverComponentSize = driverComponentSize;
+    this.keyTimes = KeyTimes.create(spark.sparkContext());
+  }
+
+  /** The input's partitions: the stages' shuffles are cut to as many. */
+  void partitions(int partitions) {
+    this.partitions = partitions;
   }
 
   static boolean supported(String method) {
@@ -95,12 +128,13 @@ final class StageMethods {
     TableRead.RowMaker exact = ExactKeys.maker();
     boolean simhash = uses(methods, "simhash");
     boolean near = uses(methods, "near");
+    KeyTimes times = keyTimes;
     return config -> {
       java.util.function.Function<SourceRecord, Row> keys = exact.open(config);
       java.util.function.Function<SourceRecord, Long> fingerprint =
           simhash ? SimhashMethod.fingerprinter(config.table(), config.methodSettings()) : null;
       java.util.function.Function<SourceRecord, byte[]> nearKeys =
-          near ? NearRecord.encoder(config) : null;
+          near ? NearRecord.encoder(config, times) : null;
       return record -> {
         Row base = keys.apply(record);
         if (fingerprint == null && nearKeys == null) {
@@ -129,7 +163,7 @@ final class StageMethods {
         spark.sparkContext().collectionAccumulator(method + " apart honoured");
     switch (method) {
       case "exact" -> {
-        LongAccumulator groups = spark.sparkContext().longAccumulator("exact groups");
+        PartitionCounter groups = PartitionCounter.create(spark.sparkContext(), "exact groups");
         Dataset<Row> decisions =
             ExactGroups.decide(
                 live,
@@ -141,7 +175,7 @@ final class StageMethods {
         return new Stage(decisions, honoured, new ExactReport(examined, groups));
       }
       case "simhash" -> {
-        LongAccumulator matches = spark.sparkContext().longAccumulator("simhash matches");
+        PartitionCounter matches = PartitionCounter.create(spark.sparkContext(), "simhash matches");
         int maxDistance =
             SimhashMethod.maxDistance(job.config().table(), job.config().methodSettings());
         long empty =
@@ -163,9 +197,15 @@ final class StageMethods {
             decisions, honoured, new SimhashReport(examined, empty, maxDistance, matches));
       }
       case "near" -> {
-        LongAccumulator compared = spark.sparkContext().longAccumulator("near compared");
-        long inWindow = live.filter(col("time").between(window.since(), window.until())).count();
-        Map<String, Long> empty = NearStage.emptyByReason(live, window.since(), window.until());
+        NearStage.Counters counters =
+            new NearStage.Counters(
+                PartitionCounter.create(spark.sparkContext(), "near lookups"),
+                PartitionCounter.create(spark.sparkContext(), "near compared"),
+                PartitionCounter.create(spark.sparkContext(), "near merge compared"),
+                honoured,
+                new ComponentSizes());
+        NearStage.WindowCounts counts =
+            NearStage.windowCounts(live, window.since(), window.until());
         Dataset<Row> decisions =
             NearStage.decide(
                 spark,
@@ -174,12 +214,31 @@ final class StageMethods {
                 window.since(),
                 window.until(),
                 marks,
-                new NearStage.Counters(compared, honoured));
+                driverComponentSize,
+                counters);
         double minSimilarity =
             org.xiaochong.method.near.NearSettings.of(job.config().methodSettings())
                 .minSimilarity();
+        long indexed = live.count();
         return new Stage(
-            decisions, honoured, new NearReport(inWindow, compared, empty, minSimilarity));
+            decisions,
+            honoured,
+            plan ->
+                new NearReport(
+                    NearMethod.report(
+                        new NearStats(
+                            counts.examined(),
+                            plan.count(DeletionPlan.Rule.of("near")),
+                            0,
+                            counters.lookups().value(),
+                            counters.compared().value() + counters.merged().value(),
+                            counts.empty(),
+                            counts.truncated(),
+                            plan.collapseChains(),
+                            indexed,
+                            keyTimes.value()),
+                        minSimilarity),
+                    counters.components()));
       }
       default ->
           throw new BadInputException("dedup-spark runs the methods " + NAMES + ", not " + method);
@@ -204,7 +263,7 @@ final class StageMethods {
    * The simhash stage's report, as the single machine's simhash pass reports (without its index's
    * work).
    */
-  private record SimhashReport(long examined, long empty, int maxDistance, LongAccumulator matches)
+  private record SimhashReport(long examined, long empty, int maxDistance, PartitionCounter matches)
       implements MethodReport {
     @Override
     public Map<String, Object> json(long removed) {
@@ -226,36 +285,28 @@ final class StageMethods {
   }
 
   /**
-   * The near stage's report: what the single machine's near pass reports of its work, less its
-   * index's (key lookups, truncated texts, index documents added): the records it examined (those
-   * of the window no earlier stage removed), the pairs it compared, the records without
-   * fingerprints per reason.
+   * The near stage's report: the single machine's near report ({@link NearMethod#report}, the same
+   * fields counted the same way, but for lookups: the job looks each selected key up once, the
+   * single machine once per index segment and not those its prefilter rules out), and the
+   * components the decisions were made in.
    */
-  private record NearReport(
-      long examined, LongAccumulator compared, Map<String, Long> empty, double minSimilarity)
+  private record NearReport(MethodReport single, ComponentSizes components)
       implements MethodReport {
     @Override
+    public long examined() {
+      return single.examined();
+    }
+
+    @Override
     public Map<String, Object> json(long removed) {
-      Map<String, Object> json = new LinkedHashMap<>();
-      json.put("removed", removed);
-      json.put("examined", examined);
-      json.put("candidates", compared.value());
-      json.put("empty", empty);
-      json.put("min_similarity", minSimilarity);
+      Map<String, Object> json = single.json(removed);
+      json.put("components", components.json());
       return json;
     }
 
     @Override
     public String consoleLine(long removed, boolean applied) {
-      return String.format(
-          "near: %,d examined, %,d near duplicates %s, %,d candidates compared, %,d without"
-              + " fingerprints %s (exact pass only)",
-          examined,
-          removed,
-          applied ? "removed" : "to remove",
-          compared.value(),
-          empty.values().stream().mapToLong(Long::longValue).sum(),
-          empty);
+      return single.consoleLine(removed, applied) + ", " + components.consoleText();
     }
   }
 
@@ -263,7 +314,7 @@ final class StageMethods {
    * The exact stage's report, as the single machine's exact pass reports (without its index
    * lookups).
    */
-  private record ExactReport(long examined, LongAccumulator groups) implements MethodReport {
+  private record ExactReport(long examined, PartitionCounter groups) implements MethodReport {
     @Override
     public Map<String, Object> json(long removed) {
       Map<String, Object> json = new LinkedHashMap<>();

@@ -22,10 +22,10 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.CollectionAccumulator;
-import org.apache.spark.util.LongAccumulator;
 import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.simhash.Simhash64;
 import org.xiaochong.simhash.SimhashIndex;
+import org.xiaochong.spark.count.PartitionCounter;
 import org.xiaochong.spark.graph.Components;
 import org.xiaochong.spark.keep.Keep;
 import org.xiaochong.spark.plan.Decisions;
@@ -56,7 +56,7 @@ public final class SimhashStage {
   private SimhashStage() {}
 
   /** What the stage counts on the executors, for the run's report. */
-  public record Counters(LongAccumulator matches, CollectionAccumulator<long[]> honoured)
+  public record Counters(PartitionCounter matches, CollectionAccumulator<long[]> honoured)
       implements Serializable {}
 
   /**

@@ -1,0 +1,91 @@
+package org.xiaochong.spark.graph;
+
+import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.storage.StorageLevel;
+import scala.Tuple2;
+
+/**
+ * The connected components of a stage, as its report gives them: how many, the largest, and those
+ * decided on the driver because they hold more records than one task should (a template shared by a
+ * large part of the table joins all its posts into one component). Filled on the driver; read by
+ * the report. Not thread-safe.
+ */
+public final class ComponentSizes implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private long components;
+  private long largest;
+  private int onDriver;
+  private long onDriverRecords;
+  private double driverSeconds;
+
+  /**
+   * Counts the components of {@code component} (rows id, component) and returns, sorted, those of
+   * more than {@code driverSize} records: the ones to decide on the driver.
+   */
+  public long[] measure(JavaPairRDD<Long, Long> component, long driverSize) {
+    JavaPairRDD<Long, Long> sizes =
+        component
+            .mapToPair(entry -> new Tuple2<>(entry._2(), 1L))
+            .reduceByKey(Long::sum)
+            .persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      long[] countAndLargest =
+          sizes
+              .values()
+              .aggregate(
+                  new long[2],
+                  (acc, size) -> new long[] {acc[0] + 1, Math.max(acc[1], size)},
+                  (a, b) -> new long[] {a[0] + b[0], Math.max(a[1], b[1])});
+      components = countAndLargest[0];
+      largest = countAndLargest[1];
+      List<Tuple2<Long, Long>> giants =
+          countAndLargest[1] > driverSize
+              ? sizes.filter(entry -> entry._2() > driverSize).collect()
+              : List.of();
+      onDriver = giants.size();
+      onDriverRecords = giants.stream().mapToLong(Tuple2::_2).sum();
+      return giants.stream().mapToLong(Tuple2::_1).sorted().toArray();
+    } finally {
+      sizes.unpersist();
+    }
+  }
+
+  /** Records the time the driver took for the components of {@link #measure}. */
+  public void decidedOnDriver(long nanos) {
+    driverSeconds += nanos / 1e9;
+  }
+
+  public long components() {
+    return components;
+  }
+
+  public int onDriver() {
+    return onDriver;
+  }
+
+  /** The report's {@code components} object. */
+  public Map<String, Object> json() {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("count", components);
+    json.put("largest", largest);
+    json.put("on_driver", onDriver);
+    json.put("on_driver_records", onDriverRecords);
+    json.put("driver_seconds", Math.round(driverSeconds * 1000) / 1000.0);
+    return json;
+  }
+
+  /** The console's words for them, e.g. {@code 1,234 components (largest 56 records)}. */
+  public String consoleText() {
+    return String.format("%,d components (largest %,d records)", components, largest)
+        + (onDriver == 0
+            ? ""
+            : String.format(
+                ", %,d of them (%,d records) decided on the driver in %.1f s",
+                onDriver, onDriverRecords, driverSeconds));
+  }
+}
