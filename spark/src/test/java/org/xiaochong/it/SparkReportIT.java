@@ -102,4 +102,49 @@ class SparkReportIT extends DbTestSupport {
     assertThat(components.get("largest").asLong()).isGreaterThan(3);
     assertThat(out.toString()).contains("decided on the driver");
   }
+
+  @Test
+  void simhash_componentsOnTheDriver_sameDecisions() throws IOException {
+    PostLoader.reload(
+        database(), 20261128L, 2_000, PostGenerator.Vocabulary.REALISTIC, null, n -> {}, p -> {});
+    Path config = writeConfig(dir, TABLE, dir.resolve("index"), Map.of());
+    Path single = dir.resolve("single");
+    CliRun one =
+        cli(
+            "run",
+            "--config",
+            config.toString(),
+            "--method",
+            "simhash",
+            "--full",
+            "--report",
+            single.toString());
+    assertThat(one.exitCode()).as(one.err()).isZero();
+    Path job = dir.resolve("job");
+    StringWriter err = new StringWriter();
+    int code =
+        SparkCommand.commandLine(
+                new PrintWriter(new StringWriter(), true), new PrintWriter(err, true))
+            .execute(
+                "run",
+                "--config",
+                config.toString(),
+                "--master",
+                "local[2]",
+                "--method",
+                "simhash",
+                "--driver-component-size",
+                "2",
+                "--report",
+                job.toString());
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(Files.readString(job.resolve("decisions.jsonl")))
+        .isEqualTo(Files.readString(single.resolve("decisions.jsonl")));
+    JsonNode components =
+        new ObjectMapper()
+            .readTree(job.resolve("summary.json").toFile())
+            .get("simhash")
+            .get("components");
+    assertThat(components.get("on_driver").asLong()).isPositive();
+  }
 }

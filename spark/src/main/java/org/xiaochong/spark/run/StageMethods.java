@@ -176,6 +176,7 @@ final class StageMethods {
       }
       case "simhash" -> {
         PartitionCounter matches = PartitionCounter.create(spark.sparkContext(), "simhash matches");
+        ComponentSizes components = new ComponentSizes();
         int maxDistance =
             SimhashMethod.maxDistance(job.config().table(), job.config().methodSettings());
         long empty =
@@ -192,9 +193,12 @@ final class StageMethods {
                 window.since(),
                 window.until(),
                 marks,
-                new SimhashStage.Counters(matches, honoured));
+                driverComponentSize,
+                new SimhashStage.Counters(matches, honoured, components));
         return new Stage(
-            decisions, honoured, new SimhashReport(examined, empty, maxDistance, matches));
+            decisions,
+            honoured,
+            new SimhashReport(examined, empty, maxDistance, matches, components));
       }
       case "near" -> {
         NearStage.Counters counters =
@@ -263,7 +267,12 @@ final class StageMethods {
    * The simhash stage's report, as the single machine's simhash pass reports (without its index's
    * work).
    */
-  private record SimhashReport(long examined, long empty, int maxDistance, PartitionCounter matches)
+  private record SimhashReport(
+      long examined,
+      long empty,
+      int maxDistance,
+      PartitionCounter matches,
+      ComponentSizes components)
       implements MethodReport {
     @Override
     public Map<String, Object> json(long removed) {
@@ -273,14 +282,17 @@ final class StageMethods {
       json.put("max_distance", maxDistance);
       json.put("empty", empty);
       json.put("matches", matches.value());
+      json.put("components", components.json());
       return json;
     }
 
     @Override
     public String consoleLine(long removed, boolean applied) {
       return String.format(
-          "simhash: %,d examined, %,d within distance %d %s, %,d without text",
-          examined, removed, maxDistance, applied ? "removed" : "to remove", empty);
+              "simhash: %,d examined, %,d within distance %d %s, %,d without text",
+              examined, removed, maxDistance, applied ? "removed" : "to remove", empty)
+          + ", "
+          + components.consoleText();
     }
   }
 

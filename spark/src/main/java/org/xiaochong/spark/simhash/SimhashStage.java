@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.util.BytesRef;
 import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Dataset;
@@ -26,6 +28,7 @@ import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.simhash.Simhash64;
 import org.xiaochong.simhash.SimhashIndex;
 import org.xiaochong.spark.count.PartitionCounter;
+import org.xiaochong.spark.graph.ComponentSizes;
 import org.xiaochong.spark.graph.Components;
 import org.xiaochong.spark.keep.Keep;
 import org.xiaochong.spark.plan.Decisions;
@@ -56,7 +59,8 @@ public final class SimhashStage {
   private SimhashStage() {}
 
   /** What the stage counts on the executors, for the run's report. */
-  public record Counters(PartitionCounter matches, CollectionAccumulator<long[]> honoured)
+  public record Counters(
+      PartitionCounter matches, CollectionAccumulator<long[]> honoured, ComponentSizes components)
       implements Serializable {}
 
   /**
@@ -70,6 +74,7 @@ public final class SimhashStage {
       long since,
       long until,
       Broadcast<long[]> apart,
+      long driverComponentSize,
       Counters counters) {
     Dataset<Row> valued =
         records.filter(col("simhash").isNotNull()).select("id", "time", "crc", "simhash");
@@ -111,7 +116,16 @@ public final class SimhashStage {
             .filter(col("distance").leq(maxDistance))
             .distinct()
             .persist(org.apache.spark.storage.StorageLevel.MEMORY_AND_DISK());
-    Dataset<Row> components = Components.of(pairs);
+    Dataset<Row> components =
+        Components.of(pairs).persist(org.apache.spark.storage.StorageLevel.MEMORY_AND_DISK());
+    long[] giants =
+        counters
+            .components()
+            .measure(
+                components.javaRDD().mapToPair(row -> new Tuple2<>(row.getLong(0), row.getLong(1))),
+                driverComponentSize);
+    Broadcast<long[]> onDriver =
+        JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(giants);
     JavaPairRDD<Long, Row> members =
         valued
             .join(components, "id")
@@ -124,9 +138,10 @@ public final class SimhashStage {
             .select("component", "a", "b", "distance")
             .javaRDD()
             .mapToPair(row -> new Tuple2<>(row.getLong(0), row));
-    return spark.createDataFrame(
+    JavaRDD<Row> decisions =
         members
-            .cogroup(edges)
+            .filter(entry -> Arrays.binarySearch(onDriver.value(), entry._1()) < 0)
+            .cogroup(edges.filter(entry -> Arrays.binarySearch(onDriver.value(), entry._1()) < 0))
             .mapPartitions(
                 grouped -> {
                   ApartPairs marks = ApartPairs.of(apart.value());
@@ -138,14 +153,48 @@ public final class SimhashStage {
                         decideComponent(component._1(), component._2(), since, until, marks, out);
                   }
                   counters.matches().add(matches);
-                  for (int i = 0; i < marks.size(); i++) {
-                    if (marks.honoured(i)) {
-                      counters.honoured().add(new long[] {marks.smaller(i), marks.larger(i)});
-                    }
-                  }
+                  honoured(marks, counters);
                   return out.iterator();
-                }),
-        Decisions.SCHEMA);
+                });
+    if (giants.length > 0) {
+      // As the near stage: a component too large for one task is decided on the driver.
+      long start = System.nanoTime();
+      ApartPairs marks = ApartPairs.of(apart.value());
+      List<Row> out = new ArrayList<>();
+      members.persist(org.apache.spark.storage.StorageLevel.MEMORY_AND_DISK());
+      edges.persist(org.apache.spark.storage.StorageLevel.MEMORY_AND_DISK());
+      try {
+        for (long giant : giants) {
+          counters
+              .matches()
+              .add(
+                  decideComponent(
+                      members.filter(e -> e._1() == giant).values().collect(),
+                      edges.filter(e -> e._1() == giant).values().collect(),
+                      since,
+                      until,
+                      marks,
+                      out));
+        }
+      } finally {
+        members.unpersist();
+        edges.unpersist();
+      }
+      honoured(marks, counters);
+      counters.components().decidedOnDriver(System.nanoTime() - start);
+      decisions =
+          decisions.union(
+              JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(out, 1));
+    }
+    return spark.createDataFrame(decisions, Decisions.SCHEMA);
+  }
+
+  private static void honoured(ApartPairs marks, Counters counters) {
+    for (int i = 0; i < marks.size(); i++) {
+      if (marks.honoured(i)) {
+        counters.honoured().add(new long[] {marks.smaller(i), marks.larger(i)});
+      }
+    }
   }
 
   /**
