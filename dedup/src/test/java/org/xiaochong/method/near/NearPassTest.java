@@ -414,7 +414,7 @@ class NearPassTest {
                     + NearRule.similarity(oldest, original, frequencies.weights()))
                 / 2;
         assertThat(average).isGreaterThanOrEqualTo(config.minSimilarity());
-        assertThat(NearPass.allFieldsShort(oldest)).isTrue();
+        assertThat(PassDocuments.allFieldsShort(oldest)).isTrue();
 
         new NearPass(new IndexSnapshot(reader), config).run(Window.ALL, new long[0], plan);
         Map<Long, Long> removedToKept = new HashMap<>();
