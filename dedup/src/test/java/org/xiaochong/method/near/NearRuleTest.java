@@ -265,7 +265,7 @@ class NearRuleTest {
     // All keys 5 / 11, words 2 / 4; the typo view (q-grams of the surname, words of the rest) 5 /
     // 9.
     assertThat(NearRule.similarity(a, b, NearRule.UNIT_WEIGHTS))
-        .isCloseTo(NearRule.TYPO_DISCOUNT * 5 / 9, within(1e-12));
+        .isCloseTo(RuleSimilarity.TYPO_DISCOUNT * 5 / 9, within(1e-12));
     // A field short in one post only is compared by its words: no typo view.
     NearRule.Stored longInB = typo(b.keys(), b.keyFields(), b.grams(), 0);
     assertThat(NearRule.similarity(a, longInB, NearRule.UNIT_WEIGHTS)).isEqualTo(0.5);
