@@ -1,24 +1,13 @@
 package org.xiaochong.prefilter;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
-import java.util.function.LongPredicate;
-import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.LeafReader;
-import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.NumericDocValues;
-import org.apache.lucene.index.PostingsEnum;
-import org.apache.lucene.util.Bits;
-import org.apache.lucene.util.BytesRef;
 import org.xiaochong.bloom.CountingBloomFilter;
 import org.xiaochong.bloom.FilterShape;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IdSet;
-import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.LongList;
 
 /**
@@ -237,7 +226,7 @@ public abstract class IndexKeyFilter {
    * read).
    */
   protected static void forEachValue(DirectoryReader reader, String field, ValueConsumer consumer) {
-    readValues(reader, field, null, consumer);
+    LiveDocValues.read(reader, field, null, consumer);
   }
 
   /**
@@ -247,37 +236,7 @@ public abstract class IndexKeyFilter {
   protected static void forEachValue(
       DirectoryReader reader, String field, long[] idsSorted, ValueConsumer consumer) {
     if (idsSorted.length > 0) {
-      readValues(reader, field, IdSet.of(idsSorted), consumer);
-    }
-  }
-
-  /**
-   * The doc values of {@code field} of the live records of {@code reader} whose id {@code wanted}
-   * accepts; with {@code wanted} null, of every live record, and the ids are not read.
-   */
-  private static void readValues(
-      DirectoryReader reader, String field, LongPredicate wanted, ValueConsumer consumer) {
-    try {
-      for (LeafReaderContext leaf : reader.leaves()) {
-        LeafReader leafReader = leaf.reader();
-        Bits live = leafReader.getLiveDocs();
-        NumericDocValues ids =
-            wanted == null ? null : leafReader.getNumericDocValues(IndexSchema.ID);
-        BinaryDocValues values = leafReader.getBinaryDocValues(field);
-        if (values == null || wanted != null && ids == null) {
-          continue;
-        }
-        for (int doc = values.nextDoc(); doc != PostingsEnum.NO_MORE_DOCS; doc = values.nextDoc()) {
-          if (live != null && !live.get(doc)
-              || wanted != null && !(ids.advanceExact(doc) && wanted.test(ids.longValue()))) {
-            continue;
-          }
-          BytesRef bytes = values.binaryValue();
-          consumer.accept(bytes.bytes, bytes.offset, bytes.length);
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      LiveDocValues.read(reader, field, IdSet.of(idsSorted), consumer);
     }
   }
 

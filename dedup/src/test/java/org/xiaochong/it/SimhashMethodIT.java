@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -129,20 +130,41 @@ class SimhashMethodIT extends DbTestSupport {
     return decisions;
   }
 
+  /**
+   * {@code dedup run} of {@code method} over the table of {@code config}, its report in {@code
+   * report}.
+   */
+  private static CliRun runMethod(Path config, String method, Path report, String... options) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "run",
+                "--config",
+                config.toString(),
+                "--method",
+                method,
+                "--report",
+                report.toString()));
+    args.addAll(List.of(options));
+    return cli(args.toArray(String[]::new));
+  }
+
+  /**
+   * {@code dedup check} of {@code lines} (one JSON record each) against the table of {@code
+   * config}.
+   */
+  private static CliRun check(Path config, List<String> lines, String... options) {
+    List<String> args = new ArrayList<>(List.of("check", "--config", config.toString()));
+    args.addAll(List.of(options));
+    return cliWithInput(lines, args.toArray(String[]::new));
+  }
+
   @Test
   void run_simhashDryRun_findsTheEditedCopiesOnly() throws IOException {
     Path report = dir.resolve("dry");
     long rows = count(TABLE);
 
-    CliRun run =
-        cli(
-            "run",
-            "--config",
-            config.toString(),
-            "--method",
-            "simhash",
-            "--report",
-            report.toString());
+    CliRun run = runMethod(config, "simhash", report);
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     Map<Long, Long> expected = new HashMap<>(copies);
@@ -165,16 +187,7 @@ class SimhashMethodIT extends DbTestSupport {
     long rows = count(TABLE);
     List<List<String>> before = snapshot(TABLE);
 
-    CliRun run =
-        cli(
-            "run",
-            "--config",
-            config.toString(),
-            "--method",
-            "simhash",
-            "--apply",
-            "--report",
-            report.toString());
+    CliRun run = runMethod(config, "simhash", report, "--apply");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     JsonNode summary = JSON.readTree(report.resolve("summary.json").toFile());
@@ -211,15 +224,7 @@ class SimhashMethodIT extends DbTestSupport {
     assertThat(logged).isEqualTo(removed);
     assertThat(count(TABLE)).isEqualTo(rows - removed);
 
-    CliRun again =
-        cli(
-            "run",
-            "--config",
-            config.toString(),
-            "--method",
-            "simhash",
-            "--report",
-            dir.resolve("again").toString());
+    CliRun again = runMethod(config, "simhash", dir.resolve("again"));
     assertThat(again.exitCode()).as(again.err()).isZero();
     assertThat(decisions(dir.resolve("again"), "simhash")).isEmpty();
 
@@ -228,30 +233,14 @@ class SimhashMethodIT extends DbTestSupport {
     assertThat(snapshot(TABLE)).isEqualTo(before);
 
     Path afterRestore = dir.resolve("restored");
-    CliRun rerun =
-        cli(
-            "run",
-            "--config",
-            config.toString(),
-            "--method",
-            "simhash",
-            "--report",
-            afterRestore.toString());
+    CliRun rerun = runMethod(config, "simhash", afterRestore);
     assertThat(rerun.exitCode()).as(rerun.err()).isZero();
     assertThat(decisions(afterRestore, "simhash"))
         .isEmpty(); // the restore marked its rows apart from their kept rows
 
     useHandle(h -> h.execute("DELETE FROM dedup_apart WHERE source_table = ?", TABLE));
     Path unmarked = dir.resolve("unmarked");
-    CliRun forgotten =
-        cli(
-            "run",
-            "--config",
-            config.toString(),
-            "--method",
-            "simhash",
-            "--report",
-            unmarked.toString());
+    CliRun forgotten = runMethod(config, "simhash", unmarked);
     assertThat(forgotten.exitCode()).as(forgotten.err()).isZero();
     assertThat(decisions(unmarked, "simhash"))
         .hasSize((int) removed); // the index followed the restore
@@ -261,15 +250,7 @@ class SimhashMethodIT extends DbTestSupport {
   void run_exactThenSimhash_removesNoRecordTwice() throws IOException {
     Path report = dir.resolve("both");
 
-    CliRun run =
-        cli(
-            "run",
-            "--config",
-            config.toString(),
-            "--method",
-            "exact,simhash",
-            "--report",
-            report.toString());
+    CliRun run = runMethod(config, "exact,simhash", report);
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     Set<Long> removed = new HashSet<>();
@@ -307,7 +288,7 @@ class SimhashMethodIT extends DbTestSupport {
 
   private static List<JsonNode> verdicts(CliRun run) throws IOException {
     assertThat(run.exitCode()).as(run.err()).isZero();
-    List<JsonNode> verdicts = new java.util.ArrayList<>();
+    List<JsonNode> verdicts = new ArrayList<>();
     for (String line : run.out().split("\n")) {
       verdicts.add(JSON.readTree(line));
     }
@@ -325,14 +306,12 @@ class SimhashMethodIT extends DbTestSupport {
 
     List<JsonNode> without =
         verdicts(
-            cliWithInput(
+            check(
+                config,
                 List.of(
                     checkLine(900_001, "page 1 again", edit(pageOne, random, 2)),
                     checkLine(900_002, "another page", fresh),
-                    checkLine(900_003, "page 1", pageOne)),
-                "check",
-                "--config",
-                config.toString()));
+                    checkLine(900_003, "page 1", pageOne))));
 
     // Page 1 and its exact twin hold the same text: of the two equally near, the later one is the
     // match.
@@ -344,13 +323,11 @@ class SimhashMethodIT extends DbTestSupport {
     assertThat(without.get(2).get("kept_id").asLong()).isEqualTo(exactTwin);
 
     CliRun added =
-        cliWithInput(
+        check(
+            config,
             List.of(
                 checkLine(900_002, "another page", fresh),
                 checkLine(900_004, "another page, reposted", edit(fresh, random, 1))),
-            "check",
-            "--config",
-            config.toString(),
             "--add");
     List<JsonNode> stream = verdicts(added);
     assertThat(stream.get(0).get("verdict").asText()).isEqualTo("new");
@@ -360,24 +337,15 @@ class SimhashMethodIT extends DbTestSupport {
 
     List<JsonNode> later =
         verdicts(
-            cliWithInput(
+            check(
+                config,
                 List.of(checkLine(900_005, "another page", edit(fresh, random, 2))),
-                "check",
-                "--config",
-                config.toString(),
                 "--method",
                 "simhash"));
     assertThat(later.get(0).get("verdict").asText()).isEqualTo("simhash");
     assertThat(later.get(0).get("kept_id").asLong()).isEqualTo(900_002);
 
-    CliRun noNear =
-        cliWithInput(
-            List.of(checkLine(900_006, "x", "y")),
-            "check",
-            "--config",
-            config.toString(),
-            "--method",
-            "near");
+    CliRun noNear = check(config, List.of(checkLine(900_006, "x", "y")), "--method", "near");
     assertThat(noNear.exitCode()).isEqualTo(2);
     assertThat(noNear.err()).contains("nothing built for near yet");
   }
@@ -389,15 +357,7 @@ class SimhashMethodIT extends DbTestSupport {
     Path frequencies =
         dir.resolve("index-tfidf").resolve("simhash").resolve("feature-frequencies.bin.gz");
 
-    CliRun run =
-        cli(
-            "run",
-            "--config",
-            tfIdf.toString(),
-            "--method",
-            "simhash",
-            "--report",
-            dir.resolve("tfidf").toString());
+    CliRun run = runMethod(tfIdf, "simhash", dir.resolve("tfidf"));
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     Map<Long, Long> expected = new HashMap<>(copies);
@@ -420,26 +380,16 @@ class SimhashMethodIT extends DbTestSupport {
         "13800000000",
         edit(page, new SplittableRandom(5), 1),
         T0.plusDays(9));
-    CliRun again =
-        cli(
-            "run",
-            "--config",
-            tfIdf.toString(),
-            "--method",
-            "simhash",
-            "--report",
-            dir.resolve("tfidf2").toString());
+    CliRun again = runMethod(tfIdf, "simhash", dir.resolve("tfidf2"));
 
     assertThat(again.exitCode()).as(again.err()).isZero();
     assertThat(Files.readAllBytes(frequencies)).isEqualTo(frozen); // a new row changes no weight
     assertThat(decisions(dir.resolve("tfidf2"), "simhash")).containsEntry(copies.get(1L), copy);
     List<JsonNode> verdicts =
         verdicts(
-            cliWithInput(
+            check(
+                tfIdf,
                 List.of(checkLine(900_010, "page 0", edit(page, new SplittableRandom(6), 1))),
-                "check",
-                "--config",
-                tfIdf.toString(),
                 "--method",
                 "simhash"));
     assertThat(verdicts.get(0).get("verdict").asText()).isEqualTo("simhash");

@@ -133,7 +133,7 @@ public final class NearCandidates {
     long[] grams = record.grams();
     long[] words =
         candidateKeys(
-            NearRule.minus(NearRule.minus(record.keys(), grams), record.shingles()),
+            KeySets.minus(KeySets.minus(record.keys(), grams), record.shingles()),
             holders,
             minHolders,
             pre);

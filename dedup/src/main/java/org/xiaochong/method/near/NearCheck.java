@@ -3,17 +3,12 @@ package org.xiaochong.method.near;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.LongPredicate;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.util.BytesRef;
 import org.xiaochong.fingerprint.Evidence;
 import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.fingerprint.NearConfig;
@@ -33,11 +28,10 @@ import org.xiaochong.source.TableSpec;
 
 /**
  * The near method's check: fingerprints as the indexer makes them ({@link NearDocumentMaker}),
- * candidates by the near pass's candidate keys, the decision of {@link NearRule}; the match is the
- * most similar near duplicate (ties: the one the keep policy prefers). The counting filter of the
- * near keys answers "certainly absent" for most keys of new records without a lookup. Records added
- * in this session are held in memory (the reader does not see them) and take part like indexed
- * ones. Owns the near index: {@link #close} closes it.
+ * candidates by the near pass's candidate keys ({@link CheckCandidates}, which also holds the
+ * records added in this session), the decision of {@link NearRule}; the match is the most similar
+ * near duplicate (ties: the one the keep policy prefers, {@link BestMatch}). Owns the near index:
+ * {@link #close} closes it.
  */
 final class NearCheck implements MethodCheck<NearCheck.Post> {
   /**
@@ -45,9 +39,6 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
    * stores them.
    */
   record Post(Fingerprints fingerprints, long[] matchKeys, Evidence evidence) {}
-
-  /** A record added in this stream (the reader does not see it). */
-  private record Added(long id, long[] rank, NearRule.Stored keys) {}
 
   private final FingerprintIndex nearIndex;
   private final DirectoryReader reader;
@@ -61,12 +52,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   private final NearDocumentMaker maker;
   private final List<String> columns;
   private final org.xiaochong.policy.KeepPolicy keepPolicy;
-  private final List<Added> session = new ArrayList<>();
-
-  /** Near key → indexes into {@link #session} of the added records holding it. */
-  private final Map<Long, List<Integer>> sessionHolders = new HashMap<>();
-
-  private long lookups;
+  private final CheckCandidates candidates;
   private long addedDocuments;
 
   /**
@@ -117,6 +103,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     this.fingerprinter = new TopTermsMd5(config);
     this.spec = spec;
     this.maker = new NearDocumentMaker(spec, fingerprinter);
+    this.candidates = new CheckCandidates(opened, filter, config, keepPolicy);
   }
 
   @Override
@@ -161,8 +148,8 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
    */
   @Override
   public Match find(Post post, LongPredicate apart) {
-    Best best = new Best(apart);
-    compare(post, best::consider, keyHolders);
+    BestMatch best = new BestMatch(config, apart);
+    candidates.compare(post, best::consider, keyHolders);
     return best.match();
   }
 
@@ -176,8 +163,8 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
       throw new UncheckedIOException(e);
     }
     return (post, apart) -> {
-      Best best = new Best(apart);
-      compare(post, best::consider, own);
+      BestMatch best = new BestMatch(config, apart);
+      candidates.compare(post, best::consider, own);
       return best.match();
     };
   }
@@ -185,12 +172,12 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   /** Each candidate of {@code post} with its near rule outcome, the most similar first. */
   @Override
   public List<Candidate> explain(Post post, int limit) {
-    List<Candidate> candidates = new ArrayList<>();
-    compare(
+    List<Candidate> compared = new ArrayList<>();
+    candidates.compare(
         post,
         (record, candidate, id, rank, weight) -> {
           NearRule.Failure failure = NearRule.why(record, candidate, config, weight);
-          candidates.add(
+          compared.add(
               new Candidate(
                   id,
                   NearRule.similarity(record, candidate, weight),
@@ -200,158 +187,11 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
                       : failure.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')));
         },
         keyHolders);
-    candidates.sort(
+    compared.sort(
         java.util.Comparator.comparingDouble(Candidate::score)
             .reversed()
             .thenComparingLong(Candidate::id));
-    return candidates.subList(0, Math.min(limit, candidates.size()));
-  }
-
-  /** Receives each candidate a record is compared with. */
-  private interface Comparison {
-    void consider(
-        NearRule.Stored record,
-        NearRule.Keys candidate,
-        long candidateId,
-        long[] candidateRank,
-        NearRule.KeyWeights weight);
-  }
-
-  /**
-   * Hands {@code comparison} every candidate of the record, as the pass selects them: the holders
-   * of its candidate keys among the indexed and the added records, with the pass's key weights.
-   */
-  private void compare(Post post, Comparison comparison, TermHolders keyHolders) {
-    Fingerprints fingerprints = post.fingerprints();
-    if (fingerprints.outcome() != NearOutcome.OK) {
-      return; // no keys: only the exact check applies (as in the pass)
-    }
-    NearRule.Stored record =
-        NearRule.Stored.of(fingerprints, config.pre(), post.matchKeys(), post.evidence());
-    long[] keys = record.keys();
-    int[] holders = new int[keys.length];
-    try {
-      for (int i = 0; i < keys.length; i++) {
-        holders[i] =
-            sessionHolders.getOrDefault(keys[i], List.of()).size()
-                + documentFrequency(keys[i], keyHolders);
-      }
-      long[] candidateKeys =
-          NearCandidates.candidateKeys(
-              record, key -> holders[Arrays.binarySearch(keys, key)], 1, config.pre());
-      // Key weights as in the pass: the idf of each key among the indexed and added records, the
-      // record itself counted in (the pass's record is in its index). Keys of a candidate the
-      // record
-      // lacks are looked up once each.
-      long records = reader.maxDoc() + session.size() + 1;
-      Map<Long, Double> weights = new HashMap<>();
-      NearRule.KeyWeights weight =
-          NearRule.KeyWeights.idf(
-              key ->
-                  weights.computeIfAbsent(
-                      key,
-                      k -> {
-                        int at = Arrays.binarySearch(keys, k);
-                        long df =
-                            at >= 0
-                                ? holders[at] + 1L
-                                : sessionHolders.getOrDefault(k, List.of()).size()
-                                    + indexFrequency(k, keyHolders);
-                        return NearSimilarity.idf(df, records);
-                      }),
-              records);
-      Set<Integer> docs = new LinkedHashSet<>();
-      Set<Integer> added = new LinkedHashSet<>();
-      for (long key : candidateKeys) {
-        if (NearCandidates.stopBefore(
-            holders[Arrays.binarySearch(keys, key)], docs.size() + added.size())) {
-          break;
-        }
-        collectHolders(key, docs, keyHolders);
-        added.addAll(sessionHolders.getOrDefault(key, List.of()));
-      }
-      for (int doc : docs) {
-        comparison.consider(
-            record,
-            IndexedNearKeys.of(leaves, doc),
-            IndexSchema.id(leaves, doc),
-            IndexSchema.rank(leaves, doc, keepPolicy),
-            weight);
-      }
-      for (int s : added) {
-        Added candidate = session.get(s);
-        comparison.consider(record, candidate.keys(), candidate.id(), candidate.rank(), weight);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** The most similar near duplicate seen so far (ties: {@link NearRule#isBetter}). */
-  private final class Best {
-    private final LongPredicate apart;
-    private boolean found;
-    private long id;
-    private long[] rank;
-    private double similarity;
-
-    Best(LongPredicate apart) {
-      this.apart = apart;
-    }
-
-    void consider(
-        NearRule.Stored record,
-        NearRule.Keys candidate,
-        long candidateId,
-        long[] candidateRank,
-        NearRule.KeyWeights weight) {
-      if (!NearRule.isNearDuplicate(record, candidate, config, weight)) {
-        return;
-      }
-      double s = NearRule.similarity(record, candidate, weight);
-      if (!found || NearRule.isBetter(s, candidateRank, candidateId, similarity, rank, id)) {
-        found = true;
-        id = candidateId;
-        rank = candidateRank;
-        similarity = s;
-      }
-    }
-
-    Match match() {
-      return found && !apart.test(id) ? new Match(id, rank, similarity) : null;
-    }
-  }
-
-  /**
-   * Records of the index holding the key (deleted ones included: it only ranks keys); 0 when the
-   * filter rules it out.
-   */
-  private int documentFrequency(long key, TermHolders keyHolders) throws IOException {
-    if (filter != null && !filter.mightContain(key)) {
-      return 0; // certainly held by no record: no lookup
-    }
-    lookups++;
-    return keyHolders.docFreq(NearSchema.keyBytes(key));
-  }
-
-  /** Records of the index holding the key, without the filter (a candidate's key). */
-  private int indexFrequency(long key, TermHolders keyHolders) {
-    try {
-      return keyHolders.docFreq(NearSchema.keyBytes(key));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** Adds the live documents holding {@code key} to {@code docs} (global ids, no repeats). */
-  private void collectHolders(long key, Set<Integer> docs, TermHolders keyHolders)
-      throws IOException {
-    BytesRef term = NearSchema.keyBytes(key);
-    for (int doc = keyHolders.first(term);
-        doc != TermHolders.NO_MORE_DOCS;
-        doc = keyHolders.next()) {
-      docs.add(doc);
-    }
+    return compared.subList(0, Math.min(limit, compared.size()));
   }
 
   @Override
@@ -373,16 +213,11 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     if (fingerprints.outcome() != NearOutcome.OK) {
       return;
     }
-    NearRule.Stored keys =
-        NearRule.Stored.of(fingerprints, config.pre(), post.matchKeys(), post.evidence());
-    for (long key : keys.keys()) {
-      List<Integer> holders = sessionHolders.computeIfAbsent(key, k -> new ArrayList<>());
-      if (filter != null) {
-        filter.addedNearKey(key, keyHolders, !holders.isEmpty());
-      }
-      holders.add(session.size());
-    }
-    session.add(new Added(id, rank, keys));
+    candidates.add(
+        id,
+        rank,
+        NearRule.Stored.of(fingerprints, config.pre(), post.matchKeys(), post.evidence()),
+        keyHolders);
   }
 
   @Override
@@ -394,7 +229,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   public String counters() {
     return String.format(
         "near keys: %,d index lookups, %,d skipped by the prefilter",
-        lookups, filter == null ? 0 : filter.skipped());
+        candidates.lookups(), filter == null ? 0 : filter.skipped());
   }
 
   @Override

@@ -28,7 +28,7 @@ public final class NearComponent {
     /** Whether the record is examined (in the window). */
     boolean inWindow(int pos);
 
-    /** {@link NearPass#allFieldsShort}: the record may join a group by average linkage. */
+    /** {@link PassDocuments#allFieldsShort}: the record may join a group by average linkage. */
     boolean allShort(int pos);
 
     /** Positions of its near duplicates among the newer records, best first; null when none. */

@@ -29,7 +29,6 @@ import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.Window;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.RecordSource;
-import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 
 /**
@@ -156,43 +155,13 @@ public final class NearMethod implements FingerprintMethod {
             context.notes()));
   }
 
-  /**
-   * The near rule ({@link NearRule#isNearDuplicate}) on fresh fingerprints of both rows, made as
-   * the indexer makes them; an exact copy is a near duplicate too. Segmenting is costly and only
-   * changed rows are re-checked, so the fingerprinter loads at the first pair.
-   */
+  /** The near rule on fresh fingerprints of both rows ({@link NearPairCheck}). */
   @Override
   public PairCheck openPairCheck(MethodContext context) {
     if (context.spec().nearFields().isEmpty()) {
       return PairCheck.EXACT_KEY;
     }
-    NearConfig config = config(context);
-    return new PairCheck() {
-      private TopTermsMd5 fingerprinter;
-      private NearDocumentMaker maker;
-
-      @Override
-      public boolean duplicates(SourceRecord removed, SourceRecord kept) {
-        if (maker == null) {
-          fingerprinter = new TopTermsMd5(config);
-          maker = new NearDocumentMaker(context.spec(), fingerprinter);
-        }
-        return NearRule.isNearDuplicate(keys(removed), keys(kept), config);
-      }
-
-      private NearRule.Stored keys(SourceRecord row) {
-        org.xiaochong.fingerprint.Fingerprints fingerprints = maker.fingerprint(row);
-        return NearRule.Stored.of(
-            fingerprints, config.pre(), maker.matchKeys(row), maker.evidence(row, fingerprints));
-      }
-
-      @Override
-      public void close() {
-        if (fingerprinter != null) {
-          fingerprinter.close();
-        }
-      }
-    };
+    return new NearPairCheck(context.spec(), config(context));
   }
 
   /** The near index and filter of one run. Not thread-safe. */
@@ -241,7 +210,7 @@ public final class NearMethod implements FingerprintMethod {
       Map<String, Long> empty = new LinkedHashMap<>();
       near.empty()
           .forEach((reason, count) -> empty.put(reason.name().toLowerCase(Locale.ROOT), count));
-      return new Report(
+      return new NearReport(
           new NearStats(
               near.recordsExamined(),
               near.removed(),
@@ -284,72 +253,15 @@ public final class NearMethod implements FingerprintMethod {
   }
 
   /**
-   * The pass's work, and near.min-similarity: the least score of a near decision, the report's
-   * threshold.
-   */
-  private record Report(NearStats stats, double minSimilarity) implements MethodReport {
-    @Override
-    public long examined() {
-      return stats.examined();
-    }
-
-    @Override
-    public Map<String, Object> json(long removed) {
-      Map<String, Object> json = new LinkedHashMap<>();
-      json.put("removed", removed);
-      json.put("examined", stats.examined());
-      json.put("skipped_exact", stats.skippedExact());
-      json.put("lookups", stats.lookups());
-      json.put("candidates", stats.candidates());
-      json.put("empty", stats.empty());
-      json.put("truncated", stats.truncated());
-      json.put("repointed", stats.repointed());
-      json.put("index_added", stats.indexAdded());
-      json.put("min_similarity", minSimilarity);
-      NearKeyTimes.Snapshot times = stats.keyTimes();
-      if (times.posts() > 0) {
-        Map<String, Object> seconds =
-            new LinkedHashMap<>(); // thread-seconds of the sync's fingerprinting
-        seconds.put("fingerprint", times.total());
-        seconds.put("words", times.words());
-        seconds.put("grams", times.grams());
-        seconds.put("shingles", times.shingles());
-        seconds.put("sentence_cache_hit_rate", times.sentenceHitRate());
-        json.put("key_family_seconds", seconds);
-      }
-      return json;
-    }
-
-    @Override
-    public String consoleLine(long removed, boolean applied) {
-      NearStats n = stats;
-      return String.format(
-          "near: %,d examined, %,d near duplicates %s, %,d key lookups, %,d candidates compared, "
-              + "%,d skipped (removed by the exact pass), %,d without fingerprints %s (exact pass only), %,d truncated"
-              + " to near.max-chars, %,d exact removals re-pointed to a near survivor",
-          n.examined(),
-          n.removed(),
-          applied ? "removed" : "to remove",
-          n.lookups(),
-          n.candidates(),
-          n.skippedExact(),
-          n.emptyTotal(),
-          n.empty(),
-          n.truncated(),
-          n.repointed());
-    }
-  }
-
-  /**
    * The report of a near pass that did {@code stats}' work (a distributed run of the same pass
    * reports through it, so both reports read alike).
    */
   public static MethodReport report(NearStats stats, double minSimilarity) {
-    return new Report(stats, minSimilarity);
+    return new NearReport(stats, minSimilarity);
   }
 
   /** The near pass's stats in a report from this method; empty for another method's report. */
   public static Optional<NearStats> stats(MethodReport report) {
-    return report instanceof Report near ? Optional.of(near.stats()) : Optional.empty();
+    return report instanceof NearReport near ? Optional.of(near.stats()) : Optional.empty();
   }
 }

@@ -2,16 +2,23 @@ package org.xiaochong.method.near;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.lucene.document.Document;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.LeafReaderContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.fingerprint.NearOutcome;
 import org.xiaochong.fingerprint.TopTermsMd5;
@@ -60,31 +67,74 @@ class NearPassTest {
    */
   private Map<Long, Long> run(
       NearConfig config, Window window, long[] exactRemoved, Object[]... posts) {
-    try (FingerprintIndex index = FingerprintIndex.open(dir, "test", true)) {
-      for (Object[] p : posts) {
-        long[] matchKeys =
-            p.length > 3 ? new long[] {fingerprinter.matchKey((String) p[3])} : new long[0];
-        index.addDocument(
-            NearSchema.document(
-                (Long) p[0], (Long) p[1], fingerprinter.fingerprint((String) p[2]), 3, matchKeys));
-      }
+    List<Document> documents = new ArrayList<>();
+    for (Object[] p : posts) {
+      long[] matchKeys =
+          p.length > 3 ? new long[] {fingerprinter.matchKey((String) p[3])} : new long[0];
+      documents.add(document((Long) p[0], (Long) p[1], (String) p[2], matchKeys));
+    }
+    DeletionPlan plan =
+        runOn(
+            dir,
+            documents,
+            (reader, into) ->
+                last =
+                    new NearPass(new IndexSnapshot(reader), config, 1, apart)
+                        .run(window, exactRemoved, into));
+    for (int i = 0; i < plan.size(); i++) {
+      assertThat(plan.rule(i)).isEqualTo(DeletionPlan.Rule.of("near"));
+      assertThat(plan.score(i)).isBetween(config.minSimilarity(), 1.0);
+    }
+    return removedToKept(plan);
+  }
+
+  /** What a test does with the reader of its index: run the pass into {@code plan}, check keys. */
+  @FunctionalInterface
+  private interface OnIndex {
+    void accept(DirectoryReader reader, DeletionPlan plan) throws IOException;
+  }
+
+  /**
+   * Indexes {@code documents} in {@code folder} (a new index), hands its reader and an empty plan
+   * to {@code use}, and returns the plan.
+   */
+  private static DeletionPlan runOn(Path folder, List<Document> documents, OnIndex use) {
+    try (FingerprintIndex index = FingerprintIndex.open(folder, "test", true)) {
+      documents.forEach(index::addDocument);
       index.commit();
       DeletionPlan plan = new DeletionPlan();
       try (DirectoryReader reader = index.openReader()) {
-        last =
-            new NearPass(new IndexSnapshot(reader), config, 1, apart)
-                .run(window, exactRemoved, plan);
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
+        use.accept(reader, plan);
       }
-      Map<Long, Long> removedToKept = new HashMap<>();
-      for (int i = 0; i < plan.size(); i++) {
-        assertThat(plan.rule(i)).isEqualTo(DeletionPlan.Rule.of("near"));
-        assertThat(plan.score(i)).isBetween(config.minSimilarity(), 1.0);
-        removedToKept.put(plan.removedId(i), plan.keptId(i));
-      }
-      return removedToKept;
+      return plan;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
+  }
+
+  /** The near index's document of a post: its fingerprints, pre 3. */
+  private static Document document(long id, long time, String text, long[] matchKeys) {
+    return NearSchema.document(id, time, fingerprinter.fingerprint(text), 3, matchKeys);
+  }
+
+  /** The near index's documents of records of fields: ids 1, 2, … with times 100, 99, …. */
+  private static List<Document> documents(String[][] records) {
+    List<Document> documents = new ArrayList<>();
+    for (int i = 0; i < records.length; i++) {
+      documents.add(
+          NearSchema.document(
+              i + 1, 100 - i, fingerprinter.fingerprint(records[i]), 3, new long[0]));
+    }
+    return documents;
+  }
+
+  /** The plan as removed id → kept id. */
+  private static Map<Long, Long> removedToKept(DeletionPlan plan) {
+    Map<Long, Long> removedToKept = new HashMap<>();
+    for (int i = 0; i < plan.size(); i++) {
+      removedToKept.put(plan.removedId(i), plan.keptId(i));
+    }
+    return removedToKept;
   }
 
   private NearPass.Result last;
@@ -95,6 +145,11 @@ class NearPassTest {
   private static Object[] post(long id, long time, String text) {
     return new Object[] {id, time, text};
   }
+
+  /** Three near copies of one post: 1 the oldest, 3 (a sentence added) and 2 (new price) newest. */
+  private static final Object[][] THREE_COPIES = {
+    post(1, 100, APPLE), post(2, 300, APPLE_PRICE), post(3, 200, APPLE_SENTENCE)
+  };
 
   private static Object[] post(long id, long time, String text, String product) {
     return new Object[] {id, time, text, product};
@@ -171,13 +226,7 @@ class NearPassTest {
 
   @Test
   void run_threeNearCopies_bothOlderPointToTheNewest() {
-    Map<Long, Long> plan =
-        run(
-            Window.ALL,
-            new long[0],
-            post(1, 100, APPLE),
-            post(2, 300, APPLE_PRICE),
-            post(3, 200, APPLE_SENTENCE));
+    Map<Long, Long> plan = run(Window.ALL, new long[0], THREE_COPIES);
     assertThat(plan).containsOnly(Map.entry(1L, 2L), Map.entry(3L, 2L));
     assertThat(last.removed()).isEqualTo(2);
   }
@@ -186,13 +235,7 @@ class NearPassTest {
   void run_oldestMarkedApartFromTheNewest_staysWhileTheOtherCopyGoes() {
     apart = ApartPairs.of(1, 2);
 
-    Map<Long, Long> plan =
-        run(
-            Window.ALL,
-            new long[0],
-            post(1, 100, APPLE),
-            post(2, 300, APPLE_PRICE),
-            post(3, 200, APPLE_SENTENCE));
+    Map<Long, Long> plan = run(Window.ALL, new long[0], THREE_COPIES);
 
     // 3 was removed for 2 before 1 was examined, so 2 is 1's only kept candidate, and it is marked.
     assertThat(plan).containsOnly(Map.entry(3L, 2L));
@@ -223,13 +266,7 @@ class NearPassTest {
   void run_threeNearCopiesAllMarkedApart_allStay() {
     apart = ApartPairs.of(1, 2, 1, 3, 2, 3);
 
-    Map<Long, Long> plan =
-        run(
-            Window.ALL,
-            new long[0],
-            post(1, 100, APPLE),
-            post(2, 300, APPLE_PRICE),
-            post(3, 200, APPLE_SENTENCE));
+    Map<Long, Long> plan = run(Window.ALL, new long[0], THREE_COPIES);
 
     assertThat(plan).isEmpty();
     assertThat(last.removed()).isZero();
@@ -270,13 +307,7 @@ class NearPassTest {
 
   @Test
   void run_newerRecordOutsideTheWindow_isKeptAndAbsorbsTheWindow() {
-    Map<Long, Long> plan =
-        run(
-            new Window(0, 250),
-            new long[0],
-            post(1, 100, APPLE),
-            post(2, 300, APPLE_PRICE),
-            post(3, 200, APPLE_SENTENCE));
+    Map<Long, Long> plan = run(new Window(0, 250), new long[0], THREE_COPIES);
     assertThat(plan).containsOnly(Map.entry(1L, 2L), Map.entry(3L, 2L));
     assertThat(last.recordsExamined()).isEqualTo(2);
   }
@@ -315,36 +346,26 @@ class NearPassTest {
   @Test
   void
       run_personRecords_theIndexGivesTheRuleTheFieldsOfTheFingerprints_andAMissingNameIsNoEvidence() {
-    try (FingerprintIndex index = FingerprintIndex.open(dir, "people", true)) {
-      for (int i = 0; i < PEOPLE.length; i++) {
-        index.addDocument(
-            NearSchema.document(
-                i + 1, 100 - i, fingerprinter.fingerprint(PEOPLE[i]), 3, new long[0]));
-      }
-      index.commit();
-      DeletionPlan plan = new DeletionPlan();
-      try (DirectoryReader reader = index.openReader()) {
-        java.util.List<org.apache.lucene.index.LeafReaderContext> leaves = reader.leaves();
-        for (int i = 0; i < PEOPLE.length; i++) {
-          org.xiaochong.fingerprint.Fingerprints prints = fingerprinter.fingerprint(PEOPLE[i]);
-          IndexedNearKeys stored = IndexedNearKeys.of(leaves, i);
-          assertThat(stored.keyFields()).containsExactly(prints.sortedKeyFields());
-          assertThat(stored.presentFields()).isEqualTo(prints.presentFields());
-          assertThat(stored.shortFields()).isEqualTo(prints.shortFields());
-        }
-        // The second record lacks the given name (bit 0): the first one's name keys do not count.
-        assertThat(IndexedNearKeys.of(leaves, 1).presentFields() & 1).isZero();
-        new NearPass(new IndexSnapshot(reader), NearConfig.defaults())
-            .run(Window.ALL, new long[0], plan);
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-      Map<Long, Long> removedToKept = new HashMap<>();
-      for (int i = 0; i < plan.size(); i++) {
-        removedToKept.put(plan.removedId(i), plan.keptId(i));
-      }
-      assertThat(removedToKept).containsExactly(Map.entry(2L, 1L));
-    }
+    DeletionPlan plan =
+        runOn(
+            dir,
+            documents(PEOPLE),
+            (reader, into) -> {
+              List<LeafReaderContext> leaves = reader.leaves();
+              for (int i = 0; i < PEOPLE.length; i++) {
+                Fingerprints prints = fingerprinter.fingerprint(PEOPLE[i]);
+                IndexedNearKeys stored = IndexedNearKeys.of(leaves, i);
+                assertThat(stored.keyFields()).containsExactly(prints.sortedKeyFields());
+                assertThat(stored.presentFields()).isEqualTo(prints.presentFields());
+                assertThat(stored.shortFields()).isEqualTo(prints.shortFields());
+              }
+              // The second record lacks the given name (bit 0): the first one's name keys do not
+              // count.
+              assertThat(IndexedNearKeys.of(leaves, 1).presentFields() & 1).isZero();
+              new NearPass(new IndexSnapshot(reader), NearConfig.defaults())
+                  .run(Window.ALL, new long[0], into);
+            });
+    assertThat(removedToKept(plan)).containsExactly(Map.entry(2L, 1L));
   }
 
   /**
@@ -383,52 +404,43 @@ class NearPassTest {
           "19820314",
           "5531207"
         };
-    try (FingerprintIndex index = FingerprintIndex.open(dir, "typos", true)) {
-      for (int i = 0; i < people.length; i++) {
-        index.addDocument(
-            NearSchema.document(
-                i + 1, 100 - i, fingerprinter.fingerprint(people[i]), 3, new long[0]));
-      }
-      index.commit();
-      DeletionPlan plan = new DeletionPlan();
-      try (DirectoryReader reader = index.openReader()) {
-        java.util.List<org.apache.lucene.index.LeafReaderContext> leaves = reader.leaves();
-        KeyFrequencies frequencies = new KeyFrequencies(leaves, NearSchema.KEY);
-        frequencies.useWeights(reader.maxDoc());
-        NearRule.Keys newest = IndexedNearKeys.of(leaves, 0);
-        NearRule.Keys original = IndexedNearKeys.of(leaves, 1);
-        NearRule.Keys oldest = IndexedNearKeys.of(leaves, 2);
-        NearConfig config = NearConfig.defaults();
-        // Each copy is a near duplicate of the original, the copies are not each other's: the
-        // greedy
-        // pass alone removes the original in favour of the newest copy and keeps the oldest one
-        // apart.
-        assertThat(NearRule.isNearDuplicate(original, newest, config, frequencies.weights()))
-            .isTrue();
-        assertThat(NearRule.isNearDuplicate(oldest, original, config, frequencies.weights()))
-            .isTrue();
-        assertThat(NearRule.isNearDuplicate(oldest, newest, config, frequencies.weights()))
-            .isFalse();
-        double average =
-            (NearRule.similarity(oldest, newest, frequencies.weights())
-                    + NearRule.similarity(oldest, original, frequencies.weights()))
-                / 2;
-        assertThat(average).isGreaterThanOrEqualTo(config.minSimilarity());
-        assertThat(NearPass.allFieldsShort(oldest)).isTrue();
+    NearConfig config = NearConfig.defaults();
+    double[] average = new double[1];
+    DeletionPlan plan =
+        runOn(
+            dir,
+            documents(people),
+            (reader, into) -> {
+              List<LeafReaderContext> leaves = reader.leaves();
+              KeyFrequencies frequencies = new KeyFrequencies(leaves, NearSchema.KEY);
+              frequencies.useWeights(reader.maxDoc());
+              NearRule.Keys newest = IndexedNearKeys.of(leaves, 0);
+              NearRule.Keys original = IndexedNearKeys.of(leaves, 1);
+              NearRule.Keys oldest = IndexedNearKeys.of(leaves, 2);
+              // Each copy is a near duplicate of the original, the copies are not each other's:
+              // the greedy pass alone removes the original in favour of the newest copy and keeps
+              // the oldest one apart.
+              assertThat(NearRule.isNearDuplicate(original, newest, config, frequencies.weights()))
+                  .isTrue();
+              assertThat(NearRule.isNearDuplicate(oldest, original, config, frequencies.weights()))
+                  .isTrue();
+              assertThat(NearRule.isNearDuplicate(oldest, newest, config, frequencies.weights()))
+                  .isFalse();
+              average[0] =
+                  (NearRule.similarity(oldest, newest, frequencies.weights())
+                          + NearRule.similarity(oldest, original, frequencies.weights()))
+                      / 2;
+              assertThat(average[0]).isGreaterThanOrEqualTo(config.minSimilarity());
+              assertThat(PassDocuments.allFieldsShort(oldest)).isTrue();
 
-        new NearPass(new IndexSnapshot(reader), config).run(Window.ALL, new long[0], plan);
-        Map<Long, Long> removedToKept = new HashMap<>();
-        for (int i = 0; i < plan.size(); i++) {
-          removedToKept.put(plan.removedId(i), plan.keptId(i));
-          if (plan.removedId(i) == 3) {
-            assertThat(plan.score(i)).isCloseTo(average, org.assertj.core.data.Offset.offset(1e-6));
-          }
-        }
-        assertThat(removedToKept).containsExactlyInAnyOrderEntriesOf(Map.of(2L, 1L, 3L, 1L));
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
+              new NearPass(new IndexSnapshot(reader), config).run(Window.ALL, new long[0], into);
+            });
+    for (int i = 0; i < plan.size(); i++) {
+      if (plan.removedId(i) == 3) {
+        assertThat(plan.score(i)).isCloseTo(average[0], org.assertj.core.data.Offset.offset(1e-6));
       }
     }
+    assertThat(removedToKept(plan)).containsExactlyInAnyOrderEntriesOf(Map.of(2L, 1L, 3L, 1L));
   }
 
   /**
@@ -455,7 +467,7 @@ class NearPassTest {
   @Test
   void run_sameDecisionsWhateverTheThreads() {
     org.xiaochong.posts.PostGenerator generator = new org.xiaochong.posts.PostGenerator(7, 6000);
-    java.util.List<Object[]> posts = new java.util.ArrayList<>();
+    List<Object[]> posts = new ArrayList<>();
     generator.generate(
         6000,
         p ->
@@ -470,35 +482,18 @@ class NearPassTest {
     assertThat(three).isEqualTo(one);
   }
 
-  private Map<Long, Long> runThreads(int threads, java.util.List<Object[]> posts) {
-    Path folder = dir.resolve("threads-" + threads);
-    try (FingerprintIndex index = FingerprintIndex.open(folder, "test", true)) {
-      for (Object[] p : posts) {
-        index.addDocument(
-            NearSchema.document(
-                (Long) p[0],
-                (Long) p[1],
-                fingerprinter.fingerprint((String) p[2]),
-                3,
-                new long[0]));
-      }
-      index.commit();
-      DeletionPlan plan = new DeletionPlan();
-      try (DirectoryReader reader = index.openReader()) {
-        new NearPass(
-                new IndexSnapshot(reader),
-                NearConfig.defaults(),
-                threads,
-                org.xiaochong.archive.ApartPairs.NONE)
-            .run(Window.ALL, new long[0], plan);
-      }
-      Map<Long, Long> removedToKept = new HashMap<>();
-      for (int i = 0; i < plan.size(); i++) {
-        removedToKept.put(plan.removedId(i), plan.keptId(i));
-      }
-      return removedToKept;
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+  private Map<Long, Long> runThreads(int threads, List<Object[]> posts) {
+    List<Document> documents = new ArrayList<>();
+    for (Object[] p : posts) {
+      documents.add(document((Long) p[0], (Long) p[1], (String) p[2], new long[0]));
     }
+    return removedToKept(
+        runOn(
+            dir.resolve("threads-" + threads),
+            documents,
+            (reader, into) ->
+                new NearPass(
+                        new IndexSnapshot(reader), NearConfig.defaults(), threads, ApartPairs.NONE)
+                    .run(Window.ALL, new long[0], into)));
   }
 }

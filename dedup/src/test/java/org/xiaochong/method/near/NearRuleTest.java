@@ -2,6 +2,8 @@ package org.xiaochong.method.near;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.xiaochong.method.near.HandMadeKeys.keys;
+import static org.xiaochong.method.near.HandMadeKeys.range;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -19,20 +21,10 @@ class NearRuleTest {
   private static final NearRule.Stored POST =
       new NearRule.Stored(range(1, 10), new long[] {1, 2, 3}, new long[] {9});
 
-  private static long[] range(long from, long to) {
-    long[] keys = new long[(int) (to - from + 1)];
-    for (int i = 0; i < keys.length; i++) {
-      keys[i] = from + i;
-    }
-    return keys;
-  }
-
   @Test
   void isNearDuplicate_sameSubjectAndPhone_similarEnough_isTrue() {
     // 9 of 11 keys shared (key 10 replaced by 11): Jaccard 0.82.
-    NearRule.Stored repost =
-        new NearRule.Stored(
-            new long[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 11}, new long[] {1, 3, 2}, new long[] {9});
+    NearRule.Stored repost = keys(1, 2, 3, 4, 5, 6, 7, 8, 9, 11).top(1, 3, 2).tel(9).stored();
 
     assertThat(NearRule.isNearDuplicate(POST, repost, CONFIG)).isTrue();
     assertThat(NearRule.isNearDuplicate(repost, POST, CONFIG)).isTrue();
@@ -51,8 +43,7 @@ class NearRuleTest {
   void isNearDuplicate_candidateLacksTheTopTerm_isVetoed() {
     // Same seller, other product: key 1 (the subject) replaced by 12; Jaccard 9/11 would pass.
     NearRule.Stored otherProduct =
-        new NearRule.Stored(
-            new long[] {2, 3, 4, 5, 6, 7, 8, 9, 10, 12}, new long[] {12, 2, 3}, new long[] {9});
+        keys(2, 3, 4, 5, 6, 7, 8, 9, 10, 12).top(12, 2, 3).tel(9).stored();
 
     assertThat(NearRule.isNearDuplicate(POST, otherProduct, CONFIG)).isFalse();
     assertThat(NearRule.isNearDuplicate(otherProduct, POST, CONFIG)).isFalse();
@@ -62,9 +53,7 @@ class NearRuleTest {
   void isNearDuplicate_candidateTopTermNotInRecord_isVetoed() {
     // The candidate's subject (13) is not in the record, although the record's subject is in the
     // candidate.
-    NearRule.Stored candidate =
-        new NearRule.Stored(
-            new long[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 13}, new long[] {13, 1, 2}, new long[] {9});
+    NearRule.Stored candidate = keys(1, 2, 3, 4, 5, 6, 7, 8, 9, 13).top(13, 1, 2).tel(9).stored();
 
     assertThat(NearRule.isNearDuplicate(POST, candidate, CONFIG)).isFalse();
   }
@@ -73,11 +62,8 @@ class NearRuleTest {
   void isNearDuplicate_bothWithPhonesButNoneShared_isVetoed_andAMissingPhoneIsNoVeto() {
     // Same product, another seller: phone 9 replaced by phone 14.
     NearRule.Stored otherSeller =
-        new NearRule.Stored(
-            new long[] {1, 2, 3, 4, 5, 6, 7, 8, 10, 14}, new long[] {1, 2, 3}, new long[] {14});
-    NearRule.Stored noPhone =
-        new NearRule.Stored(
-            new long[] {1, 2, 3, 4, 5, 6, 7, 8, 10, 14}, new long[] {1, 2, 3}, new long[0]);
+        keys(1, 2, 3, 4, 5, 6, 7, 8, 10, 14).top(1, 2, 3).tel(14).stored();
+    NearRule.Stored noPhone = keys(1, 2, 3, 4, 5, 6, 7, 8, 10, 14).top(1, 2, 3).stored();
 
     assertThat(NearRule.isNearDuplicate(POST, otherSeller, CONFIG)).isFalse();
     assertThat(NearRule.isNearDuplicate(POST, noPhone, CONFIG)).isTrue();
@@ -113,15 +99,7 @@ class NearRuleTest {
     // Words 1-4 (the rare ones 3 and 4 changed by a typo would hide the pair), q-grams 10-14.
     Map<Long, Integer> holders =
         Map.of(1L, 300, 2L, 40, 3L, 2, 4L, 2, 10L, 90, 11L, 5, 12L, 3, 13L, 60, 14L, 1);
-    NearRule.Stored post =
-        new NearRule.Stored(
-            new long[] {1, 2, 3, 4, 10, 11, 12, 13, 14},
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[] {10, 11, 12, 13, 14},
-            new long[0]);
+    NearRule.Stored post = keys(1, 2, 3, 4, 10, 11, 12, 13, 14).grams(10, 11, 12, 13, 14).stored();
 
     assertThat(NearCandidates.candidateKeys(post, k -> holders.get(k), 2, 2))
         .containsExactly(3, 4, 12, 11);
@@ -177,37 +155,22 @@ class NearRuleTest {
     // Words 1-6 against 1-5 and 7 (another category word); the grams of the changed word differ
     // too.
     NearRule.Stored a =
-        new NearRule.Stored(
-            new long[] {1, 2, 3, 4, 5, 6, 100, 101, 102, 103, 104, 105},
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[] {100, 101, 102, 103, 104, 105},
-            new long[0]);
+        keys(1, 2, 3, 4, 5, 6, 100, 101, 102, 103, 104, 105)
+            .grams(100, 101, 102, 103, 104, 105)
+            .stored();
     NearRule.Stored b =
-        new NearRule.Stored(
-            new long[] {1, 2, 3, 4, 5, 7, 100, 101, 102, 110, 111, 112},
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[] {100, 101, 102, 110, 111, 112},
-            new long[0]);
+        keys(1, 2, 3, 4, 5, 7, 100, 101, 102, 110, 111, 112)
+            .grams(100, 101, 102, 110, 111, 112)
+            .stored();
     // All keys: 8 shared of 16; words alone: 5 of 7, the higher one counts.
     assertThat(NearRule.similarity(a, b, NearRule.UNIT_WEIGHTS)).isEqualTo(5.0 / 7);
     // A doubled letter keeps the word's grams and adds one: the keys of both families give the
     // higher
     // figure, 11 shared of 14.
     NearRule.Stored typo =
-        new NearRule.Stored(
-            new long[] {1, 2, 3, 4, 5, 8, 100, 101, 102, 103, 104, 105, 113},
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[] {100, 101, 102, 103, 104, 105, 113},
-            new long[0]);
+        keys(1, 2, 3, 4, 5, 8, 100, 101, 102, 103, 104, 105, 113)
+            .grams(100, 101, 102, 103, 104, 105, 113)
+            .stored();
     assertThat(NearRule.similarity(a, typo, NearRule.UNIT_WEIGHTS)).isEqualTo(11.0 / 14);
   }
 
@@ -265,7 +228,7 @@ class NearRuleTest {
     // All keys 5 / 11, words 2 / 4; the typo view (q-grams of the surname, words of the rest) 5 /
     // 9.
     assertThat(NearRule.similarity(a, b, NearRule.UNIT_WEIGHTS))
-        .isCloseTo(NearRule.TYPO_DISCOUNT * 5 / 9, within(1e-12));
+        .isCloseTo(RuleSimilarity.TYPO_DISCOUNT * 5 / 9, within(1e-12));
     // A field short in one post only is compared by its words: no typo view.
     NearRule.Stored longInB = typo(b.keys(), b.keyFields(), b.grams(), 0);
     assertThat(NearRule.similarity(a, longInB, NearRule.UNIT_WEIGHTS)).isEqualTo(0.5);
@@ -278,31 +241,9 @@ class NearRuleTest {
     long[] keys = range(1, 10);
     int[] fields = {1, 2, 2, 2, 2, 2, 2, 2, 2, 2};
     NearRule.Stored candidate = new NearRule.Stored(range(2, 11), new long[0], new long[0]);
-    NearRule.Stored shortName =
-        new NearRule.Stored(
-            keys,
-            new long[] {1},
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[0],
-            3,
-            fields,
-            1);
+    NearRule.Stored shortName = keys(keys).top(1).fields(3, fields).shortFields(1).stored();
     assertThat(NearRule.why(shortName, candidate, CONFIG, NearRule.UNIT_WEIGHTS)).isNull();
-    NearRule.Stored longText =
-        new NearRule.Stored(
-            keys,
-            new long[] {1},
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[0],
-            3,
-            fields,
-            2);
+    NearRule.Stored longText = keys(keys).top(1).fields(3, fields).shortFields(2).stored();
     assertThat(NearRule.why(longText, candidate, CONFIG, NearRule.UNIT_WEIGHTS))
         .isEqualTo(NearRule.Failure.SUBJECT);
     assertThat(
@@ -315,30 +256,11 @@ class NearRuleTest {
   }
 
   private static NearRule.Stored typo(long[] keys, int[] fields, long[] grams, int shortFields) {
-    return new NearRule.Stored(
-        keys,
-        new long[0],
-        new long[0],
-        new long[0],
-        new long[0],
-        grams,
-        new long[0],
-        3,
-        fields,
-        shortFields);
+    return keys(keys).grams(grams).fields(3, fields).shortFields(shortFields).stored();
   }
 
   private static NearRule.Stored stored(long[] keys, int present, int[] fields) {
-    return new NearRule.Stored(
-        keys,
-        new long[0],
-        new long[0],
-        new long[0],
-        new long[0],
-        new long[0],
-        new long[0],
-        present,
-        fields);
+    return keys(keys).fields(present, fields).stored();
   }
 
   @Test
@@ -359,45 +281,9 @@ class NearRuleTest {
         new org.xiaochong.fingerprint.Evidence.Builder().addPlace(0, 200).build();
     long[] keys = range(1, 10);
     long[] other = new long[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 11};
-    NearRule.Stored a =
-        new NearRule.Stored(
-            keys,
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[0],
-            0,
-            null,
-            0,
-            henan);
-    NearRule.Stored b =
-        new NearRule.Stored(
-            other,
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[0],
-            0,
-            null,
-            0,
-            hebei);
-    NearRule.Stored sameRegion =
-        new NearRule.Stored(
-            other,
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[0],
-            new long[0],
-            0,
-            null,
-            0,
-            henan);
+    NearRule.Stored a = keys(keys).evidence(henan).stored();
+    NearRule.Stored b = keys(other).evidence(hebei).stored();
+    NearRule.Stored sameRegion = keys(other).evidence(henan).stored();
     assertThat(NearRule.similarity(a, sameRegion, NearRule.UNIT_WEIGHTS))
         .isCloseTo(9.0 / 11, within(1e-9));
     assertThat(NearRule.similarity(a, b, NearRule.UNIT_WEIGHTS)).isCloseTo(9.0 / 13, within(1e-9));

@@ -1,0 +1,47 @@
+package org.xiaochong.method.near;
+
+import java.util.function.LongPredicate;
+import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.method.MethodCheck.Match;
+
+/**
+ * The most similar near duplicate among the candidates {@link NearCheck} considers (ties: {@link
+ * NearRule#isBetter}), or none when it is marked apart from the incoming record: as in the pass, a
+ * record whose closest match a person rejected is new. One instance per incoming record.
+ */
+final class BestMatch {
+  private final NearConfig config;
+  private final LongPredicate apart;
+  private boolean found;
+  private long id;
+  private long[] rank;
+  private double similarity;
+
+  BestMatch(NearConfig config, LongPredicate apart) {
+    this.config = config;
+    this.apart = apart;
+  }
+
+  void consider(
+      NearRule.Stored record,
+      NearRule.Keys candidate,
+      long candidateId,
+      long[] candidateRank,
+      NearRule.KeyWeights weight) {
+    if (!NearRule.isNearDuplicate(record, candidate, config, weight)) {
+      return;
+    }
+    double s = NearRule.similarity(record, candidate, weight);
+    if (!found || NearRule.isBetter(s, candidateRank, candidateId, similarity, rank, id)) {
+      found = true;
+      id = candidateId;
+      rank = candidateRank;
+      similarity = s;
+    }
+  }
+
+  /** The best near duplicate, or null when none was found or it is marked apart. */
+  Match match() {
+    return found && !apart.test(id) ? new Match(id, rank, similarity) : null;
+  }
+}
