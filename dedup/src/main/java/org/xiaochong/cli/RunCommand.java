@@ -11,7 +11,6 @@ import org.jdbi.v3.core.Handle;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.RowsMovedException;
 import org.xiaochong.index.FingerprintIndex;
-import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.pass.SampleGroup;
 import org.xiaochong.report.ReportWriter;
 import org.xiaochong.run.DedupRunner;
@@ -38,45 +37,12 @@ import picocli.CommandLine.Option;
 public final class RunCommand implements Callable<Integer> {
   @Mixin ExitCodes.MovesRows exitCodes;
   @Mixin ConfigOptions options;
-
-  @Option(
-      names = "--method",
-      defaultValue = FingerprintMethods.DEFAULT,
-      paramLabel = "METHOD[,METHOD…]",
-      description =
-          "Fingerprint methods, run in the order given (default ${DEFAULT-VALUE}): exact (same MD5 of the"
-              + " normalized fields), near (the near-duplicate pass); both = exact,near.")
-  String method;
-
-  @Option(
-      names = "--since",
-      converter = TimeArgument.class,
-      paramLabel = "TIME",
-      description = "Examine records with time >= TIME (e.g. 2024-05-01 or 2024-05-01T08:00).")
-  LocalDateTime since;
-
-  @Option(
-      names = "--until",
-      converter = TimeArgument.class,
-      paramLabel = "TIME",
-      description = "Examine records with time <= TIME.")
-  LocalDateTime until;
+  @Mixin RunOptions run;
 
   @Option(
       names = "--full",
       description = "Examine every record, not only those indexed since the last applied run.")
   boolean full;
-
-  @Option(
-      names = "--apply",
-      description = "Archive the duplicates in <table>_removed and delete them (default: dry run).")
-  boolean apply;
-
-  @Option(
-      names = "--report",
-      paramLabel = "DIR",
-      description = "Write summary.json and decisions.jsonl into DIR.")
-  Path report;
 
   @Option(
       names = "--rebuild-index",
@@ -89,12 +55,12 @@ public final class RunCommand implements Callable<Integer> {
   public Integer call() {
     DedupRunner.Options runOptions =
         new DedupRunner.Options(
-            ConfigOptions.methods(method), since, until, apply, rebuildIndex, !full);
+            run.methods(), run.since(), run.until(), run.apply(), rebuildIndex, !full);
     DedupConfig config = options.load();
     runOptions.window(); // fail on a reversed window before starting a database
     try (Database database = ConfigOptions.openDatabase(config);
         TableLock lock =
-            TableLock.acquire(database, config.table(), apply ? "run --apply" : "run");
+            TableLock.acquire(database, config.table(), run.apply() ? "run --apply" : "run");
         FingerprintIndex index = ConfigOptions.openIndex(config, rebuildIndex)) {
       DedupRunner.Outcome outcome =
           ConfigOptions.runner(
@@ -106,10 +72,10 @@ public final class RunCommand implements Callable<Integer> {
               .withLockCheck(lock::requireHeld)
               .run(runOptions);
       print(spec.commandLine().getOut(), outcome.summary(), database, config.table());
-      if (report != null) {
+      if (run.report() != null) {
         writeReport(
             spec.commandLine().getOut(),
-            report,
+            run.report(),
             outcome,
             database,
             config.table(),

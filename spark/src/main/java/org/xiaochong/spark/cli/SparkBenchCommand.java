@@ -133,7 +133,13 @@ public final class SparkBenchCommand implements Callable<Integer> {
             new SparkRun(spark, job, database, Progress.NONE, note -> {})
                 .run(
                     new SparkRun.Options(
-                        SparkRunCommand.methods(method), null, null, false, 0, null, 500_000));
+                        org.xiaochong.cli.ConfigOptions.methods(method),
+                        null,
+                        null,
+                        false,
+                        0,
+                        null,
+                        500_000));
       } finally {
         spark.stop();
       }

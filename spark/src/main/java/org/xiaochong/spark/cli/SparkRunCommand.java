@@ -1,20 +1,17 @@
 package org.xiaochong.spark.cli;
 
 import java.nio.file.Path;
-import java.time.LocalDateTime;
 import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
 import org.xiaochong.cli.ConsoleProgress;
 import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.cli.ExitCodes;
 import org.xiaochong.cli.RunCommand;
-import org.xiaochong.cli.TimeArgument;
-import org.xiaochong.method.FingerprintMethods;
+import org.xiaochong.cli.RunOptions;
 import org.xiaochong.pass.Window;
 import org.xiaochong.report.HtmlReport;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.TableLock;
-import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
 import org.xiaochong.spark.read.JobConfig;
 import org.xiaochong.spark.run.SparkRun;
@@ -34,6 +31,7 @@ import picocli.CommandLine.Option;
     })
 public final class SparkRunCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin ExitCodes.MovesRows exitCodes;
+  @picocli.CommandLine.Mixin RunOptions run;
 
   @Option(
       names = {"-c", "--config"},
@@ -81,28 +79,6 @@ public final class SparkRunCommand implements Callable<Integer> {
   long driverComponentSize;
 
   @Option(
-      names = "--method",
-      defaultValue = FingerprintMethods.DEFAULT,
-      paramLabel = "METHOD[,METHOD…]",
-      description =
-          "Fingerprint methods, run in the order given (default ${DEFAULT-VALUE}), as for `dedup run`.")
-  String method;
-
-  @Option(
-      names = "--since",
-      converter = TimeArgument.class,
-      paramLabel = "TIME",
-      description = "Examine records with time >= TIME (e.g. 2024-05-01 or 2024-05-01T08:00).")
-  LocalDateTime since;
-
-  @Option(
-      names = "--until",
-      converter = TimeArgument.class,
-      paramLabel = "TIME",
-      description = "Examine records with time <= TIME.")
-  LocalDateTime until;
-
-  @Option(
       names = "--full",
       description =
           "Examine every record (what every Spark run does; accepted as for `dedup run`).")
@@ -113,32 +89,28 @@ public final class SparkRunCommand implements Callable<Integer> {
       description = "Accepted as for `dedup run`; the job keeps no index to rebuild.")
   boolean rebuildIndex;
 
-  @Option(
-      names = "--apply",
-      description = "Archive the duplicates in <table>_removed and delete them (default: dry run).")
-  boolean apply;
-
-  @Option(
-      names = "--report",
-      paramLabel = "DIR",
-      description = "Write summary.json and decisions.jsonl into DIR.")
-  Path report;
-
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
     SparkRun.Options options =
         new SparkRun.Options(
-            methods(method), since, until, apply, partitions, parquet, driverComponentSize);
-    Window.of(since, until); // fail on a reversed window before starting anything
+            run.methods(),
+            run.since(),
+            run.until(),
+            run.apply(),
+            partitions,
+            parquet,
+            driverComponentSize);
+    Window.of(run.since(), run.until()); // fail on a reversed window before starting anything
     JobConfig job = JobConfig.load(config, System.getenv());
     DedupConfig dedup = job.config();
     boolean ownSession = SparkSession.getDefaultSession().isEmpty();
     SparkSession spark = null;
     try (Database database = Database.open(dedup.db());
         TableLock lock =
-            TableLock.acquire(database, dedup.table(), apply ? "spark run --apply" : "spark run")) {
+            TableLock.acquire(
+                database, dedup.table(), run.apply() ? "spark run --apply" : "spark run")) {
       spark = Sessions.open(master);
       DedupRunner.Outcome outcome =
           new SparkRun(
@@ -150,10 +122,10 @@ public final class SparkRunCommand implements Callable<Integer> {
               .withLockCheck(lock::requireHeld)
               .run(options);
       RunCommand.print(spec.commandLine().getOut(), outcome.summary(), database, dedup.table());
-      if (report != null) {
+      if (run.report() != null) {
         RunCommand.writeReport(
             spec.commandLine().getOut(),
-            report,
+            run.report(),
             outcome,
             database,
             dedup.table(),
@@ -165,13 +137,5 @@ public final class SparkRunCommand implements Callable<Integer> {
       }
     }
     return ExitCodes.OK;
-  }
-
-  static java.util.List<org.xiaochong.method.FingerprintMethod> methods(String value) {
-    try {
-      return FingerprintMethods.parse(value);
-    } catch (IllegalArgumentException e) {
-      throw new BadInputException("--method: " + e.getMessage());
-    }
   }
 }
