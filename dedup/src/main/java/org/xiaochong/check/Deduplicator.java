@@ -112,7 +112,7 @@ public final class Deduplicator implements AutoCloseable {
    *     for
    * @param writable take the indexes' write lock at once and keep it until {@link #close} (as
    *     {@code check --add} does); otherwise reads take no lock and the first {@link #add} takes it
-   * @param notes one-line notes for the user (a prefilter rebuilt, no near index yet)
+   * @param notes one-line notes for the user (a prefilter rebuilt, a method's index not built yet)
    */
   public record Options(List<FingerprintMethod> methods, boolean writable, Consumer<String> notes) {
     public static final Options DEFAULT = new Options(null, false, note -> {});
@@ -238,11 +238,8 @@ public final class Deduplicator implements AutoCloseable {
         opened.close();
         throw notBuilt;
       }
-      if (m.name().equals("near") && !config.table().nearFields().isEmpty() && checker == null) {
-        options
-            .notes()
-            .accept(
-                "check: no near index yet (`dedup run --method near|both` builds it): exact verdicts only");
+      if (checker == null) { // the first open only, not each reopen
+        m.notBuiltNote(config.table()).ifPresent(note -> options.notes().accept("check: " + note));
       }
     }
     long docs;

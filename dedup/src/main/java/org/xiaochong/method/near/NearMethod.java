@@ -156,6 +156,15 @@ public final class NearMethod implements FingerprintMethod {
             context.notes()));
   }
 
+  /** Near applies to a table with {@code fields.near}; the exact check answers without it. */
+  @Override
+  public Optional<String> notBuiltNote(TableSpec table) {
+    return table.nearFields().isEmpty()
+        ? Optional.empty()
+        : Optional.of(
+            "no near index yet (`dedup run --method near|both` builds it): exact verdicts only");
+  }
+
   /**
    * The near rule ({@link NearRule#isNearDuplicate}) on fresh fingerprints of both rows, made as
    * the indexer makes them; an exact copy is a near duplicate too. Segmenting is costly and only
