@@ -103,11 +103,12 @@ public final class HtmlReport {
     figures(html, summary);
 
     try (Handle handle = database.jdbi().open()) {
-      RunCharts.write(html, handle, summary, plan, spec, thresholds);
+      ReportedRun run = new ReportedRun(summary, plan, spec, thresholds);
+      RunCharts.write(html, handle, run);
       if (summary.applied()) {
         applyTable(html, summary);
       }
-      ReviewPairs.write(html, handle, summary, plan, spec, thresholds, configOption);
+      ReviewPairs.write(html, handle, run, configOption);
     }
 
     html.append(

@@ -45,14 +45,16 @@ final class ReviewPairs {
     return Arrays.stream(order).mapToInt(Integer::intValue).toArray();
   }
 
-  static void write(
-      StringBuilder html,
-      Handle handle,
-      RunSummary summary,
-      DeletionPlan plan,
-      TableSpec spec,
-      Map<String, Double> thresholds,
-      String configOption) {
+  /**
+   * The review section, the rows read through {@code handle} (the removed ones from the archive
+   * once applied).
+   *
+   * @param configOption as {@link HtmlReport#write} takes it, for the commands under each pair
+   */
+  static void write(StringBuilder html, Handle handle, ReportedRun run, String configOption) {
+    RunSummary summary = run.summary();
+    DeletionPlan plan = run.plan();
+    TableSpec spec = run.spec();
     html.append(
             "<h2 id=\"review\">Pairs to review, closest to the threshold first</h2>\n<p>The removed row on the"
                 + " left, the row kept in its place on the right; characters that differ are <mark>highlighted</mark>. When a"
@@ -67,7 +69,7 @@ final class ReviewPairs {
         .append("</p>\n");
     List<String> fields = spec.fingerprintColumns();
     int shown = 0;
-    for (int i : order(plan, thresholds)) {
+    for (int i : order(plan, run.thresholds())) {
       if (shown == HtmlReport.REVIEW_PAIRS) {
         break;
       }
@@ -85,7 +87,7 @@ final class ReviewPairs {
         continue;
       }
       shown++;
-      Double threshold = thresholds.get(plan.rule(i).last());
+      Double threshold = run.thresholds().get(plan.rule(i).last());
       html.append("<article class=\"pair\"><h3>")
           .append(escape(plan.rule(i).label))
           .append(", score ")

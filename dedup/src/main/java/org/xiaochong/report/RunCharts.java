@@ -26,27 +26,21 @@ final class RunCharts {
   private RunCharts() {}
 
   /** The charts' section, the removals per month read through {@code handle}. */
-  static void write(
-      StringBuilder html,
-      Handle handle,
-      RunSummary summary,
-      DeletionPlan plan,
-      TableSpec spec,
-      Map<String, Double> thresholds) {
+  static void write(StringBuilder html, Handle handle, ReportedRun run) {
     html.append("<section class=\"charts\" id=\"charts\">\n");
-    figure(html, "Removals per rule", rulesChart(summary));
+    figure(html, "Removals per rule", rulesChart(run.summary()));
     figure(
         html,
-        "Score of each removal to its kept row" + unscored(plan, thresholds),
-        scoreChart(plan, thresholds));
+        "Score of each removal to its kept row" + unscored(run.plan(), run.thresholds()),
+        scoreChart(run.plan(), run.thresholds()));
     figure(
         html,
-        "Removals per month of " + spec.timeColumn(),
-        monthsChart(removedPerMonth(handle, summary, plan, spec)));
+        "Removals per month of " + run.spec().timeColumn(),
+        monthsChart(removedPerMonth(handle, run.summary(), run.plan(), run.spec())));
     figure(
         html,
-        "Time per stage (" + seconds(summary.totalSeconds()) + " in all)",
-        stagesChart(summary));
+        "Time per stage (" + seconds(run.summary().totalSeconds()) + " in all)",
+        stagesChart(run.summary()));
     html.append("</section>\n");
   }
 
