@@ -209,7 +209,7 @@ public final class OnlineChecker implements AutoCloseable {
     return finder.find((P) probe, apart);
   }
 
-  @SuppressWarnings("unchecked") // a Probers of this checker made it with this check's prober
+  @SuppressWarnings("unchecked") // a ThreadProbers of this checker made it with this check's prober
   private static <P> Probed<P> probed(
       MethodCheck<P> check, Object probe, Map<String, String> fields) {
     return new Probed<>(check, (P) probe, fields);

@@ -8,8 +8,8 @@ import java.util.function.LongFunction;
  * The report's charts as inline SVG: horizontal bars (one labelled row per item) and columns (a
  * histogram or a time line, with optional vertical markers such as a threshold). Plain SVG elements
  * with their numbers in {@code <title>} (shown on hover), no script and no external resource, so
- * the report stays one file that opens offline. Every label passes through {@link
- * HtmlReport#escape}: labels come from the data (rule names, months, column values). Stateless.
+ * the report stays one file that opens offline. Every label passes through {@link HtmlText#escape}:
+ * labels come from the data (rule names, months, column values). Stateless.
  */
 final class SvgChart {
   /**
