@@ -1,27 +1,16 @@
 package org.xiaochong.check;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
-import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.SegmentInfos;
-import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethod;
-import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.source.BadInputException;
 
@@ -55,6 +44,11 @@ import org.xiaochong.source.BadInputException;
  * write lock, which a run also takes: the first add opens the indexes for writing (or fails with
  * {@link IndexBusyException} while a run holds them), and {@link #releaseWriter} gives the lock
  * back once everything added is committed, so a nightly run can start.
+ *
+ * <p>Over 300 lines because its public surface (the value types callers name as {@code
+ * Deduplicator.Record}, {@code .Verdict}, {@code .Options}, and the documented entry points) is
+ * about that long; the machinery behind it is in {@link OpenedChecker}, {@link KeysAhead}, {@link
+ * ThreadProbers}, {@link KeepDecision} and {@link GroupCommit}.
  */
 public final class Deduplicator implements AutoCloseable {
   /**
@@ -112,7 +106,7 @@ public final class Deduplicator implements AutoCloseable {
    *     for
    * @param writable take the indexes' write lock at once and keep it until {@link #close} (as
    *     {@code check --add} does); otherwise reads take no lock and the first {@link #add} takes it
-   * @param notes one-line notes for the user (a prefilter rebuilt, no near index yet)
+   * @param notes one-line notes for the user (a prefilter rebuilt, a method's index not built yet)
    */
   public record Options(List<FingerprintMethod> methods, boolean writable, Consumer<String> notes) {
     public static final Options DEFAULT = new Options(null, false, note -> {});
@@ -130,9 +124,8 @@ public final class Deduplicator implements AutoCloseable {
 
   /**
    * Guards the checker. Its read lock: finds on several threads at once, each with cursors of its
-   * own ({@link OnlineChecker.Probers}). Its write lock ({@link #lock}): adds, finds of methods
-   * that cannot find concurrently, reopens. Fair, so that an add is not kept waiting by a stream of
-   * checks.
+   * own ({@link ThreadProbers}). Its write lock ({@link #lock}): adds, finds of methods that cannot
+   * find concurrently, reopens. Fair, so that an add is not kept waiting by a stream of checks.
    */
   private final ReentrantReadWriteLock turns = new ReentrantReadWriteLock(true);
 
@@ -143,15 +136,12 @@ public final class Deduplicator implements AutoCloseable {
    */
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
 
-  private final ReentrantLock commitLock = new ReentrantLock();
-  private final Condition committedChanged = commitLock.newCondition();
+  private final GroupCommit commits = new GroupCommit(this::commitAll);
+  private final KeysAhead keysAhead = new KeysAhead();
   private FingerprintIndex index;
 
-  /** Read outside {@link #lock} only to compute keys ahead ({@link #precompute}). */
+  /** Read outside {@link #lock} only to compute keys ahead ({@link KeysAhead}). */
   private volatile OnlineChecker checker;
-
-  /** Each thread's key computers, for the checker they were made for. */
-  private final ThreadLocal<OnlineChecker.Probers> probers = new ThreadLocal<>();
 
   private boolean writable;
   private String generations;
@@ -159,21 +149,6 @@ public final class Deduplicator implements AutoCloseable {
 
   /** Records added since the checker opened (for {@link #indexedRecords}). */
   private volatile long addedSinceOpen;
-
-  /**
-   * Number of the last add; an add is durable once {@link #committedSeq} reaches it. Guarded by
-   * commitLock.
-   */
-  private long addedSeq;
-
-  private long committedSeq;
-  private boolean committing;
-
-  /**
-   * Commits made by {@link #sync}, each covering every add made until it started. Guarded by
-   * commitLock.
-   */
-  private long commits;
 
   private volatile long lastAddNanos = System.nanoTime();
 
@@ -196,80 +171,14 @@ public final class Deduplicator implements AutoCloseable {
 
   /** Opens the checker (the caller holds {@link #lock}, or is the constructor). */
   private void openChecker(boolean forWriting) {
-    String before = generations();
-    FingerprintIndex opened;
-    try {
-      opened =
-          forWriting
-              ? FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), false)
-              : FingerprintIndex.openReadOnly(config.indexDir(), config.fieldsDigest());
-    } catch (BadInputException e) {
-      throw busy(e);
-    }
-    List<FingerprintMethod> methods =
-        options.methods() == null ? FingerprintMethods.known() : options.methods();
-    OnlineChecker opening;
-    try {
-      // The marks as the last run, restore or `dedup apart` saved them beside the index: no
-      // database.
-      ApartPairs apart = ApartPairs.load(config.indexDir().resolve(ApartPairs.FILE));
-      opening =
-          OnlineChecker.open(
-              methods, config.methodContext(opened, options.notes()).withApart(apart), forWriting);
-    } catch (RuntimeException e) {
-      opened.close();
-      throw e instanceof BadInputException bad ? busy(bad) : e;
-    }
-    for (FingerprintMethod m : methods) {
-      if (opening.methods().contains(m.name())) {
-        continue;
-      }
-      if (options.methods() != null) {
-        BadInputException notBuilt =
-            new BadInputException(
-                "check --method "
-                    + m.name()
-                    + ": nothing built for "
-                    + m.name()
-                    + " yet (`dedup run --method "
-                    + m.name()
-                    + "` builds it)");
-        opening.closeAfter(notBuilt);
-        opened.close();
-        throw notBuilt;
-      }
-      if (m.name().equals("near") && !config.table().nearFields().isEmpty() && checker == null) {
-        options
-            .notes()
-            .accept(
-                "check: no near index yet (`dedup run --method near|both` builds it): exact verdicts only");
-      }
-    }
-    long docs;
-    try (DirectoryReader reader = opened.openReader()) {
-      docs = reader.numDocs();
-    } catch (IOException e) {
-      opening.close();
-      opened.close();
-      throw new UncheckedIOException(e);
-    }
+    OpenedChecker opened = OpenedChecker.open(config, options, forWriting, checker == null);
     closeChecker();
-    index = opened;
-    checker = opening;
+    index = opened.index();
+    checker = opened.checker();
     writable = forWriting;
-    generations = before;
-    indexedAtOpen = docs;
+    generations = opened.generations();
+    indexedAtOpen = opened.docs();
     addedSinceOpen = 0;
-  }
-
-  /**
-   * An index's write lock taken by another process, as {@link IndexBusyException}; other failures
-   * as they are.
-   */
-  private static BadInputException busy(BadInputException e) {
-    return e.getCause() instanceof org.apache.lucene.store.LockObtainFailedException
-        ? new IndexBusyException(e.getMessage() + " (a run holds it: try again when it is done)", e)
-        : e;
   }
 
   /**
@@ -288,36 +197,7 @@ public final class Deduplicator implements AutoCloseable {
       index = null;
       lifecycle.writeLock().unlock();
     }
-    commitLock.lock();
-    try {
-      committedSeq = addedSeq; // close() committed everything added
-      committedChanged.signalAll();
-    } finally {
-      commitLock.unlock();
-    }
-  }
-
-  /** The last commit generation of the record index and of each method's own index folder. */
-  private String generations() {
-    StringBuilder all = new StringBuilder().append(generation(config.indexDir()));
-    try (Stream<Path> folders = Files.list(config.indexDir())) {
-      folders
-          .filter(Files::isDirectory)
-          .sorted()
-          .forEach(dir -> all.append(',').append(generation(dir)));
-    } catch (IOException e) {
-      // no index folder yet: the record index's generation (-1) says so
-    }
-    return all.toString();
-  }
-
-  private static long generation(Path dir) {
-    try (Stream<Path> files = Files.list(dir)) {
-      return SegmentInfos.getLastCommitGeneration(
-          files.map(f -> f.getFileName().toString()).toArray(String[]::new));
-    } catch (IOException e) {
-      return -1;
-    }
+    commits.allCommitted(); // close() committed everything added
   }
 
   /** The methods asked, in order. */
@@ -345,7 +225,7 @@ public final class Deduplicator implements AutoCloseable {
    * the calling thread first, so that several callers segment at once while the checks take turns.
    */
   public List<Verdict> check(List<Record> records) {
-    Ahead ahead = precompute(records);
+    KeysAhead.Ahead ahead = keysAhead.compute(checker, records);
     List<Verdict> verdicts = new ArrayList<>(records.size());
     if (ahead.probers() != null && ahead.probers().concurrent()) {
       turns.readLock().lock();
@@ -376,38 +256,6 @@ public final class Deduplicator implements AutoCloseable {
     return verdicts;
   }
 
-  /** Keys computed ahead for the checker of that moment; none when it has been replaced since. */
-  private record Ahead(OnlineChecker checker, OnlineChecker.Probers probers, Object[][] probes) {
-    Object[] of(OnlineChecker current, int i) {
-      return current == checker ? probes[i] : null;
-    }
-  }
-
-  /**
-   * Each record's keys, computed on this thread outside the lock ({@link OnlineChecker.Probers}). A
-   * failure (the checker closed by a reopen meanwhile) leaves the keys to the check.
-   */
-  private Ahead precompute(List<Record> records) {
-    OnlineChecker current = checker;
-    if (current == null) {
-      return new Ahead(null, null, null);
-    }
-    OnlineChecker.Probers mine = probers.get();
-    if (mine == null || mine.checker() != current) {
-      mine = current.newProbers();
-      probers.set(mine);
-    }
-    Object[][] probes = new Object[records.size()][];
-    try {
-      for (int i = 0; i < probes.length; i++) {
-        probes[i] = mine.probe(records.get(i).fields());
-      }
-    } catch (RuntimeException closedMeanwhile) {
-      return new Ahead(null, null, null);
-    }
-    return new Ahead(current, mine, probes);
-  }
-
   /**
    * Checks each record and adds the new ones and the duplicates the keep policy keeps over their
    * twin, in order (a later record of the list is checked against the earlier ones); returns once
@@ -423,7 +271,7 @@ public final class Deduplicator implements AutoCloseable {
             "adding needs the id column '" + config.table().idColumn() + "' in each record");
       }
     }
-    Ahead ahead = precompute(records);
+    KeysAhead.Ahead ahead = keysAhead.compute(checker, records);
     List<Verdict> verdicts = new ArrayList<>(records.size());
     lock.lock();
     try {
@@ -472,15 +320,7 @@ public final class Deduplicator implements AutoCloseable {
    * (the caller holds {@link #lock} then, or the read lock of {@link #turns} when not adding).
    */
   private Verdict decide(Record record, OnlineChecker.Verdict found, boolean add) {
-    // The keep policy on the incoming record and its twin. A record without an id (not stored yet)
-    // is the latest insert: on a tie of times it is kept.
-    boolean keepNew =
-        found.isNew()
-            || KeepPolicy.isPreferred(
-                config.table().keepPolicy().rank(record.time(), record.fields()),
-                record.id() == null ? Long.MAX_VALUE : record.id(),
-                found.keptRank(),
-                found.keptId());
+    boolean keepNew = KeepDecision.keepsNew(config.table().keepPolicy(), record, found);
     boolean added = false;
     if (add && keepNew) {
       if (record.id() == null) {
@@ -491,21 +331,9 @@ public final class Deduplicator implements AutoCloseable {
       added = true;
       addedSinceOpen++;
       lastAddNanos = System.nanoTime();
-      commitLock.lock();
-      try {
-        addedSeq++;
-      } finally {
-        commitLock.unlock();
-      }
+      commits.added();
     }
-    return new Verdict(
-        record.id(),
-        found.verdict(),
-        found.keptId(),
-        found.score(),
-        keepNew ? KEEP_NEW : KEEP_EXISTING,
-        !found.isNew() && keepNew ? List.of(found.keptId()) : List.of(),
-        added);
+    return KeepDecision.verdict(record, found, keepNew, added);
   }
 
   /**
@@ -514,35 +342,7 @@ public final class Deduplicator implements AutoCloseable {
    * one fsync instead of queueing one each.
    */
   public void sync() {
-    commitLock.lock();
-    try {
-      long target = addedSeq;
-      while (committedSeq < target) {
-        if (committing) {
-          committedChanged.awaitUninterruptibly();
-          continue;
-        }
-        committing = true;
-        long covering =
-            addedSeq; // every add numbered so far is in the writers before the commit starts
-        commitLock.unlock();
-        boolean done = false;
-        try {
-          commitAll();
-          done = true;
-        } finally {
-          commitLock.lock();
-          committing = false;
-          if (done) {
-            committedSeq = Math.max(committedSeq, covering);
-            commits++;
-          }
-          committedChanged.signalAll();
-        }
-      }
-    } finally {
-      commitLock.unlock();
-    }
+    commits.sync();
   }
 
   private void commitAll() {
@@ -577,7 +377,7 @@ public final class Deduplicator implements AutoCloseable {
   public boolean refreshIfChanged() {
     lock.lock();
     try {
-      if (writable || generations().equals(generations)) {
+      if (writable || OpenedChecker.generations(config.indexDir()).equals(generations)) {
         return false;
       }
       openChecker(false);
@@ -602,13 +402,8 @@ public final class Deduplicator implements AutoCloseable {
           || System.nanoTime() - lastAddNanos < TimeUnit.MILLISECONDS.toNanos(idleMillis)) {
         return false;
       }
-      commitLock.lock();
-      try {
-        if (committing || committedSeq < addedSeq) {
-          return false;
-        }
-      } finally {
-        commitLock.unlock();
+      if (!commits.idle()) {
+        return false;
       }
       closeChecker();
       openChecker(false);
@@ -620,12 +415,7 @@ public final class Deduplicator implements AutoCloseable {
 
   /** Group commits made so far (fewer than the {@link #add} calls when callers shared them). */
   public long commits() {
-    commitLock.lock();
-    try {
-      return commits;
-    } finally {
-      commitLock.unlock();
-    }
+    return commits.commits();
   }
 
   /** Whether this instance holds the indexes' write lock now. */

@@ -134,89 +134,28 @@ public final class OnlineChecker implements AutoCloseable {
     return check(id, fields, null);
   }
 
-  /**
-   * One thread's own key computers ({@link MethodCheck#newProber}) and index cursors ({@link
-   * MethodCheck#newFinder}), for this checker only: {@link #probe} gives what {@link #check} would
-   * compute itself, and {@link #check} answers as the checker does. Not thread-safe: one per
-   * thread.
-   */
-  public final class Probers {
-    private final List<java.util.function.Function<Map<String, String>, ?>> probers =
-        new ArrayList<>();
-    private final List<MethodCheck.Finder<?>> finders = new ArrayList<>();
-    private final boolean concurrent;
-
-    private Probers() {
-      boolean all = true;
-      for (MethodCheck<?> check : checks) {
-        java.util.function.Function<Map<String, String>, ?> prober = check.newProber();
-        MethodCheck.Finder<?> finder = check.newFinder();
-        probers.add(prober);
-        finders.add(finder);
-        all &= prober != null && finder != null;
-      }
-      this.concurrent = all;
-    }
-
-    /**
-     * Whether every method computes keys and finds with state of its own: then {@link #check} may
-     * run on several threads at once, while no record is added.
-     */
-    public boolean concurrent() {
-      return concurrent;
-    }
-
-    /**
-     * As {@link OnlineChecker#check(Long, Map, Object[])}, with this thread's cursors; only when
-     * {@link #concurrent}, and while no thread adds.
-     */
-    public Verdict check(Long id, Map<String, String> fields, Object[] precomputed) {
-      if (!concurrent) {
-        throw new IllegalStateException("a method of " + methods() + " finds one record at a time");
-      }
-      java.util.function.LongPredicate markedApart = markedApart(id);
-      List<Probed<?>> probes = new ArrayList<>(checks.size());
-      for (int i = 0; i < checks.size(); i++) {
-        MethodCheck<?> check = checks.get(i);
-        Probed<?> probed =
-            precomputed == null || precomputed[i] == null
-                ? OnlineChecker.probe(check, fields)
-                : probed(check, precomputed[i], fields);
-        probes.add(probed);
-        MethodCheck.Match match = find(finders.get(i), probed.probe(), markedApart);
-        if (match != null) {
-          return new Verdict(
-              check.name(), match.id(), match.rank(), match.score(), List.copyOf(probes));
-        }
-      }
-      return new Verdict(NEW, null, new long[0], 0.0, List.copyOf(probes));
-    }
-
-    /** The record's keys for each method that computes them elsewhere (null for the others). */
-    public Object[] probe(Map<String, String> fields) {
-      Object[] probes = new Object[probers.size()];
-      for (int i = 0; i < probes.length; i++) {
-        probes[i] = probers.get(i) == null ? null : probers.get(i).apply(fields);
-      }
-      return probes;
-    }
-
-    /** The checker they compute keys for. */
-    public OnlineChecker checker() {
-      return OnlineChecker.this;
-    }
-  }
-
-  /** Key computers for one other thread. */
-  public Probers newProbers() {
-    return new Probers();
+  /** Key computers and index cursors for one other thread. */
+  ThreadProbers newProbers() {
+    return new ThreadProbers(this, checks);
   }
 
   /**
-   * As {@link #check(Long, Map)}, with the keys {@link Probers#probe} of this checker computed
-   * (null: none, or null entries: computed here). The verdict is the same either way.
+   * As {@link #check(Long, Map)}, with the keys {@link ThreadProbers#probe} of this checker
+   * computed (null: none, or null entries: computed here). The verdict is the same either way.
    */
   public Verdict check(Long id, Map<String, String> fields, Object[] precomputed) {
+    return check(id, fields, precomputed, null);
+  }
+
+  /**
+   * As {@link #check(Long, Map, Object[])}, each method finding with {@code finders}' cursor of the
+   * same index (one per check, in order), or with its own when {@code finders} is null.
+   */
+  Verdict check(
+      Long id,
+      Map<String, String> fields,
+      Object[] precomputed,
+      List<MethodCheck.Finder<?>> finders) {
     java.util.function.LongPredicate markedApart = markedApart(id);
     List<Probed<?>> probes = new ArrayList<>(checks.size());
     for (int i = 0; i < checks.size(); i++) {
@@ -226,7 +165,10 @@ public final class OnlineChecker implements AutoCloseable {
               ? probe(check, fields)
               : probed(check, precomputed[i], fields);
       probes.add(probed);
-      MethodCheck.Match match = probed.find(markedApart);
+      MethodCheck.Match match =
+          finders == null
+              ? probed.find(markedApart)
+              : find(finders.get(i), probed.probe(), markedApart);
       if (match != null) {
         return new Verdict(
             check.name(), match.id(), match.rank(), match.score(), List.copyOf(probes));
@@ -267,7 +209,7 @@ public final class OnlineChecker implements AutoCloseable {
     return finder.find((P) probe, apart);
   }
 
-  @SuppressWarnings("unchecked") // a Probers of this checker made it with this check's prober
+  @SuppressWarnings("unchecked") // a ThreadProbers of this checker made it with this check's prober
   private static <P> Probed<P> probed(
       MethodCheck<P> check, Object probe, Map<String, String> fields) {
     return new Probed<>(check, (P) probe, fields);

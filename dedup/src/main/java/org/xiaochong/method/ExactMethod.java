@@ -15,7 +15,6 @@ import org.xiaochong.pass.ExactPass;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.SampleGroup;
 import org.xiaochong.pass.Window;
-import org.xiaochong.prefilter.GroupPrefilter;
 
 /**
  * Exact duplicates: the same MD5 of the normalized {@code fields.exact} ({@link ExactPass}). Its
@@ -55,8 +54,8 @@ final class ExactMethod implements FingerprintMethod {
       ApartPairs apart,
       org.xiaochong.policy.KeepPolicy keepPolicy) {
     try (DirectoryReader reader = records.index().openReader()) {
-      GroupPrefilter prefilter = records.filter() == null ? GroupPrefilter.NONE : records.filter();
-      ExactPass pass = new ExactPass(new IndexSnapshot(reader, keepPolicy), prefilter, apart);
+      ExactPass pass =
+          new ExactPass(new IndexSnapshot(reader, keepPolicy), records.keyFilter(), apart);
       if (plan.size() == 0) {
         return new Report(pass.run(window, plan));
       }

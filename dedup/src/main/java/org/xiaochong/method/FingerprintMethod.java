@@ -75,6 +75,16 @@ public interface FingerprintMethod {
   }
 
   /**
+   * For {@code check}, when {@link #openCheck} found nothing built and the user did not name this
+   * method: a one-line note saying what is missing and what builds it (e.g. {@code no near index
+   * yet (`dedup run --method near|both` builds it): exact verdicts only}), or empty when the method
+   * does not apply to {@code table} or its absence needs no word (the default).
+   */
+  default Optional<String> notBuiltNote(TableSpec table) {
+    return Optional.empty();
+  }
+
+  /**
    * For the apply's re-check of rows changed since the pass: whether two rows, as they hold now,
    * are duplicates by this method's rule ({@link PairCheck}), one per apply worker. {@link
    * PairCheck#EXACT_KEY} (the default) when the rule is the exact key, which the apply always

@@ -8,8 +8,8 @@ import java.util.function.LongFunction;
  * The report's charts as inline SVG: horizontal bars (one labelled row per item) and columns (a
  * histogram or a time line, with optional vertical markers such as a threshold). Plain SVG elements
  * with their numbers in {@code <title>} (shown on hover), no script and no external resource, so
- * the report stays one file that opens offline. Every label passes through {@link
- * HtmlReport#escape}: labels come from the data (rule names, months, column values). Stateless.
+ * the report stays one file that opens offline. Every label passes through {@link HtmlText#escape}:
+ * labels come from the data (rule names, months, column values). Stateless.
  */
 final class SvgChart {
   /**
@@ -58,9 +58,9 @@ final class SvgChart {
           .append("\" fill=\"")
           .append(BAR_COLOUR)
           .append("\"><title>")
-          .append(HtmlReport.escape(bar.label()))
+          .append(HtmlText.escape(bar.label()))
           .append(": ")
-          .append(HtmlReport.escape(bar.text()))
+          .append(HtmlText.escape(bar.text()))
           .append("</title></rect>\n");
       text(svg, labelWidth + length + 6, y + 17, "start", bar.text());
     }
@@ -116,9 +116,9 @@ final class SvgChart {
           .append("\" fill=\"")
           .append(BAR_COLOUR)
           .append("\"><title>")
-          .append(HtmlReport.escape(column.label()))
+          .append(HtmlText.escape(column.label()))
           .append(": ")
-          .append(HtmlReport.escape(column.text()))
+          .append(HtmlText.escape(column.text()))
           .append("</title></rect>\n");
       if (i % every == 0) {
         text(svg, x + step / 2, top + plot + 16, "middle", column.label());
@@ -147,7 +147,7 @@ final class SvgChart {
           .append("\" fill=\"")
           .append(MARKER_COLOUR)
           .append("\" font-size=\"12\">")
-          .append(HtmlReport.escape(marker.label()))
+          .append(HtmlText.escape(marker.label()))
           .append("</text>\n");
     }
     return svg.append("</svg>\n").toString();
@@ -156,7 +156,7 @@ final class SvgChart {
   private static StringBuilder open(String id, String title, int height) {
     StringBuilder svg = new StringBuilder(4096);
     svg.append("<svg id=\"")
-        .append(HtmlReport.escape(id))
+        .append(HtmlText.escape(id))
         .append("\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\"")
         .append(" width=\"")
         .append(WIDTH)
@@ -168,7 +168,7 @@ final class SvgChart {
         .append(height)
         .append("\" font-family=\"system-ui, sans-serif\" font-size=\"12\">")
         .append("<title>")
-        .append(HtmlReport.escape(title))
+        .append(HtmlText.escape(title))
         .append("</title>\n");
     return svg;
   }
@@ -181,7 +181,7 @@ final class SvgChart {
         .append("\" text-anchor=\"")
         .append(anchor)
         .append("\" fill=\"#222\">")
-        .append(HtmlReport.escape(text))
+        .append(HtmlText.escape(text))
         .append("</text>\n");
   }
 

@@ -17,9 +17,9 @@ class HtmlReportTest {
     Locale before = Locale.getDefault();
     try {
       Locale.setDefault(Locale.GERMANY); // would write 89.476
-      assertThat(HtmlReport.count(89_476)).isEqualTo("89,476");
-      assertThat(HtmlReport.count(200_000)).isEqualTo("200,000");
-      assertThat(HtmlReport.count(7)).isEqualTo("7");
+      assertThat(HtmlText.count(89_476)).isEqualTo("89,476");
+      assertThat(HtmlText.count(200_000)).isEqualTo("200,000");
+      assertThat(HtmlText.count(7)).isEqualTo("7");
     } finally {
       Locale.setDefault(before);
     }
@@ -92,9 +92,9 @@ class HtmlReportTest {
 
   @Test
   void seconds_withUnitAndSensiblePrecision() {
-    assertThat(HtmlReport.seconds(0.068)).isEqualTo("0.07 s");
-    assertThat(HtmlReport.seconds(14.51471)).isEqualTo("14.5 s");
-    assertThat(HtmlReport.seconds(245.4)).isEqualTo("4 min 05 s");
+    assertThat(HtmlText.seconds(0.068)).isEqualTo("0.07 s");
+    assertThat(HtmlText.seconds(14.51471)).isEqualTo("14.5 s");
+    assertThat(HtmlText.seconds(245.4)).isEqualTo("4 min 05 s");
   }
 
   @Test
@@ -109,8 +109,8 @@ class HtmlReportTest {
 
   @Test
   void command_leavesOutAnEmptyConfigOption() {
-    assertThat(HtmlReport.command("restore", "", "--run 7")).isEqualTo("bin/dedup restore --run 7");
-    assertThat(HtmlReport.command("apart add", "--config a.properties", "12 34"))
+    assertThat(HtmlText.command("restore", "", "--run 7")).isEqualTo("bin/dedup restore --run 7");
+    assertThat(HtmlText.command("apart add", "--config a.properties", "12 34"))
         .isEqualTo("bin/dedup apart add --config a.properties 12 34");
   }
 
@@ -138,7 +138,7 @@ class HtmlReportTest {
     plan.add(6, 100, DeletionPlan.Rule.of("near"), 0.70);
     plan.add(5, 100, DeletionPlan.Rule.of("near"), 0.70);
 
-    int[] order = HtmlReport.reviewOrder(plan, Map.of("near", 0.5));
+    int[] order = ReviewPairs.order(plan, Map.of("near", 0.5));
 
     long[] removed = new long[order.length];
     for (int i = 0; i < order.length; i++) {

@@ -135,6 +135,15 @@ public final class NearMethod implements FingerprintMethod {
                 false)));
   }
 
+  /** Near applies to a table with {@code fields.near}; the exact check answers without it. */
+  @Override
+  public Optional<String> notBuiltNote(TableSpec table) {
+    return table.nearFields().isEmpty()
+        ? Optional.empty()
+        : Optional.of(
+            "no near index yet (`dedup run --method near|both` builds it): exact verdicts only");
+  }
+
   @Override
   public Optional<MethodCheck<?>> openCheck(MethodContext context, boolean writable) {
     if (context.spec().nearFields().isEmpty() || !FingerprintIndex.exists(context.indexDir(this))) {

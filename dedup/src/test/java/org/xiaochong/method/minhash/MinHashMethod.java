@@ -111,6 +111,14 @@ public final class MinHashMethod implements FingerprintMethod {
             threshold(context.settings())));
   }
 
+  /** Like near, minhash reads {@code fields.near}: a table without them needs no word. */
+  @Override
+  public Optional<String> notBuiltNote(TableSpec table) {
+    return table.nearFields().isEmpty()
+        ? Optional.empty()
+        : Optional.of("no minhash index yet (`dedup run --method minhash` builds it)");
+  }
+
   /**
    * Both rows' signatures made as the indexer makes them, alike in at least the threshold's share.
    */
