@@ -247,17 +247,13 @@ public final class NearMethod implements FingerprintMethod {
       if (filter == null) {
         return null;
       }
-      return Map.of(
-          "lookups",
-          last == null ? 0L : last.lookups(),
-          "skipped",
-          last == null ? 0L : last.keysAlone(),
-          "keys",
-          filter.keys(),
-          "memory_bytes",
-          filter.memoryBytes(),
-          "saturated",
-          filter.saturated());
+      Map<String, Object> json = new LinkedHashMap<>(); // one order in every report
+      json.put("lookups", last == null ? 0L : last.lookups());
+      json.put("skipped", last == null ? 0L : last.keysAlone());
+      json.put("keys", filter.keys());
+      json.put("memory_bytes", filter.memoryBytes());
+      json.put("saturated", filter.saturated());
+      return json;
     }
   }
 
