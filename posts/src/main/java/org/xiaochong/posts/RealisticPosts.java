@@ -63,7 +63,7 @@ final class RealisticPosts {
    */
   record Template(boolean supply, String title, String otherTitle, String content) {}
 
-  /** The realistic fields of an offer beside those of {@link PostGenerator.Base}. */
+  /** The realistic fields of an offer beside those of {@link Offer}. */
   record Shape(Product product, Place place, Template template, String packaging) {}
 
   /**
@@ -202,28 +202,28 @@ final class RealisticPosts {
   }
 
   /** The next cluster's offer: a hard negative of a recent offer, or a new offer. */
-  PostGenerator.Base next(long cluster, List<PostGenerator.Base> recent) {
+  Offer next(long cluster, List<Offer> recent) {
     if (!recent.isEmpty() && random.nextDouble() < HARD_NEGATIVE_SHARE) {
-      PostGenerator.Base model = recent.get(random.nextInt(recent.size()));
+      Offer model = recent.get(random.nextInt(recent.size()));
       PostGenerator.Kind kind = HARD_NEGATIVE_KINDS[random.nextInt(HARD_NEGATIVE_KINDS.length)];
       // A chain of hard negatives of one model could land on an offer of the same seller again:
       // redraw until it is another offer.
       for (int attempt = 0; attempt < 20; attempt++) {
-        PostGenerator.Base candidate = hardNegative(cluster, model, kind);
+        Offer candidate = hardNegative(cluster, model, kind);
         if (offers.add(offerKey(candidate))) {
           return candidate;
         }
       }
     }
     while (true) {
-      PostGenerator.Base base = original(cluster);
+      Offer base = original(cluster);
       if (offers.add(offerKey(base))) {
         return base;
       }
     }
   }
 
-  private PostGenerator.Base original(long cluster) {
+  private Offer original(long cluster) {
     boolean supply = random.nextDouble() < 0.7;
     int supplyTemplates = 4;
     Template template =
@@ -238,7 +238,7 @@ final class RealisticPosts {
     int price = product.lowCents() + product.stepCents() * random.nextInt(PRICE_STEPS);
     int quantity = QUANTITIES[random.nextInt(QUANTITIES.length)];
     List<String> extras = generator.randomExtras();
-    return new PostGenerator.Base(
+    return new Offer(
         cluster,
         supply,
         product.name(),
@@ -256,8 +256,7 @@ final class RealisticPosts {
         new Shape(product, place, template, packaging));
   }
 
-  private PostGenerator.Base hardNegative(
-      long cluster, PostGenerator.Base model, PostGenerator.Kind kind) {
+  private Offer hardNegative(long cluster, Offer model, PostGenerator.Kind kind) {
     Shape shape = model.shape();
     Product product = shape.product();
     Place place = shape.place();
@@ -290,7 +289,7 @@ final class RealisticPosts {
       default -> throw new IllegalArgumentException("not a hard-negative kind: " + kind);
     }
     int seller = sameSeller ? model.seller() : nextSeller++;
-    return new PostGenerator.Base(
+    return new Offer(
         cluster,
         model.supply(),
         product.name(),
@@ -371,7 +370,7 @@ final class RealisticPosts {
    * A price revision of a near variant: one step up or down, staying in the range (at most 10 % of
    * the lowest price, so never as far apart as a price hard negative).
    */
-  int revisedPrice(PostGenerator.Base base) {
+  int revisedPrice(Offer base) {
     Product product = base.shape().product();
     int up = base.priceCents() + product.stepCents();
     int down = base.priceCents() - product.stepCents();
@@ -385,25 +384,25 @@ final class RealisticPosts {
   }
 
   /** Title and main sentence of an offer ({@code otherTitle}: the template's second title form). */
-  static String[] render(PostGenerator.Base base, boolean otherTitle) {
+  static String[] render(Offer base, boolean otherTitle) {
     Shape shape = base.shape();
     Template template = shape.template();
     String title = fill(otherTitle ? template.otherTitle() : template.title(), base, shape);
     return new String[] {title, fill(template.content(), base, shape)};
   }
 
-  private static String fill(String text, PostGenerator.Base base, Shape shape) {
+  private static String fill(String text, Offer base, Shape shape) {
     return text.replace("{p}", base.product())
         .replace("{prov}", shape.place().province())
         .replace("{city}", shape.place().city())
         .replace("{q}", base.stock() + shape.product().quantityUnit())
-        .replace("{price}", PostGenerator.priceText(base))
+        .replace("{price}", PostRenderer.priceText(base))
         .replace("{grade}", base.grade())
         .replace("{quality}", base.quality())
         .replace("{pack}", shape.packaging());
   }
 
-  private static long offerKey(PostGenerator.Base b) {
+  private static long offerKey(Offer b) {
     return Objects.hash(b.seller(), b.supply(), b.product(), b.region(), b.stock(), b.priceCents())
         * 0x9E3779B97F4A7C15L;
   }
