@@ -5,9 +5,10 @@ import java.util.List;
 import org.xiaochong.posts.PostGenerator.Kind;
 
 /**
- * Posts of one original: its fields, before formatting; {@code kind} is the original's (ORIGINAL or
- * a hard negative of cluster {@code negativeOf}), {@code shape} the realistic vocabulary's fields
- * (null in the legacy one), {@code stock} the quantity.
+ * The offer of one original, whose posts are its and its variants': its fields, before formatting;
+ * {@code kind} is the original's (ORIGINAL or a hard negative of cluster {@code negativeOf}),
+ * {@code shape} the realistic vocabulary's fields (null in the legacy one), {@code stock} the
+ * quantity.
  */
 record Offer(
     long cluster,

@@ -11,9 +11,9 @@ import org.xiaochong.source.TableSpec;
 /**
  * The labelled data sets of {@code eval}, each loaded into a table of its own with its truth
  * (clusters or pairs) kept apart: label columns are never loaded, so the matcher cannot see them.
- * Generated posts come from {@link PostGenerator}; the real sets from the shared data folder
- * (restaurants, cora and freedb with their pair files, febrl's rec_id clusters, childcare's True
- * Id, PATSTAT's leuven_id, PAWS-X zh sentence pairs). Not thread-safe.
+ * Generated posts come from {@link PostGenerator}; the real sets ({@link RealDatasets}) from the
+ * shared data folder (restaurants, cora and freedb with their pair files, febrl's rec_id clusters,
+ * childcare's True Id, PATSTAT's leuven_id, PAWS-X zh sentence pairs). Not thread-safe.
  */
 public final class EvalDatasets {
   /**
