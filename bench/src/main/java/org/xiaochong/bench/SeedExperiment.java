@@ -2,20 +2,13 @@ package org.xiaochong.bench;
 
 import static org.xiaochong.bench.SeedWorkload.buildWorkload;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
@@ -100,8 +93,8 @@ import org.xiaochong.urls.UrlCanonicalizer;
  * runs (after one untimed warm-up pass). Both variants must find the same number of new URLs; the
  * program fails otherwise. Results and their interpretation: bench/RESULTS.md, "Seed experiment".
  *
- * <p>Over 300 lines with this comment, which is the experiment's protocol; the stores are {@link
- * SeedStores}, the URL stream {@link SeedWorkload}.
+ * <p>The stores are {@link SeedStores}, the URL stream {@link SeedWorkload}, the two variants
+ * {@link SeedVariants}, the command line {@link SeedOptions}.
  */
 public final class SeedExperiment {
 
@@ -115,137 +108,8 @@ public final class SeedExperiment {
 
   private SeedExperiment() {}
 
-  // ---------------------------------------------------------------- options
-
-  record Options(
-      long[] sizes,
-      double newShare,
-      Path dir,
-      int reps,
-      int batch,
-      boolean nio,
-      Path data,
-      boolean skipMemory) {
-
-    static Options parse(String[] args) throws IOException {
-      long[] sizes = {500_000, 1_000_000, 1_500_000, 2_000_000};
-      double newShare = 0.6;
-      Path dir = null;
-      int reps = 3;
-      int batch = 10_000;
-      boolean nio = false;
-      Path data = null;
-      boolean skipMemory = false;
-      for (int i = 0; i < args.length; i++) {
-        String a = args[i];
-        switch (a) {
-          case "--sizes" ->
-              sizes =
-                  Arrays.stream(args[++i].split(","))
-                      .mapToLong(s -> Long.parseLong(s.trim()))
-                      .toArray();
-          case "--new-share" -> newShare = Double.parseDouble(args[++i]);
-          case "--dir" -> dir = Paths.get(args[++i]);
-          case "--reps" -> reps = Integer.parseInt(args[++i]);
-          case "--batch" -> batch = Integer.parseInt(args[++i]);
-          case "--directory" -> {
-            String d = args[++i];
-            if (!d.equals("mmap") && !d.equals("nio")) {
-              throw new IllegalArgumentException("--directory must be mmap or nio, got " + d);
-            }
-            nio = d.equals("nio");
-          }
-          case "--data" -> data = Paths.get(args[++i]);
-          case "--skip-memory" -> skipMemory = true;
-          case "-h", "--help" -> {
-            System.out.println(
-                "usage: SeedExperiment [--sizes 500000,1000000,1500000,2000000] [--new-share 0.6]"
-                    + " [--dir DIR] [--reps 3] [--batch 10000] [--directory mmap|nio]"
-                    + " [--data urlset.csv|none] [--skip-memory]");
-            System.exit(0);
-          }
-          default -> throw new IllegalArgumentException("unknown option " + a);
-        }
-      }
-      if (!(newShare > 0 && newShare <= 1)) {
-        throw new IllegalArgumentException("--new-share must be in (0, 1], got " + newShare);
-      }
-      if (sizes.length == 0 || Arrays.stream(sizes).anyMatch(s -> s < 1 || s > 50_000_000)) {
-        throw new IllegalArgumentException("--sizes must be in [1, 50000000]");
-      }
-      if (reps < 1 || batch < 1) {
-        throw new IllegalArgumentException("--reps and --batch must be >= 1");
-      }
-      if (dir == null) {
-        dir = Files.createTempDirectory("seedexp");
-      }
-      Files.createDirectories(dir);
-      sizes = Arrays.stream(sizes).sorted().distinct().toArray();
-      return new Options(sizes, newShare, dir, reps, batch, nio, data, skipMemory);
-    }
-  }
-
-  // ---------------------------------------------------------------- one run
-
-  record Run(long newItems, long lookups, long falsePositives, long nanos, String store) {}
-
-  /** Variant A: lookup every item, add the absent ones. */
-  static Run runStoreAlone(Store store, long[] hi, long[] lo, int n) throws IOException {
-    long lookups = 0;
-    long fresh = 0;
-    long t0 = System.nanoTime();
-    for (int i = 0; i < n; i++) {
-      lookups++;
-      if (!store.contains(hi[i], lo[i])) {
-        store.add(hi[i], lo[i]);
-        fresh++;
-      }
-    }
-    store.commit();
-    long nanos = System.nanoTime() - t0;
-    return new Run(fresh, lookups, 0, nanos, store.describe());
-  }
-
-  /** Variant B: IMP-CBFilter, the filter decides certainly-new items without the store. */
-  static Run runFiltered(Store store, FilterShape shape, long[] hi, long[] lo, int n)
-      throws IOException {
-    long lookups = 0;
-    long fresh = 0;
-    long falsePositives = 0;
-    long t0 = System.nanoTime();
-    CountingBloomFilter filter = new CountingBloomFilter(shape); // allocation is part of B's cost
-    for (int i = 0; i < n; i++) {
-      long h = hi[i];
-      long l = lo[i];
-      if (filter.mightContain(h, l)) {
-        lookups++;
-        if (store.contains(h, l)) {
-          continue; // duplicate
-        }
-        falsePositives++;
-      }
-      filter.put(h, l);
-      store.add(h, l);
-      fresh++;
-    }
-    store.commit();
-    long nanos = System.nanoTime() - t0;
-    return new Run(
-        fresh,
-        lookups,
-        falsePositives,
-        nanos,
-        store.describe()
-            + "; filter "
-            + filter.memoryBytes() / 1_000_000.0
-            + " MB, saturated="
-            + filter.saturatedCounters());
-  }
-
-  // ---------------------------------------------------------------- main
-
   public static void main(String[] args) throws Exception {
-    Options o = Options.parse(args);
+    SeedOptions o = SeedOptions.parse(args);
     long start = System.nanoTime();
     System.out.printf(
         Locale.ROOT,
@@ -279,13 +143,13 @@ public final class SeedExperiment {
     FilterShape warmShape = shape(warm, o.newShare());
     for (int r = 0; r < 2; r++) {
       try (Store s = new LuceneStore(o.dir().resolve("warm-a"), o.batch(), o.nio())) {
-        runStoreAlone(s, w.hi(), w.lo(), warm);
+        SeedVariants.runStoreAlone(s, w.hi(), w.lo(), warm);
       }
       try (Store s = new LuceneStore(o.dir().resolve("warm-b"), o.batch(), o.nio())) {
-        runFiltered(s, warmShape, w.hi(), w.lo(), warm);
+        SeedVariants.runFiltered(s, warmShape, w.hi(), w.lo(), warm);
       }
-      runStoreAlone(new MemoryStore(), w.hi(), w.lo(), warm);
-      runFiltered(new MemoryStore(), warmShape, w.hi(), w.lo(), warm);
+      SeedVariants.runStoreAlone(new MemoryStore(), w.hi(), w.lo(), warm);
+      SeedVariants.runFiltered(new MemoryStore(), warmShape, w.hi(), w.lo(), warm);
     }
 
     double prepUs = w.prepNanosPerItem() / 1000;
@@ -297,15 +161,17 @@ public final class SeedExperiment {
       FilterShape shape = shape(n, o.newShare());
       long[] ta = new long[o.reps()];
       long[] tb = new long[o.reps()];
-      Run a = null;
-      Run b = null;
+      SeedVariants.Run a = null;
+      SeedVariants.Run b = null;
       for (int r = 0; r < o.reps(); r++) {
         try (Store st = new LuceneStore(o.dir().resolve("a-" + n + "-" + r), o.batch(), o.nio())) {
-          a = check(runStoreAlone(st, w.hi(), w.lo(), n), truth, "A", n);
+          a = SeedVariants.check(SeedVariants.runStoreAlone(st, w.hi(), w.lo(), n), truth, "A", n);
         }
         ta[r] = a.nanos();
         try (Store st = new LuceneStore(o.dir().resolve("b-" + n + "-" + r), o.batch(), o.nio())) {
-          b = check(runFiltered(st, shape, w.hi(), w.lo(), n), truth, "B", n);
+          b =
+              SeedVariants.check(
+                  SeedVariants.runFiltered(st, shape, w.hi(), w.lo(), n), truth, "B", n);
         }
         tb[r] = b.nanos();
         System.out.printf(
@@ -340,12 +206,22 @@ public final class SeedExperiment {
       if (!o.skipMemory()) {
         long[] ma = new long[o.reps()];
         long[] mb = new long[o.reps()];
-        Run x = null;
-        Run y = null;
+        SeedVariants.Run x = null;
+        SeedVariants.Run y = null;
         for (int r = 0; r < o.reps(); r++) {
-          x = check(runStoreAlone(new MemoryStore(), w.hi(), w.lo(), n), truth, "A-mem", n);
+          x =
+              SeedVariants.check(
+                  SeedVariants.runStoreAlone(new MemoryStore(), w.hi(), w.lo(), n),
+                  truth,
+                  "A-mem",
+                  n);
           ma[r] = x.nanos();
-          y = check(runFiltered(new MemoryStore(), shape, w.hi(), w.lo(), n), truth, "B-mem", n);
+          y =
+              SeedVariants.check(
+                  SeedVariants.runFiltered(new MemoryStore(), shape, w.hi(), w.lo(), n),
+                  truth,
+                  "B-mem",
+                  n);
           mb[r] = y.nanos();
         }
         double xa = median(ma) / 1e9;
@@ -395,36 +271,9 @@ public final class SeedExperiment {
     return FilterShape.fromExpectedInsertions(expected, COUNTERS_PER_KEY, HASHES);
   }
 
-  static Run check(Run run, long truth, String variant, int n) {
-    if (run.newItems() != truth) {
-      throw new IllegalStateException(
-          variant + " at size " + n + " found " + run.newItems() + " new URLs, expected " + truth);
-    }
-    return run;
-  }
-
   static double median(long[] v) {
     long[] c = v.clone();
     Arrays.sort(c);
     return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2.0;
-  }
-
-  static void deleteTree(Path p) {
-    if (!Files.exists(p)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(p)) {
-      walk.sorted(Comparator.reverseOrder())
-          .forEach(
-              f -> {
-                try {
-                  Files.delete(f);
-                } catch (IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              });
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -1,16 +1,19 @@
 package org.xiaochong.bench;
 
 import static org.xiaochong.bench.SeedExperiment.LONG_BE;
-import static org.xiaochong.bench.SeedExperiment.deleteTree;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StringField;
@@ -179,5 +182,25 @@ final class SeedStores {
 
     @Override
     public void close() {}
+  }
+
+  /** Deletes a folder and everything in it; nothing when it does not exist. */
+  private static void deleteTree(Path p) {
+    if (!Files.exists(p)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(p)) {
+      walk.sorted(Comparator.reverseOrder())
+          .forEach(
+              f -> {
+                try {
+                  Files.delete(f);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }

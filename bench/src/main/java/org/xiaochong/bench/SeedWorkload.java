@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
-import org.xiaochong.bench.SeedExperiment.Options;
 import org.xiaochong.bloom.Fingerprint;
 import org.xiaochong.urls.UrlCanonicalizer;
 
@@ -43,7 +42,7 @@ final class SeedWorkload {
       double prepNanosPerItem,
       List<String> examples) {}
 
-  static Workload buildWorkload(Options o) throws IOException {
+  static Workload buildWorkload(SeedOptions o) throws IOException {
     UrlCanonicalizer canonicalizer = new UrlCanonicalizer(false);
     MessageDigest md5;
     try {

@@ -105,6 +105,16 @@ public final class GroundTruth {
     return null;
   }
 
+  /** Whether {@code cluster} is a hard-negative cluster. */
+  boolean isHardNegative(long cluster) {
+    return hardNegativeClusters.contains(cluster);
+  }
+
+  /** Whether hard-negative cluster {@code cluster} was made against {@code model}. */
+  boolean madeAgainst(long cluster, long model) {
+    return negativeOf.containsKey(cluster) && negativeOf.get(cluster) == model;
+  }
+
   public long cluster(long id) {
     return clusters[(int) id];
   }
@@ -182,71 +192,7 @@ public final class GroundTruth {
    * such removals of its posts).
    */
   public NearCheck checkAll(Removals plan) {
-    long correct = 0;
-    long wrong = 0;
-    long nearCorrect = 0;
-    long nearWrong = 0;
-    long exactCorrect = 0;
-    long hardNegativeMerges = 0;
-    Map<PostGenerator.Kind, Long> byKind = new java.util.EnumMap<>(PostGenerator.Kind.class);
-    hardNegatives().keySet().forEach(kind -> byKind.put(kind, 0L));
-    java.util.Set<Long> mergedNegatives = new java.util.HashSet<>();
-    long nearWrongElsewhere = 0;
-    for (int i = 0; i < plan.size(); i++) {
-      long removed = plan.removedId(i);
-      long kept = plan.keptId(i);
-      boolean ok = cluster(removed) == cluster(kept);
-      // exact+near (an exact twin of a record the near pass removed): its precision is the near
-      // decision's, and it is one of its cluster's exact group removals.
-      String rule = plan.rule(i);
-      boolean near = "near".equals(rule) || rule.endsWith("+near");
-      boolean exact = !"near".equals(rule);
-      if (ok) {
-        correct++;
-        if (near) {
-          nearCorrect++;
-        }
-        if (exact) {
-          exactCorrect++;
-        }
-      } else {
-        wrong++;
-        if (near) {
-          nearWrong++;
-        }
-        if (hardNegativeClusters.contains(cluster(removed))
-            || hardNegativeClusters.contains(cluster(kept))) {
-          hardNegativeMerges++;
-        }
-        PostGenerator.Kind kind = hardNegativeKind(cluster(removed), cluster(kept));
-        if (kind == null && near) {
-          nearWrongElsewhere++;
-        }
-        if (kind != null) {
-          long negative =
-              negativeOf.containsKey(cluster(removed))
-                      && negativeOf.get(cluster(removed)) == cluster(kept)
-                  ? cluster(removed)
-                  : cluster(kept);
-          if (mergedNegatives.add(negative)) {
-            byKind.merge(kind, 1L, Long::sum);
-          }
-        }
-      }
-    }
-    long expectedExact = expectedExactRemovals();
-    return new NearCheck(
-        expectedExact + expectedNearRemovals(),
-        expectedNearRemovals(),
-        correct,
-        wrong,
-        exactCorrect,
-        nearCorrect,
-        nearWrong,
-        hardNegativeMerges,
-        byKind,
-        hardNegatives(),
-        nearWrongElsewhere);
+    return AllRemovalsCheck.check(this, plan);
   }
 
   /**

@@ -80,12 +80,12 @@ class PostGeneratorTest {
     assertThat(counts(posts, p -> p.product().strip())).hasSizeLessThanOrEqualTo(30);
     assertThat(counts(posts, Post::region)).hasSizeLessThanOrEqualTo(60);
     Set<String> provinces = new HashSet<>();
-    for (RealisticPosts.Place place : RealisticPosts.PLACES) {
+    for (RealisticVocabulary.Place place : RealisticVocabulary.PLACES) {
       provinces.add(place.province());
     }
     assertThat(provinces).hasSize(12);
     Map<String, Integer> prices = counts(posts, Post::price);
-    assertThat(prices).hasSizeLessThanOrEqualTo(30 * RealisticPosts.PRICE_STEPS);
+    assertThat(prices).hasSizeLessThanOrEqualTo(30 * RealisticVocabulary.PRICE_STEPS);
     int topPrice = prices.values().stream().mapToInt(Integer::intValue).max().orElseThrow();
     int topPriceSmall =
         counts(small, Post::price).values().stream()
@@ -96,7 +96,7 @@ class PostGeneratorTest {
     assertThat(topPrice).as("it grows with the table").isGreaterThan(3 * topPriceSmall);
     Map<String, Integer> quantities =
         counts(posts, p -> p.content().contains("联系人") ? String.valueOf(quantity(p)) : "");
-    assertThat(quantities).hasSizeLessThanOrEqualTo(RealisticPosts.QUANTITIES.length + 1);
+    assertThat(quantities).hasSizeLessThanOrEqualTo(RealisticVocabulary.QUANTITIES.length + 1);
     Map<String, Integer> names = counts(posts, Post::contact);
     assertThat(names).as("a seller's name is shared by many sellers").hasSizeLessThanOrEqualTo(150);
   }
@@ -191,12 +191,12 @@ class PostGeneratorTest {
   @Test
   void
       products_priceStepAtMostATenthOfTheLowestPrice_rangeSpansMoreThanTwoPriceHardNegativeFactors() {
-    for (RealisticPosts.Product product : RealisticPosts.PRODUCTS) {
+    for (RealisticVocabulary.Product product : RealisticVocabulary.PRODUCTS) {
       assertThat(product.stepCents() * 10)
           .as(product.name())
           .isLessThanOrEqualTo(product.lowCents());
       double span =
-          (product.lowCents() + (RealisticPosts.PRICE_STEPS - 1.0) * product.stepCents())
+          (product.lowCents() + (RealisticVocabulary.PRICE_STEPS - 1.0) * product.stepCents())
               / product.lowCents();
       assertThat(span)
           .as(product.name())

@@ -10,24 +10,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
-import org.jdbi.v3.core.Handle;
 import org.xiaochong.cli.ConfigOptions;
 import org.xiaochong.cli.ConsoleProgress;
 import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.cli.ExitCodes;
-import org.xiaochong.fingerprint.NearKeyTimes;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.near.NearMethod;
 import org.xiaochong.method.near.NearStats;
-import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.posts.GroundTruth;
 import org.xiaochong.posts.PostLoader;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.RunSummary;
 import org.xiaochong.source.Database;
-import org.xiaochong.source.TableSpec;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -133,14 +128,7 @@ final class BenchCommand implements Callable<Integer> {
           "generate+load: %,d rows (%s vocabulary, seed %d) in %.1f s (%,.0f rows/s)%n",
           loaded, words.label(), seed, loadSeconds, loaded / loadSeconds);
       if (!skipSql) {
-        database
-            .jdbi()
-            .useHandle(
-                h -> {
-                  h.execute("DROP TABLE IF EXISTS supply_demand_sqlbench");
-                  h.execute("CREATE TABLE supply_demand_sqlbench LIKE supply_demand");
-                  h.execute("INSERT INTO supply_demand_sqlbench SELECT * FROM supply_demand");
-                });
+        SqlBaseline.copyTable(database);
       }
 
       printQuiesce(out, "before our run", ServerQuiesce.waitUntilIdle(database, QUIESCE_MAX));
@@ -225,8 +213,9 @@ final class BenchCommand implements Callable<Integer> {
             "  segmenting (near index build): %.2f s = %.1f%% of the run%n",
             segmenting,
             summary.totalSeconds() > 0 ? 100 * segmenting / summary.totalSeconds() : 0.0);
-        printKeyFamilies(out, n.keyTimes(), config.threads(), summary.totalSeconds());
-        json.put("near", printNearFigures(out, summary, n, all, peakHeap));
+        NearBenchFigures.printKeyFamilies(
+            out, n.keyTimes(), config.threads(), summary.totalSeconds());
+        json.put("near", NearBenchFigures.printNearFigures(out, summary, n, all, peakHeap));
       }
       for (org.xiaochong.method.FingerprintMethod other : methods) {
         if (!other.name().equals("exact") && !other.name().equals("near")) {
@@ -249,36 +238,7 @@ final class BenchCommand implements Callable<Integer> {
       }
 
       if (!skipSql) {
-        printQuiesce(out, "before the SQL way", ServerQuiesce.waitUntilIdle(database, QUIESCE_MAX));
-        Map<String, Double> sql = sqlBaseline(database, config.table());
-        double sqlTotal = sql.values().stream().mapToDouble(Double::doubleValue).sum();
-        out.println();
-        out.printf("MariaDB doing the same exact dedup in SQL on a copy of the table:%n");
-        for (Map.Entry<String, Double> stage : sql.entrySet()) {
-          out.printf("  %-12s %7.2f s%n", stage.getKey(), stage.getValue());
-        }
-        out.printf("  total        %7.2f s%n", sqlTotal);
-        long sqlRemoved =
-            database
-                .jdbi()
-                .withHandle(
-                    h ->
-                        h.createQuery("SELECT COUNT(*) FROM sqlbench_doomed")
-                            .mapTo(Long.class)
-                            .one());
-        out.printf(
-            "  removed %,d (byte-identical fields only: SQL has no normalization)%n", sqlRemoved);
-        out.println();
-        out.printf(
-            "ratio: xiaochong %.2f s / SQL %.2f s = %.2f%n",
-            summary.totalSeconds(), sqlTotal, summary.totalSeconds() / sqlTotal);
-        database
-            .jdbi()
-            .useHandle(
-                h -> {
-                  h.execute("DROP TABLE IF EXISTS supply_demand_sqlbench");
-                  h.execute("DROP TABLE IF EXISTS sqlbench_doomed");
-                });
+        SqlBaseline.run(out, database, config.table(), summary.totalSeconds());
       }
       if (incremental) {
         NightlyBench.run(out, database, config, dataDir, summary.totalSeconds());
@@ -292,90 +252,6 @@ final class BenchCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  /**
-   * The figures issue 22's targets name, one line each, and the same as a map for bench.json. Near
-   * candidates per examined record: kept records compared, per record of the window the near pass
-   * looked up (the exact pass's removals are not looked up).
-   */
-  static Map<String, Object> printNearFigures(
-      PrintWriter out, RunSummary summary, NearStats n, GroundTruth.NearCheck all, long peakHeap) {
-    long lookedUp = Math.max(0, n.examined() - n.skippedExact());
-    double perRecord = lookedUp == 0 ? 0.0 : (double) n.candidates() / lookedUp;
-    double nearSeconds = summary.seconds().getOrDefault("near", 0.0);
-    double nearIndexSeconds = summary.seconds().getOrDefault("near_index", 0.0);
-    out.println("  targets (issue 22):");
-    out.printf(
-        "    near candidates compared per examined record %10.2f  (%,d candidates, %,d records examined)%n",
-        perRecord, n.candidates(), lookedUp);
-    out.printf("    near pass                                    %10.2f s%n", nearSeconds);
-    out.printf("    near index build (segmentation)              %10.2f s%n", nearIndexSeconds);
-    out.printf(
-        "    whole run                                    %10.2f s%n", summary.totalSeconds());
-    out.printf("    peak heap                                    %,10d MB%n", peakHeap >> 20);
-    out.printf(
-        "    near precision                               %10.4f  (%,d right, %,d wrong; %,d of them not of a"
-            + " hard negative and its model)%n",
-        all.nearPrecision(), all.nearCorrect(), all.nearWrong(), all.nearWrongElsewhere());
-    out.printf(
-        "    near recall                                  %10.4f  (of %,d near variants)%n",
-        all.nearRecall(), all.expectedNear());
-    out.printf(
-        "    hard-negative merges (hard negatives joined with the post they were made against / all):%n");
-    Map<String, Object> byKind = new LinkedHashMap<>();
-    all.hardNegatives()
-        .forEach(
-            (kind, count) -> {
-              long merges = all.hardNegativeMergesByKind().getOrDefault(kind, 0L);
-              out.printf("      %-36s %,8d of %,d%n", kind, merges, count);
-              Map<String, Long> figures = new LinkedHashMap<>();
-              figures.put("merges", merges);
-              figures.put("hard_negatives", count);
-              byKind.put(kind.name(), figures);
-            });
-    Map<String, Object> json = new LinkedHashMap<>();
-    json.put("candidates", n.candidates());
-    json.put("records_examined", lookedUp);
-    json.put("candidates_per_examined_record", perRecord);
-    json.put("near_seconds", nearSeconds);
-    json.put("near_index_seconds", nearIndexSeconds);
-    json.put("removed", summary.removed("near"));
-    json.put("near_precision", all.nearPrecision());
-    json.put("near_recall", all.nearRecall());
-    json.put("precision", all.precision());
-    json.put("recall", all.recall());
-    json.put("hard_negative_merges", all.hardNegativeMerges());
-    json.put("hard_negative_merges_by_kind", byKind);
-    json.put("near_wrong_not_hard_negative", all.nearWrongElsewhere());
-    return json;
-  }
-
-  /**
-   * The near index build's fingerprinting time per near key family: thread-seconds (summed over the
-   * sync's threads), and the share of the run's wall time they stand for (thread-seconds / threads
-   * / total, the threads running at once).
-   */
-  static void printKeyFamilies(
-      PrintWriter out, NearKeyTimes.Snapshot times, int threads, double totalSeconds) {
-    if (times.posts() == 0) {
-      return;
-    }
-    double perRun = totalSeconds > 0 ? 100 / (threads * totalSeconds) : 0;
-    out.printf(
-        "  near key families (near index build, %,d posts; thread-seconds over %d threads, %% of the run):%n",
-        times.posts(), threads);
-    out.printf(
-        "    words (smartcn) %7.2f s %5.1f%%  (sentence cache: %.1f%% of %,d sentences known)%n",
-        times.words(),
-        times.words() * perRun,
-        100 * times.sentenceHitRate(),
-        times.sentenceHits() + times.sentenceMisses());
-    out.printf("    q-grams         %7.2f s %5.1f%%%n", times.grams(), times.grams() * perRun);
-    out.printf(
-        "    shingles        %7.2f s %5.1f%%%n", times.shingles(), times.shingles() * perRun);
-    double other = Math.max(0, times.total() - times.words() - times.grams() - times.shingles());
-    out.printf("    other (normalization, fields) %7.2f s %5.1f%%%n", other, other * perRun);
-  }
-
   /** The longest wait for the server to finish the previous step's background work. */
   static final java.time.Duration QUIESCE_MAX = java.time.Duration.ofMinutes(3);
 
@@ -387,35 +263,6 @@ final class BenchCommand implements Callable<Integer> {
         wait.dirtyPagesBefore(),
         wait.historyBefore(),
         wait.timedOut() ? " (gave up: timed anyway)" : "");
-  }
-
-  /** The SQL way, stage by stage, on supply_demand_sqlbench. */
-  private static Map<String, Double> sqlBaseline(Database database, TableSpec spec) {
-    Map<String, Double> seconds = new LinkedHashMap<>();
-    String fields =
-        spec.exactFields().stream().map(TableSpec::quote).collect(Collectors.joining(", "));
-    try (Handle h = database.jdbi().open()) {
-      h.execute("ALTER TABLE supply_demand_sqlbench ADD COLUMN md5 CHAR(32)");
-      long t = System.nanoTime();
-      h.execute("UPDATE supply_demand_sqlbench SET md5 = MD5(CONCAT_WS(0x1F, " + fields + "))");
-      seconds.put("md5 update", (System.nanoTime() - t) / 1e9);
-      t = System.nanoTime();
-      h.execute("CREATE INDEX sqlbench_md5 ON supply_demand_sqlbench (md5)");
-      seconds.put("index", (System.nanoTime() - t) / 1e9);
-      t = System.nanoTime();
-      h.execute("DROP TABLE IF EXISTS sqlbench_doomed");
-      // A row goes when a twin is kept over it.
-      h.execute(
-          "CREATE TABLE sqlbench_doomed (id BIGINT PRIMARY KEY) ENGINE=InnoDB AS"
-              + " SELECT DISTINCT a.id FROM supply_demand_sqlbench a JOIN supply_demand_sqlbench b ON a.md5 = b.md5"
-              + " AND "
-              + KeepPolicy.latest("reg_time").sqlPreferred("b", "a", "id", java.util.Set.of()));
-      seconds.put("select", (System.nanoTime() - t) / 1e9);
-      t = System.nanoTime();
-      h.execute("DELETE s FROM supply_demand_sqlbench s JOIN sqlbench_doomed d ON s.id = d.id");
-      seconds.put("delete", (System.nanoTime() - t) / 1e9);
-    }
-    return seconds;
   }
 
   /** The exact pass's index lookups, as in {@code summary.json}. */

@@ -10,24 +10,15 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-import org.xiaochong.cli.ConfigOptions;
 import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.cli.ExitCodes;
 import org.xiaochong.eval.EvalDatasets;
-import org.xiaochong.eval.LostPairs;
-import org.xiaochong.eval.Truth;
-import org.xiaochong.index.FingerprintIndex;
-import org.xiaochong.method.near.NearMethod;
-import org.xiaochong.method.near.NearSettings;
 import org.xiaochong.posts.PostGenerator;
-import org.xiaochong.progress.Progress;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
-import org.xiaochong.source.TableSpec;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -165,12 +156,6 @@ final class EvalCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  /** Lines runMethod adds under the table of the data set (loss reasons, recall per kind). */
-  private final List<String> extra = new ArrayList<>();
-
-  /** Most reasons printed per data set. */
-  private static final int TOP_REASONS = 6;
-
   @Override
   public Integer call() throws IOException {
     String which = dataset.toLowerCase(Locale.ROOT);
@@ -212,6 +197,7 @@ final class EvalCommand implements Callable<Integer> {
     if (runnable.isEmpty()) {
       return ExitCodes.OK;
     }
+    EvalRuns runs = new EvalRuns(dataDir, overrides);
     try (Database database = Database.open(base.db())) {
       // The first runs of a JVM also pay for loading the smartcn dictionaries and for JIT
       // compilation
@@ -221,7 +207,7 @@ final class EvalCommand implements Callable<Integer> {
       EvalDatasets.Loaded warm =
           new EvalDatasets(seed, warmRecords, exactShare, words, maxRecords)
               .loadGenerated(database, "eval_warmup");
-      runMethod(database, warm, METHODS[0], new PrintWriter(java.io.Writer.nullWriter()));
+      runs.run(database, warm, METHODS[0], new PrintWriter(java.io.Writer.nullWriter()));
       EvalDatasets.drop(database, warm.table());
       out.printf(
           "warm-up (smartcn dictionaries, JIT; one run on %,d generated posts): %.1f s, not counted%n",
@@ -255,11 +241,10 @@ final class EvalCommand implements Callable<Integer> {
         }
         List<String> notes = new ArrayList<>();
         for (String[] method : METHODS) {
-          DedupRunner.Outcome outcome = runMethod(database, loaded, method, out);
+          DedupRunner.Outcome outcome = runs.run(database, loaded, method, out);
           notes.add(
               "stages of method " + method[1].charAt(0) + " (s): " + outcome.summary().seconds());
-          notes.addAll(extra);
-          extra.clear();
+          notes.addAll(runs.takeNotes());
           var near =
               outcome
                   .summary()
@@ -277,7 +262,7 @@ final class EvalCommand implements Callable<Integer> {
         if (loaded.pairs() != null) {
           // One-sentence records: the order-aware option, the one setting a user of such a table
           // changes.
-          runMethod(database, loaded, ORDERED, out, Map.of("near.shingles", "true"));
+          runs.run(database, loaded, ORDERED, out, Map.of("near.shingles", "true"));
         }
         notes.forEach(out::println);
         EvalDatasets.drop(database, loaded.table());
@@ -285,119 +270,6 @@ final class EvalCommand implements Callable<Integer> {
       }
     }
     return ExitCodes.OK;
-  }
-
-  private DedupRunner.Outcome runMethod(
-      Database database, EvalDatasets.Loaded loaded, String[] method, PrintWriter out)
-      throws IOException {
-    return runMethod(database, loaded, method, out, Map.of());
-  }
-
-  /**
-   * Runs one method with the data set's fields and {@code settings} on top of the default config.
-   */
-  private DedupRunner.Outcome runMethod(
-      Database database,
-      EvalDatasets.Loaded loaded,
-      String[] method,
-      PrintWriter out,
-      Map<String, String> settings)
-      throws IOException {
-    String copy = loaded.table() + "_" + method[0];
-    database
-        .jdbi()
-        .useHandle(
-            h -> {
-              h.execute("DROP TABLE IF EXISTS " + TableSpec.quote(copy));
-              h.execute(
-                  "CREATE TABLE "
-                      + TableSpec.quote(copy)
-                      + " LIKE "
-                      + TableSpec.quote(loaded.table()));
-              h.execute(
-                  "INSERT INTO "
-                      + TableSpec.quote(copy)
-                      + " SELECT * FROM "
-                      + TableSpec.quote(loaded.table()));
-            });
-    Path indexDir = dataDir.resolve("index").resolve(copy);
-    deleteTree(indexDir);
-    Properties props = new Properties();
-    props.setProperty("data.dir", dataDir.toString());
-    props.setProperty("source.table", copy);
-    props.setProperty("index.dir", indexDir.toString());
-    props.setProperty("fields.exact", String.join(",", loaded.exact()));
-    props.setProperty("fields.near", String.join(",", loaded.near()));
-    overrides.forEach(props::setProperty);
-    settings.forEach(props::setProperty);
-    DedupConfig config = DedupConfig.fromProperties(props, java.util.Map.of());
-    DedupRunner.Outcome outcome;
-    try (FingerprintIndex index = ConfigOptions.openIndex(config, true)) {
-      outcome =
-          ConfigOptions.runner(config, database, index, Progress.NONE, note -> {})
-              .run(new DedupRunner.Options(method[0], null, null, false, true));
-    }
-    if (method[0].equals("near") && loaded.pairs() == null) {
-      try (FingerprintIndex nearIndex =
-          NearMethod.openReadOnlyIfBuilt(
-                  config.indexDir(), config.fieldsDigest(), config.table(), config.methodSettings())
-              .orElse(null)) {
-        extra.addAll(
-            LostPairs.explain(
-                loaded,
-                outcome.plan(),
-                nearIndex,
-                NearSettings.of(config.methodSettings()),
-                TOP_REASONS));
-      }
-    }
-    EvalDatasets.drop(database, copy);
-    deleteTree(indexDir);
-    double seconds = outcome.summary().totalSeconds();
-    double rate = seconds > 0 ? loaded.truth().records() / seconds : 0;
-    if (loaded.pairs() != null) {
-      Truth.UnionFind merged = Truth.UnionFind.of(outcome.plan());
-      long neg = 0;
-      long negMerged = 0;
-      long pos = 0;
-      long posMerged = 0;
-      for (int i = 0; i < loaded.pairs().size(); i++) {
-        long[] p = loaded.pairs().get(i);
-        boolean same = merged.same(p[0], p[1]);
-        if (loaded.pairLabels().get(i)) {
-          pos++;
-          posMerged += same ? 1 : 0;
-        } else {
-          neg++;
-          negMerged += same ? 1 : 0;
-        }
-      }
-      out.printf(
-          "| %s | %.4f (%,d of %,d) | %.4f (%,d of %,d) | %.1f | %,.0f |%n",
-          method[1],
-          neg == 0 ? 0.0 : (double) negMerged / neg,
-          negMerged,
-          neg,
-          pos == 0 ? 0.0 : (double) posMerged / pos,
-          posMerged,
-          pos,
-          seconds,
-          rate);
-    } else {
-      Truth.Score s = loaded.truth().score(outcome.plan());
-      out.printf(
-          "| %s | %.4f | %.4f | %.4f | %,d | %.1f | %,.0f | %s | %s |%n",
-          method[1],
-          s.precision(),
-          s.recall(),
-          s.f1(),
-          s.removals(),
-          seconds,
-          rate,
-          method[2],
-          method[3]);
-    }
-    return outcome;
   }
 
   /** Deletes a folder and everything in it; nothing when it does not exist. */

@@ -5,36 +5,19 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.xiaochong.check.Deduplicator;
-import org.xiaochong.cli.ConfigOptions;
-import org.xiaochong.cli.ConsoleProgress;
 import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.cli.ExitCodes;
-import org.xiaochong.index.FingerprintIndex;
-import org.xiaochong.posts.PostLoader;
-import org.xiaochong.progress.Progress;
-import org.xiaochong.run.DedupRunner;
 import org.xiaochong.serve.DedupService;
-import org.xiaochong.source.Database;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -138,7 +121,7 @@ final class ServeBenchCommand implements Callable<Integer> {
     Path checkFile = dataDir.resolve("checks.jsonl");
     Path configFile = dataDir.resolve("bench-serve.properties");
     if (!reuse || !Files.exists(checkFile)) {
-      prepare(out, config, checkFile);
+      ServeBenchSetup.prepare(out, config, checkFile, records, checks, seed);
     }
     Files.writeString(configFile, "data.dir=" + dataDir.toAbsolutePath() + "\n");
     List<String> lines = Files.readAllLines(checkFile, StandardCharsets.UTF_8);
@@ -205,13 +188,13 @@ final class ServeBenchCommand implements Callable<Integer> {
               line -> {});
       int port = service.start();
       try {
-        HttpClient http = HttpClient.newBuilder().build();
+        ServeLoad load = new ServeLoad(clients);
         URI uri = URI.create("http://127.0.0.1:" + port + "/v1/check");
         // 2. Arrays, twice: the first pass warms the JIT, as the first minutes of a running service
         // do.
         for (String pass : List.of("cold", "warm")) {
-          Timing arrays = load(http, uri, input, batch);
-          mismatches += compare(out, "arrays " + pass, arrays.verdicts(), expected);
+          ServeLoad.Timing arrays = load.run(uri, input, batch);
+          mismatches += arrays.mismatches(out, "arrays " + pass, expected);
           out.printf(
               "service, %d clients, arrays of %d (%s): %,d records in %.2f s = %,.0f records/s"
                   + " (%.2fx the CLI); %.1f CPU s (clients included) = %,.0f records per CPU s (%.2fx the CLI);"
@@ -232,8 +215,8 @@ final class ServeBenchCommand implements Callable<Integer> {
           json.put("arrays_" + pass, arrays.toJson(input.size()));
         }
         // 3. One record per request.
-        Timing single = load(http, uri, input, 1);
-        mismatches += compare(out, "single", single.verdicts(), expected);
+        ServeLoad.Timing single = load.run(uri, input, 1);
+        mismatches += single.mismatches(out, "single", expected);
         out.printf(
             "service, %d clients, one record per request: %,d records in %.2f s = %,.0f records/s,"
                 + " %.1f CPU s; latency p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.1f ms; load %.1f%n",
@@ -261,7 +244,7 @@ final class ServeBenchCommand implements Callable<Integer> {
             toAdd.add(copy);
           }
           long commitsBefore = dedup.commits();
-          Timing added = load(http, URI.create(uri + "?add=true"), toAdd, 1);
+          ServeLoad.Timing added = load.run(URI.create(uri + "?add=true"), toAdd, 1);
           long commits = dedup.commits() - commitsBefore;
           out.printf(
               "service, %d clients, one record per request with ?add=true: %,d records added in %.2f s = %,.0f"
@@ -295,166 +278,6 @@ final class ServeBenchCommand implements Callable<Integer> {
   }
 
   /**
-   * Generates the posts, takes the last {@code checks} out as the records, builds the index on the
-   * rest.
-   */
-  private void prepare(PrintWriter out, DedupConfig config, Path checkFile) throws IOException {
-    EvalCommand.deleteTree(config.indexDir());
-    Files.createDirectories(dataDir);
-    try (Database database = Database.open(config.db())) {
-      Progress progress = ConsoleProgress.forThisProcess();
-      try (Progress.Stage stage = progress.start("load", records + checks)) {
-        PostLoader.reload(
-            database,
-            seed,
-            records + checks,
-            GenerateCommand.vocabulary("realistic"),
-            null,
-            stage,
-            post -> {});
-      }
-      List<String> columns = config.table().fingerprintColumns();
-      String id = config.table().idColumn();
-      String time = config.table().timeColumn();
-      List<String> lines =
-          database
-              .jdbi()
-              .withHandle(
-                  h ->
-                      h.createQuery(
-                              "SELECT * FROM "
-                                  + config.table().table()
-                                  + " ORDER BY "
-                                  + id
-                                  + " DESC LIMIT "
-                                  + checks)
-                          .map(
-                              (rs, ctx) -> {
-                                ObjectNode record = JSON.createObjectNode();
-                                record.put(id, rs.getLong(id));
-                                for (String column : columns) {
-                                  record.put(column, rs.getString(column));
-                                }
-                                LocalDateTime at = rs.getObject(time, LocalDateTime.class);
-                                record.put(time, at == null ? null : at.toString());
-                                return record.toString();
-                              })
-                          .list());
-      List<String> ordered = new ArrayList<>(lines);
-      java.util.Collections.reverse(ordered);
-      Files.write(checkFile, ordered, StandardCharsets.UTF_8);
-      long firstCheck = JSON.readTree(ordered.get(0)).get(id).asLong();
-      database
-          .jdbi()
-          .useHandle(
-              h ->
-                  h.execute(
-                      "DELETE FROM " + config.table().table() + " WHERE " + id + " >= ?",
-                      firstCheck));
-      long start = System.nanoTime();
-      try (FingerprintIndex index = ConfigOptions.openIndex(config, true)) {
-        ConfigOptions.runner(config, database, index, progress, out::println)
-            .run(new DedupRunner.Options("exact,near", null, null, false, true, false));
-      }
-      out.printf(
-          "index: %,d rows by run --method exact,near in %.1f s; %,d records to check in %s%n",
-          records, (System.nanoTime() - start) / 1e9, ordered.size(), checkFile);
-    }
-  }
-
-  /** The verdicts of one pass and each request's latency. */
-  private record Timing(
-      List<JsonNode> verdicts,
-      double seconds,
-      double cpuSeconds,
-      double load,
-      double[] latencyMillis) {
-    double percentile(double p) {
-      double[] sorted = latencyMillis.clone();
-      Arrays.sort(sorted);
-      int at = (int) Math.ceil(p / 100 * sorted.length) - 1;
-      return sorted[Math.max(0, Math.min(sorted.length - 1, at))];
-    }
-
-    Map<String, Object> toJson(int records) {
-      Map<String, Object> json = new LinkedHashMap<>();
-      json.put("seconds", seconds);
-      json.put("cpu_seconds", cpuSeconds);
-      json.put("load_average", load);
-      json.put("records_per_second", records / seconds);
-      json.put("requests", latencyMillis.length);
-      json.put("latency_ms_p50", percentile(50));
-      json.put("latency_ms_p90", percentile(90));
-      json.put("latency_ms_p99", percentile(99));
-      json.put("latency_ms_max", percentile(100));
-      return json;
-    }
-  }
-
-  /**
-   * {@code clients} threads send the records in requests of {@code perRequest}, taking the next
-   * request in turn.
-   */
-  private Timing load(HttpClient http, URI uri, List<ObjectNode> input, int perRequest)
-      throws Exception {
-    int requests = (input.size() + perRequest - 1) / perRequest;
-    String[] bodies = new String[requests];
-    for (int r = 0; r < requests; r++) {
-      List<ObjectNode> part =
-          input.subList(r * perRequest, Math.min(input.size(), (r + 1) * perRequest));
-      bodies[r] =
-          perRequest == 1 ? part.get(0).toString() : JSON.createArrayNode().addAll(part).toString();
-    }
-    JsonNode[] verdicts = new JsonNode[input.size()];
-    double[] latency = new double[requests];
-    AtomicInteger next = new AtomicInteger();
-    ExecutorService pool = Executors.newFixedThreadPool(clients);
-    com.sun.management.OperatingSystemMXBean os =
-        (com.sun.management.OperatingSystemMXBean)
-            java.lang.management.ManagementFactory.getOperatingSystemMXBean();
-    long cpuStart = os.getProcessCpuTime();
-    long start = System.nanoTime();
-    try {
-      List<Future<?>> done = new ArrayList<>();
-      for (int c = 0; c < clients; c++) {
-        done.add(
-            pool.submit(
-                () -> {
-                  for (int r = next.getAndIncrement(); r < requests; r = next.getAndIncrement()) {
-                    long sent = System.nanoTime();
-                    HttpResponse<String> response = send(http, uri, bodies[r]);
-                    latency[r] = (System.nanoTime() - sent) / 1e6;
-                    if (response.statusCode() != 200) {
-                      throw new IllegalStateException(
-                          "request " + r + ": " + response.statusCode() + " " + response.body());
-                    }
-                    JsonNode answer = JSON.readTree(response.body());
-                    if (perRequest == 1) {
-                      verdicts[r] = answer;
-                    } else {
-                      for (int i = 0; i < answer.size(); i++) {
-                        verdicts[r * perRequest + i] = answer.get(i);
-                      }
-                    }
-                  }
-                  return null;
-                }));
-      }
-      for (Future<?> f : done) {
-        f.get();
-      }
-    } finally {
-      pool.shutdown();
-    }
-    return new Timing(
-        Arrays.asList(verdicts),
-        (System.nanoTime() - start) / 1e9,
-        (os.getProcessCpuTime() - cpuStart) / 1e9,
-        os.getSystemLoadAverage(),
-        latency);
-  }
-
-  /**
    * CPU seconds (user + system) of this process's waited-for children, from /proc/self/stat
    * (cutime, cstime: fields 16 and 17, in clock ticks of 1/100 s on Linux); NaN elsewhere.
    */
@@ -467,36 +290,5 @@ final class ServeBenchCommand implements Callable<Integer> {
     } catch (IOException | RuntimeException e) {
       return Double.NaN;
     }
-  }
-
-  private static HttpResponse<String> send(HttpClient http, URI uri, String body) {
-    try {
-      return http.send(
-          HttpRequest.newBuilder(uri)
-              .POST(HttpRequest.BodyPublishers.ofString(body))
-              .header("Content-Type", "application/json")
-              .build(),
-          HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
-  /** Prints and counts the records whose verdict differs from the CLI's (every field). */
-  private static int compare(
-      PrintWriter out, String pass, List<JsonNode> got, List<JsonNode> expected) {
-    int differ = 0;
-    for (int i = 0; i < expected.size(); i++) {
-      if (!expected.get(i).equals(got.get(i))) {
-        if (differ++ < 5) {
-          out.printf(
-              "  %s: record %d: check %s, service %s%n", pass, i, expected.get(i), got.get(i));
-        }
-      }
-    }
-    return differ;
   }
 }

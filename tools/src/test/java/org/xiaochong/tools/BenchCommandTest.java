@@ -59,7 +59,7 @@ class BenchCommandTest {
     StringWriter text = new StringWriter();
 
     Map<String, Object> json =
-        BenchCommand.printNearFigures(
+        NearBenchFigures.printNearFigures(
             new PrintWriter(text, true), summary, stats, check, 512L << 20);
 
     assertThat(text.toString())

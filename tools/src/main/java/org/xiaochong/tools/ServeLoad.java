@@ -1,0 +1,159 @@
+package org.xiaochong.tools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The load of {@code dedup bench serve}: concurrent clients posting records to a running service
+ * over loopback HTTP, timing each request. Any answer but a 200 fails the pass. Not thread-safe:
+ * one pass at a time.
+ */
+final class ServeLoad {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final HttpClient http = HttpClient.newBuilder().build();
+  private final int clients;
+
+  ServeLoad(int clients) {
+    this.clients = clients;
+  }
+
+  /** The verdicts of one pass and each request's latency. */
+  record Timing(
+      List<JsonNode> verdicts,
+      double seconds,
+      double cpuSeconds,
+      double load,
+      double[] latencyMillis) {
+    double percentile(double p) {
+      double[] sorted = latencyMillis.clone();
+      Arrays.sort(sorted);
+      int at = (int) Math.ceil(p / 100 * sorted.length) - 1;
+      return sorted[Math.max(0, Math.min(sorted.length - 1, at))];
+    }
+
+    /** Prints and counts the records whose verdict differs from the CLI's (every field). */
+    int mismatches(PrintWriter out, String pass, List<JsonNode> expected) {
+      int differ = 0;
+      for (int i = 0; i < expected.size(); i++) {
+        if (!expected.get(i).equals(verdicts.get(i))) {
+          if (differ++ < 5) {
+            out.printf(
+                "  %s: record %d: check %s, service %s%n",
+                pass, i, expected.get(i), verdicts.get(i));
+          }
+        }
+      }
+      return differ;
+    }
+
+    Map<String, Object> toJson(int records) {
+      Map<String, Object> json = new LinkedHashMap<>();
+      json.put("seconds", seconds);
+      json.put("cpu_seconds", cpuSeconds);
+      json.put("load_average", load);
+      json.put("records_per_second", records / seconds);
+      json.put("requests", latencyMillis.length);
+      json.put("latency_ms_p50", percentile(50));
+      json.put("latency_ms_p90", percentile(90));
+      json.put("latency_ms_p99", percentile(99));
+      json.put("latency_ms_max", percentile(100));
+      return json;
+    }
+  }
+
+  /**
+   * {@code clients} threads send the records in requests of {@code perRequest}, taking the next
+   * request in turn.
+   */
+  Timing run(URI uri, List<ObjectNode> input, int perRequest) throws Exception {
+    int requests = (input.size() + perRequest - 1) / perRequest;
+    String[] bodies = new String[requests];
+    for (int r = 0; r < requests; r++) {
+      List<ObjectNode> part =
+          input.subList(r * perRequest, Math.min(input.size(), (r + 1) * perRequest));
+      bodies[r] =
+          perRequest == 1 ? part.get(0).toString() : JSON.createArrayNode().addAll(part).toString();
+    }
+    JsonNode[] verdicts = new JsonNode[input.size()];
+    double[] latency = new double[requests];
+    AtomicInteger next = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(clients);
+    com.sun.management.OperatingSystemMXBean os =
+        (com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    long cpuStart = os.getProcessCpuTime();
+    long start = System.nanoTime();
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int c = 0; c < clients; c++) {
+        done.add(
+            pool.submit(
+                () -> {
+                  for (int r = next.getAndIncrement(); r < requests; r = next.getAndIncrement()) {
+                    long sent = System.nanoTime();
+                    HttpResponse<String> response = send(uri, bodies[r]);
+                    latency[r] = (System.nanoTime() - sent) / 1e6;
+                    if (response.statusCode() != 200) {
+                      throw new IllegalStateException(
+                          "request " + r + ": " + response.statusCode() + " " + response.body());
+                    }
+                    JsonNode answer = JSON.readTree(response.body());
+                    if (perRequest == 1) {
+                      verdicts[r] = answer;
+                    } else {
+                      for (int i = 0; i < answer.size(); i++) {
+                        verdicts[r * perRequest + i] = answer.get(i);
+                      }
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+    return new Timing(
+        Arrays.asList(verdicts),
+        (System.nanoTime() - start) / 1e9,
+        (os.getProcessCpuTime() - cpuStart) / 1e9,
+        os.getSystemLoadAverage(),
+        latency);
+  }
+
+  private HttpResponse<String> send(URI uri, String body) {
+    try {
+      return http.send(
+          HttpRequest.newBuilder(uri)
+              .POST(HttpRequest.BodyPublishers.ofString(body))
+              .header("Content-Type", "application/json")
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
