@@ -431,7 +431,7 @@ public final class PlanMover {
       PlanGate planned,
       boolean resuming,
       LongConsumer progress) {
-    BatchMover.BatchSql sql = BatchMover.batchSql(tables, referenced);
+    BatchSql sql = BatchSql.of(tables, referenced);
     LocalDateTime removedAt = now();
     int batch = settings.rowsPerBatch(averageRowBytes());
     // Batches are disjoint id ranges (the plan is in removed-id order) and never remove a kept row,
