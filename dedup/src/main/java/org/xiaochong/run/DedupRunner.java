@@ -36,6 +36,11 @@ import org.xiaochong.source.TableSpec;
  * and delete the planned rows, then drop them from the indexes ({@link PlanApply}). A dry run
  * writes nothing to the database (a read-only user can run it); it only updates the indexes.
  *
+ * <p>Over 300 lines because its nested {@link Options} and {@link Outcome} and its {@code with...}
+ * settings (about half the class) are the API the CLI, the Spark job and the tools call; the stages
+ * of a run beside them are split out ({@link ChosenWindow}, {@link ApplyStart}, {@link PlanApply},
+ * {@link RunSummaries}).
+ *
  * <p>Not thread-safe: one instance per run.
  */
 public final class DedupRunner {
