@@ -128,18 +128,11 @@ final class BatchMover {
           bindBatch(remove, 1, runId, lo, to);
           int deleted = remove.executeUpdate();
           if (archived != deleted) {
-            throw new IllegalStateException(
-                "run "
-                    + runId
-                    + ": batch "
-                    + lo
-                    + "-"
-                    + to
-                    + " archived "
-                    + archived
-                    + " unchanged rows but would delete "
-                    + deleted
-                    + "; rolled back, nothing of this batch changed");
+            throw countsDisagree(
+                runId,
+                lo,
+                to,
+                "archived " + archived + " unchanged rows but would delete " + deleted);
           }
           moved = deleted;
         }
@@ -183,6 +176,23 @@ final class BatchMover {
               + Database.rootMessage(e),
           e);
     }
+  }
+
+  /**
+   * The failure of a batch whose counts disagree ({@code what}), thrown inside its transaction so
+   * that it is rolled back.
+   */
+  static IllegalStateException countsDisagree(long runId, int lo, int to, String what) {
+    return new IllegalStateException(
+        "run "
+            + runId
+            + ": batch "
+            + lo
+            + "-"
+            + to
+            + " "
+            + what
+            + "; rolled back, nothing of this batch changed");
   }
 
   /**

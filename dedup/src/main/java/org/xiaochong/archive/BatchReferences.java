@@ -130,20 +130,16 @@ final class BatchReferences {
         bindBatch(update, 1, runId, lo, to);
         int updated = update.executeUpdate();
         if (recorded != updated) {
-          throw new IllegalStateException(
-              "run "
-                  + runId
-                  + ": batch "
-                  + lo
-                  + "-"
-                  + to
-                  + " recorded "
+          throw BatchMover.countsDisagree(
+              runId,
+              lo,
+              to,
+              "recorded "
                   + recorded
                   + " child rows of "
                   + key.names().get(1)
                   + " to re-point but would update "
-                  + updated
-                  + "; rolled back, nothing of this batch changed");
+                  + updated);
         }
       }
     }

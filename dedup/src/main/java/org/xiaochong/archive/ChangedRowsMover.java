@@ -110,20 +110,16 @@ final class ChangedRowsMover {
         BatchReferences.repoint(connection, runId, lo, to, sql);
         int deleted = remove.executeUpdate();
         if (archived != seqs.size() || deleted != seqs.size()) {
-          throw new IllegalStateException(
-              "run "
-                  + runId
-                  + ": batch "
-                  + lo
-                  + "-"
-                  + to
-                  + " had "
+          throw BatchMover.countsDisagree(
+              runId,
+              lo,
+              to,
+              "had "
                   + seqs.size()
                   + " changed rows to move but archived "
                   + archived
                   + " and would delete "
-                  + deleted
-                  + "; rolled back, nothing of this batch changed");
+                  + deleted);
         }
         moved += deleted;
       }
