@@ -18,6 +18,8 @@ import org.xiaochong.source.Database;
  * connection, take the next batch of plan rows once its plan rows are committed and move it ({@link
  * BatchMover}), checking the command's table lock before each batch and pausing between batches as
  * the {@link ApplySettings} say. A failed batch stops the other workers too.
+ *
+ * <p>The workers of one run share only the next batch's number and the failure flag (atomics).
  */
 final class ApplyWorkers {
   /** Batches applied at once, on their own connections. */
