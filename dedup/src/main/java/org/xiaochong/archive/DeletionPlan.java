@@ -10,6 +10,10 @@ import org.xiaochong.source.SourceRecord;
  * with what score, and what the index held of both rows when it decided ({@link RowState}).
  * Parallel primitive arrays (48 bytes per removal) rather than objects: a large table can plan
  * millions of removals. Not thread-safe.
+ *
+ * <p>Over 300 lines because the algorithms that rewrite the plan in place ({@link #collapseChains},
+ * {@link #dropApart}) work on its private arrays, and {@link Rule} is named {@code
+ * DeletionPlan.Rule} by every pass, the Spark job and the CLI.
  */
 public final class DeletionPlan {
   /**

@@ -15,8 +15,8 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 /**
  * The statements on the plans of runs, {@code dedup_plan} (layout in {@code sql/dedup.sql}), and on
  * its join with the marks of {@code dedup_apart}. The statements that join the plan with a source
- * table or its archive name those tables from the validated config and stay in {@link BatchMover}
- * and {@link PlanMover}.
+ * table or its archive name those tables from the validated config and stay in {@link BatchSql} and
+ * {@link PlanMover}.
  */
 interface PlanDao {
   /** One plan row: a planned removal and the states of its rows when the pass decided. */

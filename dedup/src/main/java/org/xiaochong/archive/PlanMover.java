@@ -1,25 +1,20 @@
 package org.xiaochong.archive;
 
-import static org.xiaochong.archive.ArchiveTables.now;
-
-import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongConsumer;
+import org.xiaochong.archive.ApplyWorkers.PlanWritten;
 import org.xiaochong.concurrent.ParallelTasks;
 import org.xiaochong.source.Database;
 
 /**
  * Moves the rows a run's plan removes from the source table into {@code <table>_removed}, batch by
- * batch, on {@link #PARALLEL_BATCHES} workers, each batch in one transaction ({@link BatchMover}),
- * as gently as its {@link ApplySettings} say: batch size by rows and bytes, a short lock wait,
- * retries with backoff, a pause between batches.
+ * batch, on {@link ApplyWorkers#PARALLEL_BATCHES} workers, each batch in one transaction ({@link
+ * BatchMover}), as gently as its {@link ApplySettings} say: batch size by rows and bytes, a short
+ * lock wait, retries with backoff, a pause between batches.
  *
  * <p>The command's table lock is checked before each batch ({@link #withLockCheck}): a run whose
  * lock was lost (its session killed, a proxy's idle timeout, a failover) stops before the next
@@ -40,13 +35,10 @@ public final class PlanMover {
    */
   static final int BATCH = 10_000;
 
-  /** Batches applied at once, on their own connections. */
-  static final int PARALLEL_BATCHES = 2;
-
   private final ArchiveTables tables;
   private final PairCheck.Factory pairChecks;
-  private final Database database;
   private final PlanTable plans;
+  private final PlanRows planRows;
   private final RunLog runLog;
   private final ReferencedRows referenced;
   private ApplySettings settings = ApplySettings.DEFAULTS;
@@ -76,8 +68,9 @@ public final class PlanMover {
     this.referenced = referenced;
     this.tables = tables;
     this.pairChecks = pairChecks;
-    this.database = tables.database();
+    Database database = tables.database();
     this.plans = new PlanTable(database);
+    this.planRows = new PlanRows(tables);
     this.runLog = new RunLog(database, tables.spec().table());
   }
 
@@ -203,7 +196,8 @@ public final class PlanMover {
     List<Callable<Moved>> tasks = new ArrayList<>();
     tasks.add(writer);
     tasks.addAll(
-        applyWorkers(runId, order.length, plan.rules(), written::awaitCommitted, false, progress));
+        workers()
+            .forRun(runId, order.length, plan.rules(), written::awaitCommitted, false, progress));
     Moved moved =
         Moved.sum(
             ParallelTasks.runAll(tasks, tasks.size(), "xiaochong-apply", "applying run " + runId));
@@ -222,35 +216,14 @@ public final class PlanMover {
    * @param progress called with the plan rows handled per batch
    */
   public Moved apply(long runId, LongConsumer progress) {
-    Moved apart = new Moved(0, skipApart(runId), 0);
+    Moved apart = new Moved(0, planRows.skipApart(runId), 0);
     int planSize = plans.size(runId);
     List<Callable<Moved>> workers =
-        applyWorkers(runId, planSize, plans.rules(runId), seqEnd -> true, true, progress);
+        workers().forRun(runId, planSize, plans.rules(runId), seqEnd -> true, true, progress);
     return apart.plus(
         Moved.sum(
             ParallelTasks.runAll(
                 workers, workers.size(), "xiaochong-apply", "applying run " + runId)));
-  }
-
-  /**
-   * Marks skipped, before any of its rows move, every planned removal of a written plan whose
-   * removed and kept rows are now marked apart ({@code dedup_apart}): a pair marked after the plan
-   * was written (an interrupted run resumed after {@code dedup apart add}) is left in place like a
-   * changed row. Returns them by rule. A fresh plan needs no such step: its passes read the marks.
-   */
-  private Map<String, Long> skipApart(long runId) {
-    String table = tables.spec().table();
-    return database
-        .jdbi()
-        .inTransaction(
-            h -> {
-              PlanDao plans = h.attach(PlanDao.class);
-              Map<String, Long> byRule = new TreeMap<>(plans.markedApartByRule(table, runId));
-              if (!byRule.isEmpty()) {
-                plans.skipMarkedApart(table, runId);
-              }
-              return byRule;
-            });
   }
 
   /** What a planned row's apply did, as {@code decisions.jsonl} names it. */
@@ -275,52 +248,12 @@ public final class PlanMover {
    * only when {@code anyGone} (the moved count falls short of the plan's rows not left in place).
    */
   public Map<Long, Outcome> notMoved(long runId, boolean anyGone) {
-    Map<Long, Outcome> outcomes = new java.util.HashMap<>();
-    database
-        .jdbi()
-        .useHandle(
-            h -> {
-              h.attach(PlanDao.class)
-                  .leftInPlace(runId)
-                  .forEach(
-                      (removedId, skipped) ->
-                          outcomes.put(
-                              removedId,
-                              skipped == ReferencedRows.REFERENCED
-                                  ? Outcome.KEPT_REFERENCED
-                                  : Outcome.KEPT_CHANGED));
-              if (anyGone) {
-                String id = ArchiveTables.q(tables.spec().idColumn());
-                h.createQuery(
-                        "SELECT p.removed_id FROM dedup_plan p LEFT JOIN "
-                            + ArchiveTables.q(tables.spec().removedTable())
-                            + " a ON a.dedup_run_id = p.run_id AND a."
-                            + id
-                            + " = p.removed_id WHERE p.run_id = ? AND p.skipped = 0"
-                            + " AND a."
-                            + id
-                            + " IS NULL")
-                    .bind(0, runId)
-                    .mapTo(Long.class)
-                    .forEach(removedId -> outcomes.put(removedId, Outcome.GONE));
-              }
-            });
-    return outcomes;
+    return planRows.notMoved(runId, anyGone);
   }
 
   /** Rows a run has archived so far. */
   public long archivedRows(long runId) {
-    return database
-        .jdbi()
-        .withHandle(
-            h ->
-                h.createQuery(
-                        "SELECT COUNT(*) FROM "
-                            + ArchiveTables.q(tables.spec().removedTable())
-                            + " WHERE dedup_run_id = ?")
-                    .bind(0, runId)
-                    .mapTo(Long.class)
-                    .one());
+    return planRows.archivedRows(runId);
   }
 
   /** The interrupted runs {@link #resumeInterrupted} finished, and the rows it moved. */
@@ -363,139 +296,7 @@ public final class PlanMover {
     return new Resumed(runs, rows);
   }
 
-  /**
-   * The source's average row length as the server estimates it ({@code information_schema}), 0 if
-   * unknown.
-   */
-  private long averageRowBytes() {
-    return averageRowBytes(database, tables.spec().table());
-  }
-
-  static long averageRowBytes(Database database, String table) {
-    return database
-        .jdbi()
-        .withHandle(
-            h ->
-                h.createQuery(
-                        "SELECT COALESCE(avg_row_length, 0) FROM"
-                            + " information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?")
-                    .bind(0, table)
-                    .mapTo(Long.class)
-                    .findOne()
-                    .orElse(0L));
-  }
-
-  /** How far the plan writer has committed, for the apply workers to wait on. */
-  private static final class PlanWritten {
-    private int committed;
-    private boolean finished;
-
-    synchronized void committed(int seqEnd) {
-      committed = seqEnd;
-      notifyAll();
-    }
-
-    synchronized void finished() {
-      finished = true;
-      notifyAll();
-    }
-
-    /**
-     * Waits until plan rows [0, seqEnd) are committed; false if the writer stopped short of them.
-     */
-    synchronized boolean awaitCommitted(int seqEnd) throws InterruptedException {
-      while (committed < seqEnd && !finished) {
-        wait();
-      }
-      return committed >= seqEnd;
-    }
-  }
-
-  /** Waits until the plan rows before a seq are committed: false when they never will be. */
-  @FunctionalInterface
-  private interface PlanGate {
-    boolean awaitCommitted(int seqEnd) throws InterruptedException;
-  }
-
-  /**
-   * The apply workers: each takes the next batch of plan rows [0, planSize) once {@code planned}
-   * says its rows are committed, and moves it.
-   *
-   * @param planRules the rules of the plan's removals (see {@link DecisionCheck})
-   * @param resuming whether an interrupted apply of the run may have moved some of its rows
-   */
-  private List<Callable<Moved>> applyWorkers(
-      long runId,
-      int planSize,
-      Set<String> planRules,
-      PlanGate planned,
-      boolean resuming,
-      LongConsumer progress) {
-    BatchMover.BatchSql sql = BatchMover.batchSql(tables, referenced);
-    LocalDateTime removedAt = now();
-    int batch = settings.rowsPerBatch(averageRowBytes());
-    // Batches are disjoint id ranges (the plan is in removed-id order) and never remove a kept row,
-    // so
-    // two run at once, each in its own transaction, and the server uses both cores. READ COMMITTED:
-    // no gap locks, so the batches do not block each other. Each worker keeps its connection for
-    // all
-    // the batches it takes (a connection costs a login and Connector/J's setup queries).
-    AtomicInteger nextBatch = new AtomicInteger();
-    AtomicBoolean failed = new AtomicBoolean(); // a failed batch stops the other worker too
-    List<Callable<Moved>> workers = new ArrayList<>();
-    for (int w = 0; w < PARALLEL_BATCHES; w++) {
-      workers.add(
-          () ->
-              database
-                  .jdbi()
-                  .withHandle(
-                      handle -> {
-                        Moved moved = Moved.NONE;
-                        // The apply gives way to the site: it waits seconds for a row lock, then
-                        // retries later.
-                        handle.execute(
-                            "SET SESSION innodb_lock_wait_timeout = " + settings.lockWaitSeconds());
-                        try (DecisionCheck check =
-                            new DecisionCheck(tables.spec(), pairChecks, planRules)) {
-                          for (int lo = nextBatch.getAndIncrement() * batch;
-                              lo < planSize && !failed.get();
-                              lo = nextBatch.getAndIncrement() * batch) {
-                            int to = Math.min(planSize, lo + batch);
-                            try {
-                              if (!planned.awaitCommitted(to)) {
-                                break; // the plan writer failed; it reports why
-                              }
-                              lockCheck.run();
-                              moved =
-                                  moved.plus(
-                                      BatchMover.move(
-                                          handle.getConnection(),
-                                          runId,
-                                          lo,
-                                          to,
-                                          sql,
-                                          check,
-                                          removedAt,
-                                          resuming,
-                                          settings));
-                              if (settings.pauseMillis() > 0 && to < planSize) {
-                                Thread.sleep(settings.pauseMillis());
-                              }
-                            } catch (InterruptedException e) {
-                              Thread.currentThread().interrupt();
-                              failed.set(true);
-                              throw new IllegalStateException(
-                                  "interrupted while applying run " + runId, e);
-                            } catch (RuntimeException e) {
-                              failed.set(true);
-                              throw e;
-                            }
-                            progress.accept(to - lo);
-                          }
-                        }
-                        return moved;
-                      }));
-    }
-    return workers;
+  private ApplyWorkers workers() {
+    return new ApplyWorkers(tables, pairChecks, referenced, settings, lockCheck);
   }
 }

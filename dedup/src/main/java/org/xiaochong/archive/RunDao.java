@@ -113,8 +113,8 @@ interface RunDao {
   @SqlQuery(
       "SELECT child_schema, child_table, child_column, child_key_columns, child_key, old_id, new_id"
           + " FROM dedup_repoint WHERE run_id = :runId AND old_id > :lo AND old_id <= :hi ORDER BY id")
-  @UseRowMapper(Restorer.RepointedMapper.class)
-  List<Restorer.Repointed> repointed(
+  @UseRowMapper(Repoints.Mapper.class)
+  List<Repoints.Repointed> repointed(
       @Bind("runId") long runId, @Bind("lo") long lo, @Bind("hi") long hi);
 
   @SqlUpdate("DELETE FROM dedup_repoint WHERE run_id = :runId AND old_id > :lo AND old_id <= :hi")

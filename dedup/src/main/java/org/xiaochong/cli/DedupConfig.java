@@ -1,12 +1,17 @@
 package org.xiaochong.cli;
 
+import static org.xiaochong.cli.ConfigValues.bool;
+import static org.xiaochong.cli.ConfigValues.columnsInUse;
+import static org.xiaochong.cli.ConfigValues.integer;
+import static org.xiaochong.cli.ConfigValues.list;
+import static org.xiaochong.cli.ConfigValues.longInteger;
+
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +19,6 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.apache.commons.codec.digest.DigestUtils;
-import org.apache.commons.text.similarity.LevenshteinDistance;
 import org.xiaochong.archive.ApplySettings;
 import org.xiaochong.archive.ReferencedRows;
 import org.xiaochong.index.FingerprintIndex;
@@ -26,13 +30,12 @@ import org.xiaochong.prefilter.PrefilterSettings;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.DbSettings;
-import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.TableSpec;
 
 /**
- * The effective configuration: a Java properties file over the defaults. Every key is documented in
- * {@code config/dedup.properties}; an unknown key is an error (a typo must not silently fall back
- * to a default), with the closest known key suggested.
+ * The effective configuration: a Java properties file over the defaults ({@link ConfigKeys}). Every
+ * key is documented in {@code config/dedup.properties}; an unknown key is an error (a typo must not
+ * silently fall back to a default), with the closest known key suggested.
  */
 public record DedupConfig(
     DbSettings db,
@@ -46,49 +49,6 @@ public record DedupConfig(
     ReferencedRows.Settings references,
     ApplySettings apply,
     int readChunkRows) {
-
-  /** Keys and defaults, in the order of config/dedup.properties. */
-  static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
-
-  static {
-    DEFAULTS.put("db.url", DbSettings.EMBEDDED);
-    DEFAULTS.put("db.user", "");
-    DEFAULTS.put("db.password", "");
-    // A replica for dedup-spark's reads (read there by spark's JobConfig; bin/dedup uses db.url).
-    DEFAULTS.put("db.read-url", "");
-    DEFAULTS.put("db.read-user", "");
-    DEFAULTS.put("db.read-password", "");
-    DEFAULTS.put("data.dir", "data");
-    DEFAULTS.put("source.table", "supply_demand");
-    DEFAULTS.put("source.id-column", "id");
-    DEFAULTS.put("source.time-column", "reg_time");
-    DEFAULTS.put("source.updated-column", "");
-    DEFAULTS.put("keep.policy", KeepPolicy.LATEST);
-    DEFAULTS.put("apply.referenced", "refuse");
-    DEFAULTS.put("apply.delete-triggers", "refuse");
-    DEFAULTS.put("fields.exact", String.join(",", TableSpec.SAMPLE_TEXT_COLUMNS));
-    DEFAULTS.put("fields.phone", "phone");
-    DEFAULTS.put("fields.near", "title,product,content");
-    DEFAULTS.put("fields.must-match", "product");
-    DEFAULTS.put("fields.place", "region");
-    DEFAULTS.put("fields.number", "price");
-    DEFAULTS.put("index.dir", "");
-    DEFAULTS.put("index.read-chunk-rows", Integer.toString(RecordSource.DEFAULT_CHUNK_ROWS));
-    DEFAULTS.put("prefilter.enabled", "true");
-    DEFAULTS.put("prefilter.bits-per-key", "20");
-    DEFAULTS.put("prefilter.hashes", "8");
-    DEFAULTS.put("apply.batch-rows", Integer.toString(ApplySettings.DEFAULTS.batchRows()));
-    DEFAULTS.put("apply.batch-bytes", Long.toString(ApplySettings.DEFAULTS.batchBytes()));
-    DEFAULTS.put(
-        "apply.lock-wait-seconds", Integer.toString(ApplySettings.DEFAULTS.lockWaitSeconds()));
-    DEFAULTS.put("apply.attempts", Integer.toString(ApplySettings.DEFAULTS.attempts()));
-    DEFAULTS.put("apply.pause-ms", Long.toString(ApplySettings.DEFAULTS.pauseMillis()));
-    DEFAULTS.put("threads", "0");
-    DEFAULTS.put("serve.token", "");
-    // The keys of methods with settings of their own (simhash.*), as each method declares them.
-    FingerprintMethods.known()
-        .forEach(method -> new TreeMap<>(method.settingDefaults()).forEach(DEFAULTS::put));
-  }
 
   public static final String PASSWORD_ENV = "DEDUP_DB_PASSWORD";
 
@@ -118,12 +78,8 @@ public record DedupConfig(
   }
 
   public static DedupConfig fromProperties(Properties props, Map<String, String> env) {
-    for (String key : props.stringPropertyNames()) {
-      if (!DEFAULTS.containsKey(key)) {
-        throw new BadInputException("unknown config key '" + key + "'" + suggestion(key));
-      }
-    }
-    Map<String, String> values = new LinkedHashMap<>(DEFAULTS);
+    ConfigKeys.requireKnown(props);
+    Map<String, String> values = new LinkedHashMap<>(ConfigKeys.DEFAULTS);
     props.stringPropertyNames().forEach(k -> values.put(k, props.getProperty(k).strip()));
     String password = values.get("db.password");
     if (password.isEmpty() && env.get(PASSWORD_ENV) != null) {
@@ -136,9 +92,8 @@ public record DedupConfig(
     List<String> exactFields = list(values.get("fields.exact"));
     List<String> nearFields = list(values.get("fields.near"));
     // fields.phone, fields.must-match, fields.place and fields.number default to columns of the
-    // sample
-    // table (phone, product, region, price); a default applies only where that column is used, so
-    // another table's config need not clear them.
+    // sample table (phone, product, region, price); a default applies only where that column is
+    // used, so another table's config need not clear them.
     List<String> phoneFields = columnsInUse(props, values, "fields.phone", exactFields, nearFields);
     List<String> mustMatchFields =
         columnsInUse(props, values, "fields.must-match", exactFields, nearFields);
@@ -243,47 +198,6 @@ public record DedupConfig(
   }
 
   /**
-   * The key's columns; when the key is left at its default, only those in fields.exact or
-   * fields.near.
-   */
-  private static List<String> columnsInUse(
-      Properties props,
-      Map<String, String> values,
-      String key,
-      List<String> exactFields,
-      List<String> nearFields) {
-    List<String> columns = list(values.get(key));
-    if (props.containsKey(key)) {
-      return columns;
-    }
-    return columns.stream().filter(f -> exactFields.contains(f) || nearFields.contains(f)).toList();
-  }
-
-  private static boolean bool(Map<String, String> values, String key) {
-    String value = values.get(key);
-    if (!value.equals("true") && !value.equals("false")) {
-      throw new BadInputException(key + " '" + value + "' must be true or false");
-    }
-    return Boolean.parseBoolean(value);
-  }
-
-  private static long longInteger(Map<String, String> values, String key) {
-    try {
-      return Long.parseLong(values.get(key));
-    } catch (NumberFormatException e) {
-      throw new BadInputException(key + " '" + values.get(key) + "' is not a whole number");
-    }
-  }
-
-  private static int integer(Map<String, String> values, String key) {
-    try {
-      return Integer.parseInt(values.get(key));
-    } catch (NumberFormatException e) {
-      throw new BadInputException(key + " '" + values.get(key) + "' is not a whole number");
-    }
-  }
-
-  /**
    * A digest of what decides the index documents (table, fields and the keep policy's rank): the
    * index records it and refuses to be used with another.
    */
@@ -299,8 +213,7 @@ public record DedupConfig(
             String.join(",", table.nearFields()));
     // The index keeps each record's rank under the keep policy: another policy needs another index.
     // latest ranks by the time the index holds anyway, so its digest is the one of indexes made
-    // before
-    // keep.policy existed, and they stay usable.
+    // before keep.policy existed, and they stay usable.
     return DigestUtils.md5Hex(
         table.keepPolicy().isLatest() ? digest : digest + "|keep.policy=" + table.keepPolicy());
   }
@@ -333,31 +246,6 @@ public record DedupConfig(
     return DigestUtils.md5Hex(sorted.toString());
   }
 
-  private static List<String> list(String value) {
-    List<String> items = new ArrayList<>();
-    for (String item : value.split(",")) {
-      if (!item.isBlank()) {
-        items.add(item.strip());
-      }
-    }
-    return items;
-  }
-
-  private static String suggestion(String key) {
-    String best = null;
-    int bestDistance = Integer.MAX_VALUE;
-    for (String known : DEFAULTS.keySet()) {
-      int d = LevenshteinDistance.getDefaultInstance().apply(key, known);
-      if (d < bestDistance) {
-        bestDistance = d;
-        best = known;
-      }
-    }
-    return bestDistance <= 3
-        ? " (did you mean '" + best + "'?)"
-        : " (known keys: " + String.join(", ", DEFAULTS.keySet()) + ")";
-  }
-
   @Override
   public String toString() {
     return "DedupConfig[db="
@@ -369,9 +257,5 @@ public record DedupConfig(
         + ", threads="
         + threads
         + "]";
-  }
-
-  static List<String> knownKeys() {
-    return List.copyOf(DEFAULTS.keySet());
   }
 }

@@ -4,20 +4,16 @@ import java.time.LocalDateTime;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Consumer;
-import org.apache.lucene.index.DirectoryReader;
 import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.archive.ApartTable;
 import org.xiaochong.archive.ApplySettings;
-import org.xiaochong.archive.ArchiveTables;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.PlanMover;
 import org.xiaochong.archive.ReferencedRows;
 import org.xiaochong.archive.RowsMovedException;
 import org.xiaochong.archive.RunLog;
 import org.xiaochong.archive.RunWatermark;
-import org.xiaochong.archive.TableEngines;
 import org.xiaochong.index.ExactSegmentIndexer;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSync;
@@ -26,7 +22,6 @@ import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.method.MethodContext;
 import org.xiaochong.method.MethodReport;
 import org.xiaochong.method.RecordKeys;
-import org.xiaochong.pass.SampleGroup;
 import org.xiaochong.pass.Window;
 import org.xiaochong.prefilter.ExactKeyFilter;
 import org.xiaochong.prefilter.PrefilterSettings;
@@ -40,6 +35,11 @@ import org.xiaochong.source.TableSpec;
  * fingerprint method's pass over the window in the order given, and (with {@code apply}) archive
  * and delete the planned rows, then drop them from the indexes ({@link PlanApply}). A dry run
  * writes nothing to the database (a read-only user can run it); it only updates the indexes.
+ *
+ * <p>Over 300 lines because its nested {@link Options} and {@link Outcome} and its {@code with...}
+ * settings (about half the class) are the API the CLI, the Spark job and the tools call; the stages
+ * of a run beside them are split out ({@link ChosenWindow}, {@link ApplyStart}, {@link PlanApply},
+ * {@link RunSummaries}).
  *
  * <p>Not thread-safe: one instance per run.
  */
@@ -321,15 +321,8 @@ public final class DedupRunner {
       PlanMover mover = null;
       List<Long> resumed = List.of();
       if (options.apply()) {
-        // Foreign keys, triggers and engines are checked before anything moves, an interrupted
-        // run's
-        // rows included: a refused table stops here, with no run started.
-        ReferencedRows referenced = ReferencedRows.check(database, spec, references);
         mover =
-            new PlanMover(
-                    ArchiveTables.ensure(database, spec, columns),
-                    FingerprintMethods.pairChecks(context(false)),
-                    referenced)
+            ApplyStart.mover(database, spec, columns, references, context(false))
                 .withSettings(applySettings)
                 .withLockCheck(lockCheck);
         watermark.ensureColumns();
@@ -337,17 +330,7 @@ public final class DedupRunner {
         resumed = finished.runs();
         movedByResume = finished.rows();
       } else {
-        TableEngines.problem(database, spec)
-            .ifPresent(
-                problem ->
-                    notes.accept(
-                        "note: "
-                            + problem
-                            + "; --apply and restore refuse such a table, this dry run works as it is"));
-        String refusal = ReferencedRows.refusal(database, spec, references);
-        if (refusal != null) {
-          notes.accept("note: " + refusal);
-        }
+        ApplyStart.dryRunNotes(database, spec, references, notes);
       }
       t = System.nanoTime();
       RecordIndex.Synced synced = records.syncWithFilter(source, opened);
@@ -355,27 +338,17 @@ public final class DedupRunner {
       ExactKeyFilter prefilter = synced.filter();
       seconds.put("index", elapsed(t));
       long syncSeqReached = index.syncSeq();
-      ChosenWindow chosen = chooseWindow(options, watermark, runs.newIndexOf());
+      ChosenWindow chosen = ChosenWindow.choose(options, watermark, index, runs.newIndexOf());
       window = chosen.window();
 
       DeletionPlan plan = new DeletionPlan();
       Map<String, MethodReport> reports =
           runs.passes(source, new RecordKeys(index, prefilter), plan, window, seconds);
       // Each pass honours the marks; a chain collapsed across methods (a kept row that a later
-      // method
-      // removed) can still point a removal to a row it is marked apart from: that row stays.
+      // method removed) can still point a removal to a row it is marked apart from: that row stays.
       int droppedApart = plan.dropApart(apart);
 
-      // The run's methods, in run order, then the combined rules (exact+near: an exact twin of a
-      // row a
-      // later method removed, see DeletionPlan.collapseChains).
-      Map<String, Long> removed = new LinkedHashMap<>();
-      options
-          .methods()
-          .forEach(m -> removed.put(m.name(), plan.count(DeletionPlan.Rule.of(m.name()))));
-      plan.rules().stream()
-          .filter(label -> DeletionPlan.Rule.of(label).isCombined())
-          .forEach(label -> removed.put(label, plan.count(DeletionPlan.Rule.of(label))));
+      Map<String, Long> removed = RunSummaries.removedByRule(options.methods(), plan);
       PlanApply.Result applied = PlanApply.NOT_APPLIED;
       if (options.apply()) {
         applied =
@@ -403,115 +376,21 @@ public final class DedupRunner {
         runs.save();
       }
       seconds.put("total", elapsed(start));
-      MethodReport first = reports.get(options.methods().get(0).name());
-      List<SampleGroup> samples =
-          reports.values().stream().flatMap(r -> r.samples().stream()).toList();
-      long falsePositives =
-          reports.values().stream().mapToLong(MethodReport::recordFilterFalsePositives).sum();
-      Map<String, Long> removedByKnown =
-          new LinkedHashMap<>(); // every known method, in the registry's order, then
-      FingerprintMethods.known()
-          .forEach(m -> removedByKnown.put(m.name(), removed.getOrDefault(m.name(), 0L)));
-      removed.forEach((rule, n) -> removedByKnown.putIfAbsent(rule, n)); // the combined rules
       RunSummary summary =
-          new RunSummary(
-              applied.runId(),
-              options.label(),
-              options.apply(),
-              sync.tableRows(),
-              first.examined(),
-              sync.added(),
-              sync.changed(),
-              sync.deleted(),
-              removedByKnown,
+          RunSummaries.of(
+              options,
+              sync,
               reports,
+              removed,
+              applied,
               resumed,
-              applied.skippedChanged(),
-              applied.decidedAgain(),
-              seconds,
-              samples,
-              prefilter == null
-                  ? null
-                  : new RunSummary.PrefilterStats(
-                      prefilter.lookups(),
-                      prefilter.skipped(),
-                      falsePositives,
-                      prefilter.memoryBytes(),
-                      prefilter.saturated(),
-                      runs.prefilterJson()),
-              chosen.description(),
-              chosen.sinceRun(),
-              applied.counts(),
               movedByResume,
+              seconds,
+              prefilter,
+              runs,
+              chosen,
               new RunSummary.ApartStats(apart.size(), apart.honoured(), droppedApart));
       return new Outcome(summary, plan, applied.notMoved());
-    }
-  }
-
-  /**
-   * The window of a run, how to describe it, and the applied run whose watermark it starts from (0:
-   * none).
-   */
-  private record ChosenWindow(Window window, String description, long sinceRun) {}
-
-  /**
-   * The records the passes examine. A time window (--since/--until) as given; otherwise, when the
-   * options ask for it, the records indexed (added or changed) since the last applied run of this
-   * table with this index covering each of the run's methods (from the oldest of those runs, so
-   * each pass sees all it has not seen), against the whole index; all records without such a run (a
-   * first run, another or rebuilt index, a method's new index) or when not incremental (--full).
-   * Rows an applied run planned but did not move were dropped from the index with the rest of its
-   * plan, so the next sync indexes them again with a new sync number: they are examined again.
-   *
-   * @param newIndexOf the selected method whose own index is new, or null
-   */
-  private ChosenWindow chooseWindow(Options options, RunWatermark watermark, String newIndexOf) {
-    if (!options.fromWatermark()) {
-      if (options.since() == null && options.until() == null) {
-        return new ChosenWindow(
-            Window.ALL, "all records" + (options.incremental() ? "" : " (--full)"), 0);
-      }
-      return new ChosenWindow(
-          options.window(),
-          "records with time "
-              + (options.since() == null
-                  ? ""
-                  : "from " + options.since().toString().replace('T', ' ') + " ")
-              + (options.until() == null
-                  ? ""
-                  : "until " + options.until().toString().replace('T', ' ')),
-          0);
-    }
-    Optional<RunWatermark.Mark> mark = Optional.empty();
-    for (FingerprintMethod method : options.methods()) {
-      Optional<RunWatermark.Mark> last =
-          watermark.last(
-              index.indexId(), label -> FingerprintMethods.namesOf(label).contains(method.name()));
-      if (last.isEmpty()) {
-        mark = Optional.empty();
-        break;
-      }
-      if (mark.isEmpty() || last.get().syncSeq() < mark.get().syncSeq()) {
-        mark = last;
-      }
-    }
-    if (mark.isEmpty()) {
-      return new ChosenWindow(
-          Window.ALL,
-          "all records (no earlier applied " + options.label() + " run with this index)",
-          0);
-    }
-    if (newIndexOf != null) {
-      return new ChosenWindow(Window.ALL, "all records (the " + newIndexOf + " index is new)", 0);
-    }
-    long seq = mark.get().syncSeq();
-    try (DirectoryReader reader = index.openReader()) {
-      return new ChosenWindow(
-          Window.ofIds(FingerprintIndex.liveIdsIndexedAfter(reader, seq)),
-          "records indexed since run " + mark.get().runId(),
-          mark.get().runId());
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
     }
   }
 

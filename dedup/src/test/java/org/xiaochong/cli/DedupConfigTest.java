@@ -30,10 +30,10 @@ class DedupConfigTest {
         .filter(m -> !FingerprintMethods.isBuiltIn(m))
         .forEach(m -> pluginKeys.addAll(m.settingDefaults().keySet()));
     java.util.List<String> builtInKeys =
-        DedupConfig.knownKeys().stream().filter(k -> !pluginKeys.contains(k)).toList();
+        ConfigKeys.knownKeys().stream().filter(k -> !pluginKeys.contains(k)).toList();
     assertThat(documented.stringPropertyNames()).containsExactlyInAnyOrderElementsOf(builtInKeys);
     for (String key : builtInKeys) {
-      assertThat(documented.getProperty(key)).as(key).isEqualTo(DedupConfig.DEFAULTS.get(key));
+      assertThat(documented.getProperty(key)).as(key).isEqualTo(ConfigKeys.DEFAULTS.get(key));
     }
     // The documented file, used as it is, gives the built-in defaults.
     assertThat(DedupConfig.fromProperties(documented, Map.of()).fieldsDigest())

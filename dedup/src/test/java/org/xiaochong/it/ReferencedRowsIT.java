@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,6 +72,51 @@ class ReferencedRowsIT extends DbTestSupport {
     insert(table, 7, "求购大蒜", "大蒜", "13900139000", "求购大蒜十吨，价格面议", NEW);
   }
 
+  /**
+   * {@link #posts} (and {@code morePosts}), and {@code <table>_tag}: tags by post, primary key
+   * (post_id, tag), a foreign key on post_id with {@code onDelete} (may be empty), holding {@code
+   * rows}.
+   */
+  private static void postsWithTags(
+      String table, String onDelete, Runnable morePosts, String rows) {
+    String child = table + "_tag";
+    useHandle(h -> h.execute("DROP TABLE IF EXISTS `" + child + "`"));
+    posts(table);
+    morePosts.run();
+    useHandle(
+        h -> {
+          h.execute(
+              "CREATE TABLE `"
+                  + child
+                  + "` (post_id BIGINT NOT NULL, tag VARCHAR(16) NOT NULL, PRIMARY KEY (post_id, tag),"
+                  + " FOREIGN KEY (post_id) REFERENCES `"
+                  + table
+                  + "` (id)"
+                  + onDelete
+                  + ") ENGINE=InnoDB");
+          h.execute("INSERT INTO `" + child + "` VALUES " + rows);
+        });
+  }
+
+  /** The tags of {@code <table>_tag} as post_id:tag, in order. */
+  private static List<String> tags(String table) {
+    return withHandle(
+        h ->
+            h.createQuery("SELECT CONCAT(post_id, ':', tag) FROM `" + table + "_tag` ORDER BY 1")
+                .mapTo(String.class)
+                .list());
+  }
+
+  /** The latest run on the table. */
+  private static long lastRunId(String table) {
+    return withHandle(
+        h ->
+            h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = ?")
+                .bind(0, table)
+                .mapTo(Long.class)
+                .one());
+  }
+
   /** Inquiry id → the post it points to. */
   private static Map<Long, Long> inquiries(String table) {
     Map<Long, Long> byId = new HashMap<>();
@@ -85,6 +131,14 @@ class ReferencedRowsIT extends DbTestSupport {
 
   private Path config(String table, Map<String, String> settings) {
     return writeConfig(dir, table, dir.resolve("index-" + table), settings);
+  }
+
+  /** {@code dedup run --apply} on the table with these settings, then {@code options}. */
+  private CliRun apply(String table, Map<String, String> settings, String... options) {
+    List<String> args =
+        new ArrayList<>(List.of("run", "--config", config(table, settings).toString(), "--apply"));
+    args.addAll(List.of(options));
+    return cli(args.toArray(String[]::new));
   }
 
   private static long repointed(long runId) {
@@ -143,12 +197,7 @@ class ReferencedRowsIT extends DbTestSupport {
     assertThat(inquiries("fk_merge"))
         .containsOnly(
             Map.entry(101L, 2L), Map.entry(102L, 2L), Map.entry(103L, 2L), Map.entry(104L, 7L));
-    long runId =
-        withHandle(
-            h ->
-                h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = 'fk_merge'")
-                    .mapTo(Long.class)
-                    .one());
+    long runId = lastRunId("fk_merge");
     assertThat(repointed(runId)).isEqualTo(2);
 
     CliRun restore = cli("restore", "--config", config.toString(), "--run", String.valueOf(runId));
@@ -165,33 +214,14 @@ class ReferencedRowsIT extends DbTestSupport {
   @Test
   void apply_mergeThatWouldBreakAUniqueKeyOfTheChild_leavesThatPostInPlace() {
     String table = "fk_tags";
-    useHandle(h -> h.execute("DROP TABLE IF EXISTS fk_tags_tag"));
-    posts(table);
-    useHandle(
-        h -> {
-          h.execute(
-              "CREATE TABLE fk_tags_tag (post_id BIGINT NOT NULL, tag VARCHAR(16) NOT NULL, PRIMARY KEY (post_id, tag),"
-                  + " FOREIGN KEY (post_id) REFERENCES fk_tags (id) ON DELETE CASCADE) ENGINE=InnoDB");
-          // Posts 1 and 2 both tagged 'fruit': re-pointed, 1's tag would be 2's twice.
-          h.execute("INSERT INTO fk_tags_tag VALUES (1, 'fruit'), (2, 'fruit'), (3, 'red')");
-        });
+    // Posts 1 and 2 both tagged 'fruit': re-pointed, 1's tag would be 2's twice.
+    postsWithTags(table, " ON DELETE CASCADE", () -> {}, "(1, 'fruit'), (2, 'fruit'), (3, 'red')");
 
-    CliRun run =
-        cli(
-            "run",
-            "--config",
-            config(table, Map.of("apply.referenced", "merge")).toString(),
-            "--apply");
+    CliRun run = apply(table, Map.of("apply.referenced", "merge"));
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(ids(table)).containsExactly(1L, 2L, 4L, 6L, 7L);
-    List<String> tags =
-        withHandle(
-            h ->
-                h.createQuery("SELECT CONCAT(post_id, ':', tag) FROM fk_tags_tag ORDER BY 1")
-                    .mapTo(String.class)
-                    .list());
-    assertThat(tags).containsExactly("1:fruit", "2:fruit", "4:red");
+    assertThat(tags(table)).containsExactly("1:fruit", "2:fruit", "4:red");
     assertThat(run.out())
         .contains("moved exact: 3 planned, 2 moved, 1 kept (referenced by other tables)");
   }
@@ -199,42 +229,24 @@ class ReferencedRowsIT extends DbTestSupport {
   @Test
   void apply_mergeOfTwoPostsTaggedAlikeIntoOneKeptPost_movesTheFirstAndLeavesTheOther() {
     String table = "fk_siblings";
-    useHandle(h -> h.execute("DROP TABLE IF EXISTS fk_siblings_tag"));
-    posts(table);
     // Post 8: a third copy of posts 1 and 2, the oldest; 1 and 8 are both removed in favour of 2.
-    insert(
-        table,
-        8,
-        "供应红富士苹果0",
-        "苹果",
-        "13800138000",
-        "本人有红富士苹果约3000斤，果面光洁，口感脆甜，欢迎来电",
-        OLD.minusDays(1));
-    useHandle(
-        h -> {
-          h.execute(
-              "CREATE TABLE fk_siblings_tag (post_id BIGINT NOT NULL, tag VARCHAR(16) NOT NULL,"
-                  + " PRIMARY KEY (post_id, tag), FOREIGN KEY (post_id) REFERENCES fk_siblings (id)) ENGINE=InnoDB");
-          h.execute("INSERT INTO fk_siblings_tag VALUES (1, 'fruit'), (8, 'fruit'), (8, 'red')");
-        });
+    Runnable post8 =
+        () ->
+            insert(
+                table,
+                8,
+                "供应红富士苹果0",
+                "苹果",
+                "13800138000",
+                "本人有红富士苹果约3000斤，果面光洁，口感脆甜，欢迎来电",
+                OLD.minusDays(1));
+    postsWithTags(table, "", post8, "(1, 'fruit'), (8, 'fruit'), (8, 'red')");
 
-    CliRun run =
-        cli(
-            "run",
-            "--config",
-            config(table, Map.of("apply.referenced", "merge")).toString(),
-            "--apply");
+    CliRun run = apply(table, Map.of("apply.referenced", "merge"));
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(ids(table)).containsExactly(2L, 4L, 6L, 7L, 8L);
-    List<String> tags =
-        withHandle(
-            h ->
-                h.createQuery(
-                        "SELECT CONCAT(post_id, ':', tag) FROM fk_siblings_tag" + " ORDER BY 1")
-                    .mapTo(String.class)
-                    .list());
-    assertThat(tags).containsExactly("2:fruit", "8:fruit", "8:red");
+    assertThat(tags(table)).containsExactly("2:fruit", "8:fruit", "8:red");
     assertThat(run.out())
         .contains("moved exact: 4 planned, 3 moved, 1 kept (referenced by other tables)");
   }
@@ -246,13 +258,7 @@ class ReferencedRowsIT extends DbTestSupport {
     Path report = dir.resolve("report");
 
     CliRun run =
-        cli(
-            "run",
-            "--config",
-            config("fk_keep", Map.of("apply.referenced", "keep")).toString(),
-            "--apply",
-            "--report",
-            report.toString());
+        apply("fk_keep", Map.of("apply.referenced", "keep"), "--report", report.toString());
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(ids("fk_keep")).containsExactly(1L, 2L, 4L, 6L, 7L);
@@ -296,9 +302,8 @@ class ReferencedRowsIT extends DbTestSupport {
       apply_runLeftApplyingByARestrictForeignKey_stopsWithTheKeyThenFinishesOnceThePolicyIsChosen() {
     postsWithInquiries("fk_wedged", "RESTRICT");
     // The state an apply that hit the RESTRICT key mid-batch left: the run 'applying', its plan
-    // written,
-    // the batch naming post 1 (referenced) rolled back. Unknown row states: the resume decides
-    // again.
+    // written, the batch naming post 1 (referenced) rolled back. Unknown row states: the resume
+    // decides again.
     RunLog.ensureTables(database());
     long wedged =
         new RunLog(database(), "fk_wedged")
@@ -321,12 +326,7 @@ class ReferencedRowsIT extends DbTestSupport {
         .contains("fk_wedged_inquiry.post_id -> fk_wedged.id (ON DELETE RESTRICT)");
     assertThat(ids("fk_wedged")).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
 
-    CliRun kept =
-        cli(
-            "run",
-            "--config",
-            config("fk_wedged", Map.of("apply.referenced", "keep")).toString(),
-            "--apply");
+    CliRun kept = apply("fk_wedged", Map.of("apply.referenced", "keep"));
 
     assertThat(kept.exitCode()).as(kept.err()).isZero();
     assertThat(kept.out())
@@ -391,7 +391,7 @@ class ReferencedRowsIT extends DbTestSupport {
               "CREATE TRIGGER fk_trig_deleted AFTER DELETE ON fk_trig FOR EACH ROW INSERT INTO fk_trig_log VALUES (OLD.id)");
         });
 
-    CliRun stopped = cli("run", "--config", config("fk_trig", Map.of()).toString(), "--apply");
+    CliRun stopped = apply("fk_trig", Map.of());
 
     assertThat(stopped.exitCode()).as(stopped.err()).isEqualTo(2);
     assertThat(stopped.errLines())
@@ -401,12 +401,7 @@ class ReferencedRowsIT extends DbTestSupport {
         .contains("apply.delete-triggers=accept");
     assertThat(count("fk_trig")).isEqualTo(7);
 
-    CliRun accepted =
-        cli(
-            "run",
-            "--config",
-            config("fk_trig", Map.of("apply.delete-triggers", "accept")).toString(),
-            "--apply");
+    CliRun accepted = apply("fk_trig", Map.of("apply.delete-triggers", "accept"));
 
     assertThat(accepted.exitCode()).as(accepted.err()).isZero();
     assertThat(ids("fk_trig")).containsExactly(2L, 4L, 6L, 7L);
@@ -448,12 +443,7 @@ class ReferencedRowsIT extends DbTestSupport {
     Path config = config("fk_aria", Map.of());
     CliRun applied = cli("run", "--config", config.toString(), "--apply");
     assertThat(applied.exitCode()).as(applied.err()).isZero();
-    long runId =
-        withHandle(
-            h ->
-                h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = 'fk_aria'")
-                    .mapTo(Long.class)
-                    .one());
+    long runId = lastRunId("fk_aria");
     useHandle(h -> h.execute("ALTER TABLE fk_aria_removed ENGINE=Aria"));
 
     CliRun refused = cli("restore", "--config", config.toString(), "--run", String.valueOf(runId));
@@ -485,12 +475,7 @@ class ReferencedRowsIT extends DbTestSupport {
     Path config = config("fk_restore", Map.of());
     assertThat(cli("run", "--config", config.toString(), "--apply").exitCode()).isZero();
     assertThat(count("fk_restore")).isEqualTo(12_000);
-    long runId =
-        withHandle(
-            h ->
-                h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = 'fk_restore'")
-                    .mapTo(Long.class)
-                    .one());
+    long runId = lastRunId("fk_restore");
     // The crawler re-inserts the last archived id: the second batch cannot go back.
     insert("fk_restore", 23_999, "又一条", "苹果", "13800138000", "新内容", NEW);
 
@@ -510,14 +495,7 @@ class ReferencedRowsIT extends DbTestSupport {
     posts("fk_partial");
     Path notADirectory = Files.writeString(dir.resolve("report-file"), "x");
 
-    CliRun run =
-        cli(
-            "run",
-            "--config",
-            config("fk_partial", Map.of()).toString(),
-            "--apply",
-            "--report",
-            notADirectory.toString());
+    CliRun run = apply("fk_partial", Map.of(), "--report", notADirectory.toString());
 
     assertThat(run.exitCode()).as(run.err()).isEqualTo(4);
     assertThat(run.errLines())

@@ -1,0 +1,124 @@
+package org.xiaochong.archive;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.jdbi.v3.core.Handle;
+import org.xiaochong.archive.ReferencedRows.ForeignKey;
+import org.xiaochong.source.BadInputException;
+import org.xiaochong.source.TableSpec;
+
+/**
+ * What the server's metadata says depends on the source table's rows ({@link ReferencedRows}): the
+ * foreign keys whose parent it is ({@code information_schema.REFERENTIAL_CONSTRAINTS}, {@code
+ * KEY_COLUMN_USAGE}, the child tables' unique keys from {@code STATISTICS}) and its DELETE triggers
+ * ({@code TRIGGERS}). Every name read is validated as an identifier before it is quoted into SQL.
+ */
+final class ReferenceMetadata {
+  private ReferenceMetadata() {}
+
+  /**
+   * The foreign keys whose parent is {@code table} in the current schema, each with its child
+   * table's primary key and the unique keys that hold one of its columns.
+   */
+  static List<ForeignKey> foreignKeys(Handle handle, String table) {
+    Map<String, List<String[]>> byConstraint = new LinkedHashMap<>();
+    handle
+        .createQuery(
+            "SELECT k.constraint_schema, k.constraint_name, k.table_schema, k.table_name, k.column_name,"
+                + " k.referenced_column_name, r.delete_rule FROM information_schema.key_column_usage k"
+                + " JOIN information_schema.referential_constraints r ON r.constraint_schema = k.constraint_schema"
+                + " AND r.constraint_name = k.constraint_name AND r.table_name = k.table_name"
+                + " WHERE k.referenced_table_schema = DATABASE() AND k.referenced_table_name = ?"
+                + " ORDER BY k.table_schema, k.table_name, k.constraint_name, k.ordinal_position")
+        .bind(0, table)
+        .map(
+            (rs, ctx) ->
+                new String[] {
+                  rs.getString(1),
+                  rs.getString(2),
+                  rs.getString(3),
+                  rs.getString(4),
+                  rs.getString(5),
+                  rs.getString(6),
+                  rs.getString(7)
+                })
+        .forEach(
+            row ->
+                byConstraint
+                    .computeIfAbsent(
+                        row[0] + "." + row[2] + "." + row[3] + "." + row[1], c -> new ArrayList<>())
+                    .add(row));
+    List<ForeignKey> keys = new ArrayList<>();
+    for (List<String[]> rows : byConstraint.values()) {
+      String[] first = rows.get(0);
+      String childSchema = validated(first[2]);
+      String childTable = validated(first[3]);
+      List<String> childColumns = rows.stream().map(r -> validated(r[4])).toList();
+      List<String> parentColumns = rows.stream().map(r -> validated(r[5])).toList();
+      Map<String, List<String>> unique = uniqueKeys(handle, childSchema, childTable);
+      List<String> primary = unique.getOrDefault("PRIMARY", List.of());
+      List<List<String>> holding =
+          unique.values().stream()
+              .filter(
+                  columns ->
+                      columns.stream()
+                          .anyMatch(c -> childColumns.stream().anyMatch(c::equalsIgnoreCase)))
+              .toList();
+      keys.add(
+          new ForeignKey(
+              first[1],
+              childSchema,
+              childTable,
+              childColumns,
+              parentColumns,
+              first[6].toUpperCase(Locale.ROOT),
+              primary,
+              holding));
+    }
+    return keys;
+  }
+
+  /** The unique indexes of a table, primary key as "PRIMARY", each its columns in index order. */
+  private static Map<String, List<String>> uniqueKeys(Handle handle, String schema, String table) {
+    Map<String, List<String>> keys = new LinkedHashMap<>();
+    handle
+        .createQuery(
+            "SELECT index_name, column_name FROM information_schema.statistics WHERE table_schema = ?"
+                + " AND table_name = ? AND non_unique = 0 ORDER BY index_name, seq_in_index")
+        .bind(0, schema)
+        .bind(1, table)
+        .map((rs, ctx) -> new String[] {rs.getString(1), rs.getString(2)})
+        .forEach(
+            row -> keys.computeIfAbsent(row[0], k -> new ArrayList<>()).add(validated(row[1])));
+    return keys;
+  }
+
+  /** The DELETE triggers on {@code table}, each as {@code name (BEFORE|AFTER DELETE)}. */
+  static List<String> deleteTriggers(Handle handle, String table) {
+    return handle
+        .createQuery(
+            "SELECT trigger_name, action_timing FROM information_schema.triggers"
+                + " WHERE event_object_schema = DATABASE() AND event_object_table = ? AND event_manipulation = 'DELETE'"
+                + " ORDER BY trigger_name")
+        .bind(0, table)
+        .map((rs, ctx) -> rs.getString(1) + " (" + rs.getString(2) + " DELETE)")
+        .list();
+  }
+
+  /** A name from the server's metadata, checked to be an identifier we quote safely. */
+  private static String validated(String name) {
+    try {
+      TableSpec.quote(name);
+    } catch (BadInputException e) {
+      throw new BadInputException(
+          "a table referencing the source has a name dedup cannot quote safely ('"
+              + name
+              + "': letters, digits, _ and $ only)",
+          e);
+    }
+    return name;
+  }
+}
