@@ -14,9 +14,9 @@ import org.xiaochong.source.TableSpec;
 /**
  * What a run ({@link DedupRunner}) settles about its apply before the passes: with {@code --apply},
  * the checks that refuse a table before any row moves; in a dry run, notes that say what {@code
- * --apply} would refuse.
+ * --apply} would refuse. Shared with the Spark job, whose apply is this one.
  */
-final class ApplyStart {
+public final class ApplyStart {
   private ApplyStart() {}
 
   /**
@@ -28,7 +28,7 @@ final class ApplyStart {
    * @param methods the context of the methods whose rules decide changed rows again
    * @throws org.xiaochong.source.BadInputException naming what the table's owner must choose or fix
    */
-  static PlanMover mover(
+  public static PlanMover mover(
       Database database,
       TableSpec spec,
       List<String> columns,
@@ -42,7 +42,7 @@ final class ApplyStart {
   }
 
   /** Notes for a dry run on a table that {@code --apply} would refuse, and why. */
-  static void dryRunNotes(
+  public static void dryRunNotes(
       Database database,
       TableSpec spec,
       ReferencedRows.Settings references,

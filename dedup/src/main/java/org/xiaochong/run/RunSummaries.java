@@ -11,8 +11,11 @@ import org.xiaochong.method.MethodReport;
 import org.xiaochong.pass.SampleGroup;
 import org.xiaochong.prefilter.ExactKeyFilter;
 
-/** The figures of a run ({@link DedupRunner}) gathered into its {@link RunSummary}. */
-final class RunSummaries {
+/**
+ * The figures of a run ({@link DedupRunner}, and the Spark job) gathered into its {@link
+ * RunSummary}.
+ */
+public final class RunSummaries {
   private RunSummaries() {}
 
   /**
@@ -20,13 +23,26 @@ final class RunSummaries {
    * (exact+near: an exact twin of a row a later method removed, see {@link
    * DeletionPlan#collapseChains}).
    */
-  static Map<String, Long> removedByRule(List<FingerprintMethod> methods, DeletionPlan plan) {
+  public static Map<String, Long> removedByRule(
+      List<FingerprintMethod> methods, DeletionPlan plan) {
     Map<String, Long> removed = new LinkedHashMap<>();
     methods.forEach(m -> removed.put(m.name(), plan.count(DeletionPlan.Rule.of(m.name()))));
     plan.rules().stream()
         .filter(label -> DeletionPlan.Rule.of(label).isCombined())
         .forEach(label -> removed.put(label, plan.count(DeletionPlan.Rule.of(label))));
     return removed;
+  }
+
+  /**
+   * The removals of {@code removed} for every known method, in the registry's order (0 for a method
+   * that did not run), then the combined rules: the summary's {@code removed_by_method}.
+   */
+  public static Map<String, Long> removedByKnown(Map<String, Long> removed) {
+    Map<String, Long> removedByKnown = new LinkedHashMap<>();
+    FingerprintMethods.known()
+        .forEach(m -> removedByKnown.put(m.name(), removed.getOrDefault(m.name(), 0L)));
+    removed.forEach((rule, n) -> removedByKnown.putIfAbsent(rule, n));
+    return removedByKnown;
   }
 
   /**
@@ -56,11 +72,7 @@ final class RunSummaries {
         reports.values().stream().flatMap(r -> r.samples().stream()).toList();
     long falsePositives =
         reports.values().stream().mapToLong(MethodReport::recordFilterFalsePositives).sum();
-    // Every known method, in the registry's order, then the combined rules.
-    Map<String, Long> removedByKnown = new LinkedHashMap<>();
-    FingerprintMethods.known()
-        .forEach(m -> removedByKnown.put(m.name(), removed.getOrDefault(m.name(), 0L)));
-    removed.forEach((rule, n) -> removedByKnown.putIfAbsent(rule, n));
+    Map<String, Long> removedByKnown = removedByKnown(removed);
     return new RunSummary(
         applied.runId(),
         options.label(),

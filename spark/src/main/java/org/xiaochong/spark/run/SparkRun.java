@@ -15,21 +15,20 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
 import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.archive.ApartTable;
-import org.xiaochong.archive.ArchiveTables;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.PlanMover;
-import org.xiaochong.archive.ReferencedRows;
 import org.xiaochong.archive.RowsMovedException;
 import org.xiaochong.archive.RunLog;
-import org.xiaochong.archive.TableEngines;
 import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.method.MethodReport;
 import org.xiaochong.pass.Window;
 import org.xiaochong.progress.Progress;
+import org.xiaochong.run.ApplyStart;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.PlanApply;
+import org.xiaochong.run.RunSummaries;
 import org.xiaochong.run.RunSummary;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
@@ -138,12 +137,13 @@ public final class SparkRun {
     List<Long> resumed = List.of();
     long movedByResume = 0;
     if (options.apply()) {
-      ReferencedRows referenced = ReferencedRows.check(database, spec, config.references());
       mover =
-          new PlanMover(
-                  ArchiveTables.ensure(database, spec, columns),
-                  FingerprintMethods.pairChecks(config.methodContext(null, notes).withApart(apart)),
-                  referenced)
+          ApplyStart.mover(
+                  database,
+                  spec,
+                  columns,
+                  config.references(),
+                  config.methodContext(null, notes).withApart(apart))
               .withSettings(config.apply())
               .withLockCheck(lockCheck);
       PlanMover.Resumed finished = mover.resumeInterrupted();
@@ -151,17 +151,7 @@ public final class SparkRun {
       movedByResume = finished.rows();
       StagingTable.ensure(database, spec.table());
     } else {
-      TableEngines.problem(database, spec)
-          .ifPresent(
-              problem ->
-                  notes.accept(
-                      "note: "
-                          + problem
-                          + "; --apply and restore refuse such a table, this dry run works as it is"));
-      String refusal = ReferencedRows.refusal(database, spec, references(config));
-      if (refusal != null) {
-        notes.accept("note: " + refusal);
-      }
+      ApplyStart.dryRunNotes(database, spec, config.references(), notes);
     }
     try {
       return decideAndApply(
@@ -177,10 +167,6 @@ public final class SparkRun {
       }
       throw e;
     }
-  }
-
-  private static ReferencedRows.Settings references(DedupConfig config) {
-    return config.references();
   }
 
   private DedupRunner.Outcome decideAndApply(
@@ -248,13 +234,7 @@ public final class SparkRun {
       options.methods().forEach(m -> reports.put(m.name(), StageMethods.emptyReport(m.name())));
     }
     int droppedApart = plan.dropApart(apart);
-    Map<String, Long> removed = new LinkedHashMap<>();
-    options
-        .methods()
-        .forEach(m -> removed.put(m.name(), plan.count(DeletionPlan.Rule.of(m.name()))));
-    plan.rules().stream()
-        .filter(label -> DeletionPlan.Rule.of(label).isCombined())
-        .forEach(label -> removed.put(label, plan.count(DeletionPlan.Rule.of(label))));
+    Map<String, Long> removed = RunSummaries.removedByRule(options.methods(), plan);
     PlanApply.Result applied = PlanApply.NOT_APPLIED;
     if (options.apply()) {
       try {
@@ -275,10 +255,7 @@ public final class SparkRun {
       }
     }
     seconds.put("total", elapsed(start));
-    Map<String, Long> removedByKnown = new LinkedHashMap<>();
-    FingerprintMethods.known()
-        .forEach(m -> removedByKnown.put(m.name(), removed.getOrDefault(m.name(), 0L)));
-    removed.forEach(removedByKnown::putIfAbsent);
+    Map<String, Long> removedByKnown = RunSummaries.removedByKnown(removed);
     RunSummary summary =
         new RunSummary(
             applied.runId(),
