@@ -82,55 +82,6 @@ public record NearConfig(
     }
   }
 
-  /**
-   * Settings with the shared-number veto on and the q-gram family (their defaults), no shingles.
-   */
-  public NearConfig(
-      int pre,
-      int minShared,
-      double minSimilarity,
-      int maxChars,
-      boolean useIdf,
-      String stopwordsLocation,
-      String synonymsLocation,
-      boolean foldTraditional) {
-    this(
-        pre,
-        minShared,
-        minSimilarity,
-        maxChars,
-        useIdf,
-        stopwordsLocation,
-        synonymsLocation,
-        foldTraditional,
-        true);
-  }
-
-  /** Settings with the q-gram family (its default) and no shingles. */
-  public NearConfig(
-      int pre,
-      int minShared,
-      double minSimilarity,
-      int maxChars,
-      boolean useIdf,
-      String stopwordsLocation,
-      String synonymsLocation,
-      boolean foldTraditional,
-      boolean requireSharedNumber) {
-    this(
-        pre,
-        minShared,
-        minSimilarity,
-        maxChars,
-        useIdf,
-        stopwordsLocation,
-        synonymsLocation,
-        foldTraditional,
-        requireSharedNumber,
-        true,
-        false);
-  }
-
   /** Defaults for agricultural supply/demand posts (see the constants). */
   public static NearConfig defaults() {
     return new NearConfig(
