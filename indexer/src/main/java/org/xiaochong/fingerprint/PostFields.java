@@ -89,10 +89,7 @@ final class PostFields {
         long[] fieldGrams =
             gramKeys(
                 normalized.length() > maxChars ? normalized.substring(0, maxChars) : normalized);
-        post.grams = concat(post.grams, fieldGrams);
-        int[] bits = new int[fieldGrams.length];
-        Arrays.fill(bits, bit);
-        post.gramFields = concat(post.gramFields, bits);
+        post.addGrams(fieldGrams, bit);
         nanos[1] += System.nanoTime() - gramStart;
       }
       if (isIdNumber(normalized)) {
@@ -127,21 +124,12 @@ final class PostFields {
     countAndFields[1] |= mask;
   }
 
-  private static int[] concat(int[] a, int[] b) {
-    if (a.length == 0) {
-      return b;
-    }
-    int[] all = Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, all, a.length, b.length);
-    return all;
-  }
-
-  private static long[] concat(long[] a, long[] b) {
-    if (a.length == 0) {
-      return b;
-    }
-    long[] all = Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, all, a.length, b.length);
-    return all;
+  /** Appends the q-grams of one field, each with the field's {@code bit}. */
+  private void addGrams(long[] fieldGrams, int bit) {
+    int from = grams.length;
+    grams = Arrays.copyOf(grams, from + fieldGrams.length);
+    System.arraycopy(fieldGrams, 0, grams, from, fieldGrams.length);
+    gramFields = Arrays.copyOf(gramFields, grams.length);
+    Arrays.fill(gramFields, from, grams.length, bit);
   }
 }
