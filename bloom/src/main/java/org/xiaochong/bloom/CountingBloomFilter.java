@@ -11,9 +11,10 @@ import org.apache.lucene.util.BitUtil;
  *
  * <p>Not thread-safe: one instance per dedup run, or guard it externally.
  *
- * <p>Over 300 lines because the counters are packed 16 to a long word and every operation (put,
- * remove, query by key or by hash pair, saturation, the snapshot's restore) reads or writes those
- * words; the API is two small sets of methods over one array.
+ * <p>Over 300 lines because it is one algorithm: the counters are packed 16 to a long word and
+ * every operation (put, remove, query by key or by hash pair, saturation, the snapshot's restore)
+ * reads or writes those words in the hot loop of the prefilter; the API is two small sets of
+ * methods over one array, and the design comment below is its contract.
  */
 public final class CountingBloomFilter {
   /*
@@ -231,9 +232,8 @@ public final class CountingBloomFilter {
   }
 
   // ---- package-private internals (PrefilterSnapshot; ImpCbFilter of the bench module, which
-  // shares
-  // this package on purpose: its counter-by-counter repair needs them, and no product code may)
-  // ----
+  // shares this package on purpose: its counter-by-counter repair needs them, and no product code
+  // may) ----
 
   /** Lemire fast range: floor((g >>> 32) * m / 2^32), in [0, m). Depends on m < 2^31. */
   int index(long g) {

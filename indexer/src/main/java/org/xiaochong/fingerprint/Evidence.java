@@ -37,10 +37,6 @@ public final class Evidence {
    */
   public static final double RELATIVE_TOLERANCE = 0.2;
 
-  /** Units of a date: their numbers agree only when equal (2023年 and 2024年 are another year). */
-  private static final int[] CALENDAR_UNITS =
-      List.of("年", "月", "日", "号").stream().mapToInt(Evidence::unitId).toArray();
-
   private final int[] slots;
   private final int[] units;
   private final long[] keys;
@@ -102,10 +98,6 @@ public final class Evidence {
    */
   public static final double PRICE_TOLERANCE = 0.1;
 
-  /** Units of money: their amounts contradict outright beyond {@link #PRICE_TOLERANCE}. */
-  private static final int[] MONEY_UNITS =
-      List.of("元", "万元", "块", "角").stream().mapToInt(Evidence::unitId).toArray();
-
   /**
    * Whether either record contradicts an item of the other that is not a date: another place,
    * another price (beyond {@link #PRICE_TOLERANCE}) or another lot (beyond {@link #LOT_TOLERANCE}).
@@ -148,9 +140,10 @@ public final class Evidence {
           j < b.slots.length && b.slots[j] == a.slots[i] && b.units[j] == a.units[i] && !agrees;
           j++) {
         any = true;
-        agrees = a.keys[i] == b.keys[j] || agree(a.values[i], b.values[j], a.units[i], outright);
+        agrees =
+            a.keys[i] == b.keys[j] || Amount.agree(a.values[i], b.values[j], a.units[i], outright);
       }
-      if (any && !agrees && !(outright && isCalendar(a.units[i]))) {
+      if (any && !agrees && !(outright && Amount.isCalendar(a.units[i]))) {
         sum += weight.applyAsDouble(a.keys[i]);
       }
     }
@@ -159,47 +152,6 @@ public final class Evidence {
 
   private static int compareGroup(int slot, int unit, int otherSlot, int otherUnit) {
     return slot != otherSlot ? Integer.compare(slot, otherSlot) : Integer.compare(unit, otherUnit);
-  }
-
-  private static boolean agree(double a, double b, int unit, boolean outright) {
-    if (Double.isNaN(a) || Double.isNaN(b)) {
-      return false; // compared by key only, and the keys differ
-    }
-    if (isCalendar(unit)) {
-      return a == b;
-    }
-    double tolerance =
-        !outright || unit == 0
-            ? RELATIVE_TOLERANCE
-            : isMoney(unit) ? PRICE_TOLERANCE : LOT_TOLERANCE;
-    return Math.abs(a - b) <= tolerance * Math.max(Math.abs(a), Math.abs(b));
-  }
-
-  private static boolean isMoney(int unit) {
-    for (int money : MONEY_UNITS) {
-      if (money == unit) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean isCalendar(int unit) {
-    for (int calendar : CALENDAR_UNITS) {
-      if (calendar == unit) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** The id of a unit: a hash of its text, never 0 (0 is "no unit"). */
-  static int unitId(String unit) {
-    if (unit == null || unit.isEmpty()) {
-      return 0;
-    }
-    int h = unit.hashCode();
-    return h == 0 ? 1 : h;
   }
 
   /**
@@ -297,33 +249,6 @@ public final class Evidence {
         values[i] = Double.longBitsToDouble(item[3]);
       }
       return new Evidence(slots, units, keys, values);
-    }
-  }
-
-  /**
-   * A number term split into its value and unit ("2.5元" → 2.5, 元); null for a phone or a word.
-   * {@code latinLetter}: the unit is one Latin letter (m, g, t, l), which in Latin text is as often
-   * a name or a code as a quantity ("3M", "5G", "4T"), so the text's such terms are no amounts.
-   */
-  record Amount(double value, int unit, boolean latinLetter) {
-    static Amount parse(String term) {
-      int end = 0;
-      while (end < term.length()
-          && (Character.isDigit(term.charAt(end)) && term.charAt(end) < 0x80
-              || term.charAt(end) == '.')) {
-        end++;
-      }
-      if (end == 0) {
-        return null;
-      }
-      try {
-        String unit = term.substring(end);
-        boolean latinLetter =
-            unit.length() == 1 && unit.charAt(0) < 0x80 && Character.isLetter(unit.charAt(0));
-        return new Amount(Double.parseDouble(term.substring(0, end)), unitId(unit), latinLetter);
-      } catch (NumberFormatException e) {
-        return null;
-      }
     }
   }
 

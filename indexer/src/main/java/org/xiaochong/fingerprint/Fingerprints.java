@@ -13,6 +13,10 @@ import java.util.List;
  * doubles as the compact 64-bit key for Lucene terms and {@link NearSimilarity}: two different
  * terms of two posts share a 64-bit prefix with probability about n1 * n2 / 2^64, below 1e-13 for
  * posts of 1,000 terms.
+ *
+ * <p>The key families' set arithmetic (union, field masks, the typo-tolerant view) is {@link
+ * KeySets}. Over 300 lines because it is one immutable value whose some twenty accessors each state
+ * their contract (copy or shared, order, what unknown means).
  */
 public final class Fingerprints {
 
@@ -47,29 +51,15 @@ public final class Fingerprints {
       boolean truncated,
       int analyzedChars) {
     this(
-        outcome, terms, high, low, truncated, analyzedChars, Integer.MAX_VALUE, NO_LONGS, NO_LONGS);
-  }
-
-  Fingerprints(
-      NearOutcome outcome,
-      List<String> terms,
-      long[] high,
-      long[] low,
-      boolean truncated,
-      int analyzedChars,
-      int topCount,
-      long[] grams,
-      long[] shingles) {
-    this(
         outcome,
         terms,
         high,
         low,
         truncated,
         analyzedChars,
-        topCount,
-        grams,
-        shingles,
+        Integer.MAX_VALUE,
+        NO_LONGS,
+        NO_LONGS,
         null,
         null,
         0);
@@ -108,33 +98,16 @@ public final class Fingerprints {
     this.low = low;
     this.truncated = truncated;
     this.analyzedChars = analyzedChars;
-    this.sortedPrefixes = sortedDistinct(high.clone());
+    this.sortedPrefixes = KeySets.sortedDistinct(high.clone());
     this.topCount = topCount;
-    this.sortedGrams = sortedDistinct(grams.clone());
-    this.sortedShingles = sortedDistinct(shingles.clone());
-    long[] all = new long[sortedPrefixes.length + sortedGrams.length + sortedShingles.length];
-    System.arraycopy(sortedPrefixes, 0, all, 0, sortedPrefixes.length);
-    System.arraycopy(sortedGrams, 0, all, sortedPrefixes.length, sortedGrams.length);
-    System.arraycopy(
-        sortedShingles, 0, all, sortedPrefixes.length + sortedGrams.length, sortedShingles.length);
-    this.sortedKeys = sortedDistinct(all);
-    if (termFields == null) {
-      this.sortedKeyFields = null;
-      this.presentFields = 0;
-    } else {
-      int[] fields = new int[sortedKeys.length];
-      orFields(fields, high, termFields);
-      orFields(fields, grams, gramFields);
-      int present = 0;
-      for (int mask : termFields) {
-        present |= mask;
-      }
-      for (long shingle : sortedShingles) {
-        fields[Arrays.binarySearch(sortedKeys, shingle)] = ANY_FIELD;
-      }
-      this.sortedKeyFields = fields;
-      this.presentFields = present;
-    }
+    this.sortedGrams = KeySets.sortedDistinct(grams.clone());
+    this.sortedShingles = KeySets.sortedDistinct(shingles.clone());
+    this.sortedKeys = KeySets.union(sortedPrefixes, sortedGrams, sortedShingles);
+    this.sortedKeyFields =
+        termFields == null
+            ? null
+            : KeySets.fieldsOf(sortedKeys, high, termFields, grams, gramFields, sortedShingles);
+    this.presentFields = termFields == null ? 0 : KeySets.anyOf(termFields);
     this.shortFields = sortedGrams.length == 0 ? 0 : shortFields;
   }
 
@@ -156,26 +129,7 @@ public final class Fingerprints {
    */
   public static long[] typoKeys(
       long[] keys, int[] fields, long[] grams, long[] shingles, int shortFields) {
-    if (fields == null || grams.length == 0 || shortFields == 0) {
-      return NO_LONGS;
-    }
-    long[] out = new long[keys.length];
-    int n = 0;
-    for (int i = 0; i < keys.length; i++) {
-      boolean gram = Arrays.binarySearch(grams, keys[i]) >= 0;
-      if (gram
-          ? (fields[i] & shortFields) != 0
-          : Arrays.binarySearch(shingles, keys[i]) < 0 && (fields[i] & ~shortFields) != 0) {
-        out[n++] = keys[i];
-      }
-    }
-    return Arrays.copyOf(out, n);
-  }
-
-  private void orFields(int[] fields, long[] keys, int[] masks) {
-    for (int i = 0; i < keys.length; i++) {
-      fields[Arrays.binarySearch(sortedKeys, keys[i])] |= masks[i];
-    }
+    return KeySets.typoKeys(keys, fields, grams, shingles, shortFields);
   }
 
   /** The mask bit of the field at {@code index} (fields past the 31st share the last bit). */
@@ -188,14 +142,7 @@ public final class Fingerprints {
    * nothing repeats, else a shorter copy.
    */
   public static long[] sortedDistinct(long[] keys) {
-    Arrays.sort(keys);
-    int distinct = 0;
-    for (int i = 0; i < keys.length; i++) {
-      if (i == 0 || keys[i] != keys[distinct - 1]) {
-        keys[distinct++] = keys[i];
-      }
-    }
-    return distinct == keys.length ? keys : Arrays.copyOf(keys, distinct);
+    return KeySets.sortedDistinct(keys);
   }
 
   static Fingerprints empty(NearOutcome outcome, boolean truncated, int analyzedChars) {
@@ -353,7 +300,10 @@ public final class Fingerprints {
         analyzedChars,
         topCount,
         NO_LONGS,
-        NO_LONGS);
+        NO_LONGS,
+        null,
+        null,
+        0);
   }
 
   @Override

@@ -82,55 +82,6 @@ public record NearConfig(
     }
   }
 
-  /**
-   * Settings with the shared-number veto on and the q-gram family (their defaults), no shingles.
-   */
-  public NearConfig(
-      int pre,
-      int minShared,
-      double minSimilarity,
-      int maxChars,
-      boolean useIdf,
-      String stopwordsLocation,
-      String synonymsLocation,
-      boolean foldTraditional) {
-    this(
-        pre,
-        minShared,
-        minSimilarity,
-        maxChars,
-        useIdf,
-        stopwordsLocation,
-        synonymsLocation,
-        foldTraditional,
-        true);
-  }
-
-  /** Settings with the q-gram family (its default) and no shingles. */
-  public NearConfig(
-      int pre,
-      int minShared,
-      double minSimilarity,
-      int maxChars,
-      boolean useIdf,
-      String stopwordsLocation,
-      String synonymsLocation,
-      boolean foldTraditional,
-      boolean requireSharedNumber) {
-    this(
-        pre,
-        minShared,
-        minSimilarity,
-        maxChars,
-        useIdf,
-        stopwordsLocation,
-        synonymsLocation,
-        foldTraditional,
-        requireSharedNumber,
-        true,
-        false);
-  }
-
   /** Defaults for agricultural supply/demand posts (see the constants). */
   public static NearConfig defaults() {
     return new NearConfig(
@@ -148,168 +99,98 @@ public record NearConfig(
   }
 
   public NearConfig withPre(int newPre) {
-    return new NearConfig(
-        newPre,
-        minShared,
-        minSimilarity,
-        maxChars,
-        useIdf,
-        stopwordsLocation,
-        synonymsLocation,
-        foldTraditional,
-        requireSharedNumber,
-        grams,
-        shingles);
+    return with(c -> c.pre = newPre);
   }
 
   public NearConfig withMinShared(int newMinShared) {
-    return new NearConfig(
-        pre,
-        newMinShared,
-        minSimilarity,
-        maxChars,
-        useIdf,
-        stopwordsLocation,
-        synonymsLocation,
-        foldTraditional,
-        requireSharedNumber,
-        grams,
-        shingles);
+    return with(c -> c.minShared = newMinShared);
   }
 
   public NearConfig withMinSimilarity(double newMinSimilarity) {
-    return new NearConfig(
-        pre,
-        minShared,
-        newMinSimilarity,
-        maxChars,
-        useIdf,
-        stopwordsLocation,
-        synonymsLocation,
-        foldTraditional,
-        requireSharedNumber,
-        grams,
-        shingles);
+    return with(c -> c.minSimilarity = newMinSimilarity);
   }
 
   public NearConfig withMaxChars(int newMaxChars) {
-    return new NearConfig(
-        pre,
-        minShared,
-        minSimilarity,
-        newMaxChars,
-        useIdf,
-        stopwordsLocation,
-        synonymsLocation,
-        foldTraditional,
-        requireSharedNumber,
-        grams,
-        shingles);
+    return with(c -> c.maxChars = newMaxChars);
   }
 
   public NearConfig withUseIdf(boolean newUseIdf) {
-    return new NearConfig(
-        pre,
-        minShared,
-        minSimilarity,
-        maxChars,
-        newUseIdf,
-        stopwordsLocation,
-        synonymsLocation,
-        foldTraditional,
-        requireSharedNumber,
-        grams,
-        shingles);
+    return with(c -> c.useIdf = newUseIdf);
   }
 
   public NearConfig withStopwordsLocation(String location) {
-    return new NearConfig(
-        pre,
-        minShared,
-        minSimilarity,
-        maxChars,
-        useIdf,
-        location,
-        synonymsLocation,
-        foldTraditional,
-        requireSharedNumber,
-        grams,
-        shingles);
+    return with(c -> c.stopwordsLocation = location);
   }
 
   public NearConfig withSynonymsLocation(String location) {
-    return new NearConfig(
-        pre,
-        minShared,
-        minSimilarity,
-        maxChars,
-        useIdf,
-        stopwordsLocation,
-        location,
-        foldTraditional,
-        requireSharedNumber,
-        grams,
-        shingles);
+    return with(c -> c.synonymsLocation = location);
   }
 
   public NearConfig withFoldTraditional(boolean fold) {
-    return new NearConfig(
-        pre,
-        minShared,
-        minSimilarity,
-        maxChars,
-        useIdf,
-        stopwordsLocation,
-        synonymsLocation,
-        fold,
-        requireSharedNumber,
-        grams,
-        shingles);
+    return with(c -> c.foldTraditional = fold);
   }
 
   public NearConfig withRequireSharedNumber(boolean require) {
-    return new NearConfig(
-        pre,
-        minShared,
-        minSimilarity,
-        maxChars,
-        useIdf,
-        stopwordsLocation,
-        synonymsLocation,
-        foldTraditional,
-        require,
-        grams,
-        shingles);
+    return with(c -> c.requireSharedNumber = require);
   }
 
   public NearConfig withGrams(boolean newGrams) {
-    return new NearConfig(
-        pre,
-        minShared,
-        minSimilarity,
-        maxChars,
-        useIdf,
-        stopwordsLocation,
-        synonymsLocation,
-        foldTraditional,
-        requireSharedNumber,
-        newGrams,
-        shingles);
+    return with(c -> c.grams = newGrams);
   }
 
   public NearConfig withShingles(boolean newShingles) {
-    return new NearConfig(
-        pre,
-        minShared,
-        minSimilarity,
-        maxChars,
-        useIdf,
-        stopwordsLocation,
-        synonymsLocation,
-        foldTraditional,
-        requireSharedNumber,
-        grams,
-        newShingles);
+    return with(c -> c.shingles = newShingles);
+  }
+
+  /** A copy with the settings {@code change} sets; validated as any config. */
+  private NearConfig with(java.util.function.Consumer<Settings> change) {
+    Settings settings = new Settings(this);
+    change.accept(settings);
+    return settings.build();
+  }
+
+  /** The settings of a config being copied, one of them changed. */
+  private static final class Settings {
+    int pre;
+    int minShared;
+    double minSimilarity;
+    int maxChars;
+    boolean useIdf;
+    String stopwordsLocation;
+    String synonymsLocation;
+    boolean foldTraditional;
+    boolean requireSharedNumber;
+    boolean grams;
+    boolean shingles;
+
+    Settings(NearConfig config) {
+      pre = config.pre;
+      minShared = config.minShared;
+      minSimilarity = config.minSimilarity;
+      maxChars = config.maxChars;
+      useIdf = config.useIdf;
+      stopwordsLocation = config.stopwordsLocation;
+      synonymsLocation = config.synonymsLocation;
+      foldTraditional = config.foldTraditional;
+      requireSharedNumber = config.requireSharedNumber;
+      grams = config.grams;
+      shingles = config.shingles;
+    }
+
+    NearConfig build() {
+      return new NearConfig(
+          pre,
+          minShared,
+          minSimilarity,
+          maxChars,
+          useIdf,
+          stopwordsLocation,
+          synonymsLocation,
+          foldTraditional,
+          requireSharedNumber,
+          grams,
+          shingles);
+    }
   }
 
   private static void checkRange(String name, int value, int min, int max) {

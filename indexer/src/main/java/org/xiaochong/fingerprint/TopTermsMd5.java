@@ -1,37 +1,20 @@
 package org.xiaochong.fingerprint;
 
-import static org.xiaochong.fingerprint.NearTermKeys.SHORT_FIELD_WORDS;
-import static org.xiaochong.fingerprint.NearTermKeys.breakSentences;
-import static org.xiaochong.fingerprint.NearTermKeys.gramKeys;
-import static org.xiaochong.fingerprint.NearTermKeys.hasHan;
-import static org.xiaochong.fingerprint.NearTermKeys.isIdNumber;
-import static org.xiaochong.fingerprint.NearTermKeys.key;
 import static org.xiaochong.fingerprint.NearTermKeys.shingleKeys;
-import static org.xiaochong.fingerprint.NearTermKeys.words;
 
 import java.io.Closeable;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.CharArraySet;
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
-import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.apache.lucene.util.BitUtil;
 import org.xiaochong.normalize.ChineseFolding;
 import org.xiaochong.normalize.Mojibake;
 import org.xiaochong.normalize.TextNormalizer;
-import org.xiaochong.normalize.WordLists;
 
 /**
  * Multi-MD5 fingerprints of a post for near-duplicate detection (the seed's 第二步 多重MD5指纹消重): the
@@ -51,9 +34,11 @@ import org.xiaochong.normalize.WordLists;
  * {@code Analyzer} reuse strategy), and each thread has its own {@link MessageDigest}. Close it at
  * the end of the run to release the per-thread analysis state.
  *
- * <p>Over 300 lines because the pipeline comment below is the contract of the near index's format
- * (eleven steps, each a reason a key is or is not made) and {@link #fingerprint} runs them in one
- * pass over a post; the analyzer-free term steps are in {@link NearTermKeys}.
+ * <p>The pipeline comment below is the contract of the near index's format (eleven steps, each a
+ * reason a key is or is not made); {@link #fingerprint} runs them in one pass over a post: {@link
+ * PostFields} reads the fields (steps 1, 2, 4a, 8, q-grams), {@link WordSegmenter} segments and
+ * counts the words (steps 3-7), {@link TermRanking} ranks them (step 9); the analyzer-free term
+ * steps are in {@link NearTermKeys}.
  */
 public final class TopTermsMd5 implements Closeable {
 
@@ -125,20 +110,16 @@ public final class TopTermsMd5 implements Closeable {
    *       in text order; key = MD5("s:" + the tokens joined by ' '). Order-aware: "A 是 B 的支流" and "B 是 A 的支流" share
    *       every word but not every shingle.
    */
-  private static final String FIELD = "near";
-  private static final char FIELD_SEPARATOR = '\n';
   static final char SENTENCE_BREAK = '\n';
 
   static final long[] NO_KEYS = new long[0];
-  private static final int[] NO_FIELDS = new int[0];
 
   private static final ThreadLocal<MessageDigest> MD5 = ThreadLocal.withInitial(TermText::newMd5);
 
   private final NearConfig config;
   private final DocumentFrequencies documentFrequencies; // null: rank by tf
   private final ChineseFolding folding;
-  private final CharArraySet stopWords; // looked up on the token's chars: no String for a stop word
-  private final Analyzer analyzer;
+  private final WordSegmenter segmenter;
   private final NearKeyTimes times = new NearKeyTimes();
 
   /** Fingerprints ranked by term frequency. */
@@ -160,10 +141,7 @@ public final class TopTermsMd5 implements Closeable {
     this.config = config;
     this.documentFrequencies = config.useIdf() ? documentFrequencies : null;
     this.folding = ChineseFolding.load(config.foldTraditional(), config.synonymsLocation());
-    this.stopWords = loadStopWords(config.stopwordsLocation(), folding);
-    // SmartChineseAnalyzer with its default stop set (punctuation only), remembering the words of
-    // sentences it segmented (the same tokens, see SentenceCachingAnalyzer).
-    this.analyzer = new SentenceCachingAnalyzer(times);
+    this.segmenter = new WordSegmenter(folding, config.stopwordsLocation(), times);
   }
 
   public NearConfig config() {
@@ -215,114 +193,23 @@ public final class TopTermsMd5 implements Closeable {
    */
   private Fingerprints fingerprint(
       Collection<String> texts, Collection<String> phones, long[] nanos) {
-    // term -> {term frequency, mask of the fields it occurs in (step 11)}
-    Map<String, int[]> counts = new HashMap<>();
-    int phoneField = texts.size(); // field bits: the text fields in order, then the phone fields
-    for (String phone : phones) {
-      String digits = TextNormalizer.normalizePhone(phone);
-      if (digits.length() >= 7) {
-        count(counts, NumericTerms.PHONE_PREFIX + digits, 1, Fingerprints.fieldBit(phoneField));
-      }
-      phoneField++;
-    }
-    int maxChars = config.maxChars();
-    StringBuilder joined = new StringBuilder();
-    long[] grams = NO_KEYS;
-    int[] gramFields = NO_FIELDS;
-    int shortFields = 0;
-    int[] pieceStart = new int[texts.size()]; // where each joined field starts in joined
-    int[] pieceBit = new int[texts.size()];
-    int pieces = 0;
-    int field = -1;
-    for (String text : texts) {
-      field++;
-      if (text == null) {
-        continue;
-      }
-      String raw = text.length() > 2 * maxChars ? text.substring(0, 2 * maxChars) : text;
-      String normalized = TextNormalizer.normalizeText(Mojibake.clean(raw));
-      if (normalized.isEmpty()) {
-        continue;
-      }
-      int bit = Fingerprints.fieldBit(field);
-      if (config.grams() && joined.length() < maxChars && !hasHan(normalized)) {
-        long gramStart = System.nanoTime();
-        if (words(normalized) <= SHORT_FIELD_WORDS) {
-          shortFields |= bit;
-        }
-        long[] fieldGrams =
-            gramKeys(
-                normalized.length() > maxChars ? normalized.substring(0, maxChars) : normalized);
-        grams = concat(grams, fieldGrams);
-        int[] bits = new int[fieldGrams.length];
-        Arrays.fill(bits, bit);
-        gramFields = concat(gramFields, bits);
-        nanos[1] += System.nanoTime() - gramStart;
-      }
-      if (isIdNumber(normalized)) {
-        count(counts, normalized, 1, bit); // step 4a: a number, not a tel: term
-        continue;
-      }
-      if (joined.length() > 0) {
-        joined.append(FIELD_SEPARATOR);
-      }
-      pieceStart[pieces] = joined.length();
-      pieceBit[pieces++] = bit;
-      joined.append(normalized);
-      if (joined.length() > maxChars) {
-        break;
-      }
-    }
-    boolean truncated = joined.length() > maxChars;
-    if (truncated) {
-      int cut = maxChars;
-      if (Character.isHighSurrogate(joined.charAt(cut - 1))) {
-        cut--;
-      }
-      joined.setLength(cut);
-    }
-    int analyzedChars = joined.length();
+    PostFields post = PostFields.read(texts, phones, config, nanos);
+    Map<String, int[]> counts = post.counts;
+    boolean truncated = post.truncated;
+    int analyzedChars = post.joined.length();
     if (analyzedChars == 0 && counts.isEmpty()) {
       return Fingerprints.empty(NearOutcome.EMPTY_AFTER_NORMALIZE, false, 0);
     }
-    // Steps 3-5 per field, so that each number term and each word knows its field; the pieces are
-    // joined as the fields were, so smartcn sees the same text as for the joined fields.
     long wordsFrom = System.nanoTime();
-    StringBuilder words = new StringBuilder(analyzedChars + 8);
-    int[] wordStart = new int[pieces];
-    Map<String, Integer> fieldCounts = new HashMap<>();
-    int used = 0;
-    for (int p = 0; p < pieces && pieceStart[p] < analyzedChars; p++) {
-      int end = p + 1 < pieces ? Math.min(analyzedChars, pieceStart[p + 1] - 1) : analyzedChars;
-      fieldCounts.clear();
-      String piece =
-          breakSentences(
-              NumericTerms.extract(
-                  folding.fold(joined.substring(pieceStart[p], end)), fieldCounts));
-      for (Map.Entry<String, Integer> number : fieldCounts.entrySet()) {
-        count(counts, number.getKey(), number.getValue(), pieceBit[p]);
-      }
-      boolean breakBefore =
-          words.length() == 0
-              || words.charAt(words.length() - 1) == SENTENCE_BREAK
-              || (!piece.isEmpty() && piece.charAt(0) == SENTENCE_BREAK);
-      if (!breakBefore) {
-        words.append(SENTENCE_BREAK);
-      }
-      wordStart[p] = words.length();
-      words.append(piece);
-      used = p + 1;
-    }
     List<String> sequence = config.shingles() ? new ArrayList<>() : null;
-    int stopped =
-        countWords(words.toString(), counts, sequence, Arrays.copyOf(wordStart, used), pieceBit);
+    int stopped = segmenter.countWords(post, sequence);
     if (counts.isEmpty()) {
       nanos[0] += System.nanoTime() - wordsFrom;
       NearOutcome why =
           stopped > 0 ? NearOutcome.ONLY_STOPWORDS : NearOutcome.EMPTY_AFTER_SEGMENTATION;
       return Fingerprints.empty(why, truncated, analyzedChars);
     }
-    List<String> ranked = rank(counts);
+    List<String> ranked = TermRanking.rank(counts, documentFrequencies);
     long[] high = new long[ranked.size()];
     long[] low = new long[ranked.size()];
     int[] termFields = new int[ranked.size()];
@@ -347,18 +234,11 @@ public final class TopTermsMd5 implements Closeable {
         truncated,
         analyzedChars,
         counts.get(ranked.get(0))[0],
-        grams,
+        post.grams,
         shingles,
         termFields,
-        gramFields,
-        shortFields);
-  }
-
-  /** Adds {@code n} occurrences of {@code term} in the fields of {@code mask} to {@code counts}. */
-  private static void count(Map<String, int[]> counts, String term, int n, int mask) {
-    int[] countAndFields = counts.computeIfAbsent(term, t -> new int[2]);
-    countAndFields[0] += n;
-    countAndFields[1] |= mask;
+        post.gramFields,
+        post.shortFields);
   }
 
   /**
@@ -367,12 +247,7 @@ public final class TopTermsMd5 implements Closeable {
    * MD5; 0 for a null or empty value (no evidence either way).
    */
   public long matchKey(String value) {
-    if (value == null) {
-      return 0;
-    }
-    int maxChars = config.maxChars();
-    String raw = value.length() > maxChars ? value.substring(0, maxChars) : value;
-    String folded = folding.fold(TextNormalizer.normalizeText(Mojibake.clean(raw)));
+    String folded = foldedValue(value);
     if (folded.isEmpty()) {
       return 0;
     }
@@ -415,148 +290,6 @@ public final class TopTermsMd5 implements Closeable {
   /** Releases the analyzer's per-thread state. */
   @Override
   public void close() {
-    analyzer.close();
-  }
-
-  /**
-   * Segments {@code words} and counts kept tokens; returns the number of stop words dropped. Each
-   * run between two {@link #SENTENCE_BREAK}s goes to smartcn on its own, so its sentence cache
-   * meets the runs posts repeat (a contact line, a title, the text between two numbers).
-   */
-  private int countWords(
-      String text,
-      Map<String, int[]> counts,
-      List<String> sequence,
-      int[] wordStart,
-      int[] pieceBit) {
-    int stopped = 0;
-    int[] piece = {-1};
-    for (int from = 0; from < text.length(); ) {
-      int to = text.indexOf(SENTENCE_BREAK, from);
-      if (to < 0) {
-        to = text.length();
-      }
-      if (to > from) {
-        stopped +=
-            countRun(text.substring(from, to), from, counts, sequence, wordStart, pieceBit, piece);
-      }
-      from = to + 1;
-    }
-    return stopped;
-  }
-
-  /**
-   * {@link #countWords} for one run of {@code text} starting at {@code runStart}; piece[0] is the
-   * piece so far.
-   */
-  private int countRun(
-      String text,
-      int runStart,
-      Map<String, int[]> counts,
-      List<String> sequence,
-      int[] wordStart,
-      int[] pieceBit,
-      int[] pieceSoFar) {
-    int stopped = 0;
-    int piece = pieceSoFar[0];
-    try (TokenStream stream = analyzer.tokenStream(FIELD, text)) {
-      CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
-      OffsetAttribute offset = stream.addAttribute(OffsetAttribute.class);
-      stream.reset();
-      while (stream.incrementToken()) {
-        if (!TermText.hasLetterOrDigit(term)) {
-          continue;
-        }
-        if (stopWords.contains(term.buffer(), 0, term.length())) {
-          stopped++;
-          continue;
-        }
-        String token = term.toString();
-        int start = runStart + offset.startOffset();
-        while (piece + 1 < wordStart.length && wordStart[piece + 1] <= start) {
-          piece++; // tokens come in text order: the last piece starting at or before the token
-        }
-        int[] countAndFields = counts.get(token); // one hash lookup per token (a put for a new one)
-        if (countAndFields == null) {
-          countAndFields = new int[2];
-          counts.put(token, countAndFields);
-        }
-        countAndFields[0]++;
-        countAndFields[1] |= piece >= 0 ? pieceBit[piece] : Fingerprints.ANY_FIELD;
-        if (sequence != null) {
-          sequence.add(token);
-        }
-      }
-      stream.end();
-    } catch (IOException e) {
-      // StringReader input: smartcn does no real I/O, so this is a bug, not bad data.
-      throw new UncheckedIOException(
-          "smartcn failed on a string of " + text.length() + " chars", e);
-    }
-    pieceSoFar[0] = piece;
-    return stopped;
-  }
-
-  /** A term and its weight, for {@link #rank}. */
-  private record Weighted(String term, double weight) {}
-
-  private List<String> rank(Map<String, int[]> counts) {
-    // Weight desc, then term asc: a total order (terms are distinct), so the ranking does not
-    // depend
-    // on the sort. Each term's weight is looked up once, not at every comparison.
-    Weighted[] weighted = new Weighted[counts.size()];
-    long docCount = documentFrequencies == null ? 0 : Math.max(0, documentFrequencies.docCount());
-    int n = 0;
-    for (Map.Entry<String, int[]> entry : counts.entrySet()) {
-      double weight = entry.getValue()[0];
-      if (documentFrequencies != null) {
-        long docFreq = Math.min(docCount, Math.max(0, documentFrequencies.docFreq(entry.getKey())));
-        double idf = Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5));
-        weight = entry.getValue()[0] * idf;
-      }
-      weighted[n++] = new Weighted(entry.getKey(), weight);
-    }
-    Arrays.sort(
-        weighted,
-        (a, b) -> {
-          int byWeight = Double.compare(b.weight(), a.weight());
-          return byWeight != 0 ? byWeight : a.term().compareTo(b.term());
-        });
-    List<String> terms = new ArrayList<>(n);
-    for (Weighted term : weighted) {
-      terms.add(term.term());
-    }
-    return terms;
-  }
-
-  private static CharArraySet loadStopWords(String location, ChineseFolding folding) {
-    Set<String> words = new HashSet<>();
-    for (String line : WordLists.readLines(location)) {
-      for (String word : line.split("\\s+")) {
-        String folded = folding.fold(TextNormalizer.normalizeText(word));
-        if (!folded.isEmpty()) {
-          words.add(folded);
-        }
-      }
-    }
-    return CharArraySet.unmodifiableSet(new CharArraySet(words, false));
-  }
-
-  private static int[] concat(int[] a, int[] b) {
-    if (a.length == 0) {
-      return b;
-    }
-    int[] all = Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, all, a.length, b.length);
-    return all;
-  }
-
-  private static long[] concat(long[] a, long[] b) {
-    if (a.length == 0) {
-      return b;
-    }
-    long[] all = Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, all, a.length, b.length);
-    return all;
+    segmenter.close();
   }
 }

@@ -3,25 +3,13 @@ package org.xiaochong.index;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Map;
-import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.NumericDocValues;
-import org.apache.lucene.index.TieredMergePolicy;
-import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.store.Directory;
-import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.store.LockObtainFailedException;
-import org.apache.lucene.util.Bits;
 import org.xiaochong.fingerprint.FingerprintVersion;
-import org.xiaochong.source.BadInputException;
 
 /**
  * The Lucene index of fingerprints on disk, with its writer. The commit user data records the
@@ -31,10 +19,10 @@ import org.xiaochong.source.BadInputException;
  * read-only ones ({@link #openReadOnly}) beside it: they read the last commit and take no lock, so
  * a {@code check} never keeps a {@code run} from writing.
  *
- * <p>Over 300 lines because it is the one owner of an index folder's lifecycle: opening with the
- * digest check, the commit user data (versions, digest, sync numbers), adds, deletes by id,
- * commits, and the id listings the sync and the filters read; splitting them would hand the writer
- * around.
+ * <p>It is the one owner of an index folder's lifecycle, so that the writer is not handed around:
+ * opening with the digest check ({@link IndexOpener}), the commit user data (versions, digest, sync
+ * numbers), adds, deletes by id, commits, and the id listings the sync and the filters read ({@link
+ * LiveIds}).
  */
 public final class FingerprintIndex implements Closeable {
   private final Path path;
@@ -57,7 +45,7 @@ public final class FingerprintIndex implements Closeable {
    */
   private volatile String syncStarted;
 
-  private FingerprintIndex(
+  FingerprintIndex(
       Path path,
       Directory directory,
       IndexWriter writer,
@@ -81,66 +69,7 @@ public final class FingerprintIndex implements Closeable {
    * @param rebuild start from an empty index whatever is there
    */
   public static FingerprintIndex open(Path path, String fieldsDigest, boolean rebuild) {
-    try {
-      Files.createDirectories(path);
-    } catch (IOException e) {
-      throw new BadInputException("index.dir " + path + " cannot be created: " + e, e);
-    }
-    if (!Files.isWritable(path)) {
-      throw new BadInputException("index.dir " + path + " is not writable");
-    }
-    Directory directory = null;
-    try {
-      directory = FSDirectory.open(path);
-      boolean exists = DirectoryReader.indexExists(directory);
-      if (exists && !rebuild) {
-        checkCompatible(path, directory, fieldsDigest);
-      }
-      IndexWriterConfig config = new IndexWriterConfig(new KeywordAnalyzer());
-      config.setOpenMode(
-          rebuild
-              ? IndexWriterConfig.OpenMode.CREATE
-              : IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
-      // For documents added one by one (the near index, `check --add`): 128 MB holds a million
-      // documents, so a build makes one segment per indexing thread and the passes look each key up
-      // in
-      // few segments; 256 MB is no faster (bench/RESULTS.md). The exact index's syncs write whole
-      // segments of up to 2^20 rows per thread (ExactSegmentIndexer) and do not use this buffer.
-      config.setRAMBufferSizeMB(128);
-      config.setCommitOnClose(false);
-      // An applied run deletes its duplicates from the index (a quarter of the documents in the 1M
-      // benchmark) and commits; with Lucene's default (20 % deleted documents allowed) that commit
-      // starts
-      // merges that rewrite whole segments to reclaim them. A run ends right after, and close()
-      // rolls
-      // back, aborting them: they cost a core for the last second of the run and were thrown away.
-      // Allowing up to 50 % (the most Lucene accepts) leaves deleted documents to the merges the
-      // index
-      // makes as it grows; they cost a live-docs check in the passes and disk space until then.
-      // On 1M rows the apply stage is ~0.15 s faster for it (bench/RESULTS.md).
-      TieredMergePolicy mergePolicy = new TieredMergePolicy();
-      mergePolicy.setDeletesPctAllowed(50);
-      config.setMergePolicy(mergePolicy);
-      IndexWriter writer = new IndexWriter(directory, config);
-      Map<String, String> userData = Map.of();
-      if (exists && !rebuild) {
-        userData = org.apache.lucene.index.SegmentInfos.readLatestCommit(directory).getUserData();
-      }
-      FingerprintIndex index =
-          new FingerprintIndex(path, directory, writer, fieldsDigest, userData);
-      if (!exists || rebuild || !userData.containsKey(IndexSchema.USER_DATA_INDEX_ID)) {
-        // Record version, fields and the index's id from the start (an index made by an earlier
-        // version gets its id now, so that a run's watermark names an id the index keeps).
-        index.commit();
-      }
-      return index;
-    } catch (LockObtainFailedException e) {
-      closeQuietly(directory);
-      throw new BadInputException("index.dir " + path + " is in use by another dedup process", e);
-    } catch (IOException e) {
-      closeQuietly(directory);
-      throw new UncheckedIOException("cannot open the index in " + path, e);
-    }
+    return IndexOpener.open(path, fieldsDigest, rebuild);
   }
 
   /**
@@ -150,26 +79,7 @@ public final class FingerprintIndex implements Closeable {
    * {@link #open} does.
    */
   public static FingerprintIndex openReadOnly(Path path, String fieldsDigest) {
-    if (!exists(path)) {
-      return open(path, fieldsDigest, false);
-    }
-    Directory directory = null;
-    try {
-      directory = FSDirectory.open(path);
-      checkCompatible(path, directory, fieldsDigest);
-      return new FingerprintIndex(
-          path,
-          directory,
-          null,
-          fieldsDigest,
-          org.apache.lucene.index.SegmentInfos.readLatestCommit(directory).getUserData());
-    } catch (IOException e) {
-      closeQuietly(directory);
-      throw new UncheckedIOException("cannot open the index in " + path, e);
-    } catch (RuntimeException e) {
-      closeQuietly(directory);
-      throw e;
-    }
+    return IndexOpener.openReadOnly(path, fieldsDigest);
   }
 
   /** Whether this instance may add, delete and commit ({@link #openReadOnly} may not). */
@@ -179,41 +89,7 @@ public final class FingerprintIndex implements Closeable {
 
   /** Whether an index was ever committed at {@code path} (creates nothing). */
   public static boolean exists(Path path) {
-    if (!Files.isDirectory(path)) {
-      return false;
-    }
-    try (Directory directory = FSDirectory.open(path)) {
-      return DirectoryReader.indexExists(directory);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the index in " + path, e);
-    }
-  }
-
-  private static void checkCompatible(Path path, Directory directory, String fieldsDigest)
-      throws IOException {
-    try (DirectoryReader reader = DirectoryReader.open(directory)) {
-      Map<String, String> userData = reader.getIndexCommit().getUserData();
-      String version = userData.get(IndexSchema.USER_DATA_VERSION);
-      if (!FingerprintVersion.CURRENT.name().equals(version)) {
-        throw new BadInputException(
-            "index.dir "
-                + path
-                + " holds fingerprints of version "
-                + version
-                + ", this build makes "
-                + FingerprintVersion.CURRENT
-                + ": rebuild it with `dedup index --rebuild`");
-      }
-      String fields = userData.get(IndexSchema.USER_DATA_FIELDS);
-      if (!fieldsDigest.equals(fields)) {
-        throw new BadInputException(
-            "index.dir "
-                + path
-                + " was built for another table, field list or keep policy (fields.*, source.*, keep.policy): "
-                + "rebuild it with `dedup index --rebuild` (`dedup run --rebuild-index` rebuilds the methods' own"
-                + " indexes too) or point index.dir elsewhere");
-      }
-    }
+    return IndexOpener.exists(path);
   }
 
   public Path path() {
@@ -377,56 +253,12 @@ public final class FingerprintIndex implements Closeable {
    * built before sync numbers have none and count as older than any.
    */
   public static long[] liveIdsIndexedAfter(DirectoryReader reader, long syncSeq) {
-    LongList ids = new LongList();
-    try {
-      for (LeafReaderContext leaf : reader.leaves()) {
-        NumericDocValues seqs = leaf.reader().getNumericDocValues(IndexSchema.SYNC_SEQ);
-        NumericDocValues idValues = leaf.reader().getNumericDocValues(IndexSchema.ID);
-        Bits live = leaf.reader().getLiveDocs();
-        if (seqs == null || idValues == null) {
-          continue;
-        }
-        for (int doc = seqs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = seqs.nextDoc()) {
-          if (seqs.longValue() > syncSeq
-              && (live == null || live.get(doc))
-              && idValues.advanceExact(doc)) {
-            ids.add(idValues.longValue());
-          }
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    long[] sorted = ids.toArray();
-    Arrays.sort(sorted);
-    return sorted;
+    return LiveIds.indexedAfter(reader, syncSeq);
   }
 
   /** The ids of all live documents, sorted. O(live docs) memory: 8 bytes per record. */
   public static long[] liveIdsSorted(DirectoryReader reader) {
-    long[] ids = new long[reader.numDocs()];
-    int n = 0;
-    try {
-      for (LeafReaderContext leaf : reader.leaves()) {
-        NumericDocValues values = leaf.reader().getNumericDocValues(IndexSchema.ID);
-        if (values == null) {
-          continue;
-        }
-        Bits live = leaf.reader().getLiveDocs();
-        for (int doc = values.nextDoc();
-            doc != DocIdSetIterator.NO_MORE_DOCS;
-            doc = values.nextDoc()) {
-          if (live == null || live.get(doc)) {
-            ids[n++] = values.longValue();
-          }
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    long[] result = n == ids.length ? ids : Arrays.copyOf(ids, n);
-    Arrays.sort(result);
-    return result;
+    return LiveIds.sorted(reader);
   }
 
   /** Closes without committing: uncommitted changes are dropped. */
@@ -439,16 +271,6 @@ public final class FingerprintIndex implements Closeable {
     } catch (IOException | RuntimeException e) {
       // rollback also closes; nothing more to do
     }
-    closeQuietly(directory);
-  }
-
-  private static void closeQuietly(Directory directory) {
-    if (directory != null) {
-      try {
-        directory.close();
-      } catch (IOException ignored) {
-        // best effort
-      }
-    }
+    IndexOpener.closeQuietly(directory);
   }
 }

@@ -1,18 +1,11 @@
 package org.xiaochong.policy;
 
-import java.math.BigInteger;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
@@ -59,18 +52,10 @@ public final class KeepPolicy {
   /** One column of the policy and its direction: {@code descending} keeps the largest value. */
   public record Key(String column, boolean descending) {}
 
-  private static final Pattern TERM =
-      Pattern.compile("([A-Za-z_][A-Za-z0-9_$]*)(?:\\s+(asc|desc))?", Pattern.CASE_INSENSITIVE);
-  private static final Pattern DATE_TIME =
-      Pattern.compile(
-          "(\\d{4})-(\\d{2})-(\\d{2})(?:[ T](\\d{2}):(\\d{2})(?::(\\d{2})(?:\\.(\\d{1,9}))?)?)?");
-  private static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE);
-  private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
-
   private final String timeColumn;
   private final List<Key> keys;
 
-  private KeepPolicy(String timeColumn, List<Key> keys) {
+  KeepPolicy(String timeColumn, List<Key> keys) {
     this.timeColumn = timeColumn;
     this.keys = List.copyOf(keys);
   }
@@ -88,51 +73,7 @@ public final class KeepPolicy {
    * @throws BadInputException naming what is wrong
    */
   public static KeepPolicy parse(String text, String timeColumn) {
-    String value = text == null ? "" : text.strip();
-    if (value.equalsIgnoreCase(LATEST)) {
-      return latest(timeColumn);
-    }
-    if (value.equalsIgnoreCase(EARLIEST)) {
-      return new KeepPolicy(timeColumn, List.of(new Key(timeColumn, false)));
-    }
-    if (value.isEmpty()) {
-      throw new BadInputException(
-          "keep.policy is empty: use latest, earliest or columns with directions"
-              + " (e.g. paid desc, reg_time desc)");
-    }
-    List<Key> keys = new ArrayList<>();
-    Set<String> seen = new LinkedHashSet<>();
-    for (String term : value.split(",", -1)) {
-      Matcher m = TERM.matcher(term.strip());
-      if (!m.matches()) {
-        throw new BadInputException(
-            "keep.policy '"
-                + value
-                + "': '"
-                + term.strip()
-                + "' is not 'column',"
-                + " 'column asc' or 'column desc' (or use latest or earliest)");
-      }
-      String column = m.group(1);
-      try {
-        TableSpec.quote(column); // validates the identifier
-      } catch (BadInputException e) {
-        throw new BadInputException(
-            "keep.policy names '"
-                + column
-                + "', which is not a valid SQL identifier (letters, digits, _ and $, at most 64)",
-            e);
-      }
-      if (!seen.add(column.toLowerCase(Locale.ROOT))) {
-        throw new BadInputException(
-            "keep.policy '" + value + "' names column '" + column + "' twice");
-      }
-      keys.add(
-          new Key(
-              column.equalsIgnoreCase(timeColumn) ? timeColumn : column,
-              m.group(2) == null || m.group(2).equalsIgnoreCase("desc")));
-    }
-    return new KeepPolicy(timeColumn, keys);
+    return KeepPolicyParser.parse(text, timeColumn);
   }
 
   /** The columns, in order of precedence, with their directions. */
@@ -213,7 +154,7 @@ public final class KeepPolicy {
       Long value =
           key.column().equals(timeColumn)
               ? (time == SourceRecord.NULL_TIME ? null : time)
-              : value(key.column(), values.apply(key.column()));
+              : RankValues.value(key.column(), values.apply(key.column()));
       rank[i] = directed(value, key.descending());
     }
     return rank;
@@ -258,83 +199,6 @@ public final class KeepPolicy {
     long v = value;
     long directed = descending ? v : ~v;
     return directed == Long.MIN_VALUE ? Long.MIN_VALUE + 1 : directed;
-  }
-
-  /**
-   * A column value as a long (ints as they are, dates as epoch ms read as UTC); null for NULL and
-   * dates that name no day.
-   */
-  static Long value(String column, Object value) {
-    if (value == null) {
-      return null;
-    }
-    if (value instanceof Boolean b) {
-      return b ? 1L : 0L;
-    } else if (value instanceof Byte
-        || value instanceof Short
-        || value instanceof Integer
-        || value instanceof Long) {
-      return ((Number) value).longValue();
-    } else if (value instanceof BigInteger big) {
-      return big.max(LONG_MIN).min(LONG_MAX).longValue();
-    } else if (value instanceof LocalDateTime time) {
-      return time.toInstant(ZoneOffset.UTC).toEpochMilli();
-    } else if (value instanceof LocalDate date) {
-      return date.atStartOfDay().toInstant(ZoneOffset.UTC).toEpochMilli();
-    } else if (value instanceof java.sql.Timestamp time) {
-      return value(column, time.toLocalDateTime());
-    } else if (value instanceof java.sql.Date date) {
-      return value(column, date.toLocalDate());
-    } else if (value instanceof CharSequence text) {
-      return parseValue(column, text.toString().strip());
-    }
-    throw new BadInputException(
-        "keep.policy column "
-            + column
-            + " has value '"
-            + value
-            + "', which is neither an integer nor a date/time");
-  }
-
-  private static Long parseValue(String column, String text) {
-    if (text.isEmpty()) {
-      return null;
-    }
-    Matcher m = DATE_TIME.matcher(text);
-    if (m.matches()) {
-      int month = Integer.parseInt(m.group(2));
-      int day = Integer.parseInt(m.group(3));
-      if (month == 0 || day == 0) {
-        return null; // the zero date and dates that name no day, as for the time column
-      }
-      String fraction = m.group(7) == null ? "0" : (m.group(7) + "00").substring(0, 3);
-      try {
-        return LocalDateTime.of(
-                Integer.parseInt(m.group(1)),
-                month,
-                day,
-                m.group(4) == null ? 0 : Integer.parseInt(m.group(4)),
-                m.group(5) == null ? 0 : Integer.parseInt(m.group(5)),
-                m.group(6) == null ? 0 : Integer.parseInt(m.group(6)),
-                Integer.parseInt(fraction) * 1_000_000)
-            .toInstant(ZoneOffset.UTC)
-            .toEpochMilli();
-      } catch (java.time.DateTimeException e) {
-        throw new BadInputException(
-            "keep.policy column " + column + " has value '" + text + "', not a valid date", e);
-      }
-    }
-    try {
-      return value(column, new BigInteger(text));
-    } catch (NumberFormatException e) {
-      throw new BadInputException(
-          "keep.policy column "
-              + column
-              + " has value '"
-              + text
-              + "', which is neither an integer nor a date/time",
-          e);
-    }
   }
 
   // ---- the one comparator -----------------------------------------------------------------------
@@ -389,44 +253,6 @@ public final class KeepPolicy {
    */
   public String sqlPreferred(
       String preferred, String other, String idColumn, Set<String> dateColumns) {
-    String condition =
-        preferred
-            + "."
-            + TableSpec.quote(idColumn)
-            + " > "
-            + other
-            + "."
-            + TableSpec.quote(idColumn);
-    for (int i = keys.size() - 1; i >= 0; i--) {
-      Key key = keys.get(i);
-      boolean date = key.column().equals(timeColumn) || dateColumns.contains(key.column());
-      String p = sqlValue(preferred, key.column(), date);
-      String o = sqlValue(other, key.column(), date);
-      condition =
-          "("
-              + p
-              + (key.descending() ? " > " : " < ")
-              + o
-              + " OR ("
-              + p
-              + " IS NOT NULL AND "
-              + o
-              + " IS NULL)"
-              + " OR ("
-              + p
-              + " <=> "
-              + o
-              + " AND "
-              + condition
-              + "))";
-    }
-    return "(" + condition + " IS TRUE)";
-  }
-
-  private static String sqlValue(String alias, String column, boolean date) {
-    String value = alias + "." + TableSpec.quote(column);
-    return date
-        ? "IF(MONTH(" + value + ") = 0 OR DAYOFMONTH(" + value + ") = 0, NULL, " + value + ")"
-        : value;
+    return KeepPolicySql.preferred(keys, timeColumn, preferred, other, idColumn, dateColumns);
   }
 }

