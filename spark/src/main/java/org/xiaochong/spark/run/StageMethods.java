@@ -72,12 +72,12 @@ final class StageMethods {
   }
 
   /**
-   * The columns of a record for these methods: those of {@link ExactKeys#SCHEMA} (the exact key is
-   * cheap, and every run needs id, time and checksum), then the simhash (null without features)
-   * when simhash runs.
+   * The columns of a record for these methods: those of {@link ExactKeys#schema} (the exact key is
+   * cheap, and every run needs id, time, checksum and keep rank), then the simhash (null without
+   * features) when simhash runs.
    */
   StructType recordSchema(List<FingerprintMethod> methods) {
-    StructType schema = ExactKeys.SCHEMA;
+    StructType schema = ExactKeys.schema(job.config().table().keepPolicy());
     if (uses(methods, "simhash")) {
       schema = schema.add("simhash", DataTypes.LongType, true);
     }
