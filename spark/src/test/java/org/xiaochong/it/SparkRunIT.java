@@ -285,6 +285,22 @@ class SparkRunIT extends DbTestSupport {
   }
 
   /**
+   * simhash.weights=tf-idf: the job counts the table's feature frequencies and fingerprints with
+   * them, as the single machine's index built from empty: the same decisions, other than tf's.
+   */
+  @Test
+  void simhash_tfIdfWeights_decideAsTheSingleMachine() throws IOException {
+    load(3_000);
+    String tf = singleDry(config(), "simhash");
+    String[] both = bothDry(config(Map.of("simhash.weights", "tf-idf")), "simhash");
+    assertThat(both[0].lines().count())
+        .as("simhash finds pairs in the generated posts")
+        .isGreaterThan(100);
+    assertThat(both[0]).as("tf-idf weights make other fingerprints").isNotEqualTo(tf);
+    assertThat(both[1]).isEqualTo(both[0]);
+  }
+
+  /**
    * The job's apply of {@code method} archives exactly the removals of both dry runs (which agree),
    * and {@code restore} brings the table back.
    */

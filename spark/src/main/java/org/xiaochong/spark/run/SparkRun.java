@@ -203,7 +203,7 @@ public final class SparkRun {
           options.partitions() > 0 ? options.partitions() : partitionsFor(idRange, context);
       List<long[]> ranges = IdRanges.split(idRange[0], idRange[1], partitions);
       Broadcast<long[]> marks = context.broadcast(flatten(apart));
-      StageMethods stages = new StageMethods(spark, job, ranges.size(), window, marks);
+      StageMethods stages = new StageMethods(spark, job, ranges, window, marks);
       Dataset<Row> records =
           TableRead.read(
                   spark,

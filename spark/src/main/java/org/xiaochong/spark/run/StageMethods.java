@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.col;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.FilterFunction;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Dataset;
@@ -18,6 +19,7 @@ import org.apache.spark.util.LongAccumulator;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.MethodReport;
+import org.xiaochong.method.simhash.FeatureFrequencies;
 import org.xiaochong.method.simhash.SimhashMethod;
 import org.xiaochong.pass.Window;
 import org.xiaochong.source.BadInputException;
@@ -28,6 +30,7 @@ import org.xiaochong.spark.near.NearRecord;
 import org.xiaochong.spark.near.NearStage;
 import org.xiaochong.spark.read.JobConfig;
 import org.xiaochong.spark.read.TableRead;
+import org.xiaochong.spark.simhash.FeatureCounts;
 import org.xiaochong.spark.simhash.SimhashStage;
 
 /**
@@ -50,15 +53,24 @@ final class StageMethods {
 
   private final SparkSession spark;
   private final JobConfig job;
+  private final List<long[]> ranges;
   private final int partitions;
   private final Window window;
   private final Broadcast<long[]> marks;
 
+  /**
+   * @param ranges the id ranges the records are read in, one partition each
+   */
   StageMethods(
-      SparkSession spark, JobConfig job, int partitions, Window window, Broadcast<long[]> marks) {
+      SparkSession spark,
+      JobConfig job,
+      List<long[]> ranges,
+      Window window,
+      Broadcast<long[]> marks) {
     this.spark = spark;
     this.job = job;
-    this.partitions = partitions;
+    this.ranges = ranges;
+    this.partitions = ranges.size();
     this.window = window;
     this.marks = marks;
   }
@@ -89,16 +101,27 @@ final class StageMethods {
 
   /**
    * Makes the rows of {@link #recordSchema}: each method's fingerprint by the single machine's
-   * code.
+   * code. With simhash under tf-idf weights, the table's feature frequencies are counted first
+   * ({@link FeatureCounts}, a job of its own) and broadcast to the fingerprints.
    */
   TableRead.RowMaker maker(List<FingerprintMethod> methods) {
     TableRead.RowMaker exact = ExactKeys.maker();
     boolean simhash = uses(methods, "simhash");
     boolean near = uses(methods, "near");
+    Broadcast<FeatureFrequencies> frequencies =
+        simhash && SimhashMethod.tfIdf(job.config().table(), job.config().methodSettings())
+            ? JavaSparkContext.fromSparkContext(spark.sparkContext())
+                .broadcast(FeatureCounts.count(spark, job, ranges))
+            : null;
     return config -> {
       java.util.function.Function<SourceRecord, Row> keys = exact.open(config);
       java.util.function.Function<SourceRecord, Long> fingerprint =
-          simhash ? SimhashMethod.fingerprinter(config.table(), config.methodSettings()) : null;
+          simhash
+              ? SimhashMethod.fingerprinter(
+                  config.table(),
+                  config.methodSettings(),
+                  frequencies == null ? null : frequencies.value())
+              : null;
       java.util.function.Function<SourceRecord, byte[]> nearKeys =
           near ? NearRecord.encoder(config) : null;
       return record -> {
