@@ -235,6 +235,9 @@ class SparkInputIT extends DbTestSupport {
     long gone = removedId(planned.lines().findFirst().orElseThrow());
     useHandle(h -> h.execute("DELETE FROM " + TABLE + " WHERE id = ?", gone));
     assertThat(singleMachine(primary, "exact,near")).doesNotContain("\"removed_id\":" + gone + ",");
+    assertThat(job(config, "exact,near"))
+        .as("the executors read the replica, which still has the row")
+        .isEqualTo(planned);
     Path applied = dir.resolve("applied");
     CliRun run =
         spark(

@@ -57,6 +57,42 @@ class SparkRunIT extends DbTestSupport {
     return writeConfig(dir, TABLE, dir.resolve("index"), Map.of());
   }
 
+  /** A config with {@code extra} keys, and an index folder of its own for the single machine. */
+  private Path config(Map<String, String> extra) {
+    return writeConfig(dir, TABLE, dir.resolve("index-" + System.nanoTime()), extra);
+  }
+
+  /**
+   * Adds the column {@code paid} (TINYINT NULL): 1 for ids divisible by 7, NULL for the other ids
+   * divisible by 5, else 0; a keep policy on it ranks NULLs last and breaks ties by the time.
+   */
+  private static void addPaidColumn() {
+    useHandle(
+        h -> {
+          h.execute("ALTER TABLE supply_demand ADD COLUMN paid TINYINT(1) NULL");
+          h.execute(
+              "UPDATE supply_demand SET paid ="
+                  + " CASE WHEN id % 7 = 0 THEN 1 WHEN id % 5 = 0 THEN NULL ELSE 0 END");
+        });
+  }
+
+  /** The single machine's decisions alone, dry ({@code dedup run --full}). */
+  private String singleDry(Path config, String method) throws IOException {
+    Path single = dir.resolve("single-" + method + System.nanoTime());
+    CliRun run =
+        cli(
+            "run",
+            "--config",
+            config.toString(),
+            "--method",
+            method,
+            "--full",
+            "--report",
+            single.toString());
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    return decisions(single);
+  }
+
   private static String decisions(Path report) throws IOException {
     return Files.readString(report.resolve("decisions.jsonl"));
   }
@@ -213,9 +249,71 @@ class SparkRunIT extends DbTestSupport {
   void apply_archivesExactlyTheSingleMachinesRemovalsAndRestoreBringsThemBack(String method)
       throws IOException {
     load(3_000);
-    Path config = config();
+    applyAndRestore(config(), method);
+  }
+
+  /**
+   * Under keep.policy=earliest and a policy on a column with NULLs and ties ({@code paid desc,
+   * reg_time desc}: a rank of two longs), the job keeps the records the single machine keeps, for
+   * every method; each policy keeps other records than latest.
+   */
+  @Test
+  void keepPolicies_earliestAndAColumn_decideAsTheSingleMachine() throws IOException {
+    load(3_000);
+    addPaidColumn();
+    List<String> methods = List.of("exact", "simhash", "exact,near");
+    Path latest = config();
+    Map<String, String> underLatest = new java.util.HashMap<>();
+    for (String method : methods) {
+      underLatest.put(method, singleDry(latest, method));
+    }
+    for (String policy : List.of("earliest", "paid desc, reg_time desc")) {
+      Path config = config(Map.of("keep.policy", policy));
+      for (String method : methods) {
+        String[] both = bothDry(config, method);
+        assertThat(both[0])
+            .as("%s under %s keeps other records than under latest", method, policy)
+            .isNotEqualTo(underLatest.get(method));
+        assertThat(both[1]).as("%s under %s", method, policy).isEqualTo(both[0]);
+      }
+    }
+  }
+
+  /**
+   * An apply under a column policy archives the rows its dry run decides, as the single machine.
+   */
+  @Test
+  void apply_underAColumnPolicy_archivesTheSingleMachinesRemovals() throws IOException {
+    load(3_000);
+    addPaidColumn();
+    applyAndRestore(config(Map.of("keep.policy", "paid desc, reg_time desc")), "exact,near");
+  }
+
+  /**
+   * simhash.weights=tf-idf: the job counts the table's feature frequencies and fingerprints with
+   * them, as the single machine's index built from empty: the same decisions, other than tf's.
+   */
+  @Test
+  void simhash_tfIdfWeights_decideAsTheSingleMachine() throws IOException {
+    load(3_000);
+    String tf = singleDry(config(), "simhash");
+    String[] both = bothDry(config(Map.of("simhash.weights", "tf-idf")), "simhash");
+    assertThat(both[0].lines().count())
+        .as("simhash finds pairs in the generated posts")
+        .isGreaterThan(100);
+    assertThat(both[0]).as("tf-idf weights make other fingerprints").isNotEqualTo(tf);
+    assertThat(both[1]).isEqualTo(both[0]);
+  }
+
+  /**
+   * The job's apply of {@code method} archives exactly the removals of both dry runs (which agree),
+   * and {@code restore} brings the table back.
+   */
+  private void applyAndRestore(Path config, String method) throws IOException {
     List<List<String>> before = snapshot(TABLE);
-    String planned = bothDry(config, method)[0];
+    String[] dry = bothDry(config, method);
+    assertThat(dry[1]).isEqualTo(dry[0]);
+    String planned = dry[0];
 
     Path applied = dir.resolve("applied");
     CliRun run =

@@ -19,6 +19,7 @@ import org.xiaochong.fingerprint.DocumentFrequencies;
 import org.xiaochong.simhash.Simhash64;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.RecordSource;
+import org.xiaochong.source.SourceRecord;
 
 /**
  * The document frequencies of simhash features for tf-idf weights ({@code simhash.weights=tf-idf}):
@@ -31,8 +32,14 @@ import org.xiaochong.source.RecordSource;
  * a bucket holds the sum of the features that share it, so a collision can only raise a df and
  * lower an idf, never the other way. N is the number of rows counted; a row counts a feature once.
  * Immutable once counted or loaded: thread-safe.
+ *
+ * <p>A job that keeps no index (the Spark job) counts the same frequencies with the same code: a
+ * {@link Counter} per slice of the table ({@link SimhashMethod#featureCounter}), the slices' counts
+ * added up with {@link #plus}.
  */
-final class FeatureFrequencies implements DocumentFrequencies {
+public final class FeatureFrequencies implements DocumentFrequencies, java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   /** The file beside the simhash index. */
   static final String FILE = "feature-frequencies.bin.gz";
 
@@ -80,7 +87,7 @@ final class FeatureFrequencies implements DocumentFrequencies {
       RecordSource source, Simhash64 simhash, SimhashDocumentMaker maker, int threads) {
     long[] range = source.idRange();
     if (range == null) {
-      return new FeatureFrequencies(new int[MASK + 1], 0);
+      return new Counter(simhash, maker, null).counted();
     }
     int slices = Math.max(1, threads);
     long span = Math.max(1, (range[1] - range[0] + slices) / slices);
@@ -92,44 +99,84 @@ final class FeatureFrequencies implements DocumentFrequencies {
       SimhashDocumentMaker own = maker.copy();
       tasks.add(() -> countSlice(source, simhash, own, from, to));
     }
-    int[] counts = new int[MASK + 1];
-    long docCount = 0;
+    FeatureFrequencies sum = null;
     for (FeatureFrequencies slice :
         ParallelTasks.runAll(tasks, slices, "xiaochong-simhash-df", "counting features")) {
-      for (int i = 0; i < counts.length; i++) {
-        counts[i] += slice.counts[i];
-      }
-      docCount += slice.docCount;
+      sum = sum == null ? slice : sum.plus(slice);
     }
-    return new FeatureFrequencies(counts, docCount);
+    return sum;
   }
 
   private static FeatureFrequencies countSlice(
       RecordSource source, Simhash64 simhash, SimhashDocumentMaker maker, long from, long to) {
-    int[] counts = new int[MASK + 1];
-    long[] rows = {0};
-    long[][] buckets = {new long[64]};
-    source.forEachRecordInRange(
-        from,
-        to,
-        record -> {
-          rows[0]++;
-          List<String> features = simhash.features(maker.text(record));
-          if (buckets[0].length < features.size()) {
-            buckets[0] = new long[features.size()];
-          }
-          long[] seen = buckets[0];
-          for (int i = 0; i < features.size(); i++) {
-            seen[i] = bucket(Simhash64.hash(features.get(i)));
-          }
-          Arrays.sort(seen, 0, features.size());
-          for (int i = 0; i < features.size(); i++) {
-            if (i == 0 || seen[i] != seen[i - 1]) { // a row counts each feature (bucket) once
-              counts[(int) seen[i]]++;
-            }
-          }
-        });
-    return new FeatureFrequencies(counts, rows[0]);
+    Counter counter = new Counter(simhash, maker, null);
+    source.forEachRecordInRange(from, to, counter::add);
+    return counter.counted();
+  }
+
+  /**
+   * The frequencies of the rows counted here and those counted in {@code other}, for counts over
+   * disjoint slices of a table (neither is changed).
+   */
+  public FeatureFrequencies plus(FeatureFrequencies other) {
+    int[] sum = counts.clone();
+    for (int i = 0; i < sum.length; i++) {
+      sum[i] += other.counts[i];
+    }
+    return new FeatureFrequencies(sum, docCount + other.docCount);
+  }
+
+  /**
+   * Counts the features of rows into the buckets, each row's distinct features (buckets) once. Not
+   * thread-safe: one per thread or slice.
+   */
+  public static final class Counter implements java.io.Closeable {
+    private final Simhash64 simhash;
+    private final SimhashDocumentMaker maker;
+    private final Simhash64 owned;
+    private final int[] counts = new int[MASK + 1];
+    private long rows;
+    private long[] seen = new long[64];
+
+    /**
+     * @param maker the fields' text of a row, as the index fingerprints it
+     * @param owned closed by {@link #close} ({@code simhash} when the counter made it), or null
+     */
+    Counter(Simhash64 simhash, SimhashDocumentMaker maker, Simhash64 owned) {
+      this.simhash = simhash;
+      this.maker = maker;
+      this.owned = owned;
+    }
+
+    /** Counts one row. */
+    public void add(SourceRecord record) {
+      rows++;
+      List<String> features = simhash.features(maker.text(record));
+      if (seen.length < features.size()) {
+        seen = new long[features.size()];
+      }
+      for (int i = 0; i < features.size(); i++) {
+        seen[i] = bucket(Simhash64.hash(features.get(i)));
+      }
+      Arrays.sort(seen, 0, features.size());
+      for (int i = 0; i < features.size(); i++) {
+        if (i == 0 || seen[i] != seen[i - 1]) { // a row counts each feature (bucket) once
+          counts[(int) seen[i]]++;
+        }
+      }
+    }
+
+    /** The frequencies of the rows counted so far (the counter is not to be used after). */
+    public FeatureFrequencies counted() {
+      return new FeatureFrequencies(counts, rows);
+    }
+
+    @Override
+    public void close() {
+      if (owned != null) {
+        owned.close();
+      }
+    }
   }
 
   /**

@@ -107,28 +107,45 @@ public final class SimhashMethod implements FingerprintMethod {
   }
 
   /**
-   * Both rows' fingerprints made as the indexer makes them (with the index's frozen frequencies for
-   * tf-idf), within simhash.max-distance. Without the index's frequencies nothing is a duplicate:
-   * the changed rows stay.
-   */
-  /**
    * Each record's fingerprint as this method's index holds it (null when its text has no features),
-   * for a run that keeps no index: the Spark job computes it in its map with this code. Only tf
-   * weights: tf-idf weights come from frequencies frozen with an index.
+   * for a run that keeps no index: the Spark job computes it in its map with this code.
    *
-   * @throws BadInputException when the settings ask for tf-idf weights
+   * @param frequencies with tf-idf weights ({@link #tfIdf}), the feature frequencies of the whole
+   *     table, counted as an index built from empty counts them ({@link #featureCounter}, {@link
+   *     FeatureFrequencies#plus}); ignored with tf weights
+   * @throws IllegalArgumentException when the settings ask for tf-idf weights and {@code
+   *     frequencies} is null
    */
   public static java.util.function.Function<SourceRecord, Long> fingerprinter(
-      TableSpec spec, Map<String, String> settings) {
+      TableSpec spec, Map<String, String> settings, FeatureFrequencies frequencies) {
     SimhashConfig config = SimhashConfig.of(settings, spec);
-    if (config.tfIdf()) {
-      throw new BadInputException(
-          "simhash.weights tf-idf needs the frequencies frozen with an index: a run"
-              + " without one (dedup-spark) takes simhash.weights=tf");
+    if (config.tfIdf() && frequencies == null) {
+      throw new IllegalArgumentException(
+          "simhash.weights=tf-idf needs the table's feature frequencies (featureCounter)");
     }
     SimhashDocumentMaker maker =
-        new SimhashDocumentMaker(spec, config, Simhash64.withTf(config.features()), null);
+        new SimhashDocumentMaker(
+            spec, config, Simhash64.withTf(config.features()), config.tfIdf() ? frequencies : null);
     return maker::fingerprint;
+  }
+
+  /** Whether the fingerprints take tf-idf weights ({@code simhash.weights=tf-idf}). */
+  public static boolean tfIdf(TableSpec spec, Map<String, String> settings) {
+    return SimhashConfig.of(settings, spec).tfIdf();
+  }
+
+  /**
+   * A counter of the feature frequencies for tf-idf weights, counting rows as the simhash index
+   * counts the whole table when it is built from empty ({@link FeatureFrequencies}): for a job that
+   * counts the table in slices and adds them up with {@link FeatureFrequencies#plus}. One per
+   * slice; close it when done.
+   */
+  public static FeatureFrequencies.Counter featureCounter(
+      TableSpec spec, Map<String, String> settings) {
+    SimhashConfig config = SimhashConfig.of(settings, spec);
+    Simhash64 simhash = Simhash64.withTf(config.features());
+    return new FeatureFrequencies.Counter(
+        simhash, new SimhashDocumentMaker(spec, config, simhash, null), simhash);
   }
 
   /** The largest distance of a pair (simhash.max-distance). */
@@ -136,6 +153,11 @@ public final class SimhashMethod implements FingerprintMethod {
     return SimhashConfig.of(settings, spec).maxDistance();
   }
 
+  /**
+   * Both rows' fingerprints made as the indexer makes them (with the index's frozen frequencies for
+   * tf-idf), within simhash.max-distance. Without the index's frequencies nothing is a duplicate:
+   * the changed rows stay.
+   */
   @Override
   public PairCheck openPairCheck(MethodContext context) {
     SimhashConfig config = SimhashConfig.of(context.settings(), context.spec());

@@ -34,7 +34,7 @@ public final class ExactGroups {
       implements java.io.Serializable {}
 
   /**
-   * The decisions for {@code records} (rows of {@link ExactKeys#SCHEMA}).
+   * The decisions for {@code records} (rows of {@link ExactKeys#schema}).
    *
    * @param since the window's first time (epoch ms, inclusive)
    * @param until the window's last time (inclusive)
@@ -47,17 +47,25 @@ public final class ExactGroups {
       long until,
       Broadcast<long[]> apart,
       Counters counters) {
+    Keep.Columns keep = Keep.Columns.of(records.schema());
     return records
         .repartition(partitions, col("k1"), col("k2"))
         .sortWithinPartitions("k1", "k2")
         .mapPartitions(
             (MapPartitionsFunction<Row, Row>)
-                rows -> decidePartition(rows, since, until, ApartPairs.of(apart.value()), counters),
+                rows ->
+                    decidePartition(
+                        rows, since, until, keep, ApartPairs.of(apart.value()), counters),
             Encoders.row(Decisions.SCHEMA));
   }
 
   private static Iterator<Row> decidePartition(
-      Iterator<Row> rows, long since, long until, ApartPairs apart, Counters counters) {
+      Iterator<Row> rows,
+      long since,
+      long until,
+      Keep.Columns keep,
+      ApartPairs apart,
+      Counters counters) {
     List<Row> out = new ArrayList<>();
     List<Row> group = new ArrayList<>();
     long groups = 0;
@@ -66,12 +74,12 @@ public final class ExactGroups {
       if (!group.isEmpty()
           && (row.getLong(3) != group.get(0).getLong(3)
               || row.getLong(4) != group.get(0).getLong(4))) {
-        groups += decideGroup(group, since, until, apart, out);
+        groups += decideGroup(group, since, until, keep, apart, out);
         group.clear();
       }
       group.add(row);
     }
-    groups += decideGroup(group, since, until, apart, out);
+    groups += decideGroup(group, since, until, keep, apart, out);
     counters.groups().add(groups);
     if (apart.honoured() > 0) {
       for (int i = 0; i < apart.size(); i++) {
@@ -87,14 +95,13 @@ public final class ExactGroups {
    * Decides one group (rows of one key, any order); returns 1 when it is a group the pass decides.
    */
   private static int decideGroup(
-      List<Row> group, long since, long until, ApartPairs apart, List<Row> out) {
+      List<Row> group, long since, long until, Keep.Columns keep, ApartPairs apart, List<Row> out) {
     if (group.size() < 2
         || group.stream().noneMatch(r -> r.getLong(1) >= since && r.getLong(1) <= until)) {
       return 0;
     }
     Row[] members = group.toArray(new Row[0]);
-    Arrays.sort(
-        members, (a, b) -> Keep.compare(b.getLong(1), b.getLong(0), a.getLong(1), a.getLong(0)));
+    Arrays.sort(members, (a, b) -> keep.compare(b, a));
     List<Row> kept = new ArrayList<>();
     kept.add(members[0]);
     for (int i = 1; i < members.length; i++) {

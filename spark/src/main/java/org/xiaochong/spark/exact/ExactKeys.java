@@ -7,16 +7,20 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.xiaochong.index.ExactDocumentMaker;
+import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.source.SourceRecord;
+import org.xiaochong.spark.keep.Keep;
 import org.xiaochong.spark.read.TableRead;
 
 /**
  * Each record's exact key, computed in the map by the code the single machine indexes with ({@link
  * ExactDocumentMaker#exactKey}: the normalizer and the framed MD5 of {@code fields.exact}), as two
- * longs (the MD5's first and last 8 bytes), beside the record's id, time and row checksum.
+ * longs (the MD5's first and last 8 bytes), beside the record's id, time and row checksum, and its
+ * keep rank as the exact index keeps it ({@link ExactDocumentMaker#storedRank}, in the columns of
+ * {@link Keep#rankColumns}: none under latest).
  */
 public final class ExactKeys {
-  public static final StructType SCHEMA =
+  private static final StructType KEYS =
       new StructType()
           .add("id", DataTypes.LongType, false)
           .add("time", DataTypes.LongType, false)
@@ -26,15 +30,33 @@ public final class ExactKeys {
 
   private ExactKeys() {}
 
-  /** The row maker of {@link TableRead} for {@link #SCHEMA}. */
+  /** The columns of a record under {@code policy}: id, time, crc, k1, k2, then the rank's. */
+  public static StructType schema(KeepPolicy policy) {
+    return Keep.withRankColumns(KEYS, policy);
+  }
+
+  /** The row maker of {@link TableRead} for {@link #schema}. */
   public static TableRead.RowMaker maker() {
     return config -> {
       ExactDocumentMaker keys = new ExactDocumentMaker(config.table());
       return (Function<SourceRecord, Row>)
           record -> {
             ByteBuffer md5 = ByteBuffer.wrap(keys.exactKey(record));
-            return RowFactory.create(
-                record.id(), record.regTime(), record.rowCrc(), md5.getLong(), md5.getLong());
+            long[] rank = keys.storedRank(record);
+            if (rank == null) {
+              return RowFactory.create(
+                  record.id(), record.regTime(), record.rowCrc(), md5.getLong(), md5.getLong());
+            }
+            Object[] values = new Object[KEYS.size() + rank.length];
+            values[0] = record.id();
+            values[1] = record.regTime();
+            values[2] = record.rowCrc();
+            values[3] = md5.getLong();
+            values[4] = md5.getLong();
+            for (int i = 0; i < rank.length; i++) {
+              values[KEYS.size() + i] = rank[i];
+            }
+            return RowFactory.create(values);
           };
     };
   }

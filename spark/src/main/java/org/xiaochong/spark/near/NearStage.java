@@ -78,14 +78,27 @@ public final class NearStage {
   private static final int INDEX = 1;
   private static final int LOOSE = 2;
 
-  /** A record of the pass: its id, time, checksum and encoded keys. */
-  private record Member(long id, long time, long crc, byte[] near) implements Serializable {}
+  /**
+   * A record of the pass: its id, time, checksum, keep rank ({@link Keep}: the first long, the
+   * whole rank when it has more) and encoded keys.
+   */
+  private record Member(long id, long time, long crc, long keepRank, long[] keepRanks, byte[] near)
+      implements Serializable {
+    /** Positive when this record is kept over {@code other}. */
+    int compareKeep(Member other) {
+      return Keep.compare(keepRank, keepRanks, id, other.keepRank, other.keepRanks, other.id);
+    }
+  }
 
-  /** A key's holder: a record of the pass, and whether it is phone-blocked. */
-  private record Holder(long id, long time, boolean loose) implements Serializable {}
+  /** A key's holder: a record of the pass, its keep rank, and whether it is phone-blocked. */
+  private record Holder(long id, long keepRank, long[] keepRanks, boolean loose)
+      implements Serializable {}
 
-  /** One lookup of a record: its kind, its rank in the record's lookups, the key's holders. */
-  private record Lookup(long id, long time, int kind, int rank, int holders)
+  /**
+   * One lookup of a record (with its keep rank): its kind, its rank in the record's lookups, the
+   * key's holders.
+   */
+  private record Lookup(long id, long keepRank, long[] keepRanks, int kind, int rank, int holders)
       implements Serializable {}
 
   /** A lookup that found a holder. */
@@ -97,8 +110,8 @@ public final class NearStage {
       implements Serializable {}
 
   /**
-   * The decisions for {@code live} (the records no earlier stage removed; columns id, time, crc and
-   * {@code near}).
+   * The decisions for {@code live} (the records no earlier stage removed; columns id, time, crc,
+   * {@code near} and the rank's of {@link Keep}).
    */
   public static Dataset<Row> decide(
       SparkSession spark,
@@ -112,6 +125,7 @@ public final class NearStage {
     Settings near = new Settings(new HashMap<>(settings));
     JavaSparkContext context = JavaSparkContext.fromSparkContext(spark.sparkContext());
     int nearColumn = live.schema().fieldIndex("near");
+    Keep.Columns keep = Keep.Columns.of(live.schema());
 
     // Frequencies over the records of the run, broadcast.
     JavaPairRDD<Long, Integer> counts =
@@ -146,6 +160,8 @@ public final class NearStage {
                         row.getLong(0),
                         row.getLong(1),
                         row.getLong(2),
+                        keep.rank(row),
+                        keep.ranks(row),
                         (byte[]) row.get(nearColumn)))
             .filter(m -> NearRecord.decode(m.near()).outcome() == NearOutcome.OK)
             .persist(StorageLevel.MEMORY_AND_DISK());
@@ -167,7 +183,8 @@ public final class NearStage {
               for (long key : record.keys()) {
                 int df = f.get(key);
                 if (df >= 2 && df <= NearCandidates.MAX_HOLDERS) {
-                  out.add(new Tuple2<>(key, new Holder(m.id(), m.time(), loose)));
+                  out.add(
+                      new Tuple2<>(key, new Holder(m.id(), m.keepRank(), m.keepRanks(), loose)));
                 }
               }
               return out.iterator();
@@ -185,7 +202,11 @@ public final class NearStage {
                   List<Tuple2<Long, Lookup>> out = new ArrayList<>();
                   if (selection.telBlocked()) {
                     for (long key : selection.tel()) {
-                      out.add(new Tuple2<>(key, new Lookup(m.id(), m.time(), TEL, -1, f.get(key))));
+                      out.add(
+                          new Tuple2<>(
+                              key,
+                              new Lookup(
+                                  m.id(), m.keepRank(), m.keepRanks(), TEL, -1, f.get(key))));
                     }
                     if (looseRecords == 0) {
                       counters.lookups().add(out.size());
@@ -199,7 +220,8 @@ public final class NearStage {
                             selected[i],
                             new Lookup(
                                 m.id(),
-                                m.time(),
+                                m.keepRank(),
+                                m.keepRanks(),
                                 selection.telBlocked() ? LOOSE : INDEX,
                                 i,
                                 f.get(selected[i]))));
@@ -218,7 +240,14 @@ public final class NearStage {
                     return java.util.Collections.emptyIterator();
                   }
                   boolean newer =
-                      Keep.compare(holder.time(), holder.id(), lookup.time(), lookup.id()) > 0;
+                      Keep.compare(
+                              holder.keepRank(),
+                              holder.keepRanks(),
+                              holder.id(),
+                              lookup.keepRank(),
+                              lookup.keepRanks(),
+                              lookup.id())
+                          > 0;
                   return List.of(
                           new Tuple2<>(
                               lookup.id(),
@@ -516,8 +545,7 @@ public final class NearStage {
         (a, b) ->
             !scores.get(a).equals(scores.get(b))
                 ? Double.compare(scores.get(b), scores.get(a))
-                : Keep.compare(
-                    near.get(b).time(), near.get(b).id(), near.get(a).time(), near.get(a).id()));
+                : near.get(b).compareKeep(near.get(a)));
     long[] ids = new long[rank.length];
     double[] sims = new double[rank.length];
     for (int i = 0; i < rank.length; i++) {
@@ -541,7 +569,7 @@ public final class NearStage {
       throws java.io.IOException {
     List<Member> sorted = new ArrayList<>();
     memberList.forEach(sorted::add);
-    sorted.sort((x, y) -> Keep.compare(y.time(), y.id(), x.time(), x.id()));
+    sorted.sort((x, y) -> y.compareKeep(x));
     Map<Long, Integer> position = new HashMap<>();
     for (int i = 0; i < sorted.size(); i++) {
       position.put(sorted.get(i).id(), i);
@@ -581,9 +609,10 @@ public final class NearStage {
                 return sorted.get(pos).id();
               }
 
+              /** The position in the preference order: the more preferred, the larger. */
               @Override
               public long rank(int pos) {
-                return sorted.get(pos).time();
+                return -pos;
               }
 
               @Override

@@ -45,12 +45,6 @@ public final class JobConfig implements Serializable {
           "dedup-spark needs db.url naming a MySQL/MariaDB server the executors reach"
               + " (jdbc:mysql://host:3306/db), not the embedded database");
     }
-    if (!config.table().keepPolicy().isLatest()) {
-      throw new BadInputException(
-          "dedup-spark keeps the latest record only: keep.policy="
-              + config.table().keepPolicy().canonical()
-              + " runs on the single machine (bin/dedup run)");
-    }
     String readPassword = properties.getProperty("db.read-password", "").strip();
     if (readPassword.isEmpty()) {
       readPassword = env.getOrDefault(READ_PASSWORD_ENV, "");

@@ -69,6 +69,35 @@ public final class ParquetRead {
   private ParquetRead() {}
 
   /**
+   * The export at {@code path} as a {@link RecordInput}.
+   *
+   * @throws BadInputException as {@link #read} (checked here, before anything runs)
+   */
+  public static RecordInput input(SparkSession spark, JobConfig job, String path) {
+    Dataset<Row> columns = columns(spark, job, path);
+    return new RecordInput() {
+      @Override
+      public Dataset<Row> read(StructType schema, TableRead.RowMaker maker) {
+        JavaRDD<Row> rows =
+            columns.javaRDD().mapPartitions(it -> records(job.config(), it, maker), true);
+        return spark.createDataFrame(rows, schema);
+      }
+
+      @Override
+      public <T> JavaRDD<T> fold(TableRead.Folder<T> folder) {
+        return columns
+            .javaRDD()
+            .mapPartitions(
+                it -> {
+                  TableRead.Fold<T> fold = folder.open(job.config());
+                  it.forEachRemaining(row -> fold.accept(record(row)));
+                  return List.of(fold.result()).iterator();
+                });
+      }
+    };
+  }
+
+  /**
    * The records of the export at {@code path} as rows of {@code schema}.
    *
    * @throws BadInputException when the path holds no Parquet export, or a needed column is missing
@@ -76,12 +105,16 @@ public final class ParquetRead {
    */
   public static Dataset<Row> read(
       SparkSession spark, JobConfig job, String path, StructType schema, TableRead.RowMaker maker) {
+    return input(spark, job, path).read(schema, maker);
+  }
+
+  /** The id, time and fields of the export, in that order, after checking their types. */
+  private static Dataset<Row> columns(SparkSession spark, JobConfig job, String path) {
     TableSpec spec = job.config().table();
     Dataset<Row> export;
     try {
       export = spark.read().parquet(path);
-    } catch (
-        Exception e) { // Spark's AnalysisException is checked, though Scala does not declare it
+    } catch (Exception e) { // Spark's AnalysisException is checked; Scala does not declare it
       throw new BadInputException(
           "--parquet " + path + " is not a readable Parquet export: " + firstLine(e), e);
     }
@@ -95,10 +128,7 @@ public final class ParquetRead {
       check(field, name.equals(spec.idColumn()), name.equals(spec.timeColumn()), path);
       selected.add(export.col("`" + field.name() + "`"));
     }
-    Dataset<Row> columns = export.select(selected.toArray(new Column[0]));
-    JavaRDD<Row> rows =
-        columns.javaRDD().mapPartitions(it -> records(job.config(), it, maker), true);
-    return spark.createDataFrame(rows, schema);
+    return export.select(selected.toArray(new Column[0]));
   }
 
   private static Iterator<Row> records(

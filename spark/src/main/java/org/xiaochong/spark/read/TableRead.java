@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -54,14 +55,67 @@ public final class TableRead {
       return out.iterator();
     }
     Function<SourceRecord, Row> make = maker.open(config);
-    try (Database database = Database.open(config.db())) {
+    forEachRecord(job, ranges, record -> out.add(make.apply(record)));
+    return out.iterator();
+  }
+
+  /** The table read in {@code ranges} (one partition each) as a {@link RecordInput}. */
+  public static RecordInput input(SparkSession spark, JobConfig job, List<long[]> ranges) {
+    return new RecordInput() {
+      @Override
+      public Dataset<Row> read(StructType schema, RowMaker maker) {
+        return TableRead.read(spark, job, ranges, schema, maker);
+      }
+
+      @Override
+      public <T> JavaRDD<T> fold(Folder<T> folder) {
+        return TableRead.fold(spark, job, ranges, folder);
+      }
+    };
+  }
+
+  /** What one partition makes of its records: fed each record, then asked for the result. */
+  public interface Fold<T> extends Consumer<SourceRecord> {
+    T result();
+  }
+
+  /** Opens the {@link Fold} of one partition, on the executor. */
+  @FunctionalInterface
+  public interface Folder<T> extends Serializable {
+    Fold<T> open(DedupConfig config);
+  }
+
+  /**
+   * One value per partition (range), folded from its records as {@link #read} reads them: for an
+   * aggregation over the table that needs no row per record.
+   */
+  public static <T> JavaRDD<T> fold(
+      SparkSession spark, JobConfig job, List<long[]> ranges, Folder<T> folder) {
+    JavaSparkContext context = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    return context
+        .parallelize(ranges, ranges.size())
+        .mapPartitions(
+            it -> {
+              DedupConfig config = job.config();
+              Fold<T> fold = folder.open(config);
+              if (it.hasNext()) {
+                forEachRecord(job, it, fold);
+              }
+              return List.of(fold.result()).iterator();
+            });
+  }
+
+  /** Reads the records of {@code ranges} from the replica if the config names one. */
+  private static void forEachRecord(
+      JobConfig job, Iterator<long[]> ranges, Consumer<SourceRecord> sink) {
+    DedupConfig config = job.config();
+    try (Database database = Database.open(job.readDb())) {
       RecordSource source =
           new RecordSource(database, config.table()).withChunkRows(config.readChunkRows());
       while (ranges.hasNext()) {
         long[] range = ranges.next();
-        source.forEachRecordInRange(range[0], range[1], record -> out.add(make.apply(record)));
+        source.forEachRecordInRange(range[0], range[1], sink);
       }
     }
-    return out.iterator();
   }
 }

@@ -40,6 +40,7 @@ import org.xiaochong.spark.plan.StagingTable;
 import org.xiaochong.spark.read.IdRanges;
 import org.xiaochong.spark.read.JobConfig;
 import org.xiaochong.spark.read.ParquetRead;
+import org.xiaochong.spark.read.RecordInput;
 import org.xiaochong.spark.read.TableRead;
 
 /**
@@ -189,12 +190,14 @@ public final class SparkRun {
     long examined = 0;
     String jobId = UUID.randomUUID().toString().replace("-", "");
     Broadcast<long[]> marks = context.broadcast(flatten(apart));
-    StageMethods stages =
-        new StageMethods(spark, job, window, marks, options.driverComponentSize());
-    Dataset<Row> input = input(options, stages);
+    RecordInput input = input(options);
     if (input != null) {
-      stages.partitions(input.rdd().getNumPartitions());
-      Dataset<Row> records = input.persist(StorageLevel.MEMORY_AND_DISK());
+      StageMethods stages =
+          new StageMethods(spark, job, input, window, marks, options.driverComponentSize());
+      Dataset<Row> read =
+          input.read(stages.recordSchema(options.methods()), stages.maker(options.methods()));
+      stages.partitions(read.rdd().getNumPartitions());
+      Dataset<Row> records = read.persist(StorageLevel.MEMORY_AND_DISK());
       try {
         tableRows = records.count();
         examined =
@@ -312,18 +315,13 @@ public final class SparkRun {
   }
 
   /**
-   * The records of the run, read lazily: from the Parquet export of the options, else from the
-   * table in id ranges (on the replica when the config names one); null for an empty table.
+   * Where the run's records come from: the Parquet export of the options, else the table in id
+   * ranges (on the replica when the config names one); null for an empty table.
    */
-  private Dataset<Row> input(Options options, StageMethods stages) {
+  private RecordInput input(Options options) {
     if (options.parquet() != null) {
       notes.accept("reading the records from the Parquet export " + options.parquet());
-      return ParquetRead.read(
-          spark,
-          job,
-          options.parquet(),
-          stages.recordSchema(options.methods()),
-          stages.maker(options.methods()));
+      return ParquetRead.input(spark, job, options.parquet());
     }
     long[] idRange;
     if (job.readsReplica()) {
@@ -342,12 +340,7 @@ public final class SparkRun {
     }
     int partitions =
         options.partitions() > 0 ? options.partitions() : IdRanges.defaultCount(idRange, spark);
-    return TableRead.read(
-        spark,
-        job,
-        IdRanges.split(idRange[0], idRange[1], partitions),
-        stages.recordSchema(options.methods()),
-        stages.maker(options.methods()));
+    return TableRead.input(spark, job, IdRanges.split(idRange[0], idRange[1], partitions));
   }
 
   private static long[] flatten(ApartPairs apart) {

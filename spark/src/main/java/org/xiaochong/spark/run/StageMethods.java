@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.col;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.FilterFunction;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Dataset;
@@ -19,6 +20,7 @@ import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.MethodReport;
 import org.xiaochong.method.near.NearMethod;
 import org.xiaochong.method.near.NearStats;
+import org.xiaochong.method.simhash.FeatureFrequencies;
 import org.xiaochong.method.simhash.SimhashMethod;
 import org.xiaochong.pass.Window;
 import org.xiaochong.source.BadInputException;
@@ -31,7 +33,9 @@ import org.xiaochong.spark.near.KeyTimes;
 import org.xiaochong.spark.near.NearRecord;
 import org.xiaochong.spark.near.NearStage;
 import org.xiaochong.spark.read.JobConfig;
+import org.xiaochong.spark.read.RecordInput;
 import org.xiaochong.spark.read.TableRead;
+import org.xiaochong.spark.simhash.FeatureCounts;
 import org.xiaochong.spark.simhash.SimhashStage;
 
 /**
@@ -68,6 +72,7 @@ final class StageMethods {
 
   private final SparkSession spark;
   private final JobConfig job;
+  private final RecordInput input;
   private final Window window;
   private final Broadcast<long[]> marks;
   private final long driverComponentSize;
@@ -75,16 +80,19 @@ final class StageMethods {
   private int partitions = 1;
 
   /**
+   * @param input where the records come from (the feature counts of tf-idf read it again)
    * @param driverComponentSize components of more records are decided on the driver
    */
   StageMethods(
       SparkSession spark,
       JobConfig job,
+      RecordInput input,
       Window window,
       Broadcast<long[]> marks,
       long driverComponentSize) {
     this.spark = spark;
     this.job = job;
+    this.input = input;
     this.window = window;
     this.marks = marks;
     this.driverComponentSize = driverComponentSize;
@@ -105,12 +113,12 @@ final class StageMethods {
   }
 
   /**
-   * The columns of a record for these methods: those of {@link ExactKeys#SCHEMA} (the exact key is
-   * cheap, and every run needs id, time and checksum), then the simhash (null without features)
-   * when simhash runs.
+   * The columns of a record for these methods: those of {@link ExactKeys#schema} (the exact key is
+   * cheap, and every run needs id, time, checksum and keep rank), then the simhash (null without
+   * features) when simhash runs.
    */
   StructType recordSchema(List<FingerprintMethod> methods) {
-    StructType schema = ExactKeys.SCHEMA;
+    StructType schema = ExactKeys.schema(job.config().table().keepPolicy());
     if (uses(methods, "simhash")) {
       schema = schema.add("simhash", DataTypes.LongType, true);
     }
@@ -122,17 +130,28 @@ final class StageMethods {
 
   /**
    * Makes the rows of {@link #recordSchema}: each method's fingerprint by the single machine's
-   * code.
+   * code. With simhash under tf-idf weights, the table's feature frequencies are counted first
+   * ({@link FeatureCounts}, a job of its own) and broadcast to the fingerprints.
    */
   TableRead.RowMaker maker(List<FingerprintMethod> methods) {
     TableRead.RowMaker exact = ExactKeys.maker();
     boolean simhash = uses(methods, "simhash");
     boolean near = uses(methods, "near");
     KeyTimes times = keyTimes;
+    Broadcast<FeatureFrequencies> frequencies =
+        simhash && SimhashMethod.tfIdf(job.config().table(), job.config().methodSettings())
+            ? JavaSparkContext.fromSparkContext(spark.sparkContext())
+                .broadcast(FeatureCounts.count(input))
+            : null;
     return config -> {
       java.util.function.Function<SourceRecord, Row> keys = exact.open(config);
       java.util.function.Function<SourceRecord, Long> fingerprint =
-          simhash ? SimhashMethod.fingerprinter(config.table(), config.methodSettings()) : null;
+          simhash
+              ? SimhashMethod.fingerprinter(
+                  config.table(),
+                  config.methodSettings(),
+                  frequencies == null ? null : frequencies.value())
+              : null;
       java.util.function.Function<SourceRecord, byte[]> nearKeys =
           near ? NearRecord.encoder(config, times) : null;
       return record -> {

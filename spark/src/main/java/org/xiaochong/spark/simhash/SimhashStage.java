@@ -64,8 +64,8 @@ public final class SimhashStage {
       implements Serializable {}
 
   /**
-   * The decisions for {@code records} (with columns id, time, crc and {@code simhash}, null without
-   * features), those no earlier stage removed.
+   * The decisions for {@code records} (with columns id, time, crc, {@code simhash}, null without
+   * features, and the rank's of {@link Keep}), those no earlier stage removed.
    */
   public static Dataset<Row> decide(
       SparkSession spark,
@@ -76,8 +76,11 @@ public final class SimhashStage {
       Broadcast<long[]> apart,
       long driverComponentSize,
       Counters counters) {
+    String[] rank = Keep.rankColumnsIn(records.schema());
     Dataset<Row> valued =
-        records.filter(col("simhash").isNotNull()).select("id", "time", "crc", "simhash");
+        records
+            .filter(col("simhash").isNotNull())
+            .select("id", concat(new String[] {"time", "crc", "simhash"}, rank));
     Dataset<Row> blocks =
         valued.flatMap(
             (FlatMapFunction<Row, Row>)
@@ -126,12 +129,13 @@ public final class SimhashStage {
                 driverComponentSize);
     Broadcast<long[]> onDriver =
         JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(giants);
-    JavaPairRDD<Long, Row> members =
+    Dataset<Row> memberRows =
         valued
             .join(components, "id")
-            .select("component", "id", "time", "crc")
-            .javaRDD()
-            .mapToPair(row -> new Tuple2<>(row.getLong(0), row));
+            .select("component", concat(new String[] {"id", "time", "crc"}, rank));
+    Keep.Columns keep = Keep.Columns.of(memberRows.schema());
+    JavaPairRDD<Long, Row> members =
+        memberRows.javaRDD().mapToPair(row -> new Tuple2<>(row.getLong(0), row));
     JavaPairRDD<Long, Row> edges =
         pairs
             .join(components, col("a").equalTo(col("id")))
@@ -150,7 +154,8 @@ public final class SimhashStage {
                   while (grouped.hasNext()) {
                     Tuple2<Iterable<Row>, Iterable<Row>> component = grouped.next()._2();
                     matches +=
-                        decideComponent(component._1(), component._2(), since, until, marks, out);
+                        decideComponent(
+                            component._1(), keep, component._2(), since, until, marks, out);
                   }
                   counters.matches().add(matches);
                   honoured(marks, counters);
@@ -170,6 +175,7 @@ public final class SimhashStage {
               .add(
                   decideComponent(
                       members.filter(e -> e._1() == giant).values().collect(),
+                      keep,
                       edges.filter(e -> e._1() == giant).values().collect(),
                       since,
                       until,
@@ -197,19 +203,35 @@ public final class SimhashStage {
     }
   }
 
+  private static String[] concat(String[] first, String[] then) {
+    String[] all = Arrays.copyOf(first, first.length + then.length);
+    System.arraycopy(then, 0, all, first.length, then.length);
+    return all;
+  }
+
   /**
-   * One member of a component: its id, time and checksum, and its pairs (neighbour id to distance).
+   * One member of a component: its id, time, checksum and keep rank ({@link Keep}), and its pairs
+   * (neighbour id to distance).
    */
   private static final class Member {
     final long id;
     final long time;
     final long crc;
+    final long rank;
+    final long[] ranks;
     final Map<Long, Integer> neighbours = new HashMap<>();
 
-    Member(Row row) {
+    Member(Row row, Keep.Columns keep) {
       id = row.getLong(1);
       time = row.getLong(2);
       crc = row.getLong(3);
+      rank = keep.rank(row);
+      ranks = keep.ranks(row);
+    }
+
+    /** Positive when this record is kept over {@code other}. */
+    int compareTo(Member other) {
+      return Keep.compare(rank, ranks, id, other.rank, other.ranks, other.id);
     }
   }
 
@@ -219,13 +241,14 @@ public final class SimhashStage {
    */
   private static long decideComponent(
       Iterable<Row> memberRows,
+      Keep.Columns keep,
       Iterable<Row> edgeRows,
       long since,
       long until,
       ApartPairs apart,
       List<Row> out) {
     Map<Long, Member> members = new HashMap<>();
-    memberRows.forEach(row -> members.put(row.getLong(1), new Member(row)));
+    memberRows.forEach(row -> members.put(row.getLong(1), new Member(row, keep)));
     long matches = 0;
     for (Row edge : edgeRows) {
       Member a = members.get(edge.getLong(1));
@@ -234,7 +257,7 @@ public final class SimhashStage {
       b.neighbours.put(a.id, edge.getInt(3));
     }
     Member[] order = members.values().toArray(new Member[0]);
-    Arrays.sort(order, (x, y) -> Keep.compare(y.time, y.id, x.time, x.id));
+    Arrays.sort(order, (x, y) -> y.compareTo(x));
     Set<Long> removedNow = new HashSet<>();
     Set<Long> keptApart = new HashSet<>();
     for (Member doc : order) {
@@ -248,7 +271,7 @@ public final class SimhashStage {
           continue;
         }
         matches++;
-        if (Keep.compare(doc.time, doc.id, other.time, other.id) > 0) {
+        if (doc.compareTo(other) > 0) {
           if (keptApart.contains(other.id)) {
             continue;
           }
@@ -258,7 +281,7 @@ public final class SimhashStage {
           }
           out.add(decision(other, doc, neighbour.getValue()));
           removedNow.add(other.id);
-        } else if (Keep.compare(other.time, other.id, best.time, best.id) > 0) {
+        } else if (other.compareTo(best) > 0) {
           best = other;
         }
       }
