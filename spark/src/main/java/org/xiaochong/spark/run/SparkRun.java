@@ -32,7 +32,6 @@ import org.xiaochong.run.RunSummaries;
 import org.xiaochong.run.RunSummary;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
-import org.xiaochong.source.DbSettings;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.TableSpec;
 import org.xiaochong.spark.plan.Decisions;
@@ -41,7 +40,6 @@ import org.xiaochong.spark.read.IdRanges;
 import org.xiaochong.spark.read.JobConfig;
 import org.xiaochong.spark.read.ParquetRead;
 import org.xiaochong.spark.read.RecordInput;
-import org.xiaochong.spark.read.TableRead;
 
 /**
  * One dedup run as a Spark job: read the table in id ranges, run each selected method's stage,
@@ -54,6 +52,10 @@ import org.xiaochong.spark.read.TableRead;
  * <p>The job keeps no index: each run examines every record of its window (a single-machine run's
  * default examines those indexed since its last applied run), and the single machine's index
  * follows the rows a Spark run removed at its next sync. Not thread-safe: one instance per run.
+ *
+ * <p>Over 300 lines because a run is one sequence (input, stages, staging, apply, summary) kept in
+ * one place, in the order of the single machine's {@link DedupRunner}; the input, the stages and
+ * their reports are classes of their own.
  */
 public final class SparkRun {
   /**
@@ -190,7 +192,8 @@ public final class SparkRun {
     long examined = 0;
     String jobId = UUID.randomUUID().toString().replace("-", "");
     Broadcast<long[]> marks = context.broadcast(flatten(apart));
-    RecordInput input = input(options);
+    RecordInput input =
+        RecordInput.open(spark, job, database, options.parquet(), options.partitions(), notes);
     if (input != null) {
       StageMethods stages =
           new StageMethods(spark, job, input, window, marks, options.driverComponentSize());
@@ -312,35 +315,6 @@ public final class SparkRun {
             own.keptState(i));
       }
     }
-  }
-
-  /**
-   * Where the run's records come from: the Parquet export of the options, else the table in id
-   * ranges (on the replica when the config names one); null for an empty table.
-   */
-  private RecordInput input(Options options) {
-    if (options.parquet() != null) {
-      notes.accept("reading the records from the Parquet export " + options.parquet());
-      return ParquetRead.input(spark, job, options.parquet());
-    }
-    long[] idRange;
-    if (job.readsReplica()) {
-      notes.accept(
-          "reading the records from the replica " + DbSettings.redactUrl(job.readDb().url()));
-      try (Database replica = Database.open(job.readDb())) {
-        RecordSource source = new RecordSource(replica, job.config().table());
-        source.checkSchema();
-        idRange = source.idRange();
-      }
-    } else {
-      idRange = new RecordSource(database, job.config().table()).idRange();
-    }
-    if (idRange == null) {
-      return null;
-    }
-    int partitions =
-        options.partitions() > 0 ? options.partitions() : IdRanges.defaultCount(idRange, spark);
-    return TableRead.input(spark, job, IdRanges.split(idRange[0], idRange[1], partitions));
   }
 
   private static long[] flatten(ApartPairs apart) {

@@ -2,9 +2,7 @@ package org.xiaochong.spark.run;
 
 import static org.apache.spark.sql.functions.col;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.FilterFunction;
 import org.apache.spark.broadcast.Broadcast;
@@ -32,6 +30,7 @@ import org.xiaochong.spark.graph.ComponentSizes;
 import org.xiaochong.spark.near.KeyTimes;
 import org.xiaochong.spark.near.NearRecord;
 import org.xiaochong.spark.near.NearStage;
+import org.xiaochong.spark.near.WindowCounts;
 import org.xiaochong.spark.read.JobConfig;
 import org.xiaochong.spark.read.RecordInput;
 import org.xiaochong.spark.read.TableRead;
@@ -191,7 +190,7 @@ final class StageMethods {
                 window.until(),
                 marks,
                 new ExactGroups.Counters(groups, honoured));
-        return new Stage(decisions, honoured, new ExactReport(examined, groups));
+        return new Stage(decisions, honoured, new StageReports.ExactReport(examined, groups));
       }
       case "simhash" -> {
         PartitionCounter matches = PartitionCounter.create(spark.sparkContext(), "simhash matches");
@@ -217,7 +216,7 @@ final class StageMethods {
         return new Stage(
             decisions,
             honoured,
-            new SimhashReport(examined, empty, maxDistance, matches, components));
+            new StageReports.SimhashReport(examined, empty, maxDistance, matches, components));
       }
       case "near" -> {
         NearStage.Counters counters =
@@ -227,8 +226,7 @@ final class StageMethods {
                 PartitionCounter.create(spark.sparkContext(), "near merge compared"),
                 honoured,
                 new ComponentSizes());
-        NearStage.WindowCounts counts =
-            NearStage.windowCounts(live, window.since(), window.until());
+        WindowCounts counts = WindowCounts.of(live, window.since(), window.until());
         Dataset<Row> decisions =
             NearStage.decide(
                 spark,
@@ -247,7 +245,7 @@ final class StageMethods {
             decisions,
             honoured,
             plan ->
-                new NearReport(
+                new StageReports.NearReport(
                     NearMethod.report(
                         new NearStats(
                             counts.examined(),
@@ -280,85 +278,5 @@ final class StageMethods {
 
   static MethodReport emptyReport(String method) {
     return MethodReport.notRun();
-  }
-
-  /**
-   * The simhash stage's report, as the single machine's simhash pass reports (without its index's
-   * work).
-   */
-  private record SimhashReport(
-      long examined,
-      long empty,
-      int maxDistance,
-      PartitionCounter matches,
-      ComponentSizes components)
-      implements MethodReport {
-    @Override
-    public Map<String, Object> json(long removed) {
-      Map<String, Object> json = new LinkedHashMap<>();
-      json.put("removed", removed);
-      json.put("examined", examined);
-      json.put("max_distance", maxDistance);
-      json.put("empty", empty);
-      json.put("matches", matches.value());
-      json.put("components", components.json());
-      return json;
-    }
-
-    @Override
-    public String consoleLine(long removed, boolean applied) {
-      return String.format(
-              "simhash: %,d examined, %,d within distance %d %s, %,d without text",
-              examined, removed, maxDistance, applied ? "removed" : "to remove", empty)
-          + ", "
-          + components.consoleText();
-    }
-  }
-
-  /**
-   * The near stage's report: the single machine's near report ({@link NearMethod#report}, the same
-   * fields counted the same way, but for lookups: the job looks each selected key up once, the
-   * single machine once per index segment and not those its prefilter rules out), and the
-   * components the decisions were made in.
-   */
-  private record NearReport(MethodReport single, ComponentSizes components)
-      implements MethodReport {
-    @Override
-    public long examined() {
-      return single.examined();
-    }
-
-    @Override
-    public Map<String, Object> json(long removed) {
-      Map<String, Object> json = single.json(removed);
-      json.put("components", components.json());
-      return json;
-    }
-
-    @Override
-    public String consoleLine(long removed, boolean applied) {
-      return single.consoleLine(removed, applied) + ", " + components.consoleText();
-    }
-  }
-
-  /**
-   * The exact stage's report, as the single machine's exact pass reports (without its index
-   * lookups).
-   */
-  private record ExactReport(long examined, PartitionCounter groups) implements MethodReport {
-    @Override
-    public Map<String, Object> json(long removed) {
-      Map<String, Object> json = new LinkedHashMap<>();
-      json.put("groups", groups.value());
-      json.put("removed", removed);
-      return json;
-    }
-
-    @Override
-    public String consoleLine(long removed, boolean applied) {
-      return String.format(
-          "exact: %,d groups, %,d duplicates %s",
-          groups.value(), removed, applied ? "removed" : "to remove");
-    }
   }
 }
