@@ -122,6 +122,16 @@ public final class RecordSource {
     return new SchemaCheck(database, spec).checkSchema();
   }
 
+  /**
+   * The unique index on the id column ({@code PRIMARY} when the id is the primary key): the apply
+   * names it in its joins so that a plan row finds its row by id even when the table's statistics
+   * are stale (just loaded or altered: the optimizer then believes the table holds one row and
+   * scans it for every plan row).
+   */
+  public String idIndex() {
+    return new SchemaCheck(database, spec).idIndex();
+  }
+
   public long count() {
     return database
         .jdbi()

@@ -97,23 +97,41 @@ final class SchemaCheck {
             });
   }
 
+  /** The unique indexes on the id column alone, PRIMARY first. */
+  private List<String> uniqueIdIndexes(Handle handle) {
+    return handle
+        .createQuery(
+            "SELECT index_name FROM information_schema.statistics"
+                + " WHERE table_schema = DATABASE() AND table_name = ? GROUP BY index_name"
+                + " HAVING MAX(non_unique) = 0 AND COUNT(*) = 1 AND MAX(LOWER(column_name)) = LOWER(?)"
+                + " ORDER BY index_name <> 'PRIMARY', index_name")
+        .bind(0, spec.table())
+        .bind(1, spec.idColumn())
+        .mapTo(String.class)
+        .list();
+  }
+
+  /**
+   * The name of the unique index on the id column ({@code PRIMARY} when the id is the primary key),
+   * for statements that must look rows up by id whatever the optimizer's statistics say.
+   *
+   * @throws BadInputException when the id has no unique index of its own
+   */
+  String idIndex() {
+    List<String> indexes = database.jdbi().withHandle(this::uniqueIdIndexes);
+    if (indexes.isEmpty()) {
+      database.jdbi().useHandle(this::requireUniqueId);
+    }
+    return indexes.get(0);
+  }
+
   /**
    * Rows are told apart by their id alone (the index, the plan and the archive key on it), so the
    * id column must be the primary key or carry a unique index of its own; two rows with one id
    * would make the archive's key fail on every apply.
    */
   private void requireUniqueId(Handle handle) {
-    boolean unique =
-        !handle
-            .createQuery(
-                "SELECT index_name FROM information_schema.statistics"
-                    + " WHERE table_schema = DATABASE() AND table_name = ? GROUP BY index_name"
-                    + " HAVING MAX(non_unique) = 0 AND COUNT(*) = 1 AND MAX(LOWER(column_name)) = LOWER(?)")
-            .bind(0, spec.table())
-            .bind(1, spec.idColumn())
-            .mapTo(String.class)
-            .list()
-            .isEmpty();
+    boolean unique = !uniqueIdIndexes(handle).isEmpty();
     if (!unique) {
       throw new BadInputException(
           "source.id-column '"

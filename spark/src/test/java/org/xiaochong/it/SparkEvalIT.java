@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -15,7 +13,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.xiaochong.eval.EvalDatasets;
-import org.xiaochong.spark.cli.SparkCommand;
 
 /**
  * {@code dedup-spark run} against {@code dedup run --full} on eval's labelled real data sets
@@ -79,38 +76,10 @@ class SparkEvalIT extends DbTestSupport {
   }
 
   private String singleDry(Path config, String method) throws IOException {
-    Path report = dir.resolve("single-" + System.nanoTime());
-    CliRun run =
-        cli(
-            "run",
-            "--config",
-            config.toString(),
-            "--method",
-            method,
-            "--full",
-            "--report",
-            report.toString());
-    assertThat(run.exitCode()).as(run.err()).isZero();
-    return Files.readString(report.resolve("decisions.jsonl"));
+    return SparkRuns.decisions(SparkRuns.single(dir, config, method));
   }
 
   private String sparkDry(Path config, String method) throws IOException {
-    Path report = dir.resolve("spark-" + System.nanoTime());
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code =
-        SparkCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
-            .execute(
-                "run",
-                "--config",
-                config.toString(),
-                "--master",
-                "local[2]",
-                "--method",
-                method,
-                "--report",
-                report.toString());
-    assertThat(code).as(err.toString() + out).isZero();
-    return Files.readString(report.resolve("decisions.jsonl"));
+    return SparkRuns.decisions(SparkRuns.job(dir, config, method));
   }
 }

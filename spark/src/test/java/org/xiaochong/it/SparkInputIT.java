@@ -3,11 +3,7 @@ package org.xiaochong.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.SaveMode;
@@ -20,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.posts.PostLoader;
-import org.xiaochong.spark.cli.SparkCommand;
 
 /**
  * Where a Spark run reads its records: a Parquet export ({@code dedup-spark export}, or one written
@@ -46,51 +41,15 @@ class SparkInputIT extends DbTestSupport {
   }
 
   private static CliRun spark(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code =
-        SparkCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
-            .execute(args);
-    return new CliRun(code, out.toString(), err.toString());
+    return SparkRuns.spark(args);
   }
 
-  /** The decisions of a dry single-machine {@code run --full}. */
   private String singleMachine(Path config, String method) throws IOException {
-    Path report = dir.resolve("single-" + System.nanoTime());
-    CliRun run =
-        cli(
-            "run",
-            "--config",
-            config.toString(),
-            "--method",
-            method,
-            "--full",
-            "--report",
-            report.toString());
-    assertThat(run.exitCode()).as(run.err()).isZero();
-    return Files.readString(report.resolve("decisions.jsonl"));
+    return SparkRuns.decisions(SparkRuns.single(dir, config, method));
   }
 
-  /** A Spark run with {@code options}; its decisions, after asserting it succeeded. */
   private String job(Path config, String method, String... options) throws IOException {
-    Path report = dir.resolve("spark-" + System.nanoTime());
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "run",
-                "--config",
-                config.toString(),
-                "--master",
-                "local[2]",
-                "--verbose",
-                "--method",
-                method,
-                "--report",
-                report.toString()));
-    args.addAll(List.of(options));
-    CliRun run = spark(args.toArray(new String[0]));
-    assertThat(run.exitCode()).as(run.err() + run.out()).isZero();
-    return Files.readString(report.resolve("decisions.jsonl"));
+    return SparkRuns.decisions(SparkRuns.job(dir, config, method, options));
   }
 
   private String export(Path config) {

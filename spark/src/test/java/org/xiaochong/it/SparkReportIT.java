@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.posts.PostLoader;
-import org.xiaochong.spark.cli.SparkCommand;
 
 /**
  * The job's report against the single machine's ({@code summary.json}), and its components: those
@@ -41,36 +38,22 @@ class SparkReportIT extends DbTestSupport {
         database(), 20261127L, 3_000, PostGenerator.Vocabulary.REALISTIC, null, n -> {}, p -> {});
     // Texts over near.max-chars are cut (and fingerprinted on their start): the report counts them.
     Path config = writeConfig(dir, TABLE, dir.resolve("index"), Map.of("near.max-chars", "40"));
-    Path single = dir.resolve("single");
-    CliRun one =
-        cli(
+    Path single = SparkRuns.single(dir, config, "exact,near");
+    Path job = dir.resolve("job");
+    CliRun run =
+        SparkRuns.spark(
             "run",
             "--config",
             config.toString(),
+            "--master",
+            "local[2]",
             "--method",
             "exact,near",
-            "--full",
+            "--driver-component-size",
+            "3",
             "--report",
-            single.toString());
-    assertThat(one.exitCode()).as(one.err()).isZero();
-    Path job = dir.resolve("job");
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code =
-        SparkCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
-            .execute(
-                "run",
-                "--config",
-                config.toString(),
-                "--master",
-                "local[2]",
-                "--method",
-                "exact,near",
-                "--driver-component-size",
-                "3",
-                "--report",
-                job.toString());
-    assertThat(code).as(err.toString()).isZero();
+            job.toString());
+    assertThat(run.exitCode()).as(run.err()).isZero();
 
     assertThat(Files.readString(job.resolve("decisions.jsonl")))
         .isEqualTo(Files.readString(single.resolve("decisions.jsonl")));
@@ -100,7 +83,7 @@ class SparkReportIT extends DbTestSupport {
     JsonNode components = jn.get("components");
     assertThat(components.get("on_driver").asLong()).as("components over 3 records").isPositive();
     assertThat(components.get("largest").asLong()).isGreaterThan(3);
-    assertThat(out.toString()).contains("decided on the driver");
+    assertThat(run.out()).contains("decided on the driver");
   }
 
   @Test
@@ -108,36 +91,8 @@ class SparkReportIT extends DbTestSupport {
     PostLoader.reload(
         database(), 20261128L, 2_000, PostGenerator.Vocabulary.REALISTIC, null, n -> {}, p -> {});
     Path config = writeConfig(dir, TABLE, dir.resolve("index"), Map.of());
-    Path single = dir.resolve("single");
-    CliRun one =
-        cli(
-            "run",
-            "--config",
-            config.toString(),
-            "--method",
-            "simhash",
-            "--full",
-            "--report",
-            single.toString());
-    assertThat(one.exitCode()).as(one.err()).isZero();
-    Path job = dir.resolve("job");
-    StringWriter err = new StringWriter();
-    int code =
-        SparkCommand.commandLine(
-                new PrintWriter(new StringWriter(), true), new PrintWriter(err, true))
-            .execute(
-                "run",
-                "--config",
-                config.toString(),
-                "--master",
-                "local[2]",
-                "--method",
-                "simhash",
-                "--driver-component-size",
-                "2",
-                "--report",
-                job.toString());
-    assertThat(code).as(err.toString()).isZero();
+    Path single = SparkRuns.single(dir, config, "simhash");
+    Path job = SparkRuns.job(dir, config, "simhash", "--driver-component-size", "2");
     assertThat(Files.readString(job.resolve("decisions.jsonl")))
         .isEqualTo(Files.readString(single.resolve("decisions.jsonl")));
     JsonNode components =

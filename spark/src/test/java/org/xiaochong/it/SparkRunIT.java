@@ -3,8 +3,6 @@ package org.xiaochong.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,7 +15,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.posts.PostLoader;
-import org.xiaochong.spark.cli.SparkCommand;
 
 /**
  * {@code dedup-spark run} against {@code dedup run --full} on the same generated posts (realistic
@@ -45,12 +42,7 @@ class SparkRunIT extends DbTestSupport {
   }
 
   private static CliRun spark(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code =
-        SparkCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
-            .execute(args);
-    return new CliRun(code, out.toString(), err.toString());
+    return SparkRuns.spark(args);
   }
 
   private Path config() {
@@ -78,19 +70,7 @@ class SparkRunIT extends DbTestSupport {
 
   /** The single machine's decisions alone, dry ({@code dedup run --full}). */
   private String singleDry(Path config, String method) throws IOException {
-    Path single = dir.resolve("single-" + method + System.nanoTime());
-    CliRun run =
-        cli(
-            "run",
-            "--config",
-            config.toString(),
-            "--method",
-            method,
-            "--full",
-            "--report",
-            single.toString());
-    assertThat(run.exitCode()).as(run.err()).isZero();
-    return decisions(single);
+    return decisions(SparkRuns.single(dir, config, method));
   }
 
   private static String decisions(Path report) throws IOException {
@@ -99,38 +79,8 @@ class SparkRunIT extends DbTestSupport {
 
   /** Both runs' decisions, dry: the single machine's first, then the job's. */
   private String[] bothDry(Path config, String method, String... options) throws IOException {
-    Path single = dir.resolve("single-" + method + System.nanoTime());
-    Path job = dir.resolve("spark-" + method + System.nanoTime());
-    List<String> one =
-        new java.util.ArrayList<>(
-            List.of(
-                "run",
-                "--config",
-                config.toString(),
-                "--method",
-                method,
-                "--full",
-                "--report",
-                single.toString()));
-    one.addAll(List.of(options));
-    CliRun first = cli(one.toArray(new String[0]));
-    assertThat(first.exitCode()).as(first.err()).isZero();
-    List<String> two =
-        new java.util.ArrayList<>(
-            List.of(
-                "run",
-                "--config",
-                config.toString(),
-                "--master",
-                "local[2]",
-                "--verbose",
-                "--method",
-                method,
-                "--report",
-                job.toString()));
-    two.addAll(List.of(options));
-    CliRun second = spark(two.toArray(new String[0]));
-    assertThat(second.exitCode()).as(second.err() + second.out()).isZero();
+    Path single = SparkRuns.single(dir, config, method, options);
+    Path job = SparkRuns.job(dir, config, method, options);
     lastReports = new Path[] {single, job};
     return new String[] {decisions(single), decisions(job)};
   }
