@@ -21,6 +21,9 @@ import org.jdbi.v3.core.Handle;
  * checksums are made ({@link ChecksumPlan}), values read as the server's UTF-8 bytes ({@link
  * RecordRows}), and times read as the server wrote them (zero dates, fractions: {@link #readTime});
  * every reader of rows goes through them, so they are changed in one place.
+ *
+ * <p>Over 300 lines because it is the one door to the source table: each public read states its
+ * contract here, and the work behind it is in the package's classes named above.
  */
 public final class RecordSource {
 
