@@ -136,6 +136,20 @@ public final class ApartPairs {
     return (honoured.get(i >>> 6) & 1L << (i & 63)) != 0;
   }
 
+  /**
+   * The pairs {@link #keepsApart} answered true for, each {@code {smaller, larger}}, in ascending
+   * order: what a distributed run's tasks send back so that the driver's marks count them.
+   */
+  public java.util.List<long[]> honouredPairs() {
+    java.util.List<long[]> pairs = new java.util.ArrayList<>();
+    for (int i = 0; i < smaller.length; i++) {
+      if (honoured(i)) {
+        pairs.add(new long[] {smaller[i], larger[i]});
+      }
+    }
+    return pairs;
+  }
+
   /** The smaller id of pair {@code i}, pairs in ascending order. */
   public long smaller(int i) {
     return smaller[i];

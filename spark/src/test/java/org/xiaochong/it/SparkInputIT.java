@@ -113,22 +113,7 @@ class SparkInputIT extends DbTestSupport {
                 "一条导出之后改写的独有内容",
                 "改写之后的标题",
                 edited));
-    Path applied = dir.resolve("applied");
-    CliRun run =
-        spark(
-            "run",
-            "--config",
-            config.toString(),
-            "--master",
-            "local[2]",
-            "--method",
-            "exact",
-            "--parquet",
-            export,
-            "--apply",
-            "--report",
-            applied.toString());
-    assertThat(run.exitCode()).as(run.err()).isZero();
+    SparkRuns.job(dir, config, "exact", "--parquet", export, "--apply");
     List<Long> others =
         planned.lines().map(SparkInputIT::removedId).filter(id -> id != edited).toList();
     assertThat(ids(TABLE + "_removed"))

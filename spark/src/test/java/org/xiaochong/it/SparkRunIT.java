@@ -265,20 +265,7 @@ class SparkRunIT extends DbTestSupport {
     assertThat(dry[1]).isEqualTo(dry[0]);
     String planned = dry[0];
 
-    Path applied = dir.resolve("applied");
-    CliRun run =
-        spark(
-            "run",
-            "--config",
-            config.toString(),
-            "--master",
-            "local[2]",
-            "--method",
-            method,
-            "--apply",
-            "--report",
-            applied.toString());
-    assertThat(run.exitCode()).as(run.err()).isZero();
+    Path applied = SparkRuns.job(dir, config, method, "--apply");
     assertThat(decisions(applied))
         .isEqualTo(planned.replace("\"outcome\":\"planned\"", "\"outcome\":\"moved\""));
     List<Long> removedIds =

@@ -81,13 +81,7 @@ public final class ExactGroups {
     }
     groups += decideGroup(group, since, until, keep, apart, out);
     counters.groups().add(groups);
-    if (apart.honoured() > 0) {
-      for (int i = 0; i < apart.size(); i++) {
-        if (apart.honoured(i)) {
-          counters.honoured().add(new long[] {apart.smaller(i), apart.larger(i)});
-        }
-      }
-    }
+    apart.honouredPairs().forEach(counters.honoured()::add);
     return out.iterator();
   }
 

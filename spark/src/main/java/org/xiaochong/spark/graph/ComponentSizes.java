@@ -55,9 +55,39 @@ public final class ComponentSizes implements Serializable {
     }
   }
 
-  /** Records the time the driver took for the components of {@link #measure}. */
-  public void decidedOnDriver(long nanos) {
-    driverSeconds += nanos / 1e9;
+  /** Decides one component from its rows, collected on the driver. */
+  @FunctionalInterface
+  public interface DriverDecision<A, B> {
+    void decide(List<A> members, List<B> links) throws java.io.IOException;
+  }
+
+  /**
+   * Decides the components of {@code giants} (from {@link #measure}) on the driver, one at a time:
+   * each component's rows of {@code members} and {@code links} (keyed by component) collected whole
+   * and handed to {@code decision}. Both inputs are cached while it runs; the time counts in the
+   * report.
+   */
+  public <A, B> void decideOnDriver(
+      long[] giants,
+      JavaPairRDD<Long, A> members,
+      JavaPairRDD<Long, B> links,
+      DriverDecision<A, B> decision) {
+    long start = System.nanoTime();
+    members.persist(StorageLevel.MEMORY_AND_DISK());
+    links.persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      for (long giant : giants) {
+        decision.decide(
+            members.filter(entry -> entry._1() == giant).values().collect(),
+            links.filter(entry -> entry._1() == giant).values().collect());
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } finally {
+      members.unpersist();
+      links.unpersist();
+    }
+    driverSeconds += (System.nanoTime() - start) / 1e9;
   }
 
   public long components() {

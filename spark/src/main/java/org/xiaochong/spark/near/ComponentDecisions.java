@@ -159,32 +159,26 @@ final class ComponentDecisions {
       ShippedFrequencies frequencies,
       long[] apart,
       NearStage.Counters counters) {
-    long start = System.nanoTime();
     ApartPairs marks = ApartPairs.of(apart);
     List<Row> out = new ArrayList<>();
-    try {
-      for (long giant : giants) {
-        List<Member> members = componentMembers.filter(e -> e._1() == giant).values().collect();
-        List<Found> found = componentFound.filter(e -> e._1() == giant).values().collect();
-        decideComponent(
-            members, found, since, until, config, frequencies, marks, counters.merged(), out);
-      }
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    } finally {
-      componentMembers.unpersist();
-      componentFound.unpersist();
-    }
-    honoured(marks, counters);
-    counters.components().decidedOnDriver(System.nanoTime() - start);
+    counters
+        .components()
+        .decideOnDriver(
+            giants,
+            componentMembers,
+            componentFound,
+            (members, found) ->
+                decideComponent(
+                    members,
+                    found,
+                    since,
+                    until,
+                    config,
+                    frequencies,
+                    marks,
+                    counters.merged(),
+                    out));
+    marks.honouredPairs().forEach(counters.honoured()::add);
     return out;
-  }
-
-  static void honoured(ApartPairs marks, NearStage.Counters counters) {
-    for (int i = 0; i < marks.size(); i++) {
-      if (marks.honoured(i)) {
-        counters.honoured().add(new long[] {marks.smaller(i), marks.larger(i)});
-      }
-    }
   }
 }

@@ -311,15 +311,15 @@ public final class NearStage {
                         counters.merged(),
                         out);
                   }
-                  ComponentDecisions.honoured(marks, counters);
+                  marks.honouredPairs().forEach(counters.honoured()::add);
                   return out.iterator();
                 });
     if (giants.length > 0) {
       List<Row> decided =
           ComponentDecisions.decideOnDriver(
               giants,
-              componentMembers.persist(StorageLevel.MEMORY_AND_DISK()),
-              componentFound.persist(StorageLevel.MEMORY_AND_DISK()),
+              componentMembers,
+              componentFound,
               since,
               until,
               near.get(),

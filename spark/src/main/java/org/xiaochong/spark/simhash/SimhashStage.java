@@ -158,49 +158,30 @@ public final class SimhashStage {
                             component._1(), keep, component._2(), since, until, marks, out);
                   }
                   counters.matches().add(matches);
-                  honoured(marks, counters);
+                  marks.honouredPairs().forEach(counters.honoured()::add);
                   return out.iterator();
                 });
     if (giants.length > 0) {
-      // As the near stage: a component too large for one task is decided on the driver.
-      long start = System.nanoTime();
       ApartPairs marks = ApartPairs.of(apart.value());
       List<Row> out = new ArrayList<>();
-      members.persist(org.apache.spark.storage.StorageLevel.MEMORY_AND_DISK());
-      edges.persist(org.apache.spark.storage.StorageLevel.MEMORY_AND_DISK());
-      try {
-        for (long giant : giants) {
-          counters
-              .matches()
-              .add(
-                  decideComponent(
-                      members.filter(e -> e._1() == giant).values().collect(),
-                      keep,
-                      edges.filter(e -> e._1() == giant).values().collect(),
-                      since,
-                      until,
-                      marks,
-                      out));
-        }
-      } finally {
-        members.unpersist();
-        edges.unpersist();
-      }
-      honoured(marks, counters);
-      counters.components().decidedOnDriver(System.nanoTime() - start);
+      counters
+          .components()
+          .decideOnDriver(
+              giants,
+              members,
+              edges,
+              (componentMembers, componentEdges) ->
+                  counters
+                      .matches()
+                      .add(
+                          decideComponent(
+                              componentMembers, keep, componentEdges, since, until, marks, out)));
+      marks.honouredPairs().forEach(counters.honoured()::add);
       decisions =
           decisions.union(
               JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(out, 1));
     }
     return spark.createDataFrame(decisions, Decisions.SCHEMA);
-  }
-
-  private static void honoured(ApartPairs marks, Counters counters) {
-    for (int i = 0; i < marks.size(); i++) {
-      if (marks.honoured(i)) {
-        counters.honoured().add(new long[] {marks.smaller(i), marks.larger(i)});
-      }
-    }
   }
 
   private static String[] concat(String[] first, String[] then) {
