@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.apache.lucene.util.IOUtils;
-import org.xiaochong.index.ExactDocumentMaker;
+import org.xiaochong.index.RecordDocumentMaker;
 import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.SourceRecord;
@@ -35,7 +35,7 @@ import org.xiaochong.source.TableSpec;
  * <p>Not thread-safe (the key makers keep buffers): one per apply worker.
  */
 final class DecisionCheck implements AutoCloseable {
-  private final ExactDocumentMaker exact;
+  private final RecordDocumentMaker exact;
   private final KeepPolicy keepPolicy;
   private final List<String> columns;
   private final List<String> planRules;
@@ -49,7 +49,7 @@ final class DecisionCheck implements AutoCloseable {
    * @param planRules the rules of the plan's removals (method names, or two joined by '+')
    */
   DecisionCheck(TableSpec spec, PairCheck.Factory factory, Collection<String> planRules) {
-    this.exact = new ExactDocumentMaker(spec);
+    this.exact = new RecordDocumentMaker(spec);
     this.keepPolicy = spec.keepPolicy();
     this.columns = spec.fingerprintColumns();
     this.factory = factory;

@@ -59,8 +59,6 @@ public final class DeletionPlan {
     private static final java.util.List<Rule> BY_ID =
         new java.util.concurrent.CopyOnWriteArrayList<>();
 
-    public static final Rule EXACT = of("exact");
-
     public final String label;
     private final byte id;
 

@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.PairCheck;
+import org.xiaochong.method.exact.ExactMethod;
 import org.xiaochong.method.near.NearMethod;
 import org.xiaochong.method.simhash.SimhashMethod;
 

@@ -2,6 +2,7 @@ package org.xiaochong.method;
 
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import org.xiaochong.pass.SampleGroup;
 
 /**
@@ -17,6 +18,15 @@ public interface MethodReport {
 
   /** One line for the console, e.g. "exact: 3 groups, 5 duplicates to remove". */
   String consoleLine(long removed, boolean applied);
+
+  /**
+   * The lowest score (0 to 1, the scale of the plan's scores) a pair needs for this method to
+   * remove one of it, for a method that decides by a similarity; empty for one that does not (the
+   * default). The report marks it on the score chart and shows the pairs nearest to it first.
+   */
+  default OptionalDouble scoreThreshold() {
+    return OptionalDouble.empty();
+  }
 
   /** Groups to print as examples (kept and removed ids); empty when the method shows none. */
   default List<SampleGroup> samples() {

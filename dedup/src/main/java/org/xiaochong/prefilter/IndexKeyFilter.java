@@ -12,7 +12,7 @@ import org.xiaochong.index.LongList;
 
 /**
  * The IMP-CBFilter of seed 000 in front of a Lucene index: a counting Bloom filter of the index's
- * keys, with the index as its store. Two kinds are built in: {@link ExactKeyFilter} (every md5 key
+ * keys, with the index as its store. Two kinds are built in: {@link RecordKeyFilter} (every md5 key
  * once per record, a multiset) and {@link NearKeyFilter} (every near key held by a live record,
  * once, a set); a method with keys of its own adds a kind in its own package (a subclass and a
  * {@link Kind} naming its file, given to {@code OwnIndexRun}). What they share lives here: the
@@ -27,7 +27,7 @@ import org.xiaochong.index.LongList;
  */
 public abstract class IndexKeyFilter {
   /**
-   * One kind of filter ({@link ExactKeyFilter#KIND}, {@link NearKeyFilter#KIND}): how its file is
+   * One kind of filter ({@link RecordKeyFilter#KIND}, {@link NearKeyFilter#KIND}): how its file is
    * named and checked, how it is built from an index, and the entry points that open or rebuild it.
    * Typed by the filter it makes, so that a caller gets the kind's own queries ({@code
    * mightHaveTwin} of the exact filter, {@code mightContain(long)} of the near one) while opening

@@ -56,7 +56,7 @@ public final class HtmlReport {
       TableSpec spec,
       String configOption) {
     Map<String, Object> json = summary.toJson();
-    Map<String, Double> thresholds = thresholds(json);
+    Map<String, Double> thresholds = thresholds(summary);
     StringBuilder html = new StringBuilder(64 * 1024);
     html.append(
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>xiaochong ")
@@ -238,21 +238,15 @@ public final class HtmlReport {
   }
 
   /**
-   * The threshold of each method that decides by a similarity, from its section of summary.json:
-   * near's {@code min_similarity}; simhash's likeness at {@code max_distance}, (64 - d) / 64.
+   * The threshold of each method of the run that decides by a similarity ({@link
+   * org.xiaochong.method.MethodReport#scoreThreshold}), by method name.
    */
-  static Map<String, Double> thresholds(Map<String, Object> json) {
+  static Map<String, Double> thresholds(RunSummary summary) {
     Map<String, Double> thresholds = new LinkedHashMap<>();
-    json.forEach(
-        (method, section) -> {
-          if (section instanceof Map<?, ?> values && values.containsKey("examined")) {
-            if (values.get("min_similarity") instanceof Number n) {
-              thresholds.put(method, n.doubleValue());
-            } else if (values.get("max_distance") instanceof Number d) {
-              thresholds.put(method, (64 - d.doubleValue()) / 64);
-            }
-          }
-        });
+    summary
+        .reports()
+        .forEach(
+            (method, report) -> report.scoreThreshold().ifPresent(t -> thresholds.put(method, t)));
     return thresholds;
   }
 

@@ -14,17 +14,17 @@ import org.xiaochong.archive.ReferencedRows;
 import org.xiaochong.archive.RowsMovedException;
 import org.xiaochong.archive.RunLog;
 import org.xiaochong.archive.RunWatermark;
-import org.xiaochong.index.ExactSegmentIndexer;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSync;
+import org.xiaochong.index.RecordSegmentIndexer;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.method.MethodContext;
 import org.xiaochong.method.MethodReport;
 import org.xiaochong.method.RecordKeys;
 import org.xiaochong.pass.Window;
-import org.xiaochong.prefilter.ExactKeyFilter;
 import org.xiaochong.prefilter.PrefilterSettings;
+import org.xiaochong.prefilter.RecordKeyFilter;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
@@ -251,7 +251,7 @@ public final class DedupRunner {
    * of a run).
    */
   public IndexSync.Result syncIndex(RecordSource source) {
-    return recordIndex().sync(source, ExactSegmentIndexer.SegmentKeys.NONE);
+    return recordIndex().sync(source, RecordSegmentIndexer.SegmentKeys.NONE);
   }
 
   /**
@@ -303,7 +303,7 @@ public final class DedupRunner {
     RunWatermark watermark = new RunWatermark(database, spec.table());
     RecordIndex records = recordIndex();
     long t = System.nanoTime();
-    ExactKeyFilter opened = records.openFilter();
+    RecordKeyFilter opened = records.openFilter();
     ApartPairs apart =
         new ApartTable(database, spec.table())
             .load(); // read once: every pass honours the same marks
@@ -335,7 +335,7 @@ public final class DedupRunner {
       t = System.nanoTime();
       RecordIndex.Synced synced = records.syncWithFilter(source, opened);
       IndexSync.Result sync = synced.sync();
-      ExactKeyFilter prefilter = synced.filter();
+      RecordKeyFilter prefilter = synced.filter();
       seconds.put("index", elapsed(t));
       long syncSeqReached = index.syncSeq();
       ChosenWindow chosen = ChosenWindow.choose(options, watermark, index, runs.newIndexOf());

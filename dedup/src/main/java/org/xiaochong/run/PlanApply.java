@@ -12,7 +12,7 @@ import org.xiaochong.archive.PlanMover;
 import org.xiaochong.archive.PlanTable;
 import org.xiaochong.archive.RowsMovedException;
 import org.xiaochong.archive.RunLog;
-import org.xiaochong.prefilter.ExactKeyFilter;
+import org.xiaochong.prefilter.RecordKeyFilter;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
@@ -44,7 +44,7 @@ public final class PlanApply {
   private final RunLog runLog;
   private final PlanMover mover;
   private final RecordIndex records;
-  private final ExactKeyFilter recordFilter;
+  private final RecordKeyFilter recordFilter;
   private final MethodRuns runs;
   private final Progress progress;
 
@@ -53,7 +53,7 @@ public final class PlanApply {
       RunLog runLog,
       PlanMover mover,
       RecordIndex records,
-      ExactKeyFilter recordFilter,
+      RecordKeyFilter recordFilter,
       MethodRuns runs,
       Progress progress) {
     this.database = database;

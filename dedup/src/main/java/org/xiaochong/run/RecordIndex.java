@@ -1,11 +1,11 @@
 package org.xiaochong.run;
 
-import org.xiaochong.index.ExactSegmentIndexer;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSync;
+import org.xiaochong.index.RecordSegmentIndexer;
 import org.xiaochong.method.IndexInStep;
-import org.xiaochong.prefilter.ExactKeyFilter;
 import org.xiaochong.prefilter.PrefilterSettings;
+import org.xiaochong.prefilter.RecordKeyFilter;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.TableSpec;
@@ -19,7 +19,7 @@ final class RecordIndex {
   /**
    * A sync of the index and the filter that is in step with it (null when the prefilter is off).
    */
-  record Synced(IndexSync.Result sync, ExactKeyFilter filter) {}
+  record Synced(IndexSync.Result sync, RecordKeyFilter filter) {}
 
   private final FingerprintIndex index;
   private final TableSpec spec;
@@ -54,22 +54,22 @@ final class RecordIndex {
    * The filter of the index's keys at its current generation (loaded or rebuilt); null when
    * disabled.
    */
-  ExactKeyFilter openFilter() {
-    return IndexInStep.openFilter(ExactKeyFilter.KIND, index, index, settings, notes);
+  RecordKeyFilter openFilter() {
+    return IndexInStep.openFilter(RecordKeyFilter.KIND, index, index, settings, notes);
   }
 
   /**
    * Brings the index up to date with the table, telling {@code segmentKeys} the keys of the
    * segments it adds.
    */
-  IndexSync.Result sync(RecordSource source, ExactSegmentIndexer.SegmentKeys segmentKeys) {
+  IndexSync.Result sync(RecordSource source, RecordSegmentIndexer.SegmentKeys segmentKeys) {
     if (updatedColumn != null) {
       source.checkUpdatedColumn(updatedColumn);
     }
     long rows = progress == Progress.NONE ? -1 : source.count();
     try (Progress.Stage stage = progress.start("index", rows)) {
       return new IndexSync(
-              source, index, () -> new ExactSegmentIndexer(index, spec, segmentKeys), threads)
+              source, index, () -> new RecordSegmentIndexer(index, spec, segmentKeys), threads)
           .withUpdatedColumn(updatedColumn)
           .run(stage);
     }
@@ -80,25 +80,26 @@ final class RecordIndex {
    * first build, where the filter is made from the keys as they are indexed rather than rebuilt
    * from the finished index.
    */
-  Synced syncWithFilter(RecordSource source, ExactKeyFilter filter) {
+  Synced syncWithFilter(RecordSource source, RecordKeyFilter filter) {
     boolean firstBuild =
         filter != null && index.writer().getDocStats().numDocs == 0; // no reader needed
     if (!firstBuild) {
       return new Synced(
-          IndexInStep.sync(index, filter, () -> sync(source, ExactSegmentIndexer.SegmentKeys.NONE)),
+          IndexInStep.sync(
+              index, filter, () -> sync(source, RecordSegmentIndexer.SegmentKeys.NONE)),
           filter);
     }
-    ExactKeyFilter.Collector keys = new ExactKeyFilter.Collector();
+    RecordKeyFilter.Collector keys = new RecordKeyFilter.Collector();
     IndexSync.Result sync = sync(source, keys);
     return new Synced(sync, keys.filter(settings.countersPerKey(), settings.hashes()));
   }
 
   /** Deletes these ids from the index, commits, and takes their keys out of {@code filter}. */
-  void delete(ExactKeyFilter filter, long[] idsSorted) {
+  void delete(RecordKeyFilter filter, long[] idsSorted) {
     IndexInStep.delete(index, filter, idsSorted);
   }
 
-  void save(ExactKeyFilter filter) {
+  void save(RecordKeyFilter filter) {
     IndexInStep.saveFilter(filter, index, index);
   }
 }

@@ -9,7 +9,7 @@ import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.method.MethodReport;
 import org.xiaochong.pass.SampleGroup;
-import org.xiaochong.prefilter.ExactKeyFilter;
+import org.xiaochong.prefilter.RecordKeyFilter;
 
 /**
  * The figures of a run ({@link DedupRunner}, and the Spark job) gathered into its {@link
@@ -63,7 +63,7 @@ public final class RunSummaries {
       List<Long> resumed,
       long movedByResume,
       Map<String, Double> seconds,
-      ExactKeyFilter prefilter,
+      RecordKeyFilter prefilter,
       MethodRuns runs,
       ChosenWindow chosen,
       RunSummary.ApartStats apart) {

@@ -13,7 +13,7 @@ class DeletionPlanTest {
   @Test
   void dropApart_chainCollapsedOntoAMarkedRow_thatRemovalDropped_othersKeepTheirStates() {
     DeletionPlan plan = new DeletionPlan();
-    plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, TWIN, KEPT_BY_EXACT); // 1 is 2's exact twin
+    plan.add(1, 2, DeletionPlan.Rule.of("exact"), 1.0, TWIN, KEPT_BY_EXACT); // 1 is 2's exact twin
     plan.add(
         2,
         3,
@@ -40,7 +40,7 @@ class DeletionPlanTest {
   @Test
   void collapseChains_exactTwinOfANearRemovedRecord_pointsToTheSurvivorWithBothRowsStates() {
     DeletionPlan plan = new DeletionPlan();
-    plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, TWIN, KEPT_BY_EXACT); // 1 is 2's exact twin
+    plan.add(1, 2, DeletionPlan.Rule.of("exact"), 1.0, TWIN, KEPT_BY_EXACT); // 1 is 2's exact twin
     plan.add(
         2,
         3,
@@ -57,7 +57,7 @@ class DeletionPlanTest {
     assertThat(plan.rule(0)).isSameAs(DeletionPlan.Rule.of("exact+near"));
     assertThat(plan.score(0)).isEqualTo(0.8f);
     assertThat(plan.rules()).containsExactly("exact+near", "near");
-    assertThat(plan.count(DeletionPlan.Rule.EXACT)).isZero();
+    assertThat(plan.count(DeletionPlan.Rule.of("exact"))).isZero();
     assertThat(plan.removedState(0)).isEqualTo(TWIN);
     // The survivor's state as the near removal recorded it: the apply moves the row without
     // deciding
@@ -70,7 +70,7 @@ class DeletionPlanTest {
 
   @Test
   void rule_then_joinsTheFirstMethodAndTheDecidingOne_onceAndWithinTheColumnWidth() {
-    DeletionPlan.Rule exactNear = DeletionPlan.Rule.EXACT.then(DeletionPlan.Rule.of("near"));
+    DeletionPlan.Rule exactNear = DeletionPlan.Rule.of("exact").then(DeletionPlan.Rule.of("near"));
     assertThat(exactNear.label).isEqualTo("exact+near");
     assertThat(exactNear.isCombined()).isTrue();
     assertThat(exactNear.methods()).containsExactly("exact", "near");
@@ -98,7 +98,7 @@ class DeletionPlanTest {
   @Test
   void collapseChains_unknownSurvivorState_staysUnknown_andACycleIsRefused() {
     DeletionPlan plan = new DeletionPlan();
-    plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, TWIN, KEPT_BY_EXACT);
+    plan.add(1, 2, DeletionPlan.Rule.of("exact"), 1.0, TWIN, KEPT_BY_EXACT);
     plan.add(
         2,
         3,

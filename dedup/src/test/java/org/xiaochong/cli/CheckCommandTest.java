@@ -14,8 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.xiaochong.index.ExactDocumentMaker;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.index.RecordDocumentMaker;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 import picocli.CommandLine;
@@ -54,7 +54,7 @@ class CheckCommandTest {
     Path config = dir.resolve("c.properties");
     Files.writeString(config, "index.dir=" + dir.resolve("index") + "\n");
     TableSpec spec = TableSpec.sample();
-    ExactDocumentMaker maker = new ExactDocumentMaker(spec);
+    RecordDocumentMaker maker = new RecordDocumentMaker(spec);
     DedupConfig dedupConfig = DedupConfig.load(config, java.util.Map.of());
     try (FingerprintIndex index =
         FingerprintIndex.open(dedupConfig.indexDir(), dedupConfig.fieldsDigest(), false)) {

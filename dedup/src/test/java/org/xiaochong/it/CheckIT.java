@@ -31,9 +31,9 @@ import org.xiaochong.method.near.NearMethod;
 import org.xiaochong.method.near.NearSettings;
 import org.xiaochong.posts.GroundTruth;
 import org.xiaochong.posts.PostLoader;
-import org.xiaochong.prefilter.ExactKeyFilter;
 import org.xiaochong.prefilter.FilterFile;
 import org.xiaochong.prefilter.IndexKeyFilter;
+import org.xiaochong.prefilter.RecordKeyFilter;
 
 /**
  * {@code dedup check} on JSON lines against the indexes of a real run over generated posts (known
@@ -268,7 +268,7 @@ class CheckIT extends DbTestSupport {
       String kind = exact ? "EXACT" : "NEAR";
       java.nio.file.Path dir = dedup.indexDir().resolve(FilterFile.DIR);
       IndexKeyFilter saved =
-          (exact ? ExactKeyFilter.KIND : NearKeyFilter.KIND)
+          (exact ? RecordKeyFilter.KIND : NearKeyFilter.KIND)
               .openOrRebuild(dir, keyIndex.commitGeneration(), reader, 20, 8, notes::add);
       assertThat(notes).as("%s: the saved snapshot is for this generation", kind).isEmpty();
       assertThat(saved.sameCounters(saved.rebuiltFrom(reader))).as("%s counters", kind).isTrue();
@@ -290,7 +290,7 @@ class CheckIT extends DbTestSupport {
           liveKeys++;
           boolean maybe =
               exact
-                  ? ((ExactKeyFilter) saved).mightContain(BytesRef.deepCopyOf(term).bytes)
+                  ? ((RecordKeyFilter) saved).mightContain(BytesRef.deepCopyOf(term).bytes)
                   : ((NearKeyFilter) saved).mightContain(NearSchema.decode(term)[0]);
           assertThat(maybe).as("%s key held by a live record", kind).isTrue();
         }

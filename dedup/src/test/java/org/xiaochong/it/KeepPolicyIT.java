@@ -507,7 +507,7 @@ class KeepPolicyIT extends DbTestSupport {
         useHandle(h -> h.execute("UPDATE " + table + " SET paid = IF(id = 1, 1, NULL)"));
       }
       DeletionPlan plan = new DeletionPlan();
-      plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0); // no row states: the apply decides again
+      plan.add(1, 2, DeletionPlan.Rule.of("exact"), 1.0); // no row states: the apply decides again
       long runId =
           new org.xiaochong.archive.RunLog(database(), table)
               .startRun("exact", true, "0123456789abcdef0123456789abcdef", null, null);

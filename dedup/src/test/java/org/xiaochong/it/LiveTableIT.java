@@ -92,7 +92,7 @@ class LiveTableIT extends DbTestSupport {
             h.execute(
                 "UPDATE live_edit SET title = '求购大蒜', product = '大蒜', content = '求购大蒜五吨' WHERE id = 1"));
 
-    PlanMover.Applied applied = applyOne(archive, "live_edit", DeletionPlan.Rule.EXACT);
+    PlanMover.Applied applied = applyOne(archive, "live_edit", DeletionPlan.Rule.of("exact"));
 
     assertThat(applied.rowsMoved()).isZero();
     assertThat(applied.skippedChanged()).isEqualTo(1);
@@ -127,7 +127,7 @@ class LiveTableIT extends DbTestSupport {
         .forEachRecordInRange(
             1, 3, r -> states.put(r.id(), new DeletionPlan.RowState(r.regTime(), r.rowCrc())));
     DeletionPlan plan = new DeletionPlan();
-    plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, states.get(1L), states.get(2L));
+    plan.add(1, 2, DeletionPlan.Rule.of("exact"), 1.0, states.get(1L), states.get(2L));
     change.run();
     long runId = startRun(table);
     return archive.writePlanAndApply(runId, plan, n -> {});
@@ -185,7 +185,7 @@ class LiveTableIT extends DbTestSupport {
             4, // ids 1-3
             r -> states.put(r.id(), new DeletionPlan.RowState(r.regTime(), r.rowCrc())));
     DeletionPlan plan = new DeletionPlan();
-    plan.add(1, 2, DeletionPlan.Rule.EXACT, 1.0, states.get(1L), states.get(2L));
+    plan.add(1, 2, DeletionPlan.Rule.of("exact"), 1.0, states.get(1L), states.get(2L));
     plan.add(2, 3, DeletionPlan.Rule.of("near"), 0.8, states.get(2L), states.get(3L));
     assertThat(plan.collapseChains()).isEqualTo(1);
     change.run();
@@ -318,7 +318,7 @@ class LiveTableIT extends DbTestSupport {
     useHandle(
         h -> h.execute("UPDATE live_redate SET reg_time = '2024-05-03 08:00:00' WHERE id = 1"));
 
-    PlanMover.Applied applied = applyOne(archive, "live_redate", DeletionPlan.Rule.EXACT);
+    PlanMover.Applied applied = applyOne(archive, "live_redate", DeletionPlan.Rule.of("exact"));
 
     assertThat(applied.skippedChanged()).isEqualTo(1);
     assertThat(ids("live_redate")).containsExactly(1L, 2L, 3L);
@@ -329,7 +329,7 @@ class LiveTableIT extends DbTestSupport {
     PlanMover archive = twins("live_kept");
     useHandle(h -> h.execute("UPDATE live_kept SET content = '红富士苹果已售完，改卖大蒜' WHERE id = 2"));
 
-    PlanMover.Applied applied = applyOne(archive, "live_kept", DeletionPlan.Rule.EXACT);
+    PlanMover.Applied applied = applyOne(archive, "live_kept", DeletionPlan.Rule.of("exact"));
 
     assertThat(applied.skippedChanged()).isEqualTo(1);
     assertThat(ids("live_kept")).containsExactly(1L, 2L, 3L);
@@ -341,7 +341,7 @@ class LiveTableIT extends DbTestSupport {
     // A change the exact key does not see (white space, full-width digits) keeps the decision.
     useHandle(h -> h.execute("UPDATE live_same SET phone = '138 0013 8000' WHERE id = 1"));
 
-    PlanMover.Applied applied = applyOne(archive, "live_same", DeletionPlan.Rule.EXACT);
+    PlanMover.Applied applied = applyOne(archive, "live_same", DeletionPlan.Rule.of("exact"));
 
     assertThat(applied.rowsMoved()).isEqualTo(1);
     assertThat(applied.skippedChanged()).isZero();
@@ -425,7 +425,7 @@ class LiveTableIT extends DbTestSupport {
             h.execute(
                 "UPDATE live_exactonly SET content = '本人有红富士苹果约2800斤，果面光洁，口感脆甜，欢迎来电' WHERE id = 1"));
 
-    PlanMover.Applied applied = applyOne(archive, "live_exactonly", DeletionPlan.Rule.EXACT);
+    PlanMover.Applied applied = applyOne(archive, "live_exactonly", DeletionPlan.Rule.of("exact"));
 
     assertThat(applied.rowsMoved()).isZero();
     assertThat(applied.skipped()).isEqualTo(Map.of("exact", 1L));

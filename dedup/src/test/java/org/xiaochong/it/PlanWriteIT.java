@@ -45,7 +45,7 @@ class PlanWriteIT extends DbTestSupport {
       plan.add(
           removed,
           removed + 2_000_000,
-          i % 3 == 0 ? DeletionPlan.Rule.of("near") : DeletionPlan.Rule.EXACT,
+          i % 3 == 0 ? DeletionPlan.Rule.of("near") : DeletionPlan.Rule.of("exact"),
           i % 3 == 0 ? 0.6 + (i % 97) / 250.0 : 1.0);
     }
 
@@ -109,7 +109,7 @@ class PlanWriteIT extends DbTestSupport {
       List<String> columns = new RecordSource(database(), spec).checkSchema();
       DeletionPlan plan = new DeletionPlan();
       for (int i = removed; i >= 1; i--) { // added out of order: the plan sorts by removed id
-        plan.add(i, keptId(i), DeletionPlan.Rule.EXACT, 1.0);
+        plan.add(i, keptId(i), DeletionPlan.Rule.of("exact"), 1.0);
       }
 
       PlanMover.Applied applied;

@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.xiaochong.fingerprint.ExactKey;
-import org.xiaochong.index.ExactDocumentMaker;
+import org.xiaochong.index.RecordDocumentMaker;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
@@ -62,7 +62,7 @@ class RecordSourceIT extends DbTestSupport {
     List<SourceRecord> records = readAll("rs_utf8");
 
     assertThat(records).hasSize(TITLES.length);
-    ExactDocumentMaker keys = new ExactDocumentMaker(spec);
+    RecordDocumentMaker keys = new RecordDocumentMaker(spec);
     ExactKey fromStrings = new ExactKey(spec.exactFields(), spec.phoneFields());
     for (SourceRecord record : records) {
       assertThat(record.utf8OrNull()).isNotNull();
@@ -91,8 +91,8 @@ class RecordSourceIT extends DbTestSupport {
     assertThat(gbk).hasSize(TITLES.length);
     assertThat(gbk)
         .allSatisfy(r -> assertThat(r.utf8OrNull()).isNull()); // the driver decodes GBK itself
-    ExactDocumentMaker gbkKeys = new ExactDocumentMaker(spec("rs_gbk"));
-    ExactDocumentMaker utf8Keys = new ExactDocumentMaker(spec("rs_gbk_as_utf8"));
+    RecordDocumentMaker gbkKeys = new RecordDocumentMaker(spec("rs_gbk"));
+    RecordDocumentMaker utf8Keys = new RecordDocumentMaker(spec("rs_gbk_as_utf8"));
     for (int i = 0; i < gbk.size(); i++) {
       assertThat(gbk.get(i).values()).containsExactly(utf8.get(i).values());
       assertThat(gbkKeys.exactKey(gbk.get(i)))

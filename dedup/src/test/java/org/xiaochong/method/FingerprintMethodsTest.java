@@ -64,7 +64,7 @@ class FingerprintMethodsTest {
 
   @Test
   void ruleOf_sameLabel_isTheSameRule() {
-    assertThat(DeletionPlan.Rule.of("exact")).isSameAs(DeletionPlan.Rule.EXACT);
+    assertThat(DeletionPlan.Rule.of("exact")).isSameAs(org.xiaochong.method.exact.ExactMethod.RULE);
     assertThat(DeletionPlan.Rule.of(NeighbourPairsMethod.NAME))
         .isSameAs(DeletionPlan.Rule.of("pairs"));
     assertThatThrownBy(() -> DeletionPlan.Rule.of("Near-2"))

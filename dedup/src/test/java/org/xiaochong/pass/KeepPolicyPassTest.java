@@ -13,9 +13,10 @@ import org.apache.lucene.index.DirectoryReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.xiaochong.archive.DeletionPlan;
-import org.xiaochong.index.ExactSegmentIndexer;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSchema;
+import org.xiaochong.index.RecordSegmentIndexer;
+import org.xiaochong.method.exact.ExactPass;
 import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.prefilter.GroupPrefilter;
 import org.xiaochong.source.SourceRecord;
@@ -130,7 +131,7 @@ class KeepPolicyPassTest {
             .withKeepPolicy(policy);
     assertThat(spec.fingerprintColumns()).containsExactly("title", "paid");
     try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("segments"), "test", true)) {
-      ExactSegmentIndexer indexer = new ExactSegmentIndexer(index, spec);
+      RecordSegmentIndexer indexer = new RecordSegmentIndexer(index, spec);
       indexer.add(new SourceRecord(1, 5000, new String[] {"same", "0"}));
       indexer.add(new SourceRecord(2, 1000, new String[] {"same", "1"}));
       indexer.add(new SourceRecord(3, 9000, new String[] {"same", null}));

@@ -48,8 +48,8 @@ class IndexKeyFilterTest {
       index.commit();
       try (DirectoryReader reader = index.openReader()) {
         List<String> notes = new ArrayList<>();
-        ExactKeyFilter filter =
-            ExactKeyFilter.KIND.openOrRebuild(
+        RecordKeyFilter filter =
+            RecordKeyFilter.KIND.openOrRebuild(
                 dir.resolve("pf"), index.commitGeneration(), reader, 20, 8, notes::add);
         assertThat(notes).singleElement().asString().contains("rebuilt from the index");
         int twinsSeenTwice = 0;
@@ -88,14 +88,14 @@ class IndexKeyFilterTest {
       index.commit();
       long generation = index.commitGeneration();
       try (DirectoryReader reader = index.openReader()) {
-        ExactKeyFilter built =
-            ExactKeyFilter.KIND.openOrRebuild(
+        RecordKeyFilter built =
+            RecordKeyFilter.KIND.openOrRebuild(
                 dir.resolve("pf"), generation, reader, 20, 8, n -> {});
         built.save(dir.resolve("pf"), generation);
 
         List<String> notes = new ArrayList<>();
-        ExactKeyFilter loaded =
-            ExactKeyFilter.KIND.openOrRebuild(
+        RecordKeyFilter loaded =
+            RecordKeyFilter.KIND.openOrRebuild(
                 dir.resolve("pf"), generation, reader, 20, 8, notes::add);
         assertThat(notes).isEmpty();
         assertThat(loaded.mightHaveTwin(key(5))).isTrue(); // ids 5 and 605 share it
@@ -104,8 +104,8 @@ class IndexKeyFilterTest {
         byte[] bytes = Files.readAllBytes(file);
         bytes[bytes.length / 2] ^= 0x5A;
         Files.write(file, bytes);
-        ExactKeyFilter rebuilt =
-            ExactKeyFilter.KIND.openOrRebuild(
+        RecordKeyFilter rebuilt =
+            RecordKeyFilter.KIND.openOrRebuild(
                 dir.resolve("pf"), generation, reader, 20, 8, notes::add);
         assertThat(notes)
             .singleElement()
@@ -124,8 +124,8 @@ class IndexKeyFilterTest {
       index.add(2, 2, key(7));
       index.commit();
       try (DirectoryReader reader = index.openReader()) {
-        ExactKeyFilter filter =
-            ExactKeyFilter.KIND.openOrRebuild(
+        RecordKeyFilter filter =
+            RecordKeyFilter.KIND.openOrRebuild(
                 dir.resolve("pf"), index.commitGeneration(), reader, 20, 8, n -> {});
         assertThat(filter.mightHaveTwin(key(7))).isTrue();
         filter.removed(key(7));
@@ -204,7 +204,7 @@ class IndexKeyFilterTest {
 
   /** The two filters, for the tests both must pass. */
   enum Kind {
-    EXACT(ExactKeyFilter.KIND),
+    EXACT(RecordKeyFilter.KIND),
     NEAR(NearKeyFilter.KIND);
 
     private final IndexKeyFilter.Kind<?> filters;
@@ -294,7 +294,7 @@ class IndexKeyFilterTest {
   void exactKeyCollector_keysOfTheSegmentsAdded_sameCountersAsARebuild() throws Exception {
     long seed = new Random().nextLong();
     Random random = new Random(seed);
-    ExactKeyFilter.Collector collector = new ExactKeyFilter.Collector();
+    RecordKeyFilter.Collector collector = new RecordKeyFilter.Collector();
     try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("index"), "digest", false)) {
       byte[][] chunks = {
         new byte[16 * 3000], new byte[16 * 4000]
@@ -319,9 +319,9 @@ class IndexKeyFilterTest {
       collector.added(chunks[0], counts[0]);
       collector.added(chunks[1], counts[1]);
       try (DirectoryReader reader = index.openReader()) {
-        ExactKeyFilter collected = collector.filter(20, 8);
+        RecordKeyFilter collected = collector.filter(20, 8);
         assertThat(collected.keys()).as("seed %s", seed).isEqualTo(reader.numDocs());
-        assertThat(collected.sameCounters(ExactKeyFilter.KIND.rebuild(reader, 20, 8)))
+        assertThat(collected.sameCounters(RecordKeyFilter.KIND.rebuild(reader, 20, 8)))
             .as("seed %s", seed)
             .isTrue();
       }

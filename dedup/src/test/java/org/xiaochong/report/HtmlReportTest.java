@@ -6,8 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.method.MethodReport;
 import org.xiaochong.run.RunSummary;
 import org.xiaochong.source.TableSpec;
 
@@ -61,6 +63,11 @@ class HtmlReportTest {
           List.of("title", "product", "content"));
 
   private static RunSummary summary(long runId, boolean applied, Map<String, Long> removed) {
+    return summary(runId, applied, removed, Map.of());
+  }
+
+  private static RunSummary summary(
+      long runId, boolean applied, Map<String, Long> removed, Map<String, MethodReport> reports) {
     Map<String, Long> ordered = new LinkedHashMap<>();
     for (String rule : List.of("exact", "near", "simhash", "exact+near")) {
       if (removed.containsKey(rule)) {
@@ -77,7 +84,7 @@ class HtmlReportTest {
         0,
         0,
         ordered,
-        Map.of(),
+        reports,
         List.of(),
         0,
         0,
@@ -115,26 +122,49 @@ class HtmlReportTest {
   }
 
   @Test
-  void thresholds_nearMinSimilarityAndSimhashLikeness_onlyForMethodsThatRan() {
-    Map<String, Object> json =
-        Map.of(
-            "near", Map.of("removed", 3L, "examined", 10L, "min_similarity", 0.5),
-            "simhash", Map.of("removed", 1L, "examined", 10L, "max_distance", 3),
-            "exact", Map.of("removed", 5L, "groups", 4L),
-            "apart", Map.of("marks", 0L));
-    assertThat(HtmlReport.thresholds(json))
-        .containsOnly(Map.entry("near", 0.5), Map.entry("simhash", 61 / 64.0));
-    assertThat(HtmlReport.thresholds(Map.of("near", Map.of("removed", 0L))))
-        .isEmpty(); // did not run
+  void thresholds_ofTheMethodsThatDecideByAScore_onlyForMethodsThatRan() {
+    Map<String, MethodReport> reports = new LinkedHashMap<>();
+    reports.put("exact", report(OptionalDouble.empty()));
+    reports.put("near", report(OptionalDouble.of(0.5)));
+    reports.put("simhash", report(OptionalDouble.of(61 / 64.0)));
+    reports.put("pairs", MethodReport.notRun());
+
+    assertThat(HtmlReport.thresholds(summary(0, false, Map.of("exact", 1L), reports)))
+        .containsExactly(Map.entry("near", 0.5), Map.entry("simhash", 61 / 64.0));
+    assertThat(HtmlReport.thresholds(summary(0, false, Map.of("exact", 1L)))).isEmpty();
+  }
+
+  private static MethodReport report(OptionalDouble threshold) {
+    return new MethodReport() {
+      @Override
+      public long examined() {
+        return 10;
+      }
+
+      @Override
+      public Map<String, Object> json(long removed) {
+        return Map.of("removed", removed);
+      }
+
+      @Override
+      public String consoleLine(long removed, boolean applied) {
+        return "";
+      }
+
+      @Override
+      public OptionalDouble scoreThreshold() {
+        return threshold;
+      }
+    };
   }
 
   @Test
   void reviewOrder_closestToTheThresholdFirst_exactCopiesLast_tiesByRemovedId() {
     DeletionPlan plan = new DeletionPlan();
-    plan.add(1, 100, DeletionPlan.Rule.EXACT, 1.0);
+    plan.add(1, 100, DeletionPlan.Rule.of("exact"), 1.0);
     plan.add(2, 100, DeletionPlan.Rule.of("near"), 0.95);
     plan.add(3, 100, DeletionPlan.Rule.of("near"), 0.52);
-    plan.add(4, 100, DeletionPlan.Rule.EXACT.then(DeletionPlan.Rule.of("near")), 0.61);
+    plan.add(4, 100, DeletionPlan.Rule.of("exact").then(DeletionPlan.Rule.of("near")), 0.61);
     plan.add(6, 100, DeletionPlan.Rule.of("near"), 0.70);
     plan.add(5, 100, DeletionPlan.Rule.of("near"), 0.70);
 

@@ -107,7 +107,7 @@ final class IndexOpener {
     // For documents added one by one (the near index, `check --add`): 128 MB holds a million
     // documents, so a build makes one segment per indexing thread and the passes look each key up
     // in few segments; 256 MB is no faster (bench/RESULTS.md). The exact index's syncs write whole
-    // segments of up to 2^20 rows per thread (ExactSegmentIndexer) and do not use this buffer.
+    // segments of up to 2^20 rows per thread (RecordSegmentIndexer) and do not use this buffer.
     config.setRAMBufferSizeMB(128);
     config.setCommitOnClose(false);
     // An applied run deletes its duplicates from the index (a quarter of the documents in the 1M

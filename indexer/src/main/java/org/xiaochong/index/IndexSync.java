@@ -99,7 +99,7 @@ public final class IndexSync {
    * index segments text and leaves out the rows of the exact pass's removals), so that no thread
    * idles at the end while the other finishes a slice. Only for indexers that may start and finish
    * any number of times ({@link RecordIndexer#documents}); one whose every slice writes its own
-   * segments ({@link ExactSegmentIndexer}) keeps one slice per thread.
+   * segments ({@link RecordSegmentIndexer}) keeps one slice per thread.
    */
   public IndexSync slicesPerThread(int n) {
     if (n < 1) {

@@ -6,7 +6,7 @@ import java.nio.ByteOrder;
 
 /**
  * Orders documents by their 16-byte MD5 keys as Lucene orders terms (unsigned bytes), ties by doc
- * number: the order in which {@link ExactSegmentReader} hands its terms and postings to {@code
+ * number: the order in which {@link RecordSegmentReader} hands its terms and postings to {@code
  * IndexWriter.addIndexes}. Stateless.
  */
 final class KeyOrder {

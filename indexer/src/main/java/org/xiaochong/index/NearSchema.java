@@ -103,7 +103,7 @@ public final class NearSchema {
 
   /**
    * @param rowCrc the server's checksum of the row: the near index's own sync tells edited rows by
-   *     it, also those edited while only exact runs kept the exact index up to date
+   *     it, also those edited while only exact runs kept the record index up to date
    */
   public static Document document(
       long id, long regTime, long rowCrc, Fingerprints fingerprints, int pre, long[] matchKeys) {

@@ -11,7 +11,7 @@ import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.FixedBitSet;
 
 /**
- * The md5 terms of {@link ExactSegmentReader}'s documents, read straight from the key array: the
+ * The md5 terms of {@link RecordSegmentReader}'s documents, read straight from the key array: the
  * documents are sorted once by (key, doc) ({@link KeyOrder}), a term is a run of equal keys and its
  * postings the run's docs. Only walked in order, as {@code IndexWriter.addIndexes} does; no
  * frequencies, positions, offsets or payloads. Immutable once made; each iterator is used by one

@@ -15,7 +15,7 @@ class TruthTest {
             List.of(new long[] {1, 2}, new long[] {2, 3}, new long[] {4, 5}),
             List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L));
     DeletionPlan plan = new DeletionPlan();
-    plan.add(2, 1, DeletionPlan.Rule.EXACT, 1.0);
+    plan.add(2, 1, DeletionPlan.Rule.of("exact"), 1.0);
     plan.add(3, 1, DeletionPlan.Rule.of("near"), 0.8);
     plan.add(6, 7, DeletionPlan.Rule.of("near"), 0.7);
 

@@ -17,8 +17,8 @@ import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.index.LongList;
 import org.xiaochong.index.NearSchema;
 import org.xiaochong.index.TermHolders;
-import org.xiaochong.prefilter.ExactKeyFilter;
 import org.xiaochong.prefilter.IndexKeyFilter;
+import org.xiaochong.prefilter.RecordKeyFilter;
 
 /**
  * The near-key filter: every near key (near_key term) held by a live record of the near index, once
@@ -112,7 +112,9 @@ public final class NearKeyFilter extends IndexKeyFilter {
     return h;
   }
 
-  /** As {@link ExactKeyFilter#mightContain} for a near key: false means no live record holds it. */
+  /**
+   * As {@link RecordKeyFilter#mightContain} for a near key: false means no live record holds it.
+   */
   public boolean mightContain(long nearKey) {
     return counted(filter.mightContain(nearKey, secondHash(nearKey)));
   }

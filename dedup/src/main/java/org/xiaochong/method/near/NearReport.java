@@ -16,6 +16,11 @@ record NearReport(NearStats stats, double minSimilarity) implements MethodReport
   }
 
   @Override
+  public java.util.OptionalDouble scoreThreshold() {
+    return java.util.OptionalDouble.of(minSimilarity);
+  }
+
+  @Override
   public Map<String, Object> json(long removed) {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("removed", removed);

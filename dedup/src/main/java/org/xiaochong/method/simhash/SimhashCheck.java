@@ -147,7 +147,7 @@ final class SimhashCheck implements MethodCheck<Long> {
 
     Match match() {
       return found && !apart.test(id)
-          ? new Match(id, rank, (Simhash64.BITS - distance) / (double) Simhash64.BITS)
+          ? new Match(id, rank, SimhashMethod.likeness(distance))
           : null;
     }
   }

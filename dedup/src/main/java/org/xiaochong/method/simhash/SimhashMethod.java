@@ -149,6 +149,14 @@ public final class SimhashMethod implements FingerprintMethod {
   }
 
   /** The largest distance of a pair (simhash.max-distance). */
+  /**
+   * The score of two fingerprints {@code distance} bits apart, the plan's score of a simhash pair:
+   * the share of the 64 bits they agree on, {@code (64 - distance) / 64}.
+   */
+  public static double likeness(int distance) {
+    return (Simhash64.BITS - distance) / (double) Simhash64.BITS;
+  }
+
   public static int maxDistance(TableSpec spec, Map<String, String> settings) {
     return SimhashConfig.of(settings, spec).maxDistance();
   }
@@ -265,6 +273,11 @@ public final class SimhashMethod implements FingerprintMethod {
     @Override
     public long examined() {
       return result.examined();
+    }
+
+    @Override
+    public java.util.OptionalDouble scoreThreshold() {
+      return java.util.OptionalDouble.of(likeness(maxDistance));
     }
 
     @Override

@@ -175,7 +175,7 @@ final class SimhashPass {
         snapshot.id(removedDoc),
         snapshot.id(keptDoc),
         rule,
-        (Simhash64.BITS - distance) / (double) Simhash64.BITS,
+        SimhashMethod.likeness(distance),
         snapshot.state(removedDoc),
         snapshot.state(keptDoc));
   }

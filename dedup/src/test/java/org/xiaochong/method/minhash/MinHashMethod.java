@@ -163,14 +163,20 @@ public final class MinHashMethod implements FingerprintMethod {
         throw new UncheckedIOException(e);
       }
       long repointed = plan.collapseChains();
-      return new Report(result, repointed);
+      return new Report(result, repointed, threshold(context.settings()));
     }
   }
 
-  private record Report(MinHashPass.Result result, long repointed) implements MethodReport {
+  private record Report(MinHashPass.Result result, long repointed, double threshold)
+      implements MethodReport {
     @Override
     public long examined() {
       return result.examined();
+    }
+
+    @Override
+    public java.util.OptionalDouble scoreThreshold() {
+      return java.util.OptionalDouble.of(threshold);
     }
 
     @Override

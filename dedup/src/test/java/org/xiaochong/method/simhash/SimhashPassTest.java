@@ -221,7 +221,7 @@ class SimhashPassTest {
     Map<Long, Long> records =
         new java.util.TreeMap<>(Map.of(1L, base, 2L, base ^ 1L, 3L, base ^ 2L, 4L, base ^ 4L));
     DeletionPlan plan = new DeletionPlan();
-    plan.add(4L, 99L, DeletionPlan.Rule.EXACT, 1.0);
+    plan.add(4L, 99L, DeletionPlan.Rule.of("exact"), 1.0);
 
     Map<Long, Long> removed = removals(run(records, 3, Window.ofIds(new long[] {3L}), plan));
 

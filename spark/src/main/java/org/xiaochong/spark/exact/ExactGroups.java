@@ -13,7 +13,7 @@ import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.util.CollectionAccumulator;
 import org.xiaochong.archive.ApartPairs;
-import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.method.exact.ExactMethod;
 import org.xiaochong.spark.count.PartitionCounter;
 import org.xiaochong.spark.keep.Keep;
 import org.xiaochong.spark.plan.Decisions;
@@ -113,7 +113,7 @@ public final class ExactGroups {
             Decisions.row(
                 d.getLong(0),
                 into.getLong(0),
-                DeletionPlan.Rule.EXACT.label,
+                ExactMethod.RULE.label,
                 1.0,
                 d.getLong(1),
                 d.getLong(2),

@@ -6,7 +6,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.xiaochong.index.ExactDocumentMaker;
+import org.xiaochong.index.RecordDocumentMaker;
 import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.spark.keep.Keep;
@@ -14,9 +14,9 @@ import org.xiaochong.spark.read.TableRead;
 
 /**
  * Each record's exact key, computed in the map by the code the single machine indexes with ({@link
- * ExactDocumentMaker#exactKey}: the normalizer and the framed MD5 of {@code fields.exact}), as two
+ * RecordDocumentMaker#exactKey}: the normalizer and the framed MD5 of {@code fields.exact}), as two
  * longs (the MD5's first and last 8 bytes), beside the record's id, time and row checksum, and its
- * keep rank as the exact index keeps it ({@link ExactDocumentMaker#storedRank}, in the columns of
+ * keep rank as the record index keeps it ({@link RecordDocumentMaker#storedRank}, in the columns of
  * {@link Keep#rankColumns}: none under latest).
  */
 public final class ExactKeys {
@@ -38,7 +38,7 @@ public final class ExactKeys {
   /** The row maker of {@link TableRead} for {@link #schema}. */
   public static TableRead.RowMaker maker() {
     return config -> {
-      ExactDocumentMaker keys = new ExactDocumentMaker(config.table());
+      RecordDocumentMaker keys = new RecordDocumentMaker(config.table());
       return (Function<SourceRecord, Row>)
           record -> {
             ByteBuffer md5 = ByteBuffer.wrap(keys.exactKey(record));

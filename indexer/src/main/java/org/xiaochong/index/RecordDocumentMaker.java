@@ -6,8 +6,14 @@ import org.xiaochong.fingerprint.ExactKey;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 
-/** Index documents carrying the exact MD5 key. Not thread-safe: one per thread. */
-public final class ExactDocumentMaker implements DocumentMaker {
+/**
+ * The record index's documents ({@link IndexSchema}): a row's id, time, keep rank, checksum and
+ * exact key (the MD5 of its normalized {@code fields.exact}). The exact key is the record's, not
+ * one method's: the exact pass groups by it, the apply re-checks every method's removals by it
+ * (rows that are still exact copies are duplicates under any rule), and {@code check} and the
+ * prefilter read it. Not thread-safe: one per thread.
+ */
+public final class RecordDocumentMaker implements DocumentMaker {
   private final ExactKey exactKey;
   private final int[] exactColumns;
   private final String[] exactValues;
@@ -17,14 +23,14 @@ public final class ExactDocumentMaker implements DocumentMaker {
   private final List<String> columns;
 
   /** A maker for keys only ({@link #exactKey}); its documents carry sync number 0. */
-  public ExactDocumentMaker(TableSpec spec) {
+  public RecordDocumentMaker(TableSpec spec) {
     this(spec, 0);
   }
 
   /**
    * @param syncSeq the sync number its documents carry ({@link IndexSchema#SYNC_SEQ})
    */
-  public ExactDocumentMaker(TableSpec spec, long syncSeq) {
+  public RecordDocumentMaker(TableSpec spec, long syncSeq) {
     this.syncSeq = syncSeq;
     this.exactKey = new ExactKey(spec.exactFields(), spec.phoneFields());
     List<String> columns = spec.fingerprintColumns();

@@ -1,4 +1,4 @@
-package org.xiaochong.method;
+package org.xiaochong.method.exact;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,7 +11,13 @@ import org.apache.lucene.index.DirectoryReader;
 import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.fingerprint.FingerprintVersion;
-import org.xiaochong.pass.ExactPass;
+import org.xiaochong.method.FingerprintMethod;
+import org.xiaochong.method.MethodCheck;
+import org.xiaochong.method.MethodContext;
+import org.xiaochong.method.MethodReport;
+import org.xiaochong.method.MethodRun;
+import org.xiaochong.method.RecordIndexRun;
+import org.xiaochong.method.RecordKeys;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.SampleGroup;
 import org.xiaochong.pass.Window;
@@ -21,10 +27,16 @@ import org.xiaochong.pass.Window;
  * keys are the record index's own, so it indexes nothing else and its prefilter is the record key
  * filter, which the runner keeps in step with the record index.
  */
-final class ExactMethod implements FingerprintMethod {
+public final class ExactMethod implements FingerprintMethod {
+  /** The method's name, and the rule of its removals. */
+  public static final String NAME = "exact";
+
+  /** The rule of the exact pass's removals. */
+  public static final DeletionPlan.Rule RULE = DeletionPlan.Rule.of(NAME);
+
   @Override
   public String name() {
-    return "exact";
+    return NAME;
   }
 
   @Override

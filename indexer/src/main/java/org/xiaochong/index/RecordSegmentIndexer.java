@@ -5,14 +5,14 @@ import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 
 /**
- * Indexes records into the exact index by whole segments: buffers (id, reg_time, md5, row_crc) of
+ * Indexes records into the record index by whole segments: buffers (id, reg_time, md5, row_crc) of
  * up to {@link #SEGMENT_DOCS} records, then hands them to Lucene as one new segment through {@link
- * ExactSegmentReader} (see there why). The index ends up with the same documents as adding {@link
- * ExactDocumentMaker}'s documents one by one; every document carries the index's current sync
+ * RecordSegmentReader} (see there why). The index ends up with the same documents as adding {@link
+ * RecordDocumentMaker}'s documents one by one; every document carries the index's current sync
  * number ({@link FingerprintIndex#syncSeq()} when the indexer is made). Not thread-safe: one per
  * thread.
  */
-public final class ExactSegmentIndexer implements RecordIndexer {
+public final class RecordSegmentIndexer implements RecordIndexer {
   /**
    * Records per segment: 2^20 records buffer 40 MB (8 + 8 + 16 + 8 bytes each) plus 12 MB to sort
    * them, about what the writer's 128 MB RAM buffer holds per thread on the document path.
@@ -34,7 +34,7 @@ public final class ExactSegmentIndexer implements RecordIndexer {
   }
 
   private final FingerprintIndex index;
-  private final ExactDocumentMaker keys;
+  private final RecordDocumentMaker keys;
   private final SegmentKeys segmentKeys;
   private final int segmentDocs;
   private final long syncSeq;
@@ -48,21 +48,21 @@ public final class ExactSegmentIndexer implements RecordIndexer {
   private byte[] md5s = new byte[16 * 1024];
   private int size;
 
-  public ExactSegmentIndexer(FingerprintIndex index, TableSpec spec) {
+  public RecordSegmentIndexer(FingerprintIndex index, TableSpec spec) {
     this(index, spec, SegmentKeys.NONE);
   }
 
   /**
    * @param segmentKeys told the keys of each segment added
    */
-  public ExactSegmentIndexer(FingerprintIndex index, TableSpec spec, SegmentKeys segmentKeys) {
+  public RecordSegmentIndexer(FingerprintIndex index, TableSpec spec, SegmentKeys segmentKeys) {
     this(index, spec, segmentKeys, SEGMENT_DOCS);
   }
 
-  ExactSegmentIndexer(
+  RecordSegmentIndexer(
       FingerprintIndex index, TableSpec spec, SegmentKeys segmentKeys, int segmentDocs) {
     this.index = index;
-    this.keys = new ExactDocumentMaker(spec);
+    this.keys = new RecordDocumentMaker(spec);
     this.segmentKeys = segmentKeys;
     this.segmentDocs = segmentDocs;
     this.syncSeq = index.syncSeq();
@@ -99,7 +99,7 @@ public final class ExactSegmentIndexer implements RecordIndexer {
   @Override
   public void finish() {
     if (size > 0) {
-      index.addSegment(new ExactSegmentReader(ids, times, ranks, md5s, crcs, syncSeq, size));
+      index.addSegment(new RecordSegmentReader(ids, times, ranks, md5s, crcs, syncSeq, size));
       segmentKeys.added(md5s, size);
       size = 0;
     }

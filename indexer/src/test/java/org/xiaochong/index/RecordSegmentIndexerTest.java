@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 
-class ExactSegmentIndexerTest {
+class RecordSegmentIndexerTest {
   @TempDir Path dir;
 
   @Test
@@ -77,7 +77,7 @@ class ExactSegmentIndexerTest {
 
     Path byDocuments = dir.resolve("documents");
     try (FingerprintIndex index = FingerprintIndex.open(byDocuments, "test", true)) {
-      RecordIndexer indexer = RecordIndexer.documents(index, new ExactDocumentMaker(spec, 7));
+      RecordIndexer indexer = RecordIndexer.documents(index, new RecordDocumentMaker(spec, 7));
       records.forEach(indexer::add);
       indexer.finish();
       index.commit();
@@ -87,11 +87,11 @@ class ExactSegmentIndexerTest {
       while (index.syncSeq() < 7) {
         index.nextSyncSeq(); // the segments carry the index's sync number
       }
-      ExactSegmentIndexer indexer =
-          new ExactSegmentIndexer(
+      RecordSegmentIndexer indexer =
+          new RecordSegmentIndexer(
               index,
               spec,
-              ExactSegmentIndexer.SegmentKeys.NONE,
+              RecordSegmentIndexer.SegmentKeys.NONE,
               1000); // 3 segments: 1000, 1000, 500
       records.forEach(indexer::add);
       indexer.finish();
@@ -239,8 +239,8 @@ class ExactSegmentIndexerTest {
     List<Integer> counts = new java.util.ArrayList<>();
     java.util.Map<String, Integer> told = new java.util.HashMap<>();
     try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("told"), "test", true)) {
-      ExactSegmentIndexer indexer =
-          new ExactSegmentIndexer(
+      RecordSegmentIndexer indexer =
+          new RecordSegmentIndexer(
               index,
               spec,
               (md5s, count) -> {
@@ -258,7 +258,7 @@ class ExactSegmentIndexerTest {
       index.commit();
     }
     java.util.Map<String, Integer> expected = new java.util.HashMap<>();
-    ExactDocumentMaker keys = new ExactDocumentMaker(spec);
+    RecordDocumentMaker keys = new RecordDocumentMaker(spec);
     records.forEach(
         r -> expected.merge(java.util.HexFormat.of().formatHex(keys.exactKey(r)), 1, Integer::sum));
     assertThat(counts).containsExactly(1000, 1000, 500);

@@ -5,26 +5,29 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.util.BitUtil;
 import org.xiaochong.bloom.CountingBloomFilter;
 import org.xiaochong.bloom.FilterShape;
-import org.xiaochong.index.ExactSegmentIndexer;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.LongList;
+import org.xiaochong.index.RecordSegmentIndexer;
 
 /**
- * The exact-key filter: every exact key (md5) of the fingerprint index once per live record holding
- * it, a multiset, so that its count of a key is at least the number of records holding it. A pass
- * asks {@link #mightHaveTwin} before each term lookup: since the record asking is itself in the
- * index, an estimated count below 2 proves the key has no twin (a counting filter never
- * under-counts) and the lookup is skipped. {@code check} asks {@link #mightContain} for a record
- * not in the index: a zero counter proves the key absent. A rebuild reads the md5 doc values of the
- * live records (one sequential read per record, no walk of the term dictionary), and a saved file
- * must hold exactly one key per live record to be loaded.
+ * The record key filter: every exact key (md5) of the record index once per live record holding it,
+ * a multiset, so that its count of a key is at least the number of records holding it. A pass asks
+ * {@link #mightHaveTwin} before each term lookup: since the record asking is itself in the index,
+ * an estimated count below 2 proves the key has no twin (a counting filter never under-counts) and
+ * the lookup is skipped. {@code check} asks {@link #mightContain} for a record not in the index: a
+ * zero counter proves the key absent. A rebuild reads the md5 doc values of the live records (one
+ * sequential read per record, no walk of the term dictionary), and a saved file must hold exactly
+ * one key per live record to be loaded.
  */
-public final class ExactKeyFilter extends IndexKeyFilter implements GroupPrefilter {
-  /** Opens or rebuilds this kind of filter. */
-  public static final Kind<ExactKeyFilter> KIND =
-      new Kind<>("exact", true, ExactKeyFilter::build, ExactKeyFilter::new);
+public final class RecordKeyFilter extends IndexKeyFilter implements GroupPrefilter {
+  /**
+   * Opens or rebuilds this kind of filter. Its files are named {@code exact…}, after the key they
+   * count, so filters saved by earlier versions still load.
+   */
+  public static final Kind<RecordKeyFilter> KIND =
+      new Kind<>("exact", true, RecordKeyFilter::build, RecordKeyFilter::new);
 
-  private ExactKeyFilter(CountingBloomFilter filter, int countersPerKey) {
+  private RecordKeyFilter(CountingBloomFilter filter, int countersPerKey) {
     super(KIND, filter, countersPerKey);
   }
 
@@ -85,11 +88,11 @@ public final class ExactKeyFilter extends IndexKeyFilter implements GroupPrefilt
   }
 
   /**
-   * Collects the exact keys of the segments a first build adds ({@link ExactSegmentIndexer}), so
+   * Collects the exact keys of the segments a first build adds ({@link RecordSegmentIndexer}), so
    * that the filter is made from them in memory instead of read back from the new index's doc
    * values after the build. Thread-safe: each indexing thread adds its segments.
    */
-  public static final class Collector implements ExactSegmentIndexer.SegmentKeys {
+  public static final class Collector implements RecordSegmentIndexer.SegmentKeys {
     private final LongList high = new LongList();
     private final LongList low = new LongList();
 
@@ -105,7 +108,7 @@ public final class ExactKeyFilter extends IndexKeyFilter implements GroupPrefilt
      * The filter of the collected keys, shaped as {@link Kind#rebuild} would shape it: equal to a
      * rebuild from an index holding exactly these records.
      */
-    public synchronized ExactKeyFilter filter(int countersPerKey, int hashes) {
+    public synchronized RecordKeyFilter filter(int countersPerKey, int hashes) {
       CountingBloomFilter filter =
           new CountingBloomFilter(shape(high.size(), countersPerKey, hashes));
       long[] h1 = high.values();
@@ -113,7 +116,7 @@ public final class ExactKeyFilter extends IndexKeyFilter implements GroupPrefilt
       for (int i = 0; i < high.size(); i++) {
         filter.put(h1[i], h2[i]);
       }
-      return new ExactKeyFilter(filter, countersPerKey);
+      return new RecordKeyFilter(filter, countersPerKey);
     }
   }
 }

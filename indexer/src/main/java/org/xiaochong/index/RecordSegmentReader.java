@@ -35,8 +35,8 @@ import org.apache.lucene.util.Version;
  * <p>The md5 terms and their postings are {@link SortedKeyTerms}; what such a segment has none of
  * (stored fields, norms, points, vectors, deletions) is {@link BulkLoadLeafReader}.
  */
-final class ExactSegmentReader extends BulkLoadLeafReader {
-  /** Field layout of the exact index, read from a real one-document index so it cannot drift. */
+final class RecordSegmentReader extends BulkLoadLeafReader {
+  /** Field layout of the record index, read from a real one-document index so it cannot drift. */
   private static final FieldInfos FIELD_INFOS = schemaFieldInfos(0);
 
   private final long[] ids;
@@ -63,7 +63,7 @@ final class ExactSegmentReader extends BulkLoadLeafReader {
    * @param syncSeq the sync number of every document
    * @param size documents: the first {@code size} entries of the arrays
    */
-  ExactSegmentReader(long[] ids, long[] times, byte[] keys, long[] crcs, long syncSeq, int size) {
+  RecordSegmentReader(long[] ids, long[] times, byte[] keys, long[] crcs, long syncSeq, int size) {
     this(ids, times, new long[0][], keys, crcs, syncSeq, size);
   }
 
@@ -71,7 +71,7 @@ final class ExactSegmentReader extends BulkLoadLeafReader {
    * @param ranks the keep rank's columns, each per document ({@link IndexSchema#storedRank}); none
    *     under latest
    */
-  ExactSegmentReader(
+  RecordSegmentReader(
       long[] ids, long[] times, long[][] ranks, byte[] keys, long[] crcs, long syncSeq, int size) {
     this.ranks = ranks;
     this.fieldInfos = ranks.length == 0 ? FIELD_INFOS : schemaFieldInfos(ranks.length);

@@ -1,4 +1,4 @@
-package org.xiaochong.pass;
+package org.xiaochong.method.exact;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,6 +14,9 @@ import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.IntArrays;
 import org.xiaochong.index.TermHolders;
+import org.xiaochong.pass.IndexSnapshot;
+import org.xiaochong.pass.SampleGroup;
+import org.xiaochong.pass.Window;
 import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.prefilter.GroupPrefilter;
 
@@ -184,7 +187,7 @@ public final class ExactPass {
       plan.add(
           snapshot.id(d),
           snapshot.id(into),
-          DeletionPlan.Rule.EXACT,
+          ExactMethod.RULE,
           1.0,
           snapshot.state(d),
           snapshot.state(into));

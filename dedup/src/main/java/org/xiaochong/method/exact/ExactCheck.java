@@ -1,4 +1,4 @@
-package org.xiaochong.method;
+package org.xiaochong.method.exact;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,10 +16,11 @@ import org.xiaochong.fingerprint.ExactKey;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.TermHolders;
+import org.xiaochong.method.MethodCheck;
 import org.xiaochong.policy.KeepPolicy;
-import org.xiaochong.prefilter.ExactKeyFilter;
 import org.xiaochong.prefilter.FilterFile;
 import org.xiaochong.prefilter.PrefilterSettings;
+import org.xiaochong.prefilter.RecordKeyFilter;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 
@@ -36,7 +37,7 @@ final class ExactCheck implements MethodCheck<byte[]> {
   private final TableSpec spec;
   private final List<String> fields;
   private final KeepPolicy keepPolicy;
-  private final ExactKeyFilter filter;
+  private final RecordKeyFilter filter;
   private final DirectoryReader reader;
   private final TermHolders md5Holders;
 
@@ -62,7 +63,7 @@ final class ExactCheck implements MethodCheck<byte[]> {
     try {
       this.filter =
           settings.enabled()
-              ? ExactKeyFilter.KIND.openOrRebuild(
+              ? RecordKeyFilter.KIND.openOrRebuild(
                   filterDir(index),
                   index.commitGeneration(),
                   reader,

@@ -1,4 +1,4 @@
-package org.xiaochong.pass;
+package org.xiaochong.method.exact;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +11,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.pass.IndexSnapshot;
+import org.xiaochong.pass.SampleGroup;
+import org.xiaochong.pass.Window;
 import org.xiaochong.prefilter.GroupPrefilter;
 
 class ExactPassTest {
