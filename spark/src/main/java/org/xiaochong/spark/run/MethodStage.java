@@ -47,8 +47,8 @@ public interface MethodStage {
   @FunctionalInterface
   interface ColumnValues {
     /**
-     * Puts the values of {@link #columns} for {@code record} into {@code values}, from {@code
-     * from}.
+     * Puts the values of {@link MethodStage#columns} for {@code record} into {@code values}, from
+     * {@code from}.
      */
     void put(SourceRecord record, Object[] values, int from);
   }
