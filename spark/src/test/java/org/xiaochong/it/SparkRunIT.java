@@ -194,6 +194,20 @@ class SparkRunIT extends DbTestSupport {
     assertThat(both[1]).isEqualTo(both[0]);
   }
 
+  /**
+   * Every method in one run, in two orders: each record carries the near and the simhash columns,
+   * in the order of the run's methods, and each stage finds its own by name. The decisions are the
+   * single machine's either way.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"exact,near,simhash", "simhash,near"})
+  void severalMethods_inEitherOrder_decideAsTheSingleMachine(String methods) throws IOException {
+    load(3_000);
+    String[] both = bothDry(config(), methods);
+    assertThat(both[0]).contains("\"rule\":\"near\"").contains("\"rule\":\"simhash\"");
+    assertThat(both[1]).isEqualTo(both[0]);
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"exact", "exact,near"})
   void apply_archivesExactlyTheSingleMachinesRemovalsAndRestoreBringsThemBack(String method)

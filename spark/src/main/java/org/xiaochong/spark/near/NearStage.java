@@ -96,7 +96,7 @@ public final class NearStage {
       Counters counters) {
     ShippedSettings near = new ShippedSettings(new HashMap<>(settings));
     JavaSparkContext context = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    int nearColumn = live.schema().fieldIndex("near");
+    int nearColumn = live.schema().fieldIndex(NearSparkMethod.COLUMN);
     Keep.Columns keep = Keep.Columns.of(live.schema());
 
     // Frequencies over the records of the run, broadcast.

@@ -17,7 +17,7 @@ import org.xiaochong.fingerprint.NearOutcome;
 public record WindowCounts(long examined, Map<String, Long> empty, long truncated) {
   /** The counts of {@code live}, in one pass. */
   public static WindowCounts of(Dataset<Row> live, long since, long until) {
-    int nearColumn = live.schema().fieldIndex("near");
+    int nearColumn = live.schema().fieldIndex(NearSparkMethod.COLUMN);
     int truncatedFlag = NearOutcome.values().length;
     long[] counts =
         live.javaRDD()

@@ -126,10 +126,7 @@ public final class SparkRun {
     TableSpec spec = config.table();
     Window window = Window.of(options.since(), options.until());
     for (FingerprintMethod method : options.methods()) {
-      if (!StageMethods.supported(method.name())) {
-        throw new BadInputException(
-            "dedup-spark runs the methods " + StageMethods.NAMES + ", not " + method.name());
-      }
+      SparkMethods.of(method.name()); // a method the job does not run: refused before anything runs
     }
     Map<String, Double> seconds = new LinkedHashMap<>();
     long start = System.nanoTime();
@@ -196,10 +193,11 @@ public final class SparkRun {
         RecordInput.open(spark, job, database, options.parquet(), options.partitions(), notes);
     if (input != null) {
       StageMethods stages =
-          new StageMethods(spark, job, input, window, marks, options.driverComponentSize());
-      Dataset<Row> read =
-          input.read(stages.recordSchema(options.methods()), stages.maker(options.methods()));
-      stages.partitions(read.rdd().getNumPartitions());
+          StageMethods.open(
+              options.methods(),
+              new StageContext(spark, job, input, window, marks, options.driverComponentSize()));
+      Dataset<Row> read = input.read(stages.recordSchema(), stages.maker());
+      int partitions = read.rdd().getNumPartitions();
       Dataset<Row> records = read.persist(StorageLevel.MEMORY_AND_DISK());
       try {
         tableRows = records.count();
@@ -220,7 +218,7 @@ public final class SparkRun {
         Dataset<Row> live = records;
         for (FingerprintMethod method : options.methods()) {
           t = System.nanoTime();
-          StageMethods.Stage stage = stages.run(method.name(), live, examined);
+          Stage stage = stages.decide(method.name(), live, examined, partitions);
           DeletionPlan own = deliver(stage.decisions(), options.apply(), jobId);
           stage.honoured().forEach(pair -> apart.keepsApart(pair[0], pair[1]));
           addAll(plan, own);
@@ -237,7 +235,7 @@ public final class SparkRun {
         plan.collapseChains();
       }
     } else {
-      options.methods().forEach(m -> reports.put(m.name(), StageMethods.emptyReport(m.name())));
+      options.methods().forEach(m -> reports.put(m.name(), MethodReport.notRun()));
     }
     int droppedApart = plan.dropApart(apart);
     Map<String, Long> removed = RunSummaries.removedByRule(options.methods(), plan);

@@ -79,8 +79,8 @@ public final class SimhashStage {
     String[] rank = Keep.rankColumnsIn(records.schema());
     Dataset<Row> valued =
         records
-            .filter(col("simhash").isNotNull())
-            .select("id", concat(new String[] {"time", "crc", "simhash"}, rank));
+            .filter(col(SimhashSparkMethod.COLUMN).isNotNull())
+            .select("id", concat(new String[] {"time", "crc", SimhashSparkMethod.COLUMN}, rank));
     Dataset<Row> blocks =
         valued.flatMap(
             (FlatMapFunction<Row, Row>)
