@@ -73,7 +73,7 @@ public final class SparkBenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--method",
-      defaultValue = "exact",
+      defaultValue = org.xiaochong.method.FingerprintMethods.DEFAULT,
       paramLabel = "METHOD[,METHOD…]",
       description = "Methods, as for run (default ${DEFAULT-VALUE}).")
   String method;

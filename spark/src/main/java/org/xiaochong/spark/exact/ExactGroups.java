@@ -17,6 +17,7 @@ import org.xiaochong.method.exact.ExactMethod;
 import org.xiaochong.spark.count.PartitionCounter;
 import org.xiaochong.spark.keep.Keep;
 import org.xiaochong.spark.plan.Decisions;
+import org.xiaochong.spark.read.RecordColumns;
 
 /**
  * The exact pass as a Spark stage: records with the same exact key meet in one partition (a shuffle
@@ -34,7 +35,7 @@ public final class ExactGroups {
       implements java.io.Serializable {}
 
   /**
-   * The decisions for {@code records} (rows of {@link ExactKeys#schema}).
+   * The decisions for {@code records} (rows of {@link RecordColumns#schema}).
    *
    * @param since the window's first time (epoch ms, inclusive)
    * @param until the window's last time (inclusive)

@@ -4,6 +4,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.util.CollectionAccumulator;
 import org.xiaochong.spark.count.PartitionCounter;
+import org.xiaochong.spark.read.RecordColumns;
 import org.xiaochong.spark.run.MethodStage;
 import org.xiaochong.spark.run.SparkMethod;
 import org.xiaochong.spark.run.Stage;
@@ -11,7 +12,7 @@ import org.xiaochong.spark.run.StageContext;
 
 /**
  * The exact method on Spark: {@link ExactGroups} over the exact key every record carries in its
- * base columns ({@link ExactKeys}), so it adds no column.
+ * base columns ({@link RecordColumns}), so it adds no column.
  */
 public final class ExactSparkMethod implements SparkMethod {
   @Override

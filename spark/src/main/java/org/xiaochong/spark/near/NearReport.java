@@ -18,6 +18,11 @@ record NearReport(MethodReport single, ComponentSizes components) implements Met
   }
 
   @Override
+  public java.util.OptionalDouble scoreThreshold() {
+    return single.scoreThreshold();
+  }
+
+  @Override
   public Map<String, Object> json(long removed) {
     Map<String, Object> json = single.json(removed);
     json.put("components", components.json());

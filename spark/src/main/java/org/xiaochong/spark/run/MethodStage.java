@@ -7,7 +7,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StructField;
 import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.source.SourceRecord;
-import org.xiaochong.spark.exact.ExactKeys;
+import org.xiaochong.spark.read.RecordColumns;
 
 /**
  * One method's part of one run ({@link SparkMethod#open}): the columns it adds to each record as
@@ -16,8 +16,9 @@ import org.xiaochong.spark.exact.ExactKeys;
 public interface MethodStage {
   /**
    * The columns the method adds to each record, after the base columns every record has ({@link
-   * ExactKeys#schema}: id, time, checksum, exact key, keep rank) and beside other methods' columns;
-   * none by default. A stage finds them by name: their position depends on the methods of the run.
+   * RecordColumns#schema}: id, time, checksum, exact key, keep rank) and beside other methods'
+   * columns; none by default. A stage finds them by name: their position depends on the methods of
+   * the run.
    */
   default List<StructField> columns() {
     return List.of();

@@ -17,7 +17,7 @@ import org.apache.spark.sql.types.StructType;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.source.SourceRecord;
-import org.xiaochong.spark.exact.ExactKeys;
+import org.xiaochong.spark.read.RecordColumns;
 import org.xiaochong.spark.read.TableRead;
 
 /**
@@ -48,11 +48,12 @@ final class StageMethods {
   }
 
   /**
-   * The columns of a record: those of {@link ExactKeys#schema} (every run needs id, time, checksum
-   * and keep rank, and the exact key is cheap), then each stage's {@link MethodStage#columns}.
+   * The columns of a record: those of {@link RecordColumns#schema} (every run needs id, time,
+   * checksum and keep rank, and the exact key is cheap), then each stage's {@link
+   * MethodStage#columns}.
    */
   StructType recordSchema() {
-    StructType schema = ExactKeys.schema(context.job().config().table().keepPolicy());
+    StructType schema = RecordColumns.schema(context.job().config().table().keepPolicy());
     for (MethodStage stage : stages.values()) {
       for (StructField column : stage.columns()) {
         schema = schema.add(column);
@@ -63,7 +64,7 @@ final class StageMethods {
 
   /** Makes the rows of {@link #recordSchema}: the base columns, then each stage's values. */
   TableRead.RowMaker maker() {
-    TableRead.RowMaker base = ExactKeys.maker();
+    TableRead.RowMaker base = RecordColumns.maker();
     List<MethodStage.ColumnMaker> makers = new ArrayList<>();
     List<Integer> widths = new ArrayList<>();
     for (MethodStage stage : stages.values()) {

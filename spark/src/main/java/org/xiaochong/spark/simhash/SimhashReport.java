@@ -3,6 +3,7 @@ package org.xiaochong.spark.simhash;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.xiaochong.method.MethodReport;
+import org.xiaochong.method.simhash.SimhashMethod;
 import org.xiaochong.spark.count.PartitionCounter;
 import org.xiaochong.spark.graph.ComponentSizes;
 
@@ -13,6 +14,11 @@ import org.xiaochong.spark.graph.ComponentSizes;
 record SimhashReport(
     long examined, long empty, int maxDistance, PartitionCounter matches, ComponentSizes components)
     implements MethodReport {
+  @Override
+  public java.util.OptionalDouble scoreThreshold() {
+    return java.util.OptionalDouble.of(SimhashMethod.likeness(maxDistance));
+  }
+
   @Override
   public Map<String, Object> json(long removed) {
     Map<String, Object> json = new LinkedHashMap<>();

@@ -25,7 +25,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.CollectionAccumulator;
 import org.xiaochong.archive.ApartPairs;
-import org.xiaochong.simhash.Simhash64;
+import org.xiaochong.method.simhash.SimhashMethod;
 import org.xiaochong.simhash.SimhashIndex;
 import org.xiaochong.spark.count.PartitionCounter;
 import org.xiaochong.spark.graph.ComponentSizes;
@@ -279,7 +279,7 @@ public final class SimhashStage {
         removed.id,
         kept.id,
         "simhash",
-        (Simhash64.BITS - distance) / (double) Simhash64.BITS,
+        SimhashMethod.likeness(distance),
         removed.time,
         removed.crc,
         kept.time,

@@ -1,4 +1,4 @@
-package org.xiaochong.spark.exact;
+package org.xiaochong.spark.read;
 
 import java.nio.ByteBuffer;
 import java.util.function.Function;
@@ -10,16 +10,16 @@ import org.xiaochong.index.RecordDocumentMaker;
 import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.spark.keep.Keep;
-import org.xiaochong.spark.read.TableRead;
 
 /**
- * Each record's exact key, computed in the map by the code the single machine indexes with ({@link
- * RecordDocumentMaker#exactKey}: the normalizer and the framed MD5 of {@code fields.exact}), as two
- * longs (the MD5's first and last 8 bytes), beside the record's id, time and row checksum, and its
- * keep rank as the record index keeps it ({@link RecordDocumentMaker#storedRank}, in the columns of
- * {@link Keep#rankColumns}: none under latest).
+ * The columns every record of a job carries, whatever its methods: what the single machine's record
+ * index keeps of a row, computed in the map by the same code ({@link RecordDocumentMaker}). Its id,
+ * time and row checksum; its exact key (the normalizer and the framed MD5 of {@code fields.exact},
+ * {@link RecordDocumentMaker#exactKey}) as two longs, the MD5's first and last 8 bytes; and its
+ * keep rank ({@link RecordDocumentMaker#storedRank}, in the columns of {@link Keep#rankColumns}:
+ * none under latest). A method's own columns follow them.
  */
-public final class ExactKeys {
+public final class RecordColumns {
   private static final StructType KEYS =
       new StructType()
           .add("id", DataTypes.LongType, false)
@@ -28,7 +28,7 @@ public final class ExactKeys {
           .add("k1", DataTypes.LongType, false)
           .add("k2", DataTypes.LongType, false);
 
-  private ExactKeys() {}
+  private RecordColumns() {}
 
   /** The columns of a record under {@code policy}: id, time, crc, k1, k2, then the rank's. */
   public static StructType schema(KeepPolicy policy) {
