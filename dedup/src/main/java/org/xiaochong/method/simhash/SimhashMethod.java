@@ -2,7 +2,6 @@ package org.xiaochong.method.simhash;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -264,50 +263,7 @@ public final class SimhashMethod implements FingerprintMethod {
         throw new UncheckedIOException(e);
       }
       long repointed = plan.collapseChains();
-      return new Report(result, repointed, indexAdded(), config.maxDistance());
-    }
-  }
-
-  private record Report(SimhashPass.Result result, long repointed, long indexAdded, int maxDistance)
-      implements MethodReport {
-    @Override
-    public long examined() {
-      return result.examined();
-    }
-
-    @Override
-    public java.util.OptionalDouble scoreThreshold() {
-      return java.util.OptionalDouble.of(likeness(maxDistance));
-    }
-
-    @Override
-    public Map<String, Object> json(long removed) {
-      Map<String, Object> json = new LinkedHashMap<>();
-      json.put("removed", removed);
-      json.put("examined", result.examined());
-      json.put("max_distance", maxDistance);
-      json.put("skipped_earlier", result.skipped());
-      json.put("empty", result.empty());
-      json.put("lookups", result.lookups() * SimhashIndex.BLOCKS);
-      json.put("matches", result.matches());
-      json.put("repointed", repointed);
-      json.put("index_added", indexAdded);
-      return json;
-    }
-
-    @Override
-    public String consoleLine(long removed, boolean applied) {
-      return String.format(
-          "simhash: %,d examined, %,d within distance %d %s, %,d pairs found, %,d skipped"
-              + " (removed by an earlier method), %,d without text, %,d earlier removals re-pointed",
-          result.examined(),
-          removed,
-          maxDistance,
-          applied ? "removed" : "to remove",
-          result.matches(),
-          result.skipped(),
-          result.empty(),
-          repointed);
+      return new SimhashReport(result, repointed, indexAdded(), config.maxDistance());
     }
   }
 }
