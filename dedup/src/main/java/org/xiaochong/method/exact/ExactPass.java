@@ -33,7 +33,7 @@ import org.xiaochong.prefilter.GroupPrefilter;
  *
  * <p>Not thread-safe: one instance per run.
  */
-public final class ExactPass {
+final class ExactPass {
   /** How many groups the result keeps as samples for the dry-run plan and the report. */
   static final int SAMPLE_GROUPS = 10;
 

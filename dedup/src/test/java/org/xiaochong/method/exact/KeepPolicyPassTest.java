@@ -1,4 +1,4 @@
-package org.xiaochong.pass;
+package org.xiaochong.method.exact;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,7 +16,8 @@ import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.RecordSegmentIndexer;
-import org.xiaochong.method.exact.ExactPass;
+import org.xiaochong.pass.IndexSnapshot;
+import org.xiaochong.pass.Window;
 import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.prefilter.GroupPrefilter;
 import org.xiaochong.source.SourceRecord;
