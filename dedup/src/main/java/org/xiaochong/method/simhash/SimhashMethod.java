@@ -45,7 +45,7 @@ public final class SimhashMethod implements FingerprintMethod {
   /**
    * The method's name: its {@code --method} value, rule label, summary section and index folder.
    */
-  static final String NAME = "simhash";
+  public static final String NAME = "simhash";
 
   @Override
   public String name() {

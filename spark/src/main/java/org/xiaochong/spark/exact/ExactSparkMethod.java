@@ -3,6 +3,7 @@ package org.xiaochong.spark.exact;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.util.CollectionAccumulator;
+import org.xiaochong.method.exact.ExactMethod;
 import org.xiaochong.spark.count.PartitionCounter;
 import org.xiaochong.spark.read.RecordColumns;
 import org.xiaochong.spark.run.MethodStage;
@@ -17,7 +18,7 @@ import org.xiaochong.spark.run.StageContext;
 public final class ExactSparkMethod implements SparkMethod {
   @Override
   public String name() {
-    return "exact";
+    return ExactMethod.NAME;
   }
 
   @Override

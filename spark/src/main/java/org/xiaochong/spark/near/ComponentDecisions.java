@@ -10,6 +10,7 @@ import org.apache.spark.sql.Row;
 import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.method.near.NearComponent;
+import org.xiaochong.method.near.NearMethod;
 import org.xiaochong.method.near.NearRule;
 import org.xiaochong.spark.count.PartitionCounter;
 import org.xiaochong.spark.near.PassRows.Found;
@@ -131,7 +132,7 @@ final class ComponentDecisions {
             Decisions.row(
                 removed.id(),
                 kept.id(),
-                "near",
+                NearMethod.NAME,
                 result.score()[pos],
                 removed.time(),
                 removed.crc(),

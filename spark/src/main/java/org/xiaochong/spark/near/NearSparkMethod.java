@@ -30,7 +30,7 @@ public final class NearSparkMethod implements SparkMethod {
 
   @Override
   public String name() {
-    return "near";
+    return NearMethod.NAME;
   }
 
   @Override

@@ -34,7 +34,7 @@ public final class SimhashSparkMethod implements SparkMethod {
 
   @Override
   public String name() {
-    return "simhash";
+    return SimhashMethod.NAME;
   }
 
   @Override

@@ -278,7 +278,7 @@ public final class SimhashStage {
     return Decisions.row(
         removed.id,
         kept.id,
-        "simhash",
+        SimhashMethod.NAME,
         SimhashMethod.likeness(distance),
         removed.time,
         removed.crc,
