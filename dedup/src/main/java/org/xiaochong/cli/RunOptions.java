@@ -19,7 +19,8 @@ public final class RunOptions {
       paramLabel = "METHOD[,METHOD…]",
       description =
           "Fingerprint methods, run in the order given (default ${DEFAULT-VALUE}): exact (same MD5 of the"
-              + " normalized fields), near (the near-duplicate pass), simhash; both = exact,near.")
+              + " normalized fields), near (the near-duplicate pass), simhash, linkage (field-aware"
+              + " matching, docs/linkage.md); both = exact,near.")
   String method;
 
   @Option(

@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.PairCheck;
 import org.xiaochong.method.exact.ExactMethod;
+import org.xiaochong.method.linkage.LinkageMethod;
 import org.xiaochong.method.near.NearMethod;
 import org.xiaochong.method.simhash.SimhashMethod;
 
@@ -22,7 +23,7 @@ import org.xiaochong.method.simhash.SimhashMethod;
 public final class FingerprintMethods {
   /** The built-in methods. Adding a method is one line here (or one service entry). */
   private static final List<FingerprintMethod> BUILT_IN =
-      List.of(new ExactMethod(), new NearMethod(), new SimhashMethod());
+      List.of(new ExactMethod(), new NearMethod(), new SimhashMethod(), new LinkageMethod());
 
   /** The method of {@code run --method} when none is given. */
   public static final String DEFAULT = "exact";

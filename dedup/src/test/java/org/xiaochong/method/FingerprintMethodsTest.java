@@ -45,15 +45,15 @@ class FingerprintMethodsTest {
   @Test
   void known_builtInFirst_thenServiceProviders() {
     List<String> names = FingerprintMethods.known().stream().map(FingerprintMethod::name).toList();
-    assertThat(names.subList(0, 3)).containsExactly("exact", "near", "simhash");
-    assertThat(names.subList(3, names.size()))
+    assertThat(names.subList(0, 4)).containsExactly("exact", "near", "simhash", "linkage");
+    assertThat(names.subList(4, names.size()))
         .contains("pairs")
         .isSorted(); // the test class path's, by name
     assertThat(
             FingerprintMethods.known().stream()
                 .filter(FingerprintMethods::isBuiltIn)
                 .map(FingerprintMethod::name))
-        .containsExactly("exact", "near", "simhash");
+        .containsExactly("exact", "near", "simhash", "linkage");
   }
 
   @Test

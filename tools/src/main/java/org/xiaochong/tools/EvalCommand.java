@@ -76,7 +76,8 @@ final class EvalCommand implements Callable<Integer> {
     {"both", "1 exact then near", "95.1%", "96.3%"},
     {"exact", "2 exact only", "98.7%", "89.5%"},
     {"near", "3 near only", "90.2%", "95.8%"},
-    {"simhash", "4 simhash only", "-", "-"}
+    {"simhash", "4 simhash only", "-", "-"},
+    {"linkage", "5 linkage only", "-", "-"}
   };
 
   @Option(
@@ -150,6 +151,14 @@ final class EvalCommand implements Callable<Integer> {
           "A config setting applied to every run on top of the default config, to measure what it costs and"
               + " gives (e.g. near.grams=false, near.pre=1); repeatable. The figures of record use none.")
   Map<String, String> overrides = new java.util.LinkedHashMap<>();
+
+  @Option(
+      names = "--method",
+      paramLabel = "NAME",
+      split = ",",
+      description =
+          "Run only these of the methods (both, exact, near, simhash, linkage); default: all.")
+  List<String> only = new ArrayList<>();
 
   @Option(names = "--verbose", description = "Print stack traces of errors.")
   boolean verbose;
@@ -241,6 +250,9 @@ final class EvalCommand implements Callable<Integer> {
         }
         List<String> notes = new ArrayList<>();
         for (String[] method : METHODS) {
+          if (!only.isEmpty() && !only.contains(method[0])) {
+            continue;
+          }
           DedupRunner.Outcome outcome = runs.run(database, loaded, method, out);
           notes.add(
               "stages of method " + method[1].charAt(0) + " (s): " + outcome.summary().seconds());
@@ -259,7 +271,7 @@ final class EvalCommand implements Callable<Integer> {
                     near.examined(), near.emptyTotal(), near.empty(), near.candidates()));
           }
         }
-        if (loaded.pairs() != null) {
+        if (loaded.pairs() != null && (only.isEmpty() || only.contains("near"))) {
           // One-sentence records: the order-aware option, the one setting a user of such a table
           // changes.
           runs.run(database, loaded, ORDERED, out, Map.of("near.shingles", "true"));

@@ -7,12 +7,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.cli.ConfigOptions;
 import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.eval.EvalDatasets;
 import org.xiaochong.eval.LostPairs;
 import org.xiaochong.eval.Truth;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.method.linkage.LinkageMethod;
 import org.xiaochong.method.near.NearMethod;
 import org.xiaochong.method.near.NearSettings;
 import org.xiaochong.progress.Progress;
@@ -42,6 +44,44 @@ final class EvalRuns {
   EvalRuns(Path dataDir, Map<String, String> overrides) {
     this.dataDir = dataDir;
     this.overrides = overrides;
+  }
+
+  /** Up to five wrong removals of a plan, each with both rows' compared values, for diagnosis. */
+  private static List<String> wrongRemovals(
+      Database database, String table, EvalDatasets.Loaded loaded, DeletionPlan plan) {
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < plan.size() && lines.size() < 5; i++) {
+      long removed = plan.removedId(i);
+      long kept = plan.keptId(i);
+      if (loaded.truth().sameCluster(removed, kept)) {
+        continue;
+      }
+      String columns = String.join(",", loaded.exact().stream().map(TableSpec::quote).toList());
+      List<String> rows =
+          database
+              .jdbi()
+              .withHandle(
+                  h ->
+                      h.createQuery(
+                              "SELECT CONCAT_WS(' | ', "
+                                  + columns
+                                  + ") FROM "
+                                  + TableSpec.quote(table)
+                                  + " WHERE id IN (?, ?) ORDER BY id = ? DESC")
+                          .bind(0, removed)
+                          .bind(1, kept)
+                          .bind(2, removed)
+                          .mapTo(String.class)
+                          .list());
+      lines.add(
+          String.format(
+              java.util.Locale.ROOT,
+              "wrong removal (p %.3f): %s  <=>  %s",
+              plan.score(i),
+              rows.isEmpty() ? "?" : rows.get(0),
+              rows.size() < 2 ? "?" : rows.get(1)));
+    }
+    return lines;
   }
 
   /** The lines the runs added since the last call, to print under the table. */
@@ -115,6 +155,16 @@ final class EvalRuns {
                 TOP_REASONS));
       }
     }
+    outcome
+        .summary()
+        .report(LinkageMethod.NAME)
+        .ifPresent(
+            report -> {
+              extra.addAll(LinkageMethod.describe(report));
+              if (loaded.pairs() == null) {
+                extra.addAll(wrongRemovals(database, copy, loaded, outcome.plan()));
+              }
+            });
     EvalDatasets.drop(database, copy);
     EvalCommand.deleteTree(indexDir);
     double seconds = outcome.summary().totalSeconds();

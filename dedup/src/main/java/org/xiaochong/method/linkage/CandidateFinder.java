@@ -1,0 +1,152 @@
+package org.xiaochong.method.linkage;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.util.BytesRef;
+import org.xiaochong.index.TermHolders;
+
+/**
+ * A record's candidates in the linkage index: the records that share its rarest {@link
+ * BlockingKeys}, ranked by the evidence of the keys they share (each key weighs log(1 + n / its
+ * holders), as an idf does), at most {@code limit} of them. A key held by more than {@code
+ * maxHolders} records is skipped, and the keys are walked rarest first within a budget of {@value
+ * #POSTINGS_PER_RECORD} postings, so one lookup costs the same whatever the table's size. Not
+ * thread-safe: one per thread, over a reader that stays open.
+ */
+final class CandidateFinder {
+  /**
+   * Postings a lookup reads at most: the rarest keys are walked first, and the lookup stops when
+   * the next key would pass this. Long texts have hundreds of keys; their rarest ones find the
+   * copies.
+   */
+  static final int POSTINGS_PER_RECORD = 2_000;
+
+  private final TermHolders holders;
+  private final BlockingKeys blocking;
+  private final int maxHolders;
+  private final int limit;
+  private final double docCount;
+  private final float[] score;
+  private int[] touched = new int[256];
+  private final int[] keyHolders;
+  private long postings;
+
+  CandidateFinder(
+      List<LeafReaderContext> leaves,
+      int maxDoc,
+      int docCount,
+      List<ColumnKind> kinds,
+      int maxHolders,
+      int limit) {
+    try {
+      this.holders = new TermHolders(leaves, LinkageIndex.KEYS);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    this.blocking = new BlockingKeys(kinds);
+    this.maxHolders = maxHolders;
+    this.limit = limit;
+    this.docCount = Math.max(1, docCount);
+    this.score = new float[Math.max(1, maxDoc)];
+    this.keyHolders = new int[maxHolders + 1];
+  }
+
+  /** Postings read so far (the work of the lookups). */
+  long postings() {
+    return postings;
+  }
+
+  /**
+   * The best candidates of the record {@code self} with these canonical values, most evidence first
+   * (ties: lower doc first), itself left out; returns how many were written to {@code out} (at most
+   * its length and the limit).
+   */
+  int find(int self, String[] values, int[] out) {
+    Set<String> keys = blocking.keys(values);
+    int count = 0;
+    try {
+      // The rarest keys first, as long as the budget of postings lasts.
+      List<BytesRef> usable = new java.util.ArrayList<>(keys.size());
+      List<Integer> frequencies = new java.util.ArrayList<>(keys.size());
+      for (String key : keys) {
+        BytesRef term = new BytesRef(key);
+        int frequency = holders.docFreq(term);
+        if (frequency >= 2 && frequency <= maxHolders) {
+          usable.add(term);
+          frequencies.add(frequency);
+        }
+      }
+      Integer[] order = new Integer[usable.size()];
+      for (int i = 0; i < order.length; i++) {
+        order[i] = i;
+      }
+      Arrays.sort(
+          order,
+          (a, b) -> {
+            int byFrequency = Integer.compare(frequencies.get(a), frequencies.get(b));
+            return byFrequency != 0 ? byFrequency : usable.get(a).compareTo(usable.get(b));
+          });
+      long budget = POSTINGS_PER_RECORD;
+      for (int k : order) {
+        if (budget < frequencies.get(k)) {
+          break;
+        }
+        int held = 0;
+        for (int doc = holders.first(usable.get(k));
+            doc != TermHolders.NO_MORE_DOCS && held < maxHolders;
+            doc = holders.next()) {
+          keyHolders[held++] = doc;
+        }
+        postings += held;
+        budget -= held;
+        if (held < 2) {
+          continue;
+        }
+        float weight = (float) Math.log(1 + docCount / held);
+        for (int i = 0; i < held; i++) {
+          int doc = keyHolders[i];
+          if (doc == self) {
+            continue;
+          }
+          if (score[doc] == 0) {
+            if (count == touched.length) {
+              touched = Arrays.copyOf(touched, count * 2);
+            }
+            touched[count++] = doc;
+          }
+          score[doc] += weight;
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    int n = Math.min(Math.min(limit, out.length), count);
+    if (count > n) {
+      // Partial selection by score: sort the touched docs by (score desc, doc asc).
+      Integer[] order = new Integer[count];
+      for (int i = 0; i < count; i++) {
+        order[i] = touched[i];
+      }
+      Arrays.sort(
+          order,
+          (a, b) -> {
+            int bySore = Float.compare(score[b], score[a]);
+            return bySore != 0 ? bySore : Integer.compare(a, b);
+          });
+      for (int i = 0; i < n; i++) {
+        out[i] = order[i];
+      }
+    } else {
+      System.arraycopy(touched, 0, out, 0, n);
+      Arrays.sort(out, 0, n);
+    }
+    for (int i = 0; i < count; i++) {
+      score[touched[i]] = 0;
+    }
+    return n;
+  }
+}

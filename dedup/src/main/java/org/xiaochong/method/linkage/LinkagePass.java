@@ -1,0 +1,290 @@
+package org.xiaochong.method.linkage;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.FixedBitSet;
+import org.xiaochong.archive.ApartPairs;
+import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.pass.IndexSnapshot;
+import org.xiaochong.pass.Window;
+import org.xiaochong.policy.KeepPolicy;
+
+/**
+ * The linkage pass over a snapshot of the linkage index:
+ *
+ * <ol>
+ *   <li>every live record's compared values are loaded once;
+ *   <li>when the index has no model yet, one is fitted ({@link #train}) and the caller saves it;
+ *   <li>each record of the window looks up its candidates ({@link CandidateFinder}), and each pair
+ *       whose match probability under the model reaches the threshold is linked;
+ *   <li>linked records form groups (connected components, as Splink clusters at a threshold): a
+ *       copy that drifted twice from its original still joins it through the copy in between. Of
+ *       each group the most preferred record ({@link KeepPolicy}) is kept and the others are
+ *       removed in its favour, each scored by its own match probability with the kept record.
+ * </ol>
+ *
+ * <p>Records already in the plan (removed by an earlier method of the run) take no part. Two
+ * records marked apart ({@link ApartPairs}) are never linked, and a record marked apart from its
+ * group's kept record stays. Not thread-safe.
+ */
+final class LinkagePass {
+  /** Random pairs drawn for u's starting values (EM refines u among the candidates). */
+  static final int RANDOM_PAIRS = 20_000;
+
+  /** Records whose candidate pairs train m and λ: a deterministic sample beyond this. */
+  static final int TRAINING_RECORDS = 20_000;
+
+  /**
+   * @param examined live records of the window
+   * @param removed removals this pass added
+   * @param skipped records of the window an earlier method of the run had removed
+   * @param candidates candidate pairs scored
+   * @param links pairs at or above the threshold
+   * @param groups groups of two or more records
+   * @param indirect group members kept because their own comparison with the kept record says they
+   *     differ (probability below {@value #MIN_DIRECT_PROBABILITY})
+   * @param postings postings read by the candidate lookups
+   */
+  record Result(
+      long examined,
+      long removed,
+      long skipped,
+      long candidates,
+      long links,
+      long groups,
+      long indirect,
+      long postings) {}
+
+  /**
+   * The match probability a group member needs with the group's kept record itself to be removed in
+   * its favour: a member joined through a chain of links is removed only when its own comparison
+   * with the kept record does not say they differ (weight >= 0). A chain of close pairs (A~B, B~C,
+   * …) can walk from one entity to another; the direct comparison stops it.
+   */
+  static final double MIN_DIRECT_PROBABILITY = 0.5;
+
+  private final IndexSnapshot snapshot;
+  private final LinkageSettings settings;
+  private final List<ColumnKind> kinds;
+  private final ApartPairs apart;
+  private final String[][] values;
+  private final FixedBitSet live;
+  private final int liveCount;
+
+  LinkagePass(
+      IndexSnapshot snapshot, LinkageSettings settings, List<ColumnKind> kinds, ApartPairs apart) {
+    this.snapshot = snapshot;
+    this.settings = settings;
+    this.kinds = kinds;
+    this.apart = apart;
+    this.values = LinkageIndex.loadValues(snapshot.leaves(), snapshot.maxDoc(), kinds.size());
+    this.live = new FixedBitSet(Math.max(1, snapshot.maxDoc()));
+    for (LeafReaderContext leaf : snapshot.leaves()) {
+      Bits liveDocs = leaf.reader().getLiveDocs();
+      for (int doc = 0; doc < leaf.reader().maxDoc(); doc++) {
+        if ((liveDocs == null || liveDocs.get(doc)) && values[leaf.docBase + doc] != null) {
+          live.set(leaf.docBase + doc);
+        }
+      }
+    }
+    this.liveCount = live.cardinality();
+  }
+
+  private CandidateFinder finder() {
+    return new CandidateFinder(
+        snapshot.leaves(),
+        snapshot.maxDoc(),
+        liveCount,
+        kinds,
+        settings.maxHolders(),
+        settings.candidates());
+  }
+
+  /** The levels of two records' columns. */
+  int[] levels(int a, int b) {
+    int[] levels = new int[kinds.size()];
+    for (int c = 0; c < levels.length; c++) {
+      levels[c] = kinds.get(c).level(values[a][c], values[b][c]);
+    }
+    return levels;
+  }
+
+  /**
+   * Fits a model to this index: u from {@value #RANDOM_PAIRS} random pairs of live records, m and λ
+   * by EM over the candidate pairs of up to {@value #TRAINING_RECORDS} records; both samples drawn
+   * with a fixed seed, so the same index gives the same model.
+   */
+  LinkageModel train(List<String> columns, List<String> profileNotes) {
+    ModelTraining training = new ModelTraining(columns, kinds);
+    profileNotes.forEach(training::note);
+    int[] docs = liveDocs();
+    SplittableRandom random = new SplittableRandom(20081118L);
+    if (docs.length >= 2) {
+      long possible = (long) docs.length * (docs.length - 1) / 2;
+      long draws = Math.min(RANDOM_PAIRS, possible);
+      for (long i = 0; i < draws; i++) {
+        int a = docs[random.nextInt(docs.length)];
+        int b = docs[random.nextInt(docs.length)];
+        if (a == b) {
+          continue;
+        }
+        training.addRandomPair(levels(a, b));
+      }
+    }
+    int step = Math.max(1, docs.length / TRAINING_RECORDS);
+    CandidateFinder finder = finder();
+    int[] found = new int[settings.candidates()];
+    for (int i = 0; i < docs.length; i += step) {
+      int doc = docs[i];
+      int n = finder.find(doc, values[doc], found);
+      for (int j = 0; j < n; j++) {
+        training.addCandidatePair(levels(doc, found[j]));
+      }
+    }
+    return training.fit();
+  }
+
+  Result run(Window window, DeletionPlan plan, LinkageModel model) {
+    long[] planned = plan.removedIdsSorted();
+    FixedBitSet examined = snapshot.windowDocs(window);
+    int maxDoc = Math.max(1, snapshot.maxDoc());
+    int[] parent = new int[maxDoc];
+    for (int i = 0; i < maxDoc; i++) {
+      parent[i] = i;
+    }
+    FixedBitSet taken = new FixedBitSet(maxDoc); // removed by an earlier method
+    CandidateFinder finder = finder();
+    int[] found = new int[settings.candidates()];
+    long skipped = 0;
+    long candidates = 0;
+    long links = 0;
+    for (int doc : liveDocs()) {
+      if (Arrays.binarySearch(planned, snapshot.id(doc)) >= 0) {
+        taken.set(doc);
+      }
+    }
+    int[] examinedDocs = docs(examined);
+    for (int doc : examinedDocs) {
+      if (!live.get(doc)) {
+        continue;
+      }
+      if (taken.get(doc)) {
+        skipped++;
+        continue;
+      }
+      int n = finder.find(doc, values[doc], found);
+      for (int j = 0; j < n; j++) {
+        int other = found[j];
+        if (taken.get(other) || !live.get(other)) {
+          continue;
+        }
+        candidates++;
+        if (model.probability(levels(doc, other)) >= settings.threshold()
+            && !apart.keepsApart(snapshot.id(doc), snapshot.id(other))) {
+          links++;
+          union(parent, doc, other);
+        }
+      }
+    }
+    // Each group's most preferred record, then every other member removed in its favour.
+    int[] best = new int[maxDoc];
+    Arrays.fill(best, -1);
+    int[] members = new int[maxDoc];
+    for (int doc = 0; doc < maxDoc; doc++) {
+      if (!live.get(doc) || taken.get(doc)) {
+        continue;
+      }
+      int root = find(parent, doc);
+      members[root]++;
+      if (best[root] < 0 || preferred(doc, best[root])) {
+        best[root] = doc;
+      }
+    }
+    DeletionPlan.Rule rule = DeletionPlan.Rule.of(LinkageMethod.NAME);
+    long removed = 0;
+    long groups = 0;
+    long indirect = 0;
+    for (int doc = 0; doc < maxDoc; doc++) {
+      if (live.get(doc) && !taken.get(doc) && find(parent, doc) == doc && members[doc] > 1) {
+        groups++;
+      }
+    }
+    for (int doc = 0; doc < maxDoc; doc++) {
+      if (!live.get(doc) || taken.get(doc)) {
+        continue;
+      }
+      int root = find(parent, doc);
+      int kept = best[root];
+      if (members[root] < 2 || kept == doc) {
+        continue;
+      }
+      if (apart.keepsApart(snapshot.id(doc), snapshot.id(kept))) {
+        continue;
+      }
+      double direct = model.probability(levels(doc, kept));
+      if (direct < MIN_DIRECT_PROBABILITY) {
+        indirect++;
+        continue;
+      }
+      plan.add(
+          snapshot.id(doc),
+          snapshot.id(kept),
+          rule,
+          direct,
+          snapshot.state(doc),
+          snapshot.state(kept));
+      removed++;
+    }
+    return new Result(
+        examined.cardinality(),
+        removed,
+        skipped,
+        candidates,
+        links,
+        groups,
+        indirect,
+        finder.postings());
+  }
+
+  private boolean preferred(int a, int b) {
+    return KeepPolicy.isPreferred(
+        snapshot.rank(a), snapshot.id(a), snapshot.rank(b), snapshot.id(b));
+  }
+
+  private int[] liveDocs() {
+    return docs(live);
+  }
+
+  private static int[] docs(FixedBitSet set) {
+    int[] docs = new int[set.cardinality()];
+    int n = 0;
+    for (int doc = set.nextSetBit(0);
+        doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS;
+        doc =
+            doc + 1 < set.length()
+                ? set.nextSetBit(doc + 1)
+                : org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS) {
+      docs[n++] = doc;
+    }
+    return docs;
+  }
+
+  private static int find(int[] parent, int x) {
+    while (parent[x] != x) {
+      parent[x] = parent[parent[x]];
+      x = parent[x];
+    }
+    return x;
+  }
+
+  private static void union(int[] parent, int a, int b) {
+    int ra = find(parent, a);
+    int rb = find(parent, b);
+    if (ra != rb) {
+      parent[Math.max(ra, rb)] = Math.min(ra, rb);
+    }
+  }
+}

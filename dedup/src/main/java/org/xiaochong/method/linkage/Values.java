@@ -1,0 +1,201 @@
+package org.xiaochong.method.linkage;
+
+import java.text.Normalizer;
+import java.time.DateTimeException;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.xiaochong.normalize.TextNormalizer;
+
+/**
+ * How the linkage method reads one value: its canonical text (accents and case folded, punctuation
+ * to spaces, runs of spaces to one), its words, a number with its unit, a calendar date in several
+ * formats, a phone's digits. Stateless and thread-safe.
+ */
+final class Values {
+  private static final Pattern NUMBER =
+      Pattern.compile("^[^0-9+-]{0,3}([+-]?[0-9][0-9,]*(?:\\.[0-9]+)?)\\s*([^0-9\\s].{0,7})?$");
+  private static final Pattern ISO_DATE =
+      Pattern.compile("^(\\d{4})[-/. ](\\d{1,2})[-/. ](\\d{1,2})(?:[ t].*)?$");
+  private static final Pattern DMY_DATE =
+      Pattern.compile("^(\\d{1,2})[-/. ](\\d{1,2})[-/. ](\\d{4})$");
+  private static final Pattern COMPACT_DATE = Pattern.compile("^(\\d{4})(\\d{2})(\\d{2})$");
+  private static final Pattern CJK_DATE = Pattern.compile("^(\\d{4})年(\\d{1,2})月(\\d{1,2})日?$");
+
+  private Values() {}
+
+  /**
+   * The canonical text of a value: the fingerprints' normalization ({@link TextNormalizer}),
+   * accents removed (é → e), every char that is neither a letter, a digit nor an ideograph turned
+   * into a space, spaces collapsed. Null and blank give "".
+   */
+  static String canonical(String value) {
+    if (value == null || value.isBlank()) {
+      return "";
+    }
+    String folded = Normalizer.normalize(value, Normalizer.Form.NFKD);
+    StringBuilder out = new StringBuilder(folded.length());
+    boolean space = false;
+    for (int i = 0; i < folded.length(); ) {
+      int cp = folded.codePointAt(i);
+      i += Character.charCount(cp);
+      int type = Character.getType(cp);
+      if (type == Character.NON_SPACING_MARK || type == Character.ENCLOSING_MARK) {
+        continue;
+      }
+      if (Character.isLetterOrDigit(cp)) {
+        if (space && !out.isEmpty()) {
+          out.append(' ');
+        }
+        space = false;
+        out.appendCodePoint(Character.toLowerCase(cp));
+      } else {
+        space = true;
+      }
+    }
+    return out.toString();
+  }
+
+  /**
+   * A value as {@code kind} compares it: numbers and dates keep their punctuation (a decimal point,
+   * a date's separators), folded by NFKC, lower-cased, spaces collapsed; every other kind takes the
+   * {@link #canonical} text. Null and blank give "".
+   */
+  static String of(ColumnKind kind, String value) {
+    if (kind != ColumnKind.NUMBER && kind != ColumnKind.DATE) {
+      return canonical(value);
+    }
+    if (value == null || value.isBlank()) {
+      return "";
+    }
+    return Normalizer.normalize(value, Normalizer.Form.NFKC)
+        .strip()
+        .toLowerCase(java.util.Locale.ROOT)
+        .replaceAll("\\s+", " ");
+  }
+
+  /** The words of canonical text: split at spaces, and each ideograph a word of its own. */
+  static List<String> words(String canonical) {
+    List<String> words = new ArrayList<>();
+    StringBuilder word = new StringBuilder();
+    for (int i = 0; i < canonical.length(); ) {
+      int cp = canonical.codePointAt(i);
+      i += Character.charCount(cp);
+      if (cp == ' ') {
+        flush(word, words);
+      } else if (Character.isIdeographic(cp)) {
+        flush(word, words);
+        words.add(new String(Character.toChars(cp)));
+      } else {
+        word.appendCodePoint(cp);
+      }
+    }
+    flush(word, words);
+    return words;
+  }
+
+  /**
+   * The tokens text is compared by: its words, and for ideographs (Chinese does not separate words)
+   * each pair of neighbouring ideographs as well, so that 红富士 and 富士苹果 share 富士.
+   */
+  static List<String> tokens(String canonical) {
+    List<String> words = words(canonical);
+    List<String> tokens = new ArrayList<>(words.size() * 2);
+    String previous = null;
+    for (String word : words) {
+      boolean ideograph = word.length() <= 2 && Character.isIdeographic(word.codePointAt(0));
+      if (ideograph && previous != null) {
+        tokens.add(previous + word);
+      }
+      tokens.add(word);
+      previous = ideograph ? word : null;
+    }
+    return tokens;
+  }
+
+  private static void flush(StringBuilder word, List<String> words) {
+    if (!word.isEmpty()) {
+      words.add(word.toString());
+      word.setLength(0);
+    }
+  }
+
+  /** The digits of a value (a phone, a code), in order; "" when it has none. */
+  static String digits(String value) {
+    return value == null ? "" : TextNormalizer.normalizePhone(value);
+  }
+
+  /**
+   * The number a value states, with its unit, or null when it states none: "12.5元", "1,200 kg",
+   * "$30" (a currency sign before the number is allowed, at most three chars).
+   */
+  static Quantity quantity(String value) {
+    if (value == null) {
+      return null;
+    }
+    String text = Normalizer.normalize(value, Normalizer.Form.NFKC).strip();
+    Matcher m = NUMBER.matcher(text);
+    if (!m.matches()) {
+      return null;
+    }
+    try {
+      double number = Double.parseDouble(m.group(1).replace(",", ""));
+      String unit = m.group(2) == null ? "" : canonical(m.group(2));
+      return Double.isFinite(number) ? new Quantity(number, unit) : null;
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  /** A number and its unit ("" when none). */
+  record Quantity(double value, String unit) {}
+
+  /**
+   * The calendar date a value states, or null: 2024-03-07, 2024/3/7, 2024.03.07, 20240307, 7/3/2024
+   * (day first, as most of the world writes it), 2024年3月7日, and a DATETIME's date part.
+   */
+  static LocalDate date(String value) {
+    if (value == null) {
+      return null;
+    }
+    String text = Normalizer.normalize(value, Normalizer.Form.NFKC).strip().toLowerCase();
+    try {
+      Matcher m = ISO_DATE.matcher(text);
+      if (m.matches()) {
+        return LocalDate.of(num(m, 1), num(m, 2), num(m, 3));
+      }
+      m = COMPACT_DATE.matcher(text);
+      if (m.matches()) {
+        return LocalDate.of(num(m, 1), num(m, 2), num(m, 3));
+      }
+      m = CJK_DATE.matcher(text);
+      if (m.matches()) {
+        return LocalDate.of(num(m, 1), num(m, 2), num(m, 3));
+      }
+      m = DMY_DATE.matcher(text);
+      if (m.matches()) {
+        int first = num(m, 1);
+        int second = num(m, 2);
+        // Day first unless that cannot be a date (3/25/2024 is March 25th).
+        return second > 12
+            ? LocalDate.of(num(m, 3), first, second)
+            : LocalDate.of(num(m, 3), second, first);
+      }
+    } catch (DateTimeException e) {
+      return null;
+    }
+    return null;
+  }
+
+  /** A date as the eight digits yyyymmdd, the form its edit distance is counted on. */
+  static String compact(LocalDate date) {
+    return String.format(
+        "%04d%02d%02d", date.getYear(), date.getMonthValue(), date.getDayOfMonth());
+  }
+
+  private static int num(Matcher m, int group) {
+    return Integer.parseInt(m.group(group));
+  }
+}
