@@ -79,6 +79,14 @@ public final class Database implements AutoCloseable {
   }
 
   /** Opens the database and checks that we can log in; a wrong password fails here, in one line. */
+  /**
+   * Whether the embedded MariaDB ({@code db.url=embedded}) can start here: false in the release
+   * archive that leaves out its server binaries, where only a server of one's own is reached.
+   */
+  public static boolean embeddedServerBundled() {
+    return EmbeddedServer.bundled(EmbeddedServer.class.getClassLoader());
+  }
+
   public static Database open(DbSettings settings) {
     EmbeddedServer embedded = null;
     String url = settings.url();
