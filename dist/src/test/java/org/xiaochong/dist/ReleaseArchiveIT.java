@@ -330,7 +330,8 @@ class ReleaseArchiveIT {
     assertThat(run.exitCode()).as(run.output()).isEqualTo(2);
     assertThat(run.output().strip())
         .doesNotContain("\n")
-        .contains("db.url=embedded needs the MariaDB server that this xiaochong leaves out")
+        .contains(
+            "db.url=embedded needs the embedded MariaDB server, which this archive leaves out")
         .contains("jdbc:mysql://");
   }
 

@@ -78,7 +78,6 @@ public final class Database implements AutoCloseable {
     this.embedded = embedded;
   }
 
-  /** Opens the database and checks that we can log in; a wrong password fails here, in one line. */
   /**
    * Whether the embedded MariaDB ({@code db.url=embedded}) can start here: false in the release
    * archive that leaves out its server binaries, where only a server of one's own is reached.
@@ -87,6 +86,7 @@ public final class Database implements AutoCloseable {
     return EmbeddedServer.bundled(EmbeddedServer.class.getClassLoader());
   }
 
+  /** Opens the database and checks that we can log in; a wrong password fails here, in one line. */
   public static Database open(DbSettings settings) {
     EmbeddedServer embedded = null;
     String url = settings.url();

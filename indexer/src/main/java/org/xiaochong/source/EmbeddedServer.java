@@ -77,9 +77,9 @@ final class EmbeddedServer implements AutoCloseable {
    * without them is meant for a server of one's own.
    */
   static final String NOT_BUNDLED =
-      "db.url=embedded needs the MariaDB server that this xiaochong leaves out (the archive without"
-          + " -with-mariadb): set db.url in the config file to the JDBC URL of your MySQL or MariaDB"
-          + " server, e.g. jdbc:mysql://host:3306/crawl, or use xiaochong-<version>-with-mariadb";
+      "db.url=embedded needs the embedded MariaDB server, which this archive leaves out: set db.url"
+          + " in the config file to the JDBC URL of your MySQL or MariaDB server (e.g."
+          + " jdbc:mysql://host:3306/crawl), or use the archive xiaochong-<version>-with-mariadb";
 
   /**
    * Whether {@code loader} holds MariaDB's server binaries for this operating system, which
