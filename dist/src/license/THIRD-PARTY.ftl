@@ -7,7 +7,8 @@ texts are in licenses/<licence>.txt and, as each jar ships them, in licenses/<ar
 offered under two licences is used under the first listed (Jetty: Apache-2.0; Jakarta Annotations:
 EPL-2.0). Every one is bundled unmodified.
 
-Two bundled parts are under the GNU General Public License, version 2 (licenses/GPL-2.0.txt):
+Two parts are under the GNU General Public License, version 2 (licenses/GPL-2.0.txt), the second
+only in xiaochong-<version>-with-mariadb:
 
 - MySQL Connector/J (com.mysql:mysql-connector-j), the JDBC driver, in both archives: GPL-2.0 with
   the Universal FOSS Exception 1.0 (its text: licenses/mysql-connector-j/LICENSE). The exception
