@@ -78,6 +78,14 @@ public final class Database implements AutoCloseable {
     this.embedded = embedded;
   }
 
+  /**
+   * Whether the embedded MariaDB ({@code db.url=embedded}) can start here: false in the release
+   * archive that leaves out its server binaries, where only a server of one's own is reached.
+   */
+  public static boolean embeddedServerBundled() {
+    return EmbeddedServer.bundled(EmbeddedServer.class.getClassLoader());
+  }
+
   /** Opens the database and checks that we can log in; a wrong password fails here, in one line. */
   public static Database open(DbSettings settings) {
     EmbeddedServer embedded = null;

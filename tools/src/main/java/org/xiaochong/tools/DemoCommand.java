@@ -14,6 +14,7 @@ import org.xiaochong.cli.ConfigOptions;
 import org.xiaochong.cli.ConsoleProgress;
 import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.cli.ExitCodes;
+import org.xiaochong.cli.VersionProvider;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.posts.GroundTruth;
 import org.xiaochong.posts.PostLoader;
@@ -22,6 +23,7 @@ import org.xiaochong.report.HtmlReport;
 import org.xiaochong.report.ReportWriter;
 import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.RunSummary;
+import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -32,6 +34,9 @@ import picocli.CommandLine.Option;
  * {@code dedup demo}: generated posts in an embedded MariaDB, deduplicated end to end by the whole
  * pipeline (index, exact pass, near pass, both with their prefilters, apply), one line per step
  * with what it found, checked against the generator's ground truth, and a report to open.
+ *
+ * <p>The release archive without the embedded MariaDB (for users with a server of their own) cannot
+ * run it: there the demo says in one line where it runs and how to point xiaochong at a server.
  */
 @Command(
     name = "demo",
@@ -89,6 +94,16 @@ final class DemoCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     if (records < 1 || records > 50_000_000) {
       throw new IllegalArgumentException("--records (" + records + ") must be in [1, 50000000]");
+    }
+    if (!Database.embeddedServerBundled()) {
+      String version = VersionProvider.version();
+      throw new BadInputException(
+          "demo runs on the embedded MariaDB, which this archive leaves out: run it from"
+              + " xiaochong-"
+              + version
+              + "-with-mariadb (.tar.gz or .zip); for your own MySQL or MariaDB server, set db.url in"
+              + " a config file and run bin/dedup run --config FILE (README: Point it at your MySQL"
+              + " or MariaDB table)");
     }
     var methods = ConfigOptions.methods(method);
     var words = GenerateCommand.vocabulary(vocabulary);
