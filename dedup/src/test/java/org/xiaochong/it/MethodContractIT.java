@@ -152,19 +152,24 @@ class MethodContractIT extends DbTestSupport {
     Map<Long, SourceRecord> rows = rows(spec);
     ExactKey exactKey = new ExactKey(spec.exactFields(), spec.phoneFields());
     List<String> columns = spec.fingerprintColumns();
-    MethodContext context =
-        new MethodContext(
-            spec,
-            null,
-            dedup.fieldsDigest(),
-            dedup.prefilter(),
-            false,
-            1,
-            null,
-            org.xiaochong.progress.Progress.NONE,
-            note -> {},
-            dedup.methodSettings());
-    try (PairCheck check = FingerprintMethods.pairChecks(context).open(method)) {
+    // The record index, as the apply has it: a method's saved state (a model, frequencies) lives
+    // beside it.
+    try (FingerprintIndex index =
+            FingerprintIndex.openReadOnly(dedup.indexDir(), dedup.fieldsDigest());
+        PairCheck check =
+            FingerprintMethods.pairChecks(
+                    new MethodContext(
+                        spec,
+                        index,
+                        dedup.fieldsDigest(),
+                        dedup.prefilter(),
+                        false,
+                        1,
+                        null,
+                        org.xiaochong.progress.Progress.NONE,
+                        note -> {},
+                        dedup.methodSettings()))
+                .open(method)) {
       for (JsonNode decision : planned) {
         SourceRecord removed = rows.get(decision.get("removed_id").asLong());
         SourceRecord kept = rows.get(decision.get("kept_id").asLong());

@@ -35,6 +35,7 @@ public final class TermHolders {
   private final PostingsEnum[] postings;
   private final Bits[] live;
   private final int[] bases;
+  private final int[] ends;
   private BytesRef term;
   private int leaf;
   private PostingsEnum current;
@@ -48,12 +49,14 @@ public final class TermHolders {
     postings = new PostingsEnum[n];
     live = new Bits[n];
     bases = new int[n];
+    ends = new int[n];
     for (int i = 0; i < n; i++) {
       LeafReaderContext context = leaves.get(i);
       Terms terms = context.reader().terms(field);
       termsEnums[i] = terms == null ? null : terms.iterator();
       live[i] = context.reader().getLiveDocs();
       bases[i] = context.docBase;
+      ends[i] = context.docBase + context.reader().maxDoc();
     }
     leaf = n;
   }
@@ -63,6 +66,34 @@ public final class TermHolders {
     this.term = term;
     leaf = -1;
     current = null;
+    return next();
+  }
+
+  /**
+   * Starts a walk of the live holders of {@code term} from global doc {@code from} on: the first at
+   * or after it, or {@link #NO_MORE_DOCS}; {@link #next} goes on from there. Segments that end
+   * before {@code from} are not read, and within its segment the postings skip ahead, so the few
+   * holders after a point of a long list cost about as much as a short list.
+   */
+  public int firstFrom(BytesRef term, int from) throws IOException {
+    this.term = term;
+    current = null;
+    leaf = -1;
+    while (leaf + 1 < termsEnums.length && ends[leaf + 1] <= from) {
+      leaf++;
+    }
+    if (!seekNextSegment()) {
+      return NO_MORE_DOCS;
+    }
+    int target = from - base;
+    if (target > 0) {
+      int d = current.advance(target);
+      if (d == NO_MORE_DOCS) {
+        current = null;
+      } else if (currentLive == null || currentLive.get(d)) {
+        return base + d;
+      }
+    }
     return next();
   }
 

@@ -13,9 +13,11 @@ import org.xiaochong.index.TermHolders;
  * A record's candidates in the linkage index: the records that share its rarest {@link
  * BlockingKeys}, ranked by the evidence of the keys they share (each key weighs log(1 + n / its
  * holders), as an idf does), at most {@code limit} of them. A key held by more than {@code
- * maxHolders} records is skipped, and the keys are walked rarest first within a budget of {@value
- * #POSTINGS_PER_RECORD} postings, so one lookup costs the same whatever the table's size. Not
- * thread-safe: one per thread, over a reader that stays open.
+ * maxHolders} records is not walked whole: only its next {@value #NEIGHBOURS} holders after the
+ * record are taken (a sorted neighbourhood, so that rows sharing one common value still chain into
+ * a group); the other keys are walked rarest first within a budget of {@value #POSTINGS_PER_RECORD}
+ * postings, so one lookup costs the same whatever the table's size. Not thread-safe: one per
+ * thread, over a reader that stays open.
  */
 final class CandidateFinder {
   /**
@@ -24,6 +26,9 @@ final class CandidateFinder {
    * copies.
    */
   static final int POSTINGS_PER_RECORD = 2_000;
+
+  /** Holders taken after the record itself for each key too common to walk whole. */
+  static final int NEIGHBOURS = 3;
 
   private final TermHolders holders;
   private final BlockingKeys blocking;
@@ -71,6 +76,7 @@ final class CandidateFinder {
     try {
       // The rarest keys first, as long as the budget of postings lasts.
       List<BytesRef> usable = new java.util.ArrayList<>(keys.size());
+      List<BytesRef> common = new java.util.ArrayList<>();
       List<Integer> frequencies = new java.util.ArrayList<>(keys.size());
       for (String key : keys) {
         BytesRef term = new BytesRef(key);
@@ -78,6 +84,8 @@ final class CandidateFinder {
         if (frequency >= 2 && frequency <= maxHolders) {
           usable.add(term);
           frequencies.add(frequency);
+        } else if (frequency > maxHolders) {
+          common.add(term);
         }
       }
       Integer[] order = new Integer[usable.size()];
@@ -119,6 +127,25 @@ final class CandidateFinder {
             touched[count++] = doc;
           }
           score[doc] += weight;
+        }
+      }
+      // Keys too common to walk: the next few holders after this record (sorted neighbourhood),
+      // each weighing as the least of the rare keys. Records sharing such a value (a company name
+      // on hundreds of rows) are chained to their neighbours instead of compared with all.
+      for (BytesRef term : common) {
+        int taken = 0;
+        for (int doc = holders.firstFrom(term, self + 1);
+            doc != TermHolders.NO_MORE_DOCS && taken < NEIGHBOURS;
+            doc = holders.next()) {
+          taken++;
+          postings++;
+          if (score[doc] == 0) {
+            if (count == touched.length) {
+              touched = Arrays.copyOf(touched, count * 2);
+            }
+            touched[count++] = doc;
+          }
+          score[doc] += (float) Math.log(1 + docCount / maxHolders);
         }
       }
     } catch (IOException e) {

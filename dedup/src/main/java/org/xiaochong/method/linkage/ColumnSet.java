@@ -64,11 +64,13 @@ record ColumnSet(
     long[] range = source.idRange();
     if (range != null) {
       long span = range[1] - range[0] + 1;
-      if (span <= SAMPLE_ROWS) {
+      long rows = source.count();
+      if (rows <= SAMPLE_ROWS) {
         source.forEachRecordInRange(range[0], range[1] + 1, add);
       } else {
-        // Ten slices spread over the ids: old and new rows both.
-        long width = SAMPLE_ROWS / 10;
+        // Ten slices spread over the ids (old and new rows both), each as wide as a tenth of the
+        // sample takes at the table's density of ids.
+        long width = Math.max(1, (long) (span * (SAMPLE_ROWS / 10.0) / rows));
         for (int slice = 0; slice < 10; slice++) {
           long from = range[0] + (span - width) * slice / 9;
           source.forEachRecordInRange(from, from + width, add);

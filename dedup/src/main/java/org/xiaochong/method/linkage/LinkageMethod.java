@@ -86,6 +86,9 @@ public final class LinkageMethod implements FingerprintMethod {
   @Override
   public PairCheck openPairCheck(MethodContext context) {
     LinkageSettings settings = LinkageSettings.of(context.settings(), context.spec());
+    if (context.recordIndex() == null) {
+      return (removed, kept) -> false; // no index, no model (a Spark apply): changed rows stay
+    }
     java.nio.file.Path dir = context.indexDir(this);
     if (!ColumnSet.exists(dir) || !LinkageModel.exists(dir)) {
       return (removed, kept) -> false;

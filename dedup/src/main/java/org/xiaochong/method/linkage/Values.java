@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.xiaochong.normalize.Mojibake;
 import org.xiaochong.normalize.TextNormalizer;
 
 /**
@@ -27,15 +28,16 @@ final class Values {
   private Values() {}
 
   /**
-   * The canonical text of a value: the fingerprints' normalization ({@link TextNormalizer}),
-   * accents removed (é → e), every char that is neither a letter, a digit nor an ideograph turned
-   * into a space, spaces collapsed. Null and blank give "".
+   * The canonical text of a value: text broken by a wrong encoding repaired, or its broken
+   * characters dropped ({@link Mojibake}: else every broken record shares the same junk tokens),
+   * accents removed (é → e), letters lower-cased, every char that is neither a letter, a digit nor
+   * an ideograph turned into a space, spaces collapsed. Null and blank give "".
    */
   static String canonical(String value) {
     if (value == null || value.isBlank()) {
       return "";
     }
-    String folded = Normalizer.normalize(value, Normalizer.Form.NFKD);
+    String folded = Normalizer.normalize(Mojibake.clean(value), Normalizer.Form.NFKD);
     StringBuilder out = new StringBuilder(folded.length());
     boolean space = false;
     for (int i = 0; i < folded.length(); ) {
