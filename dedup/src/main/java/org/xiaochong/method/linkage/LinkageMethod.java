@@ -12,6 +12,7 @@ import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.PairCheck;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethod;
+import org.xiaochong.method.MethodCheck;
 import org.xiaochong.method.MethodContext;
 import org.xiaochong.method.MethodReport;
 import org.xiaochong.method.MethodRun;
@@ -76,6 +77,29 @@ public final class LinkageMethod implements FingerprintMethod {
     return FingerprintIndex.exists(context.indexDir(this))
         ? Optional.of(open(context, false))
         : Optional.empty();
+  }
+
+  /**
+   * The online check ({@link LinkageCheck}) over the linkage index, with the kinds and the model it
+   * was built with; empty until a run built them.
+   */
+  @Override
+  public Optional<MethodCheck<?>> openCheck(MethodContext context, boolean writable) {
+    java.nio.file.Path dir = context.indexDir(this);
+    if (!FingerprintIndex.exists(dir) || !ColumnSet.exists(dir) || !LinkageModel.exists(dir)) {
+      return Optional.empty();
+    }
+    LinkageSettings settings = LinkageSettings.of(context.settings(), context.spec());
+    String digest = indexDigest(context, settings);
+    return Optional.of(
+        new LinkageCheck(
+            writable
+                ? FingerprintIndex.open(dir, digest, false)
+                : FingerprintIndex.openReadOnly(dir, digest),
+            context.spec(),
+            settings,
+            ColumnSet.load(dir),
+            LinkageModel.load(dir)));
   }
 
   /**
