@@ -13,11 +13,12 @@ import org.xiaochong.index.TermHolders;
  * A record's candidates in the linkage index: the records that share its rarest {@link
  * BlockingKeys}, ranked by the evidence of the keys they share (each key weighs log(1 + n / its
  * holders), as an idf does), at most {@code limit} of them. A key held by more than {@code
- * maxHolders} records is not walked whole: only its next {@value #NEIGHBOURS} holders after the
- * record are taken (a sorted neighbourhood, so that rows sharing one common value still chain into
- * a group); the other keys are walked rarest first within a budget of {@value #POSTINGS_PER_RECORD}
- * postings, so one lookup costs the same whatever the table's size. Not thread-safe: one per
- * thread, over a reader that stays open.
+ * maxHolders} records is not walked whole: only its {@value #NEIGHBOURS} holders with the next ids
+ * after the record's are taken (a sorted neighbourhood, so that rows sharing one common value still
+ * chain into a group; each such key's holders are sorted once per finder); the other keys are
+ * walked rarest first within a budget of {@value #POSTINGS_PER_RECORD} postings, so one lookup
+ * costs the same whatever the table's size. Not thread-safe: one per thread, over a reader that
+ * stays open.
  */
 final class CandidateFinder {
   /**
@@ -31,6 +32,8 @@ final class CandidateFinder {
   static final int NEIGHBOURS = 3;
 
   private final TermHolders holders;
+  private final long[] ids;
+  private final java.util.Map<BytesRef, long[][]> commonHolders = new java.util.HashMap<>();
   private final BlockingKeys blocking;
   private final int maxHolders;
   private final int limit;
@@ -40,9 +43,14 @@ final class CandidateFinder {
   private final int[] keyHolders;
   private long postings;
 
+  /**
+   * @param ids each document's record id, by global doc: ties and neighbourhoods are decided by
+   *     record id, never by the order documents happen to have in the index, so the same table
+   *     gives the same candidates however it was indexed
+   */
   CandidateFinder(
       List<LeafReaderContext> leaves,
-      int maxDoc,
+      long[] ids,
       int docCount,
       List<ColumnKind> kinds,
       int maxHolders,
@@ -56,8 +64,28 @@ final class CandidateFinder {
     this.maxHolders = maxHolders;
     this.limit = limit;
     this.docCount = Math.max(1, docCount);
-    this.score = new float[Math.max(1, maxDoc)];
+    this.ids = ids;
+    this.score = new float[Math.max(1, ids.length)];
     this.keyHolders = new int[maxHolders + 1];
+  }
+
+  /**
+   * The live holders of a common key sorted by record id: {ids, docs}. Read once per key and kept:
+   * each record then finds its neighbours by a binary search.
+   */
+  private long[][] holdersById(BytesRef term) throws IOException {
+    List<long[]> pairs = new java.util.ArrayList<>();
+    for (int doc = holders.first(term); doc != TermHolders.NO_MORE_DOCS; doc = holders.next()) {
+      pairs.add(new long[] {ids[doc], doc});
+    }
+    postings += pairs.size();
+    pairs.sort((a, b) -> Long.compare(a[0], b[0]));
+    long[][] byId = new long[2][pairs.size()];
+    for (int i = 0; i < pairs.size(); i++) {
+      byId[0][i] = pairs.get(i)[0];
+      byId[1][i] = pairs.get(i)[1];
+    }
+    return byId;
   }
 
   /** Postings read so far (the work of the lookups). */
@@ -66,11 +94,14 @@ final class CandidateFinder {
   }
 
   /**
-   * The best candidates of the record {@code self} with these canonical values, most evidence first
-   * (ties: lower doc first), itself left out; returns how many were written to {@code out} (at most
-   * its length and the limit).
+   * The best candidates of the record {@code self} (a doc, or -1 for a record not in the index)
+   * with these values, most evidence first (ties: lower id first), itself left out; returns how
+   * many were written to {@code out} (at most its length and the limit).
+   *
+   * @param selfId the record's id: a common key's neighbours are the holders with the next ids
+   *     after it (after the last, the first ones again)
    */
-  int find(int self, String[] values, int[] out) {
+  int find(int self, long selfId, String[] values, int[] out) {
     Set<String> keys = blocking.keys(values);
     int count = 0;
     try {
@@ -133,11 +164,19 @@ final class CandidateFinder {
       // each weighing as the least of the rare keys. Records sharing such a value (a company name
       // on hundreds of rows) are chained to their neighbours instead of compared with all.
       for (BytesRef term : common) {
-        int taken = 0;
-        for (int doc = holders.firstFrom(term, self + 1);
-            doc != TermHolders.NO_MORE_DOCS && taken < NEIGHBOURS;
-            doc = holders.next()) {
-          taken++;
+        long[][] byId = commonHolders.get(term);
+        if (byId == null) {
+          byId = holdersById(term);
+          commonHolders.put(BytesRef.deepCopyOf(term), byId);
+        }
+        long[] sortedIds = byId[0];
+        int at = Arrays.binarySearch(sortedIds, selfId);
+        at = at >= 0 ? at + 1 : -at - 1;
+        for (int i = 0; i < Math.min(NEIGHBOURS, sortedIds.length - 1); i++) {
+          int doc = (int) byId[1][(at + i) % sortedIds.length];
+          if (doc == self) {
+            continue;
+          }
           postings++;
           if (score[doc] == 0) {
             if (count == touched.length) {
@@ -161,15 +200,21 @@ final class CandidateFinder {
       Arrays.sort(
           order,
           (a, b) -> {
-            int bySore = Float.compare(score[b], score[a]);
-            return bySore != 0 ? bySore : Integer.compare(a, b);
+            int byScore = Float.compare(score[b], score[a]);
+            return byScore != 0 ? byScore : Long.compare(ids[a], ids[b]);
           });
       for (int i = 0; i < n; i++) {
         out[i] = order[i];
       }
     } else {
-      System.arraycopy(touched, 0, out, 0, n);
-      Arrays.sort(out, 0, n);
+      Integer[] order = new Integer[n];
+      for (int i = 0; i < n; i++) {
+        order[i] = touched[i];
+      }
+      Arrays.sort(order, (a, b) -> Long.compare(ids[a], ids[b]));
+      for (int i = 0; i < n; i++) {
+        out[i] = order[i];
+      }
     }
     for (int i = 0; i < count; i++) {
       score[touched[i]] = 0;

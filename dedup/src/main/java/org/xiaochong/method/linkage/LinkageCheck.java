@@ -41,6 +41,7 @@ final class LinkageCheck implements MethodCheck<String[]> {
   private final List<String> recordColumns;
   private final int[] positions;
   private final String[][] values;
+  private final long[] ids;
   private final CandidateFinder finder;
   private final BlockingKeys blocking;
   private final DocumentMaker maker;
@@ -70,10 +71,15 @@ final class LinkageCheck implements MethodCheck<String[]> {
       throw e;
     }
     this.values = LinkageIndex.loadValues(reader.leaves(), reader.maxDoc(), columns.kinds().size());
+    org.xiaochong.pass.IndexSnapshot snapshot = new org.xiaochong.pass.IndexSnapshot(reader);
+    this.ids = new long[Math.max(1, reader.maxDoc())];
+    for (int doc = 0; doc < reader.maxDoc(); doc++) {
+      ids[doc] = snapshot.id(doc);
+    }
     this.finder =
         new CandidateFinder(
             reader.leaves(),
-            reader.maxDoc(),
+            ids,
             reader.numDocs(),
             columns.kinds(),
             settings.maxHolders(),
@@ -137,7 +143,7 @@ final class LinkageCheck implements MethodCheck<String[]> {
     int[] found = new int[settings.candidates()];
     try {
       List<LeafReaderContext> leaves = reader.leaves();
-      int n = finder.find(-1, probe, found);
+      int n = finder.find(-1, Long.MAX_VALUE, probe, found);
       for (int i = 0; i < n; i++) {
         int doc = found[i];
         if (values[doc] == null) {
@@ -146,7 +152,7 @@ final class LinkageCheck implements MethodCheck<String[]> {
         int[] levels = levels(probe, values[doc]);
         scored.add(
             new Scored(
-                IndexSchema.id(leaves, doc),
+                ids[doc],
                 IndexSchema.rank(leaves, doc, keepPolicy),
                 levels,
                 model.probability(levels)));

@@ -73,6 +73,7 @@ final class LinkagePass {
   private final String[][] values;
   private final FixedBitSet live;
   private final int liveCount;
+  private final long[] ids;
 
   LinkagePass(
       IndexSnapshot snapshot, LinkageSettings settings, List<ColumnKind> kinds, ApartPairs apart) {
@@ -91,16 +92,15 @@ final class LinkagePass {
       }
     }
     this.liveCount = live.cardinality();
+    this.ids = new long[Math.max(1, snapshot.maxDoc())];
+    for (int doc = 0; doc < snapshot.maxDoc(); doc++) {
+      ids[doc] = snapshot.id(doc);
+    }
   }
 
   private CandidateFinder finder() {
     return new CandidateFinder(
-        snapshot.leaves(),
-        snapshot.maxDoc(),
-        liveCount,
-        kinds,
-        settings.maxHolders(),
-        settings.candidates());
+        snapshot.leaves(), ids, liveCount, kinds, settings.maxHolders(), settings.candidates());
   }
 
   /** The levels of two records' columns. */
@@ -139,7 +139,7 @@ final class LinkagePass {
     int[] found = new int[settings.candidates()];
     for (int i = 0; i < docs.length; i += step) {
       int doc = docs[i];
-      int n = finder.find(doc, values[doc], found);
+      int n = finder.find(doc, ids[doc], values[doc], found);
       for (int j = 0; j < n; j++) {
         training.addCandidatePair(levels(doc, found[j]));
       }
@@ -175,7 +175,7 @@ final class LinkagePass {
         skipped++;
         continue;
       }
-      int n = finder.find(doc, values[doc], found);
+      int n = finder.find(doc, ids[doc], values[doc], found);
       for (int j = 0; j < n; j++) {
         int other = found[j];
         if (taken.get(other) || !live.get(other)) {
@@ -254,8 +254,18 @@ final class LinkagePass {
         snapshot.rank(a), snapshot.id(a), snapshot.rank(b), snapshot.id(b));
   }
 
+  /** The live documents in record id order: samples drawn from it do not depend on doc order. */
   private int[] liveDocs() {
-    return docs(live);
+    int[] docs = docs(live);
+    Integer[] boxed = new Integer[docs.length];
+    for (int i = 0; i < docs.length; i++) {
+      boxed[i] = docs[i];
+    }
+    Arrays.sort(boxed, (a, b) -> Long.compare(ids[a], ids[b]));
+    for (int i = 0; i < docs.length; i++) {
+      docs[i] = boxed[i];
+    }
+    return docs;
   }
 
   private static int[] docs(FixedBitSet set) {
