@@ -27,10 +27,11 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Reads JSON-lines records on stdin (column -> value, as in the table) and writes one verdict per line:",
-      "{\"id\":…, \"verdict\":\"new|exact|near|simhash\", \"kept_id\":…, \"score\":…}: exact = same exact key",
-      "as kept_id; near = near duplicate of kept_id by the rule of the near pass (score = weighted Jaccard",
-      "similarity); simhash = fingerprint within simhash.max-distance bits of kept_id's (score = (64 - d) / 64).",
-      "near and simhash need the index a `run --method near` or `--method simhash` built. Counting Bloom",
+      "{\"id\":…, \"verdict\":\"new|exact|near|simhash|linkage\", \"kept_id\":…, \"score\":…}: exact = same",
+      "exact key as kept_id; near = near duplicate of kept_id by the rule of the near pass (score = weighted",
+      "Jaccard similarity); simhash = fingerprint within simhash.max-distance bits of kept_id's (score =",
+      "(64 - d) / 64); linkage = match probability with kept_id >= linkage.threshold (score = it).",
+      "near, simhash and linkage need the index a `run --method` of theirs built. Counting Bloom",
       "filters answer 'certainly absent' without an index lookup for most exact and near keys of new records.",
       "With --add, new records (they need the id column, and the time column or now) join the indexes so",
       "later lines are checked against them. A record given with its id is never the twin of a record it is",
@@ -46,7 +47,8 @@ final class CheckCommand implements Callable<Integer> {
       paramLabel = "METHOD[,METHOD…]",
       description =
           "Methods to ask, in this order; the first that finds a record's twin gives the verdict"
-              + " (default: every method a run has built something for: exact, then near, then simhash).")
+              + " (default: every method a run has built something for: exact, then near, simhash,"
+              + " linkage).")
   String method;
 
   @Option(names = "--add", description = "Add new records to the index and the filter.")
