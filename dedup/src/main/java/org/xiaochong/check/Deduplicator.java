@@ -79,7 +79,8 @@ public final class Deduplicator implements AutoCloseable {
    * @param keep {@link #KEEP_NEW} when the keep policy keeps the incoming record (always for a new
    *     one), {@link #KEEP_EXISTING} when it keeps the twin
    * @param supersedes the ids the incoming record supersedes when kept over its twin, else empty
-   * @param added whether the record joined the index ({@link #add})
+   * @param added whether the record is in the index after {@link #add}: added by this call, or by
+   *     an earlier try of the same add (same id)
    */
   public record Verdict(
       Long id,
@@ -138,6 +139,10 @@ public final class Deduplicator implements AutoCloseable {
 
   private final GroupCommit commits = new GroupCommit(this::commitAll);
   private final KeysAhead keysAhead = new KeysAhead();
+
+  /** Guarded by {@link #lock}. */
+  private final AnsweredAdds answeredAdds = new AnsweredAdds();
+
   private FingerprintIndex index;
 
   /** Read outside {@link #lock} only to compute keys ahead ({@link KeysAhead}). */
@@ -261,6 +266,12 @@ public final class Deduplicator implements AutoCloseable {
    * twin, in order (a later record of the list is checked against the earlier ones); returns once
    * they are committed to every index (a crash after the return loses none).
    *
+   * <p>Idempotent by id: an add tried again (its answer lost to a timeout, a proxy or a crash)
+   * answers what the first try did, once the first try's record is durable, and the record is not
+   * indexed twice. The answers of the last adds are remembered ({@link AnsweredAdds}); past them
+   * (an old retry, one after a restart) the record is judged again, and as a record never matches
+   * itself, it is judged against the other records as the first try was.
+   *
    * @throws IllegalArgumentException a record to add has no id (none of the list is added)
    * @throws IndexBusyException a run holds the indexes' write lock (none is added)
    */
@@ -307,12 +318,22 @@ public final class Deduplicator implements AutoCloseable {
    * @param probes the record's keys computed ahead for the current checker, or null
    */
   private Verdict verdict(Record record, boolean add, Object[] probes) {
+    if (add && record.id() != null) {
+      Verdict answered = answeredAdds.answerOf(record);
+      if (answered != null) { // an add tried again: the first try's answer
+        return answered;
+      }
+    }
     if (checker == null || (add && !writable)) {
       openChecker(add || options.writable());
       probes = null; // computed for the checker replaced
     }
     OnlineChecker.Verdict found = checker.check(record.id(), record.fields(), probes);
-    return decide(record, found, add);
+    Verdict verdict = decide(record, found, add);
+    if (add && record.id() != null) {
+      answeredAdds.answered(record, verdict);
+    }
+    return verdict;
   }
 
   /**
@@ -327,11 +348,13 @@ public final class Deduplicator implements AutoCloseable {
         throw new IllegalArgumentException(
             "adding needs the id column '" + config.table().idColumn() + "' in each record");
       }
-      checker.add(record.id(), record.time(), record.fields(), found);
+      if (!found.indexed()) { // else an earlier try of this add indexed it: not twice
+        checker.add(record.id(), record.time(), record.fields(), found);
+        addedSinceOpen++;
+        commits.added();
+      }
       added = true;
-      addedSinceOpen++;
       lastAddNanos = System.nanoTime();
-      commits.added();
     }
     return KeepDecision.verdict(record, found, keepNew, added);
   }
@@ -381,6 +404,7 @@ public final class Deduplicator implements AutoCloseable {
         return false;
       }
       openChecker(false);
+      answeredAdds.clear(); // a run reconciled the index with the table: judge retries again
       return true;
     } finally {
       lock.unlock();

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.StringJoiner;
 import org.apache.lucene.util.IOUtils;
 import org.xiaochong.archive.ApartPairs;
+import org.xiaochong.method.Excluded;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.MethodCheck;
 import org.xiaochong.method.MethodContext;
@@ -50,9 +51,16 @@ public final class OnlineChecker implements AutoCloseable {
    * @param score 1.0 for an exact copy, the method's similarity for the others, 0 when new
    * @param probes each method's keys of the record, for {@link #add} (all of them when new; those
    *     of the methods asked until one found its twin otherwise)
+   * @param indexed whether a method met the record's own id among its candidates: it is indexed
+   *     already (an add retried), and is not added twice
    */
   public record Verdict(
-      String verdict, Long keptId, long[] keptRank, double score, List<Probed<?>> probes) {
+      String verdict,
+      Long keptId,
+      long[] keptRank,
+      double score,
+      List<Probed<?>> probes,
+      boolean indexed) {
     public boolean isNew() {
       return verdict.equals(NEW);
     }
@@ -65,8 +73,8 @@ public final class OnlineChecker implements AutoCloseable {
    *     them
    */
   public record Probed<P>(MethodCheck<P> check, P probe, Map<String, String> record) {
-    MethodCheck.Match find(java.util.function.LongPredicate apart) {
-      return check.find(probe, apart);
+    MethodCheck.Match find(Excluded excluded) {
+      return check.find(probe, excluded);
     }
 
     void add(long id, long regTime) {
@@ -126,9 +134,10 @@ public final class OnlineChecker implements AutoCloseable {
   }
 
   /**
-   * Checks one record with its id, when it has one: a record it is marked apart from ({@code dedup
-   * apart}) is not its twin, so a record whose only twins are marked is new. A record without an id
-   * (not stored yet) can have no marks.
+   * Checks one record with its id, when it has one: the record of that id is never its twin (it is
+   * the record itself, e.g. added by an earlier try of the same add), nor is a record it is marked
+   * apart from ({@code dedup apart}), so a record whose only twins are marked is new. A record
+   * without an id (not stored yet) can have no marks.
    */
   public Verdict check(Long id, Map<String, String> fields) {
     return check(id, fields, null);
@@ -156,7 +165,7 @@ public final class OnlineChecker implements AutoCloseable {
       Map<String, String> fields,
       Object[] precomputed,
       List<MethodCheck.Finder<?>> finders) {
-    java.util.function.LongPredicate markedApart = markedApart(id);
+    Excluded excluded = Excluded.of(id, markedApart(id));
     List<Probed<?>> probes = new ArrayList<>(checks.size());
     for (int i = 0; i < checks.size(); i++) {
       MethodCheck<?> check = checks.get(i);
@@ -166,15 +175,18 @@ public final class OnlineChecker implements AutoCloseable {
               : probed(check, precomputed[i], fields);
       probes.add(probed);
       MethodCheck.Match match =
-          finders == null
-              ? probed.find(markedApart)
-              : find(finders.get(i), probed.probe(), markedApart);
+          finders == null ? probed.find(excluded) : find(finders.get(i), probed.probe(), excluded);
       if (match != null) {
         return new Verdict(
-            check.name(), match.id(), match.rank(), match.score(), List.copyOf(probes));
+            check.name(),
+            match.id(),
+            match.rank(),
+            match.score(),
+            List.copyOf(probes),
+            excluded.selfSeen());
       }
     }
-    return new Verdict(NEW, null, new long[0], 0.0, List.copyOf(probes));
+    return new Verdict(NEW, null, new long[0], 0.0, List.copyOf(probes), excluded.selfSeen());
   }
 
   /** What one method compared a record with ({@link MethodCheck#explain}). */
@@ -205,8 +217,8 @@ public final class OnlineChecker implements AutoCloseable {
 
   @SuppressWarnings("unchecked") // the finder of the check whose prober (or probe) made the probe
   private static <P> MethodCheck.Match find(
-      MethodCheck.Finder<P> finder, Object probe, java.util.function.LongPredicate apart) {
-    return finder.find((P) probe, apart);
+      MethodCheck.Finder<P> finder, Object probe, Excluded excluded) {
+    return finder.find((P) probe, excluded);
   }
 
   @SuppressWarnings("unchecked") // a ThreadProbers of this checker made it with this check's prober

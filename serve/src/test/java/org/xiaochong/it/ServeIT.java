@@ -214,7 +214,7 @@ class ServeIT extends DbTestSupport {
         assertThat(reader.get()).isEqualTo(60);
       }
       for (ObjectNode post : writer.get()) {
-        JsonNode known = client.post("/v1/check", post.toString()).json();
+        JsonNode known = client.post("/v1/check", underAnotherId(post).toString()).json();
         assertThat(known.get("kept_id").asLong()).isEqualTo(post.get("id").asLong());
       }
     } finally {
@@ -248,10 +248,14 @@ class ServeIT extends DbTestSupport {
     assertThat(newer.get("supersedes").toString()).isEqualTo("[60000000]");
     assertThat(newer.get("added").asBoolean()).isTrue();
 
-    // Known now: each record repeats itself (the newer copy stands for the first).
+    // Known now: a copy under another id repeats each (the newer copy stands for the first).
     JsonNode again =
         client
-            .post("/v1/check", JSON.createArrayNode().addAll(records.subList(1, 20)).toString())
+            .post(
+                "/v1/check",
+                JSON.createArrayNode()
+                    .addAll(records.subList(1, 20).stream().map(ServeIT::underAnotherId).toList())
+                    .toString())
             .json();
     for (int i = 0; i < 19; i++) {
       assertThat(again.get(i).get("verdict").asText()).isEqualTo("exact");
@@ -260,6 +264,30 @@ class ServeIT extends DbTestSupport {
     JsonNode first = client.post("/v1/check", records.get(0).toString()).json();
     assertThat(first.get("kept_id").asLong()).isEqualTo(60_000_100L);
     assertThat(first.get("keep").asText()).isEqualTo("existing");
+  }
+
+  @Test
+  void checkAdd_sentAgain_answersWhatTheFirstDidAndNeverDropsItsOwnPost() {
+    ObjectNode post = truffle(60_000_200L, "138 0000 9000", "2031-01-01T08:00");
+    ObjectNode newer = truffle(60_000_201L, "138 0000 9000", "2031-01-02T08:00");
+    String batch = JSON.createArrayNode().add(post).add(newer).toString();
+    ServiceClient.Reply first = client.post("/v1/check?add=true", batch);
+    assertThat(first.status()).as(first.body()).isEqualTo(200);
+    assertThat(first.json().get(0).get("verdict").asText()).isEqualTo("new");
+    assertThat(first.json().get(1).get("supersedes").toString()).isEqualTo("[60000200]");
+    for (JsonNode verdict : first.json()) {
+      assertThat(verdict.get("added").asBoolean()).isTrue();
+    }
+    // A client retry (timeout, proxy 502): the same answer, not "drop this post".
+    ServiceClient.Reply retry = client.post("/v1/check?add=true", batch);
+    assertThat(retry.json()).isEqualTo(first.json());
+    ServiceClient.Reply single = client.post("/v1/check?add=true", newer.toString());
+    assertThat(single.json()).isEqualTo(first.json().get(1));
+  }
+
+  /** The same post under an id of its own. */
+  static ObjectNode underAnotherId(ObjectNode post) {
+    return post.deepCopy().put("id", post.get("id").asLong() + 500_000_000L);
   }
 
   /** A post of a product the generator never makes. */
@@ -449,7 +477,12 @@ class ServeIT extends DbTestSupport {
               truffle(90_000_001L, "139 2222 0001", "2031-01-01T08:00").toString());
       assertProblem(busy, 503, "index-busy", "in use");
       assertThat(busy.headers().firstValue("Retry-After")).hasValue("30");
-      assertThat(client.post("/v1/check", record.toString()).json().get("kept_id").asLong())
+      assertThat(
+              client
+                  .post("/v1/check", underAnotherId(record).toString())
+                  .json()
+                  .get("kept_id")
+                  .asLong())
           .isEqualTo(90_000_000L);
     }
 
