@@ -13,7 +13,7 @@ final class KeysAhead {
     static final Ahead NONE = new Ahead(null, null, null);
 
     Object[] of(OnlineChecker current, int i) {
-      return current == checker ? probes[i] : null;
+      return current == checker && probes != null ? probes[i] : null;
     }
   }
 

@@ -51,8 +51,9 @@ public final class OnlineChecker implements AutoCloseable {
    * @param score 1.0 for an exact copy, the method's similarity for the others, 0 when new
    * @param probes each method's keys of the record, for {@link #add} (all of them when new; those
    *     of the methods asked until one found its twin otherwise)
-   * @param indexed whether a method met the record's own id among its candidates: it is indexed
-   *     already (an add retried), and is not added twice
+   * @param heldBy the checks that met the record's own id among their candidates: their indexes
+   *     hold it already (an add retried, a replay), and {@link #add} does not add it to them again
+   * @param indexed whether every method's index holds it already: then it is not added at all
    */
   public record Verdict(
       String verdict,
@@ -60,6 +61,7 @@ public final class OnlineChecker implements AutoCloseable {
       long[] keptRank,
       double score,
       List<Probed<?>> probes,
+      List<MethodCheck<?>> heldBy,
       boolean indexed) {
     public boolean isNew() {
       return verdict.equals(NEW);
@@ -165,10 +167,14 @@ public final class OnlineChecker implements AutoCloseable {
       Map<String, String> fields,
       Object[] precomputed,
       List<MethodCheck.Finder<?>> finders) {
-    Excluded excluded = Excluded.of(id, markedApart(id));
+    java.util.function.LongPredicate marked = markedApart(id);
     List<Probed<?>> probes = new ArrayList<>(checks.size());
+    // Per method: the indexes commit one after the other, so after a crash one may hold the record
+    // and another not.
+    List<MethodCheck<?>> heldBy = new ArrayList<>();
     for (int i = 0; i < checks.size(); i++) {
       MethodCheck<?> check = checks.get(i);
+      Excluded excluded = Excluded.of(id, marked);
       Probed<?> probed =
           precomputed == null || precomputed[i] == null
               ? probe(check, fields)
@@ -176,6 +182,9 @@ public final class OnlineChecker implements AutoCloseable {
       probes.add(probed);
       MethodCheck.Match match =
           finders == null ? probed.find(excluded) : find(finders.get(i), probed.probe(), excluded);
+      if (excluded.selfSeen()) {
+        heldBy.add(check);
+      }
       if (match != null) {
         return new Verdict(
             check.name(),
@@ -183,10 +192,18 @@ public final class OnlineChecker implements AutoCloseable {
             match.rank(),
             match.score(),
             List.copyOf(probes),
-            excluded.selfSeen());
+            List.copyOf(heldBy),
+            heldBy.size() == checks.size());
       }
     }
-    return new Verdict(NEW, null, new long[0], 0.0, List.copyOf(probes), excluded.selfSeen());
+    return new Verdict(
+        NEW,
+        null,
+        new long[0],
+        0.0,
+        List.copyOf(probes),
+        List.copyOf(heldBy),
+        heldBy.size() == checks.size());
   }
 
   /** What one method compared a record with ({@link MethodCheck#explain}). */
@@ -238,17 +255,23 @@ public final class OnlineChecker implements AutoCloseable {
           "only a new record is added, not a " + verdict.verdict() + " one");
     }
     for (Probed<?> probed : verdict.probes()) {
-      probed.add(id, regTime);
+      if (!verdict.heldBy().contains(probed.check())) {
+        probed.add(id, regTime);
+      }
     }
   }
 
   /**
    * Adds a record whatever its verdict: a new one, or a duplicate the keep policy keeps over its
-   * twin (the twin is superseded; the next run removes it). The methods the verdict did not ask
-   * compute the record's keys from {@code fields} now.
+   * twin (the twin is superseded; the next run removes it), to every method whose index does not
+   * hold it yet ({@link Verdict#heldBy}). The methods the verdict did not ask compute the record's
+   * keys from {@code fields} now.
    */
   public void add(long id, long regTime, Map<String, String> fields, Verdict verdict) {
     for (MethodCheck<?> check : checks) {
+      if (verdict.heldBy().contains(check)) {
+        continue; // its index holds the record already
+      }
       Probed<?> probed =
           verdict.probes().stream()
               .filter(p -> p.check() == check)

@@ -3,6 +3,7 @@ package org.xiaochong.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.LinkedHashMap;
@@ -56,6 +57,20 @@ class RetriedAddIT extends DbTestSupport {
     post.put("phone", "137 1234 5678");
     post.put("content", "野生黑松露：供应云南楚雄野生黑松露约300斤，个大味浓，价格" + price + "，联系人欧阳先生。");
     return new Deduplicator.Record(id, post, RecordSource.toMillis(time));
+  }
+
+  /** A post of another product, contact and text. */
+  private static Deduplicator.Record other(long id, String product, String phone, String text) {
+    Map<String, String> post = new LinkedHashMap<>();
+    post.put("title", product + "批发");
+    post.put("category", "供应");
+    post.put("product", product);
+    post.put("region", "云南");
+    post.put("price", "面议");
+    post.put("contact", "李女士");
+    post.put("phone", phone);
+    post.put("content", text + "，联系电话" + phone + "。");
+    return new Deduplicator.Record(id, post, RecordSource.toMillis(T0));
   }
 
   private static final LocalDateTime T0 = LocalDateTime.of(2031, 1, 1, 8, 0);
@@ -150,8 +165,68 @@ class RetriedAddIT extends DbTestSupport {
     }
   }
 
+  @Test
+  void addsAnsweredButNotYetCommitted_areReplayedFromTheAddLogAtTheNextOpen() throws Exception {
+    // Three posts unlike each other (else a retry may meet a twin added after it: see
+    // retriedAdds_inTheSameSession...).
+    List<Deduplicator.Record> posts =
+        List.of(
+            truffle(920_001L, "800元/斤", T0),
+            other(920_002L, "云南松茸", "139 2345 6789", "鲜松茸产地直发，香格里拉高山松茸，每天采摘"),
+            other(920_003L, "野生牛肝菌", "186 8765 4321", "楚雄野生牛肝菌干货批发，无沙无虫，量大优惠"));
+    Path crashed = dir.resolve("crashed");
+    try (Deduplicator dedup = open()) {
+      assertThat(dedup.add(posts)).allMatch(Deduplicator.Verdict::added);
+      // The disk as a kill -9 leaves it now: the add log fsynced, the indexes not committed since.
+      copyTree(config.indexDir(), crashed);
+    }
+    Path logFile = crashed.resolve("adds-1.log");
+    assertThat(logFile).exists();
+    // And the tail of a write the crash cut: never answered, ignored.
+    Files.writeString(
+        logFile, "{\"id\":920004,\"time\":0,\"fie", java.nio.file.StandardOpenOption.APPEND);
+    DedupConfig crashedConfig = loadConfig(writeConfig(dir, "supply_demand", crashed, Map.of()));
+    assertThat(docsWithId(crashedConfig, 920_001L)).as("not in the committed index").isZero();
+
+    List<String> notes = new java.util.ArrayList<>();
+    try (Deduplicator restarted =
+        Deduplicator.open(crashedConfig, new Deduplicator.Options(null, false, notes::add))) {
+      assertThat(notes).contains("check: 3 records of the add log added to the index");
+      assertThat(logFile).doesNotExist();
+      for (Deduplicator.Record post : posts) {
+        Deduplicator.Record copy =
+            new Deduplicator.Record(post.id() + 1000, post.fields(), post.time() - 1);
+        assertThat(restarted.check(List.of(copy)).get(0).keptId()).isEqualTo(post.id());
+      }
+      // The client, which lost the answers, sends the adds again: the first answers.
+      assertThat(restarted.add(posts))
+          .extracting(Deduplicator.Verdict::verdict, Deduplicator.Verdict::added)
+          .containsOnly(org.assertj.core.groups.Tuple.tuple("new", true));
+    }
+    for (Deduplicator.Record post : posts) {
+      assertThat(docsWithId(crashedConfig, post.id())).isEqualTo(1);
+    }
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (java.util.stream.Stream<Path> files = Files.walk(from)) {
+      for (Path file : files.toList()) {
+        Path target = to.resolve(from.relativize(file).toString());
+        if (Files.isDirectory(file)) {
+          Files.createDirectories(target);
+        } else if (!file.getFileName().toString().equals("write.lock")) {
+          Files.copy(file, target);
+        }
+      }
+    }
+  }
+
   /** Documents of the record index with this id. */
   private long docsWithId(long id) throws IOException {
+    return docsWithId(config, id);
+  }
+
+  private static long docsWithId(DedupConfig config, long id) throws IOException {
     try (FingerprintIndex index =
             FingerprintIndex.openReadOnly(config.indexDir(), config.fieldsDigest());
         DirectoryReader reader = index.openReader()) {
