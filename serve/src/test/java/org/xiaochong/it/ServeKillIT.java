@@ -56,7 +56,8 @@ class ServeKillIT extends DbTestSupport {
             "--config",
             config.toString(),
             "--port",
-            "0");
+            "0",
+            "--allow-anonymous-adds");
     Path errFile = dir.resolve(name + ".err");
     builder.redirectOutput(dir.resolve(name + ".out").toFile()).redirectError(errFile.toFile());
     Process process = builder.start();
