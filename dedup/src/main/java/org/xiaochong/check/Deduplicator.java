@@ -536,7 +536,7 @@ public final class Deduplicator implements AutoCloseable {
         return false;
       }
       closeChecker();
-      openChecker(false);
+      reopenForReading();
       return true;
     } finally {
       lock.unlock();
@@ -559,7 +559,7 @@ public final class Deduplicator implements AutoCloseable {
         return false;
       }
       closeChecker();
-      openChecker(false);
+      reopenForReading();
       writerRetryNanos = System.nanoTime() + WRITER_RETRY_NANOS;
       return true;
     } finally {
@@ -589,6 +589,31 @@ public final class Deduplicator implements AutoCloseable {
       }
     } finally {
       lock.unlock();
+    }
+  }
+
+  /**
+   * Opens the checker for reading after the writing one was closed (the caller holds {@link
+   * #lock}). The process that takes the lock may be writing its first commit and the filters beside
+   * it right then, which can fail an open: it is tried again for up to about a second, so that the
+   * checks do not find no checker.
+   */
+  private void reopenForReading() {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        openChecker(false);
+        return;
+      } catch (RuntimeException e) {
+        if (attempt == 4) {
+          throw e;
+        }
+        try {
+          Thread.sleep(100L * attempt);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
     }
   }
 
