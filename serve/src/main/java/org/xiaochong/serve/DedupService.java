@@ -222,28 +222,32 @@ public final class DedupService implements AutoCloseable {
     app =
         Javalin.create(
             config -> {
-              config.showJavalinBanner = false;
+              config.startup.showJavalinBanner = false;
               // The body is read by RequestBody, with its own limit and error.
               config.http.maxRequestSize = settings.maxBodyBytes();
+              config.routes.post(
+                  "/v1/check", ctx -> handle(ctx, "check", Guard.POST, endpoints::check));
+              config.routes.post(
+                  "/v1/explain", ctx -> handle(ctx, "explain", Guard.POST, endpoints::explain));
+              config.routes.get(
+                  "/v1/health", ctx -> handle(ctx, "health", Guard.HEALTH, endpoints::health));
+              config.routes.get(
+                  "/metrics", ctx -> handle(ctx, "metrics", Guard.GET, endpoints::metrics));
+              config.routes.error(
+                  404,
+                  ctx ->
+                      problem(
+                          ctx,
+                          new Problem(
+                              404,
+                              "not-found",
+                              "No such endpoint",
+                              ctx.method()
+                                  + " "
+                                  + Problem.clipped(ctx.path())
+                                  + ": the endpoints are POST /v1/check, POST /v1/explain,"
+                                  + " GET /v1/health, GET /metrics")));
             });
-    app.post("/v1/check", ctx -> handle(ctx, "check", Guard.POST, endpoints::check));
-    app.post("/v1/explain", ctx -> handle(ctx, "explain", Guard.POST, endpoints::explain));
-    app.get("/v1/health", ctx -> handle(ctx, "health", Guard.HEALTH, endpoints::health));
-    app.get("/metrics", ctx -> handle(ctx, "metrics", Guard.GET, endpoints::metrics));
-    app.error(
-        404,
-        ctx ->
-            problem(
-                ctx,
-                new Problem(
-                    404,
-                    "not-found",
-                    "No such endpoint",
-                    ctx.method()
-                        + " "
-                        + Problem.clipped(ctx.path())
-                        + ": the endpoints are POST /v1/check, POST /v1/explain,"
-                        + " GET /v1/health, GET /metrics")));
     app.start(settings.host(), settings.port());
     for (Connector connector : app.jettyServer().server().getConnectors()) {
       if (connector instanceof AbstractConnector c) {
