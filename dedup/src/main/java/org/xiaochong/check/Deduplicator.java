@@ -1,5 +1,6 @@
 package org.xiaochong.check;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -12,6 +13,7 @@ import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.policy.KeepPolicy;
+import org.xiaochong.run.IndexHandOver;
 import org.xiaochong.source.BadInputException;
 
 /**
@@ -23,7 +25,7 @@ import org.xiaochong.source.BadInputException;
  * DedupConfig config = DedupConfig.load(Path.of("my.properties"), System.getenv());
  * try (Deduplicator dedup = Deduplicator.open(config, Deduplicator.Options.DEFAULT)) {
  *   Deduplicator.Verdict v = dedup.check(new Deduplicator.Record(42L, Map.of("title", "供应红富士苹果"), now));
- *   List<Deduplicator.Verdict> added = dedup.add(List.of(record));   // returns once committed (fsync)
+ *   List<Deduplicator.Verdict> added = dedup.add(List.of(record));   // returns once durable (fsync)
  * }
  * }</pre>
  *
@@ -35,20 +37,29 @@ import org.xiaochong.source.BadInputException;
  * <p>Thread-safe. A batch's keys (the segmentation, most of a check's cost) are computed on the
  * caller's thread, so callers segment in parallel; the lookups and decisions then run one at a time
  * under one lock, since the methods' checks keep per-stream state (their index readers' cursors,
- * the records added since the last reopen). Commits run outside that lock ({@link #sync}): checks
- * go on while a commit fsyncs, and one commit makes the records of every caller waiting for it
- * durable (group commit).
+ * the records added since the last reopen).
+ *
+ * <p>Adds are durable once in the add log ({@link AddLog}, a write-ahead log) and the log is
+ * fsynced ({@link #sync}), outside that lock: checks and adds go on while it fsyncs, and one fsync
+ * makes the records of every caller waiting for it durable (group commit). The indexes commit in
+ * the background ({@link #commitIndex}) and at {@link #close}; the log's files left by a crash are
+ * replayed when the indexes are next opened for writing (at {@link #open} when there are any).
  *
  * <p>Reads take no lock on the index: the checker reads the last commit, and {@link
  * #refreshIfChanged} reopens it when a run (or another writer) committed. Adds need the indexes'
- * write lock, which a run also takes: the first add opens the indexes for writing (or fails with
- * {@link IndexBusyException} while a run holds them), and {@link #releaseWriter} gives the lock
- * back once everything added is committed, so a nightly run can start.
+ * write lock, which a run also takes: the first add opens the indexes for writing, {@link
+ * #releaseWriter} gives the lock back once adds stop, and {@link #handOverIfAsked} at once when a
+ * run asks for it ({@link IndexHandOver}). While another process holds it, adds are judged against
+ * the last commit and logged only (durable, answered as ever; a later add of the same stream does
+ * not see them), and {@link #addLogged} adds them to the index when the lock is free again. With
+ * {@link Options#writable} the lock is taken at open and a busy index is an {@link
+ * IndexBusyException}.
  *
  * <p>Over 300 lines because its public surface (the value types callers name as {@code
  * Deduplicator.Record}, {@code .Verdict}, {@code .Options}, and the documented entry points) is
  * about that long; the machinery behind it is in {@link OpenedChecker}, {@link KeysAhead}, {@link
- * ThreadProbers}, {@link KeepDecision} and {@link GroupCommit}.
+ * ThreadProbers}, {@link KeepDecision}, {@link GroupCommit}, {@link AnsweredAdds} and {@link
+ * AddLog}.
  */
 public final class Deduplicator implements AutoCloseable {
   /**
@@ -79,7 +90,8 @@ public final class Deduplicator implements AutoCloseable {
    * @param keep {@link #KEEP_NEW} when the keep policy keeps the incoming record (always for a new
    *     one), {@link #KEEP_EXISTING} when it keeps the twin
    * @param supersedes the ids the incoming record supersedes when kept over its twin, else empty
-   * @param added whether the record joined the index ({@link #add})
+   * @param added whether the record is in the index after {@link #add}: added by this call, or by
+   *     an earlier try of the same add (same id)
    */
   public record Verdict(
       Long id,
@@ -136,8 +148,16 @@ public final class Deduplicator implements AutoCloseable {
    */
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
 
-  private final GroupCommit commits = new GroupCommit(this::commitAll);
+  private final GroupCommit commits = new GroupCommit(this::syncLog);
+
+  /** The write-ahead log of the adds, opened at the first add; appended under {@link #lock}. */
+  private volatile AddLog log;
+
   private final KeysAhead keysAhead = new KeysAhead();
+
+  /** Guarded by {@link #lock}. */
+  private final AnsweredAdds answeredAdds = new AnsweredAdds();
+
   private FingerprintIndex index;
 
   /** Read outside {@link #lock} only to compute keys ahead ({@link KeysAhead}). */
@@ -152,6 +172,12 @@ public final class Deduplicator implements AutoCloseable {
 
   private volatile long lastAddNanos = System.nanoTime();
 
+  /** How long adds are only logged after the write lock was found taken, before trying again. */
+  private static final long WRITER_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  /** When to try again to take the write lock (guarded by {@link #lock}). */
+  private long writerRetryNanos = System.nanoTime();
+
   private Deduplicator(DedupConfig config, Options options) {
     this.config = config;
     this.options = options;
@@ -165,6 +191,15 @@ public final class Deduplicator implements AutoCloseable {
    */
   public static Deduplicator open(DedupConfig config, Options options) {
     Deduplicator dedup = new Deduplicator(config, options);
+    if (!options.writable() && !AddLog.pending(config.indexDir()).isEmpty()) {
+      // Adds answered but not committed by the last process: into the index before any check.
+      try {
+        dedup.openChecker(true);
+        return dedup;
+      } catch (IndexBusyException busy) {
+        options.notes().accept("check: the add log is replayed at the first add (a run writes)");
+      }
+    }
     dedup.openChecker(options.writable());
     return dedup;
   }
@@ -179,6 +214,37 @@ public final class Deduplicator implements AutoCloseable {
     generations = opened.generations();
     indexedAtOpen = opened.docs();
     addedSinceOpen = 0;
+    if (forWriting) {
+      replayLog();
+    }
+  }
+
+  /**
+   * Adds again the records of the add log's files (left by a crash, or logged while another process
+   * held the indexes), commits them and deletes the files (the caller holds {@link #lock} and the
+   * writable checker). Records the indexes hold already are met as themselves and skipped, so a
+   * replay twice adds nothing twice; each is judged by the keep policy against the index as it is
+   * now.
+   */
+  private void replayLog() {
+    List<Path> files = log == null ? AddLog.pending(config.indexDir()) : log.seal();
+    if (files.isEmpty()) {
+      return;
+    }
+    long replayed = 0;
+    for (Path file : files) {
+      for (Record record : AddLog.read(file)) {
+        OnlineChecker.Verdict found = checker.check(record.id(), record.fields(), null);
+        if (KeepDecision.keepsNew(config.table().keepPolicy(), record, found) && !found.indexed()) {
+          checker.add(record.id(), record.time(), record.fields(), found);
+          addedSinceOpen++;
+          replayed++;
+        }
+      }
+    }
+    checker.commit();
+    AddLog.delete(files);
+    options.notes().accept("check: " + replayed + " records of the add log added to the index");
   }
 
   /**
@@ -198,6 +264,9 @@ public final class Deduplicator implements AutoCloseable {
       lifecycle.writeLock().unlock();
     }
     commits.allCommitted(); // close() committed everything added
+    if (writable && log != null) {
+      AddLog.delete(log.seal()); // every logged add is in the commit close() made
+    }
   }
 
   /** The methods asked, in order. */
@@ -259,7 +328,13 @@ public final class Deduplicator implements AutoCloseable {
   /**
    * Checks each record and adds the new ones and the duplicates the keep policy keeps over their
    * twin, in order (a later record of the list is checked against the earlier ones); returns once
-   * they are committed to every index (a crash after the return loses none).
+   * they are durable (in the add log, fsynced: a crash after the return loses none).
+   *
+   * <p>Idempotent by id: an add tried again (its answer lost to a timeout, a proxy or a crash)
+   * answers what the first try did, once the first try's record is durable, and the record is not
+   * indexed twice. The answers of the last adds are remembered ({@link AnsweredAdds}); past them
+   * (an old retry, one after a restart) the record is judged again, and as a record never matches
+   * itself, it is judged against the other records as the first try was.
    *
    * @throws IllegalArgumentException a record to add has no id (none of the list is added)
    * @throws IndexBusyException a run holds the indexes' write lock (none is added)
@@ -307,12 +382,30 @@ public final class Deduplicator implements AutoCloseable {
    * @param probes the record's keys computed ahead for the current checker, or null
    */
   private Verdict verdict(Record record, boolean add, Object[] probes) {
-    if (checker == null || (add && !writable)) {
-      openChecker(add || options.writable());
+    if (add && record.id() != null) {
+      Verdict answered = answeredAdds.answerOf(record);
+      if (answered != null) { // an add tried again: the first try's answer
+        return answered;
+      }
+    }
+    if (checker == null) {
+      openChecker(options.writable());
       probes = null; // computed for the checker replaced
     }
+    if (add && !writable && mayTakeWriter()) {
+      try {
+        openChecker(true);
+        probes = null;
+      } catch (IndexBusyException busy) { // a run writes: log the adds until it is done
+        writerRetryNanos = System.nanoTime() + WRITER_RETRY_NANOS;
+      }
+    }
     OnlineChecker.Verdict found = checker.check(record.id(), record.fields(), probes);
-    return decide(record, found, add);
+    Verdict verdict = decide(record, found, add);
+    if (add && record.id() != null) {
+      answeredAdds.answered(record, verdict);
+    }
+    return verdict;
   }
 
   /**
@@ -327,33 +420,69 @@ public final class Deduplicator implements AutoCloseable {
         throw new IllegalArgumentException(
             "adding needs the id column '" + config.table().idColumn() + "' in each record");
       }
-      checker.add(record.id(), record.time(), record.fields(), found);
+      if (!found.indexed()) { // else an earlier try of this add indexed it: not twice
+        if (writable) {
+          checker.add(record.id(), record.time(), record.fields(), found);
+          addedSinceOpen++;
+        } // else another process writes the indexes: logged only, added when it is done
+        if (log == null) {
+          log = AddLog.open(config.indexDir());
+        }
+        log.append(record);
+        commits.added();
+      }
       added = true;
-      addedSinceOpen++;
       lastAddNanos = System.nanoTime();
-      commits.added();
     }
     return KeepDecision.verdict(record, found, keepNew, added);
   }
 
   /**
-   * Returns once every record added before the call is committed. One caller commits for all that
-   * wait (group commit): a commit takes every add made until it starts, so concurrent callers share
-   * one fsync instead of queueing one each.
+   * Returns once every record added before the call is durable: in the add log ({@link AddLog}),
+   * fsynced. One caller syncs for all that wait (group commit): a sync takes every add made until
+   * it starts, so concurrent callers share one fsync instead of queueing one each. The indexes
+   * commit later ({@link #commitIndex}, {@link #close}); a crash before is made good by the log's
+   * replay.
    */
   public void sync() {
     commits.sync();
   }
 
-  private void commitAll() {
+  private void syncLog() {
+    AddLog current = log;
+    if (current != null) {
+      current.sync();
+    }
+  }
+
+  /**
+   * Commits the indexes when records were added since their last commit, then deletes the add log
+   * files the commit covers; returns whether it committed. Adds and checks go on meanwhile (the log
+   * is sealed under {@link #lock}, the commit runs outside it). The service calls it every second,
+   * which bounds the log's replay after a crash.
+   */
+  public boolean commitIndex() {
+    List<Path> covered;
+    lock.lock();
+    try {
+      if (checker == null || !writable || log == null || log.isEmpty()) {
+        return false;
+      }
+      covered = log.seal(); // the records of these files are all in the writers now
+    } finally {
+      lock.unlock();
+    }
     lifecycle.readLock().lock();
     try {
-      if (checker != null && writable) {
-        checker.commit();
+      if (checker == null || !writable) {
+        return false; // closed meanwhile, which committed and deleted the files
       }
+      checker.commit();
     } finally {
       lifecycle.readLock().unlock();
     }
+    AddLog.delete(covered);
+    return true;
   }
 
   /**
@@ -381,6 +510,7 @@ public final class Deduplicator implements AutoCloseable {
         return false;
       }
       openChecker(false);
+      answeredAdds.clear(); // a run reconciled the index with the table: judge retries again
       return true;
     } finally {
       lock.unlock();
@@ -406,11 +536,90 @@ public final class Deduplicator implements AutoCloseable {
         return false;
       }
       closeChecker();
-      openChecker(false);
+      reopenForReading();
       return true;
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Gives the indexes' write lock back at once when another process asks for it ({@link
+   * IndexHandOver}: a run), committing what was added; returns whether it did. Until that process
+   * is done, adds are logged only ({@link AddLog}: durable and answered as ever) and {@link
+   * #addLogged} adds them to the index afterwards.
+   */
+  public boolean handOverIfAsked() {
+    if (!IndexHandOver.requested(config.indexDir())) {
+      return false;
+    }
+    lock.lock();
+    try {
+      if (!writable || options.writable()) {
+        return false;
+      }
+      closeChecker();
+      reopenForReading();
+      writerRetryNanos = System.nanoTime() + WRITER_RETRY_NANOS;
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Adds the records logged while another process held the indexes (or left by a crash) once the
+   * write lock is free again: takes it, replays the log and commits; returns whether it did.
+   */
+  public boolean addLogged() {
+    lock.lock();
+    try {
+      if (writable
+          || options.writable()
+          || !mayTakeWriter()
+          || AddLog.pending(config.indexDir()).isEmpty()) {
+        return false;
+      }
+      try {
+        openChecker(true);
+        return true;
+      } catch (IndexBusyException busy) {
+        writerRetryNanos = System.nanoTime() + WRITER_RETRY_NANOS;
+        return false;
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Opens the checker for reading after the writing one was closed (the caller holds {@link
+   * #lock}). The process that takes the lock may be writing its first commit and the filters beside
+   * it right then, which can fail an open: it is tried again for up to about a second, so that the
+   * checks do not find no checker.
+   */
+  private void reopenForReading() {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        openChecker(false);
+        return;
+      } catch (RuntimeException e) {
+        if (attempt == 4) {
+          throw e;
+        }
+        try {
+          Thread.sleep(100L * attempt);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** Whether to try to take the write lock now (the caller holds {@link #lock}). */
+  private boolean mayTakeWriter() {
+    return System.nanoTime() - writerRetryNanos >= 0 && !IndexHandOver.requested(config.indexDir());
   }
 
   /** Group commits made so far (fewer than the {@link #add} calls when callers shared them). */
@@ -450,6 +659,9 @@ public final class Deduplicator implements AutoCloseable {
     try {
       closeChecker();
     } finally {
+      if (log != null) {
+        log.close(); // files left (adds logged while another process wrote) are replayed next time
+      }
       lock.unlock();
     }
   }

@@ -4,11 +4,12 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The commits of what a {@link Deduplicator} adds, shared by its callers (group commit): each add
- * takes a number, and {@link #sync} returns once a commit covers the numbers taken before it was
- * called. One caller commits for all that wait: a commit takes every add numbered until it starts,
- * so concurrent callers share one fsync instead of queueing one each. The commit itself runs
- * outside this class's lock, so adds go on meanwhile. Thread-safe.
+ * The syncs that make what a {@link Deduplicator} adds durable (fsyncs of its {@link AddLog}),
+ * shared by its callers (group commit): each add takes a number, and {@link #sync} returns once a
+ * sync ("commit" here) covers the numbers taken before it was called. One caller commits for all
+ * that wait: a commit takes every add numbered until it starts, so concurrent callers share one
+ * fsync instead of queueing one each. The commit itself runs outside this class's lock, so adds go
+ * on meanwhile. Thread-safe.
  */
 final class GroupCommit {
   private final ReentrantLock lock = new ReentrantLock();

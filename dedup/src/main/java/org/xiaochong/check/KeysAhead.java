@@ -13,7 +13,7 @@ final class KeysAhead {
     static final Ahead NONE = new Ahead(null, null, null);
 
     Object[] of(OnlineChecker current, int i) {
-      return current == checker ? probes[i] : null;
+      return current == checker && probes != null ? probes[i] : null;
     }
   }
 
@@ -29,12 +29,12 @@ final class KeysAhead {
       return Ahead.NONE;
     }
     ThreadProbers mine = probers.get();
-    if (mine == null || mine.checker() != current) {
-      mine = current.newProbers();
-      probers.set(mine);
-    }
     Object[][] probes = new Object[records.size()][];
     try {
+      if (mine == null || mine.checker() != current) {
+        mine = current.newProbers(); // its finders open cursors: fails if closed meanwhile too
+        probers.set(mine);
+      }
       for (int i = 0; i < probes.length; i++) {
         probes[i] = mine.probe(records.get(i).fields());
       }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.StringJoiner;
 import org.apache.lucene.util.IOUtils;
 import org.xiaochong.archive.ApartPairs;
+import org.xiaochong.method.Excluded;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.MethodCheck;
 import org.xiaochong.method.MethodContext;
@@ -50,9 +51,18 @@ public final class OnlineChecker implements AutoCloseable {
    * @param score 1.0 for an exact copy, the method's similarity for the others, 0 when new
    * @param probes each method's keys of the record, for {@link #add} (all of them when new; those
    *     of the methods asked until one found its twin otherwise)
+   * @param heldBy the checks that met the record's own id among their candidates: their indexes
+   *     hold it already (an add retried, a replay), and {@link #add} does not add it to them again
+   * @param indexed whether every method's index holds it already: then it is not added at all
    */
   public record Verdict(
-      String verdict, Long keptId, long[] keptRank, double score, List<Probed<?>> probes) {
+      String verdict,
+      Long keptId,
+      long[] keptRank,
+      double score,
+      List<Probed<?>> probes,
+      List<MethodCheck<?>> heldBy,
+      boolean indexed) {
     public boolean isNew() {
       return verdict.equals(NEW);
     }
@@ -65,8 +75,8 @@ public final class OnlineChecker implements AutoCloseable {
    *     them
    */
   public record Probed<P>(MethodCheck<P> check, P probe, Map<String, String> record) {
-    MethodCheck.Match find(java.util.function.LongPredicate apart) {
-      return check.find(probe, apart);
+    MethodCheck.Match find(Excluded excluded) {
+      return check.find(probe, excluded);
     }
 
     void add(long id, long regTime) {
@@ -126,9 +136,10 @@ public final class OnlineChecker implements AutoCloseable {
   }
 
   /**
-   * Checks one record with its id, when it has one: a record it is marked apart from ({@code dedup
-   * apart}) is not its twin, so a record whose only twins are marked is new. A record without an id
-   * (not stored yet) can have no marks.
+   * Checks one record with its id, when it has one: the record of that id is never its twin (it is
+   * the record itself, e.g. added by an earlier try of the same add), nor is a record it is marked
+   * apart from ({@code dedup apart}), so a record whose only twins are marked is new. A record
+   * without an id (not stored yet) can have no marks.
    */
   public Verdict check(Long id, Map<String, String> fields) {
     return check(id, fields, null);
@@ -156,25 +167,43 @@ public final class OnlineChecker implements AutoCloseable {
       Map<String, String> fields,
       Object[] precomputed,
       List<MethodCheck.Finder<?>> finders) {
-    java.util.function.LongPredicate markedApart = markedApart(id);
+    java.util.function.LongPredicate marked = markedApart(id);
     List<Probed<?>> probes = new ArrayList<>(checks.size());
+    // Per method: the indexes commit one after the other, so after a crash one may hold the record
+    // and another not.
+    List<MethodCheck<?>> heldBy = new ArrayList<>();
     for (int i = 0; i < checks.size(); i++) {
       MethodCheck<?> check = checks.get(i);
+      Excluded excluded = Excluded.of(id, marked);
       Probed<?> probed =
           precomputed == null || precomputed[i] == null
               ? probe(check, fields)
               : probed(check, precomputed[i], fields);
       probes.add(probed);
       MethodCheck.Match match =
-          finders == null
-              ? probed.find(markedApart)
-              : find(finders.get(i), probed.probe(), markedApart);
+          finders == null ? probed.find(excluded) : find(finders.get(i), probed.probe(), excluded);
+      if (excluded.selfSeen()) {
+        heldBy.add(check);
+      }
       if (match != null) {
         return new Verdict(
-            check.name(), match.id(), match.rank(), match.score(), List.copyOf(probes));
+            check.name(),
+            match.id(),
+            match.rank(),
+            match.score(),
+            List.copyOf(probes),
+            List.copyOf(heldBy),
+            heldBy.size() == checks.size());
       }
     }
-    return new Verdict(NEW, null, new long[0], 0.0, List.copyOf(probes));
+    return new Verdict(
+        NEW,
+        null,
+        new long[0],
+        0.0,
+        List.copyOf(probes),
+        List.copyOf(heldBy),
+        heldBy.size() == checks.size());
   }
 
   /** What one method compared a record with ({@link MethodCheck#explain}). */
@@ -205,8 +234,8 @@ public final class OnlineChecker implements AutoCloseable {
 
   @SuppressWarnings("unchecked") // the finder of the check whose prober (or probe) made the probe
   private static <P> MethodCheck.Match find(
-      MethodCheck.Finder<P> finder, Object probe, java.util.function.LongPredicate apart) {
-    return finder.find((P) probe, apart);
+      MethodCheck.Finder<P> finder, Object probe, Excluded excluded) {
+    return finder.find((P) probe, excluded);
   }
 
   @SuppressWarnings("unchecked") // a ThreadProbers of this checker made it with this check's prober
@@ -226,17 +255,23 @@ public final class OnlineChecker implements AutoCloseable {
           "only a new record is added, not a " + verdict.verdict() + " one");
     }
     for (Probed<?> probed : verdict.probes()) {
-      probed.add(id, regTime);
+      if (!verdict.heldBy().contains(probed.check())) {
+        probed.add(id, regTime);
+      }
     }
   }
 
   /**
    * Adds a record whatever its verdict: a new one, or a duplicate the keep policy keeps over its
-   * twin (the twin is superseded; the next run removes it). The methods the verdict did not ask
-   * compute the record's keys from {@code fields} now.
+   * twin (the twin is superseded; the next run removes it), to every method whose index does not
+   * hold it yet ({@link Verdict#heldBy}). The methods the verdict did not ask compute the record's
+   * keys from {@code fields} now.
    */
   public void add(long id, long regTime, Map<String, String> fields, Verdict verdict) {
     for (MethodCheck<?> check : checks) {
+      if (verdict.heldBy().contains(check)) {
+        continue; // its index holds the record already
+      }
       Probed<?> probed =
           verdict.probes().stream()
               .filter(p -> p.check() == check)

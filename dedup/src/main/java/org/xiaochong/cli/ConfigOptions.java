@@ -8,6 +8,7 @@ import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.run.DedupRunner;
+import org.xiaochong.run.IndexHandOver;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
 import picocli.CommandLine.Option;
@@ -34,6 +35,16 @@ public final class ConfigOptions {
 
   public static FingerprintIndex openIndex(DedupConfig config, boolean rebuild) {
     return FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), rebuild);
+  }
+
+  /**
+   * The index with its write lock, handed over by a {@code dedup serve} that holds it for its adds
+   * ({@link IndexHandOver}: it is asked, and waited for up to a minute), with a note saying so.
+   */
+  static FingerprintIndex openIndex(
+      DedupConfig config, boolean rebuild, java.util.function.Consumer<String> notes) {
+    return IndexHandOver.open(
+        config.indexDir(), () -> openIndex(config, rebuild), IndexHandOver.WAIT, notes);
   }
 
   /** The index for reading only (no write lock: a run may write beside it). */

@@ -34,7 +34,8 @@ final class IndexCommand implements Callable<Integer> {
     try (Database database = ConfigOptions.openDatabase(config);
         TableLock lock =
             TableLock.acquire(database, config.table(), rebuild ? "index --rebuild" : "index");
-        FingerprintIndex index = ConfigOptions.openIndex(config, rebuild)) {
+        FingerprintIndex index =
+            ConfigOptions.openIndex(config, rebuild, spec.commandLine().getErr()::println)) {
       RecordSource source =
           new RecordSource(database, config.table()).withChunkRows(config.readChunkRows());
       source.checkSchema();

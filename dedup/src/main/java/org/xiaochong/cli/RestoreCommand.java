@@ -43,7 +43,8 @@ final class RestoreCommand implements Callable<Integer> {
     DedupConfig config = options.load();
     try (Database database = ConfigOptions.openDatabase(config);
         TableLock lock = TableLock.acquire(database, config.table(), "restore --run " + runId);
-        FingerprintIndex index = ConfigOptions.openIndex(config, false)) {
+        FingerprintIndex index =
+            ConfigOptions.openIndex(config, false, spec.commandLine().getErr()::println)) {
       RecordSource source =
           new RecordSource(database, config.table()).withChunkRows(config.readChunkRows());
       ArchiveTables archive = ArchiveTables.ensure(database, config.table(), source.checkSchema());

@@ -61,7 +61,8 @@ public final class RunCommand implements Callable<Integer> {
     try (Database database = ConfigOptions.openDatabase(config);
         TableLock lock =
             TableLock.acquire(database, config.table(), run.apply() ? "run --apply" : "run");
-        FingerprintIndex index = ConfigOptions.openIndex(config, rebuildIndex)) {
+        FingerprintIndex index =
+            ConfigOptions.openIndex(config, rebuildIndex, spec.commandLine().getErr()::println)) {
       DedupRunner.Outcome outcome =
           ConfigOptions.runner(
                   config,

@@ -2,7 +2,6 @@ package org.xiaochong.method;
 
 import java.io.Closeable;
 import java.util.Map;
-import java.util.function.LongPredicate;
 
 /**
  * One method's part of {@code check}: the online form of its pass. It answers whether one incoming
@@ -59,16 +58,16 @@ public interface MethodCheck<P> extends Closeable {
     return null;
   }
 
-  /** {@link MethodCheck#find(Object, LongPredicate)} for one thread, with cursors of its own. */
+  /** {@link MethodCheck#find(Object, Excluded)} for one thread, with cursors of its own. */
   interface Finder<P> {
-    Match find(P probe, LongPredicate apart);
+    Match find(P probe, Excluded excluded);
   }
 
   /**
-   * A finder for one other thread: it answers as {@link #find(Object, LongPredicate)} does, reading
-   * the same index and the records added so far, with index cursors of its own, so that several
-   * threads find at once while no thread adds ({@code add} needs them all to have stopped). Null
-   * (the default) when the method's finds must run one at a time. The lookup counters of {@link
+   * A finder for one other thread: it answers as {@link #find(Object, Excluded)} does, reading the
+   * same index and the records added so far, with index cursors of its own, so that several threads
+   * find at once while no thread adds ({@code add} needs them all to have stopped). Null (the
+   * default) when the method's finds must run one at a time. The lookup counters of {@link
    * #counters} may miss finds made at the same time.
    */
   default Finder<P> newFinder() {
@@ -79,16 +78,14 @@ public interface MethodCheck<P> extends Closeable {
   Match find(P probe);
 
   /**
-   * The record {@code probe} repeats, honouring the marks: {@code apart} says which records the
-   * incoming one is marked apart from ({@code dedup_apart}). As the method's pass decides: the
-   * exact check takes the twin the keep policy prefers among those not marked; the near and simhash
-   * checks answer null when their best match is marked (a person rejected the closest match). The
-   * default is the latter.
+   * The record {@code probe} repeats, never the incoming record itself ({@link Excluded#isSelf}: a
+   * method skips it as a candidate and takes the best of the others, so a retried add is judged as
+   * the first was) and honouring the marks ({@link Excluded#markedApart}, {@code dedup_apart}). As
+   * the method's pass decides: the exact check takes the twin the keep policy prefers among those
+   * not marked; the near and simhash checks answer null when their best match is marked (a person
+   * rejected the closest match).
    */
-  default Match find(P probe, LongPredicate apart) {
-    Match match = find(probe);
-    return match == null || apart.test(match.id()) ? null : match;
-  }
+  Match find(P probe, Excluded excluded);
 
   /**
    * Adds a record judged new, so that later records of the stream are checked against it.

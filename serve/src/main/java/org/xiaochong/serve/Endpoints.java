@@ -27,38 +27,52 @@ final class Endpoints {
   private final RequestReader requests;
   private final ObjectMapper json;
   private final ServiceMetrics metrics;
+  private final boolean addsRefused;
 
-  Endpoints(Deduplicator dedup, RequestReader requests, ObjectMapper json, ServiceMetrics metrics) {
+  /**
+   * @param addsRefused whether {@code ?add=true} is refused (no token is set and anonymous adds are
+   *     not allowed)
+   */
+  Endpoints(
+      Deduplicator dedup,
+      RequestReader requests,
+      ObjectMapper json,
+      ServiceMetrics metrics,
+      boolean addsRefused) {
     this.dedup = dedup;
     this.requests = requests;
     this.json = json;
     this.metrics = metrics;
+    this.addsRefused = addsRefused;
   }
 
   /** {@code POST /v1/check}: one verdict per record, added too with {@code ?add=true}. */
   void check(Context ctx) throws IOException {
     boolean add = RequestReader.flag(ctx, "add");
-    JsonNode body = requests.readJson(ctx);
-    List<Deduplicator.Record> records = requests.records(body, true);
-    List<Deduplicator.Verdict> verdicts = add ? dedup.add(records) : dedup.check(records);
+    if (add && addsRefused) {
+      throw new Problem(
+          403,
+          "adds-need-token",
+          "Adds need an access token",
+          "set an access token (DEDUP_SERVE_TOKEN or serve.token) and send it as 'Authorization:"
+              + " Bearer <token>', or start serve with --allow-anonymous-adds");
+    }
+    RequestReader.Body body = requests.records(ctx, true, true);
+    List<Deduplicator.Verdict> verdicts =
+        add ? dedup.add(body.records()) : dedup.check(body.records());
     ArrayNode answers = json.createArrayNode();
     for (Deduplicator.Verdict verdict : verdicts) {
       metrics.verdict(verdict.verdict(), verdict.keep(), verdict.added());
       answers.add(RecordJson.toJson(json.createObjectNode(), verdict, add));
     }
-    answer(ctx, 200, body.isArray() ? answers : answers.get(0));
+    answer(ctx, 200, body.array() ? answers : answers.get(0));
   }
 
   /** {@code POST /v1/explain}: the verdict of one record and each method's candidates. */
   void explain(Context ctx) throws IOException {
     int limit = requests.limit(ctx, EXPLAIN_LIMIT);
-    JsonNode body = requests.readJson(ctx);
-    if (!body.isObject()) {
-      throw new Problem(
-          400, "invalid-record", "Invalid record", "explain takes one record (a JSON object)");
-    }
     Deduplicator.Explanation explanation =
-        dedup.explain(requests.records(body, false).get(0), limit);
+        dedup.explain(requests.records(ctx, false, false).records().get(0), limit);
     ObjectNode answer = RecordJson.toJson(json.createObjectNode(), explanation.verdict(), false);
     ArrayNode methods = answer.putArray("methods");
     for (OnlineChecker.MethodExplanation method : explanation.methods()) {

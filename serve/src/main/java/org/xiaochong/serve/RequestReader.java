@@ -1,17 +1,13 @@
 package org.xiaochong.serve;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CoderResult;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.xiaochong.check.Deduplicator;
@@ -19,12 +15,22 @@ import org.xiaochong.check.RecordJson;
 import org.xiaochong.source.TableSpec;
 
 /**
- * Reads a request of {@link DedupService}: its query parameters, and its body read whole (at most
- * {@link DedupService.Settings#maxBodyBytes}), decoded as strict UTF-8 and parsed, with every
- * record of it validated before any is checked. Whatever is wrong is thrown as a 4xx {@link
- * Problem} naming it. Thread-safe.
+ * Reads a request of {@link DedupService}: its query parameters, and its body parsed as it arrives
+ * (Jackson's streaming parser over a {@link RequestBody}), one record at a time: an array's record
+ * count is refused at the first record over {@link DedupService.Settings#maxRecords}, a record over
+ * {@link DedupService.Settings#maxRecordBytes} once it is read, the body at the first byte over
+ * {@link DedupService.Settings#maxBodyBytes}; nothing after that is read. Only the records are held
+ * (as trees), never the whole body. Every record is validated before any is checked. Whatever is
+ * wrong is thrown as a 4xx {@link Problem} naming it. Thread-safe.
  */
 final class RequestReader {
+  /**
+   * The records of a body.
+   *
+   * @param array whether the body was an array (answered with an array) or one record
+   */
+  record Body(List<Deduplicator.Record> records, boolean array) {}
+
   private final TableSpec table;
   private final DedupService.Settings settings;
   private final ObjectMapper json;
@@ -52,7 +58,7 @@ final class RequestReader {
             400,
             "invalid-parameter",
             "Invalid query parameter",
-            "limit must be an integer in [1, 100], not '" + limitParam + "'");
+            "limit must be an integer in [1, 100], not '" + Problem.clipped(limitParam) + "'");
       }
     }
     return limit;
@@ -71,139 +77,123 @@ final class RequestReader {
         400,
         "invalid-parameter",
         "Invalid query parameter",
-        name + " must be true or false, not '" + value + "'");
+        name + " must be true or false, not '" + Problem.clipped(value) + "'");
   }
 
-  /** The body as JSON: at most maxBodyBytes, strict UTF-8, one JSON value. */
-  JsonNode readJson(Context ctx) throws IOException {
-    String text = decodeUtf8(readBody(ctx));
-    if (text.isBlank()) {
+  /**
+   * The records of the body (one JSON object or an array of them), each validated.
+   *
+   * @param arrayAllowed false where one record only is taken (explain)
+   */
+  Body records(Context ctx, boolean idRequired, boolean arrayAllowed) throws IOException {
+    long declared = ctx.req().getContentLengthLong();
+    if (declared > settings.maxBodyBytes()) {
+      throw DedupService.bodyTooLarge(declared + " bytes", settings.maxBodyBytes());
+    }
+    try (InputStream in =
+            new RequestBody(
+                ctx.req().getInputStream(),
+                settings.maxBodyBytes(),
+                settings.minBodyBytesPerSecond());
+        JsonParser parser = json.getFactory().createParser(in)) {
+      JsonToken first = parser.nextToken();
+      if (first == null) {
+        throw new Problem(
+            400,
+            "invalid-json",
+            "Invalid JSON",
+            "the body is empty: send one record or an array of them");
+      }
+      long now = System.currentTimeMillis();
+      List<Deduplicator.Record> records = new ArrayList<>();
+      boolean array = first == JsonToken.START_ARRAY;
+      if (array && !arrayAllowed) {
+        throw new Problem(
+            400, "invalid-record", "Invalid record", "explain takes one record (a JSON object)");
+      }
+      if (array) {
+        for (JsonToken token = parser.nextToken();
+            token != JsonToken.END_ARRAY;
+            token = parser.nextToken()) {
+          if (records.size() == settings.maxRecords()) {
+            throw new Problem(
+                413,
+                "too-many-records",
+                "Too many records",
+                "the array has more than "
+                    + settings.maxRecords()
+                    + " records; at most "
+                    + settings.maxRecords()
+                    + " per request (serve --max-records)");
+          }
+          records.add(record(parser, "record " + records.size() + ": ", idRequired, now));
+        }
+      } else {
+        records.add(record(parser, "", idRequired, now));
+      }
+      if (parser.nextToken() != null) {
+        throw new Problem(
+            400,
+            "invalid-json",
+            "Invalid JSON",
+            "more after the "
+                + (array ? "array" : "record")
+                + where(parser)
+                + ": send one record or one array");
+      }
+      return new Body(records, array);
+    } catch (JsonProcessingException e) {
       throw new Problem(
           400,
           "invalid-json",
           "Invalid JSON",
-          "the body is empty: send one record or an array of them");
+          Problem.oneLine(e.getOriginalMessage())
+              + (e.getLocation() == null
+                  ? ""
+                  : " at line "
+                      + e.getLocation().getLineNr()
+                      + ", column "
+                      + e.getLocation().getColumnNr()));
+    }
+  }
+
+  private static String where(JsonParser parser) {
+    return " at line "
+        + parser.currentTokenLocation().getLineNr()
+        + ", column "
+        + parser.currentTokenLocation().getColumnNr();
+  }
+
+  /** The record whose first token the parser is at, validated. */
+  private Deduplicator.Record record(JsonParser parser, String where, boolean idRequired, long now)
+      throws IOException {
+    long start = parser.currentTokenLocation().getByteOffset();
+    JsonNode node = json.readTree(parser);
+    long bytes = parser.currentLocation().getByteOffset() - start;
+    if (bytes > settings.maxRecordBytes()) {
+      throw new Problem(
+          413,
+          "record-too-large",
+          "Record too large",
+          where
+              + "the record has "
+              + bytes
+              + " bytes of JSON; at most "
+              + settings.maxRecordBytes()
+              + " (serve --max-record-bytes)");
     }
     try {
-      return json.readTree(text);
-    } catch (JsonProcessingException e) {
-      String where =
-          e.getLocation() == null
-              ? ""
-              : " at line "
-                  + e.getLocation().getLineNr()
-                  + ", column "
-                  + e.getLocation().getColumnNr();
-      throw new Problem(
-          400, "invalid-json", "Invalid JSON", Problem.oneLine(e.getOriginalMessage()) + where);
-    }
-  }
-
-  private byte[] readBody(Context ctx) throws IOException {
-    long max = settings.maxBodyBytes();
-    long declared = ctx.req().getContentLengthLong();
-    if (declared > max) {
-      throw tooLarge(declared + " bytes");
-    }
-    try (InputStream in = ctx.req().getInputStream()) {
-      byte[] body = in.readNBytes((int) max + 1);
-      if (body.length > max) {
-        throw tooLarge("more than " + max + " bytes");
-      }
-      return body;
-    }
-  }
-
-  private Problem tooLarge(String size) {
-    return new Problem(
-        413,
-        "body-too-large",
-        "Request body too large",
-        "the body has "
-            + size
-            + "; at most "
-            + settings.maxBodyBytes()
-            + " are read (serve --max-body-bytes): send fewer records per request");
-  }
-
-  /**
-   * Strict UTF-8: a malformed byte is a 400 naming its offset, never a replacement character in a
-   * post.
-   */
-  private static String decodeUtf8(byte[] body) {
-    CharsetDecoder decoder =
-        StandardCharsets.UTF_8
-            .newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT);
-    ByteBuffer in = ByteBuffer.wrap(body);
-    CharBuffer out = CharBuffer.allocate(body.length);
-    CoderResult result = decoder.decode(in, out, true);
-    if (!result.isError()) {
-      result = decoder.flush(out);
-    }
-    if (result.isError()) {
+      return RecordJson.parse(node, table, idRequired, now);
+    } catch (IllegalArgumentException e) {
+      String type =
+          node != null && node.isObject() && node.get(table.idColumn()) == null
+              ? "missing-id"
+              : "invalid-record";
       throw new Problem(
           400,
-          "invalid-utf8",
-          "Body is not UTF-8",
-          "the body is not valid UTF-8 at byte offset " + in.position() + ": send JSON in UTF-8");
+          type,
+          type.equals("missing-id") ? "Record without an id" : "Invalid record",
+          where + Problem.oneLine(e.getMessage()));
     }
-    return out.flip().toString();
-  }
-
-  /**
-   * The records of a body (one object or an array of them), every one validated before any is
-   * checked: a bad one fails the whole request, naming its place in the array and the problem.
-   */
-  List<Deduplicator.Record> records(JsonNode body, boolean idRequired) {
-    List<JsonNode> nodes = new ArrayList<>();
-    if (body.isArray()) {
-      if (body.size() > settings.maxRecords()) {
-        throw new Problem(
-            413,
-            "too-many-records",
-            "Too many records",
-            "the array has "
-                + body.size()
-                + " records; at most "
-                + settings.maxRecords()
-                + " per request (serve --max-records)");
-      }
-      body.forEach(nodes::add);
-    } else {
-      nodes.add(body);
-    }
-    long now = System.currentTimeMillis();
-    List<Deduplicator.Record> records = new ArrayList<>(nodes.size());
-    for (int i = 0; i < nodes.size(); i++) {
-      JsonNode node = nodes.get(i);
-      String where = body.isArray() ? "record " + i + ": " : "";
-      long bytes = node.toString().getBytes(StandardCharsets.UTF_8).length;
-      if (bytes > settings.maxRecordBytes()) {
-        throw new Problem(
-            413,
-            "record-too-large",
-            "Record too large",
-            where
-                + "the record has "
-                + bytes
-                + " bytes of JSON; at most "
-                + settings.maxRecordBytes()
-                + " (serve --max-record-bytes)");
-      }
-      try {
-        records.add(RecordJson.parse(node, table, idRequired, now));
-      } catch (IllegalArgumentException e) {
-        String type =
-            node.isObject() && node.get(table.idColumn()) == null ? "missing-id" : "invalid-record";
-        throw new Problem(
-            400,
-            type,
-            type.equals("missing-id") ? "Record without an id" : "Invalid record",
-            where + Problem.oneLine(e.getMessage()));
-      }
-    }
-    return records;
   }
 }

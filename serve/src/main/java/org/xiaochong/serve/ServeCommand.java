@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.xiaochong.check.Deduplicator;
 import org.xiaochong.cli.ConfigOptions;
 import org.xiaochong.cli.DedupConfig;
@@ -34,8 +35,10 @@ import picocli.CommandLine.Option;
       "POST /v1/check?add=true also adds the new records and the duplicates the keep policy keeps, and answers once",
       "they are committed. POST /v1/explain says why a verdict; GET /v1/health; GET /metrics (Prometheus).",
       "Listens on 127.0.0.1 unless --host names another address, which needs an access token (DEDUP_SERVE_TOKEN",
-      "or serve.token). Reads take no lock on the index and follow what a run commits; adds take the index's",
-      "write lock while they flow and give it back when they stop, so a nightly run can work beside it."
+      "or serve.token). Adds need the token too, unless --allow-anonymous-adds. Bodies must be",
+      "Content-Type: application/json; on loopback the Host header must name the loopback. An add sent again",
+      "(same id) answers what the first did. Reads take no lock on the index and follow what a run commits;",
+      "adds take the index's write lock while they flow and give it back when they stop."
     })
 public final class ServeCommand implements Callable<Integer> {
   @Mixin ExitCodes.Help exitCodes;
@@ -95,6 +98,38 @@ public final class ServeCommand implements Callable<Integer> {
       description = "Most records in one request (default ${DEFAULT-VALUE}).")
   int maxRecords;
 
+  @Option(
+      names = "--allow-anonymous-adds",
+      description =
+          "Take ?add=true without an access token (when none is set). Without it and without a token, adds"
+              + " are refused (403): any program on the host could add.")
+  boolean allowAnonymousAdds;
+
+  @Option(
+      names = "--max-concurrent-requests",
+      defaultValue = "64",
+      paramLabel = "N",
+      description =
+          "Requests served at once (default ${DEFAULT-VALUE}); more are answered 503 with Retry-After."
+              + " /v1/health is not counted.")
+  int maxConcurrentRequests;
+
+  @Option(
+      names = "--min-body-rate",
+      defaultValue = "4096",
+      paramLabel = "BYTES_PER_S",
+      description =
+          "Slowest request body taken (default ${DEFAULT-VALUE} bytes/s; 0: any); a slower one is closed (408).")
+  long minBodyRate;
+
+  @Option(
+      names = "--idle-timeout",
+      defaultValue = "30",
+      paramLabel = "SECONDS",
+      description =
+          "How long a connection may stay quiet, inside a body or between requests (default ${DEFAULT-VALUE}).")
+  int idleTimeoutSeconds;
+
   @Option(names = "--verbose", description = "Print stack traces of errors.")
   boolean verbose;
 
@@ -124,8 +159,11 @@ public final class ServeCommand implements Callable<Integer> {
               + " or serve.token first");
     }
     DedupService.Settings settings =
-        new DedupService.Settings(
-            host, port, token, maxBodyBytes, maxRecordBytes, maxRecords, 1000);
+        DedupService.Settings.defaults(host, port, token)
+            .withAnonymousAdds(allowAnonymousAdds)
+            .withSizes(maxBodyBytes, maxRecordBytes, maxRecords)
+            .withConnections(
+                maxConcurrentRequests, minBodyRate, TimeUnit.SECONDS.toMillis(idleTimeoutSeconds));
     List<FingerprintMethod> methods = method == null ? null : ConfigOptions.methods(method);
     Deduplicator dedup =
         Deduplicator.open(
@@ -180,7 +218,11 @@ public final class ServeCommand implements Callable<Integer> {
         bound,
         dedup.methods(),
         dedup.indexedRecords(),
-        token == null ? "no access token" : "access token required");
+        token == null
+            ? (allowAnonymousAdds
+                ? "no access token, anonymous adds allowed"
+                : "no access token: checks only, adds refused")
+            : "access token required");
     err.flush();
     stopped.await();
     return 0;

@@ -61,9 +61,10 @@ class ServeIT extends DbTestSupport {
         new DedupService(
             dedup,
             dedupConfig.table(),
-            new DedupService.Settings(
-                "127.0.0.1", 0, AccessToken.of(TOKEN, "test"), 1 << 20, 64 << 10, 200, 200),
-            line -> {});
+            DedupService.Settings.defaults("127.0.0.1", 0, AccessToken.of(TOKEN, "test"))
+                .withSizes(1 << 20, 64 << 10, 200)
+                .withMaintenanceMillis(200),
+            line -> System.err.println("ServeIT service: " + line)); // in the build log
     client = new ServiceClient(service.start(), TOKEN);
   }
 
@@ -214,7 +215,7 @@ class ServeIT extends DbTestSupport {
         assertThat(reader.get()).isEqualTo(60);
       }
       for (ObjectNode post : writer.get()) {
-        JsonNode known = client.post("/v1/check", post.toString()).json();
+        JsonNode known = client.post("/v1/check", underAnotherId(post).toString()).json();
         assertThat(known.get("kept_id").asLong()).isEqualTo(post.get("id").asLong());
       }
     } finally {
@@ -248,10 +249,14 @@ class ServeIT extends DbTestSupport {
     assertThat(newer.get("supersedes").toString()).isEqualTo("[60000000]");
     assertThat(newer.get("added").asBoolean()).isTrue();
 
-    // Known now: each record repeats itself (the newer copy stands for the first).
+    // Known now: a copy under another id repeats each (the newer copy stands for the first).
     JsonNode again =
         client
-            .post("/v1/check", JSON.createArrayNode().addAll(records.subList(1, 20)).toString())
+            .post(
+                "/v1/check",
+                JSON.createArrayNode()
+                    .addAll(records.subList(1, 20).stream().map(ServeIT::underAnotherId).toList())
+                    .toString())
             .json();
     for (int i = 0; i < 19; i++) {
       assertThat(again.get(i).get("verdict").asText()).isEqualTo("exact");
@@ -260,6 +265,45 @@ class ServeIT extends DbTestSupport {
     JsonNode first = client.post("/v1/check", records.get(0).toString()).json();
     assertThat(first.get("kept_id").asLong()).isEqualTo(60_000_100L);
     assertThat(first.get("keep").asText()).isEqualTo("existing");
+  }
+
+  @Test
+  void checkAdd_sentAgain_answersWhatTheFirstDidAndNeverDropsItsOwnPost() {
+    ObjectNode post = truffle(60_000_200L, "138 0000 9000", "2031-01-01T08:00");
+    ObjectNode newer = truffle(60_000_201L, "138 0000 9000", "2031-01-02T08:00");
+    String batch = JSON.createArrayNode().add(post).add(newer).toString();
+    ServiceClient.Reply first = client.post("/v1/check?add=true", batch);
+    assertThat(first.status()).as(first.body()).isEqualTo(200);
+    assertThat(first.json().get(0).get("verdict").asText()).isEqualTo("new");
+    assertThat(first.json().get(1).get("supersedes").toString()).isEqualTo("[60000200]");
+    for (JsonNode verdict : first.json()) {
+      assertThat(verdict.get("added").asBoolean()).isTrue();
+    }
+    // A client retry (timeout, proxy 502): the same answer, not "drop this post".
+    ServiceClient.Reply retry = client.post("/v1/check?add=true", batch);
+    assertThat(retry.json()).isEqualTo(first.json());
+    ServiceClient.Reply single = client.post("/v1/check?add=true", newer.toString());
+    assertThat(single.json()).isEqualTo(first.json().get(1));
+  }
+
+  /** The same post under an id of its own. */
+  static ObjectNode underAnotherId(ObjectNode post) {
+    return post.deepCopy().put("id", post.get("id").asLong() + 500_000_000L);
+  }
+
+  /** A post as {@link #insert} stores it (its fixed columns), of a product the generator lacks. */
+  static ObjectNode crawled(long id, String phone) {
+    return JSON.createObjectNode()
+        .put("id", id)
+        .put("title", "野生黑松露 " + phone)
+        .put("category", "供应")
+        .put("product", "野生黑松露")
+        .put("region", "山东烟台")
+        .put("price", "2.50元/斤")
+        .put("contact", "王先生")
+        .put("phone", phone)
+        .put("content", "野生黑松露：供应野生黑松露约300斤，个大味浓，电话" + phone + "。")
+        .put("reg_time", "2031-01-01T08:00");
   }
 
   /** A post of a product the generator never makes. */
@@ -419,7 +463,8 @@ class ServeIT extends DbTestSupport {
     for (int i = 0; i < 201; i++) {
       many.add(JSON.createObjectNode().put("id", i));
     }
-    assertProblem(client.post("/v1/check", many.toString()), 413, "too-many-records", "201", "200");
+    assertProblem(
+        client.post("/v1/check", many.toString()), 413, "too-many-records", "more than 200");
     assertProblem(
         client.post("/v1/check", "[{\"id\": 1}, 42]"),
         400,
@@ -431,6 +476,227 @@ class ServeIT extends DbTestSupport {
     assertProblem(client.post("/v1/nothing", "{}"), 404, "not-found", "/v1/check");
   }
 
+  // Safe defaults: each refusal with its problem, and the service answers on.
+
+  @Test
+  void aBodyNotSentAsJson_is415() {
+    byte[] record =
+        truffle(80_000_030L, "139 1111 7777", "2031-01-01T08:00")
+            .toString()
+            .getBytes(StandardCharsets.UTF_8);
+    for (String type :
+        new String[] {
+          "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", null
+        }) {
+      assertProblem(
+          client.post("/v1/check?add=true", record, type),
+          415,
+          "unsupported-media-type",
+          "application/json");
+    }
+    assertProblem(
+        client.post("/v1/check", record, "application/json; charset=iso-8859-1"),
+        415,
+        "unsupported-media-type");
+    assertThat(client.post("/v1/check", record, "application/json; charset=UTF-8").status())
+        .isEqualTo(200);
+    assertThat(client.post("/v1/check", record).json().get("verdict").asText())
+        .as("nothing of the refused adds was added")
+        .isEqualTo("new");
+  }
+
+  @Test
+  void aForeignHostIs421_noHostIs400_theLoopbackNamesAreAnswered() throws Exception {
+    int port = service.port();
+    String auth = "\r\nAuthorization: Bearer " + TOKEN + "\r\nConnection: close";
+    assertThat(
+            ServiceClient.raw(
+                port, "GET /metrics HTTP/1.1\r\nHost: rebound.example.com:" + port + auth, ""))
+        .isEqualTo(421);
+    assertThat(ServiceClient.raw(port, "GET /v1/health HTTP/1.1\r\nHost: 10.0.0.7", ""))
+        .isEqualTo(421);
+    assertThat(ServiceClient.raw(port, "GET /v1/health HTTP/1.0", "")).isEqualTo(400);
+    for (String host : List.of("localhost:" + port, "127.0.0.1:" + port, "LOCALHOST", "[::1]")) {
+      assertThat(ServiceClient.raw(port, "GET /metrics HTTP/1.1\r\nHost: " + host + auth, ""))
+          .as(host)
+          .isEqualTo(200);
+    }
+  }
+
+  @Test
+  void addsWithoutATokenSet_are403UnlessAnonymousAddsAreAllowed() {
+    DedupService open =
+        new DedupService(
+            dedup,
+            dedupConfig.table(),
+            DedupService.Settings.defaults("127.0.0.1", 0, null),
+            line -> {});
+    ServiceClient anonymous = new ServiceClient(open.start(), null);
+    try {
+      String record = truffle(80_000_040L, "139 1111 8888", "2031-01-01T08:00").toString();
+      assertThat(anonymous.post("/v1/check", record).status()).isEqualTo(200);
+      assertProblem(
+          anonymous.post("/v1/check?add=true", record),
+          403,
+          "adds-need-token",
+          "--allow-anonymous-adds");
+      assertThat(anonymous.post("/v1/check", record).json().get("verdict").asText())
+          .isEqualTo("new");
+    } finally {
+      open.stop();
+    }
+  }
+
+  @Test
+  void anArrayOverTheRecordLimit_isRefusedWhileReading_notAfterTheWholeBody() {
+    // 2 MiB of {"id":1} (the body limit is 1 MiB), streamed without a Content-Length: the 201st
+    // record stops the reading, long before the body limit.
+    int copies = (2 << 20) / 9;
+    java.util.function.Supplier<java.io.InputStream> body =
+        () ->
+            new java.io.SequenceInputStream(
+                new java.io.ByteArrayInputStream("[{\"id\":1}".getBytes(StandardCharsets.UTF_8)),
+                new java.io.ByteArrayInputStream(
+                    ",{\"id\":1}".repeat(copies).getBytes(StandardCharsets.UTF_8)));
+    ServiceClient.Reply reply = client.postStreamed("/v1/check", body);
+    assertProblem(reply, 413, "too-many-records", "more than 200");
+  }
+
+  @Test
+  void requestsOverTheCap_are503WithRetryAfter_stalledBodiesAre408_healthAnswersThroughout()
+      throws Exception {
+    DedupService capped =
+        new DedupService(
+            dedup,
+            dedupConfig.table(),
+            DedupService.Settings.defaults("127.0.0.1", 0, null).withConnections(2, 0, 1500),
+            line -> {});
+    int port = capped.start();
+    ServiceClient capClient = new ServiceClient(port, null);
+    List<java.net.Socket> stalled = new ArrayList<>();
+    try {
+      // Two requests whose body stops after its first byte: each holds one of the 2 permits.
+      for (int i = 0; i < 2; i++) {
+        java.net.Socket socket = new java.net.Socket("127.0.0.1", port);
+        socket.setSoTimeout(30_000);
+        socket
+            .getOutputStream()
+            .write(
+                ("POST /v1/check HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: 100\r\n\r\n[")
+                    .getBytes(StandardCharsets.UTF_8));
+        socket.getOutputStream().flush();
+        stalled.add(socket);
+      }
+      String record = truffle(80_000_050L, "139 1111 9999", "2031-01-01T08:00").toString();
+      ServiceClient.Reply[] last = new ServiceClient.Reply[1];
+      waitUntil( // until Jetty has handed both stalled requests to the service
+          () -> (last[0] = capClient.post("/v1/check", record)).status() == 503);
+      ServiceClient.Reply overloaded = last[0];
+      assertThat(overloaded.json().get("type").asText()).isEqualTo("overloaded");
+      assertThat(overloaded.headers().firstValue("Retry-After")).hasValue("1");
+      assertThat(capClient.get("/v1/health").status()).isEqualTo(200);
+      // The idle timeout (1.5 s here) ends the stalled bodies: 408, and the permits are back.
+      for (java.net.Socket socket : stalled) {
+        assertThat(ServiceClient.status(socket)).isEqualTo(408);
+      }
+      assertThat(capClient.post("/v1/check", record).status()).isEqualTo(200);
+    } finally {
+      for (java.net.Socket socket : stalled) {
+        socket.close();
+      }
+      capped.stop();
+    }
+  }
+
+  @Test
+  void aTricklingBody_isClosedByTheMinimumDataRate() throws Exception {
+    DedupService strict =
+        new DedupService(
+            dedup,
+            dedupConfig.table(),
+            DedupService.Settings.defaults("127.0.0.1", 0, null).withConnections(8, 1000, 30_000),
+            line -> {});
+    int port = strict.start();
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(20_000);
+      java.io.OutputStream out = socket.getOutputStream();
+      out.write(
+          ("POST /v1/check HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                  + "Content-Length: 100000\r\n\r\n[")
+              .getBytes(StandardCharsets.UTF_8));
+      out.flush();
+      long start = System.nanoTime();
+      int status = -1;
+      // One byte every 100 ms: 10 bytes/s against a minimum of 1,000.
+      for (int i = 0; i < 100 && status < 0; i++) {
+        Thread.sleep(100);
+        try {
+          out.write(' ');
+          out.flush();
+        } catch (java.io.IOException closed) {
+          break;
+        }
+        if (socket.getInputStream().available() > 0) {
+          status = ServiceClient.status(socket);
+        }
+      }
+      if (status < 0) {
+        status = ServiceClient.status(socket);
+      }
+      assertThat(status).isEqualTo(408);
+      assertThat(System.nanoTime() - start)
+          .as("closed long before the idle timeout")
+          .isLessThan(10_000_000_000L);
+    } finally {
+      strict.stop();
+    }
+  }
+
+  @Test
+  void aFailureOfOurs_isA500WithAFixedTextAndAnIncidentId_theCauseInTheLogOnly() throws Exception {
+    Path broken = dir.resolve("broken-index");
+    Deduplicator closed =
+        Deduplicator.open(
+            loadConfig(writeConfig(dir, "supply_demand", broken, Map.of())),
+            Deduplicator.Options.DEFAULT);
+    closed.close();
+    // The index folder replaced by a file: opening the checker again fails.
+    try (java.util.stream.Stream<Path> files = Files.walk(broken)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    }
+    Files.writeString(broken, "not a folder");
+    List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+    DedupService failing =
+        new DedupService(
+            closed,
+            dedupConfig.table(),
+            DedupService.Settings.defaults("127.0.0.1", 0, null),
+            logged::add);
+    ServiceClient failingClient = new ServiceClient(failing.start(), null);
+    try {
+      ServiceClient.Reply reply =
+          failingClient.post(
+              "/v1/check", truffle(80_000_060L, "139 1111 0000", "2031-01-01T08:00").toString());
+      assertThat(reply.status()).as(reply.body()).isEqualTo(500);
+      JsonNode problem = reply.json();
+      assertThat(problem.get("type").asText()).isEqualTo("internal");
+      assertThat(problem.get("detail").asText())
+          .isEqualTo(
+              "the service failed on this request (incident "
+                  + problem.get("incident").asText()
+                  + " in its log)");
+      assertThat(reply.body()).doesNotContain(broken.toString(), "Exception");
+      assertThat(logged)
+          .anyMatch(
+              line ->
+                  line.startsWith("serve: incident " + problem.get("incident").asText())
+                      && line.contains(broken.toString()));
+    } finally {
+      failing.stop();
+    }
+  }
+
   @Test
   void aRunBesideTheService_getsTheIndexWhenAddsStop_andTheServiceReadsWhatTheRunCommitted()
       throws Exception {
@@ -439,19 +705,30 @@ class ServeIT extends DbTestSupport {
     // Adds stopped: the service gives the write lock back (maintenance every 200 ms here).
     waitUntil(() -> !dedup.writing());
 
-    // While another process (a run) holds the index's write lock, adds are 503 with Retry-After and
-    // checks go on.
+    // While another process holds the index's write lock, adds are logged (durable, answered as
+    // ever) and checks go on; once the lock is free, the logged adds join the index.
+    ObjectNode whileHeld = truffle(90_000_001L, "139 2222 0001", "2031-01-01T08:00");
     try (FingerprintIndex held =
         FingerprintIndex.open(dedupConfig.indexDir(), dedupConfig.fieldsDigest(), false)) {
-      ServiceClient.Reply busy =
-          client.post(
-              "/v1/check?add=true",
-              truffle(90_000_001L, "139 2222 0001", "2031-01-01T08:00").toString());
-      assertProblem(busy, 503, "index-busy", "in use");
-      assertThat(busy.headers().firstValue("Retry-After")).hasValue("30");
-      assertThat(client.post("/v1/check", record.toString()).json().get("kept_id").asLong())
+      ServiceClient.Reply logged = client.post("/v1/check?add=true", whileHeld.toString());
+      assertThat(logged.status()).as(logged.body()).isEqualTo(200);
+      assertThat(logged.json().get("added").asBoolean()).isTrue();
+      assertThat(
+              client
+                  .post("/v1/check", underAnotherId(record).toString())
+                  .json()
+                  .get("kept_id")
+                  .asLong())
           .isEqualTo(90_000_000L);
     }
+    waitUntil(
+        () ->
+            client
+                    .post("/v1/check", underAnotherId(whileHeld).toString())
+                    .json()
+                    .get("kept_id")
+                    .asLong(-1)
+                == 90_000_001L);
 
     // A run on the same index: a row new in the table is in the index once the run commits, and the
     // service reopens on that commit by itself.
@@ -490,45 +767,63 @@ class ServeIT extends DbTestSupport {
   }
 
   @Test
-  void aRunStartedWhileTheServiceAdds_stopsWithExit2_andRunsOnceTheAddsStop() throws Exception {
-    waitUntil(() -> !dedup.writing());
-    // A second service on the same index that keeps the write lock (maintenance once a minute).
-    try (Deduplicator adding = Deduplicator.open(dedupConfig, Deduplicator.Options.DEFAULT)) {
-      DedupService second =
-          new DedupService(
-              adding,
-              dedupConfig.table(),
-              new DedupService.Settings("127.0.0.1", 0, null, 1 << 20, 64 << 10, 200, 60_000),
-              line -> {});
-      ServiceClient other = new ServiceClient(second.start(), null);
-      try {
-        ServiceClient.Reply added =
-            other.post(
-                "/v1/check?add=true",
-                truffle(92_000_000L, "139 4444 0000", "2031-01-01T08:00").toString());
-        assertThat(added.status()).as(added.body()).isEqualTo(200);
-        assertThat(adding.writing()).isTrue();
-        CliRun refused = cli("run", "--config", config.toString(), "--method", "exact,near");
-        assertThat(refused.exitCode()).as(refused.err()).isEqualTo(2);
-        assertThat(refused.err()).contains("in use by another dedup process");
-        // The refused run touched nothing: the added record is still there, the service still
-        // writing.
-        assertThat(
-                other
-                    .post(
-                        "/v1/check",
-                        truffle(92_000_001L, "139 4444 0000", "2031-01-01T08:00").toString())
-                    .json()
-                    .get("kept_id")
-                    .asLong())
-            .isEqualTo(92_000_000L);
-        assertThat(adding.writing()).isTrue();
-      } finally {
-        second.stop();
-      }
-    } // closing commits and gives the lock back
-    CliRun run = cli("run", "--config", config.toString(), "--method", "exact,near");
-    assertThat(run.exitCode()).as(run.err()).isZero();
+  void aRunStartedWhileTheServiceAdds_completes_andEveryAnsweredAddIsInTheIndexAfter()
+      throws Exception {
+    // A crawler adds a post every 20 ms before, during and after a run, storing each in the table
+    // once answered: none is refused.
+    java.util.concurrent.atomic.AtomicBoolean runDone =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    ExecutorService adder = Executors.newSingleThreadExecutor();
+    Future<List<ObjectNode>> answered =
+        adder.submit(
+            () -> {
+              List<ObjectNode> added = new ArrayList<>();
+              long doneAt = Long.MAX_VALUE;
+              for (int i = 0; System.nanoTime() < doneAt; i++) {
+                ObjectNode post = crawled(93_000_000L + i, "139 5555 " + (1000 + i));
+                ServiceClient.Reply reply = client.post("/v1/check?add=true", post.toString());
+                assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+                assertThat(reply.json().get("added").asBoolean()).isTrue();
+                insert(
+                    "supply_demand",
+                    post.get("id").asLong(),
+                    post.get("title").asText(),
+                    post.get("product").asText(),
+                    post.get("phone").asText(),
+                    post.get("content").asText(),
+                    java.time.LocalDateTime.of(2031, 1, 1, 8, 0));
+                added.add(post);
+                if (runDone.get() && doneAt == Long.MAX_VALUE) {
+                  doneAt = System.nanoTime() + 500_000_000L; // adds after the run too
+                }
+                Thread.sleep(20);
+              }
+              return added;
+            });
+    try {
+      waitUntil(dedup::writing);
+      CliRun run = cli("run", "--config", config.toString(), "--method", "exact,near");
+      assertThat(run.exitCode()).as(run.err()).isZero();
+      assertThat(run.err()).contains("asked it to hand the index over");
+      runDone.set(true);
+      List<ObjectNode> added = answered.get(120, java.util.concurrent.TimeUnit.SECONDS);
+      assertThat(added.size()).isGreaterThan(20);
+      // Every answered add is in the index once the service took the lock back.
+      waitUntil(
+          () -> {
+            ArrayNode copies = JSON.createArrayNode();
+            added.forEach(post -> copies.add(underAnotherId(post)));
+            JsonNode verdicts = client.post("/v1/check", copies.toString()).json();
+            for (int i = 0; i < added.size(); i++) {
+              if (verdicts.get(i).get("kept_id").asLong(-1) != added.get(i).get("id").asLong()) {
+                return false;
+              }
+            }
+            return true;
+          });
+    } finally {
+      adder.shutdownNow();
+    }
   }
 
   private static void waitUntil(java.util.function.BooleanSupplier condition)

@@ -56,7 +56,8 @@ class ServeKillIT extends DbTestSupport {
             "--config",
             config.toString(),
             "--port",
-            "0");
+            "0",
+            "--allow-anonymous-adds");
     Path errFile = dir.resolve(name + ".err");
     builder.redirectOutput(dir.resolve(name + ".out").toFile()).redirectError(errFile.toFile());
     Process process = builder.start();
@@ -143,7 +144,8 @@ class ServeKillIT extends DbTestSupport {
     Server again = start(config, "again");
     ServiceClient after = new ServiceClient(again.port(), null);
     for (int from = 0; from < ADDED; from += 100) {
-      ArrayNode batch = ServeIT.JSON.createArrayNode().addAll(records.subList(from, from + 100));
+      ArrayNode batch = ServeIT.JSON.createArrayNode();
+      records.subList(from, from + 100).forEach(r -> batch.add(ServeIT.underAnotherId(r)));
       JsonNode verdicts = after.post("/v1/check", batch.toString()).json();
       for (int i = 0; i < 100; i++) {
         JsonNode verdict = verdicts.get(i);
@@ -151,6 +153,18 @@ class ServeKillIT extends DbTestSupport {
         assertThat(verdict.get("kept_id").asLong())
             .as(verdict.toString())
             .isEqualTo(40_000_000L + from + i);
+      }
+    }
+    // The clients never saw the answers and send every add again: none is told to drop its post.
+    for (int from = 0; from < ADDED; from += 100) {
+      ArrayNode batch = ServeIT.JSON.createArrayNode().addAll(records.subList(from, from + 100));
+      JsonNode verdicts = after.post("/v1/check?add=true", batch.toString()).json();
+      for (JsonNode verdict : verdicts) {
+        assertThat(verdict.get("keep").asText()).as(verdict.toString()).isEqualTo("new");
+        assertThat(verdict.get("added").asBoolean()).as(verdict.toString()).isTrue();
+        assertThat(verdict.get("kept_id").asLong(-1))
+            .as(verdict.toString())
+            .isNotEqualTo(verdict.get("id").asLong());
       }
     }
 

@@ -40,11 +40,47 @@ final class ServiceClient {
   }
 
   Reply post(String path, byte[] body) {
+    return post(path, body, "application/json");
+  }
+
+  /** A POST with this Content-Type (null: none). */
+  Reply post(String path, byte[] body, String contentType) {
+    HttpRequest.Builder builder = request(path).POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (contentType != null) {
+      builder.header("Content-Type", contentType);
+    }
+    return send(builder.build());
+  }
+
+  /** A JSON POST whose body is streamed (chunked, no Content-Length). */
+  Reply postStreamed(String path, java.util.function.Supplier<java.io.InputStream> body) {
     return send(
         request(path)
-            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .POST(HttpRequest.BodyPublishers.ofInputStream(body))
             .header("Content-Type", "application/json")
             .build());
+  }
+
+  /**
+   * A raw HTTP/1.x exchange on its own connection: {@code head} (request line and headers, CRLF
+   * separated, without the blank line), then {@code body}; returns the status code of the answer.
+   */
+  static int raw(int port, String head, String body) throws IOException {
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(30_000);
+      socket.getOutputStream().write((head + "\r\n\r\n" + body).getBytes(StandardCharsets.UTF_8));
+      socket.getOutputStream().flush();
+      return status(socket);
+    }
+  }
+
+  /** The status code of the answer read from {@code socket} (-1 when it closed without one). */
+  static int status(java.net.Socket socket) throws IOException {
+    java.io.BufferedReader in =
+        new java.io.BufferedReader(
+            new java.io.InputStreamReader(socket.getInputStream(), StandardCharsets.ISO_8859_1));
+    String statusLine = in.readLine();
+    return statusLine == null ? -1 : Integer.parseInt(statusLine.split(" ")[1]);
   }
 
   Reply get(String path) {

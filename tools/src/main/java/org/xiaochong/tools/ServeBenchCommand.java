@@ -183,8 +183,9 @@ final class ServeBenchCommand implements Callable<Integer> {
           new DedupService(
               dedup,
               config.table(),
-              new DedupService.Settings(
-                  "127.0.0.1", 0, null, 16 << 20, 1 << 20, Math.max(1000, batch), 1000),
+              DedupService.Settings.defaults("127.0.0.1", 0, null)
+                  .withAnonymousAdds(true)
+                  .withSizes(16 << 20, 1 << 20, Math.max(1000, batch)),
               line -> {});
       int port = service.start();
       try {

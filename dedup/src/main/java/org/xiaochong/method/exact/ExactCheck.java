@@ -3,11 +3,11 @@ package org.xiaochong.method.exact;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.function.LongPredicate;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
@@ -16,6 +16,7 @@ import org.xiaochong.fingerprint.ExactKey;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.TermHolders;
+import org.xiaochong.method.Excluded;
 import org.xiaochong.method.MethodCheck;
 import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.prefilter.FilterFile;
@@ -42,9 +43,10 @@ final class ExactCheck implements MethodCheck<byte[]> {
   private final TermHolders md5Holders;
 
   /**
-   * Keys added in this stream (the reader does not see them): key → the last record added with it.
+   * Keys added in this stream (the reader does not see them): key → the records added with it, the
+   * last one last.
    */
-  private final Map<BytesRef, Match> added = new HashMap<>();
+  private final Map<BytesRef, List<Match>> added = new HashMap<>();
 
   private long lookups;
 
@@ -110,13 +112,16 @@ final class ExactCheck implements MethodCheck<byte[]> {
 
   @Override
   public Match find(byte[] md5) {
-    return find(md5, id -> false);
+    return find(md5, Excluded.none());
   }
 
-  /** The preferred record with the key that the incoming one is not marked apart from. */
+  /**
+   * The record with the key added last in this stream, else the preferred one in the index, never
+   * the incoming record itself nor one it is marked apart from.
+   */
   @Override
-  public Match find(byte[] md5, LongPredicate apart) {
-    return find(md5, apart, md5Holders);
+  public Match find(byte[] md5, Excluded excluded) {
+    return find(md5, excluded, md5Holders);
   }
 
   /** A cursor of its own over the same reader (TermHolders is one per thread). */
@@ -128,20 +133,22 @@ final class ExactCheck implements MethodCheck<byte[]> {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return (md5, apart) -> find(md5, apart, own);
+    return (md5, excluded) -> find(md5, excluded, own);
   }
 
-  private Match find(byte[] md5, LongPredicate apart, TermHolders md5Holders) {
+  private Match find(byte[] md5, Excluded excluded, TermHolders md5Holders) {
     BytesRef key = new BytesRef(md5);
-    Match sameSession = added.get(key);
-    if (sameSession != null && !apart.test(sameSession.id())) {
-      return sameSession;
+    List<Match> sameSession = added.getOrDefault(key, List.of());
+    for (int i = sameSession.size() - 1; i >= 0; i--) {
+      if (!excluded.selfOrMarked(sameSession.get(i).id())) {
+        return sameSession.get(i);
+      }
     }
     if (filter != null && !filter.mightContain(md5)) {
       return null;
     }
     lookups++;
-    return latestWithKey(key, apart, md5Holders);
+    return latestWithKey(key, excluded, md5Holders);
   }
 
   @Override
@@ -151,7 +158,7 @@ final class ExactCheck implements MethodCheck<byte[]> {
     if (filter != null) {
       filter.added(md5);
     }
-    added.put(new BytesRef(md5), new Match(id, rank, 1.0));
+    added.computeIfAbsent(new BytesRef(md5), k -> new ArrayList<>(1)).add(new Match(id, rank, 1.0));
   }
 
   @Override
@@ -166,10 +173,8 @@ final class ExactCheck implements MethodCheck<byte[]> {
         lookups, filter == null ? 0 : filter.skipped());
   }
 
-  /**
-   * The record the keep policy prefers in the index with this key and not {@code apart}, or null.
-   */
-  private Match latestWithKey(BytesRef key, LongPredicate apart, TermHolders md5Holders) {
+  /** The record the keep policy prefers in the index with this key and not excluded, or null. */
+  private Match latestWithKey(BytesRef key, Excluded excluded, TermHolders md5Holders) {
     long bestId = 0;
     long[] bestRank = new long[keepPolicy.width()];
     long[] rank = new long[keepPolicy.width()];
@@ -204,7 +209,7 @@ final class ExactCheck implements MethodCheck<byte[]> {
                   : SourceRecord.NULL_TIME;
         }
         long id = ids.longValue();
-        if (apart.test(id)) {
+        if (excluded.selfOrMarked(id)) {
           continue;
         }
         if (!found || KeepPolicy.isPreferred(rank, id, bestRank, bestId)) {

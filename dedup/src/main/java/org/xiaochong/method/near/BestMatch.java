@@ -1,25 +1,26 @@
 package org.xiaochong.method.near;
 
-import java.util.function.LongPredicate;
 import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.method.Excluded;
 import org.xiaochong.method.MethodCheck.Match;
 
 /**
  * The most similar near duplicate among the candidates {@link NearCheck} considers (ties: {@link
- * NearRule#isBetter}), or none when it is marked apart from the incoming record: as in the pass, a
- * record whose closest match a person rejected is new. One instance per incoming record.
+ * NearRule#isBetter}), never the incoming record itself, or none when it is marked apart from the
+ * incoming record: as in the pass, a record whose closest match a person rejected is new. One
+ * instance per incoming record.
  */
 final class BestMatch {
   private final NearConfig config;
-  private final LongPredicate apart;
+  private final Excluded excluded;
   private boolean found;
   private long id;
   private long[] rank;
   private double similarity;
 
-  BestMatch(NearConfig config, LongPredicate apart) {
+  BestMatch(NearConfig config, Excluded excluded) {
     this.config = config;
-    this.apart = apart;
+    this.excluded = excluded;
   }
 
   void consider(
@@ -28,7 +29,8 @@ final class BestMatch {
       long candidateId,
       long[] candidateRank,
       NearRule.KeyWeights weight) {
-    if (!NearRule.isNearDuplicate(record, candidate, config, weight)) {
+    if (excluded.isSelf(candidateId)
+        || !NearRule.isNearDuplicate(record, candidate, config, weight)) {
       return;
     }
     double s = NearRule.similarity(record, candidate, weight);
@@ -42,6 +44,6 @@ final class BestMatch {
 
   /** The best near duplicate, or null when none was found or it is marked apart. */
   Match match() {
-    return found && !apart.test(id) ? new Match(id, rank, similarity) : null;
+    return found && !excluded.markedApart(id) ? new Match(id, rank, similarity) : null;
   }
 }

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.function.LongPredicate;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.xiaochong.fingerprint.Evidence;
@@ -20,6 +19,7 @@ import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.NearDocumentMaker;
 import org.xiaochong.index.NearSchema;
 import org.xiaochong.index.TermHolders;
+import org.xiaochong.method.Excluded;
 import org.xiaochong.method.MethodCheck;
 import org.xiaochong.prefilter.FilterFile;
 import org.xiaochong.prefilter.PrefilterSettings;
@@ -139,16 +139,17 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
 
   @Override
   public Match find(Post post) {
-    return find(post, id -> false);
+    return find(post, Excluded.none());
   }
 
   /**
-   * The most similar near duplicate, or null when it is marked apart from the incoming record: as
-   * in the pass, a record whose closest match a person rejected is new.
+   * The most similar near duplicate other than the incoming record itself, or null when it is
+   * marked apart from the incoming record: as in the pass, a record whose closest match a person
+   * rejected is new.
    */
   @Override
-  public Match find(Post post, LongPredicate apart) {
-    BestMatch best = new BestMatch(config, apart);
+  public Match find(Post post, Excluded excluded) {
+    BestMatch best = new BestMatch(config, excluded);
     candidates.compare(post, best::consider, keyHolders);
     return best.match();
   }
@@ -162,8 +163,8 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return (post, apart) -> {
-      BestMatch best = new BestMatch(config, apart);
+    return (post, excluded) -> {
+      BestMatch best = new BestMatch(config, excluded);
       candidates.compare(post, best::consider, own);
       return best.match();
     };

@@ -6,13 +6,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.LongPredicate;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSchema;
+import org.xiaochong.method.Excluded;
 import org.xiaochong.method.MethodCheck;
 import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.simhash.Simhash64;
@@ -84,20 +84,21 @@ final class SimhashCheck implements MethodCheck<Long> {
 
   @Override
   public Match find(Long value) {
-    return find(value, id -> false);
+    return find(value, Excluded.none());
   }
 
   /**
-   * The nearest record within the distance, or null when it is marked apart from the incoming one:
-   * as in the pass, a record whose nearest match a person rejected is new.
+   * The nearest record within the distance other than the incoming record itself, or null when it
+   * is marked apart from the incoming one: as in the pass, a record whose nearest match a person
+   * rejected is new.
    */
   @Override
-  public Match find(Long value, LongPredicate apart) {
+  public Match find(Long value, Excluded excluded) {
     if (value == null) {
       return null;
     }
     lookups++;
-    Nearest nearest = new Nearest(apart);
+    Nearest nearest = new Nearest(excluded);
     try {
       List<LeafReaderContext> leaves = reader.leaves();
       for (SimhashIndex.Hit hit : SimhashIndex.search(reader, value, config.maxDistance())) {
@@ -123,17 +124,20 @@ final class SimhashCheck implements MethodCheck<Long> {
 
   /** The nearest record seen so far; of equally near ones, the one the keep policy prefers. */
   private static final class Nearest {
-    private final LongPredicate apart;
+    private final Excluded excluded;
     private boolean found;
     private int distance;
     private long id;
     private long[] rank;
 
-    Nearest(LongPredicate apart) {
-      this.apart = apart;
+    Nearest(Excluded excluded) {
+      this.excluded = excluded;
     }
 
     void consider(int candidateDistance, long candidateId, long[] candidateRank) {
+      if (excluded.isSelf(candidateId)) {
+        return;
+      }
       if (!found
           || candidateDistance < distance
           || (candidateDistance == distance
@@ -146,7 +150,7 @@ final class SimhashCheck implements MethodCheck<Long> {
     }
 
     Match match() {
-      return found && !apart.test(id)
+      return found && !excluded.markedApart(id)
           ? new Match(id, rank, SimhashMethod.likeness(distance))
           : null;
     }

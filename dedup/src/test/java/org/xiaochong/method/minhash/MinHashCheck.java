@@ -5,13 +5,13 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.LongPredicate;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.index.DirectoryReader;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.TermHolders;
+import org.xiaochong.method.Excluded;
 import org.xiaochong.method.MethodCheck;
 import org.xiaochong.policy.KeepPolicy;
 
@@ -60,11 +60,11 @@ final class MinHashCheck implements MethodCheck<int[]> {
 
   @Override
   public Match find(int[] signature) {
-    return find(signature, id -> false);
+    return find(signature, Excluded.none());
   }
 
   @Override
-  public Match find(int[] signature, LongPredicate apart) {
+  public Match find(int[] signature, Excluded excluded) {
     if (signature == null) {
       return null;
     }
@@ -80,6 +80,9 @@ final class MinHashCheck implements MethodCheck<int[]> {
             doc = holders.next()) {
           double similarity = MinHashSignatures.similarity(signature, signatures[doc]);
           long id = IndexSchema.id(reader.leaves(), doc);
+          if (excluded.isSelf(id)) {
+            continue;
+          }
           long[] rank = IndexSchema.rank(reader.leaves(), doc, keepPolicy);
           if (similarity >= threshold
               && (similarity > best
@@ -95,7 +98,8 @@ final class MinHashCheck implements MethodCheck<int[]> {
     }
     for (Added added : session) {
       double similarity = MinHashSignatures.similarity(signature, added.signature());
-      if (similarity >= threshold
+      if (!excluded.isSelf(added.id())
+          && similarity >= threshold
           && (similarity > best
               || (similarity == best
                   && KeepPolicy.isPreferred(added.rank(), added.id(), bestRank, bestId)))) {
@@ -104,7 +108,7 @@ final class MinHashCheck implements MethodCheck<int[]> {
         bestRank = added.rank();
       }
     }
-    return best < 0 || apart.test(bestId) ? null : new Match(bestId, bestRank, best);
+    return best < 0 || excluded.markedApart(bestId) ? null : new Match(bestId, bestRank, best);
   }
 
   @Override

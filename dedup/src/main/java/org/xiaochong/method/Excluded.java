@@ -1,0 +1,69 @@
+package org.xiaochong.method;
+
+import java.util.function.LongPredicate;
+
+/**
+ * The records an incoming record may not be matched with, as {@link MethodCheck#find} is told:
+ *
+ * <ul>
+ *   <li><b>itself</b>: a record given with its id never repeats the record of that id. When an add
+ *       is retried (the client lost the first answer), the first one is in the index already; the
+ *       retry must be judged against the other records, as the first was, and never be told to drop
+ *       itself. A method skips its own id as a candidate and goes on with the others.
+ *   <li><b>the records it is marked apart from</b> ({@code dedup apart}): what a method does with
+ *       one is its pass's rule ({@link MethodCheck#find}).
+ * </ul>
+ *
+ * <p>It also notes whether a method met the record itself ({@link #selfSeen}): then the record is
+ * indexed already, and an add does not index it twice. One instance per incoming record and thread;
+ * not thread-safe.
+ */
+public final class Excluded {
+  private final boolean hasSelf;
+  private final long self;
+  private final LongPredicate markedApart;
+  private boolean selfSeen;
+
+  private Excluded(boolean hasSelf, long self, LongPredicate markedApart) {
+    this.hasSelf = hasSelf;
+    this.self = self;
+    this.markedApart = markedApart;
+  }
+
+  /** Nothing excluded: a record without an id and without marks. */
+  public static Excluded none() {
+    return new Excluded(false, 0, other -> false);
+  }
+
+  /**
+   * @param self the incoming record's id, or null for a record not stored yet
+   * @param markedApart the records it is marked apart from
+   */
+  public static Excluded of(Long self, LongPredicate markedApart) {
+    return new Excluded(self != null, self == null ? 0 : self, markedApart);
+  }
+
+  /** Whether {@code id} is the incoming record itself (noted: {@link #selfSeen}). */
+  public boolean isSelf(long id) {
+    if (hasSelf && id == self) {
+      selfSeen = true;
+      return true;
+    }
+    return false;
+  }
+
+  /** Whether the incoming record is marked apart from {@code id}. */
+  public boolean markedApart(long id) {
+    return markedApart.test(id);
+  }
+
+  /** Whether {@code id} is the record itself or one it is marked apart from. */
+  public boolean selfOrMarked(long id) {
+    return isSelf(id) || markedApart(id);
+  }
+
+  /** Whether a method met the incoming record's own id among its candidates. */
+  public boolean selfSeen() {
+    return selfSeen;
+  }
+}
