@@ -7,12 +7,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.LongPredicate;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.xiaochong.index.DocumentMaker;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSchema;
+import org.xiaochong.method.Excluded;
 import org.xiaochong.method.MethodCheck;
 import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.source.SourceRecord;
@@ -114,24 +114,26 @@ final class LinkageCheck implements MethodCheck<String[]> {
 
   @Override
   public Match find(String[] probe) {
-    return find(probe, id -> false);
+    return find(probe, Excluded.none());
   }
 
   /**
-   * The most probable match at or above the threshold, or null when there is none or it is marked
-   * apart from the incoming record (a person rejected the closest match, as in the pass).
+   * The most probable match at or above the threshold other than the incoming record itself, or
+   * null when there is none or it is marked apart from the incoming record (a person rejected the
+   * closest match, as in the pass).
    */
   @Override
-  public Match find(String[] probe, LongPredicate apart) {
+  public Match find(String[] probe, Excluded excluded) {
     lookups++;
-    List<Scored> scored = scored(probe);
-    if (scored.isEmpty()) {
-      return null;
+    for (Scored best : scored(probe)) {
+      if (excluded.isSelf(best.id)) {
+        continue;
+      }
+      return best.probability >= settings.threshold() && !excluded.markedApart(best.id)
+          ? new Match(best.id, best.rank, best.probability)
+          : null;
     }
-    Scored best = scored.get(0);
-    return best.probability >= settings.threshold() && !apart.test(best.id)
-        ? new Match(best.id, best.rank, best.probability)
-        : null;
+    return null;
   }
 
   /** A candidate with its levels and match probability. */
