@@ -201,6 +201,7 @@ public final class PlanMover {
     Moved moved =
         Moved.sum(
             ParallelTasks.runAll(tasks, tasks.size(), "xiaochong-apply", "applying run " + runId));
+    followMarks(runId);
     return new Applied(
         moved.rows(),
         moved.skipped(),
@@ -220,10 +221,23 @@ public final class PlanMover {
     int planSize = plans.size(runId);
     List<Callable<Moved>> workers =
         workers().forRun(runId, planSize, plans.rules(runId), seqEnd -> true, true, progress);
-    return apart.plus(
-        Moved.sum(
-            ParallelTasks.runAll(
-                workers, workers.size(), "xiaochong-apply", "applying run " + runId)));
+    Moved moved =
+        apart.plus(
+            Moved.sum(
+                ParallelTasks.runAll(
+                    workers, workers.size(), "xiaochong-apply", "applying run " + runId)));
+    followMarks(runId);
+    return moved;
+  }
+
+  /**
+   * After a run's rows moved: the rows it kept for rows of a marked group join the group ({@link
+   * ApartTable#followRemovals}), and the marks of rows gone for good are pruned ({@link
+   * ApartTable#prune}). Both repeat harmlessly when a resume applies the run again.
+   */
+  private void followMarks(long runId) {
+    ApartTable.followRemovals(tables.database(), tables.spec(), runId);
+    ApartTable.prune(tables.database(), tables.spec());
   }
 
   /** What a planned row's apply did, as {@code decisions.jsonl} names it. */

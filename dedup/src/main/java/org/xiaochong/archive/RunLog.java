@@ -73,11 +73,13 @@ public final class RunLog {
 
   /**
    * Creates the bookkeeping tables when missing ({@code sql/dedup.sql}) and moves a run log made
-   * before per-method counts to them ({@link RunLogMigration}). Needs CREATE and ALTER rights.
+   * before per-method counts to them ({@link RunLogMigration}) and marks made as pairs by a restore
+   * to groups ({@link ApartMigration}). Needs CREATE and ALTER rights.
    */
   public static void ensureTables(Database database) {
     database.runScript("/sql/dedup.sql");
     RunLogMigration.migrate(database);
+    ApartMigration.migrate(database);
   }
 
   /**

@@ -209,7 +209,7 @@ public final class RunCommand implements Callable<Integer> {
     RunSummary.ApartStats apart = summary.apart();
     if (apart.marks() > 0) {
       out.printf(
-          "apart: %,d pairs marked as not duplicates, %,d kept apart in this run%s%n",
+          "apart: %,d marks (pairs and rows of restored groups), %,d kept apart in this run%s%n",
           apart.marks(),
           apart.honoured(),
           apart.dropped() == 0

@@ -38,6 +38,22 @@ class DeletionPlanTest {
   }
 
   @Test
+  void dropApart_twoRowsOfAGroupRemovedForOneRow_onlyTheFirstByIdGoes() {
+    // 10 and 11 are a restored group; a later twin 20 is kept, both were planned for it.
+    DeletionPlan plan = new DeletionPlan();
+    plan.add(11, 20, DeletionPlan.Rule.of("near"), 0.9);
+    plan.add(10, 20, DeletionPlan.Rule.of("exact"), 1.0);
+    plan.add(30, 20, DeletionPlan.Rule.of("exact"), 1.0);
+    ApartPairs apart = ApartPairs.of(new long[0], new long[] {10, 1, 11, 1});
+
+    int dropped = plan.dropApart(apart);
+
+    assertThat(dropped).isEqualTo(1);
+    assertThat(plan.removedIdsSorted()).containsExactly(10, 30);
+    assertThat(apart.honoured()).isEqualTo(1);
+  }
+
+  @Test
   void collapseChains_exactTwinOfANearRemovedRecord_pointsToTheSurvivorWithBothRowsStates() {
     DeletionPlan plan = new DeletionPlan();
     plan.add(1, 2, DeletionPlan.Rule.of("exact"), 1.0, TWIN, KEPT_BY_EXACT); // 1 is 2's exact twin
