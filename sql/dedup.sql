@@ -79,9 +79,8 @@ CREATE TABLE IF NOT EXISTS dedup_apart (
 
 -- Groups of rows a person decided are not duplicates of each other: no run, `check` or apply removes
 -- a row of a group in favour of another row of it. `restore` makes one per kept row of the run it puts
--- back: the kept row and the rows that had been removed for it. A row a later run keeps in favour of a
--- row of a group joins the group (a later twin of the kept row), so the restored rows stay apart from
--- it too. One row per group and one per member: the marks grow with the rows, never with their pairs.
+-- back: the kept row and the rows that had been removed for it. A row a later run keeps in favour of
+-- the group's kept row (or of such a twin) joins the group, so the restored rows stay apart from it too. One row per group and one per member: the marks grow with the rows, never with their pairs.
 CREATE TABLE IF NOT EXISTS dedup_apart_group (
   id BIGINT NOT NULL AUTO_INCREMENT,
   source_table VARCHAR(64) NOT NULL,
@@ -98,6 +97,8 @@ CREATE TABLE IF NOT EXISTS dedup_apart_member (
   group_id BIGINT NOT NULL,              -- dedup_apart_group.id
   source_table VARCHAR(64) NOT NULL,
   row_id BIGINT NOT NULL,                -- a row of the source table or of its archive
+  role VARCHAR(8) NOT NULL,              -- kept: the row the others had been removed for; restored;
+                                         -- twin: a row a later run kept for the kept row or a twin
   PRIMARY KEY (group_id, row_id),
   KEY (source_table, row_id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

@@ -12,7 +12,10 @@ import org.xiaochong.source.Database;
  * run, so each clique is a kept row and the rows removed for it), and a row's clique is named by
  * its smallest id: the smaller of the row and its partners. Groups are made by (table, run, that
  * id), the unique key of a group, so repeating the migration after an interruption makes nothing
- * twice; the pairs are deleted in the same transaction as the groups are written.
+ * twice; the pairs are deleted in the same transaction as the groups are written. The pairs do not
+ * say which row of a clique had been kept, so every row of a migrated group counts as kept: a row a
+ * later run keeps for any of them joins the group ({@link ApartTable#followRemovals}), which errs
+ * on the side of the undo.
  */
 final class ApartMigration {
   /**
@@ -51,8 +54,8 @@ final class ApartMigration {
                       + " r GROUP BY source_table, run_id, anchor_id"
                       + " ON DUPLICATE KEY UPDATE anchor_id = dedup_apart_group.anchor_id");
               h.execute(
-                  "INSERT INTO dedup_apart_member (group_id, source_table, row_id)"
-                      + " SELECT g.id, r.source_table, r.row_id FROM "
+                  "INSERT INTO dedup_apart_member (group_id, source_table, row_id, role)"
+                      + " SELECT g.id, r.source_table, r.row_id, 'kept' FROM "
                       + ROWS
                       + " r JOIN dedup_apart_group g ON g.source_table = r.source_table"
                       + " AND g.run_id = r.run_id AND g.anchor_id = r.anchor_id"

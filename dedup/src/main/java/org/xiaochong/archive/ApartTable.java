@@ -244,7 +244,7 @@ public final class ApartTable {
    * later batch holds more of its rows; the kept row and each restored row are a member once. Call
    * it before the rows leave the archive. Returns the members written.
    */
-  static int markRestored(Handle handle, TableSpec spec, long runId, long lo, long hi) {
+  public static int markRestored(Handle handle, TableSpec spec, long runId, long lo, long hi) {
     String id = q(spec.idColumn());
     String removed = q(spec.removedTable());
     String inBatch =
@@ -271,15 +271,15 @@ public final class ApartTable {
         .bind(5, hi)
         .execute();
     String members =
-        "INSERT INTO dedup_apart_member (group_id, source_table, row_id) SELECT DISTINCT g.id,"
-            + " g.source_table, %s FROM "
+        "INSERT INTO dedup_apart_member (group_id, source_table, row_id, role) SELECT DISTINCT"
+            + " g.id, g.source_table, %s FROM "
             + removed
             + " x JOIN dedup_apart_group g ON g.source_table = ? AND g.run_id = x.dedup_run_id"
             + " AND g.anchor_id = x.dedup_kept_id"
             + inBatch
             + " ON DUPLICATE KEY UPDATE row_id = dedup_apart_member.row_id";
     int written = 0;
-    for (String row : List.of("x." + id, "g.anchor_id")) {
+    for (String row : List.of("x." + id + ", 'restored'", "g.anchor_id, 'kept'")) {
       written +=
           handle
               .createUpdate(String.format(members, row))
@@ -293,11 +293,12 @@ public final class ApartTable {
   }
 
   /**
-   * After run {@code runId} moved rows: each row it kept in favour of a row of a group joins that
-   * group, so the group's other rows stay apart from it (it is a twin of their row); the row it
-   * removed stays a member while it is in the archive (a restore may bring it back). Only removals
-   * that were carried out (the row is in the archive under this run) count. Returns the rows that
-   * joined.
+   * After run {@code runId} moved rows: each row it kept in favour of a group's kept row (or of a
+   * twin that joined before) joins that group as a twin, so the restored rows stay apart from it:
+   * it is a later twin of the row they were restored from. A restored row removed for another row
+   * passes nothing on (its partner is not a twin of the kept row). The removed row stays a member
+   * while it is in the archive (a restore may bring it back). Only removals that were carried out
+   * (the row is in the archive under this run) count. Returns the rows that joined.
    */
   public static int followRemovals(Database database, TableSpec spec, long runId) {
     return database
@@ -308,11 +309,12 @@ public final class ApartTable {
                 return 0;
               }
               return h.createUpdate(
-                      "INSERT INTO dedup_apart_member (group_id, source_table, row_id)"
-                          + " SELECT DISTINCT m.group_id, m.source_table, x.dedup_kept_id FROM "
+                      "INSERT INTO dedup_apart_member (group_id, source_table, row_id, role)"
+                          + " SELECT DISTINCT m.group_id, m.source_table, x.dedup_kept_id, 'twin' FROM "
                           + q(spec.removedTable())
                           + " x JOIN dedup_apart_member m ON m.source_table = ? AND m.row_id = x."
                           + q(spec.idColumn())
+                          + " AND m.role IN ('kept', 'twin')"
                           + " WHERE x.dedup_run_id = ? AND x.dedup_kept_id <> x."
                           + q(spec.idColumn())
                           + " ON DUPLICATE KEY UPDATE row_id = dedup_apart_member.row_id")

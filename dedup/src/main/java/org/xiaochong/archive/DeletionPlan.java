@@ -303,57 +303,23 @@ public final class DeletionPlan {
   }
 
   /**
-   * Drops every removal that would put two rows marked apart ({@link ApartPairs}) in one cluster (a
-   * kept row and the rows removed for it): the removed row stays when it is marked apart from its
-   * kept row or from a row already removed for that kept row. So a row restored apart from a row
-   * stays apart from that row's twins: when a later twin T is kept and the row K it was restored
-   * from is removed for T, the restored row is not removed for T too. The removals of one kept row
-   * are taken by removed id, so the result does not depend on the passes' order; only removals of
-   * rows with marks are examined. Call it after the chains are collapsed: then no removal is kept
-   * in favour of a removed row, so dropping one leaves no removal pointing to a row that stays for
-   * another reason. Returns how many were dropped.
+   * Drops every removal whose removed and kept rows are marked apart ({@link ApartPairs}): the
+   * removed row stays. Call it after the chains are collapsed: then no removal is kept in favour of
+   * a removed row, so dropping one leaves no removal pointing to a row that stays for another
+   * reason. Returns how many were dropped.
+   *
+   * <p>Pairwise, as the near and simhash passes honour the marks: the exact pass keeps two rows
+   * marked apart out of one cluster ({@link ApartClusters}), but a cluster of the near pass may
+   * still hold a row and a row it is marked apart from when both were removed for a third. Doing
+   * more here changes which rows the near pass removes and so which rows a later restore marks.
    */
   public int dropApart(ApartPairs apart) {
     if (apart.isEmpty()) {
       return 0;
     }
-    boolean[] drop = new boolean[size];
-    Integer[] marked =
-        java.util.stream.IntStream.range(0, size)
-            .filter(i -> apart.isMarked(removedIds[i]))
-            .boxed()
-            .sorted(
-                (a, b) ->
-                    keptIds[a] != keptIds[b]
-                        ? Long.compare(keptIds[a], keptIds[b])
-                        : Long.compare(removedIds[a], removedIds[b]))
-            .toArray(Integer[]::new);
-    Set<Long> clusterGroups = new java.util.HashSet<>();
-    java.util.List<Long> clusterPaired = new java.util.ArrayList<>();
-    for (int m = 0; m < marked.length; m++) {
-      int i = marked[m];
-      long keptId = keptIds[i];
-      if (m == 0 || keptIds[marked[m - 1]] != keptId) { // a new cluster: its kept row's marks
-        clusterGroups.clear();
-        clusterPaired.clear();
-        for (long g : apart.groupsOf(keptId)) {
-          clusterGroups.add(g);
-        }
-        clusterPaired.add(keptId);
-      }
-      long removedId = removedIds[i];
-      long[] groups = apart.groupsOf(removedId);
-      drop[i] = refuses(apart, removedId, groups, clusterGroups, clusterPaired);
-      if (!drop[i]) {
-        for (long g : groups) {
-          clusterGroups.add(g);
-        }
-        clusterPaired.add(removedId);
-      }
-    }
     int kept = 0;
     for (int i = 0; i < size; i++) {
-      if (drop[i]) {
+      if (apart.isMarked(removedIds[i]) && apart.keepsApart(removedIds[i], keptIds[i])) {
         continue;
       }
       removedIds[kept] = removedIds[i];
@@ -369,29 +335,6 @@ public final class DeletionPlan {
     int dropped = size - kept;
     size = kept;
     return dropped;
-  }
-
-  /** Whether a row is marked apart from a row of a cluster (recording the mark as honoured). */
-  private static boolean refuses(
-      ApartPairs apart,
-      long id,
-      long[] groups,
-      Set<Long> clusterGroups,
-      java.util.List<Long> paired) {
-    for (long g : groups) {
-      if (clusterGroups.contains(g)) {
-        apart.keepsApart(id, paired.get(0)); // counts it when the kept row shares the group
-        apart.recordHonoured(id);
-        return true;
-      }
-    }
-    for (long member : paired) {
-      if (apart.containsPair(id, member)) {
-        apart.keepsApart(id, member);
-        return true;
-      }
-    }
-    return false;
   }
 
   /** The ids removed by one rule, sorted. */

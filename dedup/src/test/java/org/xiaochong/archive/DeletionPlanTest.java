@@ -38,19 +38,18 @@ class DeletionPlanTest {
   }
 
   @Test
-  void dropApart_twoRowsOfAGroupRemovedForOneRow_onlyTheFirstByIdGoes() {
-    // 10 and 11 are a restored group; a later twin 20 is kept, both were planned for it.
+  void dropApart_groupMarks_dropsOnlyARemovalForARowOfTheSameGroup() {
     DeletionPlan plan = new DeletionPlan();
-    plan.add(11, 20, DeletionPlan.Rule.of("near"), 0.9);
-    plan.add(10, 20, DeletionPlan.Rule.of("exact"), 1.0);
-    plan.add(30, 20, DeletionPlan.Rule.of("exact"), 1.0);
-    ApartPairs apart = ApartPairs.of(new long[0], new long[] {10, 1, 11, 1});
+    plan.add(11, 10, DeletionPlan.Rule.of("near"), 0.9); // 10 and 11 are one restored group
+    plan.add(12, 10, DeletionPlan.Rule.of("near"), 0.9);
+    plan.add(13, 20, DeletionPlan.Rule.of("exact"), 1.0);
+    ApartPairs apart = ApartPairs.of(new long[0], new long[] {10, 1, 11, 1, 13, 2});
 
     int dropped = plan.dropApart(apart);
 
     assertThat(dropped).isEqualTo(1);
-    assertThat(plan.removedIdsSorted()).containsExactly(10, 30);
-    assertThat(apart.honoured()).isEqualTo(1);
+    assertThat(plan.removedIdsSorted()).containsExactly(12, 13);
+    assertThat(apart.honoured()).isEqualTo(2); // rows 10 and 11
   }
 
   @Test
