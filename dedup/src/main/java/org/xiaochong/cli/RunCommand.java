@@ -60,7 +60,8 @@ public final class RunCommand implements Callable<Integer> {
     runOptions.window(); // fail on a reversed window before starting a database
     try (Database database = ConfigOptions.openDatabase(config);
         TableLock lock =
-            TableLock.acquire(database, config.table(), run.apply() ? "run --apply" : "run");
+            TableLock.acquire(database, config.table(), run.apply() ? "run --apply" : "run")
+                .onLoss(spec.commandLine().getOut()::println);
         FingerprintIndex index = ConfigOptions.openIndex(config, rebuildIndex)) {
       DedupRunner.Outcome outcome =
           ConfigOptions.runner(
