@@ -211,6 +211,75 @@ class ReferencedRowsIT extends DbTestSupport {
     assertThat(repointed(runId)).isZero();
   }
 
+  /**
+   * Issue 35's reproduction: tags keyed (post_id, tag), merged into the kept post by run N, then
+   * moved on to a newer twin of the kept post by run N+1. Restoring the two runs in either order
+   * gives the posts and their tags back byte for byte (CHECKSUM TABLE against copies made before).
+   */
+  @Test
+  void restore_mergedTagsOfTwoRuns_eitherOrder_everyTableBackByteForByte() {
+    for (boolean laterRunFirst : new boolean[] {false, true}) {
+      String table = laterRunFirst ? "fk_undo_b" : "fk_undo_a";
+      postsWithTags(table, "", () -> {}, "(1, 'fruit'), (2, 'red'), (3, 'green')");
+      Runnable post9 = // a newer twin of posts 1 and 2
+          () ->
+              insert(
+                  table,
+                  9,
+                  "供应红富士苹果0",
+                  "苹果",
+                  "13800138000",
+                  "本人有红富士苹果约3000斤，果面光洁，口感脆甜，欢迎来电",
+                  NEW.plusDays(1));
+      useHandle(
+          h -> {
+            for (String t : List.of(table, table + "_tag")) {
+              h.execute("DROP TABLE IF EXISTS `" + t + "_ref`");
+              h.execute("CREATE TABLE `" + t + "_ref` LIKE `" + t + "`");
+              h.execute("INSERT INTO `" + t + "_ref` SELECT * FROM `" + t + "`");
+            }
+          });
+      insert(
+          table + "_ref",
+          9,
+          "供应红富士苹果0",
+          "苹果",
+          "13800138000",
+          "本人有红富士苹果约3000斤，果面光洁，口感脆甜，欢迎来电",
+          NEW.plusDays(1));
+      Map<String, String> merge = Map.of("apply.referenced", "merge");
+
+      assertThat(apply(table, merge).exitCode()).isZero(); // run N: 1 -> 2, its tag with it
+      long runN = lastRunId(table);
+      post9.run();
+      assertThat(apply(table, merge).exitCode()).isZero(); // run N+1: 2 -> 9, both tags with it
+      long runN1 = lastRunId(table);
+      assertThat(tags(table)).containsExactly("4:green", "9:fruit", "9:red");
+
+      for (long run : laterRunFirst ? new long[] {runN1, runN} : new long[] {runN, runN1}) {
+        CliRun restore =
+            cli(
+                "restore",
+                "--config",
+                config(table, merge).toString(),
+                "--run",
+                String.valueOf(run));
+        assertThat(restore.exitCode()).as(restore.err()).isZero();
+        assertThat(restore.out()).doesNotContain("left as they are");
+      }
+
+      assertThat(tags(table)).as(table).containsExactly("1:fruit", "2:red", "3:green");
+      assertThat(checksum(table)).as(table).isEqualTo(checksum(table + "_ref"));
+      assertThat(checksum(table + "_tag")).as(table).isEqualTo(checksum(table + "_tag_ref"));
+      assertThat(repointed(runN) + repointed(runN1)).isZero();
+    }
+  }
+
+  private static long checksum(String table) {
+    return withHandle(
+        h -> h.createQuery("CHECKSUM TABLE `" + table + "`").map((rs, ctx) -> rs.getLong(2)).one());
+  }
+
   @Test
   void apply_mergeThatWouldBreakAUniqueKeyOfTheChild_leavesThatPostInPlace() {
     String table = "fk_tags";
