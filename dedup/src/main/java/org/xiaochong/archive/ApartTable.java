@@ -274,7 +274,10 @@ public final class ApartTable {
         "INSERT INTO dedup_apart_member (group_id, source_table, row_id, role) SELECT DISTINCT"
             + " g.id, g.source_table, %s FROM "
             + removed
-            + " x JOIN dedup_apart_group g ON g.source_table = ? AND g.run_id = x.dedup_run_id"
+            // The batch by the primary key (run, id): through dedup_kept_id the server would read
+            // the whole group for each batch, which made a restore of 100,000 twins quadratic.
+            + " x FORCE INDEX (PRIMARY) JOIN dedup_apart_group g ON g.source_table = ?"
+            + " AND g.run_id = x.dedup_run_id"
             + " AND g.anchor_id = x.dedup_kept_id"
             + inBatch
             + " ON DUPLICATE KEY UPDATE row_id = dedup_apart_member.row_id";

@@ -76,6 +76,22 @@ class ApartGroupsIT extends DbTestSupport {
     applied(config, "--apply");
     assertThat(marks.counts().groupRows()).isEqualTo(n + 1 - 2);
     assertThat(marks.load().groupsOf(keptBefore)).hasSize(1);
+
+    // The group as `apart` shows it, and lifted as a whole.
+    long group = marks.groups(1).get(0).id();
+    CliRun list = cli("apart", "list", "--config", config.toString());
+    assertThat(list.out())
+        .contains("1 restored groups of " + table)
+        .contains(String.format("group %d: %,d rows, restore (run %d)", group, n - 1, runId));
+    CliRun pair = cli("apart", "remove", "--config", config.toString(), "1", "4");
+    assertThat(pair.exitCode()).isEqualTo(2);
+    assertThat(pair.errLines())
+        .singleElement()
+        .asString()
+        .contains("apart remove --group " + group);
+    CliRun lift = cli("apart", "remove", "--config", config.toString(), "--group", "" + group);
+    assertThat(lift.exitCode()).as(lift.err()).isZero();
+    assertThat(marks.counts()).isEqualTo(new ApartTable.Counts(0, 0, 0));
   }
 
   @Test
