@@ -298,6 +298,7 @@ public final class PlanMover {
       rows += moved.rows();
       runLog.markResumed(
           runId,
+          planRows.archivedByRule(runId),
           "resumed after an interruption; "
               + moved.rows()
               + " rows moved on resume, "

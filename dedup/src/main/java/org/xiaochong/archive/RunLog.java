@@ -161,9 +161,26 @@ public final class RunLog {
     return dao().runsWithStatus(table, "applying");
   }
 
-  /** Marks an interrupted run applied once its remaining batches have moved. */
-  void markResumed(long runId, String message) {
-    dao().markResumed(runId, now(), message);
+  /**
+   * Marks an interrupted run applied once its remaining batches have moved, with what it moved in
+   * all by rule (the interrupted apply recorded no count), as {@code stats} shows a run.
+   */
+  void markResumed(long runId, Map<String, Long> removedByRule, String message) {
+    database
+        .jdbi()
+        .useTransaction(
+            handle -> {
+              RunDao runs = handle.attach(RunDao.class);
+              runs.markResumed(runId, now(), message);
+              if (!removedByRule.isEmpty()) {
+                // What the run moved in all, before and after the interruption, by rule: the
+                // interrupted apply had recorded no count.
+                runs.putRemoved(
+                    runId,
+                    List.copyOf(removedByRule.keySet()),
+                    List.copyOf(removedByRule.values()));
+              }
+            });
   }
 
   /** The status of a run of this table; empty when no run of this table has that id. */
