@@ -169,6 +169,14 @@ public final class PlanMover {
   }
 
   /**
+   * Reads the foreign keys and DELETE triggers of the table again ({@link
+   * ReferencedRows#requireUnchanged}): call it right before the first batch of a new run.
+   */
+  public void requireReferencesUnchanged() {
+    referenced.requireUnchanged(tables.database(), tables.spec());
+  }
+
+  /**
    * Writes the plan of a run and moves its rows, the two overlapped: the plan goes in, in seq
    * order, a batch per transaction on one connection, and the apply workers take each batch as soon
    * as its plan rows are committed. No row moves before the plan row that names it is committed, so

@@ -112,15 +112,21 @@ public final class ReferencedRows {
   }
 
   /** No foreign keys nor triggers: an apply moves rows as it always does. */
-  static final ReferencedRows NONE = new ReferencedRows(Policy.REFUSE, List.of(), "id");
+  static final ReferencedRows NONE =
+      new ReferencedRows(Settings.DEFAULT, List.of(), List.of(), "id");
 
   private final Policy policy;
+  private final Settings settings;
   private final List<ForeignKey> foreignKeys;
+  private final List<String> triggers;
   private final String idColumn;
 
-  private ReferencedRows(Policy policy, List<ForeignKey> foreignKeys, String idColumn) {
-    this.policy = policy;
+  private ReferencedRows(
+      Settings settings, List<ForeignKey> foreignKeys, List<String> triggers, String idColumn) {
+    this.policy = settings.referenced();
+    this.settings = settings;
     this.foreignKeys = List.copyOf(foreignKeys);
+    this.triggers = List.copyOf(triggers);
     this.idColumn = idColumn;
   }
 
@@ -143,10 +149,37 @@ public final class ReferencedRows {
               if (problem != null) {
                 throw new BadInputException(problem);
               }
-              return keys.isEmpty()
-                  ? NONE
-                  : new ReferencedRows(settings.referenced(), keys, spec.idColumn());
+              return new ReferencedRows(settings, keys, triggers, spec.idColumn());
             });
+  }
+
+  /**
+   * Reads the foreign keys and DELETE triggers again, right before the first batch: one added while
+   * the run's passes took their time (a CASCADE key would delete child rows unseen, a new trigger
+   * would run unasked) stops the apply here, with nothing moved and no run written.
+   *
+   * @throws BadInputException one line: what the settings refuse now, or what changed since the run
+   *     started
+   */
+  public void requireUnchanged(Database database, TableSpec spec) {
+    if (this == NONE) {
+      return; // a mover made without the check (a test's): nothing to compare with
+    }
+    ReferencedRows now = check(database, spec, settings);
+    if (!now.foreignKeys.equals(foreignKeys) || !now.triggers.equals(triggers)) {
+      throw new BadInputException(
+          "--apply stops before changing anything: the foreign keys or DELETE triggers of "
+              + spec.table()
+              + " changed while the run read and compared it (now "
+              + now.foreignKeys.size()
+              + " foreign keys, "
+              + now.triggers.size()
+              + " triggers; "
+              + foreignKeys.size()
+              + " and "
+              + triggers.size()
+              + " when it started); run it again");
+    }
   }
 
   /**

@@ -86,6 +86,7 @@ public final class PlanApply {
       RecordSource source,
       Map<String, Double> seconds) {
     long t = System.nanoTime();
+    mover.requireReferencesUnchanged(); // a key or trigger added during the passes stops it here
     long runId = runLog.startRun(method, true, configDigest, since, until);
     PlanMover.Applied applied;
     Map<Long, PlanMover.Outcome> notMoved;

@@ -212,6 +212,55 @@ class ReferencedRowsIT extends DbTestSupport {
   }
 
   /**
+   * A CASCADE key added while the run's passes take their time (here: during its index sync) is
+   * found right before the first batch: the apply stops with one line, nothing moved, no run.
+   */
+  @Test
+  void apply_foreignKeyAddedDuringTheRun_stopsBeforeTheFirstBatch() throws Exception {
+    String table = "fk_late";
+    useHandle(h -> h.execute("DROP TABLE IF EXISTS `fk_late_inquiry`"));
+    posts(table);
+    org.xiaochong.progress.Progress addKeyDuringSync =
+        (task, total) -> {
+          if (task.equals("index")) {
+            useHandle(
+                h ->
+                    h.execute(
+                        "CREATE TABLE `fk_late_inquiry` (id BIGINT PRIMARY KEY, post_id BIGINT,"
+                            + " FOREIGN KEY (post_id) REFERENCES `fk_late` (id) ON DELETE CASCADE)"
+                            + " ENGINE=InnoDB"));
+          }
+          return org.xiaochong.progress.Progress.NONE.start(task, total);
+        };
+
+    Throwable thrown =
+        org.assertj.core.api.Assertions.catchThrowable(
+            () -> {
+              try (org.xiaochong.index.FingerprintIndex index =
+                  org.xiaochong.index.FingerprintIndex.open(
+                      dir.resolve("index-late"), "it-late", false)) {
+                new org.xiaochong.run.DedupRunner(
+                        database(),
+                        spec(table),
+                        index,
+                        "0123456789abcdef0123456789abcdef",
+                        2,
+                        addKeyDuringSync)
+                    .run(
+                        new org.xiaochong.run.DedupRunner.Options(
+                            "exact", null, null, true, false));
+              }
+            });
+
+    assertThat(thrown)
+        .isInstanceOf(org.xiaochong.source.BadInputException.class)
+        .hasMessageContaining("--apply stops before changing anything")
+        .hasMessageContaining("fk_late");
+    assertThat(ids(table)).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
+    assertThat(statuses(table)).isEmpty();
+  }
+
+  /**
    * Issue 35's reproduction: tags keyed (post_id, tag), merged into the kept post by run N, then
    * moved on to a newer twin of the kept post by run N+1. Restoring the two runs in either order
    * gives the posts and their tags back byte for byte (CHECKSUM TABLE against copies made before).
