@@ -43,6 +43,9 @@ public final class RunLog {
   /** Inserts a {@code dedup_run} row and returns its id. */
   public long startRun(
       String method, boolean apply, String configDigest, LocalDateTime since, LocalDateTime until) {
+    if (apply) {
+      skipArchivedRunIds();
+    }
     long runId =
         dao()
             .insertRun(
@@ -69,6 +72,38 @@ public final class RunLog {
               runs.forgetRepoints(runId);
             });
     return runId;
+  }
+
+  /**
+   * Keeps a new applied run's id clear of the archive's: when {@code dedup_run} was emptied or
+   * re-created, its ids start again, and a new run would share its id with archived rows of an old
+   * one (its restore would put back both). So the next id is raised above every run id the archive
+   * holds (found on its primary key's first column; a raise never lowers the counter).
+   */
+  private void skipArchivedRunIds() {
+    database
+        .jdbi()
+        .useHandle(
+            h -> {
+              RunDao runs = h.attach(RunDao.class);
+              String archive = table + "_removed";
+              if (!runs.tableExists(archive)) {
+                return;
+              }
+              Long archived =
+                  h.createQuery("SELECT MAX(dedup_run_id) FROM " + ArchiveTables.q(archive))
+                      .mapTo(Long.class)
+                      .findOne()
+                      .orElse(null);
+              Long logged =
+                  h.createQuery("SELECT MAX(id) FROM dedup_run")
+                      .mapTo(Long.class)
+                      .findOne()
+                      .orElse(null);
+              if (archived != null && (logged == null || logged < archived)) {
+                h.execute("ALTER TABLE dedup_run AUTO_INCREMENT = " + (archived + 1));
+              }
+            });
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -21,6 +22,48 @@ class ArchiveRestoreIT extends DbTestSupport {
   private static final String TABLE = "supply_demand";
 
   @TempDir Path dir;
+
+  /**
+   * dedup_run emptied or re-created (its ids start again) while the archive keeps old runs' rows:
+   * the next applied run takes an id above the archive's, so its restore puts back its rows only.
+   */
+  @Test
+  void apply_archiveHoldsTheNextRunId_newRunTakesAnotherId_restorePutsBackOnlyItsRows() {
+    String table = "reused_id";
+    createPostsTable(table);
+    LocalDateTime old = LocalDateTime.of(2024, 5, 1, 8, 0);
+    insert(table, 1, "供应红富士苹果", "苹果", "13800138000", "本人有红富士苹果约3000斤", old);
+    insert(table, 2, "供应红富士苹果", "苹果", "13800138000", "本人有红富士苹果约3000斤", old.plusDays(1));
+    Path config = writeConfig(dir, table, dir.resolve("index-reused"), Map.of());
+    assertThat(cli("run", "--config", config.toString(), "--apply").exitCode()).isZero();
+    // As if dedup_run had been emptied: the archived row now carries the id the next run would get.
+    long nextId =
+        withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT AUTO_INCREMENT FROM information_schema.tables"
+                            + " WHERE table_schema = DATABASE() AND table_name = 'dedup_run'")
+                    .mapTo(Long.class)
+                    .one());
+    useHandle(h -> h.execute("UPDATE reused_id_removed SET dedup_run_id = ?", nextId));
+    insert(table, 3, "求购大蒜", "大蒜", "13900139000", "求购大蒜十吨", old);
+    insert(table, 4, "求购大蒜", "大蒜", "13900139000", "求购大蒜十吨", old.plusDays(1));
+
+    CliRun run = cli("run", "--config", config.toString(), "--apply");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    long runId =
+        withHandle(
+            h ->
+                h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = ?")
+                    .bind(0, table)
+                    .mapTo(Long.class)
+                    .one());
+    assertThat(runId).isGreaterThan(nextId);
+    CliRun restore = cli("restore", "--config", config.toString(), "--run", Long.toString(runId));
+    assertThat(restore.exitCode()).as(restore.err()).isZero();
+    assertThat(ids(table)).containsExactly(2L, 3L, 4L); // row 1 stays archived under the old id
+  }
 
   @Test
   void restore_afterApply_tableEqualsSnapshotAndArchiveEmpty() throws IOException {
