@@ -337,6 +337,21 @@ public final class DeletionPlan {
     return dropped;
   }
 
+  /**
+   * A row the plan both removes and keeps another row for, or -1 when there is none: a plan whose
+   * chains are collapsed has none, and applying one that had would archive a row in favour of a row
+   * it also archives. A distributed run checks its merged plan with it before the apply.
+   */
+  public long keptAndRemoved() {
+    long[] removed = removedIdsSorted();
+    for (int i = 0; i < size; i++) {
+      if (Arrays.binarySearch(removed, keptIds[i]) >= 0) {
+        return keptIds[i];
+      }
+    }
+    return -1;
+  }
+
   /** The ids removed by one rule, sorted. */
   public long[] removedIdsSorted(Rule rule) {
     long[] ids = new long[size];

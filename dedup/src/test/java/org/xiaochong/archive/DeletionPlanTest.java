@@ -53,6 +53,18 @@ class DeletionPlanTest {
   }
 
   @Test
+  void keptAndRemoved_chainNotCollapsed_namesTheRow_collapsedNone() {
+    DeletionPlan plan = new DeletionPlan();
+    plan.add(1, 2, DeletionPlan.Rule.of("exact"), 1.0);
+    plan.add(2, 3, DeletionPlan.Rule.of("near"), 0.8);
+    assertThat(plan.keptAndRemoved()).isEqualTo(2);
+
+    plan.collapseChains();
+
+    assertThat(plan.keptAndRemoved()).isEqualTo(-1);
+  }
+
+  @Test
   void collapseChains_exactTwinOfANearRemovedRecord_pointsToTheSurvivorWithBothRowsStates() {
     DeletionPlan plan = new DeletionPlan();
     plan.add(1, 2, DeletionPlan.Rule.of("exact"), 1.0, TWIN, KEPT_BY_EXACT); // 1 is 2's exact twin

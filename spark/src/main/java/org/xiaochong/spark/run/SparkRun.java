@@ -238,6 +238,13 @@ public final class SparkRun {
       options.methods().forEach(m -> reports.put(m.name(), MethodReport.notRun()));
     }
     int droppedApart = plan.dropApart(apart);
+    long keptAndRemoved = plan.keptAndRemoved();
+    if (keptAndRemoved >= 0) { // the stages' merged plan must never archive a kept row
+      throw new IllegalStateException(
+          "the job's plan removes row "
+              + keptAndRemoved
+              + " and keeps other rows in favour of it; stopped before the apply, nothing moved");
+    }
     Map<String, Long> removed = RunSummaries.removedByRule(options.methods(), plan);
     PlanApply.Result applied = PlanApply.NOT_APPLIED;
     if (options.apply()) {
