@@ -5,8 +5,10 @@ import static org.xiaochong.archive.ArchiveTables.q;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.jdbi.v3.core.Handle;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
+import org.xiaochong.source.SqlError;
 import org.xiaochong.source.TableSpec;
 
 /**
@@ -146,11 +148,42 @@ public final class ReferencedRows {
               List<ForeignKey> keys = ReferenceMetadata.foreignKeys(handle, spec.table());
               List<String> triggers = ReferenceMetadata.deleteTriggers(handle, spec.table());
               String problem = problem(schema, spec, settings, keys, triggers);
+              if (problem == null && settings.referenced() == Policy.MERGE) {
+                problem = updateDenied(handle, keys);
+              }
               if (problem != null) {
                 throw new BadInputException(problem);
               }
               return new ReferencedRows(settings, keys, triggers, spec.idColumn());
             });
+  }
+
+  /**
+   * A merge updates the child tables: without UPDATE on one, every batch and every later resume
+   * would fail. An UPDATE that matches no row asks the server for the right (and fires no trigger);
+   * the one line naming the first child table the login may not update, or null.
+   */
+  private static String updateDenied(Handle handle, List<ForeignKey> keys) {
+    for (ForeignKey key : keys) {
+      String column = q(key.childColumns().get(0));
+      try {
+        handle.execute(
+            "UPDATE " + key.qualifiedChild() + " SET " + column + " = " + column + " WHERE FALSE");
+      } catch (RuntimeException e) {
+        if (!SqlError.ACCESS_DENIED.matches(e)) {
+          continue; // e.g. a read-only replica under a dry run: the apply finds out itself
+        }
+        return "--apply stops before changing anything: apply.referenced=merge re-points the child"
+            + " rows of "
+            + key.childSchema()
+            + "."
+            + key.childTable()
+            + ", and this login may not UPDATE that table ("
+            + Database.rootMessage(e)
+            + "). Grant UPDATE on it, or choose apply.referenced=keep";
+      }
+    }
+    return null;
   }
 
   /**

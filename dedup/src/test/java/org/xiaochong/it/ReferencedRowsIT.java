@@ -455,6 +455,36 @@ class ReferencedRowsIT extends DbTestSupport {
   }
 
   @Test
+  void check_mergeWithoutUpdateOnTheChildTable_oneLineNamingIt_beforeAnyRowMoves() {
+    postsWithInquiries("fk_noupd", "RESTRICT");
+    useHandle(
+        h -> {
+          h.execute("DROP USER IF EXISTS 'fk_noupd'@'%'");
+          h.execute("CREATE USER 'fk_noupd'@'%' IDENTIFIED BY 'noupd-pw-1'");
+          h.execute("GRANT SELECT ON " + DATABASE + ".* TO 'fk_noupd'@'%'");
+        });
+    DbSettings server = database().jdbcSettings();
+    org.xiaochong.archive.ReferencedRows.Settings merge =
+        new org.xiaochong.archive.ReferencedRows.Settings(
+            org.xiaochong.archive.ReferencedRows.Policy.MERGE, false);
+
+    try (org.xiaochong.source.Database narrow =
+        org.xiaochong.source.Database.open(
+            new DbSettings(server.url(), "fk_noupd", "noupd-pw-1", dir.resolve("narrow")))) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> org.xiaochong.archive.ReferencedRows.check(narrow, spec("fk_noupd"), merge))
+          .isInstanceOf(org.xiaochong.source.BadInputException.class)
+          .hasMessageContaining("may not UPDATE")
+          .hasMessageContaining("fk_noupd_inquiry");
+    }
+    // The owner's login may: the check passes, and nothing was changed by asking.
+    org.xiaochong.archive.ReferencedRows.check(database(), spec("fk_noupd"), merge);
+    assertThat(inquiries("fk_noupd"))
+        .containsOnly(
+            Map.entry(101L, 1L), Map.entry(102L, 1L), Map.entry(103L, 2L), Map.entry(104L, 7L));
+  }
+
+  @Test
   void apply_foreignKeyTheLoginCannotSee_stopsWithOneLineEveryTime_notAnUnexpectedError() {
     useHandle(
         h -> {
