@@ -15,7 +15,7 @@
 #   KILL_TRIALS RESTORE_TRIALS CONCURRENT_TRIALS   trials of a, b, c (default 20, 5, 3); EDIT_TRIALS=0 skips d
 #   SEED               random seed of the kill moments (default: from the clock; printed)
 #   TABLE_PREFIX       prefix of every table the harness creates (default kill_); the harness drops
-#                      <prefix>*, their archives and their dedup_run/dedup_plan/dedup_apart rows, never other tables
+#                      <prefix>*, their archives and their dedup_run/dedup_plan/dedup_apart* rows, never other tables
 #   LOAD_EACH=1        load each trial's table with `bin/dedup load` (default: load one template table
 #                      with it, then copy it per trial with CREATE TABLE … LIKE + INSERT … SELECT, ~5x faster)
 #   KEEP=1             keep the temp dir and every table (default: keep only those of failed trials)
@@ -90,6 +90,10 @@ drop_trial() {
   fi
   if has_table dedup_apart; then
     sql "DELETE FROM dedup_apart WHERE source_table = '$1'" # a reloaded table reuses the ids of the marks
+  fi
+  if has_table dedup_apart_member; then
+    sql "DELETE FROM dedup_apart_member WHERE source_table = '$1'"
+    sql "DELETE FROM dedup_apart_group WHERE source_table = '$1'"
   fi
 }
 

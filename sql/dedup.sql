@@ -64,14 +64,41 @@ CREATE TABLE IF NOT EXISTS dedup_plan (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- Pairs of rows a person decided are not duplicates: no run, `check` or apply removes one of them in
--- favour of the other. `restore` adds one per row it puts back (the row and the row it had been removed
--- for, reason 'restore'); `dedup apart add` adds one by hand ('manual'); `dedup apart remove` forgets one.
+-- favour of the other. `dedup apart add` adds one by hand ('manual'); `dedup apart remove` forgets one.
+-- (Before groups, `restore` added one per pair of rows it put back, reason 'restore': the next
+-- `run --apply` or `restore` moves those into groups.)
 CREATE TABLE IF NOT EXISTS dedup_apart (
   source_table VARCHAR(64) NOT NULL,
   id_a BIGINT NOT NULL,                  -- the smaller id of the pair
   id_b BIGINT NOT NULL,                  -- the larger
-  reason VARCHAR(16) NOT NULL,           -- restore | manual
+  reason VARCHAR(16) NOT NULL,           -- manual (restore: not migrated yet)
   run_id BIGINT NULL,                    -- the run whose restore made the mark (NULL: manual)
   created_at DATETIME(3) NOT NULL,
   PRIMARY KEY (source_table, id_a, id_b)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- Groups of rows a person decided are not duplicates of each other: no run, `check` or apply removes
+-- a row of a group in favour of another row of it. `restore` makes one per kept row of the run it puts
+-- back: the kept row and the rows that had been removed for it. A row a later run keeps in favour of
+-- the group's kept row (or of such a twin) joins the group, so the restored rows stay apart from it too. One row per group and one per member: the marks grow with the rows, never with their pairs.
+CREATE TABLE IF NOT EXISTS dedup_apart_group (
+  id BIGINT NOT NULL AUTO_INCREMENT,
+  source_table VARCHAR(64) NOT NULL,
+  reason VARCHAR(16) NOT NULL,           -- restore
+  run_id BIGINT NOT NULL,                -- the run whose restore made the group
+  anchor_id BIGINT NOT NULL,             -- the row the group's rows had been removed for
+                                         -- (a group migrated from pairs: its smallest id)
+  created_at DATETIME(3) NOT NULL,
+  PRIMARY KEY (id),
+  UNIQUE KEY (source_table, run_id, anchor_id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+CREATE TABLE IF NOT EXISTS dedup_apart_member (
+  group_id BIGINT NOT NULL,              -- dedup_apart_group.id
+  source_table VARCHAR(64) NOT NULL,
+  row_id BIGINT NOT NULL,                -- a row of the source table or of its archive
+  role VARCHAR(8) NOT NULL,              -- kept: the row the others had been removed for; restored;
+                                         -- twin: a row a later run kept for the kept row or a twin
+  PRIMARY KEY (group_id, row_id),
+  KEY (source_table, row_id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

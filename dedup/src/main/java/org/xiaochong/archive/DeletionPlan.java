@@ -307,6 +307,11 @@ public final class DeletionPlan {
    * removed row stays. Call it after the chains are collapsed: then no removal is kept in favour of
    * a removed row, so dropping one leaves no removal pointing to a row that stays for another
    * reason. Returns how many were dropped.
+   *
+   * <p>Pairwise, as the near and simhash passes honour the marks: the exact pass keeps two rows
+   * marked apart out of one cluster ({@link ApartClusters}), but a cluster of the near pass may
+   * still hold a row and a row it is marked apart from when both were removed for a third. Doing
+   * more here changes which rows the near pass removes and so which rows a later restore marks.
    */
   public int dropApart(ApartPairs apart) {
     if (apart.isEmpty()) {
@@ -314,7 +319,7 @@ public final class DeletionPlan {
     }
     int kept = 0;
     for (int i = 0; i < size; i++) {
-      if (apart.keepsApart(removedIds[i], keptIds[i])) {
+      if (apart.isMarked(removedIds[i]) && apart.keepsApart(removedIds[i], keptIds[i])) {
         continue;
       }
       removedIds[kept] = removedIds[i];
@@ -330,6 +335,21 @@ public final class DeletionPlan {
     int dropped = size - kept;
     size = kept;
     return dropped;
+  }
+
+  /**
+   * A row the plan both removes and keeps another row for, or -1 when there is none: a plan whose
+   * chains are collapsed has none, and applying one that had would archive a row in favour of a row
+   * it also archives. A distributed run checks its merged plan with it before the apply.
+   */
+  public long keptAndRemoved() {
+    long[] removed = removedIdsSorted();
+    for (int i = 0; i < size; i++) {
+      if (Arrays.binarySearch(removed, keptIds[i]) >= 0) {
+        return keptIds[i];
+      }
+    }
+    return -1;
   }
 
   /** The ids removed by one rule, sorted. */

@@ -57,19 +57,30 @@ interface PlanDao {
   @ValueColumn("skipped")
   Map<Long, Integer> leftInPlace(@Bind("runId") long runId);
 
+  /**
+   * Whether plan row {@code p}'s removed and kept rows are marked apart: a pair, or a group that
+   * holds both.
+   */
+  String MARKED_APART =
+      " (EXISTS (SELECT 1 FROM dedup_apart m WHERE m.source_table = :table"
+          + " AND m.id_a = LEAST(p.removed_id, p.kept_id) AND m.id_b = GREATEST(p.removed_id, p.kept_id))"
+          + " OR EXISTS (SELECT 1 FROM dedup_apart_member a JOIN dedup_apart_member b"
+          + " ON b.group_id = a.group_id AND b.row_id = p.kept_id"
+          + " WHERE a.source_table = :table AND a.row_id = p.removed_id))";
+
   /** Unskipped plan rows whose removed and kept rows are marked apart, counted by rule. */
   @SqlQuery(
-      "SELECT p.rule, COUNT(*) AS marked FROM dedup_plan p JOIN dedup_apart m ON m.source_table = :table"
-          + " AND m.id_a = LEAST(p.removed_id, p.kept_id) AND m.id_b = GREATEST(p.removed_id, p.kept_id)"
-          + " WHERE p.run_id = :runId AND p.skipped = 0 GROUP BY p.rule")
+      "SELECT p.rule, COUNT(*) AS marked FROM dedup_plan p"
+          + " WHERE p.run_id = :runId AND p.skipped = 0 AND"
+          + MARKED_APART
+          + " GROUP BY p.rule")
   @KeyColumn("rule")
   @ValueColumn("marked")
   Map<String, Long> markedApartByRule(@Bind("table") String table, @Bind("runId") long runId);
 
   /** Marks skipped (1, as a changed row) the unskipped plan rows whose rows are marked apart. */
   @SqlUpdate(
-      "UPDATE dedup_plan p JOIN dedup_apart m ON m.source_table = :table"
-          + " AND m.id_a = LEAST(p.removed_id, p.kept_id) AND m.id_b = GREATEST(p.removed_id, p.kept_id)"
-          + " SET p.skipped = 1 WHERE p.run_id = :runId AND p.skipped = 0")
+      "UPDATE dedup_plan p SET p.skipped = 1 WHERE p.run_id = :runId AND p.skipped = 0 AND"
+          + MARKED_APART)
   void skipMarkedApart(@Bind("table") String table, @Bind("runId") long runId);
 }

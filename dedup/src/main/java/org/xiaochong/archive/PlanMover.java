@@ -169,6 +169,14 @@ public final class PlanMover {
   }
 
   /**
+   * Reads the foreign keys and DELETE triggers of the table again ({@link
+   * ReferencedRows#requireUnchanged}): call it right before the first batch of a new run.
+   */
+  public void requireReferencesUnchanged() {
+    referenced.requireUnchanged(tables.database(), tables.spec());
+  }
+
+  /**
    * Writes the plan of a run and moves its rows, the two overlapped: the plan goes in, in seq
    * order, a batch per transaction on one connection, and the apply workers take each batch as soon
    * as its plan rows are committed. No row moves before the plan row that names it is committed, so
@@ -201,6 +209,7 @@ public final class PlanMover {
     Moved moved =
         Moved.sum(
             ParallelTasks.runAll(tasks, tasks.size(), "xiaochong-apply", "applying run " + runId));
+    followMarks(runId);
     return new Applied(
         moved.rows(),
         moved.skipped(),
@@ -220,10 +229,23 @@ public final class PlanMover {
     int planSize = plans.size(runId);
     List<Callable<Moved>> workers =
         workers().forRun(runId, planSize, plans.rules(runId), seqEnd -> true, true, progress);
-    return apart.plus(
-        Moved.sum(
-            ParallelTasks.runAll(
-                workers, workers.size(), "xiaochong-apply", "applying run " + runId)));
+    Moved moved =
+        apart.plus(
+            Moved.sum(
+                ParallelTasks.runAll(
+                    workers, workers.size(), "xiaochong-apply", "applying run " + runId)));
+    followMarks(runId);
+    return moved;
+  }
+
+  /**
+   * After a run's rows moved: the rows it kept for rows of a marked group join the group ({@link
+   * ApartTable#followRemovals}), and the marks of rows gone for good are pruned ({@link
+   * ApartTable#prune}). Both repeat harmlessly when a resume applies the run again.
+   */
+  private void followMarks(long runId) {
+    ApartTable.followRemovals(tables.database(), tables.spec(), runId);
+    ApartTable.prune(tables.database(), tables.spec());
   }
 
   /** What a planned row's apply did, as {@code decisions.jsonl} names it. */
@@ -284,6 +306,7 @@ public final class PlanMover {
       rows += moved.rows();
       runLog.markResumed(
           runId,
+          planRows.archivedByRule(runId),
           "resumed after an interruption; "
               + moved.rows()
               + " rows moved on resume, "

@@ -96,4 +96,21 @@ final class PlanRows {
                     .mapTo(Long.class)
                     .one());
   }
+
+  /** The rows of a run in the archive, by the rule that removed them, in the rules' order. */
+  Map<String, Long> archivedByRule(long runId) {
+    Map<String, Long> byRule = new TreeMap<>();
+    database
+        .jdbi()
+        .useHandle(
+            h ->
+                h.createQuery(
+                        "SELECT dedup_rule, COUNT(*) FROM "
+                            + ArchiveTables.q(tables.spec().removedTable())
+                            + " WHERE dedup_run_id = ? GROUP BY dedup_rule")
+                    .bind(0, runId)
+                    .map((rs, ctx) -> Map.entry(rs.getString(1), rs.getLong(2)))
+                    .forEach(e -> byRule.put(e.getKey(), e.getValue())));
+    return byRule;
+  }
 }

@@ -5,8 +5,10 @@ import static org.xiaochong.archive.ArchiveTables.q;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.jdbi.v3.core.Handle;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
+import org.xiaochong.source.SqlError;
 import org.xiaochong.source.TableSpec;
 
 /**
@@ -112,15 +114,21 @@ public final class ReferencedRows {
   }
 
   /** No foreign keys nor triggers: an apply moves rows as it always does. */
-  static final ReferencedRows NONE = new ReferencedRows(Policy.REFUSE, List.of(), "id");
+  static final ReferencedRows NONE =
+      new ReferencedRows(Settings.DEFAULT, List.of(), List.of(), "id");
 
   private final Policy policy;
+  private final Settings settings;
   private final List<ForeignKey> foreignKeys;
+  private final List<String> triggers;
   private final String idColumn;
 
-  private ReferencedRows(Policy policy, List<ForeignKey> foreignKeys, String idColumn) {
-    this.policy = policy;
+  private ReferencedRows(
+      Settings settings, List<ForeignKey> foreignKeys, List<String> triggers, String idColumn) {
+    this.policy = settings.referenced();
+    this.settings = settings;
     this.foreignKeys = List.copyOf(foreignKeys);
+    this.triggers = List.copyOf(triggers);
     this.idColumn = idColumn;
   }
 
@@ -140,13 +148,71 @@ public final class ReferencedRows {
               List<ForeignKey> keys = ReferenceMetadata.foreignKeys(handle, spec.table());
               List<String> triggers = ReferenceMetadata.deleteTriggers(handle, spec.table());
               String problem = problem(schema, spec, settings, keys, triggers);
+              if (problem == null && settings.referenced() == Policy.MERGE) {
+                problem = updateDenied(handle, keys);
+              }
               if (problem != null) {
                 throw new BadInputException(problem);
               }
-              return keys.isEmpty()
-                  ? NONE
-                  : new ReferencedRows(settings.referenced(), keys, spec.idColumn());
+              return new ReferencedRows(settings, keys, triggers, spec.idColumn());
             });
+  }
+
+  /**
+   * A merge updates the child tables: without UPDATE on one, every batch and every later resume
+   * would fail. An UPDATE that matches no row asks the server for the right (and fires no trigger);
+   * the one line naming the first child table the login may not update, or null.
+   */
+  private static String updateDenied(Handle handle, List<ForeignKey> keys) {
+    for (ForeignKey key : keys) {
+      String column = q(key.childColumns().get(0));
+      try {
+        handle.execute(
+            "UPDATE " + key.qualifiedChild() + " SET " + column + " = " + column + " WHERE FALSE");
+      } catch (RuntimeException e) {
+        if (!SqlError.ACCESS_DENIED.matches(e)) {
+          continue; // e.g. a read-only replica under a dry run: the apply finds out itself
+        }
+        return "--apply stops before changing anything: apply.referenced=merge re-points the child"
+            + " rows of "
+            + key.childSchema()
+            + "."
+            + key.childTable()
+            + ", and this login may not UPDATE that table ("
+            + Database.rootMessage(e)
+            + "). Grant UPDATE on it, or choose apply.referenced=keep";
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Reads the foreign keys and DELETE triggers again, right before the first batch: one added while
+   * the run's passes took their time (a CASCADE key would delete child rows unseen, a new trigger
+   * would run unasked) stops the apply here, with nothing moved and no run written.
+   *
+   * @throws BadInputException one line: what the settings refuse now, or what changed since the run
+   *     started
+   */
+  public void requireUnchanged(Database database, TableSpec spec) {
+    if (this == NONE) {
+      return; // a mover made without the check (a test's): nothing to compare with
+    }
+    ReferencedRows now = check(database, spec, settings);
+    if (!now.foreignKeys.equals(foreignKeys) || !now.triggers.equals(triggers)) {
+      throw new BadInputException(
+          "--apply stops before changing anything: the foreign keys or DELETE triggers of "
+              + spec.table()
+              + " changed while the run read and compared it (now "
+              + now.foreignKeys.size()
+              + " foreign keys, "
+              + now.triggers.size()
+              + " triggers; "
+              + foreignKeys.size()
+              + " and "
+              + triggers.size()
+              + " when it started); run it again");
+    }
   }
 
   /**

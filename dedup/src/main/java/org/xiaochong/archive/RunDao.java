@@ -111,14 +111,32 @@ interface RunDao {
    * order.
    */
   @SqlQuery(
-      "SELECT child_schema, child_table, child_column, child_key_columns, child_key, old_id, new_id"
-          + " FROM dedup_repoint WHERE run_id = :runId AND old_id > :lo AND old_id <= :hi ORDER BY id")
+      "SELECT id, run_id, child_schema, child_table, child_column, child_key_columns, child_key,"
+          + " old_id, new_id FROM dedup_repoint WHERE run_id = :runId AND old_id > :lo"
+          + " AND old_id <= :hi ORDER BY id")
   @UseRowMapper(Repoints.Mapper.class)
   List<Repoints.Repointed> repointed(
       @Bind("runId") long runId, @Bind("lo") long lo, @Bind("hi") long hi);
 
-  @SqlUpdate("DELETE FROM dedup_repoint WHERE run_id = :runId AND old_id > :lo AND old_id <= :hi")
-  void forgetRepoints(@Bind("runId") long runId, @Bind("lo") long lo, @Bind("hi") long hi);
+  /**
+   * The re-pointings of later runs that moved a child of this table and column away from {@code
+   * oldId}, oldest first: where a child re-pointed by an earlier run may have gone since.
+   */
+  @SqlQuery(
+      "SELECT id, run_id, child_schema, child_table, child_column, child_key_columns, child_key,"
+          + " old_id, new_id FROM dedup_repoint WHERE run_id > :runId AND child_schema = :schema"
+          + " AND child_table = :table AND child_column = :column AND old_id = :oldId"
+          + " ORDER BY run_id, id")
+  @UseRowMapper(Repoints.Mapper.class)
+  List<Repoints.Repointed> repointedLater(
+      @Bind("runId") long runId,
+      @Bind("schema") String schema,
+      @Bind("table") String table,
+      @Bind("column") String column,
+      @Bind("oldId") long oldId);
+
+  @SqlUpdate("DELETE FROM dedup_repoint WHERE id IN (<ids>)")
+  void forgetRepointsById(@org.jdbi.v3.sqlobject.customizer.BindList("ids") List<Long> ids);
 
   /** Whether a table of this name exists in the current schema. */
   @SqlQuery(

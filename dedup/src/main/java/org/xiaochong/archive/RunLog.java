@@ -43,6 +43,9 @@ public final class RunLog {
   /** Inserts a {@code dedup_run} row and returns its id. */
   public long startRun(
       String method, boolean apply, String configDigest, LocalDateTime since, LocalDateTime until) {
+    if (apply) {
+      skipArchivedRunIds();
+    }
     long runId =
         dao()
             .insertRun(
@@ -72,12 +75,46 @@ public final class RunLog {
   }
 
   /**
+   * Keeps a new applied run's id clear of the archive's: when {@code dedup_run} was emptied or
+   * re-created, its ids start again, and a new run would share its id with archived rows of an old
+   * one (its restore would put back both). So the next id is raised above every run id the archive
+   * holds (found on its primary key's first column; a raise never lowers the counter).
+   */
+  private void skipArchivedRunIds() {
+    database
+        .jdbi()
+        .useHandle(
+            h -> {
+              RunDao runs = h.attach(RunDao.class);
+              String archive = table + "_removed";
+              if (!runs.tableExists(archive)) {
+                return;
+              }
+              Long archived =
+                  h.createQuery("SELECT MAX(dedup_run_id) FROM " + ArchiveTables.q(archive))
+                      .mapTo(Long.class)
+                      .findOne()
+                      .orElse(null);
+              Long logged =
+                  h.createQuery("SELECT MAX(id) FROM dedup_run")
+                      .mapTo(Long.class)
+                      .findOne()
+                      .orElse(null);
+              if (archived != null && (logged == null || logged < archived)) {
+                h.execute("ALTER TABLE dedup_run AUTO_INCREMENT = " + (archived + 1));
+              }
+            });
+  }
+
+  /**
    * Creates the bookkeeping tables when missing ({@code sql/dedup.sql}) and moves a run log made
-   * before per-method counts to them ({@link RunLogMigration}). Needs CREATE and ALTER rights.
+   * before per-method counts to them ({@link RunLogMigration}) and marks made as pairs by a restore
+   * to groups ({@link ApartMigration}). Needs CREATE and ALTER rights.
    */
   public static void ensureTables(Database database) {
     database.runScript("/sql/dedup.sql");
     RunLogMigration.migrate(database);
+    ApartMigration.migrate(database);
   }
 
   /**
@@ -159,9 +196,26 @@ public final class RunLog {
     return dao().runsWithStatus(table, "applying");
   }
 
-  /** Marks an interrupted run applied once its remaining batches have moved. */
-  void markResumed(long runId, String message) {
-    dao().markResumed(runId, now(), message);
+  /**
+   * Marks an interrupted run applied once its remaining batches have moved, with what it moved in
+   * all by rule (the interrupted apply recorded no count), as {@code stats} shows a run.
+   */
+  void markResumed(long runId, Map<String, Long> removedByRule, String message) {
+    database
+        .jdbi()
+        .useTransaction(
+            handle -> {
+              RunDao runs = handle.attach(RunDao.class);
+              runs.markResumed(runId, now(), message);
+              if (!removedByRule.isEmpty()) {
+                // What the run moved in all, before and after the interruption, by rule: the
+                // interrupted apply had recorded no count.
+                runs.putRemoved(
+                    runId,
+                    List.copyOf(removedByRule.keySet()),
+                    List.copyOf(removedByRule.values()));
+              }
+            });
   }
 
   /** The status of a run of this table; empty when no run of this table has that id. */

@@ -1,6 +1,8 @@
 package org.xiaochong.cli;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.xiaochong.archive.ApartTable;
 import org.xiaochong.archive.RunLog;
@@ -14,16 +16,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code dedup apart list|add|remove}: the pairs of rows marked as not duplicates ({@code
- * dedup_apart}). {@code restore} marks the rows it puts back; these commands show the marks, add
- * one before an apply, and forget one.
+ * {@code dedup apart list|add|remove}: the rows marked as not duplicates, as pairs ({@code
+ * dedup_apart}, by hand) and as groups ({@code dedup_apart_group}, by {@code restore}). These
+ * commands show the marks, add a pair before an apply, and forget a pair or a whole group.
  */
 @Command(
     name = "apart",
     mixinStandardHelpOptions = true,
     description = {
-      "Pairs of rows marked as not duplicates: no run, check or apply removes one of a pair in favour",
-      "of the other. `restore` marks each row it puts back apart from the row it had been removed for."
+      "Rows marked as not duplicates: no run, check or apply removes one of a pair or of a group in",
+      "favour of another. `restore` marks each group of rows it puts back (the rows and the row they",
+      "had been removed for) as a group; `apart add` marks a pair by hand."
     },
     subcommands = {
       ApartCommand.ListMarks.class,
@@ -45,7 +48,7 @@ final class ApartCommand implements Callable<Integer> {
   @Command(
       name = "list",
       mixinStandardHelpOptions = true,
-      description = "Lists the marks of the table, by pair.")
+      description = "Lists the marks of the table: the pairs, then the restored groups.")
   static final class ListMarks implements Callable<Integer> {
     @Mixin ExitCodes.Help exitCodes;
     @Mixin ConfigOptions options;
@@ -68,7 +71,8 @@ final class ApartCommand implements Callable<Integer> {
       PrintWriter out = spec.commandLine().getOut();
       try (Database database = ConfigOptions.openDatabase(config)) {
         ApartTable marks = new ApartTable(database, config.table().table());
-        out.printf("%,d pairs of %s marked apart%n", marks.count(), config.table().table());
+        ApartTable.Counts counts = marks.counts();
+        out.printf("%,d pairs of %s marked apart%n", counts.pairs(), config.table().table());
         for (ApartTable.Mark m : marks.list(limit)) {
           out.printf(
               "  %d %d  %s%s  %s%n",
@@ -77,6 +81,19 @@ final class ApartCommand implements Callable<Integer> {
               m.reason(),
               m.runId() == null ? "" : " (run " + m.runId() + ")",
               m.createdAt().toString().replace('T', ' '));
+        }
+        out.printf(
+            "%,d restored groups of %s marked apart (%,d rows)%n",
+            counts.groups(), config.table().table(), counts.groupRows());
+        for (ApartTable.Group g : marks.groups(limit)) {
+          out.printf(
+              "  group %d: %,d rows, %s (run %d), removed for %d  %s%n",
+              g.id(),
+              g.rows(),
+              g.reason(),
+              g.runId(),
+              g.anchorId(),
+              g.createdAt().toString().replace('T', ' '));
         }
       }
       return ExitCodes.OK;
@@ -181,43 +198,73 @@ final class ApartCommand implements Callable<Integer> {
     }
   }
 
-  /** {@code dedup apart remove ID1 ID2}. */
+  /** {@code dedup apart remove ID1 ID2} or {@code dedup apart remove --group G}. */
   @Command(
       name = "remove",
       mixinStandardHelpOptions = true,
-      description = "Forgets the mark of two rows: the next run may find them duplicates again.")
+      description = {
+        "Forgets the mark of two rows, or with --group a whole restored group: the next run may",
+        "find them duplicates again."
+      })
   static final class RemoveMark implements Callable<Integer> {
     @Mixin ExitCodes.Help exitCodes;
     @Mixin ConfigOptions options;
 
-    @Parameters(index = "0", paramLabel = "ID1")
-    long idA;
+    @Parameters(arity = "0..2", paramLabel = "ID", description = "The two rows of a marked pair.")
+    List<Long> ids = new ArrayList<>();
 
-    @Parameters(index = "1", paramLabel = "ID2")
-    long idB;
+    @Option(
+        names = "--group",
+        paramLabel = "G",
+        description = "Forget restored group G (`dedup apart list` shows the groups).")
+    Long group;
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
+      if ((group == null) == (ids.size() != 2)) {
+        throw new BadInputException(
+            "apart remove: give two row ids or --group G, not "
+                + (group == null ? ids.size() + " ids" : "both"));
+      }
       DedupConfig config = options.load();
+      String table = config.table().table();
+      PrintWriter out = spec.commandLine().getOut();
       try (Database database = ConfigOptions.openDatabase(config)) {
-        ApartTable marks = new ApartTable(database, config.table().table());
+        ApartTable marks = new ApartTable(database, table);
+        if (group != null) {
+          int rows = marks.removeGroup(group);
+          if (rows == 0) {
+            throw new BadInputException(
+                "apart remove: no group " + group + " on " + table + " (see `dedup apart list`)");
+          }
+          marks.saveSnapshot(config.indexDir());
+          out.printf("forgot group %d of %s (%,d rows)%n", group, table, rows);
+          return ExitCodes.OK;
+        }
+        long idA = ids.get(0);
+        long idB = ids.get(1);
         boolean removed = marks.remove(idA, idB);
         marks.saveSnapshot(config.indexDir());
         if (!removed) {
+          List<Long> shared = marks.sharedGroups(idA, idB);
           throw new BadInputException(
               "apart remove: "
                   + idA
                   + " and "
                   + idB
-                  + " are not marked apart on "
-                  + config.table().table()
-                  + " (see `dedup apart list`)");
+                  + (shared.isEmpty()
+                      ? " are not marked apart on " + table + " (see `dedup apart list`)"
+                      : " are apart as rows of restored group "
+                          + shared.get(0)
+                          + " on "
+                          + table
+                          + "; `dedup apart remove --group "
+                          + shared.get(0)
+                          + "` forgets the whole group"));
         }
-        spec.commandLine()
-            .getOut()
-            .printf("forgot the mark of %d and %d on %s%n", idA, idB, config.table().table());
+        out.printf("forgot the mark of %d and %d on %s%n", idA, idB, table);
       }
       return ExitCodes.OK;
     }

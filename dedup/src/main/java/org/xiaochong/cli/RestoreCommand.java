@@ -42,7 +42,9 @@ final class RestoreCommand implements Callable<Integer> {
   public Integer call() {
     DedupConfig config = options.load();
     try (Database database = ConfigOptions.openDatabase(config);
-        TableLock lock = TableLock.acquire(database, config.table(), "restore --run " + runId);
+        TableLock lock =
+            TableLock.acquire(database, config.table(), "restore --run " + runId)
+                .onLoss(spec.commandLine().getOut()::println);
         FingerprintIndex index =
             ConfigOptions.openIndex(config, false, spec.commandLine().getErr()::println)) {
       RecordSource source =

@@ -60,7 +60,8 @@ public final class RunCommand implements Callable<Integer> {
     runOptions.window(); // fail on a reversed window before starting a database
     try (Database database = ConfigOptions.openDatabase(config);
         TableLock lock =
-            TableLock.acquire(database, config.table(), run.apply() ? "run --apply" : "run");
+            TableLock.acquire(database, config.table(), run.apply() ? "run --apply" : "run")
+                .onLoss(spec.commandLine().getOut()::println);
         FingerprintIndex index =
             ConfigOptions.openIndex(config, rebuildIndex, spec.commandLine().getErr()::println)) {
       DedupRunner.Outcome outcome =
@@ -210,7 +211,7 @@ public final class RunCommand implements Callable<Integer> {
     RunSummary.ApartStats apart = summary.apart();
     if (apart.marks() > 0) {
       out.printf(
-          "apart: %,d pairs marked as not duplicates, %,d kept apart in this run%s%n",
+          "apart: %,d marks (pairs and rows of restored groups), %,d kept apart in this run%s%n",
           apart.marks(),
           apart.honoured(),
           apart.dropped() == 0

@@ -48,9 +48,10 @@ final class StatsCommand implements Callable<Integer> {
       } else {
         out.printf("index %s: not built yet (run `dedup index`)%n", config.indexDir());
       }
+      ApartTable.Counts marks = new ApartTable(database, config.table().table()).counts();
       out.printf(
-          "marks: %,d pairs kept apart (`dedup apart list`)%n",
-          new ApartTable(database, config.table().table()).count());
+          "marks: %,d pairs and %,d rows in %,d restored groups kept apart (`dedup apart list`)%n",
+          marks.pairs(), marks.groupRows(), marks.groups());
       out.println("latest runs:");
       out.printf(
           "  %6s  %-10s  %-8s  %-9s  %10s  %-23s  %s%n",

@@ -201,7 +201,7 @@ public final class HtmlReport {
     if (summary.apart().marks() > 0) {
       figureItem(
           html,
-          count(summary.apart().marks()) + " pairs",
+          count(summary.apart().marks()) + " marks",
           "marked apart, " + count(summary.apart().honoured()) + " kept apart in this run");
     }
     html.append("</ul>\n");

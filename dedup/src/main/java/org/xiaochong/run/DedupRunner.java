@@ -210,8 +210,9 @@ public final class DedupRunner {
   }
 
   /**
-   * Runs {@code lockCheck} before each batch of an apply ({@link TableLock#requireHeld}): it throws
-   * when the table lock is lost, which stops the apply there (resumable).
+   * Runs {@code lockCheck} after the index sync, after the passes and before each batch of an apply
+   * ({@link TableLock#requireHeld}): it throws when the table lock is lost, which stops the run
+   * there (an apply stopped between batches is resumable; before the first, nothing was written).
    */
   public DedupRunner withLockCheck(Runnable lockCheck) {
     this.lockCheck = lockCheck;
@@ -334,6 +335,7 @@ public final class DedupRunner {
       }
       t = System.nanoTime();
       RecordIndex.Synced synced = records.syncWithFilter(source, opened);
+      lockCheck.run(); // a lock lost during the sync stops the run before its passes
       IndexSync.Result sync = synced.sync();
       RecordKeyFilter prefilter = synced.filter();
       seconds.put("index", elapsed(t));
@@ -344,6 +346,7 @@ public final class DedupRunner {
       DeletionPlan plan = new DeletionPlan();
       Map<String, MethodReport> reports =
           runs.passes(source, new RecordKeys(index, prefilter), plan, window, seconds);
+      lockCheck.run(); // and one lost during the passes before anything is written
       // Each pass honours the marks; a chain collapsed across methods (a kept row that a later
       // method removed) can still point a removal to a row it is marked apart from: that row stays.
       int droppedApart = plan.dropApart(apart);

@@ -86,6 +86,7 @@ public final class PlanApply {
       RecordSource source,
       Map<String, Double> seconds) {
     long t = System.nanoTime();
+    mover.requireReferencesUnchanged(); // a key or trigger added during the passes stops it here
     long runId = runLog.startRun(method, true, configDigest, since, until);
     PlanMover.Applied applied;
     Map<Long, PlanMover.Outcome> notMoved;
@@ -168,9 +169,11 @@ public final class PlanApply {
           applied.rowsMoved(),
           failure);
     }
-    if (records != null && applied.skippedChanged() + applied.keptReferenced() > 0) {
+    long gone = counts.values().stream().mapToLong(RunSummary.ApplyCounts::gone).sum();
+    if (records != null && applied.skippedChanged() + applied.keptReferenced() + gone > 0) {
       // The rows left in place were dropped from the indexes with the others: index them again, as
-      // they are now, so that check and the next run see what they hold.
+      // they are now, so that check and the next run see what they hold. A gone row whose kept row
+      // left is still in the table too.
       RecordIndex.Synced synced = records.syncWithFilter(source, records.openFilter());
       records.save(synced.filter());
       runs.syncAndSave(source);

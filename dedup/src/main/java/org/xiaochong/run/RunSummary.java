@@ -110,9 +110,9 @@ public record RunSummary(
   /**
    * The marks a run read and honoured.
    *
-   * @param marks pairs of the table marked as not duplicates when the run started
-   * @param honoured distinct marked pairs a pass would otherwise have decided one for the other:
-   *     both rows stay, or each is removed for another row
+   * @param marks marks of the table when the run started: pairs, and rows of restored groups
+   * @param honoured distinct marked pairs and group rows a pass would otherwise have decided one
+   *     for another: the rows stay, or each is removed for another row
    * @param dropped removals the run left out at the end because a chain (a kept row removed by a
    *     later method) had pointed them to a row they are marked apart from
    */

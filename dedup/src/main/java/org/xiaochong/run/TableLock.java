@@ -4,10 +4,15 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.commons.codec.digest.DigestUtils;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.JdbiException;
@@ -35,22 +40,74 @@ import org.xiaochong.source.TableSpec;
  *
  * <p>The server may end the lock's session under a running command (a proxy's idle timeout, {@code
  * pt-kill}, {@code KILL}, a failover), and with it the lock: a second command could then start. So
- * the commands that move rows call {@link #requireHeld} before each batch and stop when it is gone.
- * (A batch under way when the lock goes finishes: the check bounds the overlap to one batch.)
+ * a watcher thread asks the session every {@link #CHECK_EVERY} whether it still holds the lock: the
+ * query keeps the session from ever being idle for longer (what idle timeouts and {@code pt-kill
+ * --idle-time} act on), and a loss is noticed within that time, even while the command reads or
+ * computes, and said at once ({@link #onLoss}). The commands call {@link #requireHeld} at their
+ * steps (after the index sync, after the passes) and before each batch, and stop there when it is
+ * gone. (A batch under way when the lock goes finishes: the check bounds the overlap to one batch.)
  *
  * <p>Thread-safe: the apply's workers check it at once.
  */
 public final class TableLock implements AutoCloseable {
+  /**
+   * How often the watcher asks the lock's session whether it still holds the lock: well under the
+   * shortest idle timeouts of proxies and {@code pt-kill} (a minute and more), and a loss is
+   * noticed within it.
+   */
+  public static final Duration CHECK_EVERY = Duration.ofSeconds(20);
+
   /** The lock's own session: a named lock lives as long as the session that took it. */
   private final Handle handle;
 
   private final LockDao locks;
   private final String name;
+  private final ScheduledExecutorService watcher;
 
-  private TableLock(Handle handle, String name) {
+  /** Why the lock was lost, once the watcher or {@link #requireHeld} found it so; else null. */
+  private volatile String lost;
+
+  private volatile Consumer<String> onLoss = message -> {};
+
+  private TableLock(Handle handle, String name, Duration checkEvery) {
     this.handle = handle;
     this.locks = handle.attach(LockDao.class);
     this.name = name;
+    this.watcher =
+        Executors.newSingleThreadScheduledExecutor(
+            task -> {
+              Thread thread = new Thread(task, "xiaochong-lock-watch");
+              thread.setDaemon(true); // never keeps a finished command's JVM alive
+              return thread;
+            });
+    long millis = Math.max(1, checkEvery.toMillis());
+    watcher.scheduleWithFixedDelay(this::watch, millis, millis, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Where the watcher says, once, that the lock was lost (the message {@link #requireHeld} will
+   * throw), at the moment it notices; by default nowhere.
+   */
+  public TableLock onLoss(Consumer<String> onLoss) {
+    this.onLoss = onLoss;
+    return this;
+  }
+
+  /** Whether the lock was found lost (by the watcher or {@link #requireHeld}). */
+  public boolean isLost() {
+    return lost != null;
+  }
+
+  private void watch() {
+    try {
+      requireHeld();
+    } catch (IllegalStateException e) {
+      watcher.shutdown();
+      onLoss.accept(
+          e.getMessage().replace("; stopped so that", "; stopping at the next step so that"));
+    } catch (RuntimeException e) {
+      // the check itself failed unexpectedly: the next one, or the command's own check, tells
+    }
   }
 
   /**
@@ -60,6 +117,15 @@ public final class TableLock implements AutoCloseable {
    * @throws BadInputException when another session holds it (exit code 2), naming the holder
    */
   public static TableLock acquire(Database database, TableSpec spec, String command) {
+    return acquire(database, spec, command, CHECK_EVERY);
+  }
+
+  /**
+   * Takes the lock as {@link #acquire(Database, TableSpec, String)} does, its watcher asking every
+   * {@code checkEvery}.
+   */
+  public static TableLock acquire(
+      Database database, TableSpec spec, String command, Duration checkEvery) {
     Handle handle = null;
     try {
       handle = database.jdbi().open();
@@ -84,7 +150,7 @@ public final class TableLock implements AutoCloseable {
                 + holder(locks, name)
                 + "): one run, restore or index at a time per table; try again when it has finished");
       }
-      TableLock held = new TableLock(handle, name);
+      TableLock held = new TableLock(handle, name, checkEvery);
       held.describe(command);
       return held;
     } catch (JdbiException e) {
@@ -188,28 +254,45 @@ public final class TableLock implements AutoCloseable {
    * session.
    */
   public synchronized void requireHeld() {
-    String reason;
-    try {
-      if (locks.holds(name)) {
-        return;
+    if (lost == null) {
+      String reason;
+      try {
+        if (locks.holds(name)) {
+          return;
+        }
+        reason = "another session holds it or none does";
+      } catch (JdbiException e) {
+        reason = "its server session ended: " + Database.rootMessage(e);
       }
-      reason = "another session holds it or none does";
-    } catch (JdbiException e) {
-      reason = "its server session ended: " + Database.rootMessage(e);
+      lost =
+          "the lock of table "
+              + name.substring("xiaochong.".length())
+              + " was lost at "
+              + LocalDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).toLocalTime()
+              + " UTC ("
+              + reason
+              + "); stopped so that no second command works beside this one. What was done stands:"
+              + " run the command again to finish it";
     }
     // No cause attached: the command line shows the innermost message, which is this one.
-    throw new IllegalStateException(
-        "the lock of table "
-            + name.substring("xiaochong.".length())
-            + " was lost ("
-            + reason
-            + "); stopped so that no second command works beside this one. What was done stands: run the"
-            + " command again to finish it");
+    throw new IllegalStateException(lost);
   }
 
   /** Releases the lock (closing its session would release it too). */
   @Override
-  public synchronized void close() {
+  public void close() {
+    watcher.shutdownNow();
+    try {
+      watcher.awaitTermination(10, TimeUnit.SECONDS); // a check under way ends before the session
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    synchronized (this) {
+      release();
+    }
+  }
+
+  private void release() {
     try {
       locks.release(name);
       try {

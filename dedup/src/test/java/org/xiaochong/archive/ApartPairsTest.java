@@ -101,6 +101,71 @@ class ApartPairsTest {
     assertThatThrownBy(() -> ApartPairs.load(file))
         .hasMessageContaining(file.toString())
         .hasRootCauseMessage(
-            "not a marks file of version 1: magic 58434150, version 1, 2 pairs in 36 bytes");
+            "not a marks file of version 2: magic 58434150, version 2, 2 pairs and 0 group rows"
+                + " in 40 bytes");
+  }
+
+  @Test
+  void contains_groupRows_apartFromEachOtherNotFromOutsiders() {
+    // group 7: rows 1, 2, 3; group 8: rows 3, 4; pair 5-6
+    ApartPairs marks = ApartPairs.of(new long[] {5, 6}, new long[] {1, 7, 2, 7, 3, 7, 3, 8, 4, 8});
+
+    assertThat(marks.contains(1, 2)).isTrue();
+    assertThat(marks.contains(3, 1)).isTrue();
+    assertThat(marks.contains(3, 4)).isTrue();
+    assertThat(marks.contains(1, 4)).isFalse(); // 3 is in both groups, they are not one
+    assertThat(marks.contains(1, 1)).isFalse();
+    assertThat(marks.contains(6, 5)).isTrue();
+    assertThat(marks.groupsOf(3)).containsExactly(7, 8);
+    assertThat(marks.isMarked(4)).isTrue();
+    assertThat(marks.isMarked(9)).isFalse();
+    assertThat(marks.size()).isEqualTo(6); // a pair and five group rows
+  }
+
+  @Test
+  void keepsApart_groupRows_countsEachRowOnce() {
+    ApartPairs marks = ApartPairs.of(new long[0], new long[] {1, 7, 2, 7, 3, 7});
+
+    assertThat(marks.keepsApart(1, 2)).isTrue();
+    assertThat(marks.keepsApart(2, 1)).isTrue();
+    assertThat(marks.keepsApart(1, 9)).isFalse();
+    assertThat(marks.honoured()).isEqualTo(2);
+
+    ApartPairs driver = ApartPairs.of(new long[0], new long[] {1, 7, 2, 7, 3, 7});
+    marks.honouredPairs().forEach(driver::recordHonoured);
+    assertThat(driver.honoured()).isEqualTo(2);
+  }
+
+  @Test
+  void toArrayAndSaveLoad_pairsAndGroups_sameMarks(@TempDir Path dir) {
+    ApartPairs marks = ApartPairs.of(new long[] {9, 1}, new long[] {4, 2, 5, 2, Long.MIN_VALUE, 2});
+    Path file = dir.resolve(ApartPairs.FILE);
+    marks.save(file);
+
+    for (ApartPairs copy :
+        new ApartPairs[] {ApartPairs.fromArray(marks.toArray()), ApartPairs.load(file)}) {
+      assertThat(copy.pairs()).isEqualTo(1);
+      assertThat(copy.groupRows()).isEqualTo(3);
+      assertThat(copy.contains(1, 9)).isTrue();
+      assertThat(copy.contains(5, Long.MIN_VALUE)).isTrue();
+      assertThat(copy.contains(4, 9)).isFalse();
+    }
+  }
+
+  @Test
+  void load_fileOfVersion1_readsItsPairs(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve(ApartPairs.FILE);
+    try (java.io.DataOutputStream out = new java.io.DataOutputStream(Files.newOutputStream(file))) {
+      out.writeInt(0x58434150);
+      out.writeInt(1);
+      out.writeInt(1);
+      out.writeLong(3);
+      out.writeLong(8);
+    }
+
+    ApartPairs loaded = ApartPairs.load(file);
+
+    assertThat(loaded.pairs()).isEqualTo(1);
+    assertThat(loaded.contains(8, 3)).isTrue();
   }
 }

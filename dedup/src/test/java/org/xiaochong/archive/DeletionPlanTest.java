@@ -38,6 +38,33 @@ class DeletionPlanTest {
   }
 
   @Test
+  void dropApart_groupMarks_dropsOnlyARemovalForARowOfTheSameGroup() {
+    DeletionPlan plan = new DeletionPlan();
+    plan.add(11, 10, DeletionPlan.Rule.of("near"), 0.9); // 10 and 11 are one restored group
+    plan.add(12, 10, DeletionPlan.Rule.of("near"), 0.9);
+    plan.add(13, 20, DeletionPlan.Rule.of("exact"), 1.0);
+    ApartPairs apart = ApartPairs.of(new long[0], new long[] {10, 1, 11, 1, 13, 2});
+
+    int dropped = plan.dropApart(apart);
+
+    assertThat(dropped).isEqualTo(1);
+    assertThat(plan.removedIdsSorted()).containsExactly(12, 13);
+    assertThat(apart.honoured()).isEqualTo(2); // rows 10 and 11
+  }
+
+  @Test
+  void keptAndRemoved_chainNotCollapsed_namesTheRow_collapsedNone() {
+    DeletionPlan plan = new DeletionPlan();
+    plan.add(1, 2, DeletionPlan.Rule.of("exact"), 1.0);
+    plan.add(2, 3, DeletionPlan.Rule.of("near"), 0.8);
+    assertThat(plan.keptAndRemoved()).isEqualTo(2);
+
+    plan.collapseChains();
+
+    assertThat(plan.keptAndRemoved()).isEqualTo(-1);
+  }
+
+  @Test
   void collapseChains_exactTwinOfANearRemovedRecord_pointsToTheSurvivorWithBothRowsStates() {
     DeletionPlan plan = new DeletionPlan();
     plan.add(1, 2, DeletionPlan.Rule.of("exact"), 1.0, TWIN, KEPT_BY_EXACT); // 1 is 2's exact twin

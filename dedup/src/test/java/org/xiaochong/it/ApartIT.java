@@ -67,7 +67,8 @@ class ApartIT extends DbTestSupport {
     assertThat(nightly.exitCode()).as(nightly.err()).isZero();
     assertThat(snapshot(TABLE)).isEqualTo(before);
     assertThat(nightly.out())
-        .containsPattern("apart: [\\d,]+ pairs marked as not duplicates, [1-9][\\d,]* kept apart");
+        .containsPattern(
+            "apart: [\\d,]+ marks \\(pairs and rows of restored groups\\), [1-9][\\d,]* kept apart");
     JsonNode apart =
         new ObjectMapper().readTree(report.resolve("summary.json").toFile()).get("apart");
     assertThat(apart.get("marks").asLong()).isEqualTo(new ApartTable(database(), TABLE).count());
@@ -88,11 +89,12 @@ class ApartIT extends DbTestSupport {
     assertThat(snapshot(TABLE)).isEqualTo(before);
 
     CliRun stats = cli("stats", "--config", config.toString());
+    ApartTable.Counts marks = new ApartTable(database(), TABLE).counts();
     assertThat(stats.out())
         .contains(
-            "marks: "
-                + String.format("%,d", new ApartTable(database(), TABLE).count())
-                + " pairs kept apart");
+            String.format(
+                "marks: 0 pairs and %,d rows in %,d restored groups kept apart",
+                marks.groupRows(), marks.groups()));
   }
 
   /**

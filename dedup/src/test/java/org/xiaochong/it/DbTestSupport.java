@@ -82,8 +82,10 @@ abstract class DbTestSupport {
   }
 
   private static void clearApartMarks() {
-    if (tableExists("dedup_apart")) {
-      database.jdbi().useHandle(h -> h.execute("DELETE FROM dedup_apart"));
+    for (String marks : List.of("dedup_apart", "dedup_apart_group", "dedup_apart_member")) {
+      if (tableExists(marks)) {
+        database.jdbi().useHandle(h -> h.execute("DELETE FROM " + marks));
+      }
     }
   }
 

@@ -171,6 +171,16 @@ class GentleApplyIT extends DbTestSupport {
     assertThat(status(runId)).isEqualTo("applied");
     assertThat(ids(table)).containsExactly(2L, 4L, 6L, 8L, 10L, 12L, 14L, 16L, 18L, 20L, 22L, 24L);
     assertThat(archived(table)).isEqualTo(12);
+    // The resumed run has its count per method, as a run that was not interrupted.
+    List<String> counts =
+        withHandle(
+            h ->
+                h.createQuery(
+                        "SELECT CONCAT(method, '=', removed) FROM dedup_run_removed WHERE run_id = ?")
+                    .bind(0, runId)
+                    .mapTo(String.class)
+                    .list());
+    assertThat(counts).containsExactly("exact=12");
   }
 
   @Test

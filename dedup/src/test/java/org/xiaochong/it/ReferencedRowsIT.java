@@ -211,6 +211,124 @@ class ReferencedRowsIT extends DbTestSupport {
     assertThat(repointed(runId)).isZero();
   }
 
+  /**
+   * A CASCADE key added while the run's passes take their time (here: during its index sync) is
+   * found right before the first batch: the apply stops with one line, nothing moved, no run.
+   */
+  @Test
+  void apply_foreignKeyAddedDuringTheRun_stopsBeforeTheFirstBatch() throws Exception {
+    String table = "fk_late";
+    useHandle(h -> h.execute("DROP TABLE IF EXISTS `fk_late_inquiry`"));
+    posts(table);
+    org.xiaochong.progress.Progress addKeyDuringSync =
+        (task, total) -> {
+          if (task.equals("index")) {
+            useHandle(
+                h ->
+                    h.execute(
+                        "CREATE TABLE `fk_late_inquiry` (id BIGINT PRIMARY KEY, post_id BIGINT,"
+                            + " FOREIGN KEY (post_id) REFERENCES `fk_late` (id) ON DELETE CASCADE)"
+                            + " ENGINE=InnoDB"));
+          }
+          return org.xiaochong.progress.Progress.NONE.start(task, total);
+        };
+
+    Throwable thrown =
+        org.assertj.core.api.Assertions.catchThrowable(
+            () -> {
+              try (org.xiaochong.index.FingerprintIndex index =
+                  org.xiaochong.index.FingerprintIndex.open(
+                      dir.resolve("index-late"), "it-late", false)) {
+                new org.xiaochong.run.DedupRunner(
+                        database(),
+                        spec(table),
+                        index,
+                        "0123456789abcdef0123456789abcdef",
+                        2,
+                        addKeyDuringSync)
+                    .run(
+                        new org.xiaochong.run.DedupRunner.Options(
+                            "exact", null, null, true, false));
+              }
+            });
+
+    assertThat(thrown)
+        .isInstanceOf(org.xiaochong.source.BadInputException.class)
+        .hasMessageContaining("--apply stops before changing anything")
+        .hasMessageContaining("fk_late");
+    assertThat(ids(table)).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
+    assertThat(statuses(table)).isEmpty();
+  }
+
+  /**
+   * Issue 35's reproduction: tags keyed (post_id, tag), merged into the kept post by run N, then
+   * moved on to a newer twin of the kept post by run N+1. Restoring the two runs in either order
+   * gives the posts and their tags back byte for byte (CHECKSUM TABLE against copies made before).
+   */
+  @Test
+  void restore_mergedTagsOfTwoRuns_eitherOrder_everyTableBackByteForByte() {
+    for (boolean laterRunFirst : new boolean[] {false, true}) {
+      String table = laterRunFirst ? "fk_undo_b" : "fk_undo_a";
+      postsWithTags(table, "", () -> {}, "(1, 'fruit'), (2, 'red'), (3, 'green')");
+      Runnable post9 = // a newer twin of posts 1 and 2
+          () ->
+              insert(
+                  table,
+                  9,
+                  "供应红富士苹果0",
+                  "苹果",
+                  "13800138000",
+                  "本人有红富士苹果约3000斤，果面光洁，口感脆甜，欢迎来电",
+                  NEW.plusDays(1));
+      useHandle(
+          h -> {
+            for (String t : List.of(table, table + "_tag")) {
+              h.execute("DROP TABLE IF EXISTS `" + t + "_ref`");
+              h.execute("CREATE TABLE `" + t + "_ref` LIKE `" + t + "`");
+              h.execute("INSERT INTO `" + t + "_ref` SELECT * FROM `" + t + "`");
+            }
+          });
+      insert(
+          table + "_ref",
+          9,
+          "供应红富士苹果0",
+          "苹果",
+          "13800138000",
+          "本人有红富士苹果约3000斤，果面光洁，口感脆甜，欢迎来电",
+          NEW.plusDays(1));
+      Map<String, String> merge = Map.of("apply.referenced", "merge");
+
+      assertThat(apply(table, merge).exitCode()).isZero(); // run N: 1 -> 2, its tag with it
+      long runN = lastRunId(table);
+      post9.run();
+      assertThat(apply(table, merge).exitCode()).isZero(); // run N+1: 2 -> 9, both tags with it
+      long runN1 = lastRunId(table);
+      assertThat(tags(table)).containsExactly("4:green", "9:fruit", "9:red");
+
+      for (long run : laterRunFirst ? new long[] {runN1, runN} : new long[] {runN, runN1}) {
+        CliRun restore =
+            cli(
+                "restore",
+                "--config",
+                config(table, merge).toString(),
+                "--run",
+                String.valueOf(run));
+        assertThat(restore.exitCode()).as(restore.err()).isZero();
+        assertThat(restore.out()).doesNotContain("left as they are");
+      }
+
+      assertThat(tags(table)).as(table).containsExactly("1:fruit", "2:red", "3:green");
+      assertThat(checksum(table)).as(table).isEqualTo(checksum(table + "_ref"));
+      assertThat(checksum(table + "_tag")).as(table).isEqualTo(checksum(table + "_tag_ref"));
+      assertThat(repointed(runN) + repointed(runN1)).isZero();
+    }
+  }
+
+  private static long checksum(String table) {
+    return withHandle(
+        h -> h.createQuery("CHECKSUM TABLE `" + table + "`").map((rs, ctx) -> rs.getLong(2)).one());
+  }
+
   @Test
   void apply_mergeThatWouldBreakAUniqueKeyOfTheChild_leavesThatPostInPlace() {
     String table = "fk_tags";
@@ -334,6 +452,36 @@ class ReferencedRowsIT extends DbTestSupport {
     assertThat(statuses("fk_wedged")).containsOnly("applied");
     assertThat(ids("fk_wedged")).containsExactly(1L, 2L, 4L, 6L, 7L);
     assertThat(inquiries("fk_wedged")).hasSize(4);
+  }
+
+  @Test
+  void check_mergeWithoutUpdateOnTheChildTable_oneLineNamingIt_beforeAnyRowMoves() {
+    postsWithInquiries("fk_noupd", "RESTRICT");
+    useHandle(
+        h -> {
+          h.execute("DROP USER IF EXISTS 'fk_noupd'@'%'");
+          h.execute("CREATE USER 'fk_noupd'@'%' IDENTIFIED BY 'noupd-pw-1'");
+          h.execute("GRANT SELECT ON " + DATABASE + ".* TO 'fk_noupd'@'%'");
+        });
+    DbSettings server = database().jdbcSettings();
+    org.xiaochong.archive.ReferencedRows.Settings merge =
+        new org.xiaochong.archive.ReferencedRows.Settings(
+            org.xiaochong.archive.ReferencedRows.Policy.MERGE, false);
+
+    try (org.xiaochong.source.Database narrow =
+        org.xiaochong.source.Database.open(
+            new DbSettings(server.url(), "fk_noupd", "noupd-pw-1", dir.resolve("narrow")))) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> org.xiaochong.archive.ReferencedRows.check(narrow, spec("fk_noupd"), merge))
+          .isInstanceOf(org.xiaochong.source.BadInputException.class)
+          .hasMessageContaining("may not UPDATE")
+          .hasMessageContaining("fk_noupd_inquiry");
+    }
+    // The owner's login may: the check passes, and nothing was changed by asking.
+    org.xiaochong.archive.ReferencedRows.check(database(), spec("fk_noupd"), merge);
+    assertThat(inquiries("fk_noupd"))
+        .containsOnly(
+            Map.entry(101L, 1L), Map.entry(102L, 1L), Map.entry(103L, 2L), Map.entry(104L, 7L));
   }
 
   @Test

@@ -238,7 +238,12 @@ class SimhashMethodIT extends DbTestSupport {
     assertThat(decisions(afterRestore, "simhash"))
         .isEmpty(); // the restore marked its rows apart from their kept rows
 
-    useHandle(h -> h.execute("DELETE FROM dedup_apart WHERE source_table = ?", TABLE));
+    useHandle(
+        h -> {
+          h.execute("DELETE FROM dedup_apart WHERE source_table = ?", TABLE);
+          h.execute("DELETE FROM dedup_apart_member WHERE source_table = ?", TABLE);
+          h.execute("DELETE FROM dedup_apart_group WHERE source_table = ?", TABLE);
+        });
     Path unmarked = dir.resolve("unmarked");
     CliRun forgotten = runMethod(config, "simhash", unmarked);
     assertThat(forgotten.exitCode()).as(forgotten.err()).isZero();

@@ -53,7 +53,12 @@ public enum SqlError {
   /** The table does not exist (SQLState 42S02, ER_NO_SUCH_TABLE). */
   MISSING_TABLE("42S02"),
   /** A column does not exist (SQLState 42S22, ER_BAD_FIELD_ERROR). */
-  MISSING_COLUMN("42S22");
+  MISSING_COLUMN("42S22"),
+  /**
+   * The login may not run this statement on this table or column: ER_TABLEACCESS_DENIED_ERROR
+   * (1142) or ER_COLUMNACCESS_DENIED_ERROR (1143), SQLState 42000.
+   */
+  ACCESS_DENIED("42000", 1142, 1143);
 
   /** The SQLState; null when the vendor codes alone decide. */
   private final String sqlState;

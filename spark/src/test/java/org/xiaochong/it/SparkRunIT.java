@@ -103,6 +103,49 @@ class SparkRunIT extends DbTestSupport {
                     Long.parseLong(line.replaceAll(".*\"kept_id\":(\\d+),.*", "$1"))));
   }
 
+  /**
+   * Marks the first {@code n} removals of a report's decisions as a restore does: each kept row and
+   * the rows removed for it one group ({@code dedup_apart_group}, {@code dedup_apart_member}).
+   */
+  private static void markGroups(String decisions, int n) {
+    database()
+        .jdbi()
+        .useHandle(
+            h ->
+                decisions
+                    .lines()
+                    .limit(n)
+                    .forEach(
+                        line -> {
+                          long removed =
+                              Long.parseLong(line.replaceAll(".*\"removed_id\":(\\d+),.*", "$1"));
+                          long kept =
+                              Long.parseLong(line.replaceAll(".*\"kept_id\":(\\d+),.*", "$1"));
+                          h.execute(
+                              "INSERT IGNORE INTO dedup_apart_group (source_table, reason, run_id,"
+                                  + " anchor_id, created_at) VALUES (?, 'restore', 0, ?, NOW(3))",
+                              TABLE,
+                              kept);
+                          long group =
+                              h.createQuery(
+                                      "SELECT id FROM dedup_apart_group WHERE source_table = ?"
+                                          + " AND run_id = 0 AND anchor_id = ?")
+                                  .bind(0, TABLE)
+                                  .bind(1, kept)
+                                  .mapTo(Long.class)
+                                  .one();
+                          h.execute(
+                              "INSERT IGNORE INTO dedup_apart_member (group_id, source_table,"
+                                  + " row_id, role) VALUES (?, ?, ?, 'kept'), (?, ?, ?, 'restored')",
+                              group,
+                              TABLE,
+                              kept,
+                              group,
+                              TABLE,
+                              removed);
+                        }));
+  }
+
   @Test
   void exactAndSimhash_withPairsMarkedApart_decideAsTheSingleMachine() throws IOException {
     load(3_000);
@@ -112,6 +155,10 @@ class SparkRunIT extends DbTestSupport {
     String[] exact = bothDry(config, "exact");
     assertThat(exact[0]).as("the marks keep pairs apart").isNotEqualTo(unmarked);
     assertThat(exact[1]).isEqualTo(exact[0]);
+    markGroups(exact[0], 5); // as a restore marks them: a group per kept row
+    String[] grouped = bothDry(config, "exact");
+    assertThat(grouped[0]).as("the groups keep rows apart").isNotEqualTo(exact[0]);
+    assertThat(grouped[1]).isEqualTo(grouped[0]);
     String simhashUnmarked = bothDry(config, "simhash")[0];
     markApart(simhashUnmarked, 5);
     String[] simhash = bothDry(config, "simhash");

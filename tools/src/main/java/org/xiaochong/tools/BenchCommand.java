@@ -44,7 +44,7 @@ import picocli.CommandLine.Option;
       "Benchmarks a whole exact run (index + run --apply) on generated posts against the same dedup",
       "done in SQL by MariaDB, in one run on one server. Run with JAVA_OPTS=-Xmx1g to check the heap target."
     },
-    subcommands = ServeBenchCommand.class)
+    subcommands = {ServeBenchCommand.class, ApartBenchCommand.class})
 final class BenchCommand implements Callable<Integer> {
   @Mixin ExitCodes.Help exitCodes;
 

@@ -9,6 +9,7 @@ import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.FixedBitSet;
+import org.xiaochong.archive.ApartClusters;
 import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.index.IndexSchema;
@@ -131,12 +132,13 @@ final class ExactPass {
   /**
    * Decides one group. Without marks, the preferred record ({@link KeepPolicy}) is kept and the
    * others are removed in favour of it. With marks ({@link ApartPairs}), the members are taken in
-   * preference order, each removed in favour of the first record kept so far that it is not marked
-   * apart from, or kept when it is marked apart from all of them: no record is removed in favour of
-   * one it is marked apart from, the group loses every record it can, and the order (keep rank
-   * desc, id desc: total, since ids are unique) makes the result the same on every run. In a group
-   * of three where only the two most preferred are marked, both stay and the third is removed for
-   * the first.
+   * preference order and decided by {@link ApartClusters}: each is removed in favour of the first
+   * record kept so far whose cluster (it and the records removed for it) holds none it is marked
+   * apart from, or kept when every cluster holds one. No record is removed in favour of one it is
+   * marked apart from, nor ends beside one in the archive's cluster of a kept row; the order (keep
+   * rank desc, id desc: total, since ids are unique) makes the result the same on every run. In a
+   * group of three where only the two most preferred are marked, both stay and the third is removed
+   * for the first.
    */
   private void decide(int[] group, int size, DeletionPlan plan, List<SampleGroup> samples) {
     if (apart.isEmpty()) { // only the preferred record must come first: one scan instead of a sort
@@ -164,34 +166,31 @@ final class ExactPass {
     }
     int kept = group[0];
     long keptId = snapshot.id(kept);
-    int[] keptDocs = {kept};
-    int keptCount = 1;
+    int[] into = null; // with marks: the member each is removed for (ApartClusters), -1 kept
+    if (!apart.isEmpty()) {
+      long[] ids = new long[size];
+      for (int i = 0; i < size; i++) {
+        ids[i] = snapshot.id(group[i]);
+      }
+      into = ApartClusters.removedFor(ids, apart);
+    }
     long[] removed = new long[size - 1];
     long[] removedTimes = new long[size - 1];
     int r = 0;
     for (int i = 1; i < size; i++) {
       int d = group[i];
-      int into = -1;
-      for (int k = 0; k < keptCount && into < 0; k++) {
-        if (!apart.keepsApart(snapshot.id(d), snapshot.id(keptDocs[k]))) {
-          into = keptDocs[k];
-        }
+      if (into != null && into[i] < 0) {
+        continue; // marked apart from every cluster: it stays
       }
-      if (into < 0) {
-        if (keptCount == keptDocs.length) {
-          keptDocs = Arrays.copyOf(keptDocs, keptCount * 2);
-        }
-        keptDocs[keptCount++] = d;
-        continue;
-      }
+      int keptDoc = into == null ? kept : group[into[i]];
       plan.add(
           snapshot.id(d),
-          snapshot.id(into),
+          snapshot.id(keptDoc),
           ExactMethod.RULE,
           1.0,
           snapshot.state(d),
-          snapshot.state(into));
-      if (into == kept) {
+          snapshot.state(keptDoc));
+      if (keptDoc == kept) {
         removed[r] = snapshot.id(d);
         removedTimes[r++] = snapshot.time(d);
       }

@@ -12,6 +12,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.util.CollectionAccumulator;
+import org.xiaochong.archive.ApartClusters;
 import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.method.exact.ExactMethod;
 import org.xiaochong.spark.count.PartitionCounter;
@@ -23,9 +24,8 @@ import org.xiaochong.spark.read.RecordColumns;
  * The exact pass as a Spark stage: records with the same exact key meet in one partition (a shuffle
  * on the key), sorted by key, and each group of two or more that has a record in the window is
  * decided as the single machine's exact pass decides it ({@code ExactPass.decide}): the members in
- * preference order ({@link Keep}), each removed in favour of the first record kept so far that it
- * is not marked apart from ({@link ApartPairs}), or kept when it is marked apart from all of them.
- * Rule {@code exact}, score 1, and the two rows' states as read.
+ * preference order ({@link Keep}), decided under the marks ({@link ApartPairs}) by {@link
+ * ApartClusters}. Rule {@code exact}, score 1, and the two rows' states as read.
  */
 public final class ExactGroups {
   private ExactGroups() {}
@@ -39,7 +39,7 @@ public final class ExactGroups {
    *
    * @param since the window's first time (epoch ms, inclusive)
    * @param until the window's last time (inclusive)
-   * @param apart the marks, as {@link ApartPairs#of} takes them
+   * @param apart the marks, as {@link ApartPairs#toArray} writes them
    */
   public static Dataset<Row> decide(
       Dataset<Row> records,
@@ -56,7 +56,7 @@ public final class ExactGroups {
             (MapPartitionsFunction<Row, Row>)
                 rows ->
                     decidePartition(
-                        rows, since, until, keep, ApartPairs.of(apart.value()), counters),
+                        rows, since, until, keep, ApartPairs.fromArray(apart.value()), counters),
             Encoders.row(Decisions.SCHEMA));
   }
 
@@ -97,30 +97,27 @@ public final class ExactGroups {
     }
     Row[] members = group.toArray(new Row[0]);
     Arrays.sort(members, (a, b) -> keep.compare(b, a));
-    List<Row> kept = new ArrayList<>();
-    kept.add(members[0]);
+    long[] ids = new long[members.length];
+    for (int i = 0; i < members.length; i++) {
+      ids[i] = members[i].getLong(0);
+    }
+    int[] into = ApartClusters.removedFor(ids, apart);
     for (int i = 1; i < members.length; i++) {
+      if (into[i] < 0) {
+        continue; // marked apart from every cluster: it stays
+      }
       Row d = members[i];
-      Row into = null;
-      for (int k = 0; k < kept.size() && into == null; k++) {
-        if (!apart.keepsApart(d.getLong(0), kept.get(k).getLong(0))) {
-          into = kept.get(k);
-        }
-      }
-      if (into == null) {
-        kept.add(d);
-      } else {
-        out.add(
-            Decisions.row(
-                d.getLong(0),
-                into.getLong(0),
-                ExactMethod.RULE.label,
-                1.0,
-                d.getLong(1),
-                d.getLong(2),
-                into.getLong(1),
-                into.getLong(2)));
-      }
+      Row kept = members[into[i]];
+      out.add(
+          Decisions.row(
+              d.getLong(0),
+              kept.getLong(0),
+              ExactMethod.RULE.label,
+              1.0,
+              d.getLong(1),
+              d.getLong(2),
+              kept.getLong(1),
+              kept.getLong(2)));
     }
     return 1;
   }

@@ -160,7 +160,7 @@ final class ComponentDecisions {
       ShippedFrequencies frequencies,
       long[] apart,
       NearStage.Counters counters) {
-    ApartPairs marks = ApartPairs.of(apart);
+    ApartPairs marks = ApartPairs.fromArray(apart);
     List<Row> out = new ArrayList<>();
     counters
         .components()

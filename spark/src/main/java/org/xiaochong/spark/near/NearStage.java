@@ -296,7 +296,7 @@ public final class NearStage {
                     entry -> Arrays.binarySearch(onDriver.value(), entry._1()) < 0))
             .mapPartitions(
                 grouped -> {
-                  ApartPairs marks = ApartPairs.of(apart.value());
+                  ApartPairs marks = ApartPairs.fromArray(apart.value());
                   List<Row> out = new ArrayList<>();
                   while (grouped.hasNext()) {
                     Tuple2<Iterable<Member>, Iterable<Found>> one = grouped.next()._2();

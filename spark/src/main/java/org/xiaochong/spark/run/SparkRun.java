@@ -188,7 +188,7 @@ public final class SparkRun {
     long tableRows = 0;
     long examined = 0;
     String jobId = UUID.randomUUID().toString().replace("-", "");
-    Broadcast<long[]> marks = context.broadcast(flatten(apart));
+    Broadcast<long[]> marks = context.broadcast(apart.toArray());
     RecordInput input =
         RecordInput.open(spark, job, database, options.parquet(), options.partitions(), notes);
     if (input != null) {
@@ -220,7 +220,7 @@ public final class SparkRun {
           t = System.nanoTime();
           Stage stage = stages.decide(method.name(), live, examined, partitions);
           DeletionPlan own = deliver(stage.decisions(), options.apply(), jobId);
-          stage.honoured().forEach(pair -> apart.keepsApart(pair[0], pair[1]));
+          stage.honoured().forEach(apart::recordHonoured);
           addAll(plan, own);
           reports.put(method.name(), stage.report(plan));
           seconds.put(method.name(), elapsed(t));
@@ -238,6 +238,13 @@ public final class SparkRun {
       options.methods().forEach(m -> reports.put(m.name(), MethodReport.notRun()));
     }
     int droppedApart = plan.dropApart(apart);
+    long keptAndRemoved = plan.keptAndRemoved();
+    if (keptAndRemoved >= 0) { // the stages' merged plan must never archive a kept row
+      throw new IllegalStateException(
+          "the job's plan removes row "
+              + keptAndRemoved
+              + " and keeps other rows in favour of it; stopped before the apply, nothing moved");
+    }
     Map<String, Long> removed = RunSummaries.removedByRule(options.methods(), plan);
     PlanApply.Result applied = PlanApply.NOT_APPLIED;
     if (options.apply()) {
@@ -313,15 +320,6 @@ public final class SparkRun {
             own.keptState(i));
       }
     }
-  }
-
-  private static long[] flatten(ApartPairs apart) {
-    long[] ids = new long[2 * apart.size()];
-    for (int i = 0; i < apart.size(); i++) {
-      ids[2 * i] = apart.smaller(i);
-      ids[2 * i + 1] = apart.larger(i);
-    }
-    return ids;
   }
 
   private static String describe(Options options) {

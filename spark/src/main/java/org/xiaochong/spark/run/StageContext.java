@@ -14,7 +14,7 @@ import org.xiaochong.spark.read.RecordInput;
  * @param input where the records come from (a method may read them again before the run reads them,
  *     as tf-idf's feature counts do)
  * @param window the records the run examines
- * @param marks the kept-apart marks, as {@link ApartPairs#of} takes them
+ * @param marks the kept-apart marks, as {@link ApartPairs#toArray} writes them
  * @param driverComponentSize components of more records are decided on the driver
  */
 public record StageContext(

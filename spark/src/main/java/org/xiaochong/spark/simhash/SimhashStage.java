@@ -148,7 +148,7 @@ public final class SimhashStage {
             .cogroup(edges.filter(entry -> Arrays.binarySearch(onDriver.value(), entry._1()) < 0))
             .mapPartitions(
                 grouped -> {
-                  ApartPairs marks = ApartPairs.of(apart.value());
+                  ApartPairs marks = ApartPairs.fromArray(apart.value());
                   List<Row> out = new ArrayList<>();
                   long matches = 0;
                   while (grouped.hasNext()) {
@@ -162,7 +162,7 @@ public final class SimhashStage {
                   return out.iterator();
                 });
     if (giants.length > 0) {
-      ApartPairs marks = ApartPairs.of(apart.value());
+      ApartPairs marks = ApartPairs.fromArray(apart.value());
       List<Row> out = new ArrayList<>();
       counters
           .components()
