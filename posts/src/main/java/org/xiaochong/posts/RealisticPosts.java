@@ -54,6 +54,14 @@ final class RealisticPosts {
   /** A quantity hard negative is at least this factor above or below its model's quantity. */
   static final int QUANTITY_APART = 2;
 
+  /**
+   * The grades the near keys hold: all of {@link RealisticVocabulary#GRADES} but 精品, a stop word of
+   * the default list (config/stopwords-zh.txt), which to the near rule states no grade. A grade
+   * hard negative states two of these, so that its text says it is another grade.
+   */
+  static final List<String> KEYED_GRADES =
+      java.util.Arrays.stream(GRADES).filter(g -> !g.equals("精品")).toList();
+
   /** The realistic fields of an offer beside those of {@link Offer}. */
   record Shape(Product product, Place place, Template template, String packaging) {}
 
@@ -72,8 +80,8 @@ final class RealisticPosts {
   private final PostGenerator generator;
 
   /**
-   * (seller, supply, product, place, quantity, price) of every offer so far: a seller never repeats
-   * one.
+   * (seller, supply, product, place, grade) of every offer so far: a seller never repeats one. Not
+   * its price or quantity: the same seller's offer at another price or lot is a repost of it.
    */
   private final Set<Long> offers = new java.util.HashSet<>();
 
@@ -91,12 +99,12 @@ final class RealisticPosts {
     if (!recent.isEmpty() && random.nextDouble() < HARD_NEGATIVE_SHARE) {
       Offer model = recent.get(random.nextInt(recent.size()));
       PostGenerator.Kind kind = HARD_NEGATIVE_KINDS[random.nextInt(HARD_NEGATIVE_KINDS.length)];
-      // Another grade is another offer only where the text states the grade: a model whose
-      // template does not is drawn again.
+      // Another grade is another offer only where the text states a grade the near keys hold: a
+      // model whose template does not state it, or whose grade is a stop word, is drawn again.
       for (int attempt = 0;
           attempt < 20
               && kind == PostGenerator.Kind.HARD_NEGATIVE_GRADE_SAME_SELLER
-              && !showsGrade(model);
+              && !(showsGrade(model) && KEYED_GRADES.contains(model.grade()));
           attempt++) {
         model = recent.get(random.nextInt(recent.size()));
       }
@@ -241,10 +249,11 @@ final class RealisticPosts {
         || template.content().contains("{grade}");
   }
 
+  /** Another grade of {@link #KEYED_GRADES}. */
   private String otherGrade(String not) {
     String g;
     do {
-      g = GRADES[random.nextInt(GRADES.length)];
+      g = KEYED_GRADES.get(random.nextInt(KEYED_GRADES.size()));
     } while (g.equals(not));
     return g;
   }
@@ -331,7 +340,7 @@ final class RealisticPosts {
   }
 
   private static long offerKey(Offer b) {
-    return Objects.hash(b.seller(), b.supply(), b.product(), b.region(), b.stock(), b.priceCents())
+    return Objects.hash(b.seller(), b.supply(), b.product(), b.region(), b.grade())
         * 0x9E3779B97F4A7C15L;
   }
 }

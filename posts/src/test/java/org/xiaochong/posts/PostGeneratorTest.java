@@ -194,6 +194,7 @@ class PostGeneratorTest {
           assertThat(quantity(negative)).isEqualTo(quantity(model));
           assertThat(priceRatio).isGreaterThanOrEqualTo(RealisticPosts.PRICE_APART - 1e-9);
           assertThat(grade(negative)).isNotEqualTo(grade(model));
+          assertThat(RealisticPosts.KEYED_GRADES).contains(grade(negative), grade(model));
           assertThat(sameSeller).isTrue();
         }
         default -> throw new AssertionError(negative.kind());

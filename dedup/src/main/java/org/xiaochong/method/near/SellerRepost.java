@@ -20,11 +20,12 @@ import org.xiaochong.method.near.NearRule.Keys;
  *       terms), they share one; else the first seller item of their {@link Evidence} both have
  *       agrees (a phone column's digits, then a {@code fields.seller} column such as the contact's
  *       name: {@link Evidence#sameSeller});
- *   <li><b>no other word</b>: neither post holds a word key (numbers aside) the other lacks. A
- *       repost at a new price changes its numbers and little else; another grade (一级 for 特级),
- *       variety or place in the text is another offer of the seller's, whatever its price. A word
- *       one post states and the other does not counts too: a grade that is a stop word (精品) leaves
- *       its post with no word in place of the other's 特级, so "in place of" alone would join them.
+ *   <li><b>no word stands in place of another</b>: each post holds a word key (numbers aside) the
+ *       other lacks. Another grade (一级 for 特级), another variety or another place in the text is
+ *       another offer of the seller's, whatever its price; a sentence added or dropped is not (one
+ *       side only), so the repost joins the other posts of its cluster, which a repost with another
+ *       sentence would otherwise leave apart. A grade that is a stop word (精品) is no word to the
+ *       rule: 精品 against 特级 is one word added.
  * </ul>
  *
  * Without a known shared seller the amounts still count: a price more than 10 % off keeps two
@@ -36,7 +37,7 @@ final class SellerRepost {
 
   /** Whether the pair is the same seller's repost of one offer (see the class comment). */
   static boolean test(Keys record, Keys candidate) {
-    return sameSeller(record, candidate) && !otherWords(record, candidate);
+    return sameSeller(record, candidate) && !wordReplaced(record, candidate);
   }
 
   /** Whether the two posts are known to come from one seller (see the class comment). */
@@ -49,9 +50,12 @@ final class SellerRepost {
     return record.evidence().sameSeller(candidate.evidence());
   }
 
-  /** Whether either post holds a word key, not a number's, that the other lacks. */
-  static boolean otherWords(Keys record, Keys candidate) {
-    return holdsOtherWord(record, candidate) || holdsOtherWord(candidate, record);
+  /**
+   * Whether each post holds a word key, not a number's, that the other lacks: a word of one stands
+   * in place of a word of the other.
+   */
+  static boolean wordReplaced(Keys record, Keys candidate) {
+    return holdsOtherWord(record, candidate) && holdsOtherWord(candidate, record);
   }
 
   private static boolean holdsOtherWord(Keys post, Keys other) {
