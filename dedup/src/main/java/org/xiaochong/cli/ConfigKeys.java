@@ -44,6 +44,7 @@ final class ConfigKeys {
     DEFAULTS.put("fields.must-match", "product");
     DEFAULTS.put("fields.place", "region");
     DEFAULTS.put("fields.number", "price");
+    DEFAULTS.put("fields.seller", "contact");
     DEFAULTS.put("index.dir", "");
     DEFAULTS.put("index.read-chunk-rows", Integer.toString(RecordSource.DEFAULT_CHUNK_ROWS));
     DEFAULTS.put("prefilter.enabled", "true");

@@ -91,15 +91,17 @@ public record DedupConfig(
         new DbSettings(values.get("db.url"), user.isEmpty() ? null : user, password, dataDir);
     List<String> exactFields = list(values.get("fields.exact"));
     List<String> nearFields = list(values.get("fields.near"));
-    // fields.phone, fields.must-match, fields.place and fields.number default to columns of the
-    // sample table (phone, product, region, price); a default applies only where that column is
-    // used, so another table's config need not clear them.
+    // fields.phone, fields.must-match, fields.place, fields.number and fields.seller default to
+    // columns of the sample table (phone, product, region, price, contact); a default applies only
+    // where that column is used, so another table's config need not clear them.
     List<String> phoneFields = columnsInUse(props, values, "fields.phone", exactFields, nearFields);
     List<String> mustMatchFields =
         columnsInUse(props, values, "fields.must-match", exactFields, nearFields);
     List<String> placeFields = columnsInUse(props, values, "fields.place", exactFields, nearFields);
     List<String> numberFields =
         columnsInUse(props, values, "fields.number", exactFields, nearFields);
+    List<String> sellerFields =
+        columnsInUse(props, values, "fields.seller", exactFields, nearFields);
     TableSpec table =
         new TableSpec(
             values.get("source.table"),
@@ -111,6 +113,7 @@ public record DedupConfig(
             mustMatchFields,
             placeFields,
             numberFields,
+            sellerFields,
             KeepPolicy.parse(values.get("keep.policy"), values.get("source.time-column")));
     for (String phone : table.phoneFields()) {
       if (!table.exactFields().contains(phone) && !table.nearFields().contains(phone)) {

@@ -34,8 +34,10 @@ public interface MethodCheck<P> extends Closeable {
    * @param id the compared record
    * @param score the method's similarity (1.0 for the same exact key)
    * @param sharedKeys keys both hold (near keys, simhash blocks, 1 for the exact key)
-   * @param outcome {@code duplicate} when the rule joins them, else the first test it fails, in the
-   *     words of the rule ({@code similarity}, {@code phone}, {@code subject}, ...)
+   * @param outcome {@code duplicate} when the rule joins them (the near method adds why when the
+   *     seller's repost lifted a difference: {@code duplicate: same seller, price or lot updated}),
+   *     else the first test it fails, in the words of the rule ({@code similarity}, {@code phone},
+   *     {@code subject}, ...)
    */
   record Candidate(long id, double score, int sharedKeys, String outcome) {
     /** The outcome of a pair the rule joins. */

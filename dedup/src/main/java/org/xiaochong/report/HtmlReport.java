@@ -131,7 +131,7 @@ public final class HtmlReport {
   }
 
   /**
-   * "8,839 of 20,000 rows removed: 5,299 exact, 3,540 near; all archived in t_removed; undo with
+   * "8,875 of 20,000 rows removed: 5,299 exact, 3,576 near; all archived in t_removed; undo with
    * …", escaped HTML. The removals are counted by the method that found them first: a combined rule
    * ({@code exact+near}, an exact copy of a row the near pass removed) counts as exact.
    */

@@ -11,22 +11,30 @@ import java.util.function.LongToDoubleFunction;
  * What a record says about the item it offers that a near duplicate must not contradict: the values
  * of its place columns ({@code fields.place}: region, address), the numbers of its number columns
  * ({@code fields.number}: quantity, area, price) and the amounts with a unit in its text ("20吨",
- * "2.5元", "2023年"). Each is an item: a slot (which column, or {@link #TEXT} for the text's
- * amounts), a unit (0: none), a key (its weight is the rule's evidence weight) and a value (NaN:
- * compared by key only). Immutable; thread-safe.
+ * "2.5元", "2023年"); and who offers it, its seller: the digits of its phone columns ({@code
+ * fields.phone}) and the values of its seller columns ({@code fields.seller}: a contact name). Each
+ * is an item: a slot (which column, {@link #TEXT} for the text's amounts, or below {@link #TEXT}
+ * for a seller column), a unit (0: none), a key (its weight is the rule's evidence weight) and a
+ * value (NaN: compared by key only). Immutable; thread-safe.
  *
  * <p>{@link #against} is the weight two records' items contradict each other with: an item of one
  * record contradicts the other when the other has items of the same slot and unit and none of them
  * agrees with it: the same key, or numbers within {@link #RELATIVE_TOLERANCE} of each other
  * (exactly equal for calendar units). A record without an item of that slot and unit says nothing
- * either way.
+ * either way. The seller items are never evidence against a pair: {@link #sameSeller} reads them,
+ * and a pair of one seller may have its amounts lifted ({@code amountsLifted} of {@link #against}
+ * and {@link #contradicts}): the near rule decides when (the same seller's repost of one offer at a
+ * new price or lot).
  */
 public final class Evidence {
   /** No items: a record without place or number columns and without amounts in its text. */
   public static final Evidence NONE =
       new Evidence(new int[0], new int[0], new long[0], new double[0]);
 
-  /** The slot of the amounts found in the text (a column's slot is 1 + its index). */
+  /**
+   * The slot of the amounts found in the text (a place or number column's slot is 1 + its index, a
+   * seller column's -1 - its index: phone columns first, then fields.seller).
+   */
   public static final int TEXT = 0;
 
   /**
@@ -65,7 +73,7 @@ public final class Evidence {
     long[] out = new long[keys.length];
     int n = 0;
     for (int i = 0; i < keys.length; i++) {
-      if (slots[i] != TEXT) {
+      if (slots[i] > TEXT) {
         out[n++] = keys[i];
       }
     }
@@ -77,10 +85,51 @@ public final class Evidence {
    * comment), each counted once: 0 when they agree or have no slot and unit in common.
    */
   public double against(Evidence other, LongToDoubleFunction weight) {
+    return against(other, weight, false);
+  }
+
+  /**
+   * {@link #against}, with {@code amountsLifted} leaving out the amounts (prices, lots: every
+   * number but a date's): what the same seller's repost of one offer may change.
+   */
+  public double against(Evidence other, LongToDoubleFunction weight, boolean amountsLifted) {
     if (slots.length == 0 || other.slots.length == 0) {
       return 0;
     }
-    return contradicted(this, other, weight) + contradicted(other, this, weight);
+    return contradicted(this, other, weight, false, amountsLifted)
+        + contradicted(other, this, weight, false, amountsLifted);
+  }
+
+  /**
+   * Whether the two records are known to come from one seller: the first seller slot (a phone
+   * column, then a fields.seller column) where both have a value holds the same key in both. False
+   * when no seller slot has a value in both (unknown).
+   */
+  public boolean sameSeller(Evidence other) {
+    // Seller slots are negative and sorted ascending, so the slot closest to TEXT (-1, the first
+    // seller column) comes last: walk both from their last seller item down.
+    int i = lastSellerItem(this);
+    int j = lastSellerItem(other);
+    while (i >= 0 && j >= 0) {
+      if (slots[i] == other.slots[j]) {
+        return keys[i] == other.keys[j];
+      }
+      if (slots[i] > other.slots[j]) {
+        i--; // this record has a seller column the other left empty
+      } else {
+        j--;
+      }
+    }
+    return false;
+  }
+
+  /** The index of the last seller item (the largest negative slot), or -1 when none. */
+  private static int lastSellerItem(Evidence e) {
+    int last = -1;
+    for (int i = 0; i < e.slots.length && e.slots[i] < TEXT; i++) {
+      last = i;
+    }
+    return last;
   }
 
   /**
@@ -108,28 +157,41 @@ public final class Evidence {
    * names.
    */
   public boolean contradicts(Evidence other) {
+    return contradicts(other, false);
+  }
+
+  /**
+   * {@link #contradicts}, with {@code amountsLifted} leaving out the amounts (see {@link
+   * #against(Evidence, LongToDoubleFunction, boolean)}): then only another place contradicts.
+   */
+  public boolean contradicts(Evidence other, boolean amountsLifted) {
     if (slots.length == 0 || other.slots.length == 0) {
       return false;
     }
     LongToDoubleFunction count = key -> 1;
-    return contradicted(this, other, count, true) > 0 || contradicted(other, this, count, true) > 0;
-  }
-
-  /** The weight of the items of {@code a} that {@code b} contradicts. */
-  private static double contradicted(Evidence a, Evidence b, LongToDoubleFunction weight) {
-    return contradicted(a, b, weight, false);
+    return contradicted(this, other, count, true, amountsLifted) > 0
+        || contradicted(other, this, count, true, amountsLifted) > 0;
   }
 
   /**
    * The weight of the items of {@code a} that {@code b} contradicts: in the similarity (dates too,
    * every amount beyond {@link #RELATIVE_TOLERANCE}), or outright ({@code outright}: no dates,
-   * prices beyond {@link #PRICE_TOLERANCE}, lots beyond {@link #LOT_TOLERANCE}).
+   * prices beyond {@link #PRICE_TOLERANCE}, lots beyond {@link #LOT_TOLERANCE}); seller items
+   * never, amounts other than dates not when {@code amountsLifted}.
    */
   private static double contradicted(
-      Evidence a, Evidence b, LongToDoubleFunction weight, boolean outright) {
+      Evidence a,
+      Evidence b,
+      LongToDoubleFunction weight,
+      boolean outright,
+      boolean amountsLifted) {
     double sum = 0;
     int from = 0; // first item of b of the current (slot, unit); both are ordered by (slot, unit)
     for (int i = 0; i < a.slots.length; i++) {
+      if (a.slots[i] < TEXT
+          || amountsLifted && !Double.isNaN(a.values[i]) && !Amount.isCalendar(a.units[i])) {
+        continue;
+      }
       while (from < b.slots.length
           && compareGroup(b.slots[from], b.units[from], a.slots[i], a.units[i]) < 0) {
         from++;
@@ -179,6 +241,17 @@ public final class Evidence {
         if (amount != null && amount.unit() != 0 && !amount.latinLetter()) {
           add(TEXT, amount.unit(), fingerprints.high(i), amount.value());
         }
+      }
+      return this;
+    }
+
+    /**
+     * Adds a seller column's value key ({@link TopTermsMd5#evidenceKey}): {@code column} counts the
+     * phone columns, then the fields.seller columns; nothing for 0 (empty).
+     */
+    public Builder addSeller(int column, long key) {
+      if (key != 0) {
+        add(-1 - column, 0, key, Double.NaN);
       }
       return this;
     }

@@ -7,15 +7,17 @@ import org.apache.lucene.document.Document;
 import org.xiaochong.fingerprint.Evidence;
 import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.fingerprint.TopTermsMd5;
+import org.xiaochong.normalize.TextNormalizer;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 
 /**
  * Near index documents ({@link NearSchema}): the multi-MD5 fingerprints of the {@code fields.near}
  * columns. Phone columns among them contribute one {@code tel:} term each; the {@code
- * fields.must-match} columns give one match key each, the {@code fields.place} and {@code
- * fields.number} columns their {@link Evidence}. The {@link TopTermsMd5} is thread-safe and may be
- * shared; this class keeps small per-instance buffers, so one per thread.
+ * fields.must-match} columns give one match key each, the {@code fields.place}, {@code
+ * fields.number}, {@code fields.phone} and {@code fields.seller} columns their {@link Evidence}.
+ * The {@link TopTermsMd5} is thread-safe and may be shared; this class keeps small per-instance
+ * buffers, so one per thread.
  */
 public final class NearDocumentMaker implements DocumentMaker {
   private final TopTermsMd5 fingerprinter;
@@ -28,6 +30,9 @@ public final class NearDocumentMaker implements DocumentMaker {
   private final int[] placeColumns;
   private final List<String> numberFields;
   private final int[] numberColumns;
+  private final List<String> sellerFields;
+  private final int[] sellerColumns;
+  private final int sellerPhones;
   private final org.xiaochong.policy.KeepPolicy keepPolicy;
   private final List<String> columns;
 
@@ -50,15 +55,35 @@ public final class NearDocumentMaker implements DocumentMaker {
     this.placeColumns = placeFields.stream().mapToInt(columns::indexOf).toArray();
     this.numberFields = spec.numberFields();
     this.numberColumns = numberFields.stream().mapToInt(columns::indexOf).toArray();
+    // The seller: phone columns first (compared by their digits), then fields.seller.
+    List<String> sellers = new ArrayList<>();
+    spec.phoneFields().stream().filter(columns::contains).forEach(sellers::add);
+    this.sellerPhones = sellers.size();
+    spec.sellerFields().stream()
+        .filter(f -> columns.contains(f) && !sellers.contains(f))
+        .forEach(sellers::add);
+    this.sellerFields = sellers;
+    this.sellerColumns = sellers.stream().mapToInt(columns::indexOf).toArray();
   }
 
   /**
    * What the record says about its item ({@link Evidence}): the amounts of its text, then per place
    * column the key of its folded value and per number column its first number (slots in the order
-   * fields.place then fields.number).
+   * fields.place then fields.number), and its seller: per phone column the key of its digits, per
+   * fields.seller column the key of its folded value.
    */
   public Evidence evidence(SourceRecord record, Fingerprints fingerprints) {
     Evidence.Builder builder = new Evidence.Builder().addText(fingerprints);
+    for (int i = 0; i < sellerColumns.length; i++) {
+      String value = record.values()[sellerColumns[i]];
+      builder.addSeller(
+          i,
+          TopTermsMd5.evidenceKey(
+              sellerFields.get(i),
+              i < sellerPhones
+                  ? TextNormalizer.normalizePhone(value)
+                  : fingerprinter.foldedValue(value)));
+    }
     for (int i = 0; i < placeColumns.length; i++) {
       String column = placeFields.get(i);
       builder.addPlace(

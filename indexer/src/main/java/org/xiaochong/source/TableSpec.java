@@ -27,6 +27,9 @@ import org.xiaochong.policy.KeepPolicy;
  * @param numberFields columns whose first number identifies the item (quantity, area, price): when
  *     two records both have one, of the same unit, and they differ by more than 20 %, the
  *     difference counts against them (may be empty)
+ * @param sellerFields columns naming who offers the item (a contact name), compared when two
+ *     records have no phone to compare: the same seller's repost of an offer at a new price or lot
+ *     is a near duplicate (may be empty)
  * @param keepPolicy which record of a group is kept ({@code keep.policy}); its columns other than
  *     the time column are read with the fingerprint columns
  */
@@ -40,6 +43,7 @@ public record TableSpec(
     List<String> mustMatchFields,
     List<String> placeFields,
     List<String> numberFields,
+    List<String> sellerFields,
     KeepPolicy keepPolicy) {
 
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]{0,63}");
@@ -58,6 +62,7 @@ public record TableSpec(
     mustMatchFields = List.copyOf(mustMatchFields);
     placeFields = List.copyOf(placeFields);
     numberFields = List.copyOf(numberFields);
+    sellerFields = List.copyOf(sellerFields);
     if (exactFields.isEmpty()) {
       throw new BadInputException("fields.exact is empty: name at least one column to hash");
     }
@@ -67,6 +72,7 @@ public record TableSpec(
     mustMatchFields.forEach(f -> requireIdentifier("fields.must-match", f));
     placeFields.forEach(f -> requireIdentifier("fields.place", f));
     numberFields.forEach(f -> requireIdentifier("fields.number", f));
+    sellerFields.forEach(f -> requireIdentifier("fields.seller", f));
     for (String place : placeFields) {
       if (numberFields.contains(place)) {
         throw new BadInputException(
@@ -94,6 +100,32 @@ public record TableSpec(
                 + " the larger id, leave it out");
       }
     }
+  }
+
+  /** A table without seller columns. */
+  public TableSpec(
+      String table,
+      String idColumn,
+      String timeColumn,
+      List<String> exactFields,
+      List<String> phoneFields,
+      List<String> nearFields,
+      List<String> mustMatchFields,
+      List<String> placeFields,
+      List<String> numberFields,
+      KeepPolicy keepPolicy) {
+    this(
+        table,
+        idColumn,
+        timeColumn,
+        exactFields,
+        phoneFields,
+        nearFields,
+        mustMatchFields,
+        placeFields,
+        numberFields,
+        List.of(),
+        keepPolicy);
   }
 
   /** A table kept by {@code latest} ({@link KeepPolicy#latest}). */
@@ -132,6 +164,7 @@ public record TableSpec(
         mustMatchFields,
         placeFields,
         numberFields,
+        sellerFields,
         policy);
   }
 
@@ -169,7 +202,7 @@ public record TableSpec(
 
   /**
    * The sample table with every text column in the exact key and the default near, must-match,
-   * place and number fields.
+   * place, number and seller fields.
    */
   public static TableSpec sample() {
     return new TableSpec(
@@ -181,7 +214,9 @@ public record TableSpec(
         List.of("title", "product", "content"),
         List.of("product"),
         List.of("region"),
-        List.of("price"));
+        List.of("price"),
+        List.of("contact"),
+        null);
   }
 
   /** The name of the archive table: {@code <table>_removed}. */
@@ -190,9 +225,10 @@ public record TableSpec(
   }
 
   /**
-   * Columns to read for fingerprints: the exact fields, then near, must-match, place and number
-   * fields not already in them, then the keep policy's columns other than the time column (so the
-   * row checksum covers them: a row whose policy value changed is indexed again with its new rank).
+   * Columns to read for fingerprints: the exact fields, then near, must-match, place, number and
+   * seller fields not already in them, then the keep policy's columns other than the time column
+   * (so the row checksum covers them: a row whose policy value changed is indexed again with its
+   * new rank).
    */
   public List<String> fingerprintColumns() {
     Set<String> columns = new LinkedHashSet<>(exactFields);
@@ -200,6 +236,7 @@ public record TableSpec(
     columns.addAll(mustMatchFields);
     columns.addAll(placeFields);
     columns.addAll(numberFields);
+    columns.addAll(sellerFields);
     columns.addAll(keepPolicy.valueColumns());
     return List.copyOf(columns);
   }

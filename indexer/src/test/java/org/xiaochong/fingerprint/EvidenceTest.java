@@ -131,4 +131,59 @@ class EvidenceTest {
     assertThat(evidence.columnKeys()).containsExactlyInAnyOrder(42L, 7L);
     assertThat(Evidence.decode(new byte[0], 0, 0)).isSameAs(Evidence.NONE);
   }
+
+  /** Evidence of a seller: phone column 0, contact column 1 (0: empty), and the text. */
+  private static Evidence seller(String text, long phone, long contact) {
+    return new Evidence.Builder()
+        .addText(fingerprinter.fingerprint(text))
+        .addSeller(0, phone)
+        .addSeller(1, contact)
+        .build();
+  }
+
+  @Test
+  void sameSeller_thePhoneDecidesWhenBothHaveOne_elseTheContact_elseUnknown() {
+    assertThat(seller("", 11, 5).sameSeller(seller("", 11, 6))).isTrue();
+    assertThat(seller("", 11, 5).sameSeller(seller("", 12, 5))).as("another phone").isFalse();
+    assertThat(seller("", 11, 5).sameSeller(seller("", 0, 5))).as("one phone: contact").isTrue();
+    assertThat(seller("", 0, 5).sameSeller(seller("", 0, 6))).isFalse();
+    assertThat(seller("", 11, 0).sameSeller(seller("", 0, 5))).as("nothing to compare").isFalse();
+    assertThat(seller("约20吨", 0, 0).sameSeller(seller("约20吨", 0, 0))).isFalse();
+    assertThat(Evidence.NONE.sameSeller(seller("", 11, 5))).isFalse();
+  }
+
+  @Test
+  void sellerItems_neverCountAgainst_norAreColumnKeys_andRoundTrip() {
+    Evidence a = seller("约20吨", 11, 5);
+    Evidence b = seller("约20吨", 12, 6);
+    assertThat(a.against(b, UNIT)).isZero();
+    assertThat(a.contradicts(b)).isFalse();
+    assertThat(a.columnKeys()).isEmpty();
+    byte[] bytes = a.encode();
+    assertThat(Evidence.decode(bytes, 0, bytes.length)).isEqualTo(a);
+    assertThat(Evidence.decode(bytes, 0, bytes.length).sameSeller(seller("", 11, 0))).isTrue();
+  }
+
+  @Test
+  void amountsLifted_priceAndLotNoLongerCount_butAPlaceAndAYearStill() {
+    Evidence a = text("约20吨，价格2.50元/斤，2023年新货");
+    Evidence b = text("约100吨，价格3.50元/斤，2023年新货");
+    assertThat(a.contradicts(b)).isTrue();
+    assertThat(a.against(b, UNIT)).isEqualTo(4.0);
+    assertThat(a.contradicts(b, true)).isFalse();
+    assertThat(a.against(b, UNIT, true)).isZero();
+    assertThat(a.against(text("约100吨，价格3.50元/斤，2024年新货"), UNIT, true)).isEqualTo(2.0);
+    Evidence lingbao =
+        new Evidence.Builder()
+            .addText(fingerprinter.fingerprint("约20吨"))
+            .addPlace(0, TopTermsMd5.evidenceKey("region", "河南灵宝"))
+            .build();
+    Evidence weichang =
+        new Evidence.Builder()
+            .addText(fingerprinter.fingerprint("约100吨"))
+            .addPlace(0, TopTermsMd5.evidenceKey("region", "河北围场"))
+            .build();
+    assertThat(lingbao.contradicts(weichang, true)).isTrue();
+    assertThat(lingbao.against(weichang, UNIT, true)).isEqualTo(2.0);
+  }
 }

@@ -45,6 +45,25 @@ record Offer(
         shape);
   }
 
+  Offer withStock(long stock) {
+    return new Offer(
+        cluster,
+        supply,
+        product,
+        region,
+        grade,
+        quality,
+        priceCents,
+        unit,
+        stock,
+        seller,
+        extras,
+        time,
+        kind,
+        negativeOf,
+        shape);
+  }
+
   Offer withExtras(List<String> extras) {
     return new Offer(
         cluster,

@@ -14,11 +14,13 @@ import java.util.function.Consumer;
  * <p>Each cluster has one original post and, with probability {@link #DUPLICATE_SHARE}, one to
  * three variants of it: exact ones (a repost with a new time, white-space, full-width, punctuation
  * or phone format changes, all equal after normalization) and near ones (changed price, added,
- * dropped or reordered sentence, reformatted phone in the text, reworded title, one-character
- * typo). Some clusters are hard negatives of another: the same seller with another product, or the
- * same product from another seller, and in the realistic vocabulary the same product and template
- * from another place, with another quantity or another price, by another seller or the same one;
- * they are distinct clusters and must never be merged.
+ * dropped or reordered sentence, reformatted phone in the text, reworded title, one-character typo;
+ * in the realistic vocabulary also the same seller's repost at another price or with another lot).
+ * Some clusters are hard negatives of another: the same seller with another product, or the same
+ * product from another seller, and in the realistic vocabulary the same product and template from
+ * another place (by another seller or the same one), with another quantity or another price (by
+ * another seller), or of another grade at another price (by the same seller); they are distinct
+ * clusters and must never be merged.
  *
  * <p>Two vocabularies ({@link Vocabulary}): the legacy one ({@link LegacyPosts}) gives every
  * original a stock quantity unique to its cluster, so two clusters never collide by chance and
@@ -61,6 +63,17 @@ public final class PostGenerator {
     NEAR_PHONE_IN_TEXT(false, true),
     NEAR_TITLE(false, true),
     NEAR_TYPO(false, true),
+    /**
+     * The same seller's repost at another price (realistic vocabulary): 30 % or more from the
+     * original's, the rest unchanged. Seed 002 compares posts by title, contact and phone: a seller
+     * posting the same product again at a new price has reposted it.
+     */
+    NEAR_NEW_PRICE(false, true),
+    /**
+     * The same seller's repost with another lot (realistic vocabulary): a quantity 2x or more from
+     * the original's, the rest unchanged.
+     */
+    NEAR_NEW_LOT(false, true),
     /** A hard negative: the same seller's offer of another product. */
     HARD_NEGATIVE_SELLER(false, false),
     /** A hard negative: the same offer by another seller. */
@@ -80,20 +93,16 @@ public final class PostGenerator {
      * seller.
      */
     HARD_NEGATIVE_QUANTITY(false, false),
-    /**
-     * A hard negative (realistic): the same product and template, another quantity, by the same
-     * seller.
-     */
-    HARD_NEGATIVE_QUANTITY_SAME_SELLER(false, false),
+
     /**
      * A hard negative (realistic): the same product and template, another price, by another seller.
      */
     HARD_NEGATIVE_PRICE(false, false),
     /**
-     * A hard negative (realistic): the same product and template, another price, by the same
-     * seller.
+     * A hard negative (realistic): the same product and template, another grade in the text at
+     * another price, by the same seller: another offer of the seller's, not a repost.
      */
-    HARD_NEGATIVE_PRICE_SAME_SELLER(false, false);
+    HARD_NEGATIVE_GRADE_SAME_SELLER(false, false);
 
     /** Equal to the original after normalization. */
     public final boolean exactDuplicate;

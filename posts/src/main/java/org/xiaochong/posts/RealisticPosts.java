@@ -32,17 +32,21 @@ import org.xiaochong.posts.RealisticVocabulary.Template;
  * </ul>
  *
  * <p>Hard negatives copy a recent offer (its product, template, grade, quality, packaging, extra
- * sentences) and change one thing that makes it another offer: the place ({@code PLACE}: another
- * city, half of the time in the same province), the quantity ({@code QUANTITY}: at least twice or
- * at most half of it) or the price ({@code PRICE}: at least 30 % apart), each by another seller or
- * by the same one ({@code _SAME_SELLER}); or, as in the legacy vocabulary, another product by the
- * same seller ({@code SELLER}) or the same offer by another seller ({@code PRODUCT}). The line
- * between a revision of an offer and another offer is the truth's: a near variant changes the price
- * by one step (at most 10 %) and never the quantity or the place. Not thread-safe.
+ * sentences) and change what makes it another offer: by another seller, the place ({@code PLACE}:
+ * another city, half of the time in the same province), the quantity ({@code QUANTITY}: at least
+ * twice or at most half of it) or the price ({@code PRICE}: at least 30 % apart); by the same
+ * seller ({@code _SAME_SELLER}), the place, or the grade the text states with its price ({@code
+ * GRADE}: another grade, a price at least 30 % apart); or, as in the legacy vocabulary, another
+ * product by the same seller ({@code SELLER}) or the same offer by another seller ({@code
+ * PRODUCT}). The same seller's post of the same offer at another price or with another lot is no
+ * other offer but a repost (seed 002 compares posts by title, contact and phone): the variants
+ * {@code NEAR_NEW_PRICE} and {@code NEAR_NEW_LOT} ({@link #newPrice}, {@link #newLot}) of the
+ * original's cluster, beside the {@code NEAR_PRICE} variant that moves the price by one step (at
+ * most 10 %). Not thread-safe.
  */
 final class RealisticPosts {
-  /** Share of clusters that are hard negatives of an earlier cluster (8 kinds, about 1 % each). */
-  static final double HARD_NEGATIVE_SHARE = 0.08;
+  /** Share of clusters that are hard negatives of an earlier cluster (7 kinds, about 1 % each). */
+  static final double HARD_NEGATIVE_SHARE = 0.07;
 
   /** A price hard negative is at least this factor above or below its model's price. */
   static final double PRICE_APART = 1.3;
@@ -50,24 +54,34 @@ final class RealisticPosts {
   /** A quantity hard negative is at least this factor above or below its model's quantity. */
   static final int QUANTITY_APART = 2;
 
+  /**
+   * The grades the near keys hold: all of {@link RealisticVocabulary#GRADES} but 精品, a stop word of
+   * the default list (config/stopwords-zh.txt), which to the near rule states no grade. A grade
+   * hard negative states two of these, so that its text says it is another grade.
+   */
+  static final List<String> KEYED_GRADES =
+      java.util.Arrays.stream(GRADES).filter(g -> !g.equals("精品")).toList();
+
   /** The realistic fields of an offer beside those of {@link Offer}. */
   record Shape(Product product, Place place, Template template, String packaging) {}
 
   /** The hard-negative kinds of this vocabulary, drawn with equal chance. */
   static final PostGenerator.Kind[] HARD_NEGATIVE_KINDS = {
-    PostGenerator.Kind.HARD_NEGATIVE_SELLER, PostGenerator.Kind.HARD_NEGATIVE_PRODUCT,
-    PostGenerator.Kind.HARD_NEGATIVE_PLACE, PostGenerator.Kind.HARD_NEGATIVE_PLACE_SAME_SELLER,
+    PostGenerator.Kind.HARD_NEGATIVE_SELLER,
+    PostGenerator.Kind.HARD_NEGATIVE_PRODUCT,
+    PostGenerator.Kind.HARD_NEGATIVE_PLACE,
+    PostGenerator.Kind.HARD_NEGATIVE_PLACE_SAME_SELLER,
     PostGenerator.Kind.HARD_NEGATIVE_QUANTITY,
-        PostGenerator.Kind.HARD_NEGATIVE_QUANTITY_SAME_SELLER,
-    PostGenerator.Kind.HARD_NEGATIVE_PRICE, PostGenerator.Kind.HARD_NEGATIVE_PRICE_SAME_SELLER
+    PostGenerator.Kind.HARD_NEGATIVE_PRICE,
+    PostGenerator.Kind.HARD_NEGATIVE_GRADE_SAME_SELLER
   };
 
   private final SplittableRandom random;
   private final PostGenerator generator;
 
   /**
-   * (seller, supply, product, place, quantity, price) of every offer so far: a seller never repeats
-   * one.
+   * (seller, supply, product, place, grade) of every offer so far: a seller never repeats one. Not
+   * its price or quantity: the same seller's offer at another price or lot is a repost of it.
    */
   private final Set<Long> offers = new java.util.HashSet<>();
 
@@ -85,6 +99,15 @@ final class RealisticPosts {
     if (!recent.isEmpty() && random.nextDouble() < HARD_NEGATIVE_SHARE) {
       Offer model = recent.get(random.nextInt(recent.size()));
       PostGenerator.Kind kind = HARD_NEGATIVE_KINDS[random.nextInt(HARD_NEGATIVE_KINDS.length)];
+      // Another grade is another offer only where the text states a grade the near keys hold: a
+      // model whose template does not state it, or whose grade is a stop word, is drawn again.
+      for (int attempt = 0;
+          attempt < 20
+              && kind == PostGenerator.Kind.HARD_NEGATIVE_GRADE_SAME_SELLER
+              && !(showsGrade(model) && KEYED_GRADES.contains(model.grade()));
+          attempt++) {
+        model = recent.get(random.nextInt(recent.size()));
+      }
       // A chain of hard negatives of one model could land on an offer of the same seller again:
       // redraw until it is another offer.
       for (int attempt = 0; attempt < 20; attempt++) {
@@ -141,12 +164,12 @@ final class RealisticPosts {
     Place place = shape.place();
     int price = model.priceCents();
     long quantity = model.stock();
+    String grade = model.grade();
     boolean sameSeller =
         switch (kind) {
           case HARD_NEGATIVE_SELLER,
                   HARD_NEGATIVE_PLACE_SAME_SELLER,
-                  HARD_NEGATIVE_QUANTITY_SAME_SELLER,
-                  HARD_NEGATIVE_PRICE_SAME_SELLER ->
+                  HARD_NEGATIVE_GRADE_SAME_SELLER ->
               true;
           default -> false;
         };
@@ -160,10 +183,12 @@ final class RealisticPosts {
                         / shape.product().stepCents());
       }
       case HARD_NEGATIVE_PLACE, HARD_NEGATIVE_PLACE_SAME_SELLER -> place = otherPlace(place);
-      case HARD_NEGATIVE_QUANTITY, HARD_NEGATIVE_QUANTITY_SAME_SELLER ->
-          quantity = otherQuantity(quantity);
-      case HARD_NEGATIVE_PRICE, HARD_NEGATIVE_PRICE_SAME_SELLER ->
-          price = otherPrice(product, price);
+      case HARD_NEGATIVE_QUANTITY -> quantity = otherQuantity(quantity);
+      case HARD_NEGATIVE_PRICE -> price = otherPrice(product, price);
+      case HARD_NEGATIVE_GRADE_SAME_SELLER -> {
+        grade = otherGrade(grade);
+        price = otherPrice(product, price);
+      }
       case HARD_NEGATIVE_PRODUCT -> {}
       default -> throw new IllegalArgumentException("not a hard-negative kind: " + kind);
     }
@@ -173,7 +198,7 @@ final class RealisticPosts {
         model.supply(),
         product.name(),
         place.region(),
-        model.grade(),
+        grade,
         model.quality(),
         price,
         product.priceUnit(),
@@ -214,6 +239,39 @@ final class RealisticPosts {
       p = PLACES[random.nextInt(PLACES.length)];
     } while (p == not || p.province().equals(not.province()) != sameProvince);
     return p;
+  }
+
+  /** Whether the offer's template states its grade (in its title or its main sentence). */
+  private static boolean showsGrade(Offer offer) {
+    Template template = offer.shape().template();
+    return template.title().contains("{grade}")
+        || template.otherTitle().contains("{grade}")
+        || template.content().contains("{grade}");
+  }
+
+  /** Another grade of {@link #KEYED_GRADES}. */
+  private String otherGrade(String not) {
+    String g;
+    do {
+      g = KEYED_GRADES.get(random.nextInt(KEYED_GRADES.size()));
+    } while (g.equals(not));
+    return g;
+  }
+
+  /**
+   * The price of the same seller's repost at a new price ({@code NEAR_NEW_PRICE}): as far from the
+   * original's as a price hard negative, at least {@link #PRICE_APART} times above or below it.
+   */
+  int newPrice(Offer base) {
+    return otherPrice(base.shape().product(), base.priceCents());
+  }
+
+  /**
+   * The quantity of the same seller's repost with a new lot ({@code NEAR_NEW_LOT}): as far from the
+   * original's as a quantity hard negative, at least {@link #QUANTITY_APART} times above or below.
+   */
+  long newLot(Offer base) {
+    return otherQuantity(base.stock());
   }
 
   /**
@@ -282,7 +340,7 @@ final class RealisticPosts {
   }
 
   private static long offerKey(Offer b) {
-    return Objects.hash(b.seller(), b.supply(), b.product(), b.region(), b.stock(), b.priceCents())
+    return Objects.hash(b.seller(), b.supply(), b.product(), b.region(), b.grade())
         * 0x9E3779B97F4A7C15L;
   }
 }

@@ -11,8 +11,9 @@ import org.xiaochong.posts.PostGenerator.Post;
  * The duplicates of an original, drawn from the generator's random stream: exact ones (a repost
  * with a new time, white-space, full-width, punctuation or phone format changes, all equal after
  * normalization) and near ones (changed price, added, dropped or reordered sentence, reformatted
- * phone in the text, reworded title, one-character typo). A variant's time is its original's (5 %)
- * or up to 30 days before or after it. Not thread-safe.
+ * phone in the text, reworded title, one-character typo; in the realistic vocabulary also the same
+ * seller's repost at a new price or with a new lot). A variant's time is its original's (5 %) or up
+ * to 30 days before or after it. Not thread-safe.
  */
 final class Variants {
   private final SplittableRandom random;
@@ -29,7 +30,10 @@ final class Variants {
     Kind.EXACT_PUNCTUATION,
     Kind.EXACT_PHONE_FORMAT
   };
-  private final Kind[] nearKinds = {
+  private final Kind[] nearKinds;
+
+  /** The near kinds of the legacy vocabulary, whose stream stays as it was. */
+  private static final Kind[] LEGACY_NEAR_KINDS = {
     Kind.NEAR_PRICE,
     Kind.NEAR_ADDED_SENTENCE,
     Kind.NEAR_DROPPED_SENTENCE,
@@ -37,6 +41,19 @@ final class Variants {
     Kind.NEAR_PHONE_IN_TEXT,
     Kind.NEAR_TITLE,
     Kind.NEAR_TYPO
+  };
+
+  /** The near kinds of the realistic vocabulary: the legacy ones and the seller's reposts. */
+  private static final Kind[] REALISTIC_NEAR_KINDS = {
+    Kind.NEAR_PRICE,
+    Kind.NEAR_ADDED_SENTENCE,
+    Kind.NEAR_DROPPED_SENTENCE,
+    Kind.NEAR_REORDERED,
+    Kind.NEAR_PHONE_IN_TEXT,
+    Kind.NEAR_TITLE,
+    Kind.NEAR_TYPO,
+    Kind.NEAR_NEW_PRICE,
+    Kind.NEAR_NEW_LOT
   };
 
   Variants(
@@ -48,6 +65,7 @@ final class Variants {
     this.generator = generator;
     this.exactShare = exactShare;
     this.realistic = realistic;
+    this.nearKinds = realistic == null ? LEGACY_NEAR_KINDS : REALISTIC_NEAR_KINDS;
   }
 
   /**
@@ -118,6 +136,9 @@ final class Variants {
             base.withPrice(Math.max(10, cents == base.priceCents() ? cents + 7 : cents), time);
         yield PostRenderer.render(changed, kind, time);
       }
+      case NEAR_NEW_PRICE ->
+          PostRenderer.render(base.withPrice(realistic.newPrice(base), time), kind, time);
+      case NEAR_NEW_LOT -> PostRenderer.render(base.withStock(realistic.newLot(base)), kind, time);
       case NEAR_ADDED_SENTENCE -> {
         List<String> extras = new ArrayList<>(base.extras());
         extras.add(pickNotIn(PostGenerator.EXTRA_SENTENCES, extras));

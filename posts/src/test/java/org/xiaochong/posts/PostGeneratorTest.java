@@ -53,6 +53,16 @@ class PostGeneratorTest {
     return out.toString();
   }
 
+  /** The grade the post's title or main sentence states. */
+  private static String grade(Post post) {
+    for (String grade : RealisticVocabulary.GRADES) {
+      if (post.title().contains(grade) || post.content().contains(grade)) {
+        return grade;
+      }
+    }
+    throw new AssertionError("no grade in " + post.title() + " " + post.content());
+  }
+
   private static long quantity(Post post) {
     Matcher m = QUANTITY.matcher(ascii(post.content()));
     assertThat(m.find()).as("quantity in %s", post.content()).isTrue();
@@ -163,20 +173,29 @@ class PostGeneratorTest {
           assertThat(quantity(negative)).isEqualTo(quantity(model));
           assertThat(sameSeller).isEqualTo(negative.kind() == Kind.HARD_NEGATIVE_PLACE_SAME_SELLER);
         }
-        case HARD_NEGATIVE_QUANTITY, HARD_NEGATIVE_QUANTITY_SAME_SELLER -> {
+        case HARD_NEGATIVE_QUANTITY -> {
           assertThat(negative.product()).isEqualTo(model.product());
           assertThat(negative.region()).isEqualTo(model.region());
           assertThat(negative.price()).isEqualTo(model.price());
           assertThat(quantityRatio).isGreaterThanOrEqualTo(RealisticPosts.QUANTITY_APART);
-          assertThat(sameSeller)
-              .isEqualTo(negative.kind() == Kind.HARD_NEGATIVE_QUANTITY_SAME_SELLER);
+          assertThat(sameSeller).isFalse();
         }
-        case HARD_NEGATIVE_PRICE, HARD_NEGATIVE_PRICE_SAME_SELLER -> {
+        case HARD_NEGATIVE_PRICE -> {
           assertThat(negative.product()).isEqualTo(model.product());
           assertThat(negative.region()).isEqualTo(model.region());
           assertThat(quantity(negative)).isEqualTo(quantity(model));
           assertThat(priceRatio).isGreaterThanOrEqualTo(RealisticPosts.PRICE_APART - 1e-9);
-          assertThat(sameSeller).isEqualTo(negative.kind() == Kind.HARD_NEGATIVE_PRICE_SAME_SELLER);
+          assertThat(sameSeller).isFalse();
+        }
+        case HARD_NEGATIVE_GRADE_SAME_SELLER -> {
+          // Another grade, stated in the text, at another price: another offer of the seller's.
+          assertThat(negative.product()).isEqualTo(model.product());
+          assertThat(negative.region()).isEqualTo(model.region());
+          assertThat(quantity(negative)).isEqualTo(quantity(model));
+          assertThat(priceRatio).isGreaterThanOrEqualTo(RealisticPosts.PRICE_APART - 1e-9);
+          assertThat(grade(negative)).isNotEqualTo(grade(model));
+          assertThat(RealisticPosts.KEYED_GRADES).contains(grade(negative), grade(model));
+          assertThat(sameSeller).isTrue();
         }
         default -> throw new AssertionError(negative.kind());
       }
@@ -226,6 +245,60 @@ class PostGeneratorTest {
       }
     }
     assertThat(checked).isGreaterThan(500);
+  }
+
+  /**
+   * The same seller's post of an offer at another price or with another lot is a repost: a near
+   * variant of its original's cluster (seed 002: title, contact and phone), as far from it as the
+   * price and quantity hard negatives of another seller are from theirs.
+   */
+  @Test
+  void generate_realistic_sellersNewPriceOrLot_isANearVariantOfItsOriginal() {
+    List<Post> posts = realistic(9, 30_000);
+    GroundTruth truth = new GroundTruth();
+    posts.forEach(truth::add);
+    Map<Long, Post> originals = new HashMap<>();
+    posts.stream()
+        .filter(p -> p.kind() == Kind.ORIGINAL || p.kind().hardNegative())
+        .forEach(p -> originals.put(p.cluster(), p));
+    Map<Kind, Integer> checked = new EnumMap<>(Kind.class);
+    List<Long> removed = new ArrayList<>();
+    List<Long> kept = new ArrayList<>();
+    for (Post post : posts) {
+      if (post.kind() != Kind.NEAR_NEW_PRICE && post.kind() != Kind.NEAR_NEW_LOT) {
+        continue;
+      }
+      Post original = originals.get(post.cluster());
+      assertThat(post.kind().nearDuplicate).isTrue();
+      assertThat(truth.cluster(post.id())).isEqualTo(truth.cluster(original.id()));
+      assertThat(seller(post)).isEqualTo(seller(original));
+      assertThat(post.contact()).isEqualTo(original.contact());
+      assertThat(post.product()).isEqualTo(original.product());
+      assertThat(post.region()).isEqualTo(original.region());
+      double priceRatio =
+          Math.max(price(post), price(original)) / Math.min(price(post), price(original));
+      long quantityRatio =
+          Math.max(quantity(post), quantity(original))
+              / Math.min(quantity(post), quantity(original));
+      if (post.kind() == Kind.NEAR_NEW_PRICE) {
+        assertThat(priceRatio).isGreaterThanOrEqualTo(RealisticPosts.PRICE_APART - 1e-9);
+        assertThat(quantity(post)).isEqualTo(quantity(original));
+      } else {
+        assertThat(quantityRatio).isGreaterThanOrEqualTo(RealisticPosts.QUANTITY_APART);
+        assertThat(post.price()).isEqualTo(original.price());
+      }
+      removed.add(original.id());
+      kept.add(post.id());
+      checked.merge(post.kind(), 1, Integer::sum);
+    }
+    assertThat(checked.get(Kind.NEAR_NEW_PRICE)).isGreaterThan(200);
+    assertThat(checked.get(Kind.NEAR_NEW_LOT)).isGreaterThan(200);
+    // Each original removed for its repost at the new price or lot is a right near removal.
+    GroundTruth.NearCheck check =
+        truth.checkAll(
+            GroundTruth.Removals.of(removed.size(), removed::get, kept::get, i -> "near"));
+    assertThat(check.nearWrong()).isZero();
+    assertThat(check.nearCorrect()).isEqualTo(removed.size());
   }
 
   @Test

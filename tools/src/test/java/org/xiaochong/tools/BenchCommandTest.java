@@ -50,10 +50,10 @@ class BenchCommandTest {
         new NearStats(120, 9, 20, 300, 500, Map.of(), 0, 0, 120, NearKeyTimes.Snapshot.NONE);
     Map<Kind, Long> merges = new java.util.EnumMap<>(Kind.class);
     merges.put(Kind.HARD_NEGATIVE_PLACE, 0L);
-    merges.put(Kind.HARD_NEGATIVE_PRICE_SAME_SELLER, 2L);
+    merges.put(Kind.HARD_NEGATIVE_GRADE_SAME_SELLER, 2L);
     Map<Kind, Long> negatives = new java.util.EnumMap<>(Kind.class);
     negatives.put(Kind.HARD_NEGATIVE_PLACE, 7L);
-    negatives.put(Kind.HARD_NEGATIVE_PRICE_SAME_SELLER, 5L);
+    negatives.put(Kind.HARD_NEGATIVE_GRADE_SAME_SELLER, 5L);
     GroundTruth.NearCheck check =
         new GroundTruth.NearCheck(40, 10, 28, 2, 20, 8, 2, 2, merges, negatives, 0);
     StringWriter text = new StringWriter();
@@ -73,7 +73,7 @@ class BenchCommandTest {
             "near precision +0\\.8000 +\\(8 right, 2 wrong; 0 of them not of a hard negative and its model\\)")
         .containsPattern("near recall +0\\.8000 +\\(of 10 near variants\\)")
         .containsPattern("HARD_NEGATIVE_PLACE +0 of 7")
-        .containsPattern("HARD_NEGATIVE_PRICE_SAME_SELLER +2 of 5");
+        .containsPattern("HARD_NEGATIVE_GRADE_SAME_SELLER +2 of 5");
     assertThat(json)
         .containsEntry("candidates_per_examined_record", 5.0)
         .containsEntry("near_seconds", 3.5)
@@ -84,6 +84,6 @@ class BenchCommandTest {
         .isEqualTo(
             Map.of(
                 "HARD_NEGATIVE_PLACE", Map.of("merges", 0L, "hard_negatives", 7L),
-                "HARD_NEGATIVE_PRICE_SAME_SELLER", Map.of("merges", 2L, "hard_negatives", 5L)));
+                "HARD_NEGATIVE_GRADE_SAME_SELLER", Map.of("merges", 2L, "hard_negatives", 5L)));
   }
 }

@@ -170,6 +170,13 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     };
   }
 
+  /**
+   * What {@link #explain} adds to {@code duplicate} for the same seller's repost of one offer at
+   * another price or lot, which the rule joins because the seller is the same ({@link
+   * NearRule#isSellerRepost}).
+   */
+  static final String SELLER_REPOST = ": same seller, price or lot updated";
+
   /** Each candidate of {@code post} with its near rule outcome, the most similar first. */
   @Override
   public List<Candidate> explain(Post post, int limit) {
@@ -184,7 +191,9 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
                   NearRule.similarity(record, candidate, weight),
                   NearSimilarity.sharedCount(record.keys(), candidate.keys()),
                   failure == null
-                      ? Candidate.DUPLICATE
+                      ? NearRule.isSellerRepost(record, candidate)
+                          ? Candidate.DUPLICATE + SELLER_REPOST
+                          : Candidate.DUPLICATE
                       : failure.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')));
         },
         keyHolders);

@@ -98,6 +98,7 @@ public final class NearMethod implements FingerprintMethod {
             String.join(",", table.mustMatchFields()),
             String.join(",", table.placeFields()),
             String.join(",", table.numberFields()),
+            String.join(",", table.sellerFields()),
             String.valueOf(near.pre()),
             String.valueOf(near.maxChars()),
             String.valueOf(near.useIdf()),

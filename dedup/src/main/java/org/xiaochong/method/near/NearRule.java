@@ -270,6 +270,18 @@ public final class NearRule {
     return why(record, candidate, config, weight) == null;
   }
 
+  /**
+   * Whether the rule joins the pair because they are the same seller's repost of one offer ({@link
+   * SellerRepost}): their amounts (a price, a lot) count against them, and the rule lifts them. For
+   * {@code explain}; true only for pairs whose amounts differ.
+   */
+  public static boolean isSellerRepost(Keys record, Keys candidate) {
+    Evidence evidence = record.evidence();
+    Evidence other = candidate.evidence();
+    return evidence.against(other, UNIT_WEIGHTS) > evidence.against(other, UNIT_WEIGHTS, true)
+        && SellerRepost.test(record, candidate);
+  }
+
   /** Why a candidate is no near duplicate of a record (the first test it fails), for reports. */
   public enum Failure {
     /** Fewer shared keys than min(near.min-shared, |A|, |B|). */
@@ -294,7 +306,8 @@ public final class NearRule {
     /**
      * The keys alone reach near.min-similarity, but not once the places and numbers the two
      * contradict count against them ({@link Evidence#against}); or they contradict a place or an
-     * amount that is not a date ({@link Evidence#contradicts}).
+     * amount that is not a date ({@link Evidence#contradicts}). The same seller's repost of one
+     * offer has its amounts lifted ({@link SellerRepost}): only another place contradicts it.
      */
     CONTRADICTED
   }

@@ -30,8 +30,9 @@ import org.xiaochong.method.near.NearRule.Keys;
  * the keys of a field one post lacks ({@link #comparableKeys}). A contradicted place or number is
  * evidence against the pair, weighed like a key (the idf of its value): its words, when the text
  * holds them, already count once as keys only one post holds; the contradiction counts them again,
- * because another place or lot is a claim the two posts cannot both make. This is the near pass's
- * dedup_score. Stateless and thread-safe.
+ * because another place or lot is a claim the two posts cannot both make; but not the amounts of
+ * the same seller's repost of one offer ({@link SellerRepost}): its new price or lot is an update.
+ * This is the near pass's dedup_score. Stateless and thread-safe.
  */
 final class RuleSimilarity {
   private RuleSimilarity() {}
@@ -78,6 +79,9 @@ final class RuleSimilarity {
       return best;
     }
     double against = record.evidence().against(candidate.evidence(), weight);
+    if (against > 0 && SellerRepost.test(record, candidate)) {
+      against = record.evidence().against(candidate.evidence(), weight, true);
+    }
     if (against == 0) {
       return best;
     }

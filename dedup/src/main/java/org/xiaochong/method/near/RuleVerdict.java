@@ -2,6 +2,7 @@ package org.xiaochong.method.near;
 
 import java.util.Arrays;
 import java.util.function.LongToDoubleFunction;
+import org.xiaochong.fingerprint.Evidence;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.fingerprint.NearSimilarity;
 import org.xiaochong.index.NearSchema;
@@ -15,8 +16,10 @@ import org.xiaochong.method.near.NearRule.Keys;
  * NearSimilarity#isNearDuplicate(long[], long[], LongToDoubleFunction, NearConfig)} over the keys
  * of every family with {@code weight} (the pass and the check give each key its idf), the shared
  * keys weighing at least {@link KeyWeights#leastShared}, with near.shingles the same test on the
- * shingles alone (the word order), then the vetoes of NEAR-FINGERPRINTS.md ("Vetoes"), each a cheap
- * test of evidence that two similar posts are different offers:
+ * shingles alone (the word order), what the two contradict ({@link Evidence}: another place, a
+ * price more than 10 % off, another lot; the amounts not for the same seller's repost of one offer,
+ * {@link SellerRepost}), then the vetoes of NEAR-FINGERPRINTS.md ("Vetoes"), each a cheap test of
+ * evidence that two similar posts are different offers:
  *
  * <ol>
  *   <li>same subject: a post's subject (its top term when repeated, {@link NearSchema#topKeys})
@@ -59,7 +62,9 @@ final class RuleVerdict {
           ? Failure.SIMILARITY
           : Failure.CONTRADICTED;
     }
-    if (record.evidence().contradicts(candidate.evidence())) {
+    if (record.evidence().contradicts(candidate.evidence())
+        && (record.evidence().contradicts(candidate.evidence(), true)
+            || !SellerRepost.test(record, candidate))) {
       return Failure.CONTRADICTED;
     }
     // A key of the record's word keys that the candidate holds is one of its word keys too: the

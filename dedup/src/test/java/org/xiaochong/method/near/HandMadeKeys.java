@@ -12,6 +12,7 @@ final class HandMadeKeys {
   private final long[] keys;
   private long[] top = NONE;
   private long[] tel = NONE;
+  private long[] numbers = NONE;
   private long[] grams = NONE;
   private int presentFields;
   private int[] keyFields;
@@ -46,6 +47,12 @@ final class HandMadeKeys {
     return this;
   }
 
+  /** The keys of the number terms (a subset of the keys). */
+  HandMadeKeys numbers(long... numbers) {
+    this.numbers = numbers;
+    return this;
+  }
+
   /** The q-gram family (a subset of the keys). */
   HandMadeKeys grams(long... grams) {
     this.grams = grams;
@@ -71,6 +78,16 @@ final class HandMadeKeys {
 
   NearRule.Stored stored() {
     return new NearRule.Stored(
-        keys, top, tel, NONE, NONE, grams, NONE, presentFields, keyFields, shortFields, evidence);
+        keys,
+        top,
+        tel,
+        numbers,
+        NONE,
+        grams,
+        NONE,
+        presentFields,
+        keyFields,
+        shortFields,
+        evidence);
   }
 }

@@ -80,6 +80,20 @@ class NearEvidenceTest {
       String packing,
       String phone,
       String description) {
+    return post(id, verb, product, place, tons, price, packing, phone, description, "联系人");
+  }
+
+  private static SourceRecord post(
+      long id,
+      String verb,
+      String product,
+      String place,
+      int tons,
+      String price,
+      String packing,
+      String phone,
+      String description,
+      String contact) {
     String content =
         place
             + product
@@ -95,7 +109,9 @@ class NearEvidenceTest {
     return new SourceRecord(
         id,
         id * 1000,
-        new String[] {verb + place + product, "供应", product, place, price, "联系人", phone, content});
+        new String[] {
+          verb + place + product, "供应", product, place, price, contact, phone, content
+        });
   }
 
   /** Offers of every product from every place: the table the weights come from. */
@@ -205,5 +221,81 @@ class NearEvidenceTest {
     posts.set(
         posts.size() - 1, post(102, "供应", "葡萄", "河南灵宝", 22, "3.5元/斤", "按客户要求包装", "13987654321"));
     assertThat(run(textOnly, true, posts)).containsEntry(101L, 102L);
+  }
+
+  /**
+   * Seed 002 compares posts by title, contact and phone: the same seller's post of the same product
+   * at another price (3.5 → 5.0 元, 30 % off) with another lot (20 → 100 吨) is a repost, and the
+   * latest is kept; the same offer at another price by another seller stays another offer.
+   */
+  @Test
+  void run_sameSellerAtANewPriceAndLot_isARepost_anotherSellerStaysApart() throws Exception {
+    List<SourceRecord> posts = others(1);
+    posts.add(post(101, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "13812345678"));
+    posts.add(post(102, "供应", "葡萄", "河南灵宝", 100, "5.0元/斤", "按客户要求包装", "138-1234-5678"));
+    posts.add(post(103, "供应", "葡萄", "河南灵宝", 20, "2.5元/斤", "按客户要求包装", "13987654321"));
+    Map<Long, Long> removed = run(TableSpec.sample(), true, posts);
+    assertThat(removed).containsEntry(101L, 102L).doesNotContainKeys(102L, 103L);
+    // The score is the keys' similarity: the lifted price and lot do not count against the pair.
+    double score = scores.get(101L);
+    posts.set(
+        posts.size() - 2,
+        post(102, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "138-1234-5678", RARE + "。"));
+    run(TableSpec.sample(), true, posts);
+    assertThat(scores.get(101L)).as("the same post again").isGreaterThan(score);
+    assertThat(score).isGreaterThan(NearConfig.defaults().minSimilarity());
+  }
+
+  @Test
+  void run_sameSellerFromAnotherPlaceOrWithAnotherGradeInTheText_staysApart() throws Exception {
+    List<SourceRecord> posts = others(1);
+    posts.add(post(101, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "13812345678"));
+    // Another place, the same seller, another price: another offer.
+    posts.add(post(102, "供应", "葡萄", "河北围场", 20, "5.0元/斤", "按客户要求包装", "13812345678"));
+    assertThat(run(TableSpec.sample(), true, posts)).doesNotContainKeys(101L, 102L);
+    // Another grade in the text (特级 for 一级), the same seller, another price: another offer.
+    posts = others(1);
+    posts.add(post(103, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "13600001111", "一级" + RARE));
+    posts.add(post(104, "供应", "葡萄", "河南灵宝", 20, "5.0元/斤", "按客户要求包装", "13600001111", "特级" + RARE));
+    assertThat(run(TableSpec.sample(), true, posts)).doesNotContainKeys(103L, 104L);
+    // The limit: 精品 is a stop word, so a post of that grade only lacks the other's 特级 (one word
+    // added, as a sentence is): the repost rule joins them.
+    posts.set(
+        posts.size() - 2,
+        post(103, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "13600001111", "精品" + RARE));
+    assertThat(run(TableSpec.sample(), true, posts)).containsEntry(103L, 104L);
+    // The same grade: a repost at a new price.
+    posts.set(
+        posts.size() - 2,
+        post(103, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "13600001111", "一级" + RARE));
+    posts.set(
+        posts.size() - 1,
+        post(104, "供应", "葡萄", "河南灵宝", 20, "5.0元/斤", "按客户要求包装", "13600001111", "一级" + RARE));
+    assertThat(run(TableSpec.sample(), true, posts)).containsEntry(103L, 104L);
+  }
+
+  @Test
+  void run_noPhoneColumn_theSameContactIsTheSameSeller() throws Exception {
+    TableSpec noPhone =
+        new TableSpec(
+            "supply_demand",
+            "id",
+            "reg_time",
+            TableSpec.SAMPLE_TEXT_COLUMNS,
+            List.of(),
+            List.of("title", "product", "content"),
+            List.of("product"),
+            List.of("region"),
+            List.of("price"),
+            List.of("contact"),
+            null);
+    List<SourceRecord> posts = others(1);
+    posts.add(post(101, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "", RARE, "王先生"));
+    posts.add(post(102, "供应", "葡萄", "河南灵宝", 100, "5.0元/斤", "按客户要求包装", "", RARE, "王先生"));
+    assertThat(run(noPhone, true, posts)).containsEntry(101L, 102L);
+    // Another contact: no seller in common, so the new price and lot keep them apart.
+    posts.set(
+        posts.size() - 1, post(102, "供应", "葡萄", "河南灵宝", 100, "5.0元/斤", "按客户要求包装", "", RARE, "李女士"));
+    assertThat(run(noPhone, true, posts)).doesNotContainKeys(101L, 102L);
   }
 }

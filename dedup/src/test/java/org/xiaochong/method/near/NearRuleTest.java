@@ -7,6 +7,7 @@ import static org.xiaochong.method.near.HandMadeKeys.range;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.xiaochong.fingerprint.Evidence;
 import org.xiaochong.fingerprint.NearConfig;
 
 /**
@@ -294,5 +295,115 @@ class NearRuleTest {
         .isEqualTo(NearRule.Failure.CONTRADICTED);
     assertThat(NearRule.why(a, b, CONFIG.withMinSimilarity(0.9), NearRule.UNIT_WEIGHTS))
         .isEqualTo(NearRule.Failure.SIMILARITY);
+  }
+
+  /**
+   * Evidence of a post: its price (the number column, keyed {@code key}), its place (0: none) and
+   * its seller (phone column, then contact column; 0: empty).
+   */
+  private static Evidence offer(String price, long key, long place, long phone, long contact) {
+    return new Evidence.Builder()
+        .addPlace(0, place)
+        .addNumber(1, price, term -> key)
+        .addSeller(0, phone)
+        .addSeller(1, contact)
+        .build();
+  }
+
+  /** Keys 1..10: subject 1, price key 8, at 3.50 元 in place 50. */
+  private static HandMadeKeys offerAt(long phone, long contact, long telKey) {
+    HandMadeKeys keys = keys(range(1, 10)).top(1).numbers(8);
+    keys.evidence(offer("3.50元", 8, 50, phone, contact));
+    return telKey == 0 ? keys : keys.tel(telKey);
+  }
+
+  /** The offer at 5.00 元 (30 % more; key 12 for key 8), optionally another word and place. */
+  private static HandMadeKeys repriced(
+      long phone, long contact, long telKey, boolean otherWord, long place) {
+    HandMadeKeys keys =
+        (otherWord ? keys(1, 2, 3, 4, 5, 6, 7, 9, 11, 12) : keys(1, 2, 3, 4, 5, 6, 7, 9, 10, 12))
+            .top(1)
+            .numbers(12);
+    keys.evidence(offer("5.00元", 12, place, phone, contact));
+    return telKey == 0 ? keys : keys.tel(telKey);
+  }
+
+  @Test
+  void why_sameSellersRepostAtANewPrice_isADuplicate_saidSoByIsSellerRepost() {
+    // The same phone in the text.
+    NearRule.Stored post = offerAt(0, 0, 9).stored();
+    NearRule.Stored repost = repriced(0, 0, 9, false, 50).stored();
+    assertThat(NearRule.why(post, repost, CONFIG, NearRule.UNIT_WEIGHTS)).isNull();
+    assertThat(NearRule.why(repost, post, CONFIG, NearRule.UNIT_WEIGHTS)).isNull();
+    assertThat(NearRule.isSellerRepost(post, repost)).isTrue();
+    assertThat(NearRule.isSellerRepost(post, post)).as("nothing lifted").isFalse();
+    // The same phone column, no phone in the text.
+    assertThat(
+            NearRule.why(
+                offerAt(77, 0, 0).stored(),
+                repriced(77, 0, 0, false, 50).stored(),
+                CONFIG,
+                NearRule.UNIT_WEIGHTS))
+        .isNull();
+    // No phone at all: the same contact.
+    assertThat(
+            NearRule.why(
+                offerAt(0, 5, 0).stored(),
+                repriced(0, 5, 0, false, 50).stored(),
+                CONFIG,
+                NearRule.UNIT_WEIGHTS))
+        .isNull();
+  }
+
+  @Test
+  void why_newPriceWithoutAKnownSharedSeller_isContradicted() {
+    NearRule.Failure contradicted = NearRule.Failure.CONTRADICTED;
+    // Another phone column (the phone decides before the contact).
+    assertThat(
+            NearRule.why(
+                offerAt(77, 5, 0).stored(),
+                repriced(78, 5, 0, false, 50).stored(),
+                CONFIG,
+                NearRule.UNIT_WEIGHTS))
+        .isEqualTo(contradicted);
+    // Another contact, no phones.
+    assertThat(
+            NearRule.why(
+                offerAt(0, 5, 0).stored(),
+                repriced(0, 6, 0, false, 50).stored(),
+                CONFIG,
+                NearRule.UNIT_WEIGHTS))
+        .isEqualTo(contradicted);
+    // No seller known (housing ads): a price more than 10 % off is another offer.
+    assertThat(
+            NearRule.why(
+                offerAt(0, 0, 0).stored(),
+                repriced(0, 0, 0, false, 50).stored(),
+                CONFIG,
+                NearRule.UNIT_WEIGHTS))
+        .isEqualTo(contradicted);
+  }
+
+  @Test
+  void why_sameSellerWithAnotherWordOrPlace_isAnotherOffer() {
+    NearRule.Stored post = offerAt(0, 0, 9).stored();
+    // Key 11 in place of key 10 (another grade or variety) at the new price.
+    NearRule.Stored otherGrade = repriced(0, 0, 9, true, 50).stored();
+    assertThat(NearRule.why(post, otherGrade, CONFIG, NearRule.UNIT_WEIGHTS))
+        .isEqualTo(NearRule.Failure.CONTRADICTED);
+    assertThat(NearRule.isSellerRepost(post, otherGrade)).isFalse();
+    // A word only one post holds (a sentence added) at the new price: still the seller's repost.
+    NearRule.Stored addedWord =
+        keys(1, 2, 3, 4, 5, 6, 7, 9, 10, 12, 13)
+            .top(1)
+            .tel(9)
+            .numbers(12)
+            .evidence(offer("5.00元", 12, 50, 0, 0))
+            .stored();
+    assertThat(NearRule.why(post, addedWord, CONFIG, NearRule.UNIT_WEIGHTS)).isNull();
+    // Another place, whatever the seller.
+    NearRule.Stored otherPlace = repriced(0, 0, 9, false, 51).stored();
+    assertThat(NearRule.why(post, otherPlace, CONFIG, NearRule.UNIT_WEIGHTS))
+        .isEqualTo(NearRule.Failure.CONTRADICTED);
   }
 }
