@@ -268,14 +268,36 @@ class ServeIT extends DbTestSupport {
   }
 
   @Test
-  void checkAdd_sentAgain_answersWhatTheFirstDidAndNeverDropsItsOwnPost() {
+  void checkAdd_sentAgain_answersWhatTheFirstDidAndNeverDropsItsOwnPost()
+      throws InterruptedException {
+    // The service holding the write lock, as between runs: an earlier test may have left it in
+    // the second after a hand-over, when adds are logged only and a batch's later record does not
+    // see its earlier ones (docs/serve.md); that window is not what this test is about.
+    assertThat(
+            client
+                .post(
+                    "/v1/check?add=true",
+                    truffle(60_000_199L, "138 0000 8999", "2031-01-01T08:00").toString())
+                .status())
+        .isEqualTo(200);
+    waitUntil(
+        () -> {
+          if (!dedup.writing()) {
+            client.post(
+                "/v1/check?add=true",
+                truffle(60_000_199L, "138 0000 8999", "2031-01-01T08:00").toString());
+          }
+          return dedup.writing();
+        });
     ObjectNode post = truffle(60_000_200L, "138 0000 9000", "2031-01-01T08:00");
     ObjectNode newer = truffle(60_000_201L, "138 0000 9000", "2031-01-02T08:00");
     String batch = JSON.createArrayNode().add(post).add(newer).toString();
     ServiceClient.Reply first = client.post("/v1/check?add=true", batch);
     assertThat(first.status()).as(first.body()).isEqualTo(200);
     assertThat(first.json().get(0).get("verdict").asText()).isEqualTo("new");
-    assertThat(first.json().get(1).get("supersedes").toString()).isEqualTo("[60000200]");
+    assertThat(first.json().get(1).get("supersedes").toString())
+        .as(first.body())
+        .isEqualTo("[60000200]");
     for (JsonNode verdict : first.json()) {
       assertThat(verdict.get("added").asBoolean()).isTrue();
     }
