@@ -167,6 +167,12 @@ class SparkInputIT extends DbTestSupport {
           h.execute("CREATE TABLE " + REPLICA + "." + TABLE + " LIKE " + TABLE);
           h.execute("INSERT INTO " + REPLICA + "." + TABLE + " SELECT * FROM " + TABLE);
         });
+    long replicaBefore =
+        withHandle(
+            h ->
+                h.createQuery("SELECT COUNT(*) FROM " + REPLICA + "." + TABLE)
+                    .mapTo(Long.class)
+                    .one());
     Path primary = writeConfig(dir, TABLE, dir.resolve("index"), Map.of());
     String replicaUrl =
         database().jdbcSettings().url().replaceFirst("(//[^/]+/)[^?]*", "$1" + REPLICA);
@@ -208,7 +214,7 @@ class SparkInputIT extends DbTestSupport {
                 h.createQuery("SELECT COUNT(*) FROM " + REPLICA + "." + TABLE)
                     .mapTo(Long.class)
                     .one());
-    assertThat(replicaRows).as("nothing is written to the replica").isEqualTo(3_000);
+    assertThat(replicaRows).as("nothing is written to the replica").isEqualTo(replicaBefore);
     useHandle(h -> h.execute("DROP DATABASE " + REPLICA));
   }
 }
