@@ -70,6 +70,25 @@ enum ColumnKind {
     return name().toLowerCase(Locale.ROOT);
   }
 
+  /** The kind of {@link #label}, or null when none has it. */
+  static ColumnKind ofLabel(String label) {
+    for (ColumnKind kind : values()) {
+      if (kind.label().equals(label.toLowerCase(Locale.ROOT))) {
+        return kind;
+      }
+    }
+    return null;
+  }
+
+  /** The levels of two records' columns, of these kinds, compared column by column. */
+  static int[] levels(List<ColumnKind> kinds, String[] a, String[] b) {
+    int[] levels = new int[kinds.size()];
+    for (int c = 0; c < levels.length; c++) {
+      levels[c] = kinds.get(c).level(a[c], b[c]);
+    }
+    return levels;
+  }
+
   /**
    * The comparison level of two canonical values: {@link #NO_EVIDENCE} when either is empty, 0 when
    * they disagree, {@code levels() - 1} when they are the same.

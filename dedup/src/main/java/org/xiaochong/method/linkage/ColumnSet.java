@@ -1,17 +1,10 @@
 package org.xiaochong.method.linkage;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
@@ -33,9 +26,6 @@ record ColumnSet(
 
   /** Rows sampled to infer kinds. */
   static final int SAMPLE_ROWS = 10_000;
-
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /** The positions of the columns in the records' values ({@link TableSpec#fingerprintColumns}). */
   int[] positions(TableSpec spec) {
@@ -131,40 +121,27 @@ record ColumnSet(
     json.put("kinds", kinds.stream().map(ColumnKind::label).toList());
     json.put("lines", lines);
     json.put("notes", notes);
-    try {
-      Files.createDirectories(dir);
-      Path tmp = dir.resolve(FILE + ".tmp");
-      JSON.writeValue(tmp.toFile(), json);
-      Files.move(tmp, dir.resolve(FILE), StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    SavedJson.write(dir, FILE, json);
   }
 
   static boolean exists(Path dir) {
-    return Files.isRegularFile(dir.resolve(FILE));
+    return SavedJson.exists(dir, FILE);
   }
 
   @SuppressWarnings("unchecked")
   static ColumnSet load(Path dir) {
-    Path file = dir.resolve(FILE);
-    try {
-      Map<String, Object> json = JSON.readValue(file.toFile(), Map.class);
-      List<ColumnKind> kinds =
-          ((List<String>) json.get("kinds"))
-              .stream().map(k -> ColumnKind.valueOf(k.toUpperCase(java.util.Locale.ROOT))).toList();
-      return new ColumnSet(
-          List.copyOf((List<String>) json.get("columns")),
-          kinds,
-          List.copyOf((List<String>) json.get("lines")),
-          List.copyOf((List<String>) json.get("notes")));
-    } catch (IOException | RuntimeException e) {
-      throw new BadInputException(
-          "the linkage columns "
-              + file
-              + " are missing or unreadable ("
-              + e.getMessage()
-              + "): rebuild the index with `dedup index --rebuild`");
-    }
+    return SavedJson.read(
+        dir,
+        FILE,
+        "the linkage columns",
+        json ->
+            new ColumnSet(
+                List.copyOf((List<String>) json.get("columns")),
+                ((List<String>) json.get("kinds"))
+                    .stream()
+                        .map(k -> java.util.Objects.requireNonNull(ColumnKind.ofLabel(k), k))
+                        .toList(),
+                List.copyOf((List<String>) json.get("lines")),
+                List.copyOf((List<String>) json.get("notes"))));
   }
 }

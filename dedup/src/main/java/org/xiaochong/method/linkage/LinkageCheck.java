@@ -151,7 +151,7 @@ final class LinkageCheck implements MethodCheck<String[]> {
         if (values[doc] == null) {
           continue;
         }
-        int[] levels = levels(probe, values[doc]);
+        int[] levels = ColumnKind.levels(kinds(), probe, values[doc]);
         scored.add(
             new Scored(
                 ids[doc],
@@ -167,7 +167,7 @@ final class LinkageCheck implements MethodCheck<String[]> {
       for (int s : sessionKeys.getOrDefault(key, List.of())) {
         if (seen.add(s)) {
           Added a = session.get(s);
-          int[] levels = levels(probe, a.values());
+          int[] levels = ColumnKind.levels(kinds(), probe, a.values());
           scored.add(new Scored(a.id(), a.rank(), levels, model.probability(levels)));
         }
       }
@@ -181,14 +181,6 @@ final class LinkageCheck implements MethodCheck<String[]> {
           return KeepPolicy.isPreferred(a.rank, a.id, b.rank, b.id) ? -1 : 1;
         });
     return scored;
-  }
-
-  private int[] levels(String[] a, String[] b) {
-    int[] levels = new int[a.length];
-    for (int c = 0; c < levels.length; c++) {
-      levels[c] = kinds().get(c).level(a[c], b[c]);
-    }
-    return levels;
   }
 
   /**

@@ -123,11 +123,7 @@ public final class LinkageMethod implements FingerprintMethod {
     return (SourceRecord removed, SourceRecord kept) -> {
       String[] a = LinkageIndex.values(removed, positions, columns.kinds());
       String[] b = LinkageIndex.values(kept, positions, columns.kinds());
-      int[] levels = new int[positions.length];
-      for (int c = 0; c < levels.length; c++) {
-        levels[c] = columns.kinds().get(c).level(a[c], b[c]);
-      }
-      return model.probability(levels) >= settings.threshold();
+      return model.probability(ColumnKind.levels(columns.kinds(), a, b)) >= settings.threshold();
     };
   }
 
@@ -253,10 +249,5 @@ public final class LinkageMethod implements FingerprintMethod {
             r.postings()));
     model.notes().forEach(note -> lines.add("linkage: " + note));
     return lines;
-  }
-
-  /** The column lines of a built index (for `stats` and tools); empty when none is built. */
-  static List<String> columnLines(java.nio.file.Path dir) {
-    return ColumnSet.exists(dir) ? ColumnSet.load(dir).lines() : List.of();
   }
 }

@@ -1,12 +1,6 @@
 package org.xiaochong.method.linkage;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,9 +35,6 @@ record LinkageModel(
     List<String> notes) {
   /** The model's file in the method's index folder. */
   static final String FILE = "linkage-model.json";
-
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /** The weight, log2(m / u), of column {@code c} at {@code level}; 0 for no evidence. */
   double weight(int c, int level) {
@@ -100,20 +91,14 @@ record LinkageModel(
     return json;
   }
 
-  /** Saves the model into {@code dir} (written to a temporary file, then moved in place). */
+  /** Saves the model into {@code dir}. */
   void save(Path dir) {
-    try {
-      Path tmp = dir.resolve(FILE + ".tmp");
-      JSON.writeValue(tmp.toFile(), json());
-      Files.move(tmp, dir.resolve(FILE), StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    SavedJson.write(dir, FILE, json());
   }
 
   /** Whether a model was saved in {@code dir}. */
   static boolean exists(Path dir) {
-    return Files.isRegularFile(dir.resolve(FILE));
+    return SavedJson.exists(dir, FILE);
   }
 
   /**
@@ -121,43 +106,36 @@ record LinkageModel(
    *
    * @throws BadInputException when it is missing or unreadable (rebuild the index)
    */
-  @SuppressWarnings("unchecked")
   static LinkageModel load(Path dir) {
-    Path file = dir.resolve(FILE);
-    try {
-      Map<String, Object> json = JSON.readValue(file.toFile(), Map.class);
-      List<Map<String, Object>> cols = (List<Map<String, Object>>) json.get("columns");
-      List<String> columns = new ArrayList<>();
-      List<ColumnKind> kinds = new ArrayList<>();
-      double[][] m = new double[cols.size()][];
-      double[][] u = new double[cols.size()][];
-      for (int c = 0; c < cols.size(); c++) {
-        columns.add((String) cols.get(c).get("column"));
-        ColumnKind kind = ColumnKind.valueOf(((String) cols.get(c).get("kind")).toUpperCase());
-        kinds.add(kind);
-        List<Map<String, Object>> levels = (List<Map<String, Object>>) cols.get(c).get("levels");
-        m[c] = new double[levels.size()];
-        u[c] = new double[levels.size()];
-        for (int i = 0; i < levels.size(); i++) {
-          int level = levels.size() - 1 - i;
-          m[c][level] = ((Number) levels.get(i).get("m")).doubleValue();
-          u[c][level] = ((Number) levels.get(i).get("u")).doubleValue();
-        }
+    return SavedJson.read(dir, FILE, "the linkage model", LinkageModel::fromJson);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static LinkageModel fromJson(Map<String, Object> json) {
+    List<Map<String, Object>> cols = (List<Map<String, Object>>) json.get("columns");
+    List<String> columns = new ArrayList<>();
+    List<ColumnKind> kinds = new ArrayList<>();
+    double[][] m = new double[cols.size()][];
+    double[][] u = new double[cols.size()][];
+    for (int c = 0; c < cols.size(); c++) {
+      columns.add((String) cols.get(c).get("column"));
+      String label = (String) cols.get(c).get("kind");
+      kinds.add(java.util.Objects.requireNonNull(ColumnKind.ofLabel(label), label));
+      List<Map<String, Object>> levels = (List<Map<String, Object>>) cols.get(c).get("levels");
+      m[c] = new double[levels.size()];
+      u[c] = new double[levels.size()];
+      for (int i = 0; i < levels.size(); i++) {
+        int level = levels.size() - 1 - i;
+        m[c][level] = ((Number) levels.get(i).get("m")).doubleValue();
+        u[c][level] = ((Number) levels.get(i).get("u")).doubleValue();
       }
-      return new LinkageModel(
-          List.copyOf(columns),
-          List.copyOf(kinds),
-          m,
-          u,
-          ((Number) json.get("lambda")).doubleValue(),
-          List.copyOf((List<String>) json.getOrDefault("notes", List.of())));
-    } catch (IOException | RuntimeException e) {
-      throw new BadInputException(
-          "the linkage model "
-              + file
-              + " is missing or unreadable ("
-              + e.getMessage()
-              + "): rebuild the index with `dedup index --rebuild`");
     }
+    return new LinkageModel(
+        List.copyOf(columns),
+        List.copyOf(kinds),
+        m,
+        u,
+        ((Number) json.get("lambda")).doubleValue(),
+        List.copyOf((List<String>) json.getOrDefault("notes", List.of())));
   }
 }

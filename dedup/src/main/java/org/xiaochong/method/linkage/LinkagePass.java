@@ -105,11 +105,7 @@ final class LinkagePass {
 
   /** The levels of two records' columns. */
   int[] levels(int a, int b) {
-    int[] levels = new int[kinds.size()];
-    for (int c = 0; c < levels.length; c++) {
-      levels[c] = kinds.get(c).level(values[a][c], values[b][c]);
-    }
-    return levels;
+    return ColumnKind.levels(kinds, values[a], values[b]);
   }
 
   /**

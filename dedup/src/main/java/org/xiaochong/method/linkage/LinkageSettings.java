@@ -3,7 +3,6 @@ package org.xiaochong.method.linkage;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.TableSpec;
@@ -85,14 +84,13 @@ record LinkageSettings(
   }
 
   private static ColumnKind kind(String label) {
-    for (ColumnKind kind : ColumnKind.values()) {
-      if (kind.label().equals(label.toLowerCase(Locale.ROOT))) {
-        return kind;
-      }
+    ColumnKind kind = ColumnKind.ofLabel(label);
+    if (kind != null) {
+      return kind;
     }
     List<String> labels = new ArrayList<>();
-    for (ColumnKind kind : ColumnKind.values()) {
-      labels.add(kind.label());
+    for (ColumnKind known : ColumnKind.values()) {
+      labels.add(known.label());
     }
     throw new BadInputException(
         "linkage.kinds: '" + label + "' is not a kind (" + String.join(", ", labels) + ")");
