@@ -31,7 +31,7 @@ import org.xiaochong.policy.KeepPolicy;
  * group's kept record stays. Not thread-safe.
  */
 final class LinkagePass {
-  /** Random pairs drawn for u's starting values (EM refines u among the candidates). */
+  /** Random pairs drawn for u (the mixture training refines it among the candidates). */
   static final int RANDOM_PAIRS = 20_000;
 
   /** Records whose candidate pairs train m and λ: a deterministic sample beyond this. */
@@ -133,6 +133,7 @@ final class LinkagePass {
     int step = Math.max(1, docs.length / TRAINING_RECORDS);
     CandidateFinder finder = finder();
     int[] found = new int[settings.candidates()];
+    training.records(docs.length, (docs.length + step - 1) / step);
     for (int i = 0; i < docs.length; i += step) {
       int doc = docs[i];
       int n = finder.find(doc, ids[doc], values[doc], found);
@@ -140,7 +141,7 @@ final class LinkagePass {
         training.addCandidatePair(levels(doc, found[j]));
       }
     }
-    return training.fit();
+    return training.fit(settings.training());
   }
 
   Result run(Window window, DeletionPlan plan, LinkageModel model) {

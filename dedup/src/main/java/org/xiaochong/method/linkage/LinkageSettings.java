@@ -17,13 +17,16 @@ import org.xiaochong.source.TableSpec;
  * @param candidates the most candidates scored per record (the ones sharing the rarest keys)
  * @param maxHolders a blocking key held by more records than this finds no candidates (as the near
  *     pass's stop rule): linear work on tables of any size
+ * @param training how the model's m and λ are fitted ({@code linkage.training}: mixture or
+ *     sessions)
  */
 record LinkageSettings(
     List<String> columns,
     Map<String, ColumnKind> kinds,
     double threshold,
     int candidates,
-    int maxHolders) {
+    int maxHolders,
+    ModelTraining.Style training) {
   /** Keys and defaults. */
   static final Map<String, String> DEFAULTS =
       Map.of(
@@ -31,7 +34,8 @@ record LinkageSettings(
           "linkage.kinds", "",
           "linkage.threshold", "0.95",
           "linkage.candidates", "20",
-          "linkage.max-holders", "100");
+          "linkage.max-holders", "100",
+          "linkage.training", "mixture");
 
   /**
    * The settings of {@code values} (missing keys take {@link #DEFAULTS}) for {@code table}.
@@ -80,7 +84,19 @@ record LinkageSettings(
     }
     int candidates = (int) whole(values, "linkage.candidates", 1, 1000);
     int maxHolders = (int) whole(values, "linkage.max-holders", 2, 100_000);
-    return new LinkageSettings(List.copyOf(columns), kinds, threshold, candidates, maxHolders);
+    return new LinkageSettings(
+        List.copyOf(columns), kinds, threshold, candidates, maxHolders, training(values));
+  }
+
+  private static ModelTraining.Style training(Map<String, String> values) {
+    String label = value(values, "linkage.training");
+    for (ModelTraining.Style style : ModelTraining.Style.values()) {
+      if (style.label().equals(label)) {
+        return style;
+      }
+    }
+    throw new BadInputException(
+        "linkage.training '" + label + "' must be mixture (the default) or sessions");
   }
 
   private static ColumnKind kind(String label) {
@@ -121,8 +137,14 @@ record LinkageSettings(
     return n;
   }
 
-  /** What changes the documents of the index (columns, kinds set by hand), for its digest. */
+  /**
+   * What changes the index and its frozen model (columns, kinds set by hand, the training style),
+   * for its digest: a change rebuilds both.
+   */
   String documentsDigest() {
-    return String.join(",", columns) + "|" + kinds;
+    return String.join(",", columns)
+        + "|"
+        + kinds
+        + (training == ModelTraining.Style.MIXTURE ? "" : "|" + training.label());
   }
 }

@@ -8,16 +8,19 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Fits a {@link LinkageModel} to a table without labels, as Splink does:
+ * Fits a {@link LinkageModel} to a table without labels, in one of two {@link Style styles}:
  *
  * <ol>
  *   <li><b>u</b> from random pairs: the share of each comparison level among pairs of records drawn
  *       at random (deterministically, by the caller), where nearly every pair is a non-match.
  *   <li><b>m and λ</b> by expectation-maximisation over the candidate pairs (the pairs the blocking
- *       keys bring together), u held fixed: each pair's match probability under the current m and λ
- *       (E), then m as the probability-weighted share of each level and λ as the mean probability
- *       (M), for a fixed number of rounds from fixed priors, so the same input always gives the
- *       same model.
+ *       keys bring together): each pair's match probability under the current m, u and λ (E), then
+ *       m as the probability-weighted share of each level and λ as the mean probability (M), for a
+ *       fixed number of rounds from fixed priors, so the same input always gives the same model.
+ *       {@link Style#MIXTURE} (the default) fits one mixture over all candidate pairs and refines u
+ *       among them as well (the non-matches of a candidate set agree more often than random pairs
+ *       do); {@link Style#SESSIONS} holds u fixed and fits m in sessions blocked on one column
+ *       each, as Splink trains. docs/linkage.md compares the two on the labelled sets.
  * </ol>
  *
  * <p>Guards, each with a line in the notes: shares are smoothed (no level has m or u of 0, so no
@@ -37,6 +40,8 @@ final class ModelTraining {
   private final long[][] randomCounts;
   private final long[] randomEvidence;
   private long randomPairs;
+  private long records;
+  private long sampledRecords;
   private final List<String> notes = new ArrayList<>();
 
   ModelTraining(List<String> columns, List<ColumnKind> kinds) {
@@ -65,28 +70,199 @@ final class ModelTraining {
     candidates.computeIfAbsent(new Pattern(levels.clone()), p -> new long[1])[0]++;
   }
 
+  /** The table's live records, and how many of them gave their candidate pairs to training. */
+  void records(long live, long sampled) {
+    records = live;
+    sampledRecords = sampled;
+  }
+
   /** A note on the table's columns, carried into the model's notes. */
   void note(String line) {
     notes.add(line);
   }
 
-  /** The fitted model. */
-  LinkageModel fit() {
+  /** How m and λ are fitted; u comes from the random pairs under both. */
+  enum Style {
+    /**
+     * One two-class mixture over all candidate pairs, u refined among them too: matches are what
+     * sets the candidates apart from the rest of the candidates. The default.
+     */
+    MIXTURE,
+    /**
+     * Splink's training sessions: u held at the random pairs' shares; for each selective column, EM
+     * over the candidate pairs that agree exactly on it, fitting every other column's m; each
+     * column's m the mean of its sessions'; λ the chance that two random records match.
+     */
+    SESSIONS;
+
+    /** The style's name in config. */
+    String label() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /**
+   * A column is a session's blocking column only when random pairs agree exactly on it at most this
+   * often: agreement on a common value (a state, a type) selects no likely matches.
+   */
+  static final double SESSION_MAX_RANDOM_AGREEMENT = 0.05;
+
+  /** Fewer candidate pairs than this agreeing on a column make no session of it. */
+  static final int SESSION_MIN_PAIRS = 20;
+
+  /** The fitted model, m and λ fitted as {@code style} says. */
+  LinkageModel fit(Style style) {
+    return style == Style.SESSIONS ? fitBySessions() : fit();
+  }
+
+  /**
+   * Splink's way ({@link Style#SESSIONS}). In a session blocked on column b every pair agrees on b,
+   * so b tells nothing there and is left out of the likelihood; the pairs that agree on b but are
+   * not matches are, in the other columns, like random pairs, which is why u can stay fixed.
+   */
+  private LinkageModel fitBySessions() {
     int n = kinds.size();
-    double[][] u = new double[n][];
+    double[][] u = randomShares();
+    double[][] prior = priors();
+    List<Map.Entry<Pattern, long[]>> ordered = orderedCandidates();
+    double[][] mSums = new double[n][];
+    int[] sessions = new int[n];
     for (int c = 0; c < n; c++) {
+      mSums[c] = new double[kinds.get(c).levels()];
+    }
+    for (int blocked = 0; blocked < n; blocked++) {
+      int top = kinds.get(blocked).levels() - 1;
+      if (top < 1 || u[blocked][top] > SESSION_MAX_RANDOM_AGREEMENT) {
+        continue;
+      }
+      List<Map.Entry<Pattern, long[]>> session = new ArrayList<>();
+      long pairs = 0;
+      for (Map.Entry<Pattern, long[]> entry : ordered) {
+        if (entry.getKey().levels[blocked] == top) {
+          session.add(entry);
+          pairs += entry.getValue()[0];
+        }
+      }
+      if (pairs < SESSION_MIN_PAIRS) {
+        continue;
+      }
+      double[][] m = copy(prior);
+      double lambda = 0.5;
+      for (int round = 0; round < ROUNDS; round++) {
+        double[][] sums = new double[n][];
+        for (int c = 0; c < n; c++) {
+          sums[c] = new double[kinds.get(c).levels()];
+        }
+        double matches = 0;
+        for (Map.Entry<Pattern, long[]> entry : session) {
+          int[] levels = entry.getKey().levels;
+          double count = entry.getValue()[0];
+          double p = posterior(levels, m, u, lambda, blocked);
+          matches += count * p;
+          for (int c = 0; c < n; c++) {
+            if (c != blocked && levels[c] != ColumnKind.NO_EVIDENCE) {
+              sums[c][levels[c]] += count * p;
+            }
+          }
+        }
+        lambda = Math.min(1 - 1e-4, Math.max(1e-4, matches / pairs));
+        for (int c = 0; c < n; c++) {
+          double evidence = Arrays.stream(sums[c]).sum();
+          if (c != blocked && evidence > 0) {
+            m[c] = smoothed(sums[c], evidence);
+          }
+        }
+      }
+      notes.add(
+          String.format(
+              Locale.ROOT,
+              "training session on %s: %,d candidate pairs agree on it, %.0f %% of them matches",
+              columns.get(blocked),
+              pairs,
+              100 * lambda));
+      for (int c = 0; c < n; c++) {
+        if (c != blocked) {
+          for (int level = 0; level < m[c].length; level++) {
+            mSums[c][level] += m[c][level];
+          }
+          sessions[c]++;
+        }
+      }
+    }
+    double[][] m = new double[n][];
+    for (int c = 0; c < n; c++) {
+      if (sessions[c] == 0) {
+        m[c] = prior[c].clone();
+        notes.add(
+            "column " + columns.get(c) + ": no training session fitted it; its m are the priors");
+      } else {
+        m[c] = new double[mSums[c].length];
+        for (int level = 0; level < m[c].length; level++) {
+          m[c][level] = mSums[c][level] / sessions[c];
+        }
+      }
+      monotone(c, m[c], u[c]);
+    }
+    return new LinkageModel(
+        columns, kinds, m, u, randomPairPrior(ordered, m, u), List.copyOf(notes));
+  }
+
+  /**
+   * The chance that two random records match: the matches each sampled record expects among its
+   * candidates (their match probabilities under this prior), over the records it could match; found
+   * as the fixed point of that sum, from a start of one in a million.
+   */
+  private double randomPairPrior(
+      List<Map.Entry<Pattern, long[]>> ordered, double[][] m, double[][] u) {
+    if (sampledRecords == 0 || records < 2) {
+      notes.add("no records to set the prior by: λ is one in a million");
+      return 1e-6;
+    }
+    double lambda = 1e-6;
+    for (int round = 0; round < ROUNDS; round++) {
+      double matches = 0;
+      for (Map.Entry<Pattern, long[]> entry : ordered) {
+        matches += entry.getValue()[0] * posterior(entry.getKey().levels, m, u, lambda, -1);
+      }
+      lambda = Math.min(0.5, Math.max(1e-9, matches / sampledRecords / (records - 1)));
+    }
+    return lambda;
+  }
+
+  private double[][] randomShares() {
+    double[][] u = new double[kinds.size()][];
+    for (int c = 0; c < u.length; c++) {
       u[c] = shares(randomCounts[c], randomEvidence[c]);
     }
-    double[][] randomU = copy(u);
-    double[][] prior = new double[n][];
-    for (int c = 0; c < n; c++) {
+    return u;
+  }
+
+  private double[][] priors() {
+    double[][] prior = new double[kinds.size()][];
+    for (int c = 0; c < prior.length; c++) {
       prior[c] = prior(kinds.get(c).levels());
     }
-    long total = candidates.values().stream().mapToLong(k -> k[0]).sum();
-    // A fixed order of the patterns: the sums, and so the model, do not depend on how the pairs
-    // came in (one machine or Spark).
+    return prior;
+  }
+
+  /**
+   * The candidate patterns in a fixed order: the sums, and so the model, do not depend on how the
+   * pairs came in (one machine or Spark).
+   */
+  private List<Map.Entry<Pattern, long[]>> orderedCandidates() {
     List<Map.Entry<Pattern, long[]>> ordered = new ArrayList<>(candidates.entrySet());
     ordered.sort((a, b) -> Arrays.compare(a.getKey().levels, b.getKey().levels));
+    return ordered;
+  }
+
+  /** The fitted model, m and λ by one mixture over the candidate pairs ({@link Style#MIXTURE}). */
+  LinkageModel fit() {
+    int n = kinds.size();
+    double[][] u = randomShares();
+    double[][] randomU = copy(u);
+    double[][] prior = priors();
+    long total = candidates.values().stream().mapToLong(k -> k[0]).sum();
+    List<Map.Entry<Pattern, long[]>> ordered = orderedCandidates();
     double[][] m = copy(prior);
     double lambda = 0.1;
     if (total == 0) {
@@ -219,11 +395,16 @@ final class ModelTraining {
   }
 
   private static double posterior(int[] levels, double[][] m, double[][] u, double lambda) {
+    return posterior(levels, m, u, lambda, -1);
+  }
+
+  private static double posterior(
+      int[] levels, double[][] m, double[][] u, double lambda, int left) {
     // In logs: a product of many small shares underflows.
     double logMatch = Math.log(lambda);
     double logNon = Math.log(1 - lambda);
     for (int c = 0; c < levels.length; c++) {
-      if (levels[c] != ColumnKind.NO_EVIDENCE) {
+      if (c != left && levels[c] != ColumnKind.NO_EVIDENCE) {
         logMatch += Math.log(m[c][levels[c]]);
         logNon += Math.log(u[c][levels[c]]);
       }

@@ -66,7 +66,9 @@ class ColumnProfilerTest {
   void aMostlyEmptyColumnAndOneOfARepeatedValueEachGetANote() {
     List<String> mostlyEmpty = sample(100, i -> i % 10 == 0 ? "x" + i : null);
     List<String> repeated = sample(100, i -> i == 0 ? "other" : "same");
-    LinkageSettings settings = new LinkageSettings(List.of("fax", "flag"), Map.of(), 0.95, 20, 100);
+    LinkageSettings settings =
+        new LinkageSettings(
+            List.of("fax", "flag"), Map.of(), 0.95, 20, 100, ModelTraining.Style.MIXTURE);
     ColumnSet columns = ColumnSet.of(settings, List.of(mostlyEmpty, repeated));
     assertThat(columns.notes())
         .anySatisfy(n -> assertThat(n).startsWith("column fax is empty in 90 %"))
@@ -77,7 +79,13 @@ class ColumnProfilerTest {
   @Test
   void aKindSetByHandWinsAndIsSaidSo() {
     LinkageSettings settings =
-        new LinkageSettings(List.of("code"), Map.of("code", ColumnKind.NAME), 0.95, 20, 100);
+        new LinkageSettings(
+            List.of("code"),
+            Map.of("code", ColumnKind.NAME),
+            0.95,
+            20,
+            100,
+            ModelTraining.Style.MIXTURE);
     ColumnSet columns =
         ColumnSet.of(settings, List.of(sample(50, i -> String.valueOf(100_000 + i))));
     assertThat(columns.kinds()).containsExactly(ColumnKind.NAME);

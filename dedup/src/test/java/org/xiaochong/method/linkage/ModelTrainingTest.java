@@ -57,6 +57,59 @@ class ModelTrainingTest {
     return org.assertj.core.data.Offset.offset(1e-9);
   }
 
+  /**
+   * Sessions, on candidates that a surname key brought together: 3,000 true pairs (surname exact 90
+   * %, dob exact 80 %) and 7,000 non-matches that share the surname and have random dobs, among
+   * 10,000 records. Only the session blocked on surname can tell them apart (by dob), and only the
+   * one blocked on dob sees the true pairs' surnames.
+   */
+  @Test
+  void sessionsFitEachColumnWhereAnotherColumnBlocksAndKeepTheRandomPairsU() {
+    ModelTraining training = new ModelTraining(COLUMNS, KINDS);
+    SplittableRandom random = new SplittableRandom(11);
+    for (int i = 0; i < 50_000; i++) {
+      training.addRandomPair(randomPair(random));
+    }
+    for (int i = 0; i < 3_000; i++) {
+      training.addCandidatePair(
+          new int[] {random.nextDouble() < 0.9 ? 4 : 3, random.nextDouble() < 0.8 ? 3 : 2});
+    }
+    for (int i = 0; i < 7_000; i++) {
+      training.addCandidatePair(new int[] {4, randomPair(random)[1]});
+    }
+    training.records(10_000, 10_000);
+    LinkageModel model = training.fit(ModelTraining.Style.SESSIONS);
+    // Non-matches one dob edit apart (5 %) look like the true pairs' 20 %: a few of them are taken
+    // for matches, which pulls the exact share below 0.8.
+    assertThat(model.m()[1][3]).isBetween(0.70, 0.85);
+    assertThat(model.m()[0][4]).isBetween(0.85, 0.95);
+    assertThat(model.u()[0][4]).isBetween(0.008, 0.012);
+    assertThat(model.u()[1][3]).isBetween(0.0007, 0.0013);
+    // The prior is per pair of records: at most the 3,000 candidate pairs (each seen from one side)
+    // over the 10,000 x 9,999 ordered pairs, less the share the weights leave in doubt.
+    assertThat(model.lambda()).isBetween(1e-6, 3e-5);
+    assertThat(model.notes())
+        .anySatisfy(n -> assertThat(n).contains("training session on surname"))
+        .anySatisfy(n -> assertThat(n).contains("training session on dob"));
+    assertThat(model.weight(0, 4) + model.weight(1, 3)).isGreaterThan(15);
+    assertThat(model.probability(new int[] {4, 0})).isLessThan(0.001);
+  }
+
+  @Test
+  void aColumnNoSessionCanFitKeepsItsPriorAndSaysSo() {
+    // Every random pair agrees on surname: no session on it, so dob is never fitted.
+    ModelTraining training = new ModelTraining(COLUMNS, KINDS);
+    for (int i = 0; i < 1000; i++) {
+      training.addRandomPair(new int[] {4, 0});
+      training.addCandidatePair(new int[] {4, i % 2 == 0 ? 3 : 0});
+    }
+    training.records(1000, 1000);
+    LinkageModel model = training.fit(ModelTraining.Style.SESSIONS);
+    assertThat(model.notes())
+        .anySatisfy(n -> assertThat(n).contains("column dob: no training session fitted it"));
+    assertThat(model.m()[1][3]).isEqualTo(ModelTraining.prior(KINDS.get(1).levels())[3]);
+  }
+
   @Test
   void theSameInputGivesTheSameModelWhateverTheOrderOfThePairs() {
     ModelTraining forward = new ModelTraining(COLUMNS, KINDS);
