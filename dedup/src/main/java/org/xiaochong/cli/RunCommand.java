@@ -113,7 +113,8 @@ public final class RunCommand implements Callable<Integer> {
           outcome.plan(),
           database,
           table,
-          configOption);
+          configOption,
+          outcome.evidence());
     } catch (RuntimeException e) {
       long moved = outcome.summary().applyTotal().moved();
       if (moved > 0) {

@@ -93,4 +93,13 @@ public interface FingerprintMethod {
   default PairCheck openPairCheck(MethodContext context) {
     return PairCheck.EXACT_KEY;
   }
+
+  /**
+   * For the report: each compared column's part in a pair's decision ({@link PairEvidence}), for a
+   * method that weighs columns; empty (the default) for one that does not, or before its model is
+   * built.
+   */
+  default Optional<PairEvidence> openPairEvidence(MethodContext context) {
+    return Optional.empty();
+  }
 }

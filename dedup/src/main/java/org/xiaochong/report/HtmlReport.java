@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.method.PairEvidence;
+import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.RunSummary;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.TableSpec;
@@ -47,6 +49,8 @@ public final class HtmlReport {
    * @param configOption how the commands the report prints name the run's database, already quoted
    *     for a shell, e.g. {@code --config my.properties} ({@link #shellQuote}); empty for the
    *     built-in defaults
+   * @param evidence the pair charts of the run's methods that weigh columns ({@link
+   *     DedupRunner.Outcome#evidence}), drawn under their review pairs
    */
   public static void write(
       Path file,
@@ -54,7 +58,8 @@ public final class HtmlReport {
       DeletionPlan plan,
       Database database,
       TableSpec spec,
-      String configOption) {
+      String configOption,
+      Map<String, PairEvidence> evidence) {
     Map<String, Object> json = summary.toJson();
     Map<String, Double> thresholds = thresholds(summary);
     StringBuilder html = new StringBuilder(64 * 1024);
@@ -86,6 +91,10 @@ public final class HtmlReport {
         .append(
             ".pair table{width:100%;table-layout:fixed;margin:.3em 0}.pair td{font-size:.9em;white-space:pre-wrap;word-break:break-all}\n")
         .append(
+            ".weights{margin:.2em 0 .4em}.weights td{border:none;padding:.05em .5em;font-size:.85em}.weights td.l{text-align:right;width:9em}.weights td.bar{width:12em}\n")
+        .append(
+            ".weights i{display:inline-block;height:.75em}.weights .for{background:#3a8f5c}.weights .against{background:#c2453d}\n")
+        .append(
             "code{background:#f3f3f3;padding:0 .25em}.command{margin:.2em 0}details{margin:1em 0}summary{cursor:pointer;font-weight:bold}\n")
         .append("</style></head><body>\n");
     html.append("<h1>xiaochong ")
@@ -103,7 +112,7 @@ public final class HtmlReport {
     figures(html, summary);
 
     try (Handle handle = database.jdbi().open()) {
-      ReportedRun run = new ReportedRun(summary, plan, spec, thresholds);
+      ReportedRun run = new ReportedRun(summary, plan, spec, thresholds, evidence);
       RunCharts.write(html, handle, run);
       if (summary.applied()) {
         applyTable(html, summary);

@@ -2,6 +2,7 @@ package org.xiaochong.report;
 
 import java.util.Map;
 import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.method.PairEvidence;
 import org.xiaochong.run.RunSummary;
 import org.xiaochong.source.TableSpec;
 
@@ -13,6 +14,11 @@ import org.xiaochong.source.TableSpec;
  * @param spec the table it ran on
  * @param thresholds the threshold of each method that decides by a similarity ({@link
  *     HtmlReport#thresholds})
+ * @param evidence the pair charts of each method that weighs columns, by method name
  */
 record ReportedRun(
-    RunSummary summary, DeletionPlan plan, TableSpec spec, Map<String, Double> thresholds) {}
+    RunSummary summary,
+    DeletionPlan plan,
+    TableSpec spec,
+    Map<String, Double> thresholds,
+    Map<String, PairEvidence> evidence) {}

@@ -14,8 +14,10 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.xiaochong.archive.DeletionPlan;
+import org.xiaochong.method.PairEvidence;
 import org.xiaochong.run.RunSummary;
 import org.xiaochong.source.RecordSource;
+import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 
 /**
@@ -121,13 +123,73 @@ final class ReviewPairs {
             .append(marked[1])
             .append("</td></tr>\n");
       }
-      html.append("</table>\n<p class=\"command\">Not duplicates? <code>")
+      html.append("</table>\n");
+      PairEvidence evidence = run.evidence().get(plan.rule(i).last());
+      if (evidence != null) {
+        weights(html, evidence.of(record(removed, fields), record(kept, fields)));
+      }
+      html.append("<p class=\"command\">Not duplicates? <code>")
           .append(escape(command("apart add", configOption, removedId + " " + keptId)))
           .append("</code></p></article>\n");
     }
     if (shown == 0) {
       html.append("<p>No removals to review.</p>\n");
     }
+  }
+
+  /**
+   * A pair's match-weight chart: the prior, then each column's level and weight as a bar (against a
+   * match to the left of the axis, for it to the right), then their sum and the match probability.
+   */
+  static void weights(StringBuilder html, PairEvidence.Chart chart) {
+    double total = chart.prior();
+    double widest = Math.abs(chart.prior());
+    for (PairEvidence.Column column : chart.columns()) {
+      total += column.weight();
+      widest = Math.max(widest, Math.abs(column.weight()));
+    }
+    widest = Math.max(widest, Math.abs(total));
+    html.append("<table class=\"weights\"><tr><th colspan=\"5\">Match weight in bits, column by")
+        .append(
+            " column (Fellegi-Sunter): right of the axis for a match, left against</th></tr>\n");
+    weightRow(html, "prior", "", chart.prior(), widest);
+    for (PairEvidence.Column column : chart.columns()) {
+      weightRow(html, column.column(), column.level(), column.weight(), widest);
+    }
+    weightRow(
+        html,
+        "sum",
+        String.format(Locale.ROOT, "match probability %.4f", chart.probability()),
+        total,
+        widest);
+    html.append("</table>\n");
+  }
+
+  private static void weightRow(
+      StringBuilder html, String name, String level, double weight, double widest) {
+    long width = widest == 0 ? 0 : Math.round(100 * Math.abs(weight) / widest);
+    String bar =
+        "<i class=\"" + (weight < 0 ? "against" : "for") + "\" style=\"width:" + width + "%\"></i>";
+    html.append("<tr><td>")
+        .append(escape(name))
+        .append("</td><td>")
+        .append(escape(level))
+        .append("</td><td class=\"l bar\">")
+        .append(weight < 0 ? bar : "")
+        .append("</td><td class=\"bar\">")
+        .append(weight < 0 ? "" : bar)
+        .append("</td><td class=\"n\">")
+        .append(String.format(Locale.ROOT, "%+.1f", weight))
+        .append("</td></tr>\n");
+  }
+
+  /** A row as the methods read it: its fingerprint columns' values, in their order. */
+  private static SourceRecord record(Map<String, String> row, List<String> fields) {
+    String[] values = new String[fields.size()];
+    for (int f = 0; f < values.length; f++) {
+      values[f] = row.get(fields.get(f));
+    }
+    return new SourceRecord(0, SourceRecord.NULL_TIME, values);
   }
 
   private static String timeOf(Map<String, String> row, TableSpec spec) {

@@ -21,6 +21,7 @@ import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.method.MethodContext;
 import org.xiaochong.method.MethodReport;
+import org.xiaochong.method.PairEvidence;
 import org.xiaochong.method.RecordKeys;
 import org.xiaochong.pass.Window;
 import org.xiaochong.prefilter.PrefilterSettings;
@@ -112,10 +113,28 @@ public final class DedupRunner {
    * The result of a run: its summary, its decisions, and which of them an apply did not carry out
    * (by removed id; empty for a dry run).
    */
+  /**
+   * What a run did.
+   *
+   * @param summary its counts and seconds
+   * @param plan its decisions
+   * @param notMoved the planned removals an apply did not move, and why
+   * @param evidence for each method of the run that weighs columns, its pair charts ({@link
+   *     PairEvidence}), by method name
+   */
   public record Outcome(
-      RunSummary summary, DeletionPlan plan, Map<Long, PlanMover.Outcome> notMoved) {
+      RunSummary summary,
+      DeletionPlan plan,
+      Map<Long, PlanMover.Outcome> notMoved,
+      Map<String, PairEvidence> evidence) {
     public Outcome {
       notMoved = Map.copyOf(notMoved);
+      evidence = Map.copyOf(evidence);
+    }
+
+    /** An outcome without pair charts. */
+    public Outcome(RunSummary summary, DeletionPlan plan, Map<Long, PlanMover.Outcome> notMoved) {
+      this(summary, plan, notMoved, Map.of());
     }
 
     /** What became of the planned removal of {@code removedId}: "planned" in a dry run. */
@@ -393,7 +412,11 @@ public final class DedupRunner {
               runs,
               chosen,
               new RunSummary.ApartStats(apart.size(), apart.honoured(), droppedApart));
-      return new Outcome(summary, plan, applied.notMoved());
+      Map<String, PairEvidence> evidence = new java.util.TreeMap<>();
+      for (FingerprintMethod method : options.methods()) {
+        method.openPairEvidence(context(false)).ifPresent(e -> evidence.put(method.name(), e));
+      }
+      return new Outcome(summary, plan, applied.notMoved(), evidence);
     }
   }
 

@@ -178,6 +178,16 @@ class LinkageMethodIT extends DbTestSupport {
     }
     assertThat(wrong).as("people merged with another person").isZero();
     assertThat(found).as("typed copies found, of 120").isGreaterThanOrEqualTo(114);
+    // Each review pair has its match-weight chart: the prior, a row per column, the probability.
+    String html = Files.readString(report.resolve("report.html"), StandardCharsets.UTF_8);
+    int pairs = html.split("<article class=\"pair\">", -1).length - 1;
+    assertThat(pairs).isPositive();
+    assertThat(html.split("<table class=\"weights\">", -1)).hasSize(pairs + 1);
+    assertThat(html)
+        .contains("<tr><td>prior</td>")
+        .containsPattern("<tr><td>surname</td><td>[^<]+</td>")
+        .containsPattern("<tr><td>date_of_birth</td><td>[^<]+</td>")
+        .containsPattern("match probability (0\\.9[5-9]|1\\.0)");
     // The model was saved with the index and is reused as it is by the next run.
     Path model = dir.resolve("index").resolve("linkage").resolve("linkage-model.json");
     String saved = Files.readString(model);

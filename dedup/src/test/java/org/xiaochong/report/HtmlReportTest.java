@@ -10,6 +10,7 @@ import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.method.MethodReport;
+import org.xiaochong.method.PairEvidence;
 import org.xiaochong.run.RunSummary;
 import org.xiaochong.source.TableSpec;
 
@@ -175,6 +176,33 @@ class HtmlReportTest {
       removed[i] = plan.removedId(order[i]);
     }
     assertThat(removed).containsExactly(3, 4, 5, 6, 2, 1);
+  }
+
+  @Test
+  void weights_aBarPerColumnScaledToTheWidest_againstLeftForRight_levelsEscaped() {
+    StringBuilder html = new StringBuilder();
+    ReviewPairs.weights(
+        html,
+        new PairEvidence.Chart(
+            -8.0,
+            List.of(
+                new PairEvidence.Column("surname", "exact", 12.0),
+                new PairEvidence.Column("phone", "<else>", -4.0),
+                new PairEvidence.Column("fax", "empty", 0.0)),
+            0.0588));
+    String out = html.toString();
+    assertThat(out)
+        .contains(
+            "<tr><td>prior</td><td></td><td class=\"l bar\"><i class=\"against\""
+                + " style=\"width:67%\"></i></td><td class=\"bar\"></td><td class=\"n\">-8.0</td></tr>")
+        .contains(
+            "<tr><td>surname</td><td>exact</td><td class=\"l bar\"></td><td class=\"bar\"><i"
+                + " class=\"for\" style=\"width:100%\"></i></td><td class=\"n\">+12.0</td></tr>")
+        .contains("<td>phone</td><td>&lt;else&gt;</td>")
+        .contains("style=\"width:33%\"></i></td><td class=\"bar\"></td><td class=\"n\">-4.0</td>")
+        .contains("<td>fax</td><td>empty</td>")
+        .contains("<td>sum</td><td>match probability 0.0588</td>")
+        .contains("<td class=\"n\">+0.0</td>");
   }
 
   @Test

@@ -139,7 +139,8 @@ final class DemoCommand implements Callable<Integer> {
             outcome.plan(),
             database,
             config.table(),
-            configOption);
+            configOption,
+            outcome.evidence());
         GroundTruth.NearCheck all = truth.checkAll(PlanRemovals.of(outcome.plan()));
         GroundTruth.ExactCheck exact = truth.checkExact(PlanRemovals.of(outcome.plan()));
         out.println();

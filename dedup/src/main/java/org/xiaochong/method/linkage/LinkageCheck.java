@@ -14,6 +14,7 @@ import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.method.Excluded;
 import org.xiaochong.method.MethodCheck;
+import org.xiaochong.method.PairEvidence;
 import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
@@ -218,12 +219,12 @@ final class LinkageCheck implements MethodCheck<String[]> {
   /** Each column's level and weight, as a match-weight chart lists them. */
   String why(int[] levels) {
     StringBuilder why = new StringBuilder();
-    for (int c = 0; c < levels.length; c++) {
-      why.append(c == 0 ? "" : ", ")
-          .append(columns.columns().get(c))
+    for (PairEvidence.Column column : model.chart(levels).columns()) {
+      why.append(why.isEmpty() ? "" : ", ")
+          .append(column.column())
           .append(' ')
-          .append(kinds().get(c).levelName(levels[c]))
-          .append(String.format(Locale.ROOT, " %+.1f", model.weight(c, levels[c])));
+          .append(column.level())
+          .append(String.format(Locale.ROOT, " %+.1f", column.weight()));
     }
     return why.toString();
   }

@@ -17,6 +17,7 @@ import org.xiaochong.method.MethodContext;
 import org.xiaochong.method.MethodReport;
 import org.xiaochong.method.MethodRun;
 import org.xiaochong.method.OwnIndexRun;
+import org.xiaochong.method.PairEvidence;
 import org.xiaochong.method.RecordKeys;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.Window;
@@ -125,6 +126,24 @@ public final class LinkageMethod implements FingerprintMethod {
       String[] b = LinkageIndex.values(kept, positions, columns.kinds());
       return model.probability(ColumnKind.levels(columns.kinds(), a, b)) >= settings.threshold();
     };
+  }
+
+  /** The frozen model's weights of a pair, column by column, as {@code explain} gives them. */
+  @Override
+  public Optional<PairEvidence> openPairEvidence(MethodContext context) {
+    java.nio.file.Path dir = context.indexDir(this);
+    if (!ColumnSet.exists(dir) || !LinkageModel.exists(dir)) {
+      return Optional.empty();
+    }
+    ColumnSet columns = ColumnSet.load(dir);
+    LinkageModel model = LinkageModel.load(dir);
+    int[] positions = columns.positions(context.spec());
+    return Optional.of(
+        (removed, kept) -> {
+          String[] a = LinkageIndex.values(removed, positions, columns.kinds());
+          String[] b = LinkageIndex.values(kept, positions, columns.kinds());
+          return model.chart(ColumnKind.levels(columns.kinds(), a, b));
+        });
   }
 
   private MethodRun open(MethodContext context, boolean rebuild) {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.xiaochong.method.PairEvidence;
 import org.xiaochong.source.BadInputException;
 
 /**
@@ -53,6 +54,18 @@ record LinkageModel(
   /** The match probability of a pair whose columns compare at {@code levels}. */
   double probability(int[] levels) {
     return probabilityOf(matchWeight(levels));
+  }
+
+  /** The pair's match weight column by column, for a match-weight chart. */
+  PairEvidence.Chart chart(int[] levels) {
+    List<PairEvidence.Column> parts = new ArrayList<>();
+    for (int c = 0; c < levels.length; c++) {
+      parts.add(
+          new PairEvidence.Column(
+              columns.get(c), kinds.get(c).levelName(levels[c]), weight(c, levels[c])));
+    }
+    return new PairEvidence.Chart(
+        log2(lambda / (1 - lambda)), List.copyOf(parts), probability(levels));
   }
 
   static double probabilityOf(double matchWeight) {
