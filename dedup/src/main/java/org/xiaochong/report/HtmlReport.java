@@ -91,7 +91,7 @@ public final class HtmlReport {
         .append(
             ".pair table{width:100%;table-layout:fixed;margin:.3em 0}.pair td{font-size:.9em;white-space:pre-wrap;word-break:break-all}\n")
         .append(
-            ".weights{margin:.2em 0 .4em}.weights td{border:none;padding:.05em .5em;font-size:.85em}.weights td.l{text-align:right;width:9em}.weights td.bar{width:12em}\n")
+            ".weights{margin:.2em 0 .4em}.weights td{border:none;padding:.05em .5em;font-size:.85em}.weights td.l{text-align:right;width:9em}.weights td.bar{width:12em;padding:0}.weights td.l+td.bar{border-left:1px solid #888}\n")
         .append(
             ".weights i{display:inline-block;height:.75em}.weights .for{background:#3a8f5c}.weights .against{background:#c2453d}\n")
         .append(
