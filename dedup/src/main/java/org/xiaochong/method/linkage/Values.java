@@ -117,6 +117,82 @@ final class Values {
     return tokens;
   }
 
+  /**
+   * The distinct 64-bit hashes of {@link #tokens}, sorted: the same tokens, read without making a
+   * string of each (FNV-1a over a token's chars, then MurmurHash3's finaliser). Two distinct tokens
+   * of one pair share a hash with a chance of about 2^-64 per pair of tokens.
+   */
+  static long[] tokenHashes(String canonical) {
+    long[] hashes = new long[16];
+    int n = 0;
+    long word = FNV_OFFSET;
+    boolean inWord = false;
+    int previous = -1; // the ideograph just before, when the last token was one
+    for (int i = 0; i < canonical.length(); ) {
+      int cp = canonical.codePointAt(i);
+      int next = i + Character.charCount(cp);
+      if (cp == ' ' || Character.isIdeographic(cp)) {
+        if (inWord) {
+          hashes = add(hashes, n++, word);
+          word = FNV_OFFSET;
+          inWord = false;
+          previous = -1;
+        }
+        if (cp != ' ') {
+          if (previous >= 0) {
+            hashes = add(hashes, n++, fnv(fnv(FNV_OFFSET, previous), cp));
+          }
+          hashes = add(hashes, n++, fnv(FNV_OFFSET, cp));
+          previous = cp;
+        }
+      } else {
+        word = fnv(word, cp);
+        inWord = true;
+      }
+      i = next;
+    }
+    if (inWord) {
+      hashes = add(hashes, n++, word);
+    }
+    for (int t = 0; t < n; t++) {
+      hashes[t] = mix(hashes[t]);
+    }
+    java.util.Arrays.sort(hashes, 0, n);
+    int distinct = 0;
+    for (int t = 0; t < n; t++) {
+      if (distinct == 0 || hashes[t] != hashes[distinct - 1]) {
+        hashes[distinct++] = hashes[t];
+      }
+    }
+    return java.util.Arrays.copyOf(hashes, distinct);
+  }
+
+  private static final long FNV_OFFSET = 0xcbf29ce484222325L;
+
+  /** FNV-1a over the UTF-16 chars of one code point. */
+  private static long fnv(long hash, int cp) {
+    if (Character.isBmpCodePoint(cp)) {
+      return (hash ^ cp) * 0x100000001b3L;
+    }
+    hash = (hash ^ Character.highSurrogate(cp)) * 0x100000001b3L;
+    return (hash ^ Character.lowSurrogate(cp)) * 0x100000001b3L;
+  }
+
+  /** MurmurHash3's 64-bit finaliser: FNV's low bits alone spread poorly. */
+  private static long mix(long h) {
+    h ^= h >>> 33;
+    h *= 0xff51afd7ed558ccdL;
+    h ^= h >>> 33;
+    h *= 0xc4ceb9fe1a85ec53L;
+    return h ^ (h >>> 33);
+  }
+
+  private static long[] add(long[] hashes, int at, long hash) {
+    long[] into = at < hashes.length ? hashes : java.util.Arrays.copyOf(hashes, hashes.length * 2);
+    into[at] = hash;
+    return into;
+  }
+
   private static void flush(StringBuilder word, List<String> words) {
     if (!word.isEmpty()) {
       words.add(word.toString());

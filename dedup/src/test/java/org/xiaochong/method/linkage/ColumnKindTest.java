@@ -88,4 +88,35 @@ class ColumnKindTest {
       assertThat(level(kind, huge, huge + "乙")).isBetween(0, kind.levels() - 1);
     }
   }
+
+  /**
+   * Text over few symbols (so that tokens repeat and pairs share some): words, ideographs, spaces.
+   */
+  private static String text(java.util.SplittableRandom random) {
+    String[] symbols = {"a", "b", "ab", " ", " ", "红", "富", "士", "\uD840\uDC00", "1"};
+    StringBuilder text = new StringBuilder();
+    for (int i = random.nextInt(12); i > 0; i--) {
+      text.append(symbols[random.nextInt(symbols.length)]);
+    }
+    return text.toString();
+  }
+
+  @Test
+  void tokenShareOnHashesIsTheJaccardSimilarityOfTheTokenSets() {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+    for (int i = 0; i < 20_000; i++) {
+      String a = text(random);
+      String b = text(random);
+      java.util.Set<String> left = new java.util.HashSet<>(Values.tokens(a));
+      java.util.Set<String> right = new java.util.HashSet<>(Values.tokens(b));
+      java.util.Set<String> common = new java.util.HashSet<>(left);
+      common.retainAll(right);
+      double jaccard =
+          left.isEmpty() || right.isEmpty()
+              ? 0
+              : common.size() / (double) (left.size() + right.size() - common.size());
+      assertThat(Values.tokenHashes(a)).as(a).hasSize(left.size());
+      assertThat(ColumnKind.tokenShare(a, b)).as(a + " | " + b).isEqualTo(jaccard);
+    }
+  }
 }
