@@ -19,6 +19,7 @@ import org.xiaochong.fingerprint.NearSimilarity;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.NearSchema;
 import org.xiaochong.index.TermHolders;
+import org.xiaochong.method.Excluded;
 import org.xiaochong.policy.KeepPolicy;
 
 /**
@@ -72,14 +73,121 @@ final class CheckCandidates {
     return lookups;
   }
 
+  /** One thread's cursors over the near index: the keys' postings, the candidates' doc values. */
+  static final class Cursor {
+    final TermHolders keyHolders;
+    final CandidateValues values;
+
+    Cursor(List<LeafReaderContext> leaves) throws IOException {
+      this.keyHolders = new TermHolders(leaves, NearSchema.KEY);
+      this.values = new CandidateValues(leaves);
+    }
+  }
+
+  /** The candidates of one record and the key weights it is compared with. */
+  private record Found(
+      NearRule.Stored record, NearRule.KeyWeights weight, Set<Integer> docs, Set<Integer> added) {}
+
   /**
    * Hands {@code comparison} every candidate of the record, as the pass selects them: the holders
    * of its candidate keys among the indexed and the added records, with the pass's key weights.
    */
   void compare(NearCheck.Post post, Comparison comparison, TermHolders keyHolders) {
+    Found found = find(post, keyHolders);
+    if (found == null) {
+      return;
+    }
+    try {
+      for (int doc : found.docs()) {
+        comparison.consider(
+            found.record(),
+            IndexedNearKeys.of(leaves, doc),
+            IndexSchema.id(leaves, doc),
+            IndexSchema.rank(leaves, doc, keepPolicy),
+            found.weight());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    for (int s : found.added()) {
+      Added candidate = session.get(s);
+      comparison.consider(
+          found.record(), candidate.keys(), candidate.id(), candidate.rank(), found.weight());
+    }
+  }
+
+  /**
+   * As {@link #compare}, leaving out the candidates that fail a test of the rule that needs only
+   * their phones, must-match keys and key set ({@link RuleVerdict#phonesAgree}, {@link
+   * RuleVerdict#matchesAgree}, {@link RuleVerdict#tooFewShared}): no near duplicate is left out, so
+   * the most similar near duplicate is the same. A common key brings a thousand candidates, nearly
+   * all another seller's post about the same product; those tests read three doc values of each (in
+   * doc order, with the cursor's iterators) where the rule reads a dozen and weighs every key. Each
+   * candidate's id is still told to {@code excluded} ({@link Excluded#isSelf}), skipped or not.
+   */
+  void compareLikely(NearCheck.Post post, Excluded excluded, Comparison comparison, Cursor cursor) {
+    Found found = find(post, cursor.keyHolders);
+    if (found == null) {
+      return;
+    }
+    NearRule.Stored record = found.record();
+    long[] keys = record.keys();
+    long[] tel = record.tel();
+    long[] matches = record.matches();
+    boolean anyMatch = false;
+    for (long match : matches) {
+      anyMatch |= match != 0;
+    }
+    int[] docs = new int[found.docs().size()];
+    int n = 0;
+    for (int doc : found.docs()) {
+      docs[n++] = doc;
+    }
+    Arrays.sort(docs); // the cursor's iterators only move forward
+    CandidateValues values = cursor.values;
+    try {
+      for (int doc : docs) {
+        long id = values.id(doc);
+        if (excluded.isSelf(id)
+            || (tel.length > 0 && !RuleVerdict.phonesAgree(tel, values.tel(doc)))
+            || (anyMatch && !RuleVerdict.matchesAgree(matches, values.matches(doc)))) {
+          continue;
+        }
+        long[] candidateKeys = values.keys(doc);
+        if (RuleVerdict.tooFewShared(keys, candidateKeys, config)) {
+          continue;
+        }
+        comparison.consider(
+            record,
+            new IndexedNearKeys(leaves, doc, candidateKeys),
+            id,
+            IndexSchema.rank(leaves, doc, keepPolicy),
+            found.weight());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    for (int s : found.added()) {
+      Added candidate = session.get(s);
+      NearRule.Stored keysOf = candidate.keys();
+      if (excluded.isSelf(candidate.id())
+          || !RuleVerdict.phonesAgree(tel, keysOf.tel())
+          || !RuleVerdict.matchesAgree(matches, keysOf.matches())
+          || RuleVerdict.tooFewShared(keys, keysOf.keys(), config)) {
+        continue;
+      }
+      comparison.consider(record, keysOf, candidate.id(), candidate.rank(), found.weight());
+    }
+  }
+
+  /**
+   * The record's keys, its candidates as the pass selects them (the holders of its candidate keys
+   * among the indexed and the added records) and the pass's key weights; null when it has no keys.
+   */
+  private Found find(NearCheck.Post post, TermHolders keyHolders) {
     Fingerprints fingerprints = post.fingerprints();
     if (fingerprints.outcome() != NearOutcome.OK) {
-      return; // no keys: only the exact check applies (as in the pass)
+      return null; // no keys: only the exact check applies (as in the pass)
     }
     NearRule.Stored record =
         NearRule.Stored.of(fingerprints, config.pre(), post.matchKeys(), post.evidence());
@@ -124,18 +232,7 @@ final class CheckCandidates {
         collectHolders(key, docs, keyHolders);
         added.addAll(sessionHolders.getOrDefault(key, List.of()));
       }
-      for (int doc : docs) {
-        comparison.consider(
-            record,
-            IndexedNearKeys.of(leaves, doc),
-            IndexSchema.id(leaves, doc),
-            IndexSchema.rank(leaves, doc, keepPolicy),
-            weight);
-      }
-      for (int s : added) {
-        Added candidate = session.get(s);
-        comparison.consider(record, candidate.keys(), candidate.id(), candidate.rank(), weight);
-      }
+      return new Found(record, weight, docs, added);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
