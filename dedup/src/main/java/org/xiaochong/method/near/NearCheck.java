@@ -198,7 +198,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
                           : Candidate.DUPLICATE
                       : failure.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')));
         },
-        keyHolders);
+        cursor);
     compared.sort(
         java.util.Comparator.comparingDouble(Candidate::score)
             .reversed()
