@@ -30,8 +30,8 @@ import org.xiaochong.policy.KeepPolicy;
  * pass selects them ({@link NearCandidates}), among the indexed records and those added in this
  * session, which are held in memory (the reader does not see them) and take part like indexed ones.
  * The counting filter of the near keys answers "certainly absent" for most keys of new records
- * without a lookup. Not thread-safe for {@link #add}; {@link #compare} may run on several threads
- * at once, each with its own {@link TermHolders}, while no thread adds.
+ * without a lookup. Not thread-safe for {@link #add}; {@link #compare} and {@link #compareLikely}
+ * may run on several threads at once, each with its own {@link Cursor}, while no thread adds.
  */
 final class CheckCandidates {
   /** Receives each candidate a record is compared with. */
