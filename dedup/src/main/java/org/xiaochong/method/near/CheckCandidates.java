@@ -9,9 +9,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.FixedBitSet;
 import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.fingerprint.NearOutcome;
@@ -19,6 +22,7 @@ import org.xiaochong.fingerprint.NearSimilarity;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.NearSchema;
 import org.xiaochong.index.TermHolders;
+import org.xiaochong.method.Excluded;
 import org.xiaochong.policy.KeepPolicy;
 
 /**
@@ -26,8 +30,8 @@ import org.xiaochong.policy.KeepPolicy;
  * pass selects them ({@link NearCandidates}), among the indexed records and those added in this
  * session, which are held in memory (the reader does not see them) and take part like indexed ones.
  * The counting filter of the near keys answers "certainly absent" for most keys of new records
- * without a lookup. Not thread-safe for {@link #add}; {@link #compare} may run on several threads
- * at once, each with its own {@link TermHolders}, while no thread adds.
+ * without a lookup. Not thread-safe for {@link #add}; {@link #compare} and {@link #compareLikely}
+ * may run on several threads at once, each with its own {@link Cursor}, while no thread adds.
  */
 final class CheckCandidates {
   /** Receives each candidate a record is compared with. */
@@ -53,6 +57,9 @@ final class CheckCandidates {
   /** Near key → indexes into {@link #session} of the added records holding it. */
   private final Map<Long, List<Integer>> sessionHolders = new HashMap<>();
 
+  /** The docs of the reader with phone keys ({@link NearSchema#TEL} not empty). */
+  private final FixedBitSet withTel;
+
   private long lookups;
 
   /**
@@ -65,6 +72,28 @@ final class CheckCandidates {
     this.filter = filter;
     this.config = config;
     this.keepPolicy = keepPolicy;
+    try {
+      this.withTel = withTel(leaves, reader.maxDoc());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static FixedBitSet withTel(List<LeafReaderContext> leaves, int maxDoc)
+      throws IOException {
+    FixedBitSet docs = new FixedBitSet(Math.max(1, maxDoc));
+    for (LeafReaderContext leaf : leaves) {
+      BinaryDocValues tel = leaf.reader().getBinaryDocValues(NearSchema.TEL);
+      if (tel == null) {
+        continue;
+      }
+      for (int doc = tel.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = tel.nextDoc()) {
+        if (tel.binaryValue().length > 0) {
+          docs.set(leaf.docBase + doc);
+        }
+      }
+    }
+    return docs;
   }
 
   /** Index lookups of a key's document frequency (the keys the filter did not rule out). */
@@ -73,14 +102,197 @@ final class CheckCandidates {
   }
 
   /**
+   * One thread's cursors over the near index: the keys' postings, the candidates' doc values, and
+   * the candidates of the record at hand (a bit per doc of the reader, cleared after each record).
+   */
+  static final class Cursor {
+    final TermHolders keyHolders;
+    final CandidateValues values;
+    private final FixedBitSet seen;
+    private int[] docs = new int[256];
+    private int size;
+
+    Cursor(List<LeafReaderContext> leaves) throws IOException {
+      this.keyHolders = new TermHolders(leaves, NearSchema.KEY);
+      this.values = new CandidateValues(leaves);
+      int maxDoc = 0;
+      for (LeafReaderContext leaf : leaves) {
+        maxDoc = Math.max(maxDoc, leaf.docBase + leaf.reader().maxDoc());
+      }
+      this.seen = new FixedBitSet(Math.max(1, maxDoc));
+    }
+
+    /** Adds the live holders of {@code key} not met yet, in the order met. */
+    void collect(long key) throws IOException {
+      BytesRef term = NearSchema.keyBytes(key);
+      for (int doc = keyHolders.first(term);
+          doc != TermHolders.NO_MORE_DOCS;
+          doc = keyHolders.next()) {
+        if (!seen.getAndSet(doc)) {
+          if (size == docs.length) {
+            docs = Arrays.copyOf(docs, 2 * size);
+          }
+          docs[size++] = doc;
+        }
+      }
+    }
+
+    /** The docs collected, in the order met; the cursor is ready for the next record. */
+    int[] take() {
+      int[] taken = Arrays.copyOf(docs, size);
+      for (int doc : taken) {
+        seen.clear(doc);
+      }
+      size = 0;
+      return taken;
+    }
+  }
+
+  /**
+   * The candidates of one record (indexed docs in the order met, added records) and the key weights
+   * it is compared with.
+   */
+  private record Found(
+      NearRule.Stored record, NearRule.KeyWeights weight, int[] docs, Set<Integer> added) {}
+
+  /**
    * Hands {@code comparison} every candidate of the record, as the pass selects them: the holders
    * of its candidate keys among the indexed and the added records, with the pass's key weights.
    */
-  void compare(NearCheck.Post post, Comparison comparison, TermHolders keyHolders) {
+  void compare(NearCheck.Post post, Comparison comparison, Cursor cursor) {
+    Found found = find(post, cursor);
+    if (found == null) {
+      return;
+    }
+    try {
+      for (int doc : found.docs()) {
+        comparison.consider(
+            found.record(),
+            IndexedNearKeys.of(leaves, doc),
+            IndexSchema.id(leaves, doc),
+            IndexSchema.rank(leaves, doc, keepPolicy),
+            found.weight());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    for (int s : found.added()) {
+      Added candidate = session.get(s);
+      comparison.consider(
+          found.record(), candidate.keys(), candidate.id(), candidate.rank(), found.weight());
+    }
+  }
+
+  /**
+   * Phone keys held by at most this many records in all are looked up to screen the candidates with
+   * phones at once ({@link #compareLikely}); past it each candidate's phones are read.
+   */
+  private static final int TEL_HOLDERS_WALKED = 4096;
+
+  /**
+   * As {@link #compare}, leaving out the candidates that fail a test of the rule that needs only
+   * their phones, must-match keys and key set ({@link RuleVerdict#phonesAgree}, {@link
+   * RuleVerdict#matchesAgree}, {@link RuleVerdict#tooFewShared}): no near duplicate is left out, so
+   * the most similar near duplicate is the same. A common key brings a thousand candidates, nearly
+   * all another seller's post about the same product; for a record with phones, a candidate with
+   * phones ({@link #withTel}) that holds none of the record's phone keys (their postings: a
+   * candidate's phone keys are among its keys) is left out without a read, and the others' key sets
+   * are read with the cursor's forward iterators (candidates in doc order), where the rule reads a
+   * dozen doc values and weighs every key. Each candidate's id is still told to {@code excluded}
+   * ({@link Excluded#isSelf}), left out or not.
+   */
+  void compareLikely(NearCheck.Post post, Excluded excluded, Comparison comparison, Cursor cursor) {
+    Found found = find(post, cursor);
+    if (found == null) {
+      return;
+    }
+    NearRule.Stored record = found.record();
+    long[] keys = record.keys();
+    long[] tel = record.tel();
+    long[] matches = record.matches();
+    boolean anyMatch = false;
+    for (long match : matches) {
+      anyMatch |= match != 0;
+    }
+    int[] docs = found.docs();
+    Arrays.sort(docs); // the cursor's iterators only move forward
+    CandidateValues values = cursor.values;
+    try {
+      int[] telHolders = tel.length == 0 ? null : telHolders(tel, cursor);
+      for (int doc : docs) {
+        long id = values.id(doc);
+        if (excluded.isSelf(id)) {
+          continue;
+        }
+        if (tel.length > 0
+            && withTel.get(doc)
+            && (telHolders != null
+                ? Arrays.binarySearch(telHolders, doc) < 0
+                : !RuleVerdict.phonesAgree(tel, values.tel(doc)))) {
+          continue;
+        }
+        if (anyMatch && !RuleVerdict.matchesAgree(matches, values.matches(doc))) {
+          continue;
+        }
+        long[] candidateKeys = values.keys(doc);
+        if (RuleVerdict.tooFewShared(keys, candidateKeys, config)) {
+          continue;
+        }
+        comparison.consider(
+            record,
+            new IndexedNearKeys(leaves, doc, candidateKeys),
+            id,
+            IndexSchema.rank(leaves, doc, keepPolicy),
+            found.weight());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    for (int s : found.added()) {
+      Added candidate = session.get(s);
+      NearRule.Stored keysOf = candidate.keys();
+      if (excluded.isSelf(candidate.id())
+          || !RuleVerdict.phonesAgree(tel, keysOf.tel())
+          || !RuleVerdict.matchesAgree(matches, keysOf.matches())
+          || RuleVerdict.tooFewShared(keys, keysOf.keys(), config)) {
+        continue;
+      }
+      comparison.consider(record, keysOf, candidate.id(), candidate.rank(), found.weight());
+    }
+  }
+
+  /**
+   * The indexed docs holding one of the record's phone keys, ascending; null when they are more
+   * than {@link #TEL_HOLDERS_WALKED} (then each candidate's phones are read).
+   */
+  private static int[] telHolders(long[] tel, Cursor cursor) throws IOException {
+    long total = 0;
+    for (long key : tel) {
+      total += cursor.keyHolders.docFreq(NearSchema.keyBytes(key)); // not the filter's guess
+    }
+    if (total > TEL_HOLDERS_WALKED) {
+      return null;
+    }
+    cursor.take();
+    for (long key : tel) {
+      cursor.collect(key);
+    }
+    int[] docs = cursor.take();
+    Arrays.sort(docs);
+    return docs;
+  }
+
+  /**
+   * The record's keys, its candidates as the pass selects them (the holders of its candidate keys
+   * among the indexed and the added records) and the pass's key weights; null when it has no keys.
+   */
+  private Found find(NearCheck.Post post, Cursor cursor) {
     Fingerprints fingerprints = post.fingerprints();
     if (fingerprints.outcome() != NearOutcome.OK) {
-      return; // no keys: only the exact check applies (as in the pass)
+      return null; // no keys: only the exact check applies (as in the pass)
     }
+    TermHolders keyHolders = cursor.keyHolders;
+    cursor.take(); // nothing left by a record that failed
     NearRule.Stored record =
         NearRule.Stored.of(fingerprints, config.pre(), post.matchKeys(), post.evidence());
     long[] keys = record.keys();
@@ -114,28 +326,17 @@ final class CheckCandidates {
                         return NearSimilarity.idf(df, records);
                       }),
               records);
-      Set<Integer> docs = new LinkedHashSet<>();
       Set<Integer> added = new LinkedHashSet<>();
+      int met = 0;
       for (long key : candidateKeys) {
-        if (NearCandidates.stopBefore(
-            holders[Arrays.binarySearch(keys, key)], docs.size() + added.size())) {
+        if (NearCandidates.stopBefore(holders[Arrays.binarySearch(keys, key)], met)) {
           break;
         }
-        collectHolders(key, docs, keyHolders);
+        cursor.collect(key);
         added.addAll(sessionHolders.getOrDefault(key, List.of()));
+        met = cursor.size + added.size();
       }
-      for (int doc : docs) {
-        comparison.consider(
-            record,
-            IndexedNearKeys.of(leaves, doc),
-            IndexSchema.id(leaves, doc),
-            IndexSchema.rank(leaves, doc, keepPolicy),
-            weight);
-      }
-      for (int s : added) {
-        Added candidate = session.get(s);
-        comparison.consider(record, candidate.keys(), candidate.id(), candidate.rank(), weight);
-      }
+      return new Found(record, weight, cursor.take(), added);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -174,17 +375,6 @@ final class CheckCandidates {
       return keyHolders.docFreq(NearSchema.keyBytes(key));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  /** Adds the live documents holding {@code key} to {@code docs} (global ids, no repeats). */
-  private void collectHolders(long key, Set<Integer> docs, TermHolders keyHolders)
-      throws IOException {
-    BytesRef term = NearSchema.keyBytes(key);
-    for (int doc = keyHolders.first(term);
-        doc != TermHolders.NO_MORE_DOCS;
-        doc = keyHolders.next()) {
-      docs.add(doc);
     }
   }
 }

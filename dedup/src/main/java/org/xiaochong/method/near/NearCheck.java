@@ -43,6 +43,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   private final FingerprintIndex nearIndex;
   private final DirectoryReader reader;
   private final List<LeafReaderContext> leaves;
+  private final CheckCandidates.Cursor cursor;
   private final TermHolders keyHolders;
   private final NearKeyFilter filter;
   private final java.nio.file.Path filterDir;
@@ -86,7 +87,8 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
                   settings.hashes(),
                   notes)
               : null;
-      this.keyHolders = new TermHolders(opened.leaves(), NearSchema.KEY);
+      this.cursor = new CheckCandidates.Cursor(opened.leaves());
+      this.keyHolders = cursor.keyHolders;
     } catch (IOException | RuntimeException e) {
       try {
         if (opened != null) {
@@ -150,22 +152,22 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   @Override
   public Match find(Post post, Excluded excluded) {
     BestMatch best = new BestMatch(config, excluded);
-    candidates.compare(post, best::consider, keyHolders);
+    candidates.compareLikely(post, excluded, best::consider, cursor);
     return best.match();
   }
 
-  /** A cursor of its own over the same reader (TermHolders is one per thread). */
+  /** Cursors of its own over the same reader (they are one per thread). */
   @Override
   public Finder<Post> newFinder() {
-    TermHolders own;
+    CheckCandidates.Cursor own;
     try {
-      own = new TermHolders(leaves, NearSchema.KEY);
+      own = new CheckCandidates.Cursor(leaves);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     return (post, excluded) -> {
       BestMatch best = new BestMatch(config, excluded);
-      candidates.compare(post, best::consider, own);
+      candidates.compareLikely(post, excluded, best::consider, own);
       return best.match();
     };
   }
@@ -196,7 +198,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
                           : Candidate.DUPLICATE
                       : failure.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')));
         },
-        keyHolders);
+        cursor);
     compared.sort(
         java.util.Comparator.comparingDouble(Candidate::score)
             .reversed()

@@ -47,11 +47,7 @@ final class RuleVerdict {
   static Failure firstFailure(Keys record, Keys candidate, NearConfig config, KeyWeights weight) {
     long[] keys = record.keys();
     long[] candidateKeys = candidate.keys();
-    if (keys.length == 0 || candidateKeys.length == 0) {
-      return Failure.TOO_FEW_SHARED;
-    }
-    int shared = NearSimilarity.sharedCount(keys, candidateKeys);
-    if (shared < Math.min(config.minShared(), Math.min(keys.length, candidateKeys.length))) {
+    if (tooFewShared(keys, candidateKeys, config)) {
       return Failure.TOO_FEW_SHARED;
     }
     double similarity =
@@ -97,22 +93,43 @@ final class RuleVerdict {
         && !onlyInShortFields(candidate, candidateTop[0])) {
       return Failure.SUBJECT;
     }
-    if (!phonesAgree(record.tel(), candidate)) {
+    long[] tel = record.tel();
+    if (tel.length > 0 && !phonesAgree(tel, candidate.tel())) {
       return Failure.PHONE;
     }
     if (config.requireSharedNumber() && !numbersAgree(record, candidate)) {
       return Failure.NUMBER;
     }
     long[] matches = record.matches();
-    if (matches.length > 0) {
-      long[] candidateMatches = candidate.matches();
-      for (int i = 0; i < Math.min(matches.length, candidateMatches.length); i++) {
-        if (matches[i] != 0 && candidateMatches[i] != 0 && matches[i] != candidateMatches[i]) {
-          return Failure.MUST_MATCH;
-        }
-      }
+    if (matches.length > 0 && !matchesAgree(matches, candidate.matches())) {
+      return Failure.MUST_MATCH;
     }
     return null;
+  }
+
+  /**
+   * The first test of {@link #firstFailure}: the pair shares fewer than min(near.min-shared, |A|,
+   * |B|) keys, or one has none. A pair for which it holds is no near duplicate.
+   */
+  static boolean tooFewShared(long[] keys, long[] candidateKeys, NearConfig config) {
+    if (keys.length == 0 || candidateKeys.length == 0) {
+      return true;
+    }
+    int shared = NearSimilarity.sharedCount(keys, candidateKeys);
+    return shared < Math.min(config.minShared(), Math.min(keys.length, candidateKeys.length));
+  }
+
+  /**
+   * Veto 3 of {@link #firstFailure}: false when a must-match field holds a value in both and the
+   * values differ (0: empty). A pair for which it is false is no near duplicate.
+   */
+  static boolean matchesAgree(long[] matches, long[] candidateMatches) {
+    for (int i = 0; i < Math.min(matches.length, candidateMatches.length); i++) {
+      if (matches[i] != 0 && candidateMatches[i] != 0 && matches[i] != candidateMatches[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -156,14 +173,13 @@ final class RuleVerdict {
   }
 
   /**
-   * False when both posts carry phone numbers and share none (the candidate's are read only if
-   * needed).
+   * Veto 2 of {@link #firstFailure}: false when both posts carry phone numbers and share none (the
+   * caller reads the candidate's only when the record has some). A pair for which it is false is no
+   * near duplicate.
    */
-  private static boolean phonesAgree(long[] tel, Keys candidate) {
-    if (tel.length == 0) {
-      return true;
-    }
-    long[] candidateTel = candidate.tel();
-    return candidateTel.length == 0 || NearSimilarity.sharedCount(tel, candidateTel) > 0;
+  static boolean phonesAgree(long[] tel, long[] candidateTel) {
+    return tel.length == 0
+        || candidateTel.length == 0
+        || NearSimilarity.sharedCount(tel, candidateTel) > 0;
   }
 }
