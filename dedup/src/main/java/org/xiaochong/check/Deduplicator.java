@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethod;
+import org.xiaochong.method.MethodCheck;
 import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.run.IndexHandOver;
 import org.xiaochong.source.BadInputException;
@@ -487,12 +488,23 @@ public final class Deduplicator implements AutoCloseable {
 
   /**
    * Why {@link #check} gives its verdict: each method's compared records (at most {@code limit}
-   * each).
+   * each), never the record itself (a record with the id of an indexed one is not its own
+   * candidate, as it is not its own twin).
    */
   public Explanation explain(Record record, int limit) {
     lock.lock();
     try {
-      return new Explanation(verdict(record, false, null), checker.explain(record.fields(), limit));
+      List<OnlineChecker.MethodExplanation> methods = new ArrayList<>();
+      for (OnlineChecker.MethodExplanation method : checker.explain(record.fields(), limit + 1)) {
+        List<MethodCheck.Candidate> others = new ArrayList<>();
+        for (MethodCheck.Candidate candidate : method.candidates()) {
+          if ((record.id() == null || candidate.id() != record.id()) && others.size() < limit) {
+            others.add(candidate);
+          }
+        }
+        methods.add(new OnlineChecker.MethodExplanation(method.method(), List.copyOf(others)));
+      }
+      return new Explanation(verdict(record, false, null), List.copyOf(methods));
     } finally {
       lock.unlock();
     }

@@ -124,6 +124,11 @@ class RetriedAddIT extends DbTestSupport {
       assertThat(ofCopy.verdict()).isEqualTo("exact");
       assertThat(ofCopy.keptId()).isEqualTo(910_001L);
       assertThat(ofCopy.keep()).isEqualTo(Deduplicator.KEEP_EXISTING);
+      // Explained with its id, it is not among its own candidates; its copy's explanation has it.
+      assertThat(restarted.explain(post, 50).methods())
+          .allSatisfy(m -> assertThat(m.candidates()).noneMatch(c -> c.id() == 910_001L));
+      assertThat(restarted.explain(copy, 50).methods())
+          .anySatisfy(m -> assertThat(m.candidates()).anyMatch(c -> c.id() == 910_001L));
     }
     assertThat(docsWithId(910_001L)).isEqualTo(1);
   }
