@@ -20,10 +20,81 @@ final class ReferenceMetadata {
   private ReferenceMetadata() {}
 
   /**
-   * The foreign keys whose parent is {@code table} in the current schema, each with its child
-   * table's primary key and the unique keys that hold one of its columns.
+   * The foreign keys whose parent is {@code table}, and whether they are all of them.
+   *
+   * @param keys those {@code REFERENTIAL_CONSTRAINTS} shows, then those only InnoDB's dictionary
+   *     holds (child tables this login cannot see)
+   * @param complete false when neither the dictionary nor a global table right vouches that no key
+   *     is missing
    */
-  static List<ForeignKey> foreignKeys(Handle handle, String table) {
+  record Found(List<ForeignKey> keys, boolean complete) {}
+
+  /** Table rights at the global level: with any of them the server shows the login every table. */
+  private static final List<String> TABLE_RIGHTS =
+      List.of(
+          "SELECT",
+          "INSERT",
+          "UPDATE",
+          "DELETE",
+          "CREATE",
+          "DROP",
+          "REFERENCES",
+          "INDEX",
+          "ALTER",
+          "CREATE VIEW",
+          "SHOW VIEW",
+          "TRIGGER",
+          "DELETE HISTORY");
+
+  /**
+   * Every foreign key whose parent is {@code table} in the current schema that the server lets this
+   * login know of. {@code REFERENTIAL_CONSTRAINTS} shows only the keys of child tables the login
+   * has a right on, so InnoDB's own dictionary is read as well ({@code INNODB_SYS_FOREIGN} of
+   * MariaDB and MySQL 5.7, {@code INNODB_FOREIGN} of MySQL 8; both need the PROCESS privilege),
+   * which holds every key of the server: InnoDB is the only engine with foreign keys.
+   */
+  static Found referencingKeys(Handle handle, String table) {
+    List<ForeignKey> seen = foreignKeys(handle, table);
+    List<ForeignKey> dictionary = InnodbForeignKeys.read(handle, table);
+    if (dictionary == null) {
+      return new Found(seen, globalTableRight(handle));
+    }
+    List<ForeignKey> all = new ArrayList<>(seen);
+    for (ForeignKey key : dictionary) {
+      boolean known =
+          seen.stream()
+              .anyMatch(
+                  k ->
+                      k.childSchema().equalsIgnoreCase(key.childSchema())
+                          && k.childTable().equalsIgnoreCase(key.childTable())
+                          && k.name().equalsIgnoreCase(key.name()));
+      if (!known) {
+        all.add(key);
+      }
+    }
+    return new Found(all, true);
+  }
+
+  /** Whether the login holds a table right on every table ({@code GRANT SELECT ON *.*}, …). */
+  private static boolean globalTableRight(Handle handle) {
+    try {
+      return handle
+          .createQuery("SELECT privilege_type FROM information_schema.user_privileges")
+          .mapTo(String.class)
+          .list()
+          .stream()
+          .anyMatch(TABLE_RIGHTS::contains);
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
+   * The foreign keys whose parent is {@code table} in the current schema, as {@code
+   * REFERENTIAL_CONSTRAINTS} shows them to this login, each with its child table's primary key and
+   * the unique keys that hold one of its columns.
+   */
+  private static List<ForeignKey> foreignKeys(Handle handle, String table) {
     Map<String, List<String[]>> byConstraint = new LinkedHashMap<>();
     handle
         .createQuery(
@@ -76,7 +147,8 @@ final class ReferenceMetadata {
               parentColumns,
               first[6].toUpperCase(Locale.ROOT),
               primary,
-              holding));
+              holding,
+              true));
     }
     return keys;
   }
@@ -109,7 +181,7 @@ final class ReferenceMetadata {
   }
 
   /** A name from the server's metadata, checked to be an identifier we quote safely. */
-  private static String validated(String name) {
+  static String validated(String name) {
     try {
       TableSpec.quote(name);
     } catch (BadInputException e) {
