@@ -23,7 +23,7 @@ final class ReferenceMetadata {
    * The foreign keys whose parent is {@code table}, and whether they are all of them.
    *
    * @param keys those {@code REFERENTIAL_CONSTRAINTS} shows, then those only InnoDB's dictionary
-   *     holds (child tables this login cannot see)
+   *     holds (child tables in schemas this login has no right on)
    * @param complete false when neither the dictionary nor a global table right vouches that no key
    *     is missing
    */
@@ -69,7 +69,10 @@ final class ReferenceMetadata {
                           && k.childTable().equalsIgnoreCase(key.childTable())
                           && k.name().equalsIgnoreCase(key.name()));
       if (!known) {
-        all.add(key);
+        all.add(
+            visible(handle, key.childSchema(), key.childTable())
+                ? withChildKeys(handle, key)
+                : key);
       }
     }
     return new Found(all, true);
@@ -129,28 +132,63 @@ final class ReferenceMetadata {
       String childTable = validated(first[3]);
       List<String> childColumns = rows.stream().map(r -> validated(r[4])).toList();
       List<String> parentColumns = rows.stream().map(r -> validated(r[5])).toList();
-      Map<String, List<String>> unique = uniqueKeys(handle, childSchema, childTable);
-      List<String> primary = unique.getOrDefault("PRIMARY", List.of());
-      List<List<String>> holding =
-          unique.values().stream()
-              .filter(
-                  columns ->
-                      columns.stream()
-                          .anyMatch(c -> childColumns.stream().anyMatch(c::equalsIgnoreCase)))
-              .toList();
       keys.add(
-          new ForeignKey(
-              first[1],
-              childSchema,
-              childTable,
-              childColumns,
-              parentColumns,
-              first[6].toUpperCase(Locale.ROOT),
-              primary,
-              holding,
-              true));
+          withChildKeys(
+              handle,
+              new ForeignKey(
+                  first[1],
+                  childSchema,
+                  childTable,
+                  childColumns,
+                  parentColumns,
+                  first[6].toUpperCase(Locale.ROOT),
+                  List.of(),
+                  List.of(),
+                  true)));
     }
     return keys;
+  }
+
+  /**
+   * {@code key} with its child table's primary key and the unique keys that hold one of its
+   * columns, as {@code STATISTICS} shows them.
+   */
+  private static ForeignKey withChildKeys(Handle handle, ForeignKey key) {
+    Map<String, List<String>> unique = uniqueKeys(handle, key.childSchema(), key.childTable());
+    List<String> primary = unique.getOrDefault("PRIMARY", List.of());
+    List<List<String>> holding =
+        unique.values().stream()
+            .filter(
+                columns ->
+                    columns.stream()
+                        .anyMatch(c -> key.childColumns().stream().anyMatch(c::equalsIgnoreCase)))
+            .toList();
+    return new ForeignKey(
+        key.name(),
+        key.childSchema(),
+        key.childTable(),
+        key.childColumns(),
+        key.parentColumns(),
+        key.deleteRule(),
+        primary,
+        holding,
+        true);
+  }
+
+  /**
+   * Whether the login sees the table in {@code information_schema.TABLES}: it has a right on it. A
+   * right on the table alone (not its schema) shows the table there but not its keys in {@code
+   * REFERENTIAL_CONSTRAINTS}.
+   */
+  private static boolean visible(Handle handle, String schema, String table) {
+    return handle
+            .createQuery(
+                "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = ? AND table_name = ?")
+            .bind(0, schema)
+            .bind(1, table)
+            .mapTo(Long.class)
+            .one()
+        > 0;
   }
 
   /** The unique indexes of a table, primary key as "PRIMARY", each its columns in index order. */

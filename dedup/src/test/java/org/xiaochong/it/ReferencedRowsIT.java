@@ -591,6 +591,27 @@ class ReferencedRowsIT extends DbTestSupport {
     assertThat(ids("fk_unseen")).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
     assertThat(hiddenInquiries("fk_unseen_schema")).containsExactly("101:1", "102:1", "103:2");
     assertThat(statuses("fk_unseen")).isEmpty();
+
+    // A right on the child table alone (not its schema): REFERENTIAL_CONSTRAINTS still hides the
+    // key, the dictionary names it, and the merge re-points and restore puts back every child row.
+    useHandle(h -> h.execute("GRANT SELECT, UPDATE ON fk_unseen_schema.inquiry TO 'fk_proc'@'%'"));
+    CliRun mergedNow = apply("fk_unseen", merge);
+
+    assertThat(mergedNow.exitCode()).as(mergedNow.err()).isZero();
+    assertThat(ids("fk_unseen")).containsExactly(2L, 4L, 6L, 7L);
+    assertThat(hiddenInquiries("fk_unseen_schema")).containsExactly("101:2", "102:2", "103:2");
+
+    CliRun restored =
+        cli(
+            "restore",
+            "--config",
+            config("fk_unseen", merge).toString(),
+            "--run",
+            Long.toString(lastRunId("fk_unseen")));
+
+    assertThat(restored.exitCode()).as(restored.err()).isZero();
+    assertThat(ids("fk_unseen")).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
+    assertThat(hiddenInquiries("fk_unseen_schema")).containsExactly("101:1", "102:1", "103:2");
   }
 
   @Test
