@@ -20,10 +20,84 @@ final class ReferenceMetadata {
   private ReferenceMetadata() {}
 
   /**
-   * The foreign keys whose parent is {@code table} in the current schema, each with its child
-   * table's primary key and the unique keys that hold one of its columns.
+   * The foreign keys whose parent is {@code table}, and whether they are all of them.
+   *
+   * @param keys those {@code REFERENTIAL_CONSTRAINTS} shows, then those only InnoDB's dictionary
+   *     holds (child tables in schemas this login has no right on)
+   * @param complete false when neither the dictionary nor a global table right vouches that no key
+   *     is missing
    */
-  static List<ForeignKey> foreignKeys(Handle handle, String table) {
+  record Found(List<ForeignKey> keys, boolean complete) {}
+
+  /** Table rights at the global level: with any of them the server shows the login every table. */
+  private static final List<String> TABLE_RIGHTS =
+      List.of(
+          "SELECT",
+          "INSERT",
+          "UPDATE",
+          "DELETE",
+          "CREATE",
+          "DROP",
+          "REFERENCES",
+          "INDEX",
+          "ALTER",
+          "CREATE VIEW",
+          "SHOW VIEW",
+          "TRIGGER",
+          "DELETE HISTORY");
+
+  /**
+   * Every foreign key whose parent is {@code table} in the current schema that the server lets this
+   * login know of. {@code REFERENTIAL_CONSTRAINTS} shows only the keys of child tables the login
+   * has a right on, so InnoDB's own dictionary is read as well ({@code INNODB_SYS_FOREIGN} of
+   * MariaDB and MySQL 5.7, {@code INNODB_FOREIGN} of MySQL 8; both need the PROCESS privilege),
+   * which holds every key of the server: InnoDB is the only engine with foreign keys.
+   */
+  static Found referencingKeys(Handle handle, String table) {
+    List<ForeignKey> seen = foreignKeys(handle, table);
+    List<ForeignKey> dictionary = InnodbForeignKeys.read(handle, table);
+    if (dictionary == null) {
+      return new Found(seen, globalTableRight(handle));
+    }
+    List<ForeignKey> all = new ArrayList<>(seen);
+    for (ForeignKey key : dictionary) {
+      boolean known =
+          seen.stream()
+              .anyMatch(
+                  k ->
+                      k.childSchema().equalsIgnoreCase(key.childSchema())
+                          && k.childTable().equalsIgnoreCase(key.childTable())
+                          && k.name().equalsIgnoreCase(key.name()));
+      if (!known) {
+        all.add(
+            visible(handle, key.childSchema(), key.childTable())
+                ? withChildKeys(handle, key)
+                : key);
+      }
+    }
+    return new Found(all, true);
+  }
+
+  /** Whether the login holds a table right on every table ({@code GRANT SELECT ON *.*}, …). */
+  private static boolean globalTableRight(Handle handle) {
+    try {
+      return handle
+          .createQuery("SELECT privilege_type FROM information_schema.user_privileges")
+          .mapTo(String.class)
+          .list()
+          .stream()
+          .anyMatch(TABLE_RIGHTS::contains);
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
+   * The foreign keys whose parent is {@code table} in the current schema, as {@code
+   * REFERENTIAL_CONSTRAINTS} shows them to this login, each with its child table's primary key and
+   * the unique keys that hold one of its columns.
+   */
+  private static List<ForeignKey> foreignKeys(Handle handle, String table) {
     Map<String, List<String[]>> byConstraint = new LinkedHashMap<>();
     handle
         .createQuery(
@@ -58,27 +132,63 @@ final class ReferenceMetadata {
       String childTable = validated(first[3]);
       List<String> childColumns = rows.stream().map(r -> validated(r[4])).toList();
       List<String> parentColumns = rows.stream().map(r -> validated(r[5])).toList();
-      Map<String, List<String>> unique = uniqueKeys(handle, childSchema, childTable);
-      List<String> primary = unique.getOrDefault("PRIMARY", List.of());
-      List<List<String>> holding =
-          unique.values().stream()
-              .filter(
-                  columns ->
-                      columns.stream()
-                          .anyMatch(c -> childColumns.stream().anyMatch(c::equalsIgnoreCase)))
-              .toList();
       keys.add(
-          new ForeignKey(
-              first[1],
-              childSchema,
-              childTable,
-              childColumns,
-              parentColumns,
-              first[6].toUpperCase(Locale.ROOT),
-              primary,
-              holding));
+          withChildKeys(
+              handle,
+              new ForeignKey(
+                  first[1],
+                  childSchema,
+                  childTable,
+                  childColumns,
+                  parentColumns,
+                  first[6].toUpperCase(Locale.ROOT),
+                  List.of(),
+                  List.of(),
+                  true)));
     }
     return keys;
+  }
+
+  /**
+   * {@code key} with its child table's primary key and the unique keys that hold one of its
+   * columns, as {@code STATISTICS} shows them.
+   */
+  private static ForeignKey withChildKeys(Handle handle, ForeignKey key) {
+    Map<String, List<String>> unique = uniqueKeys(handle, key.childSchema(), key.childTable());
+    List<String> primary = unique.getOrDefault("PRIMARY", List.of());
+    List<List<String>> holding =
+        unique.values().stream()
+            .filter(
+                columns ->
+                    columns.stream()
+                        .anyMatch(c -> key.childColumns().stream().anyMatch(c::equalsIgnoreCase)))
+            .toList();
+    return new ForeignKey(
+        key.name(),
+        key.childSchema(),
+        key.childTable(),
+        key.childColumns(),
+        key.parentColumns(),
+        key.deleteRule(),
+        primary,
+        holding,
+        true);
+  }
+
+  /**
+   * Whether the login sees the table in {@code information_schema.TABLES}: it has a right on it. A
+   * right on the table alone (not its schema) shows the table there but not its keys in {@code
+   * REFERENTIAL_CONSTRAINTS}.
+   */
+  private static boolean visible(Handle handle, String schema, String table) {
+    return handle
+            .createQuery(
+                "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = ? AND table_name = ?")
+            .bind(0, schema)
+            .bind(1, table)
+            .mapTo(Long.class)
+            .one()
+        > 0;
   }
 
   /** The unique indexes of a table, primary key as "PRIMARY", each its columns in index order. */
@@ -109,7 +219,7 @@ final class ReferenceMetadata {
   }
 
   /** A name from the server's metadata, checked to be an identifier we quote safely. */
-  private static String validated(String name) {
+  static String validated(String name) {
     try {
       TableSpec.quote(name);
     } catch (BadInputException e) {

@@ -15,8 +15,10 @@ import org.xiaochong.source.TableSpec;
  * The rows of other tables that depend on the source table's rows, and what an apply does about
  * them: the foreign keys whose parent is the source table (child table.column → table.column and
  * the ON DELETE rule, from {@code information_schema.REFERENTIAL_CONSTRAINTS} and {@code
- * KEY_COLUMN_USAGE}) and the triggers that run on its deletes ({@code
- * information_schema.TRIGGERS}).
+ * KEY_COLUMN_USAGE}, and from InnoDB's dictionary for child tables the login cannot see: {@link
+ * InnodbForeignKeys}) and the triggers that run on its deletes ({@code
+ * information_schema.TRIGGERS}). When the login can read neither the dictionary nor every table, an
+ * apply stops: a key it cannot know of could delete child rows unseen.
  *
  * <p>Deleting a referenced row either fails (RESTRICT, NO ACTION: the batch is rolled back) or
  * changes the child rows behind the archive's back (CASCADE deletes them, SET NULL empties their
@@ -79,6 +81,8 @@ public final class ReferencedRows {
    *
    * @param childKey the child table's primary key columns (empty when it has none)
    * @param uniqueKeys the child's unique keys (primary key included) that hold a column of this key
+   * @param visible whether the login sees the child table (false: a key only InnoDB's dictionary
+   *     named, its child keys unknown)
    */
   record ForeignKey(
       String name,
@@ -88,7 +92,8 @@ public final class ReferencedRows {
       List<String> parentColumns,
       String deleteRule,
       List<String> childKey,
-      List<List<String>> uniqueKeys) {
+      List<List<String>> uniqueKeys,
+      boolean visible) {
 
     /**
      * {@code table.column -> parent.column (ON DELETE rule)}, schema-qualified when not the current
@@ -145,7 +150,12 @@ public final class ReferencedRows {
         .withHandle(
             handle -> {
               String schema = handle.createQuery("SELECT DATABASE()").mapTo(String.class).one();
-              List<ForeignKey> keys = ReferenceMetadata.foreignKeys(handle, spec.table());
+              ReferenceMetadata.Found found =
+                  ReferenceMetadata.referencingKeys(handle, spec.table());
+              if (!found.complete()) {
+                throw new BadInputException(unreadable(spec));
+              }
+              List<ForeignKey> keys = found.keys();
               List<String> triggers = ReferenceMetadata.deleteTriggers(handle, spec.table());
               String problem = problem(schema, spec, settings, keys, triggers);
               if (problem == null && settings.referenced() == Policy.MERGE) {
@@ -156,6 +166,21 @@ public final class ReferencedRows {
               }
               return new ReferencedRows(settings, keys, triggers, spec.idColumn());
             });
+  }
+
+  /**
+   * The one line of an apply that cannot know every foreign key on the table: the server shows a
+   * login only the keys of the tables it has a right on, and a CASCADE key in another schema would
+   * delete child rows unseen.
+   */
+  private static String unreadable(TableSpec spec) {
+    return "--apply stops before changing anything: this login cannot read every foreign key that"
+        + " references "
+        + spec.table()
+        + " (information_schema.REFERENTIAL_CONSTRAINTS shows only the tables it has rights on, and"
+        + " reading INNODB_SYS_FOREIGN or INNODB_FOREIGN needs the PROCESS privilege), so a key in"
+        + " another schema (ON DELETE CASCADE) could delete child rows unseen. Grant it PROCESS"
+        + " (GRANT PROCESS ON *.* TO the login), or SELECT on every table (GRANT SELECT ON *.*)";
   }
 
   /**
@@ -248,9 +273,26 @@ public final class ReferencedRows {
           "apply.referenced=merge (re-point the child rows of each removed row to its kept row; restore"
               + " puts them back) or apply.referenced=keep (leave referenced rows in place)");
     }
+    if (settings.referenced() != Policy.REFUSE) {
+      for (ForeignKey key : keys) {
+        if (!key.visible()) {
+          parts.add(
+              (settings.referenced() == Policy.MERGE
+                      ? "apply.referenced=merge re-points the child rows of "
+                      : "apply.referenced=keep looks up the child rows of ")
+                  + key.describe(schema, spec.table())
+                  + ", a table this login has no rights on");
+          choices.add(
+              "grant the login SELECT and UPDATE on " + key.childSchema() + "." + key.childTable());
+        }
+      }
+    }
     if (settings.referenced() == Policy.MERGE) {
       for (ForeignKey key : keys) {
         String described = key.describe(schema, spec.table());
+        if (!key.visible()) {
+          continue;
+        }
         if (key.parentColumns().size() != 1
             || !key.parentColumns().get(0).equalsIgnoreCase(spec.idColumn())) {
           parts.add(

@@ -150,7 +150,20 @@ class ReferencedRowsIT extends DbTestSupport {
                 .one());
   }
 
+  /** The statuses of the runs on the table, in order; none before the first run made dedup_run. */
   private static List<String> statuses(String table) {
+    boolean logged =
+        withHandle(
+            h ->
+                h.createQuery(
+                            "SELECT COUNT(*) FROM information_schema.tables"
+                                + " WHERE table_schema = DATABASE() AND table_name = 'dedup_run'")
+                        .mapTo(Long.class)
+                        .one()
+                    > 0);
+    if (!logged) {
+      return List.of();
+    }
     return withHandle(
         h ->
             h.createQuery("SELECT status FROM dedup_run WHERE source_table = ? ORDER BY id")
@@ -462,6 +475,7 @@ class ReferencedRowsIT extends DbTestSupport {
           h.execute("DROP USER IF EXISTS 'fk_noupd'@'%'");
           h.execute("CREATE USER 'fk_noupd'@'%' IDENTIFIED BY 'noupd-pw-1'");
           h.execute("GRANT SELECT ON " + DATABASE + ".* TO 'fk_noupd'@'%'");
+          h.execute("GRANT PROCESS ON *.* TO 'fk_noupd'@'%'"); // to read every foreign key
         });
     DbSettings server = database().jdbcSettings();
     org.xiaochong.archive.ReferencedRows.Settings merge =
@@ -484,48 +498,158 @@ class ReferencedRowsIT extends DbTestSupport {
             Map.entry(101L, 1L), Map.entry(102L, 1L), Map.entry(103L, 2L), Map.entry(104L, 7L));
   }
 
-  @Test
-  void apply_foreignKeyTheLoginCannotSee_stopsWithOneLineEveryTime_notAnUnexpectedError() {
+  /**
+   * {@code <table>} as {@link #posts}, and {@code <schema>.inquiry} with inquiries 101 and 102 on
+   * the removed post 1 and 103 on post 2, through an ON DELETE CASCADE key; and {@code login}, who
+   * may do anything on the posts' schema, nothing on the child's, plus {@code extra} (a global
+   * grant, or none).
+   */
+  private static DbSettings hiddenCascadeChild(
+      String table, String schema, String login, String extra) {
     useHandle(
         h -> {
-          h.execute("CREATE DATABASE IF NOT EXISTS fk_hidden_schema");
-          h.execute("DROP TABLE IF EXISTS fk_hidden_schema.inquiry");
+          h.execute("CREATE DATABASE IF NOT EXISTS " + schema);
+          h.execute("DROP TABLE IF EXISTS " + schema + ".inquiry");
         });
-    posts("fk_hidden");
-    DbSettings server = database().jdbcSettings();
+    posts(table);
     useHandle(
         h -> {
           h.execute(
-              "CREATE TABLE fk_hidden_schema.inquiry (id BIGINT PRIMARY KEY, post_id BIGINT NOT NULL,"
+              "CREATE TABLE "
+                  + schema
+                  + ".inquiry (id BIGINT PRIMARY KEY, post_id BIGINT NOT NULL,"
                   + " FOREIGN KEY (post_id) REFERENCES "
                   + DATABASE
-                  + ".fk_hidden (id)) ENGINE=InnoDB");
-          h.execute("INSERT INTO fk_hidden_schema.inquiry VALUES (101, 1)");
-          // A login that may use the posts' schema only: information_schema hides the child table
-          // from it.
-          h.execute("DROP USER IF EXISTS 'fk_narrow'@'%'");
-          h.execute("CREATE USER 'fk_narrow'@'%' IDENTIFIED BY 'narrow-pw-1'");
-          h.execute("GRANT ALL ON " + DATABASE + ".* TO 'fk_narrow'@'%'");
+                  + "."
+                  + table
+                  + " (id) ON DELETE CASCADE) ENGINE=InnoDB");
+          h.execute("INSERT INTO " + schema + ".inquiry VALUES (101, 1), (102, 1), (103, 2)");
+          h.execute("DROP USER IF EXISTS '" + login + "'@'%'");
+          h.execute("CREATE USER '" + login + "'@'%' IDENTIFIED BY 'hidden-pw-1'");
+          h.execute("GRANT ALL ON " + DATABASE + ".* TO '" + login + "'@'%'");
+          if (!extra.isEmpty()) {
+            h.execute("GRANT " + extra + " ON *.* TO '" + login + "'@'%'");
+          }
         });
+    return database().jdbcSettings();
+  }
+
+  /** The inquiries of {@code <schema>.inquiry} as id:post_id, in order. */
+  private static List<String> hiddenInquiries(String schema) {
+    return withHandle(
+        h ->
+            h.createQuery("SELECT CONCAT(id, ':', post_id) FROM " + schema + ".inquiry ORDER BY id")
+                .mapTo(String.class)
+                .list());
+  }
+
+  @Test
+  void apply_cascadeKeyInASchemaTheLoginCannotSee_foundInInnodbDictionary_noChildRowLost() {
+    DbSettings server = hiddenCascadeChild("fk_unseen", "fk_unseen_schema", "fk_proc", "PROCESS");
+    Map<String, String> login =
+        Map.of("db.user", "fk_proc", "db.password", "hidden-pw-1", "db.url", server.url());
+    Map<String, String> merge = new HashMap<>(login);
+    merge.put("apply.referenced", "merge");
+    Map<String, String> keep = new HashMap<>(login);
+    keep.put("apply.referenced", "keep");
+    // The login is shown no key through REFERENTIAL_CONSTRAINTS: only the dictionary names it.
+    try (org.xiaochong.source.Database narrow =
+        org.xiaochong.source.Database.open(
+            new DbSettings(server.url(), "fk_proc", "hidden-pw-1", dir.resolve("proc")))) {
+      long shown =
+          narrow
+              .jdbi()
+              .withHandle(
+                  h ->
+                      h.createQuery(
+                              "SELECT COUNT(*) FROM information_schema.referential_constraints"
+                                  + " WHERE referenced_table_name = 'fk_unseen'")
+                          .mapTo(Long.class)
+                          .one());
+      assertThat(shown).isZero();
+    }
+
+    CliRun refused = apply("fk_unseen", login);
+    CliRun merged = apply("fk_unseen", merge);
+    CliRun kept = apply("fk_unseen", keep);
+
+    assertThat(refused.exitCode()).as(refused.err()).isEqualTo(2);
+    assertThat(refused.errLines())
+        .singleElement()
+        .asString()
+        .contains("fk_unseen_schema.inquiry.post_id -> fk_unseen.id (ON DELETE CASCADE)")
+        .contains("apply.referenced=merge");
+    for (CliRun run : List.of(merged, kept)) {
+      assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+      assertThat(run.errLines())
+          .singleElement()
+          .asString()
+          .contains("fk_unseen_schema.inquiry.post_id -> fk_unseen.id (ON DELETE CASCADE)")
+          .contains("a table this login has no rights on")
+          .contains("SELECT and UPDATE on fk_unseen_schema.inquiry");
+    }
+    assertThat(ids("fk_unseen")).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
+    assertThat(hiddenInquiries("fk_unseen_schema")).containsExactly("101:1", "102:1", "103:2");
+    assertThat(statuses("fk_unseen")).isEmpty();
+
+    // A right on the child table alone (not its schema): REFERENTIAL_CONSTRAINTS still hides the
+    // key, the dictionary names it, and the merge re-points and restore puts back every child row.
+    useHandle(h -> h.execute("GRANT SELECT, UPDATE ON fk_unseen_schema.inquiry TO 'fk_proc'@'%'"));
+    CliRun mergedNow = apply("fk_unseen", merge);
+
+    assertThat(mergedNow.exitCode()).as(mergedNow.err()).isZero();
+    assertThat(ids("fk_unseen")).containsExactly(2L, 4L, 6L, 7L);
+    assertThat(hiddenInquiries("fk_unseen_schema")).containsExactly("101:2", "102:2", "103:2");
+
+    CliRun restored =
+        cli(
+            "restore",
+            "--config",
+            config("fk_unseen", merge).toString(),
+            "--run",
+            Long.toString(lastRunId("fk_unseen")));
+
+    assertThat(restored.exitCode()).as(restored.err()).isZero();
+    assertThat(ids("fk_unseen")).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
+    assertThat(hiddenInquiries("fk_unseen_schema")).containsExactly("101:1", "102:1", "103:2");
+  }
+
+  @Test
+  void apply_loginThatCannotReadEveryForeignKey_stopsWithOneLineEveryTime_noChildRowLost() {
+    DbSettings server = hiddenCascadeChild("fk_hidden", "fk_hidden_schema", "fk_narrow", "");
     Path config =
         config(
             "fk_hidden",
-            Map.of("db.user", "fk_narrow", "db.password", "narrow-pw-1", "db.url", server.url()));
+            Map.of("db.user", "fk_narrow", "db.password", "hidden-pw-1", "db.url", server.url()));
 
     CliRun first = cli("run", "--config", config.toString(), "--apply");
     CliRun next = cli("run", "--config", config.toString(), "--apply");
+    CliRun dry = cli("run", "--config", config.toString());
 
     for (CliRun run : List.of(first, next)) {
       assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
       assertThat(run.errLines())
           .singleElement()
           .asString()
-          .contains("a foreign key that --apply could not see refused a delete")
-          .contains("fk_hidden_schema");
+          .contains("cannot read every foreign key that references fk_hidden")
+          .contains("GRANT PROCESS ON *.*");
     }
-    assertThat(count("fk_hidden"))
-        .as("batches are whole: the one naming post 1 was rolled back")
-        .isEqualTo(7);
+    assertThat(dry.exitCode()).as(dry.err()).isZero();
+    assertThat(dry.out() + dry.err()).contains("note: --apply stops before changing anything");
+    assertThat(ids("fk_hidden")).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
+    assertThat(hiddenInquiries("fk_hidden_schema")).containsExactly("101:1", "102:1", "103:2");
+    assertThat(statuses("fk_hidden")).isEmpty();
+
+    // A global SELECT shows the login every table: REFERENTIAL_CONSTRAINTS is then whole.
+    useHandle(h -> h.execute("GRANT SELECT ON *.* TO 'fk_narrow'@'%'"));
+    CliRun seen = cli("run", "--config", config.toString(), "--apply");
+
+    assertThat(seen.exitCode()).as(seen.err()).isEqualTo(2);
+    assertThat(seen.errLines())
+        .singleElement()
+        .asString()
+        .contains("fk_hidden_schema.inquiry.post_id -> fk_hidden.id (ON DELETE CASCADE)");
+    assertThat(hiddenInquiries("fk_hidden_schema")).containsExactly("101:1", "102:1", "103:2");
   }
 
   @Test
