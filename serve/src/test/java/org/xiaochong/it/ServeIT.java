@@ -591,7 +591,9 @@ class ServeIT extends DbTestSupport {
         new DedupService(
             dedup,
             dedupConfig.table(),
-            DedupService.Settings.defaults("127.0.0.1", 0, null).withConnections(2, 0, 1500),
+            // The stalled bodies hold both permits until the idle timeout: 8 s, so that the checks
+            // below see the 503 on a loaded machine too (each takes a while to be answered).
+            DedupService.Settings.defaults("127.0.0.1", 0, null).withConnections(2, 0, 8000),
             line -> {});
     int port = capped.start();
     ServiceClient capClient = new ServiceClient(port, null);
@@ -618,7 +620,7 @@ class ServeIT extends DbTestSupport {
       assertThat(overloaded.json().get("type").asText()).isEqualTo("overloaded");
       assertThat(overloaded.headers().firstValue("Retry-After")).hasValue("1");
       assertThat(capClient.get("/v1/health").status()).isEqualTo(200);
-      // The idle timeout (1.5 s here) ends the stalled bodies: 408, and the permits are back.
+      // The idle timeout (8 s here) ends the stalled bodies: 408, and the permits are back.
       for (java.net.Socket socket : stalled) {
         assertThat(ServiceClient.status(socket)).isEqualTo(408);
       }
