@@ -412,12 +412,25 @@ public final class DedupRunner {
               runs,
               chosen,
               new RunSummary.ApartStats(apart.size(), apart.honoured(), droppedApart));
-      Map<String, PairEvidence> evidence = new java.util.TreeMap<>();
-      for (FingerprintMethod method : options.methods()) {
-        method.openPairEvidence(context(false)).ifPresent(e -> evidence.put(method.name(), e));
-      }
-      return new Outcome(summary, plan, applied.notMoved(), evidence);
+      return new Outcome(summary, plan, applied.notMoved(), pairEvidence(options.methods()));
     }
+  }
+
+  /**
+   * The pair charts of the methods that weigh columns, for the report. Rows may have moved by now:
+   * a chart that cannot be opened is left out with a note, never an error of the run.
+   */
+  private Map<String, PairEvidence> pairEvidence(List<FingerprintMethod> methods) {
+    Map<String, PairEvidence> evidence = new java.util.TreeMap<>();
+    for (FingerprintMethod method : methods) {
+      try {
+        method.openPairEvidence(context(false)).ifPresent(e -> evidence.put(method.name(), e));
+      } catch (RuntimeException e) {
+        notes.accept(
+            "the report shows no weight chart for " + method.name() + ": " + e.getMessage());
+      }
+    }
+    return evidence;
   }
 
   static double elapsed(long startNanos) {
