@@ -114,36 +114,42 @@ public final class LinkageMethod implements FingerprintMethod {
     if (context.recordIndex() == null) {
       return (removed, kept) -> false; // no index, no model (a Spark apply): changed rows stay
     }
-    java.nio.file.Path dir = context.indexDir(this);
-    if (!ColumnSet.exists(dir) || !LinkageModel.exists(dir)) {
-      return (removed, kept) -> false;
-    }
-    ColumnSet columns = ColumnSet.load(dir);
-    LinkageModel model = LinkageModel.load(dir);
-    int[] positions = columns.positions(context.spec());
-    return (SourceRecord removed, SourceRecord kept) -> {
-      String[] a = LinkageIndex.values(removed, positions, columns.kinds());
-      String[] b = LinkageIndex.values(kept, positions, columns.kinds());
-      return model.probability(ColumnKind.levels(columns.kinds(), a, b)) >= settings.threshold();
-    };
+    return frozen(context)
+        .<PairCheck>map(
+            pairs ->
+                (removed, kept) ->
+                    pairs.model().probability(pairs.levels(removed, kept)) >= settings.threshold())
+        .orElse((removed, kept) -> false);
   }
 
   /** The frozen model's weights of a pair, column by column, as {@code explain} gives them. */
   @Override
   public Optional<PairEvidence> openPairEvidence(MethodContext context) {
+    return frozen(context)
+        .map(pairs -> (removed, kept) -> pairs.model().chart(pairs.levels(removed, kept)));
+  }
+
+  /** The kinds and model saved with the index, and where the compared columns are in a record. */
+  private record FrozenPairs(ColumnSet columns, LinkageModel model, int[] positions) {
+    /** The levels of two records' compared columns. */
+    int[] levels(SourceRecord a, SourceRecord b) {
+      List<ColumnKind> kinds = columns.kinds();
+      return ColumnKind.levels(
+          kinds,
+          LinkageIndex.values(a, positions, kinds),
+          LinkageIndex.values(b, positions, kinds));
+    }
+  }
+
+  /** The saved kinds and model of the index, or empty before they are built. */
+  private Optional<FrozenPairs> frozen(MethodContext context) {
     java.nio.file.Path dir = context.indexDir(this);
     if (!ColumnSet.exists(dir) || !LinkageModel.exists(dir)) {
       return Optional.empty();
     }
     ColumnSet columns = ColumnSet.load(dir);
-    LinkageModel model = LinkageModel.load(dir);
-    int[] positions = columns.positions(context.spec());
     return Optional.of(
-        (removed, kept) -> {
-          String[] a = LinkageIndex.values(removed, positions, columns.kinds());
-          String[] b = LinkageIndex.values(kept, positions, columns.kinds());
-          return model.chart(ColumnKind.levels(columns.kinds(), a, b));
-        });
+        new FrozenPairs(columns, LinkageModel.load(dir), columns.positions(context.spec())));
   }
 
   private MethodRun open(MethodContext context, boolean rebuild) {
