@@ -126,7 +126,11 @@ final class ReviewPairs {
       html.append("</table>\n");
       PairEvidence evidence = run.evidence().get(plan.rule(i).last());
       if (evidence != null) {
-        weights(html, evidence.of(record(removed, fields), record(kept, fields)));
+        weights(
+            html,
+            evidence.of(
+                SourceRecord.ofFields(0, SourceRecord.NULL_TIME, fields, removed),
+                SourceRecord.ofFields(0, SourceRecord.NULL_TIME, fields, kept)));
       }
       html.append("<p class=\"command\">Not duplicates? <code>")
           .append(escape(command("apart add", configOption, removedId + " " + keptId)))
@@ -181,15 +185,6 @@ final class ReviewPairs {
         .append("</td><td class=\"n\">")
         .append(String.format(Locale.ROOT, "%+.1f", weight))
         .append("</td></tr>\n");
-  }
-
-  /** A row as the methods read it: its fingerprint columns' values, in their order. */
-  private static SourceRecord record(Map<String, String> row, List<String> fields) {
-    String[] values = new String[fields.size()];
-    for (int f = 0; f < values.length; f++) {
-      values[f] = row.get(fields.get(f));
-    }
-    return new SourceRecord(0, SourceRecord.NULL_TIME, values);
   }
 
   private static String timeOf(Map<String, String> row, TableSpec spec) {

@@ -110,15 +110,11 @@ public final class DedupRunner {
   }
 
   /**
-   * The result of a run: its summary, its decisions, and which of them an apply did not carry out
-   * (by removed id; empty for a dry run).
-   */
-  /**
    * What a run did.
    *
    * @param summary its counts and seconds
    * @param plan its decisions
-   * @param notMoved the planned removals an apply did not move, and why
+   * @param notMoved the planned removals an apply did not carry out, and why (empty for a dry run)
    * @param evidence for each method of the run that weighs columns, its pair charts ({@link
    *     PairEvidence}), by method name
    */

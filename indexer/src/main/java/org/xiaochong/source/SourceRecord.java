@@ -1,6 +1,8 @@
 package org.xiaochong.source;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
 
 /**
  * One row of the source table as the pipeline sees it: its id, its time, and the values of {@link
@@ -58,6 +60,19 @@ public final class SourceRecord {
   /** A record whose values are the UTF-8 bytes of the strings (NULLs are null). */
   public static SourceRecord ofUtf8(long id, long regTime, byte[][] utf8) {
     return new SourceRecord(id, regTime, UNKNOWN_CRC, utf8, null);
+  }
+
+  /**
+   * A record of named values (a JSON record, a row read by name): the value of each of {@code
+   * columns}, in their order; a column missing from {@code fields} is NULL.
+   */
+  public static SourceRecord ofFields(
+      long id, long regTime, List<String> columns, Map<String, String> fields) {
+    String[] values = new String[columns.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = fields.get(columns.get(i));
+    }
+    return new SourceRecord(id, regTime, values);
   }
 
   /** As {@link #ofUtf8(long, long, byte[][])}, with the row checksum. */

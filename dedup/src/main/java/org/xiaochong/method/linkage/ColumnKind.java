@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.commons.text.similarity.DamerauLevenshteinDistance;
 import org.apache.commons.text.similarity.JaroWinklerSimilarity;
+import org.xiaochong.fingerprint.NearSimilarity;
 
 /**
  * What a column holds, and so how two of its values are compared: each kind has a short list of
@@ -162,18 +163,7 @@ enum ColumnKind {
     if (left.length == 0 || right.length == 0) {
       return 0;
     }
-    int common = 0;
-    for (int i = 0, j = 0; i < left.length && j < right.length; ) {
-      if (left[i] == right[j]) {
-        common++;
-        i++;
-        j++;
-      } else if (left[i] < right[j]) {
-        i++;
-      } else {
-        j++;
-      }
-    }
+    int common = NearSimilarity.sharedCount(left, right);
     return common / (double) (left.length + right.length - common);
   }
 

@@ -106,11 +106,7 @@ final class LinkageCheck implements MethodCheck<String[]> {
   }
 
   private SourceRecord record(long id, long regTime, Map<String, String> fields) {
-    String[] row = new String[recordColumns.size()];
-    for (int i = 0; i < row.length; i++) {
-      row[i] = fields.get(recordColumns.get(i));
-    }
-    return new SourceRecord(id, regTime, row);
+    return SourceRecord.ofFields(id, regTime, recordColumns, fields);
   }
 
   @Override

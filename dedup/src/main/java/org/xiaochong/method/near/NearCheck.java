@@ -130,11 +130,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
 
   private static Post post(
       NearDocumentMaker maker, List<String> columns, Map<String, String> fields) {
-    String[] values = new String[columns.size()];
-    for (int i = 0; i < values.length; i++) {
-      values[i] = fields.get(columns.get(i));
-    }
-    SourceRecord record = new SourceRecord(0, SourceRecord.NULL_TIME, values);
+    SourceRecord record = SourceRecord.ofFields(0, SourceRecord.NULL_TIME, columns, fields);
     Fingerprints fingerprints = maker.fingerprint(record);
     return new Post(fingerprints, maker.matchKeys(record), maker.evidence(record, fingerprints));
   }

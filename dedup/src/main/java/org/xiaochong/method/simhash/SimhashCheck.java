@@ -75,11 +75,7 @@ final class SimhashCheck implements MethodCheck<Long> {
 
   @Override
   public Long probe(Map<String, String> fields) {
-    String[] values = new String[columns.size()];
-    for (int i = 0; i < values.length; i++) {
-      values[i] = fields.get(columns.get(i));
-    }
-    return maker.fingerprint(new SourceRecord(0, SourceRecord.NULL_TIME, values));
+    return maker.fingerprint(SourceRecord.ofFields(0, SourceRecord.NULL_TIME, columns, fields));
   }
 
   @Override
