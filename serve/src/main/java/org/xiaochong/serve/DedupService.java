@@ -267,6 +267,11 @@ public final class DedupService implements AutoCloseable {
     return app.port();
   }
 
+  /** The requests being served now, each holding one of the permits (health is not counted). */
+  public int requestsBeingServed() {
+    return settings.maxConcurrentRequests() - permits.availablePermits();
+  }
+
   /**
    * Commits what was added (the add log made it durable already); hands the write lock over when a
    * run asks for it, or gives it back once adds stopped; reopens the index when a run committed;
