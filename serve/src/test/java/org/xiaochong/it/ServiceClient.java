@@ -74,6 +74,19 @@ final class ServiceClient {
     }
   }
 
+  /**
+   * Like {@link #raw}, but returns the whole answer (status line, headers, body) as read until the
+   * service closes the connection.
+   */
+  static String rawAnswer(int port, String head, String body) throws IOException {
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(30_000);
+      socket.getOutputStream().write((head + "\r\n\r\n" + body).getBytes(StandardCharsets.UTF_8));
+      socket.getOutputStream().flush();
+      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
   /** The status code of the answer read from {@code socket} (-1 when it closed without one). */
   static int status(java.net.Socket socket) throws IOException {
     java.io.BufferedReader in =
