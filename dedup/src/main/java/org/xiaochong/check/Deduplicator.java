@@ -532,12 +532,13 @@ public final class Deduplicator implements AutoCloseable {
   }
 
   /**
-   * Reopens the checker on the last commit when another process (a run) committed since it opened;
-   * returns whether it did. The new checker is opened beside the serving one, without {@link
-   * #lock}, and swapped in under it: checks are answered from the last commit meanwhile, and no
-   * check ever finds no checker or a half-loaded one. A writing checker is not reopened (it holds
-   * the write lock: no one else commits); when this instance took the write lock while the new
-   * checker opened, or another reopen swapped first, the new one is closed unused.
+   * Reopens the checker on the last commit when another process (a run) committed since it opened,
+   * or the marks beside the index were saved since ({@code dedup apart}, a restore); returns
+   * whether it did. The new checker is opened beside the serving one, without {@link #lock}, and
+   * swapped in under it: checks are answered from the last commit meanwhile, and no check ever
+   * finds no checker or a half-loaded one. A writing checker is not reopened (it holds the write
+   * lock: no one else commits); when this instance took the write lock while the new checker
+   * opened, or another reopen swapped first, the new one is closed unused.
    */
   public boolean refreshIfChanged() {
     String served;

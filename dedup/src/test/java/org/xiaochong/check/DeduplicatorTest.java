@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
 
@@ -206,6 +207,22 @@ class DeduplicatorTest {
       assertThat(dedup.check(record(11L, "供应红富士苹果")).keptId())
           .as("a rebuild closed before its commit leaves the index")
           .isEqualTo(1L);
+    }
+  }
+
+  @Test
+  void refresh_marksSavedBesideTheIndex_areServedWithoutACommit(@TempDir Path dir) {
+    DedupConfig config = recordIndexOnly(dir, "");
+    addElsewhere(config, record(1L, "供应红富士苹果"));
+    try (Deduplicator dedup = Deduplicator.open(config, READING)) {
+      assertThat(dedup.check(record(11L, "供应红富士苹果")).keptId()).isEqualTo(1L);
+      ApartPairs.of(1L, 11L).save(config.indexDir().resolve(ApartPairs.FILE));
+
+      assertThat(dedup.refreshIfChanged()).isTrue();
+      assertThat(dedup.check(record(11L, "供应红富士苹果")).isNew())
+          .as("marked apart from its twin")
+          .isTrue();
+      assertThat(dedup.refreshIfChanged()).isFalse();
     }
   }
 }
