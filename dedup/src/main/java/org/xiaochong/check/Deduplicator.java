@@ -6,8 +6,10 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
@@ -50,11 +52,13 @@ import org.xiaochong.source.BadInputException;
  * #refreshIfChanged} reopens it when a run (or another writer) committed. Adds need the indexes'
  * write lock, which a run also takes: the first add opens the indexes for writing, {@link
  * #releaseWriter} gives the lock back once adds stop, and {@link #handOverIfAsked} at once when a
- * run asks for it ({@link IndexHandOver}). While another process holds it, adds are judged against
- * the last commit and logged only (durable, answered as ever; a later add of the same stream does
- * not see them), and {@link #addLogged} adds them to the index when the lock is free again. With
- * {@link Options#writable} the lock is taken at open and a busy index is an {@link
- * IndexBusyException}.
+ * run asks for it ({@link IndexHandOver}). A checker that reads on is opened beside the one serving
+ * (its index, filters and marks loaded, seconds on a big index), without the lock, and swapped in
+ * under it, as Lucene's {@code SearcherManager} does: checks go on meanwhile, answered from the
+ * checker being replaced. While another process holds it, adds are judged against the last commit
+ * and logged only (durable, answered as ever; a later add of the same stream does not see them),
+ * and {@link #addLogged} adds them to the index when the lock is free again. With {@link
+ * Options#writable} the lock is taken at open and a busy index is an {@link IndexBusyException}.
  *
  * <p>Over 300 lines because its public surface (the value types callers name as {@code
  * Deduplicator.Record}, {@code .Verdict}, {@code .Options}, and the documented entry points) is
@@ -179,6 +183,15 @@ public final class Deduplicator implements AutoCloseable {
   /** When to try again to take the write lock (guarded by {@link #lock}). */
   private long writerRetryNanos = System.nanoTime();
 
+  /** Whether {@link #close} was called (guarded by {@link #lock}): nothing is swapped in after. */
+  private boolean closed;
+
+  /**
+   * Runs once a checker was opened beside the serving one, before it is swapped in: tests hold it
+   * there to see checks answered meanwhile.
+   */
+  private volatile Runnable openedBeside = () -> {};
+
   private Deduplicator(DedupConfig config, Options options) {
     this.config = config;
     this.options = options;
@@ -207,7 +220,15 @@ public final class Deduplicator implements AutoCloseable {
 
   /** Opens the checker (the caller holds {@link #lock}, or is the constructor). */
   private void openChecker(boolean forWriting) {
-    OpenedChecker opened = OpenedChecker.open(config, options, forWriting, checker == null);
+    install(OpenedChecker.open(config, options, forWriting, checker == null), forWriting);
+  }
+
+  /**
+   * Closes the checker serving and serves from {@code opened} (the caller holds {@link #lock}).
+   * Closing waits for commits ({@link #lifecycle}); readers of {@link #turns} are kept out by the
+   * lock.
+   */
+  private void install(OpenedChecker opened, boolean forWriting) {
     closeChecker();
     index = opened.index();
     checker = opened.checker();
@@ -511,65 +532,153 @@ public final class Deduplicator implements AutoCloseable {
   }
 
   /**
-   * Reopens the checker on the last commit when another process (a run) committed since it opened;
-   * returns whether it did. A writing checker is not reopened (it holds the write lock: no one else
-   * commits).
+   * Reopens the checker on the last commit when another process (a run) committed since it opened,
+   * or the marks beside the index were saved since ({@code dedup apart}, a restore); returns
+   * whether it did. The new checker is opened beside the serving one, without {@link #lock}, and
+   * swapped in under it: checks are answered from the last commit meanwhile, and no check ever
+   * finds no checker or a half-loaded one. A writing checker is not reopened (it holds the write
+   * lock: no one else commits); when this instance took the write lock while the new checker
+   * opened, or another reopen swapped first, the new one is closed unused.
    */
   public boolean refreshIfChanged() {
+    String served;
     lock.lock();
     try {
-      if (writable || OpenedChecker.generations(config.indexDir()).equals(generations)) {
+      if (writable || closed) {
         return false;
       }
-      openChecker(false);
-      answeredAdds.clear(); // a run reconciled the index with the table: judge retries again
+      served = generations;
+    } finally {
+      lock.unlock();
+    }
+    if (OpenedChecker.generations(config.indexDir()).equals(served)) {
+      return false;
+    }
+    return swapIn(
+        OpenedChecker.open(config, options, false, false),
+        () -> !writable && Objects.equals(served, generations),
+        true);
+  }
+
+  /**
+   * Serves from {@code opened}, a read-only checker opened beside the one serving, when {@code
+   * stillDue} (asked under {@link #lock}) says nothing made it stale meanwhile; else closes it.
+   * Returns whether it was swapped in.
+   *
+   * @param runCommitted whether another process (a run) committed: it reconciled the index with the
+   *     table, so the adds answered before are judged again when retried
+   */
+  private boolean swapIn(OpenedChecker opened, BooleanSupplier stillDue, boolean runCommitted) {
+    openedBeside.run();
+    lock.lock();
+    try {
+      if (closed || !stillDue.getAsBoolean()) {
+        discard(opened);
+        return false;
+      }
+      install(opened, false);
+      if (runCommitted) {
+        answeredAdds.clear();
+      }
       return true;
     } finally {
       lock.unlock();
+    }
+  }
+
+  /** Closes a checker opened for reading and never served. */
+  private static void discard(OpenedChecker opened) {
+    try {
+      opened.checker().close();
+    } finally {
+      opened.index().close();
     }
   }
 
   /**
    * Gives back the indexes' write lock when nothing was added for {@code idleMillis} and every add
    * is committed (the filters are saved for the commit), and reads on without it; returns whether
-   * it did. A run waiting for the lock can start then.
+   * it did. A run waiting for the lock can start then. The reading checker is opened beside the
+   * writing one ({@link #readBesideWriter}); when an add comes meanwhile, the writer is kept.
    */
   public boolean releaseWriter(long idleMillis) {
+    BooleanSupplier due =
+        () ->
+            writable
+                && !options.writable()
+                && System.nanoTime() - lastAddNanos >= TimeUnit.MILLISECONDS.toNanos(idleMillis)
+                && commits.idle();
     if (!lock.tryLock()) {
       return false;
     }
     try {
-      if (!writable
-          || options.writable()
-          || System.nanoTime() - lastAddNanos < TimeUnit.MILLISECONDS.toNanos(idleMillis)) {
+      if (!due.getAsBoolean()) {
         return false;
       }
-      if (!commits.idle()) {
-        return false;
-      }
-      closeChecker();
-      reopenForReading();
-      return true;
     } finally {
       lock.unlock();
     }
+    return readBesideWriter(due);
+  }
+
+  /**
+   * Closes the writing checker and reads on, the reading checker opened beside it: opened on the
+   * writer's last commit without {@link #lock}, then swapped in under it (closing the writer) when
+   * {@code due} still holds and nothing was added since that commit; returns whether it was. Checks
+   * are answered by the writing checker meanwhile, so they wait for the writer's close only, not
+   * for the reading checker's open. The filters of the writer's last commit are not saved until its
+   * close, so the reading checker builds them from the commit; the writer's close then makes a
+   * commit of its own, which {@link #refreshIfChanged} opens beside in turn.
+   */
+  private boolean readBesideWriter(BooleanSupplier due) {
+    OnlineChecker writing;
+    long added;
+    lock.lock();
+    try {
+      if (!due.getAsBoolean() || checker == null || (log != null && !log.isEmpty())) {
+        return false; // adds not committed yet: the next commitIndex commits them
+      }
+      writing = checker;
+      added = addedSinceOpen;
+    } finally {
+      lock.unlock();
+    }
+    return swapIn(
+        OpenedChecker.open(config, options, false, false),
+        () -> checker == writing && addedSinceOpen == added && due.getAsBoolean(),
+        false);
   }
 
   /**
    * Gives the indexes' write lock back at once when another process asks for it ({@link
    * IndexHandOver}: a run), committing what was added; returns whether it did. Until that process
    * is done, adds are logged only ({@link AddLog}: durable and answered as ever) and {@link
-   * #addLogged} adds them to the index afterwards.
+   * #addLogged} adds them to the index afterwards. The reading checker is opened beside the writing
+   * one ({@link #readBesideWriter}); when adds go on meanwhile, the writer is closed and the reader
+   * opened in one turn of {@link #lock} instead, so that the run does not wait for a pause.
    */
   public boolean handOverIfAsked() {
     if (!IndexHandOver.requested(config.indexDir())) {
       return false;
     }
+    BooleanSupplier due = () -> writable && !options.writable();
+    commitIndex();
+    boolean handedOver;
+    try {
+      handedOver = readBesideWriter(due);
+    } catch (RuntimeException openFailed) { // closed and reopened in one turn below
+      handedOver = false;
+    }
     lock.lock();
     try {
-      if (!writable || options.writable()) {
+      if (handedOver) {
+        writerRetryNanos = System.nanoTime() + WRITER_RETRY_NANOS;
+        return true;
+      }
+      if (!due.getAsBoolean()) {
         return false;
       }
+      // Added to since its last commit: closed and reopened in one turn, the run waiting.
       closeChecker();
       reopenForReading();
       writerRetryNanos = System.nanoTime() + WRITER_RETRY_NANOS;
@@ -629,6 +738,11 @@ public final class Deduplicator implements AutoCloseable {
     }
   }
 
+  /** Runs {@code hook} each time a checker was opened beside the serving one, before the swap. */
+  void whenOpenedBeside(Runnable hook) {
+    openedBeside = hook;
+  }
+
   /** Whether to try to take the write lock now (the caller holds {@link #lock}). */
   private boolean mayTakeWriter() {
     return System.nanoTime() - writerRetryNanos >= 0 && !IndexHandOver.requested(config.indexDir());
@@ -669,6 +783,7 @@ public final class Deduplicator implements AutoCloseable {
   public void close() {
     lock.lock();
     try {
+      closed = true;
       closeChecker();
     } finally {
       if (log != null) {

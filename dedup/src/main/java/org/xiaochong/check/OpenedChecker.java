@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.lucene.index.DirectoryReader;
@@ -19,8 +20,8 @@ import org.xiaochong.source.BadInputException;
  * The record index and the methods' checks over it, as a {@link Deduplicator} opens them together.
  *
  * @param docs live records of the record index when opened
- * @param generations the commit generations it opened ({@link #generations}), to tell when a run
- *     committed since
+ * @param generations the commit generations and the marks file it opened ({@link #generations}), to
+ *     tell when a run committed or the marks were saved since
  */
 record OpenedChecker(FingerprintIndex index, OnlineChecker checker, long docs, String generations) {
   /**
@@ -103,9 +104,14 @@ record OpenedChecker(FingerprintIndex index, OnlineChecker checker, long docs, S
         : e;
   }
 
-  /** The last commit generation of the record index and of each method's own index folder. */
+  /**
+   * The last commit generation of the record index and of each method's own index folder, and which
+   * marks file is beside them ({@link ApartPairs#FILE}: saved by a run, {@code dedup apart} or a
+   * restore, each time as a new file moved in place), so that a change of either is seen.
+   */
   static String generations(Path indexDir) {
     StringBuilder all = new StringBuilder().append(generation(indexDir));
+    all.append(",marks:").append(fileStamp(indexDir.resolve(ApartPairs.FILE)));
     try (Stream<Path> folders = Files.list(indexDir)) {
       folders
           .filter(Files::isDirectory)
@@ -115,6 +121,16 @@ record OpenedChecker(FingerprintIndex index, OnlineChecker checker, long docs, S
       // no index folder yet: the record index's generation (-1) says so
     }
     return all.toString();
+  }
+
+  /** The file's identity, size and modification time; "none" when it is missing. */
+  private static String fileStamp(Path file) {
+    try {
+      BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+      return attributes.fileKey() + "/" + attributes.size() + "/" + attributes.lastModifiedTime();
+    } catch (IOException e) {
+      return "none";
+    }
   }
 
   private static long generation(Path dir) {

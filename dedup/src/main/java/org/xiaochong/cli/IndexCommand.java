@@ -17,7 +17,8 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Adds the rows not yet indexed and drops ids that left the table (`run` does this itself).",
-      "--rebuild starts from an empty index (after changing fields.* or upgrading)."
+      "--rebuild starts from an empty index (after changing fields.* or upgrading); `check` and",
+      "`serve` read the index it replaces until the rebuilt one is complete."
     })
 final class IndexCommand implements Callable<Integer> {
   @Mixin ExitCodes.Help exitCodes;

@@ -7,8 +7,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
 
@@ -55,6 +61,168 @@ class DeduplicatorTest {
         Deduplicator.open(config, new Deduplicator.Options(null, false, notes::add))) {
       assertThat(dedup.methods()).containsExactly("exact");
       assertThat(notes).noneMatch(note -> note.contains("index yet"));
+    }
+  }
+
+  private static final Deduplicator.Options READING =
+      new Deduplicator.Options(null, false, n -> {});
+
+  private static Deduplicator.Record record(long id, String title) {
+    return new Deduplicator.Record(id, Map.of("title", title), 1_000L * id);
+  }
+
+  /** Adds {@code records} as another process does: its own writer, committed at its close. */
+  private static void addElsewhere(DedupConfig config, Deduplicator.Record... records) {
+    try (Deduplicator writer =
+        Deduplicator.open(config, new Deduplicator.Options(null, true, n -> {}))) {
+      for (Deduplicator.Record r : records) {
+        writer.checkAndAdd(r);
+      }
+    }
+  }
+
+  /**
+   * Holds the swap after a checker was opened beside the serving one until {@code checked} counts
+   * down (a test's checks answered meanwhile); fails the swap when they do not come.
+   */
+  private static Runnable holdSwapUntil(CountDownLatch opened, CountDownLatch checked) {
+    return () -> {
+      opened.countDown();
+      try {
+        if (!checked.await(30, TimeUnit.SECONDS)) {
+          throw new IllegalStateException("the checks did not come while the swap waited");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    };
+  }
+
+  @Test
+  void refresh_opensTheNewCommitBeside_checksAnsweredFromTheServingOneUntilTheSwap(
+      @TempDir Path dir) throws Exception {
+    DedupConfig config = recordIndexOnly(dir, "");
+    addElsewhere(config, record(1L, "供应红富士苹果"));
+    ExecutorService maintenance = Executors.newSingleThreadExecutor();
+    try (Deduplicator dedup = Deduplicator.open(config, READING)) {
+      addElsewhere(config, record(2L, "求购山东大白菜"));
+      CountDownLatch opened = new CountDownLatch(1);
+      CountDownLatch checked = new CountDownLatch(1);
+      dedup.whenOpenedBeside(holdSwapUntil(opened, checked));
+      Future<Boolean> refreshed = maintenance.submit(dedup::refreshIfChanged);
+      assertThat(opened.await(30, TimeUnit.SECONDS)).as("the new commit opened").isTrue();
+
+      // Answered while the refresh holds the opened checker: from the last commit served.
+      Deduplicator.Verdict known = dedup.check(record(11L, "供应红富士苹果"));
+      Deduplicator.Verdict committedMeanwhile = dedup.check(List.of(record(12L, "求购山东大白菜"))).get(0);
+      checked.countDown();
+
+      assertThat(refreshed.get(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(known.keptId()).isEqualTo(1L);
+      assertThat(committedMeanwhile.isNew()).as("not swapped in before the checks").isTrue();
+      assertThat(dedup.check(record(12L, "求购山东大白菜")).keptId()).as("swapped in after").isEqualTo(2L);
+      assertThat(dedup.refreshIfChanged()).as("nothing committed since").isFalse();
+    } finally {
+      maintenance.shutdownNow();
+    }
+  }
+
+  @Test
+  void refresh_theServiceTookTheWriterWhileTheCommitOpened_theOpenedCheckerIsNotSwappedIn(
+      @TempDir Path dir) throws Exception {
+    DedupConfig config = recordIndexOnly(dir, "");
+    addElsewhere(config, record(1L, "供应红富士苹果"));
+    try (Deduplicator dedup = Deduplicator.open(config, READING)) {
+      addElsewhere(config, record(2L, "求购山东大白菜"));
+      dedup.whenOpenedBeside(() -> dedup.add(List.of(record(3L, "出售二手挖掘机"))));
+
+      assertThat(dedup.refreshIfChanged()).isFalse();
+      assertThat(dedup.writing()).isTrue();
+      assertThat(dedup.check(record(13L, "出售二手挖掘机")).keptId())
+          .as("the add is served, not a checker opened before it")
+          .isEqualTo(3L);
+      assertThat(dedup.check(record(12L, "求购山东大白菜")).keptId()).isEqualTo(2L);
+    }
+  }
+
+  @Test
+  void releaseWriter_readsOnFromACheckerOpenedBeside_checksAnsweredByTheWriterMeanwhile(
+      @TempDir Path dir) throws Exception {
+    DedupConfig config = recordIndexOnly(dir, "");
+    ExecutorService maintenance = Executors.newSingleThreadExecutor();
+    try (Deduplicator dedup = Deduplicator.open(config, READING)) {
+      dedup.add(List.of(record(1L, "供应红富士苹果")));
+      assertThat(dedup.commitIndex()).isTrue();
+      CountDownLatch opened = new CountDownLatch(1);
+      CountDownLatch checked = new CountDownLatch(1);
+      dedup.whenOpenedBeside(holdSwapUntil(opened, checked));
+      Future<Boolean> released = maintenance.submit(() -> dedup.releaseWriter(0));
+      assertThat(opened.await(30, TimeUnit.SECONDS)).isTrue();
+
+      Deduplicator.Verdict meanwhile = dedup.check(record(11L, "供应红富士苹果"));
+      boolean writingMeanwhile = dedup.writing();
+      checked.countDown();
+
+      assertThat(released.get(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(writingMeanwhile).as("answered by the writing checker").isTrue();
+      assertThat(meanwhile.keptId()).isEqualTo(1L);
+      assertThat(dedup.writing()).isFalse();
+      assertThat(dedup.check(record(11L, "供应红富士苹果")).keptId()).isEqualTo(1L);
+    } finally {
+      maintenance.shutdownNow();
+    }
+  }
+
+  @Test
+  void releaseWriter_anAddWhileTheReaderOpened_keepsTheWriterAndTheAdd(@TempDir Path dir) {
+    DedupConfig config = recordIndexOnly(dir, "");
+    try (Deduplicator dedup = Deduplicator.open(config, READING)) {
+      dedup.add(List.of(record(1L, "供应红富士苹果")));
+      assertThat(dedup.commitIndex()).isTrue();
+      dedup.whenOpenedBeside(() -> dedup.add(List.of(record(2L, "求购山东大白菜"))));
+
+      assertThat(dedup.releaseWriter(0)).isFalse();
+      assertThat(dedup.writing()).isTrue();
+      assertThat(dedup.check(record(12L, "求购山东大白菜")).keptId()).isEqualTo(2L);
+    }
+    try (Deduplicator reopened = Deduplicator.open(config, READING)) {
+      assertThat(reopened.check(record(12L, "求购山东大白菜")).keptId())
+          .as("committed at close")
+          .isEqualTo(2L);
+    }
+  }
+
+  @Test
+  void rebuild_checksAnswerFromTheReplacedIndexUntilTheRebuiltOneCommits(@TempDir Path dir) {
+    DedupConfig config = recordIndexOnly(dir, "");
+    addElsewhere(config, record(1L, "供应红富士苹果"));
+    try (Deduplicator dedup = Deduplicator.open(config, READING)) {
+      try (FingerprintIndex rebuilt =
+          FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), true)) {
+        assertThat(dedup.refreshIfChanged()).as("nothing published by the rebuild yet").isFalse();
+        assertThat(dedup.check(record(11L, "供应红富士苹果")).keptId()).isEqualTo(1L);
+      }
+      assertThat(dedup.refreshIfChanged()).isFalse();
+      assertThat(dedup.check(record(11L, "供应红富士苹果")).keptId())
+          .as("a rebuild closed before its commit leaves the index")
+          .isEqualTo(1L);
+    }
+  }
+
+  @Test
+  void refresh_marksSavedBesideTheIndex_areServedWithoutACommit(@TempDir Path dir) {
+    DedupConfig config = recordIndexOnly(dir, "");
+    addElsewhere(config, record(1L, "供应红富士苹果"));
+    try (Deduplicator dedup = Deduplicator.open(config, READING)) {
+      assertThat(dedup.check(record(11L, "供应红富士苹果")).keptId()).isEqualTo(1L);
+      ApartPairs.of(1L, 11L).save(config.indexDir().resolve(ApartPairs.FILE));
+
+      assertThat(dedup.refreshIfChanged()).isTrue();
+      assertThat(dedup.check(record(11L, "供应红富士苹果")).isNew())
+          .as("marked apart from its twin")
+          .isTrue();
+      assertThat(dedup.refreshIfChanged()).isFalse();
     }
   }
 }

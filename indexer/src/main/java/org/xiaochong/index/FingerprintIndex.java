@@ -36,6 +36,12 @@ public final class FingerprintIndex implements Closeable {
    */
   private final String indexId;
 
+  /**
+   * Whether this writer replaces an existing index ({@link #open} with {@code rebuild}) and has not
+   * committed yet: until its first commit, readers of the folder read the index it replaces.
+   */
+  private volatile boolean rebuilding;
+
   /** The number of the last sync that indexed records; committed with the next commit. */
   private volatile long syncSeq;
 
@@ -207,6 +213,20 @@ public final class FingerprintIndex implements Closeable {
     }
   }
 
+  void markRebuilding() {
+    rebuilding = true;
+  }
+
+  /**
+   * Whether this index was opened to rebuild an existing one and has not committed since: readers
+   * (a serving {@code check}) still read the index it replaces, so that a rebuild never shows an
+   * empty or half-built index; its first {@link #commit} publishes the rebuilt one. Closing it
+   * before leaves the index it replaces as it was.
+   */
+  public boolean rebuilding() {
+    return rebuilding;
+  }
+
   /** Commits pending changes, with the version and fields digest in the user data. */
   public void commit() {
     IndexWriter writer = requireWriter();
@@ -224,6 +244,7 @@ public final class FingerprintIndex implements Closeable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    rebuilding = false;
   }
 
   /** The generation of the last commit: it names the prefilter snapshot that matches the index. */

@@ -49,7 +49,10 @@ final class IndexOpener {
       }
       FingerprintIndex index =
           new FingerprintIndex(path, directory, writer, fieldsDigest, userData);
-      if (!exists || rebuild || !userData.containsKey(IndexSchema.USER_DATA_INDEX_ID)) {
+      if (exists && rebuild) {
+        // Readers keep the existing commit until the rebuilt one lands: nothing published early.
+        index.markRebuilding();
+      } else if (!exists || !userData.containsKey(IndexSchema.USER_DATA_INDEX_ID)) {
         // Record version, fields and the index's id from the start (an index made by an earlier
         // version gets its id now, so that a run's watermark names an id the index keeps).
         index.commit();

@@ -191,10 +191,15 @@ public final class IndexSync {
     if (syncStarted != null) {
       index.setSyncStarted(syncStarted);
     }
-    if (done.added() + done.changed() > 0 || deleted > 0 || changed > 0 || syncStarted != null) {
-      // Only on change (the commit generation tags the prefilter snapshot), or to record when this
-      // sync started (an updated column: the next sync compares only the rows updated since). The
-      // sync number taken above is committed with the documents that carry it.
+    if (done.added() + done.changed() > 0
+        || deleted > 0
+        || changed > 0
+        || syncStarted != null
+        || index.rebuilding()) {
+      // Only on change (the commit generation tags the prefilter snapshot), to record when this
+      // sync started (an updated column: the next sync compares only the rows updated since), or
+      // to publish a rebuild (of an empty table too). The sync number taken above is committed
+      // with the documents that carry it.
       index.commit();
     }
     return new Result(

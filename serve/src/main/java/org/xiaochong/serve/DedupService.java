@@ -289,7 +289,7 @@ public final class DedupService implements AutoCloseable {
       }
       if (dedup.refreshIfChanged()) {
         log.accept(
-            "serve: the index changed (a run committed): reopened, "
+            "serve: the index or its marks changed (a run committed, marks saved): reopened, "
                 + dedup.indexedRecords()
                 + " records");
       }

@@ -876,6 +876,78 @@ class ServeIT extends DbTestSupport {
     }
   }
 
+  @Test
+  void anIndexRebuildBesideTheService_isServedOnlyOnceComplete() throws Exception {
+    // Copies of rows the index holds, checked over and over while `index --rebuild` runs: the
+    // record index is rebuilt, the near index is not, so an empty record index served would make
+    // them near copies (or new, with exact alone).
+    ArrayNode copies = JSON.createArrayNode();
+    tableRecords("SELECT * FROM supply_demand ORDER BY id LIMIT 200", 94_000_000L, "")
+        .forEach(copies::add);
+    // A row of the table that only the rebuild indexes: its copy is found once it is served.
+    insert(
+        "supply_demand",
+        94_000_500L,
+        "鹿茸切片批发",
+        "鹿茸片",
+        "139 6666 0000",
+        "吉林梅花鹿茸切片批发，产地直供，支持验货。",
+        java.time.LocalDateTime.of(2031, 1, 1, 8, 0));
+    ObjectNode rowCopy =
+        crawledLike(94_000_501L, "鹿茸切片批发", "鹿茸片", "139 6666 0000", "吉林梅花鹿茸切片批发，产地直供，支持验货。");
+    assertThat(client.post("/v1/check", rowCopy.toString()).json().get("verdict").asText())
+        .isEqualTo("new");
+
+    java.util.concurrent.atomic.AtomicBoolean rebuilt =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    ExecutorService checker = Executors.newSingleThreadExecutor();
+    Future<Integer> batches =
+        checker.submit(
+            () -> {
+              int n = 0;
+              for (; !rebuilt.get() || n == 0; n++) {
+                ServiceClient.Reply reply = client.post("/v1/check", copies.toString());
+                assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+                for (JsonNode verdict : reply.json()) {
+                  assertThat(verdict.get("verdict").asText())
+                      .as(
+                          "an exact copy of an indexed row, checked during the rebuild: %s",
+                          verdict)
+                      .isEqualTo("exact");
+                }
+              }
+              return n;
+            });
+    try {
+      CliRun rebuild = cli("index", "--config", config.toString(), "--rebuild");
+      assertThat(rebuild.exitCode()).as(rebuild.err()).isZero();
+      waitUntil(
+          () ->
+              client.post("/v1/check", rowCopy.toString()).json().get("kept_id").asLong(-1)
+                  == 94_000_500L);
+      rebuilt.set(true);
+      assertThat(batches.get(60, java.util.concurrent.TimeUnit.SECONDS)).isPositive();
+    } finally {
+      rebuilt.set(true);
+      checker.shutdownNow();
+    }
+  }
+
+  private static ObjectNode crawledLike(
+      long id, String title, String product, String phone, String content) {
+    return JSON.createObjectNode()
+        .put("id", id)
+        .put("title", title)
+        .put("category", "供应")
+        .put("product", product)
+        .put("region", "山东烟台")
+        .put("price", "2.50元/斤")
+        .put("contact", "王先生")
+        .put("phone", phone)
+        .put("content", content)
+        .put("reg_time", "2031-01-01T08:00");
+  }
+
   private static void waitUntil(java.util.function.BooleanSupplier condition)
       throws InterruptedException {
     long deadline = System.nanoTime() + 30_000_000_000L;

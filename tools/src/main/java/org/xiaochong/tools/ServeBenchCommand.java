@@ -34,7 +34,11 @@ import picocli.CommandLine.Option;
  *       it;
  *   <li>the service (in this JVM, loopback HTTP), {@code --clients} clients sending arrays of
  *       {@code --batch} records: records per second;
- *   <li>the same clients sending one record per request: latency percentiles.
+ *   <li>the same clients sending one record per request: latency percentiles;
+ *   <li>with {@code --beside}, the same again while another dedup process (a rebuild, a run)
+ *       commits to the index beside the service and the service reopens on its commits, over and
+ *       over until that process has run {@code --beside-times} times: latency percentiles and
+ *       reopens.
  * </ol>
  *
  * Both service passes must give every record the CLI's verdict (all fields), or the command fails.
@@ -84,6 +88,22 @@ final class ServeBenchCommand implements Callable<Integer> {
         "0: none). They join the index: a later --reuse run checks against them too."
       })
   int adds;
+
+  @Option(
+      names = "--beside",
+      description = {
+        "A dedup command run beside the service (its --config added), e.g. \"index --rebuild\" or",
+        "\"run --method exact,near --rebuild-index\": one-record checks are timed while it commits and",
+        "the service reopens. It must leave the verdicts as they were: use it with --adds 0 (a rebuild",
+        "drops the records added through the service)."
+      })
+  String beside;
+
+  @Option(
+      names = "--beside-times",
+      defaultValue = "2",
+      description = "How many times --beside runs, one after the other (default ${DEFAULT-VALUE}).")
+  int besideTimes;
 
   @Option(
       names = "--seed",
@@ -178,6 +198,8 @@ final class ServeBenchCommand implements Callable<Integer> {
         java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     json.put("verdicts", kinds);
     int mismatches = 0;
+    java.util.concurrent.atomic.AtomicInteger reopens =
+        new java.util.concurrent.atomic.AtomicInteger();
     try (Deduplicator dedup = Deduplicator.open(config, Deduplicator.Options.DEFAULT)) {
       DedupService service =
           new DedupService(
@@ -186,7 +208,11 @@ final class ServeBenchCommand implements Callable<Integer> {
               DedupService.Settings.defaults("127.0.0.1", 0, null)
                   .withAnonymousAdds(true)
                   .withSizes(16 << 20, 1 << 20, Math.max(1000, batch)),
-              line -> {});
+              line -> {
+                if (line.contains("reopened")) {
+                  reopens.incrementAndGet();
+                }
+              });
       int port = service.start();
       try {
         ServeLoad load = new ServeLoad(clients);
@@ -232,6 +258,34 @@ final class ServeBenchCommand implements Callable<Integer> {
             single.percentile(100),
             single.load());
         json.put("single", single.toJson(input.size()));
+        if (beside != null) {
+          int reopensBefore = reopens.get();
+          BesideTiming during = besidePass(load, uri, input, configFile);
+          for (int i = 0; i < during.verdicts().size(); i++) {
+            mismatches += during.verdicts().get(i).mismatches(out, "beside", expected);
+          }
+          ServeLoad.Timing all = during.all();
+          out.printf(
+              "service, %d clients, one record per request while `%s` ran %d times beside it: %,d"
+                  + " requests in %.2f s, %d reopens; latency p50 %.2f ms, p90 %.2f ms, p99 %.2f ms,"
+                  + " max %.1f ms; load %.1f%n",
+              clients,
+              beside,
+              besideTimes,
+              all.latencyMillis().length,
+              all.seconds(),
+              reopens.get() - reopensBefore,
+              all.percentile(50),
+              all.percentile(90),
+              all.percentile(99),
+              all.percentile(100),
+              all.load());
+          Map<String, Object> besideJson = all.toJson(all.latencyMillis().length);
+          besideJson.put("command", beside);
+          besideJson.put("times", besideTimes);
+          besideJson.put("reopens", reopens.get() - reopensBefore);
+          json.put("beside", besideJson);
+        }
         if (adds > 0) {
           // 4. Durable adds: copies of the first records under new ids, so that each is kept over
           // its
@@ -276,6 +330,52 @@ final class ServeBenchCommand implements Callable<Integer> {
     JSON.writerWithDefaultPrettyPrinter().writeValue(jsonFile.toFile(), json);
     out.printf("figures in %s%n", jsonFile);
     return mismatches == 0 ? ExitCodes.OK : 1; // 1: the verdicts differ
+  }
+
+  /** The passes of {@link #besidePass}, and all their requests as one timing. */
+  private record BesideTiming(List<ServeLoad.Timing> verdicts, ServeLoad.Timing all) {}
+
+  /**
+   * One-record passes over {@code input}, one after the other, while {@link #beside} runs {@link
+   * #besideTimes} times in a child process; after each run, passes go on for 3 s more, so that the
+   * service's reopen on the run's last commit (within a second) is timed too.
+   */
+  private BesideTiming besidePass(ServeLoad load, URI uri, List<ObjectNode> input, Path configFile)
+      throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(launcher.toString());
+    command.addAll(List.of(beside.trim().split("\\s+")));
+    command.addAll(List.of("--config", configFile.toString()));
+    Path log = dataDir.resolve("beside.log");
+    Files.deleteIfExists(log);
+    List<ServeLoad.Timing> passes = new ArrayList<>();
+    long start = System.nanoTime();
+    for (int run = 0; run < besideTimes; run++) {
+      Process child =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .start();
+      long settledAt = Long.MAX_VALUE;
+      while (System.nanoTime() < settledAt) {
+        passes.add(load.run(uri, input, 1));
+        if (settledAt == Long.MAX_VALUE && !child.isAlive()) {
+          settledAt = System.nanoTime() + 3_000_000_000L;
+        }
+      }
+      if (child.waitFor() != 0) {
+        throw new IllegalStateException(
+            "`" + beside + "` exited " + child.exitValue() + ": see " + log);
+      }
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    double cpu = passes.stream().mapToDouble(ServeLoad.Timing::cpuSeconds).sum();
+    double[] latencies =
+        passes.stream().flatMapToDouble(p -> java.util.Arrays.stream(p.latencyMillis())).toArray();
+    return new BesideTiming(
+        passes,
+        new ServeLoad.Timing(
+            List.of(), seconds, cpu, passes.get(passes.size() - 1).load(), latencies));
   }
 
   /**

@@ -141,7 +141,20 @@ final class ServeLoad {
         latency);
   }
 
+  /**
+   * Sends one request; sent again once when the connection broke before an answer (the JDK client
+   * does not retry a POST on a kept-alive connection the server closed meanwhile). A check or an
+   * add answers the same when sent twice (adds are idempotent by id).
+   */
   private HttpResponse<String> send(URI uri, String body) {
+    try {
+      return sendOnce(uri, body);
+    } catch (UncheckedIOException brokenConnection) {
+      return sendOnce(uri, body);
+    }
+  }
+
+  private HttpResponse<String> sendOnce(URI uri, String body) {
     try {
       return http.send(
           HttpRequest.newBuilder(uri)
