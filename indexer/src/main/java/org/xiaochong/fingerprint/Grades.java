@@ -1,11 +1,13 @@
 package org.xiaochong.fingerprint;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The grade and size of the produce a post's text names, each a grade family's one value: two posts
@@ -17,10 +19,10 @@ import java.util.Map;
  * seller's 一级 and 二级 of one product, place and lot are two offers, often at prices within a few
  * percent of each other, so neither the price nor the place tells them apart.
  *
- * <p>The words are the lists {@link #LEVEL_WORDS} and {@link #SIZE_WORDS}; synonyms share a value
- * (一等 is 一级, 通货 is 统货, 大果 is 大号). A family gives a post its value only when its text names exactly
- * one value of it: a post naming two grades ("一级二级都有") or none says nothing either way, and a grade
- * on one side only is no evidence. The text is the normalized text of the near fields ({@link
+ * <p>The words are the lists {@link #LEVELS} and {@link #SIZES}; synonyms share a value (一等 is 一级,
+ * 通货 is 统货, 大果 is 大号). A family gives a post its value only when its text names exactly one value
+ * of it: a post naming two grades ("一级二级都有") or none says nothing either way, and a grade on one
+ * side only is no evidence. The text is the normalized text of the near fields ({@link
  * org.xiaochong.normalize.TextNormalizer#normalizeText}: lower case, half-width, so ７０ＭＭ is 70mm),
  * read with the traditional chars of the grade words as their simplified ones ({@link
  * #TRADITIONAL}: 一級 is 一级); not folded by the synonyms, which make a trade word of 批发. Phrases
@@ -34,8 +36,8 @@ public final class Grades {
   public enum Family {
     /** The quality grade: 特级, 一级, 精品, 统货, … */
     LEVEL(""),
-    /** The size class in words: 特大, 大, 中, 小 (果 or 号). */
-    SIZE("号"),
+    /** The size class in words: 特大果, 大果, 中果, 小果 (or 号). */
+    SIZE(""),
     /** A size in millimetres (fruit diameter: 65mm, 70-75mm). */
     MILLIMETRES("mm"),
     /** A size in centimetres (7cm). */
@@ -49,27 +51,19 @@ public final class Grades {
       this.suffix = suffix;
     }
 
-    /** The text of one of the family's values: 一级, 大号, 65mm, 7cm, 80#. */
+    /** The text of one of the family's values: 一级, 大果, 65mm, 7cm, 80#. */
     public String text(String value) {
       return value + suffix;
     }
   }
 
-  /**
-   * The grade words by family, each with the value it names (its synonyms name the same value).
-   * Longer words win over the shorter ones they contain (特大果 over 大果).
-   */
-  static final Map<String, String> LEVEL_WORDS =
-      words(
-          "特级", "特级", "一级", "一级", "二级", "二级", "三级", "三级", "四级", "四级", "等外", "等外", "一等", "一级", "二等",
-          "二级", "三等", "三级", "优等", "优等", "合格品", "合格品", "精品", "精品", "优质", "优质", "统货", "统货", "通货",
-          "统货", "次品", "次品", "次果", "次品");
+  /** The quality grades, one value a line: its words, the first naming it (一等 is 一级, 通货 is 统货). */
+  static final List<String> LEVELS =
+      List.of(
+          "特级", "一级 一等", "二级 二等", "三级 三等", "四级", "等外", "优等", "合格品", "精品", "优质", "统货 通货", "次品 次果");
 
-  /** The size words (see {@link #LEVEL_WORDS}). */
-  static final Map<String, String> SIZE_WORDS =
-      words(
-          "特大果", "特大", "大果", "大", "中果", "中", "小果", "小", "特大号", "特大", "大号", "大", "中号", "中", "小号",
-          "小");
+  /** The size classes in words (see {@link #LEVELS}): 大果 is 大号. */
+  static final List<String> SIZES = List.of("特大果 特大号", "大果 大号", "中果 中号", "小果 小号");
 
   /**
    * Phrases holding a grade word that name no grade of the produce: a tier of the trade (一级批发,
@@ -86,20 +80,19 @@ public final class Grades {
   /** Every grade word and phrase, the first char to the words it starts, longest first. */
   private static final Map<Character, List<Word>> WORDS = index();
 
-  private record Word(String text, Family family, String value) {}
+  /** The first chars of {@link #WORDS}: most chars of a text start no word, and need no lookup. */
+  private static final BitSet FIRST_CHARS = new BitSet(1 << 16);
 
-  private static Map<String, String> words(String... wordsAndValues) {
-    Map<String, String> words = new LinkedHashMap<>();
-    for (int i = 0; i < wordsAndValues.length; i += 2) {
-      words.put(wordsAndValues[i], wordsAndValues[i + 1]);
-    }
-    return Map.copyOf(words);
+  static {
+    WORDS.keySet().forEach(FIRST_CHARS::set);
   }
+
+  private record Word(String text, Family family, String value) {}
 
   private static Map<Character, List<Word>> index() {
     List<Word> all = new ArrayList<>();
-    LEVEL_WORDS.forEach((text, value) -> all.add(new Word(text, Family.LEVEL, value)));
-    SIZE_WORDS.forEach((text, value) -> all.add(new Word(text, Family.SIZE, value)));
+    addWords(all, LEVELS, Family.LEVEL);
+    addWords(all, SIZES, Family.SIZE);
     NOT_GRADES.forEach(text -> all.add(new Word(text, null, null)));
     all.sort(Comparator.comparingInt((Word w) -> -w.text().length()).thenComparing(Word::text));
     Map<Character, List<Word>> index = new HashMap<>();
@@ -110,23 +103,32 @@ public final class Grades {
     return Map.copyOf(index);
   }
 
+  private static void addWords(List<Word> all, List<String> values, Family family) {
+    for (String line : values) {
+      String[] words = line.split(" ");
+      for (String word : words) {
+        all.add(new Word(word, family, words[0]));
+      }
+    }
+  }
+
   /**
    * Per family, the one value the texts name, or none for a family they name no value or two values
    * of. Null or empty texts name nothing.
    */
   public static Map<Family, String> of(Iterable<String> normalizedTexts) {
     Map<Family, String> found = new HashMap<>();
-    Map<Family, Boolean> several = new HashMap<>();
+    Set<Family> several = EnumSet.noneOf(Family.class);
     for (String text : normalizedTexts) {
       if (text != null) {
         scan(text, found, several);
       }
     }
-    several.forEach((family, more) -> found.remove(family));
+    found.keySet().removeAll(several);
     return found;
   }
 
-  private static void scan(String text, Map<Family, String> found, Map<Family, Boolean> several) {
+  private static void scan(String text, Map<Family, String> found, Set<Family> several) {
     int i = 0;
     while (i < text.length()) {
       char c = text.charAt(i);
@@ -134,7 +136,8 @@ public final class Grades {
         i = scanSize(text, i, found, several);
         continue;
       }
-      List<Word> candidates = WORDS.get(simplified(c));
+      char simplified = simplified(c);
+      List<Word> candidates = FIRST_CHARS.get(simplified) ? WORDS.get(simplified) : null;
       Word match = null;
       if (candidates != null) {
         for (Word word : candidates) {
@@ -160,7 +163,7 @@ public final class Grades {
    * any; returns the index after what it read.
    */
   private static int scanSize(
-      String text, int start, Map<Family, String> found, Map<Family, Boolean> several) {
+      String text, int start, Map<Family, String> found, Set<Family> several) {
     int end = start;
     while (end < text.length() && isNumberChar(text.charAt(end))) {
       end++;
@@ -213,10 +216,10 @@ public final class Grades {
   }
 
   private static void put(
-      Family family, String value, Map<Family, String> found, Map<Family, Boolean> several) {
+      Family family, String value, Map<Family, String> found, Set<Family> several) {
     String before = found.putIfAbsent(family, value);
     if (before != null && !before.equals(value)) {
-      several.put(family, true);
+      several.add(family);
     }
   }
 }

@@ -27,7 +27,7 @@ class GradesTest {
   void of_namesTheGradeAndSizeOfTheText() {
     assertThat(grades("出售一级红富士苹果", "红富士苹果", "大果，果径75mm，纸箱包装"))
         .containsExactlyInAnyOrderEntriesOf(
-            Map.of(Family.LEVEL, "一级", Family.SIZE, "大", Family.MILLIMETRES, "75"));
+            Map.of(Family.LEVEL, "一级", Family.SIZE, "大果", Family.MILLIMETRES, "75"));
     assertThat(grades("统货砂糖橘 80# 出售"))
         .containsEntry(Family.LEVEL, "统货")
         .containsEntry(Family.NUMBER_CLASS, "80");
@@ -46,14 +46,14 @@ class GradesTest {
 
   @Test
   void of_longerWordsWin_andPhrasesThatNameNoGradeAreSkipped() {
-    assertThat(grades("特大果")).containsExactlyEntriesOf(Map.of(Family.SIZE, "特大"));
+    assertThat(grades("特大果")).containsExactlyEntriesOf(Map.of(Family.SIZE, "特大果"));
     assertThat(grades("一级批发商，自家大果园")).isEmpty();
     assertThat(grades("一级批发商直供二级苹果")).containsExactlyEntriesOf(Map.of(Family.LEVEL, "二级"));
   }
 
   @Test
   void of_twoValuesOfAFamilyOrNoneSayNothing_nullAndOddTextAreSafe() {
-    assertThat(grades("一级二级都有", "大果")).containsExactlyEntriesOf(Map.of(Family.SIZE, "大"));
+    assertThat(grades("一级二级都有", "大果")).containsExactlyEntriesOf(Map.of(Family.SIZE, "大果"));
     assertThat(grades("一级", "二级")).isEmpty();
     assertThat(grades("一级", "一级苹果")).containsEntry(Family.LEVEL, "一级");
     assertThat(Grades.of(Arrays.asList(null, "", "\uD83C\uDF4E🍎一级", "5-", "3#楼", "mm")))
