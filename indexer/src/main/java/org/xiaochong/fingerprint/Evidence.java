@@ -10,12 +10,13 @@ import java.util.function.LongToDoubleFunction;
 /**
  * What a record says about the item it offers that a near duplicate must not contradict: the values
  * of its place columns ({@code fields.place}: region, address), the numbers of its number columns
- * ({@code fields.number}: quantity, area, price) and the amounts with a unit in its text ("20吨",
- * "2.5元", "2023年"); and who offers it, its seller: the digits of its phone columns ({@code
- * fields.phone}) and the values of its seller columns ({@code fields.seller}: a contact name). Each
- * is an item: a slot (which column, {@link #TEXT} for the text's amounts, or below {@link #TEXT}
- * for a seller column), a unit (0: none), a key (its weight is the rule's evidence weight) and a
- * value (NaN: compared by key only). Immutable; thread-safe.
+ * ({@code fields.number}: quantity, area, price), the amounts with a unit in its text ("20吨",
+ * "2.5元", "2023年") and the grade and size it names ({@link Grades}: 一级, 大果, 70mm); and who offers
+ * it, its seller: the digits of its phone columns ({@code fields.phone}) and the values of its
+ * seller columns ({@code fields.seller}: a contact name). Each is an item: a slot (which column,
+ * {@link #TEXT} for the text's amounts and grades, or below {@link #TEXT} for a seller column), a
+ * unit (0: none), a key (its weight is the rule's evidence weight) and a value (NaN: compared by
+ * key only). Immutable; thread-safe.
  *
  * <p>{@link #against} is the weight two records' items contradict each other with: an item of one
  * record contradicts the other when the other has items of the same slot and unit and none of them
@@ -149,12 +150,12 @@ public final class Evidence {
 
   /**
    * Whether either record contradicts an item of the other that is not a date: another place,
-   * another price (beyond {@link #PRICE_TOLERANCE}) or another lot (beyond {@link #LOT_TOLERANCE}).
-   * Such a pair is no near duplicate whatever else they share: the same seller's offer of the same
-   * product from another place or of another lot shares the phone, the name and the template, which
-   * outweigh any one differing value in the similarity (NEAR-FINGERPRINTS.md, "Evidence against a
-   * pair"). A date counts against the pair in the similarity only: a repost may update the year it
-   * names.
+   * another grade or size ({@link Grades}), another price (beyond {@link #PRICE_TOLERANCE}) or
+   * another lot (beyond {@link #LOT_TOLERANCE}). Such a pair is no near duplicate whatever else
+   * they share: the same seller's offer of the same product from another place, of another grade or
+   * of another lot shares the phone, the name and the template, which outweigh any one differing
+   * value in the similarity (NEAR-FINGERPRINTS.md, "Evidence against a pair"). A date counts
+   * against the pair in the similarity only: a repost may update the year it names.
    */
   public boolean contradicts(Evidence other) {
     return contradicts(other, false);
@@ -162,7 +163,8 @@ public final class Evidence {
 
   /**
    * {@link #contradicts}, with {@code amountsLifted} leaving out the amounts (see {@link
-   * #against(Evidence, LongToDoubleFunction, boolean)}): then only another place contradicts.
+   * #against(Evidence, LongToDoubleFunction, boolean)}): then only another place or grade
+   * contradicts.
    */
   public boolean contradicts(Evidence other, boolean amountsLifted) {
     if (slots.length == 0 || other.slots.length == 0) {
@@ -246,6 +248,20 @@ public final class Evidence {
     }
 
     /**
+     * Adds the grades the near fields' normalized texts name ({@link Grades#of}): per family with
+     * one value, an item of the text keyed by the value's text as a word ({@code 一级}, {@code
+     * 65mm}), compared by key only, so another value of the family contradicts outright and is no
+     * amount the same seller's repost may change.
+     */
+    public Builder addGrades(Iterable<String> normalizedTexts) {
+      Grades.of(normalizedTexts)
+          .forEach(
+              (family, value) ->
+                  add(TEXT, gradeUnit(family), NearTermKeys.key(family.text(value)), Double.NaN));
+      return this;
+    }
+
+    /**
      * Adds a seller column's value key ({@link TopTermsMd5#evidenceKey}): {@code column} counts the
      * phone columns, then the fields.seller columns; nothing for 0 (empty).
      */
@@ -323,6 +339,14 @@ public final class Evidence {
       }
       return new Evidence(slots, units, keys, values);
     }
+  }
+
+  /**
+   * The unit of a grade family's items: no amount's unit (a number term's unit holds no colon), so
+   * a grade is compared with the other post's grade of its family only.
+   */
+  static int gradeUnit(Grades.Family family) {
+    return Amount.unitId("grade:" + family.name());
   }
 
   /** Bytes per item of {@link #encode}: slot, unit (4 each), key and value (8 each). */

@@ -67,13 +67,19 @@ public final class NearDocumentMaker implements DocumentMaker {
   }
 
   /**
-   * What the record says about its item ({@link Evidence}): the amounts of its text, then per place
-   * column the key of its folded value and per number column its first number (slots in the order
+   * What the record says about its item ({@link Evidence}): the amounts of its text and the grades
+   * its near text columns name ({@link org.xiaochong.fingerprint.Grades}), then per place column
+   * the key of its folded value and per number column its first number (slots in the order
    * fields.place then fields.number), and its seller: per phone column the key of its digits, per
    * fields.seller column the key of its folded value.
    */
   public Evidence evidence(SourceRecord record, Fingerprints fingerprints) {
     Evidence.Builder builder = new Evidence.Builder().addText(fingerprints);
+    List<String> normalized = new ArrayList<>(textColumns.length);
+    for (int column : textColumns) {
+      normalized.add(TextNormalizer.normalizeText(record.values()[column]));
+    }
+    builder.addGrades(normalized);
     for (int i = 0; i < sellerColumns.length; i++) {
       String value = record.values()[sellerColumns[i]];
       builder.addSeller(

@@ -77,9 +77,10 @@ public final class NearSchema {
   /**
    * Version of the document layout above; part of the near index digest, so an index written with
    * another layout is rebuilt (3: key families, near_top holds the subject only; 4: near_fields,
-   * near_present and near_short; 5: near_evidence, and the column values' keys in near_key).
+   * near_present and near_short; 5: near_evidence, and the column values' keys in near_key; 6: the
+   * grades of the text in near_evidence).
    */
-  public static final String LAYOUT = "near-schema/5";
+  public static final String LAYOUT = "near-schema/6";
 
   /** The record's {@link Evidence} ({@link Evidence#encode}); absent: none. */
   public static final String EVIDENCE = "near_evidence";

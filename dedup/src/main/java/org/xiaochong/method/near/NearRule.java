@@ -304,10 +304,11 @@ public final class NearRule {
     /** Veto 3: a must-match field differs. */
     MUST_MATCH,
     /**
-     * The keys alone reach near.min-similarity, but not once the places and numbers the two
-     * contradict count against them ({@link Evidence#against}); or they contradict a place or an
-     * amount that is not a date ({@link Evidence#contradicts}). The same seller's repost of one
-     * offer has its amounts lifted ({@link SellerRepost}): only another place contradicts it.
+     * The keys alone reach near.min-similarity, but not once the places, grades and numbers the two
+     * contradict count against them ({@link Evidence#against}); or they contradict a place, a grade
+     * or size, or an amount that is not a date ({@link Evidence#contradicts}). The same seller's
+     * repost of one offer has its amounts lifted ({@link SellerRepost}): only another place or
+     * grade contradicts it.
      */
     CONTRADICTED
   }

@@ -24,13 +24,14 @@ import org.xiaochong.method.near.NearRule.Keys;
  *       other lacks. Another grade (一级 for 特级), another variety or another place in the text is
  *       another offer of the seller's, whatever its price; a sentence added or dropped is not (one
  *       side only), so the repost joins the other posts of its cluster, which a repost with another
- *       sentence would otherwise leave apart. A grade that is a stop word (精品) is no word to the
- *       rule: 精品 against 特级 is one word added.
+ *       sentence would otherwise leave apart.
  * </ul>
  *
  * Without a known shared seller the amounts still count: a price more than 10 % off keeps two
- * housing ads apart, which carry no seller identity, and so does another place, seller or not.
- * Stateless and thread-safe.
+ * housing ads apart, which carry no seller identity. Another place or another grade or size named
+ * in both texts ({@link org.xiaochong.fingerprint.Grades}: 一级 against 二级, 精品 against 特级, 70mm
+ * against 80mm) contradicts outright, seller or not: the same seller's other grade is often priced
+ * within 10 %, so no amount tells it apart. Stateless and thread-safe.
  */
 final class SellerRepost {
   private SellerRepost() {}

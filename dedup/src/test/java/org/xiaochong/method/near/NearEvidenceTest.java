@@ -258,12 +258,12 @@ class NearEvidenceTest {
     posts.add(post(103, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "13600001111", "一级" + RARE));
     posts.add(post(104, "供应", "葡萄", "河南灵宝", 20, "5.0元/斤", "按客户要求包装", "13600001111", "特级" + RARE));
     assertThat(run(TableSpec.sample(), true, posts)).doesNotContainKeys(103L, 104L);
-    // The limit: 精品 is a stop word, so a post of that grade only lacks the other's 特级 (one word
-    // added, as a sentence is): the repost rule joins them.
+    // 精品 is a stop word, no near key, but still a grade of the text: 精品 against 特级 is another
+    // offer.
     posts.set(
         posts.size() - 2,
         post(103, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "13600001111", "精品" + RARE));
-    assertThat(run(TableSpec.sample(), true, posts)).containsEntry(103L, 104L);
+    assertThat(run(TableSpec.sample(), true, posts)).doesNotContainKeys(103L, 104L);
     // The same grade: a repost at a new price.
     posts.set(
         posts.size() - 2,
@@ -272,6 +272,36 @@ class NearEvidenceTest {
         posts.size() - 1,
         post(104, "供应", "葡萄", "河南灵宝", 20, "5.0元/斤", "按客户要求包装", "13600001111", "一级" + RARE));
     assertThat(run(TableSpec.sample(), true, posts)).containsEntry(103L, 104L);
+  }
+
+  /**
+   * Issue 33's wrong merges: the same seller's posts of one product, place and lot that name
+   * another grade at a price within 10 %, where no amount contradicts; the grade does, seller or
+   * not. A grade on one side only is no evidence.
+   */
+  @Test
+  void run_anotherGradeAtAPriceWithinTenPercent_staysApart_aGradeOnOneSideOnlyMerges()
+      throws Exception {
+    List<SourceRecord> posts = others(1);
+    posts.add(post(101, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "13600001111", "一级" + RARE));
+    posts.add(post(102, "供应", "葡萄", "河南灵宝", 20, "3.6元/斤", "按客户要求包装", "13600001111", "二级" + RARE));
+    posts.add(post(103, "供应", "葡萄", "河南灵宝", 20, "3.6元/斤", "按客户要求包装", "13600002222", "统货" + RARE));
+    Map<Long, Long> removed = run(TableSpec.sample(), true, posts);
+    assertThat(removed).doesNotContainKeys(101L, 102L, 103L);
+    // The seller's second post without a grade: a repost of the first at a new price.
+    posts.remove(posts.size() - 1);
+    posts.set(
+        posts.size() - 1,
+        post(102, "供应", "葡萄", "河南灵宝", 20, "3.6元/斤", "按客户要求包装", "13600001111", RARE));
+    assertThat(run(TableSpec.sample(), true, posts)).containsEntry(101L, 102L);
+    // Another size in the text (大果 for 中果): another offer too.
+    posts.set(
+        posts.size() - 2,
+        post(101, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "13600001111", "大果" + RARE));
+    posts.set(
+        posts.size() - 1,
+        post(102, "供应", "葡萄", "河南灵宝", 20, "3.6元/斤", "按客户要求包装", "13600001111", "中果" + RARE));
+    assertThat(run(TableSpec.sample(), true, posts)).doesNotContainKeys(101L, 102L);
   }
 
   @Test
