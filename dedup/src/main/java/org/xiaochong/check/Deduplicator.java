@@ -303,12 +303,31 @@ public final class Deduplicator implements AutoCloseable {
 
   /** The verdict for one record; nothing is added. */
   public Verdict check(Record record) {
+    Verdict verdict;
     lock.lock();
     try {
-      return verdict(record, false, null);
+      verdict = verdict(record, false, null);
     } finally {
       lock.unlock();
     }
+    return onDurableRecords(List.of(verdict)).get(0);
+  }
+
+  /**
+   * Returns {@code verdicts} once the records they name are durable. A verdict names an indexed
+   * record, which may be an add whose fsync is still running (another caller's, in its group
+   * commit): answered before it, a crash would leave the client dropping its post for one that
+   * never became durable. So a check that names a record waits for the adds made before it ({@link
+   * #sync}); a check naming none, or made when every add is durable, waits for nothing.
+   */
+  private List<Verdict> onDurableRecords(List<Verdict> verdicts) {
+    for (Verdict verdict : verdicts) {
+      if (!verdict.isNew()) {
+        sync();
+        break;
+      }
+    }
+    return verdicts;
   }
 
   /**
@@ -330,7 +349,7 @@ public final class Deduplicator implements AutoCloseable {
                     ahead.probers().check(record.id(), record.fields(), ahead.probes()[i]),
                     false));
           }
-          return verdicts;
+          return onDurableRecords(verdicts);
         }
       } finally {
         turns.readLock().unlock();
@@ -344,7 +363,7 @@ public final class Deduplicator implements AutoCloseable {
     } finally {
       lock.unlock();
     }
-    return verdicts;
+    return onDurableRecords(verdicts);
   }
 
   /**
@@ -513,6 +532,7 @@ public final class Deduplicator implements AutoCloseable {
    * candidate, as it is not its own twin).
    */
   public Explanation explain(Record record, int limit) {
+    Explanation explanation;
     lock.lock();
     try {
       List<OnlineChecker.MethodExplanation> methods = new ArrayList<>();
@@ -525,10 +545,12 @@ public final class Deduplicator implements AutoCloseable {
         }
         methods.add(new OnlineChecker.MethodExplanation(method.method(), List.copyOf(others)));
       }
-      return new Explanation(verdict(record, false, null), List.copyOf(methods));
+      explanation = new Explanation(verdict(record, false, null), List.copyOf(methods));
     } finally {
       lock.unlock();
     }
+    onDurableRecords(List.of(explanation.verdict()));
+    return explanation;
   }
 
   /**

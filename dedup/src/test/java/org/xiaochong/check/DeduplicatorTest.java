@@ -194,6 +194,29 @@ class DeduplicatorTest {
   }
 
   @Test
+  void check_namingAnAddNotYetFsynced_returnsOnceItIsDurable(@TempDir Path dir) {
+    DedupConfig config = recordIndexOnly(dir, "");
+    try (Deduplicator dedup = Deduplicator.open(config, READING)) {
+      dedup.checkAndAdd(record(1L, "供应红富士苹果")); // indexed and logged, not fsynced yet
+      long syncs = dedup.commits();
+
+      assertThat(dedup.check(record(21L, "求购山东大白菜")).isNew()).isTrue();
+      assertThat(dedup.commits()).as("a new record names nothing: no wait").isEqualTo(syncs);
+      assertThat(dedup.check(record(11L, "供应红富士苹果")).keptId()).isEqualTo(1L);
+      assertThat(dedup.commits()).as("the add it names synced first").isEqualTo(syncs + 1);
+      assertThat(dedup.check(record(12L, "供应红富士苹果")).keptId()).isEqualTo(1L);
+      assertThat(dedup.commits()).as("every add durable: no wait").isEqualTo(syncs + 1);
+
+      dedup.checkAndAdd(record(2L, "出售二手挖掘机"));
+      assertThat(dedup.check(List.of(record(22L, "出售二手挖掘机"))).get(0).keptId()).isEqualTo(2L);
+      assertThat(dedup.commits()).as("a batch of checks too").isEqualTo(syncs + 2);
+      dedup.checkAndAdd(record(3L, "求购优质玉米"));
+      assertThat(dedup.explain(record(23L, "求购优质玉米"), 5).verdict().keptId()).isEqualTo(3L);
+      assertThat(dedup.commits()).as("and an explain").isEqualTo(syncs + 3);
+    }
+  }
+
+  @Test
   void rebuild_checksAnswerFromTheReplacedIndexUntilTheRebuiltOneCommits(@TempDir Path dir) {
     DedupConfig config = recordIndexOnly(dir, "");
     addElsewhere(config, record(1L, "供应红富士苹果"));
