@@ -14,6 +14,7 @@ import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.FingerprintMethods;
+import org.xiaochong.run.IndexHandOver;
 import org.xiaochong.source.BadInputException;
 
 /**
@@ -33,6 +34,8 @@ record OpenedChecker(FingerprintIndex index, OnlineChecker checker, long docs, S
    *     with nothing built given ({@link FingerprintMethod#notBuiltNote}), not at each reopen
    * @throws BadInputException a method named in the options has nothing built yet; {@link
    *     Deduplicator.IndexBusyException} when an index's write lock is held by another process
+   *     (with {@link Deduplicator.Options#writable}, one that did not hand it over within {@link
+   *     IndexHandOver#WAIT})
    */
   static OpenedChecker open(
       DedupConfig config, Deduplicator.Options options, boolean forWriting, boolean first) {
@@ -40,9 +43,16 @@ record OpenedChecker(FingerprintIndex index, OnlineChecker checker, long docs, S
     FingerprintIndex opened;
     try {
       opened =
-          forWriting
-              ? FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), false)
-              : FingerprintIndex.openReadOnly(config.indexDir(), config.fieldsDigest());
+          !forWriting
+              ? FingerprintIndex.openReadOnly(config.indexDir(), config.fieldsDigest())
+              : options.writable()
+                  // check --add: a service holding the lock for its adds hands it over, as to a run
+                  ? IndexHandOver.open(
+                      config.indexDir(),
+                      () -> FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), false),
+                      IndexHandOver.WAIT,
+                      options.notes())
+                  : FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), false);
     } catch (BadInputException e) {
       throw busy(e);
     }

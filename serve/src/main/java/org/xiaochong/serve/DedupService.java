@@ -282,8 +282,8 @@ public final class DedupService implements AutoCloseable {
       dedup.commitIndex();
       if (dedup.handOverIfAsked()) {
         log.accept(
-            "serve: a run asked for the index: write lock handed over, adds are logged until it is"
-                + " done");
+            "serve: another dedup process (a run, check --add) asked for the index: write lock"
+                + " handed over, adds are logged until it is done");
       } else if (dedup.releaseWriter(settings.maintenanceMillis())) {
         log.accept("serve: adds stopped: write lock of the index given back");
       }
