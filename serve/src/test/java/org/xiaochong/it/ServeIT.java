@@ -941,11 +941,11 @@ class ServeIT extends DbTestSupport {
             client
                 .post(
                     "/v1/check?add=true",
-                    truffle(94_000_000L, "139 6666 1000", "2031-01-01T08:00").toString())
+                    truffle(95_000_000L, "139 7777 1000", "2031-01-01T08:00").toString())
                 .status())
         .isEqualTo(200);
     int logged = serviceLog.size();
-    ObjectNode fromCli = truffle(94_000_001L, "139 6666 1001", "2031-01-01T08:00");
+    ObjectNode fromCli = truffle(95_000_001L, "139 7777 1001", "2031-01-01T08:00");
     CliRun cli =
         cliWithInput(List.of(fromCli.toString()), "check", "--config", config.toString(), "--add");
     assertThat(cli.exitCode()).as(cli.err()).isZero();
@@ -959,7 +959,7 @@ class ServeIT extends DbTestSupport {
     ServiceClient.Reply afterwards =
         client.post(
             "/v1/check?add=true",
-            truffle(94_000_002L, "139 6666 1002", "2031-01-01T08:00").toString());
+            truffle(95_000_002L, "139 7777 1002", "2031-01-01T08:00").toString());
     assertThat(afterwards.status()).as(afterwards.body()).isEqualTo(200);
     waitUntil(
         () ->
@@ -968,8 +968,8 @@ class ServeIT extends DbTestSupport {
                     .json()
                     .get("kept_id")
                     .asLong(-1)
-                == 94_000_001L);
-    untilTheServiceWrites(94_000_100L); // as the tests after expect it
+                == 95_000_001L);
+    untilTheServiceWrites(95_000_100L); // as the tests after expect it
   }
 
   /**
