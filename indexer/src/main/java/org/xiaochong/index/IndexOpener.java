@@ -146,7 +146,8 @@ final class IndexOpener {
         throw new BadInputException(
             "index.dir "
                 + path
-                + " was built for another table, field list or keep policy (fields.*, source.*, keep.policy): "
+                + " was built for another table, field list or keep policy (fields.*, source.*,"
+                + " keep.policy) or by an earlier dedup with another index layout: "
                 + "rebuild it with `dedup index --rebuild` (`dedup run --rebuild-index` rebuilds the methods' own"
                 + " indexes too) or point index.dir elsewhere");
       }
