@@ -10,6 +10,7 @@ import java.util.stream.Stream;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.SegmentInfos;
 import org.xiaochong.archive.ApartPairs;
+import org.xiaochong.cli.ConfigOptions;
 import org.xiaochong.cli.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethod;
@@ -44,15 +45,11 @@ record OpenedChecker(FingerprintIndex index, OnlineChecker checker, long docs, S
     try {
       opened =
           !forWriting
-              ? FingerprintIndex.openReadOnly(config.indexDir(), config.fieldsDigest())
+              ? ConfigOptions.openIndexReadOnly(config)
               : options.writable()
                   // check --add: a service holding the lock for its adds hands it over, as to a run
-                  ? IndexHandOver.open(
-                      config.indexDir(),
-                      () -> FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), false),
-                      IndexHandOver.WAIT,
-                      options.notes())
-                  : FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), false);
+                  ? ConfigOptions.openIndex(config, false, options.notes())
+                  : ConfigOptions.openIndex(config, false);
     } catch (BadInputException e) {
       throw busy(e);
     }

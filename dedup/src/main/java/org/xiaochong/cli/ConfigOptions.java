@@ -41,14 +41,14 @@ public final class ConfigOptions {
    * The index with its write lock, handed over by a {@code dedup serve} that holds it for its adds
    * ({@link IndexHandOver}: it is asked, and waited for up to a minute), with a note saying so.
    */
-  static FingerprintIndex openIndex(
+  public static FingerprintIndex openIndex(
       DedupConfig config, boolean rebuild, java.util.function.Consumer<String> notes) {
     return IndexHandOver.open(
         config.indexDir(), () -> openIndex(config, rebuild), IndexHandOver.WAIT, notes);
   }
 
   /** The index for reading only (no write lock: a run may write beside it). */
-  static FingerprintIndex openIndexReadOnly(DedupConfig config) {
+  public static FingerprintIndex openIndexReadOnly(DedupConfig config) {
     return FingerprintIndex.openReadOnly(config.indexDir(), config.fieldsDigest());
   }
 
