@@ -835,13 +835,7 @@ class ServeIT extends DbTestSupport {
       int logged = serviceLog.size();
       CliRun run = cli("run", "--config", config.toString(), "--method", "exact,near");
       assertThat(run.exitCode()).as(run.err()).isZero();
-      // The run asked the service for the index, or (on a loaded machine, an add slower than the
-      // 200 ms maintenance) found it given back because adds had paused: never refused either way.
-      boolean askedForIt = run.err().contains("asked it to hand the index over");
-      boolean givenBackMeanwhile =
-          serviceLog.subList(logged, serviceLog.size()).stream()
-              .anyMatch(line -> line.contains("write lock of the index given back"));
-      assertThat(askedForIt || givenBackMeanwhile).as(run.err()).isTrue();
+      assertHandedOverOrGivenBack(run, logged);
       runDone.set(true);
       List<ObjectNode> added = answered.get(120, java.util.concurrent.TimeUnit.SECONDS);
       assertThat(added.size()).isGreaterThan(20);
@@ -950,12 +944,7 @@ class ServeIT extends DbTestSupport {
         cliWithInput(List.of(fromCli.toString()), "check", "--config", config.toString(), "--add");
     assertThat(cli.exitCode()).as(cli.err()).isZero();
     assertThat(JSON.readTree(cli.out().strip()).get("added").asBoolean()).isTrue();
-    // It asked the service for the index, or found it given back (adds had paused): never refused.
-    boolean askedForIt = cli.err().contains("asked it to hand the index over");
-    boolean givenBackMeanwhile =
-        serviceLog.subList(logged, serviceLog.size()).stream()
-            .anyMatch(line -> line.contains("write lock of the index given back"));
-    assertThat(askedForIt || givenBackMeanwhile).as(cli.err()).isTrue();
+    assertHandedOverOrGivenBack(cli, logged);
     ServiceClient.Reply afterwards =
         client.post(
             "/v1/check?add=true",
@@ -970,6 +959,20 @@ class ServeIT extends DbTestSupport {
                     .asLong(-1)
                 == 95_000_001L);
     untilTheServiceWrites(95_000_100L); // as the tests after expect it
+  }
+
+  /**
+   * That {@code process} (a run, check --add) got the index from the service: it asked for the
+   * hand-over, or (on a loaded machine, an add slower than the 200 ms maintenance) found the lock
+   * given back because adds had paused, as the service logged after its {@code logged}th line.
+   * Never refused either way.
+   */
+  private void assertHandedOverOrGivenBack(CliRun process, int logged) {
+    boolean askedForIt = process.err().contains("asked it to hand the index over");
+    boolean givenBackMeanwhile =
+        serviceLog.subList(logged, serviceLog.size()).stream()
+            .anyMatch(line -> line.contains("write lock of the index given back"));
+    assertThat(askedForIt || givenBackMeanwhile).as(process.err()).isTrue();
   }
 
   /**
