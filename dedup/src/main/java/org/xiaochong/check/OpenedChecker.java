@@ -10,8 +10,8 @@ import java.util.stream.Stream;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.SegmentInfos;
 import org.xiaochong.archive.ApartPairs;
-import org.xiaochong.cli.ConfigOptions;
-import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.config.ConfiguredIndex;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.FingerprintMethods;
@@ -45,11 +45,11 @@ record OpenedChecker(FingerprintIndex index, OnlineChecker checker, long docs, S
     try {
       opened =
           !forWriting
-              ? ConfigOptions.openIndexReadOnly(config)
+              ? ConfiguredIndex.openReadOnly(config)
               : options.writable()
                   // check --add: a service holding the lock for its adds hands it over, as to a run
-                  ? ConfigOptions.openIndex(config, false, options.notes())
-                  : ConfigOptions.openIndex(config, false);
+                  ? ConfiguredIndex.openHandedOver(config, false, options.notes())
+                  : ConfiguredIndex.open(config, false);
     } catch (BadInputException e) {
       throw busy(e);
     }

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.xiaochong.archive.ApartTable;
 import org.xiaochong.archive.RunLog;
+import org.xiaochong.command.ExitCodes;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.TableSpec;

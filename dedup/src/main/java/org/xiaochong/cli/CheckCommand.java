@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.xiaochong.check.Deduplicator;
 import org.xiaochong.check.RecordJson;
+import org.xiaochong.command.ExitCodes;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.load.LineReader;
 import org.xiaochong.load.StrictUtf8Reader;
 import org.xiaochong.method.FingerprintMethod;

@@ -3,12 +3,12 @@ package org.xiaochong.cli;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.run.DedupRunner;
-import org.xiaochong.run.IndexHandOver;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
 import picocli.CommandLine.Option;
@@ -31,25 +31,6 @@ public final class ConfigOptions {
 
   static Database openDatabase(DedupConfig config) {
     return Database.open(config.db());
-  }
-
-  public static FingerprintIndex openIndex(DedupConfig config, boolean rebuild) {
-    return FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), rebuild);
-  }
-
-  /**
-   * The index with its write lock, handed over by a {@code dedup serve} that holds it for its adds
-   * ({@link IndexHandOver}: it is asked, and waited for up to a minute), with a note saying so.
-   */
-  public static FingerprintIndex openIndex(
-      DedupConfig config, boolean rebuild, java.util.function.Consumer<String> notes) {
-    return IndexHandOver.open(
-        config.indexDir(), () -> openIndex(config, rebuild), IndexHandOver.WAIT, notes);
-  }
-
-  /** The index for reading only (no write lock: a run may write beside it). */
-  public static FingerprintIndex openIndexReadOnly(DedupConfig config) {
-    return FingerprintIndex.openReadOnly(config.indexDir(), config.fieldsDigest());
   }
 
   /**

@@ -6,6 +6,8 @@ import java.util.Comparator;
 import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
 import org.xiaochong.archive.RowsMovedException;
+import org.xiaochong.command.CommandProvider;
+import org.xiaochong.command.ExitCodes;
 import org.xiaochong.source.BadInputException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

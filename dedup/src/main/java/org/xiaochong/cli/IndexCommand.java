@@ -1,6 +1,9 @@
 package org.xiaochong.cli;
 
 import java.util.concurrent.Callable;
+import org.xiaochong.command.ExitCodes;
+import org.xiaochong.config.ConfiguredIndex;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.index.IndexSync;
 import org.xiaochong.run.TableLock;
@@ -36,7 +39,7 @@ final class IndexCommand implements Callable<Integer> {
         TableLock lock =
             TableLock.acquire(database, config.table(), rebuild ? "index --rebuild" : "index");
         FingerprintIndex index =
-            ConfigOptions.openIndex(config, rebuild, spec.commandLine().getErr()::println)) {
+            ConfiguredIndex.openHandedOver(config, rebuild, spec.commandLine().getErr()::println)) {
       RecordSource source =
           new RecordSource(database, config.table()).withChunkRows(config.readChunkRows());
       source.checkSchema();

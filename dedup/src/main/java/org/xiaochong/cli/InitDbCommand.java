@@ -1,6 +1,8 @@
 package org.xiaochong.cli;
 
 import java.util.concurrent.Callable;
+import org.xiaochong.command.ExitCodes;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.source.Database;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

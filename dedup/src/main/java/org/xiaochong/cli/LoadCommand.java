@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.xiaochong.command.ExitCodes;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.load.DelimitedReader;
 import org.xiaochong.load.JsonLinesReader;
 import org.xiaochong.load.RowReader;

@@ -5,6 +5,9 @@ import org.xiaochong.archive.ApartTable;
 import org.xiaochong.archive.ArchiveTables;
 import org.xiaochong.archive.Restorer;
 import org.xiaochong.archive.RowsMovedException;
+import org.xiaochong.command.ExitCodes;
+import org.xiaochong.config.ConfiguredIndex;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.run.TableLock;
@@ -46,7 +49,7 @@ final class RestoreCommand implements Callable<Integer> {
             TableLock.acquire(database, config.table(), "restore --run " + runId)
                 .onLoss(spec.commandLine().getOut()::println);
         FingerprintIndex index =
-            ConfigOptions.openIndex(config, false, spec.commandLine().getErr()::println)) {
+            ConfiguredIndex.openHandedOver(config, false, spec.commandLine().getErr()::println)) {
       RecordSource source =
           new RecordSource(database, config.table()).withChunkRows(config.readChunkRows());
       ArchiveTables archive = ArchiveTables.ensure(database, config.table(), source.checkSchema());

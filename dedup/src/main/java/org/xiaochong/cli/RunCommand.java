@@ -10,6 +10,9 @@ import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.RowsMovedException;
+import org.xiaochong.command.ExitCodes;
+import org.xiaochong.config.ConfiguredIndex;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.pass.SampleGroup;
 import org.xiaochong.report.ReportWriter;
@@ -63,7 +66,8 @@ public final class RunCommand implements Callable<Integer> {
             TableLock.acquire(database, config.table(), run.apply() ? "run --apply" : "run")
                 .onLoss(spec.commandLine().getOut()::println);
         FingerprintIndex index =
-            ConfigOptions.openIndex(config, rebuildIndex, spec.commandLine().getErr()::println)) {
+            ConfiguredIndex.openHandedOver(
+                config, rebuildIndex, spec.commandLine().getErr()::println)) {
       DedupRunner.Outcome outcome =
           ConfigOptions.runner(
                   config,

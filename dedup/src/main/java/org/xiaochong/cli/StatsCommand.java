@@ -8,6 +8,8 @@ import org.apache.lucene.store.FSDirectory;
 import org.xiaochong.archive.ApartTable;
 import org.xiaochong.archive.ArchiveTables;
 import org.xiaochong.archive.RunLog;
+import org.xiaochong.command.ExitCodes;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
 import picocli.CommandLine;

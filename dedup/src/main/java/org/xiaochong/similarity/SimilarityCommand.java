@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.xiaochong.cli.ExitCodes;
+import org.xiaochong.command.ExitCodes;
 import org.xiaochong.simhash.Simhash64;
 import org.xiaochong.simhash.Simhash64.Features;
 import picocli.CommandLine.Command;

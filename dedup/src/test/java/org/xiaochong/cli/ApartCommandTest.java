@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
+import org.xiaochong.command.ExitCodes;
 
 /** The argument checks of {@code dedup apart}, which fail before any database is opened. */
 class ApartCommandTest {

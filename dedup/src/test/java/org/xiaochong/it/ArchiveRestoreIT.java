@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.posts.PostLoader;
 import org.xiaochong.progress.Progress;

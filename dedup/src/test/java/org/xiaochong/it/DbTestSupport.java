@@ -22,7 +22,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.cli.DedupCommand;
-import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.posts.GroundTruth;
 import org.xiaochong.progress.Progress;

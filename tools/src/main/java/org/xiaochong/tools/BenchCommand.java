@@ -12,8 +12,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.xiaochong.cli.ConfigOptions;
 import org.xiaochong.cli.ConsoleProgress;
-import org.xiaochong.cli.DedupConfig;
-import org.xiaochong.cli.ExitCodes;
+import org.xiaochong.command.ExitCodes;
+import org.xiaochong.config.ConfiguredIndex;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.near.NearMethod;
 import org.xiaochong.method.near.NearStats;
@@ -137,7 +138,7 @@ final class BenchCommand implements Callable<Integer> {
       }
       System.gc();
       DedupRunner.Outcome outcome;
-      try (FingerprintIndex index = ConfigOptions.openIndex(config, true)) {
+      try (FingerprintIndex index = ConfiguredIndex.open(config, true)) {
         DedupRunner runner =
             ConfigOptions.runner(
                 config, database, index, progress, spec.commandLine().getOut()::println);

@@ -12,9 +12,10 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.xiaochong.cli.ConfigOptions;
 import org.xiaochong.cli.ConsoleProgress;
-import org.xiaochong.cli.DedupConfig;
-import org.xiaochong.cli.ExitCodes;
 import org.xiaochong.cli.VersionProvider;
+import org.xiaochong.command.ExitCodes;
+import org.xiaochong.config.ConfiguredIndex;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.posts.GroundTruth;
 import org.xiaochong.posts.PostLoader;
@@ -127,7 +128,7 @@ final class DemoCommand implements Callable<Integer> {
                 database, seed, records, words, dataDir.resolve("truth.csv"), stage, truth::add);
       }
       double loadSeconds = (System.nanoTime() - t) / 1e9;
-      try (FingerprintIndex index = ConfigOptions.openIndex(config, true)) {
+      try (FingerprintIndex index = ConfiguredIndex.open(config, true)) {
         DedupRunner runner = ConfigOptions.runner(config, database, index, progress, out::println);
         DedupRunner.Outcome outcome =
             runner.run(new DedupRunner.Options(methods, null, null, true, true, false));

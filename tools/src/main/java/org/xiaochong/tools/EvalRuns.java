@@ -9,7 +9,8 @@ import java.util.Map;
 import java.util.Properties;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.cli.ConfigOptions;
-import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.config.ConfiguredIndex;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.eval.EvalDatasets;
 import org.xiaochong.eval.LostPairs;
 import org.xiaochong.eval.Truth;
@@ -136,7 +137,7 @@ final class EvalRuns {
     settings.forEach(props::setProperty);
     DedupConfig config = DedupConfig.fromProperties(props, java.util.Map.of());
     DedupRunner.Outcome outcome;
-    try (FingerprintIndex index = ConfigOptions.openIndex(config, true)) {
+    try (FingerprintIndex index = ConfiguredIndex.open(config, true)) {
       outcome =
           ConfigOptions.runner(config, database, index, Progress.NONE, note -> {})
               .run(new DedupRunner.Options(method[0], null, null, false, true));

@@ -12,7 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.format.DateTimeFormatter;
 import java.util.concurrent.Callable;
-import org.xiaochong.cli.ExitCodes;
+import org.xiaochong.command.ExitCodes;
 import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.source.BadInputException;
 import picocli.CommandLine.Command;

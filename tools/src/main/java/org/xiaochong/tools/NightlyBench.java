@@ -12,7 +12,8 @@ import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.cli.ConfigOptions;
-import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.config.ConfiguredIndex;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.run.DedupRunner;
@@ -58,7 +59,7 @@ final class NightlyBench {
         "before the nightly run",
         ServerQuiesce.waitUntilIdle(database, BenchCommand.QUIESCE_MAX));
     DedupRunner.Outcome nightly;
-    try (FingerprintIndex index = ConfigOptions.openIndex(config, false)) {
+    try (FingerprintIndex index = ConfiguredIndex.open(config, false)) {
       nightly =
           ConfigOptions.runner(config, database, index, Progress.NONE, note -> {})
               .run(new DedupRunner.Options("exact", null, null, true, false, true));
@@ -76,7 +77,7 @@ final class NightlyBench {
         "before the full dry run",
         ServerQuiesce.waitUntilIdle(database, BenchCommand.QUIESCE_MAX));
     DedupRunner.Outcome full;
-    try (FingerprintIndex index = ConfigOptions.openIndex(fullConfig, true)) {
+    try (FingerprintIndex index = ConfiguredIndex.open(fullConfig, true)) {
       full =
           ConfigOptions.runner(fullConfig, database, index, Progress.NONE, note -> {})
               .run(new DedupRunner.Options("exact", null, null, false, false, false));

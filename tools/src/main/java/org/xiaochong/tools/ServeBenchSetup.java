@@ -12,7 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.xiaochong.cli.ConfigOptions;
 import org.xiaochong.cli.ConsoleProgress;
-import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.config.ConfiguredIndex;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.posts.PostLoader;
 import org.xiaochong.progress.Progress;
@@ -89,7 +90,7 @@ final class ServeBenchSetup {
                       "DELETE FROM " + config.table().table() + " WHERE " + id + " >= ?",
                       firstCheck));
       long start = System.nanoTime();
-      try (FingerprintIndex index = ConfigOptions.openIndex(config, true)) {
+      try (FingerprintIndex index = ConfiguredIndex.open(config, true)) {
         ConfigOptions.runner(config, database, index, progress, out::println)
             .run(new DedupRunner.Options("exact,near", null, null, false, true, false));
       }

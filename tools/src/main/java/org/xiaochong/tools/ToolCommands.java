@@ -1,7 +1,7 @@
 package org.xiaochong.tools;
 
 import java.util.List;
-import org.xiaochong.cli.CommandProvider;
+import org.xiaochong.command.CommandProvider;
 
 /** Adds the tools' commands to the {@code dedup} command line (see {@link CommandProvider}). */
 public final class ToolCommands implements CommandProvider {

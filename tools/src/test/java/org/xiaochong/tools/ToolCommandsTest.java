@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.xiaochong.cli.DedupCommand;
-import org.xiaochong.cli.ExitCodes;
+import org.xiaochong.command.ExitCodes;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.UsageMessageSpec;
 

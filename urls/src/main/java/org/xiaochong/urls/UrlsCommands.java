@@ -1,7 +1,7 @@
 package org.xiaochong.urls;
 
 import java.util.List;
-import org.xiaochong.cli.CommandProvider;
+import org.xiaochong.command.CommandProvider;
 
 /** Adds {@code urls} to the {@code dedup} command line (see {@link CommandProvider}). */
 public final class UrlsCommands implements CommandProvider {

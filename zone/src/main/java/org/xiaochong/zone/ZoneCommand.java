@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.TextParseException;
-import org.xiaochong.cli.ExitCodes;
+import org.xiaochong.command.ExitCodes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,7 +1,7 @@
 package org.xiaochong.zone;
 
 import java.util.List;
-import org.xiaochong.cli.CommandProvider;
+import org.xiaochong.command.CommandProvider;
 
 /**
  * Adds {@code zone} and {@code zone-bench} to the {@code dedup} command line (see {@link

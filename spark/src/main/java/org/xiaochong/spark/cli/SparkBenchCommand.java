@@ -8,8 +8,9 @@ import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
 import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.cli.ConfigOptions;
-import org.xiaochong.cli.DedupConfig;
-import org.xiaochong.cli.ExitCodes;
+import org.xiaochong.command.ExitCodes;
+import org.xiaochong.config.ConfiguredIndex;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.posts.PostGenerator;
 import org.xiaochong.posts.PostLoader;
@@ -118,7 +119,7 @@ public final class SparkBenchCommand implements Callable<Integer> {
       }
       DedupRunner.Outcome single;
       long t = System.nanoTime();
-      try (FingerprintIndex index = ConfigOptions.openIndex(dedup, true)) {
+      try (FingerprintIndex index = ConfiguredIndex.open(dedup, true)) {
         single =
             ConfigOptions.runner(dedup, database, index, Progress.NONE, note -> {})
                 .run(new DedupRunner.Options(method, null, null, false, true, false));

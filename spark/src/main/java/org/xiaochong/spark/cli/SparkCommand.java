@@ -3,7 +3,7 @@ package org.xiaochong.spark.cli;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.xiaochong.archive.RowsMovedException;
-import org.xiaochong.cli.ExitCodes;
+import org.xiaochong.command.ExitCodes;
 import org.xiaochong.source.BadInputException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

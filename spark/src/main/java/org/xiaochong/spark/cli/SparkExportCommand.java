@@ -3,7 +3,7 @@ package org.xiaochong.spark.cli;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
-import org.xiaochong.cli.ExitCodes;
+import org.xiaochong.command.ExitCodes;
 import org.xiaochong.spark.read.JobConfig;
 import org.xiaochong.spark.read.ParquetExport;
 import picocli.CommandLine;

@@ -8,7 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.function.Function;
-import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.fingerprint.Evidence;
 import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.fingerprint.NearConfig;

@@ -3,7 +3,7 @@ package org.xiaochong.spark.read;
 import java.io.Serializable;
 import java.util.Map;
 import java.util.Properties;
-import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.DbSettings;
 

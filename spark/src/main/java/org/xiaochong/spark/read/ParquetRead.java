@@ -31,7 +31,7 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
-import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.RowChecksum;

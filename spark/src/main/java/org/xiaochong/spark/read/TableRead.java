@@ -12,7 +12,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
-import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.SourceRecord;

@@ -5,7 +5,7 @@ import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StructField;
-import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.spark.read.RecordColumns;
 

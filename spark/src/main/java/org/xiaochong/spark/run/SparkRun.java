@@ -19,7 +19,7 @@ import org.xiaochong.archive.DeletionPlan;
 import org.xiaochong.archive.PlanMover;
 import org.xiaochong.archive.RowsMovedException;
 import org.xiaochong.archive.RunLog;
-import org.xiaochong.cli.DedupConfig;
+import org.xiaochong.config.DedupConfig;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.FingerprintMethods;
 import org.xiaochong.method.MethodReport;

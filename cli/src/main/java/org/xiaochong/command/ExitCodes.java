@@ -1,4 +1,4 @@
-package org.xiaochong.cli;
+package org.xiaochong.command;
 
 import picocli.CommandLine.Command;
 

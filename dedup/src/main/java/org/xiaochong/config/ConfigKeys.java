@@ -1,4 +1,4 @@
-package org.xiaochong.cli;
+package org.xiaochong.config;
 
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package org.xiaochong.cli;
+package org.xiaochong.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,10 +1,10 @@
-package org.xiaochong.cli;
+package org.xiaochong.config;
 
-import static org.xiaochong.cli.ConfigValues.bool;
-import static org.xiaochong.cli.ConfigValues.columnsInUse;
-import static org.xiaochong.cli.ConfigValues.integer;
-import static org.xiaochong.cli.ConfigValues.list;
-import static org.xiaochong.cli.ConfigValues.longInteger;
+import static org.xiaochong.config.ConfigValues.bool;
+import static org.xiaochong.config.ConfigValues.columnsInUse;
+import static org.xiaochong.config.ConfigValues.integer;
+import static org.xiaochong.config.ConfigValues.list;
+import static org.xiaochong.config.ConfigValues.longInteger;
 
 import java.io.IOException;
 import java.io.Reader;
