@@ -24,9 +24,8 @@ import picocli.CommandLine.Mixin;
       "(default: the latest time).",
       "Dry run by default; --apply archives every removed row in <table>_removed (restorable)."
     },
-    // The product's commands; those of other modules (demo, eval, bench, urls, zone, ...) join
-    // through
-    // CommandProvider, and help is added last.
+    // The product's commands; those of other modules (demo, eval, bench, similarity, urls, zone, …)
+    // join through CommandProvider, and help is added last.
     subcommands = {
       LoadCommand.class,
       InitDbCommand.class,
@@ -35,8 +34,7 @@ import picocli.CommandLine.Mixin;
       RestoreCommand.class,
       StatsCommand.class,
       ApartCommand.class,
-      CheckCommand.class,
-      org.xiaochong.similarity.SimilarityCommand.class
+      CheckCommand.class
     })
 public final class DedupCommand implements Callable<Integer> {
   @Mixin ExitCodes.MovesRows exitCodes;

@@ -7,6 +7,11 @@ import org.xiaochong.command.CommandProvider;
 public final class ToolCommands implements CommandProvider {
   @Override
   public List<Object> commands() {
-    return List.of(new DemoCommand(), new GenerateCommand(), new EvalCommand(), new BenchCommand());
+    return List.of(
+        new DemoCommand(),
+        new GenerateCommand(),
+        new EvalCommand(),
+        new BenchCommand(),
+        new SimilarityCommand());
   }
 }

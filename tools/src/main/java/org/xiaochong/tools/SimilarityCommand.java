@@ -1,4 +1,4 @@
-package org.xiaochong.similarity;
+package org.xiaochong.tools;
 
 import java.io.IOException;
 import java.io.PrintWriter;

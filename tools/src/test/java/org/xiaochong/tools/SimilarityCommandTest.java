@@ -1,4 +1,4 @@
-package org.xiaochong.similarity;
+package org.xiaochong.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
