@@ -74,27 +74,6 @@ public final class NearSimilarity {
   }
 
   /**
-   * The near-duplicate decision: s >= min(minShared, |A|, |B|) and jaccard >= minSimilarity, and
-   * both sets non-empty. The min with the set sizes lets short posts (fewer than minShared terms)
-   * match when they share everything the smaller one has; the Jaccard bound then stops a short post
-   * from matching a long one that merely contains it.
-   */
-  public static boolean isNearDuplicate(Fingerprints a, Fingerprints b, NearConfig config) {
-    return isNearDuplicate(a.sortedPrefixesShared(), b.sortedPrefixesShared(), config);
-  }
-
-  /** {@link #isNearDuplicate(Fingerprints, Fingerprints, NearConfig)} on stored key sets. */
-  public static boolean isNearDuplicate(long[] sortedA, long[] sortedB, NearConfig config) {
-    if (sortedA.length == 0 || sortedB.length == 0) {
-      return false;
-    }
-    int shared = sharedCount(sortedA, sortedB);
-    int needed = Math.min(config.minShared(), Math.min(sortedA.length, sortedB.length));
-    int union = sortedA.length + sortedB.length - shared;
-    return shared >= needed && (double) shared / union >= config.minSimilarity();
-  }
-
-  /**
    * The weight of a key held by {@code holders} of {@code records} records: its inverse document
    * frequency idf = ln(1 + N / df), df clipped to [1, N]. A key every record holds (boilerplate, a
    * template phrase, a category word of half the table) weighs ln 2 ≈ 0.69; a key two records of a

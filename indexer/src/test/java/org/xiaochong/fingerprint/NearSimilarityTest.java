@@ -8,8 +8,6 @@ import org.junit.jupiter.api.Test;
 
 class NearSimilarityTest {
 
-  private static final NearConfig CONFIG = NearConfig.defaults(); // minShared 5, minSimilarity 0.6
-
   private static Fingerprints of(String... terms) {
     long[] high = new long[terms.length];
     long[] low = new long[terms.length];
@@ -35,7 +33,6 @@ class NearSimilarityTest {
   @Test
   void jaccard_bothEmpty_isZero() {
     assertThat(NearSimilarity.jaccard(new long[0], new long[0])).isZero();
-    assertThat(NearSimilarity.isNearDuplicate(of(), of(), CONFIG)).isFalse();
   }
 
   @Test
@@ -43,29 +40,5 @@ class NearSimilarityTest {
     Fingerprints a = of("苹果", "红富士", "tel:13800138000");
     assertThat(NearSimilarity.jaccard(a, a)).isEqualTo(1.0);
     assertThat(NearSimilarity.sharedCount(a, of("tel:13800138000", "红富士", "苹果"))).isEqualTo(3);
-  }
-
-  @Test
-  void isNearDuplicate_shortPostsSharingAll_matchBelowMinShared() {
-    Fingerprints a = of("苹果", "红富士", "tel:13800138000");
-    Fingerprints b = of("苹果", "红富士", "tel:13800138000");
-    assertThat(NearSimilarity.isNearDuplicate(a, b, CONFIG)).isTrue();
-  }
-
-  @Test
-  void isNearDuplicate_shortPostInsideLongPost_noMatch() {
-    Fingerprints shortPost = of("苹果", "红富士", "tel:13800138000");
-    Fingerprints longPost = of("苹果", "红富士", "tel:13800138000", "梨", "桃", "李", "杏", "枣");
-    assertThat(NearSimilarity.sharedCount(shortPost, longPost)).isEqualTo(3);
-    assertThat(NearSimilarity.isNearDuplicate(shortPost, longPost, CONFIG)).isFalse();
-  }
-
-  @Test
-  void isNearDuplicate_fiveOfSixShared_matches() {
-    Fingerprints a = of("a", "b", "c", "d", "e", "f");
-    Fingerprints b = of("a", "b", "c", "d", "e", "g");
-    assertThat(NearSimilarity.jaccard(a, b)).isCloseTo(5.0 / 7, within(1e-12));
-    assertThat(NearSimilarity.isNearDuplicate(a, b, CONFIG)).isTrue();
-    assertThat(NearSimilarity.isNearDuplicate(a, b, CONFIG.withMinShared(6))).isFalse();
   }
 }

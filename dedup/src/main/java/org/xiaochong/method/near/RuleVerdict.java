@@ -1,7 +1,6 @@
 package org.xiaochong.method.near;
 
 import java.util.Arrays;
-import java.util.function.LongToDoubleFunction;
 import org.xiaochong.fingerprint.Evidence;
 import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.fingerprint.NearSimilarity;
@@ -12,14 +11,14 @@ import org.xiaochong.method.near.NearRule.Keys;
 
 /**
  * The near-duplicate decision ({@link NearRule#isNearDuplicate}), test by test, and the first test
- * a pair fails ({@link NearRule#why}): the weighted similarity test of {@link
- * NearSimilarity#isNearDuplicate(long[], long[], LongToDoubleFunction, NearConfig)} over the keys
- * of every family with {@code weight} (the pass and the check give each key its idf), the shared
- * keys weighing at least {@link KeyWeights#leastShared}, with near.shingles the same test on the
- * shingles alone (the word order), what the two contradict ({@link Evidence}: another place,
- * another grade or size, a price more than 10 % off, another lot; the amounts not for the same
- * seller's repost of one offer, {@link SellerRepost}), then the vetoes of NEAR-FINGERPRINTS.md
- * ("Vetoes"), each a cheap test of evidence that two similar posts are different offers:
+ * a pair fails ({@link NearRule#why}): the weighted similarity ({@link NearRule#similarity}) of at
+ * least {@code near.min-similarity} over the keys of every family with {@code weight} (the pass and
+ * the check give each key its idf), the shared keys weighing at least {@link
+ * KeyWeights#leastShared}, with near.shingles the same test on the shingles alone (the word order),
+ * what the two contradict ({@link Evidence}: another place, another grade or size, a price more
+ * than 10 % off, another lot; the amounts not for the same seller's repost of one offer, {@link
+ * SellerRepost}), then the vetoes of NEAR-FINGERPRINTS.md ("Vetoes"), each a cheap test of evidence
+ * that two similar posts are different offers:
  *
  * <ol>
  *   <li>same subject: a post's subject (its top term when repeated, {@link NearSchema#topKeys})
