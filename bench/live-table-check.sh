@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Black-box checks of issue 12 ("safe on a live production table") with bin/dedup against a real
 # MySQL/MariaDB server: kill -9 during `run --apply` and during `restore` (after which the next apply
-# leaves the restored rows in place: they are marked apart), two concurrent applies, and the two
-# edited-row cases. One line per trial, then "N passed, N failed"; exit code 1 on any failure.
+# leaves the restored rows in place: they are marked apart), two concurrent applies, the two
+# edited-row cases, and the table lock's session killed during the sync and the passes. One line
+# per trial, then "N passed, N failed"; exit code 1 on any failure.
 #
 # Settings (environment):
 #   DEDUP_DB_URL       jdbc:mysql://host:port/db or jdbc:mariadb://… (required)
@@ -13,6 +14,7 @@
 #                      tables, e.g. DEDUP_SQL="mariadb -S /run/mysqld/ext.sock -u root crawl" (required)
 #   RECORDS            rows of each trial's table (default 100000)
 #   KILL_TRIALS RESTORE_TRIALS CONCURRENT_TRIALS   trials of a, b, c (default 20, 5, 3); EDIT_TRIALS=0 skips d
+#   LOCK_KILL_TRIALS   trials of e, the lock's session killed (default 2)
 #   SEED               random seed of the kill moments (default: from the clock; printed)
 #   TABLE_PREFIX       prefix of every table the harness creates (default kill_); the harness drops
 #                      <prefix>*, their archives and their dedup_run/dedup_plan/dedup_apart* rows, never other tables
@@ -36,6 +38,7 @@ KILL_TRIALS=${KILL_TRIALS:-20}
 RESTORE_TRIALS=${RESTORE_TRIALS:-5}
 CONCURRENT_TRIALS=${CONCURRENT_TRIALS:-3}
 EDIT_TRIALS=${EDIT_TRIALS:-1}
+LOCK_KILL_TRIALS=${LOCK_KILL_TRIALS:-2}
 SEED=${SEED:-$(( $(date +%s) % 32768 ))}
 P=${TABLE_PREFIX:-kill_}
 RANDOM=$SEED
@@ -442,6 +445,80 @@ if [ "$EDIT_TRIALS" -gt 0 ]; then
     finish_trial "$ok" "$t" "$dir"
   done
 fi
+
+# --- e. the lock's session killed (KILL, as pt-kill or a proxy would) during the sync and the passes ---
+# Documented (docs/operations.md): the loss is said on stdout within the watcher's 20 s, the run stops at
+# its next step with exit 1 and nothing moved, and the next run --apply completes the plan.
+lock_holder() { sql "SELECT COALESCE(IS_USED_LOCK('xiaochong.$schema.$1'), 0)"; }
+for ((i = 1; i <= LOCK_KILL_TRIALS; i++)); do
+  t="${P}e$i"
+  dir="$work/e$i"
+  mkdir -p "$dir"
+  fresh_table "$t"
+  dry_run "$t" "$dir"
+  planned=$(wc -l <"$dir/plan.tsv")
+  cfg=$(config "$t" "$dir/idx")
+  ok=0
+  why=""
+  "$root/bin/dedup" run --apply --config "$cfg" >"$dir/apply1.out" 2>&1 &
+  pid=$!
+  holder=0
+  for _ in $(seq 1 400); do # the lock is taken before the index sync starts
+    holder=$(lock_holder "$t")
+    [ "$holder" = 0 ] || break
+    sleep 0.05
+  done
+  # Trial i kills at (i - 1) / n of the calibrated run's first half: the sync first, then the passes.
+  sleep "$(awk -v i="$i" -v n="$LOCK_KILL_TRIALS" -v T="$apply_seconds" 'BEGIN { printf "%.2f", (i - 1) / n * T / 2 }')"
+  if [ "$holder" = 0 ] || ! kill -0 "$pid" 2>/dev/null; then
+    ok=1
+    why="the run had no lock to kill (holder $holder)"
+  else
+    killed_at=$(now)
+    sql "KILL CONNECTION $holder"
+  fi
+  noticed=""
+  rc1=0
+  wait "$pid" || rc1=$?
+  if [ "$ok" = 0 ]; then
+    # the watcher's line carries the UTC time it noticed; the output's own order is enough to time it
+    lost_at=$(grep -o 'was lost at [0-9:]* UTC' "$dir/apply1.out" | head -1 | grep -o '[0-9:]*' || true)
+    if [ -n "$lost_at" ]; then
+      noticed=$(awk -v k="$killed_at" -v l="$(date -u -d "$(date -u +%F) $lost_at" +%s)" 'BEGIN { printf "%.0f", l - k }')
+    fi
+    stop_line=$(grep -m1 -o 'the lock of table [^ ]* was lost[^;]*' "$dir/apply1.out" || true)
+    if [ -z "$stop_line" ]; then
+      ok=1
+      why="no 'lock … was lost' line; exit $rc1: $(tail -1 "$dir/apply1.out")"
+    elif [ -n "$noticed" ] && [ "$noticed" -gt 60 ]; then
+      ok=1
+      why="noticed $noticed s after the KILL"
+    fi
+    moved=0
+    if has_table "${t}_removed"; then moved=$(sql "SELECT COUNT(*) FROM \`${t}_removed\`"); fi
+    if [ "$moved" = 0 ] && [ "$rc1" != 1 ]; then
+      ok=1
+      why="$why; exit $rc1 with nothing moved, documented 1"
+    elif [ "$moved" != 0 ] && [ "$rc1" != 4 ]; then
+      ok=1
+      why="$why; exit $rc1 with $moved moved, documented 4"
+    fi
+  fi
+  wait_quiet "$t" || true
+  rc2=0
+  dedup run --apply --config "$cfg" >"$dir/apply2.out" 2>&1 || rc2=$?
+  if [ "$rc2" != 0 ]; then
+    ok=1
+    why="$why; the next run --apply exit $rc2: $(tail -1 "$dir/apply2.out")"
+  elif ! msg=$(check_plan "$t" "$dir/plan.tsv" "$dir"); then
+    ok=1
+    why="$why; after the next run: $msg"
+  fi
+  verdict="noticed ${noticed:-?} s after the KILL (UTC seconds), exit $rc1, moved ${moved:-?}; next apply: archive = plan ($planned)"
+  [ "$ok" = 0 ] || verdict="-- $why (kept: $dir)"
+  result "$ok" "$(printf 'e%02d lock session killed: %s' "$i" "$verdict")"
+  finish_trial "$ok" "$t" "$dir"
+done
 
 if [ "$failed" = 0 ] && [ "${KEEP:-0}" != 1 ]; then
   sql "DROP TABLE IF EXISTS \`${P}template\`"
