@@ -41,8 +41,8 @@ public final class Evidence {
   /**
    * Two numbers of one unit agree when they differ by at most 20 % of the larger: a repost updates
    * its price or stock by a few percent ("约280斤 … 850元" for "约300斤 … 800元"), while another offer of
-   * the same product is another lot (20吨 against 100吨). Measured in NEAR-FINGERPRINTS.md ("Evidence
-   * against a pair").
+   * the same product is another lot (20吨 against 100吨). Why: docs/near.md ("Evidence against a
+   * pair"); measured in bench/RESULTS.md ("The near method's measurements").
    */
   public static final double RELATIVE_TOLERANCE = 0.2;
 
@@ -154,8 +154,8 @@ public final class Evidence {
    * another lot (beyond {@link #LOT_TOLERANCE}). Such a pair is no near duplicate whatever else
    * they share: the same seller's offer of the same product from another place, of another grade or
    * of another lot shares the phone, the name and the template, which outweigh any one differing
-   * value in the similarity (NEAR-FINGERPRINTS.md, "Evidence against a pair"). A date counts
-   * against the pair in the similarity only: a repost may update the year it names.
+   * value in the similarity (docs/near.md, "Evidence against a pair"). A date counts against the
+   * pair in the similarity only: a repost may update the year it names.
    */
   public boolean contradicts(Evidence other) {
     return contradicts(other, false);

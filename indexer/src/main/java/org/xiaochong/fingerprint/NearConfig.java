@@ -55,8 +55,8 @@ public record NearConfig(
   /**
    * 0.5 of the IDF-weighted Jaccard similarity ({@link NearSimilarity#weightedJaccard}), one value
    * for every table: on the labelled sets of {@code eval} 0.4 and 0.45 let childcare's and cora's
-   * precision fall under 0.97 and 0.99 (NEAR-FINGERPRINTS.md); every step up loses typo pairs of
-   * febrl and restaurants that score just above it.
+   * precision fall under 0.97 and 0.99 (docs/near.md, "Settings"); every step up loses typo pairs
+   * of febrl and restaurants that score just above it.
    */
   public static final double DEFAULT_MIN_SIMILARITY = 0.5;
 

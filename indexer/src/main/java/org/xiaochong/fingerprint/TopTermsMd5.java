@@ -80,7 +80,7 @@ public final class TopTermsMd5 implements Closeable {
    *     input into sentences with a sentence BreakIterator, which does not break at the ASCII
    *     punctuation that step 1 produces (nor at commas), and its word graph grows faster than the
    *     sentence: on TopTermsMd5Test.APPLE_POST smartcn took about 1.5-4 ms before this step and
-   *     0.12-0.3 ms after (one-off timings on the shared machine, see NEAR-FINGERPRINTS.md), with
+   *     0.12-0.3 ms after (one-off timings on the shared machine, see bench/RESULTS.md), with
    *     the same words. '\n' rather than '。': with a trailing '。' smartcn's HMM splits some words at
    *     the sentence end (价格面议。 -> 价格/面/议, 联系人。 -> 联系/人); with '\n' it does not.
    *  6. SmartChineseAnalyzer (default stop set = punctuation; it lower-cases and Porter-stems Latin,

@@ -11,8 +11,8 @@ import java.util.function.LongToIntFunction;
 public final class NearCandidates {
   /**
    * Records above which a key counts as common ({@link #stopBefore}): 88, where cora keeps its
-   * recall with a stop rule that counts newer records, not kept ones (NEAR-FINGERPRINTS.md,
-   * "Candidates at scale").
+   * recall with a stop rule that counts newer records, not kept ones (docs/near.md, "Finding
+   * candidates"; measured in bench/RESULTS.md, "The near method's measurements").
    */
   public static final int COMMON_KEY = 88;
 
@@ -20,8 +20,8 @@ public final class NearCandidates {
    * Records above which a key finds no candidates (it still weighs in the similarity): the
    * looked-up keys of one record bring at most this many candidates each, whatever the table's
    * size, and a phone held by more records (a switchboard number in every post) blocks nothing. The
-   * pairs lost are those whose every looked-up key is that common (NEAR-FINGERPRINTS.md,
-   * "Candidates at scale").
+   * pairs lost are those whose every looked-up key is that common (docs/near.md, "Finding
+   * candidates").
    */
   public static final int MAX_HOLDERS = 1000;
 
@@ -49,9 +49,9 @@ public final class NearCandidates {
    * another record ({@link #candidateKeys(NearRule.Keys, LongToIntFunction, int, int)}) and by at
    * most {@link #MAX_HOLDERS}, rarest first; a key held by more than {@link #COMMON_KEY} only while
    * the keys before it found no newer record ({@link #stopBefore}). Why these, and what the
-   * blocking by phone costs and saves: NEAR-FINGERPRINTS.md, "Candidates at scale". Deterministic:
-   * it depends only on the record's keys, the key frequencies frozen for the run (ties by key) and
-   * the newest-first order, never on document ids or on what the pass decided, so a distributed job
+   * blocking by phone costs and saves: docs/near.md, "Finding candidates". Deterministic: it
+   * depends only on the record's keys, the key frequencies frozen for the run (ties by key) and the
+   * newest-first order, never on document ids or on what the pass decided, so a distributed job
    * finds the same pairs with joins.
    *
    * @param tel the record's phone keys ({@link NearRule.Keys#tel}), ascending

@@ -261,9 +261,9 @@ public final class NearRule {
 
   /**
    * The near-duplicate decision: the weighted similarity test over the keys of every family with
-   * {@code weight} (the pass and the check give each key its idf), then the vetoes of
-   * NEAR-FINGERPRINTS.md ("Vetoes"), each a cheap test of evidence that two similar posts are
-   * different offers; the tests, in order: {@link RuleVerdict}.
+   * {@code weight} (the pass and the check give each key its idf), then the vetoes of docs/near.md
+   * ("Vetoes"), each a cheap test of evidence that two similar posts are different offers; the
+   * tests, in order: {@link RuleVerdict}.
    */
   public static boolean isNearDuplicate(
       Keys record, Keys candidate, NearConfig config, KeyWeights weight) {

@@ -111,8 +111,8 @@ record PassDocuments(
    * name, a code, a street): a record of such fields varies by typos, so two variants of one
    * original can be further apart than each is from it. Records with text fields are left to the
    * greedy pass: on them, average linkage joined different citations through a citation the greedy
-   * pass had already joined wrongly (cora's precision fell from 0.992 to 0.973;
-   * NEAR-FINGERPRINTS.md).
+   * pass had already joined wrongly (cora's precision fell from 0.992 to 0.973; docs/near.md,
+   * "Groups and the record kept").
    */
   static boolean allFieldsShort(NearRule.Keys record) {
     return allFieldsShort(record.presentFields(), record.shortFields());

@@ -43,7 +43,8 @@ final class RuleSimilarity {
    * of the three views (a short field's changed letters cost a few q-grams, where the word view
    * loses the whole word), so it needs more agreement. Measured on every labelled set, one value
    * for all: 1.0 took childcare's precision to 0.968 and cora's to 0.988; 0.95 childcare's to
-   * 0.969; 0.9 kept 2 points less of febrl3's recall than 0.925 (NEAR-FINGERPRINTS.md).
+   * 0.969; 0.9 kept 2 points less of febrl3's recall than 0.925 (bench/RESULTS.md, "The near
+   * method's measurements").
    */
   static final double TYPO_DISCOUNT = 0.925;
 

@@ -17,8 +17,8 @@ import org.xiaochong.method.near.NearRule.Keys;
  * KeyWeights#leastShared}, with near.shingles the same test on the shingles alone (the word order),
  * what the two contradict ({@link Evidence}: another place, another grade or size, a price more
  * than 10 % off, another lot; the amounts not for the same seller's repost of one offer, {@link
- * SellerRepost}), then the vetoes of NEAR-FINGERPRINTS.md ("Vetoes"), each a cheap test of evidence
- * that two similar posts are different offers:
+ * SellerRepost}), then the vetoes of docs/near.md ("Vetoes"), each a cheap test of evidence that
+ * two similar posts are different offers:
  *
  * <ol>
  *   <li>same subject: a post's subject (its top term when repeated, {@link NearSchema#topKeys})
