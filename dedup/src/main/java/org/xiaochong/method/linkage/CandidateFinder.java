@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.util.BytesRef;
+import org.xiaochong.index.IntArrays;
 import org.xiaochong.index.TermHolders;
 
 /**
@@ -15,10 +16,10 @@ import org.xiaochong.index.TermHolders;
  * holders), as an idf does), at most {@code limit} of them. A key held by more than {@code
  * maxHolders} records is not walked whole: only its {@value #NEIGHBOURS} holders with the next ids
  * after the record's are taken (a sorted neighbourhood, so that rows sharing one common value still
- * chain into a group; each such key's holders are sorted once per finder); the other keys are
- * walked rarest first within a budget of {@value #POSTINGS_PER_RECORD} postings, so one lookup
- * costs the same whatever the table's size. Not thread-safe: one per thread, over a reader that
- * stays open.
+ * chain into a group; each such key's holders are read and sorted once per finder, kept as one int
+ * each); the other keys are walked rarest first within a budget of {@value #POSTINGS_PER_RECORD}
+ * postings, so one lookup costs the same whatever the table's size. Not thread-safe: one per
+ * thread, over a reader that stays open.
  */
 final class CandidateFinder {
   /**
@@ -33,7 +34,17 @@ final class CandidateFinder {
 
   private final TermHolders holders;
   private final long[] ids;
-  private final java.util.Map<BytesRef, long[][]> commonHolders = new java.util.HashMap<>();
+
+  /**
+   * Every doc by record id (ties by doc): a common key's holders are kept as their ranks here, one
+   * sorted int per holder, rather than as (id, doc) pairs.
+   */
+  private final int[] docByRank;
+
+  /** Each doc's place in {@link #docByRank}. */
+  private final int[] rankOfDoc;
+
+  private final java.util.Map<BytesRef, int[]> commonHolders = new java.util.HashMap<>();
   private final BlockingKeys blocking;
   private final int maxHolders;
   private final int limit;
@@ -65,27 +76,58 @@ final class CandidateFinder {
     this.limit = limit;
     this.docCount = Math.max(1, docCount);
     this.ids = ids;
+    this.docByRank = new int[ids.length];
+    for (int doc = 0; doc < ids.length; doc++) {
+      docByRank[doc] = doc;
+    }
+    IntArrays.sort(
+        docByRank,
+        0,
+        ids.length,
+        (a, b) -> {
+          int byId = Long.compare(ids[a], ids[b]);
+          return byId != 0 ? byId : Integer.compare(a, b);
+        });
+    this.rankOfDoc = new int[ids.length];
+    for (int rank = 0; rank < ids.length; rank++) {
+      rankOfDoc[docByRank[rank]] = rank;
+    }
     this.score = new float[Math.max(1, ids.length)];
     this.keyHolders = new int[maxHolders + 1];
   }
 
   /**
-   * The live holders of a common key sorted by record id: {ids, docs}. Read once per key and kept:
-   * each record then finds its neighbours by a binary search.
+   * The live holders of a common key as their sorted ranks (so in record id order). Read once per
+   * key and kept: each record then finds its neighbours by a binary search.
    */
-  private long[][] holdersById(BytesRef term) throws IOException {
-    List<long[]> pairs = new java.util.ArrayList<>();
+  private int[] holderRanks(BytesRef term) throws IOException {
+    int[] ranks = new int[Math.max(16, holders.docFreq(term))];
+    int n = 0;
     for (int doc = holders.first(term); doc != TermHolders.NO_MORE_DOCS; doc = holders.next()) {
-      pairs.add(new long[] {ids[doc], doc});
+      if (n == ranks.length) {
+        ranks = Arrays.copyOf(ranks, n * 2);
+      }
+      ranks[n++] = rankOfDoc[doc];
     }
-    postings += pairs.size();
-    pairs.sort((a, b) -> Long.compare(a[0], b[0]));
-    long[][] byId = new long[2][pairs.size()];
-    for (int i = 0; i < pairs.size(); i++) {
-      byId[0][i] = pairs.get(i)[0];
-      byId[1][i] = pairs.get(i)[1];
+    postings += n;
+    ranks = Arrays.copyOf(ranks, n);
+    Arrays.sort(ranks);
+    return ranks;
+  }
+
+  /** The first rank whose record id is above {@code id}: where a record of that id would follow. */
+  private int rankAfter(long id) {
+    int low = 0;
+    int high = docByRank.length;
+    while (low < high) {
+      int mid = (low + high) >>> 1;
+      if (ids[docByRank[mid]] <= id) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
     }
-    return byId;
+    return low;
   }
 
   /** Postings read so far (the work of the lookups). */
@@ -163,17 +205,17 @@ final class CandidateFinder {
       // Keys too common to walk: the next few holders after this record (sorted neighbourhood),
       // each weighing as the least of the rare keys. Records sharing such a value (a company name
       // on hundreds of rows) are chained to their neighbours instead of compared with all.
+      int after = common.isEmpty() ? 0 : rankAfter(selfId);
       for (BytesRef term : common) {
-        long[][] byId = commonHolders.get(term);
-        if (byId == null) {
-          byId = holdersById(term);
-          commonHolders.put(BytesRef.deepCopyOf(term), byId);
+        int[] ranks = commonHolders.get(term);
+        if (ranks == null) {
+          ranks = holderRanks(term);
+          commonHolders.put(BytesRef.deepCopyOf(term), ranks);
         }
-        long[] sortedIds = byId[0];
-        int at = Arrays.binarySearch(sortedIds, selfId);
-        at = at >= 0 ? at + 1 : -at - 1;
-        for (int i = 0; i < Math.min(NEIGHBOURS, sortedIds.length - 1); i++) {
-          int doc = (int) byId[1][(at + i) % sortedIds.length];
+        int at = Arrays.binarySearch(ranks, after);
+        at = at >= 0 ? at : -at - 1;
+        for (int i = 0; i < Math.min(NEIGHBOURS, ranks.length - 1); i++) {
+          int doc = docByRank[ranks[(at + i) % ranks.length]];
           if (doc == self) {
             continue;
           }
