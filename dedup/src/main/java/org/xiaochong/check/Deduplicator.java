@@ -192,6 +192,22 @@ public final class Deduplicator implements AutoCloseable {
    */
   private volatile Runnable openedBeside = () -> {};
 
+  /**
+   * Runs before each background commit of the indexes: tests make it throw, as a full disk does.
+   */
+  private volatile Runnable beforeCommit = () -> {};
+
+  /**
+   * Whether adds were sealed out of the log ({@link AddLog#seal}) and their commit has not
+   * succeeded yet (guarded by {@link #lock}). The log then looks empty, yet the last commit lacks
+   * answered adds: a checker opened on it would answer as if they had never been made, so none is
+   * opened beside the writer ({@link #readBesideWriter}) and {@link #commitIndex} tries again.
+   */
+  private boolean commitOwed;
+
+  /** One background commit at a time, so that a commit clears {@link #commitOwed} for its seal. */
+  private final Object committing = new Object();
+
   private Deduplicator(DedupConfig config, Options options) {
     this.config = config;
     this.options = options;
@@ -286,6 +302,7 @@ public final class Deduplicator implements AutoCloseable {
       lifecycle.writeLock().unlock();
     }
     commits.allCommitted(); // close() committed everything added
+    commitOwed = false;
     if (writable && log != null) {
       AddLog.delete(log.seal()); // every logged add is in the commit close() made
     }
@@ -503,27 +520,37 @@ public final class Deduplicator implements AutoCloseable {
    * which bounds the log's replay after a crash.
    */
   public boolean commitIndex() {
-    List<Path> covered;
-    lock.lock();
-    try {
-      if (checker == null || !writable || log == null || log.isEmpty()) {
-        return false;
+    synchronized (committing) {
+      List<Path> covered;
+      lock.lock();
+      try {
+        if (checker == null || !writable || log == null || (log.isEmpty() && !commitOwed)) {
+          return false;
+        }
+        covered = log.seal(); // the records of these files are all in the writers now
+        commitOwed = true; // until the commit below succeeds (a failed one is tried again)
+      } finally {
+        lock.unlock();
       }
-      covered = log.seal(); // the records of these files are all in the writers now
-    } finally {
-      lock.unlock();
-    }
-    lifecycle.readLock().lock();
-    try {
-      if (checker == null || !writable) {
-        return false; // closed meanwhile, which committed and deleted the files
+      lifecycle.readLock().lock();
+      try {
+        if (checker == null || !writable) {
+          return false; // closed meanwhile, which committed and deleted the files
+        }
+        beforeCommit.run();
+        checker.commit();
+      } finally {
+        lifecycle.readLock().unlock();
       }
-      checker.commit();
-    } finally {
-      lifecycle.readLock().unlock();
+      lock.lock();
+      try {
+        commitOwed = false;
+      } finally {
+        lock.unlock();
+      }
+      AddLog.delete(covered);
+      return true;
     }
-    AddLog.delete(covered);
-    return true;
   }
 
   /**
@@ -657,7 +684,7 @@ public final class Deduplicator implements AutoCloseable {
     long added;
     lock.lock();
     try {
-      if (!due.getAsBoolean() || checker == null || (log != null && !log.isEmpty())) {
+      if (!due.getAsBoolean() || checker == null || commitOwed || (log != null && !log.isEmpty())) {
         return false; // adds not committed yet: the next commitIndex commits them
       }
       writing = checker;
@@ -763,6 +790,11 @@ public final class Deduplicator implements AutoCloseable {
   /** Runs {@code hook} each time a checker was opened beside the serving one, before the swap. */
   void whenOpenedBeside(Runnable hook) {
     openedBeside = hook;
+  }
+
+  /** Runs {@code hook} before each background commit ({@link #commitIndex}). */
+  void beforeEachCommit(Runnable hook) {
+    beforeCommit = hook;
   }
 
   /** Whether to try to take the write lock now (the caller holds {@link #lock}). */

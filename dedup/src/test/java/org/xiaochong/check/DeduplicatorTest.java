@@ -1,6 +1,7 @@
 package org.xiaochong.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -190,6 +191,61 @@ class DeduplicatorTest {
       assertThat(reopened.check(record(12L, "求购山东大白菜")).keptId())
           .as("committed at close")
           .isEqualTo(2L);
+    }
+  }
+
+  /** A background commit that fails, as on a full disk, while {@code failing[0]}. */
+  private static Runnable failWhile(boolean[] failing) {
+    return () -> {
+      if (failing[0]) {
+        throw new java.io.UncheckedIOException(new java.io.IOException("No space left on device"));
+      }
+    };
+  }
+
+  @Test
+  void commitIndex_failed_noCheckerOpensOnTheCommitMissingTheAnsweredAdd(@TempDir Path dir)
+      throws Exception {
+    DedupConfig config = recordIndexOnly(dir, "");
+    try (Deduplicator dedup = Deduplicator.open(config, READING)) {
+      assertThat(dedup.add(List.of(record(1L, "供应红富士苹果"))).get(0).added()).isTrue();
+      boolean[] failing = {true};
+      dedup.beforeEachCommit(failWhile(failing));
+      assertThatThrownBy(dedup::commitIndex).hasMessageContaining("No space left");
+
+      // The add is sealed out of the log, not committed: reading on from the last commit would
+      // answer its copy `new` until the next reopen.
+      assertThat(dedup.releaseWriter(0)).as("adds stopped, but a commit is owed").isFalse();
+      java.nio.file.Files.writeString(
+          config.indexDir().resolve(org.xiaochong.run.IndexHandOver.FILE),
+          Long.toString(ProcessHandle.current().pid())); // a run asks for the index
+      assertThatThrownBy(dedup::handOverIfAsked).hasMessageContaining("No space left");
+      assertThat(dedup.writing()).isTrue();
+      assertThat(dedup.check(record(11L, "供应红富士苹果")).keptId()).isEqualTo(1L);
+
+      failing[0] = false;
+      assertThat(dedup.handOverIfAsked()).as("the owed commit made, then handed over").isTrue();
+      assertThat(dedup.writing()).isFalse();
+      assertThat(dedup.check(record(11L, "供应红富士苹果")).keptId())
+          .as("read from a commit holding the add")
+          .isEqualTo(1L);
+    }
+  }
+
+  @Test
+  void commitIndex_failedOnce_triedAgainAndTheReaderOpenedBesideHoldsTheAdd(@TempDir Path dir) {
+    DedupConfig config = recordIndexOnly(dir, "");
+    try (Deduplicator dedup = Deduplicator.open(config, READING)) {
+      dedup.add(List.of(record(1L, "供应红富士苹果")));
+      boolean[] failing = {true};
+      dedup.beforeEachCommit(failWhile(failing));
+      assertThatThrownBy(dedup::commitIndex).isInstanceOf(java.io.UncheckedIOException.class);
+
+      failing[0] = false;
+      assertThat(dedup.commitIndex()).as("tried again, though nothing was added since").isTrue();
+      assertThat(dedup.commitIndex()).as("nothing owed any more").isFalse();
+      assertThat(dedup.releaseWriter(0)).isTrue();
+      assertThat(dedup.check(record(11L, "供应红富士苹果")).keptId()).isEqualTo(1L);
     }
   }
 
