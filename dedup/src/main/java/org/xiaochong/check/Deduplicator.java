@@ -261,8 +261,10 @@ public final class Deduplicator implements AutoCloseable {
    * Adds again the records of the add log's files (left by a crash, or logged while another process
    * held the indexes), commits them and deletes the files (the caller holds {@link #lock} and the
    * writable checker). Records the indexes hold already are met as themselves and skipped, so a
-   * replay twice adds nothing twice; each is judged by the keep policy against the index as it is
-   * now.
+   * replay twice adds nothing twice. Every logged record was answered {@code added: true}, so each
+   * joins the index whatever it meets now: judged again, one of two copies logged in the same
+   * window (neither saw the other) would be left out although its client was told it is in; the
+   * next run removes the copy the keep policy drops, as it does for any twin kept over another.
    */
   private void replayLog() {
     List<Path> files = log == null ? AddLog.pending(config.indexDir()) : log.seal();
@@ -273,7 +275,7 @@ public final class Deduplicator implements AutoCloseable {
     for (Path file : files) {
       for (Record record : AddLog.read(file)) {
         OnlineChecker.Verdict found = checker.check(record.id(), record.fields(), null);
-        if (KeepDecision.keepsNew(config.table().keepPolicy(), record, found) && !found.indexed()) {
+        if (!found.indexed()) {
           checker.add(record.id(), record.time(), record.fields(), found);
           addedSinceOpen++;
           replayed++;

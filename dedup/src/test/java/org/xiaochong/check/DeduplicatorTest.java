@@ -250,6 +250,30 @@ class DeduplicatorTest {
   }
 
   @Test
+  void addLogged_twoCopiesLoggedWhileARunWrote_bothJoinTheIndexAsTheirAnswersSaid(@TempDir Path dir)
+      throws Exception {
+    DedupConfig config = recordIndexOnly(dir, "");
+    try (Deduplicator dedup = Deduplicator.open(config, READING)) {
+      try (FingerprintIndex run =
+          FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), false)) {
+        // The newer copy first: the older one, judged against the last commit, does not see it.
+        assertThat(dedup.add(List.of(record(2L, "供应红富士苹果"))).get(0).added()).isTrue();
+        assertThat(dedup.add(List.of(record(1L, "供应红富士苹果"))).get(0).added()).isTrue();
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!dedup.addLogged()) { // the writer is tried again a second after it was found taken
+        assertThat(System.nanoTime()).as("the logged adds taken in").isLessThan(deadline);
+        Thread.sleep(100);
+      }
+    }
+    try (FingerprintIndex index =
+            FingerprintIndex.openReadOnly(config.indexDir(), config.fieldsDigest());
+        org.apache.lucene.index.DirectoryReader reader = index.openReader()) {
+      assertThat(FingerprintIndex.liveIdsSorted(reader)).containsExactly(1L, 2L);
+    }
+  }
+
+  @Test
   void check_namingAnAddNotYetFsynced_returnsOnceItIsDurable(@TempDir Path dir) {
     DedupConfig config = recordIndexOnly(dir, "");
     try (Deduplicator dedup = Deduplicator.open(config, READING)) {
