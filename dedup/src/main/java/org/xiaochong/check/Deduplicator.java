@@ -198,14 +198,23 @@ public final class Deduplicator implements AutoCloseable {
   private volatile Runnable beforeCommit = () -> {};
 
   /**
-   * Whether adds were sealed out of the log ({@link AddLog#seal}) and their commit has not
-   * succeeded yet (guarded by {@link #lock}). The log then looks empty, yet the last commit lacks
+   * The log files sealed out of the log ({@link AddLog#seal}) whose commit has not succeeded yet,
+   * or null (guarded by {@link #lock}). The log then looks empty, yet the last commit lacks
    * answered adds: a checker opened on it would answer as if they had never been made, so none is
    * opened beside the writer ({@link #readBesideWriter}) and {@link #commitIndex} tries again.
    */
-  private boolean commitOwed;
+  private List<Path> owed;
 
-  /** One background commit at a time, so that a commit clears {@link #commitOwed} for its seal. */
+  /**
+   * Whether adds are logged only though the writer is open (guarded by {@link #lock}): from the
+   * seal of a hand-over's commit ({@link #handOverIfAsked}) until the writer closes. That commit
+   * then holds every add the writer took, so the reader opened beside on it misses none and is
+   * swapped in though adds keep coming; the adds logged meanwhile join the index once the run is
+   * done ({@link #addLogged}), as those made while it writes do.
+   */
+  private boolean logOnly;
+
+  /** One background commit at a time, so that a commit clears {@link #owed} for its seal. */
   private final Object committing = new Object();
 
   private Deduplicator(DedupConfig config, Options options) {
@@ -304,10 +313,18 @@ public final class Deduplicator implements AutoCloseable {
       lifecycle.writeLock().unlock();
     }
     commits.allCommitted(); // close() committed everything added
-    commitOwed = false;
     if (writable && log != null) {
-      AddLog.delete(log.seal()); // every logged add is in the commit close() made
+      if (logOnly) { // the files written since the hand-over's seal hold adds the writer never took
+        log.seal();
+        if (owed != null) {
+          AddLog.delete(owed);
+        }
+      } else {
+        AddLog.delete(log.seal()); // every logged add is in the commit close() made
+      }
     }
+    owed = null;
+    logOnly = false;
   }
 
   /** The methods asked, in order. */
@@ -481,7 +498,7 @@ public final class Deduplicator implements AutoCloseable {
             "adding needs the id column '" + config.table().idColumn() + "' in each record");
       }
       if (!found.indexed()) { // else an earlier try of this add indexed it: not twice
-        if (writable) {
+        if (writable && !logOnly) {
           checker.add(record.id(), record.time(), record.fields(), found);
           addedSinceOpen++;
         } // else another process writes the indexes: logged only, added when it is done
@@ -522,15 +539,30 @@ public final class Deduplicator implements AutoCloseable {
    * which bounds the log's replay after a crash.
    */
   public boolean commitIndex() {
+    return commit(false);
+  }
+
+  /**
+   * {@link #commitIndex}; with {@code handingOver}, adds stop going to the writer ({@link
+   * #logOnly}) in the same turn of {@link #lock} as the seal, so that the commit holds every add it
+   * took.
+   */
+  private boolean commit(boolean handingOver) {
     synchronized (committing) {
       List<Path> covered;
       lock.lock();
       try {
-        if (checker == null || !writable || log == null || (log.isEmpty() && !commitOwed)) {
+        if (checker == null || !writable) {
           return false;
         }
-        covered = log.seal(); // the records of these files are all in the writers now
-        commitOwed = true; // until the commit below succeeds (a failed one is tried again)
+        if (!logOnly && log != null && !log.isEmpty()) {
+          owed = log.seal(); // the records of these files are all in the writers now
+        }
+        logOnly |= handingOver && !options.writable();
+        if (owed == null) {
+          return false;
+        }
+        covered = owed; // until a commit succeeds (a failed one is tried again)
       } finally {
         lock.unlock();
       }
@@ -546,7 +578,9 @@ public final class Deduplicator implements AutoCloseable {
       }
       lock.lock();
       try {
-        commitOwed = false;
+        if (owed == covered) {
+          owed = null;
+        }
       } finally {
         lock.unlock();
       }
@@ -657,7 +691,9 @@ public final class Deduplicator implements AutoCloseable {
         () ->
             writable
                 && !options.writable()
-                && System.nanoTime() - lastAddNanos >= TimeUnit.MILLISECONDS.toNanos(idleMillis)
+                && (logOnly // a hand-over began, and the run that asked is gone
+                    || System.nanoTime() - lastAddNanos
+                        >= TimeUnit.MILLISECONDS.toNanos(idleMillis))
                 && commits.idle();
     if (!lock.tryLock()) {
       return false;
@@ -686,7 +722,10 @@ public final class Deduplicator implements AutoCloseable {
     long added;
     lock.lock();
     try {
-      if (!due.getAsBoolean() || checker == null || commitOwed || (log != null && !log.isEmpty())) {
+      if (!due.getAsBoolean()
+          || checker == null
+          || owed != null
+          || (!logOnly && log != null && !log.isEmpty())) {
         return false; // adds not committed yet: the next commitIndex commits them
       }
       writing = checker;
@@ -704,16 +743,18 @@ public final class Deduplicator implements AutoCloseable {
    * Gives the indexes' write lock back at once when another process asks for it ({@link
    * IndexHandOver}: a run), committing what was added; returns whether it did. Until that process
    * is done, adds are logged only ({@link AddLog}: durable and answered as ever) and {@link
-   * #addLogged} adds them to the index afterwards. The reading checker is opened beside the writing
-   * one ({@link #readBesideWriter}); when adds go on meanwhile, the writer is closed and the reader
-   * opened in one turn of {@link #lock} instead, so that the run does not wait for a pause.
+   * #addLogged} adds them to the index afterwards; so are the adds from its commit on ({@link
+   * #logOnly}), so that the reading checker opened beside the writing one ({@link
+   * #readBesideWriter}) holds every add the writer took and is swapped in though adds keep coming:
+   * no request waits for the open. When that open fails, the writer is closed and the reader opened
+   * in one turn of {@link #lock} instead.
    */
   public boolean handOverIfAsked() {
     if (!IndexHandOver.requested(config.indexDir())) {
       return false;
     }
     BooleanSupplier due = () -> writable && !options.writable();
-    commitIndex();
+    commit(true); // adds from here on are logged only: they join the index once the run is done
     boolean handedOver;
     try {
       handedOver = readBesideWriter(due);
@@ -729,7 +770,7 @@ public final class Deduplicator implements AutoCloseable {
       if (!due.getAsBoolean()) {
         return false;
       }
-      // Added to since its last commit: closed and reopened in one turn, the run waiting.
+      // The reader's open beside failed: closed and reopened in one turn, the run waiting.
       closeChecker();
       reopenForReading();
       writerRetryNanos = System.nanoTime() + WRITER_RETRY_NANOS;

@@ -274,6 +274,35 @@ class DeduplicatorTest {
   }
 
   @Test
+  void handOverIfAsked_addsGoingOn_theReaderOpenedBesideIsSwappedIn_theAddsFollowTheRun(
+      @TempDir Path dir) throws Exception {
+    DedupConfig config = recordIndexOnly(dir, "");
+    try (Deduplicator dedup = Deduplicator.open(config, READING)) {
+      dedup.add(List.of(record(1L, "供应红富士苹果")));
+      Path request = config.indexDir().resolve(org.xiaochong.run.IndexHandOver.FILE);
+      java.nio.file.Files.writeString(request, Long.toString(ProcessHandle.current().pid()));
+      List<Deduplicator.Verdict> meanwhile = new ArrayList<>();
+      dedup.whenOpenedBeside(() -> meanwhile.addAll(dedup.add(List.of(record(2L, "求购山东大白菜")))));
+
+      assertThat(dedup.handOverIfAsked()).isTrue();
+      assertThat(dedup.writing()).isFalse();
+      assertThat(meanwhile.get(0).added()).isTrue();
+      // Served from the reader opened beside, not one opened after closing the writer (which would
+      // hold the add made meanwhile): that add is logged only, as while the run writes.
+      assertThat(dedup.check(record(11L, "供应红富士苹果")).keptId()).isEqualTo(1L);
+      assertThat(dedup.check(record(12L, "求购山东大白菜")).isNew()).isTrue();
+
+      java.nio.file.Files.delete(request); // the run, done
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!dedup.addLogged()) {
+        assertThat(System.nanoTime()).as("the logged add taken in").isLessThan(deadline);
+        Thread.sleep(100);
+      }
+      assertThat(dedup.check(record(12L, "求购山东大白菜")).keptId()).isEqualTo(2L);
+    }
+  }
+
+  @Test
   void check_namingAnAddNotYetFsynced_returnsOnceItIsDurable(@TempDir Path dir) {
     DedupConfig config = recordIndexOnly(dir, "");
     try (Deduplicator dedup = Deduplicator.open(config, READING)) {
