@@ -49,9 +49,10 @@ import org.xiaochong.source.Database;
  * <p>Then: the run's exit code; the add answers that were not 200; each post answered {@code added:
  * true} looked up by id in the record index. The service's adds never reach the table (the embedded
  * server is the run's alone), so a run's sync drops those the index held when it started
- * (docs/serve.md, "The run reconciles"): the adds answered before the service handed the index over
- * must be gone, those after must be there. Finally the served run's decisions (removed id → kept
- * id, rule) against the twin's: the service's adds must not change them.
+ * (docs/serve.md, "The run reconciles"): the adds answered before the run must be gone, those after
+ * the service handed the index over must be there, and those in between are cut in two. Finally the
+ * served run's decisions (removed id → kept id, rule) against the twin's: the service's adds must
+ * not change them.
  */
 final class ServeNightly {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -156,8 +157,16 @@ final class ServeNightly {
     double span =
         answered.isEmpty() ? 0 : answered.get(answered.size() - 1).sentAt - answered.get(0).sentAt;
     long[] indexed = indexedIds(served);
+    // Adds answered before the run started were committed before it asked for the index: its sync
+    // drops them all. From the hand-over's commit (inside the service, shortly before it logs the
+    // hand-over) adds are logged and taken in after the run: all there. In between, answers cross
+    // that commit: each may be either, but in answer order every one gone comes before every one
+    // there (a cut), give or take answers that crossed in flight.
     int before = 0;
     int beforeFound = 0;
+    int between = 0;
+    int betweenFound = 0;
+    int goneAfterAFoundOne = 0;
     int after = 0;
     int afterMissing = 0;
     List<Long> missingIds = new ArrayList<>();
@@ -174,14 +183,20 @@ final class ServeNightly {
                 .put("in_index", Arrays.binarySearch(indexed, add.id) >= 0));
       }
     }
-    for (Add add : answered) {
+    List<Add> inAnswerOrder = new ArrayList<>(answered);
+    inAnswerOrder.sort(java.util.Comparator.comparingDouble(a -> a.answeredAt));
+    for (Add add : inAnswerOrder) {
       if (add.status != 200 || !add.added) {
         continue;
       }
       boolean found = Arrays.binarySearch(indexed, add.id) >= 0;
-      if (add.answeredAt < handedOver) {
+      if (add.answeredAt < runStart) {
         before++;
         beforeFound += found ? 1 : 0;
+      } else if (add.answeredAt < handedOver) {
+        between++;
+        goneAfterAFoundOne += !found && betweenFound > 0 ? 1 : 0;
+        betweenFound += found ? 1 : 0;
       } else {
         after++;
         if (!found) {
@@ -211,11 +226,15 @@ final class ServeNightly {
         percentile(answered, 99),
         percentile(answered, 100));
     out.printf(
-        "answered added:true before the hand-over: %,d, in the index after: %,d (the run's sync"
-            + " drops them: their rows never reached the table); after it: %,d, missing from the"
-            + " index: %,d %s; add log files left: %d%n",
+        "answered added:true before the run: %,d, in the index after: %,d (the run's sync drops"
+            + " them: their rows never reached the table); while the run asked for the index: %,d,"
+            + " in the index after: %,d (gone after one there: %,d); after the hand-over: %,d,"
+            + " missing from the index: %,d %s; add log files left: %d%n",
         before,
         beforeFound,
+        between,
+        betweenFound,
+        goneAfterAFoundOne,
         after,
         afterMissing,
         missingIds.stream().limit(10).toList(),
@@ -227,7 +246,7 @@ final class ServeNightly {
     failures += servedApply != 0 || twinApply != 0 || twinDry != 0 ? 1 : 0;
     failures += refused > 0 ? 1 : 0;
     failures += stoppedCleanly ? 0 : 1;
-    failures += afterMissing > 0 || beforeFound > 0 ? 1 : 0;
+    failures += afterMissing > 0 || beforeFound > 0 || goneAfterAFoundOne > 0 ? 1 : 0;
     failures += differ.isEmpty() ? 0 : 1;
     json.put("twin_run_exit", twinDry);
     json.put("twin_apply_exit", twinApply);
@@ -242,8 +261,11 @@ final class ServeNightly {
     json.put("adds_latency_ms_p50", percentile(answered, 50));
     json.put("adds_latency_ms_p99", percentile(answered, 99));
     json.put("adds_latency_ms_max", percentile(answered, 100));
-    json.put("added_before_hand_over", before);
-    json.put("added_before_hand_over_in_index", beforeFound);
+    json.put("added_before_run", before);
+    json.put("added_before_run_in_index", beforeFound);
+    json.put("added_while_run_asked", between);
+    json.put("added_while_run_asked_in_index", betweenFound);
+    json.put("added_while_run_asked_gone_after_one_in_index", goneAfterAFoundOne);
     json.put("added_after_hand_over", after);
     json.put("added_after_hand_over_missing", afterMissing);
     json.put("add_log_files_left", logsLeft.size());
