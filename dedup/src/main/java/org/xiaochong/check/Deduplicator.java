@@ -301,6 +301,9 @@ public final class Deduplicator implements AutoCloseable {
    */
   private void closeChecker() {
     if (checker == null) {
+      // None, or its close failed: the log files it left are replayed at the next open for writing.
+      owed = null;
+      logOnly = false;
       return;
     }
     lifecycle.writeLock().lock();
