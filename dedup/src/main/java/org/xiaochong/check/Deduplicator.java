@@ -192,6 +192,31 @@ public final class Deduplicator implements AutoCloseable {
    */
   private volatile Runnable openedBeside = () -> {};
 
+  /**
+   * Runs before each background commit of the indexes: tests make it throw, as a full disk does.
+   */
+  private volatile Runnable beforeCommit = () -> {};
+
+  /**
+   * The log files sealed out of the log ({@link AddLog#seal}) whose commit has not succeeded yet,
+   * or null (guarded by {@link #lock}). The log then looks empty, yet the last commit lacks
+   * answered adds: a checker opened on it would answer as if they had never been made, so none is
+   * opened beside the writer ({@link #readBesideWriter}) and {@link #commitIndex} tries again.
+   */
+  private List<Path> owed;
+
+  /**
+   * Whether adds are logged only though the writer is open (guarded by {@link #lock}): from the
+   * seal of a hand-over's commit ({@link #handOverIfAsked}) until the writer closes. That commit
+   * then holds every add the writer took, so the reader opened beside on it misses none and is
+   * swapped in though adds keep coming; the adds logged meanwhile join the index once the run is
+   * done ({@link #addLogged}), as those made while it writes do.
+   */
+  private boolean logOnly;
+
+  /** One background commit at a time, so that a commit clears {@link #owed} for its seal. */
+  private final Object committing = new Object();
+
   private Deduplicator(DedupConfig config, Options options) {
     this.config = config;
     this.options = options;
@@ -245,8 +270,10 @@ public final class Deduplicator implements AutoCloseable {
    * Adds again the records of the add log's files (left by a crash, or logged while another process
    * held the indexes), commits them and deletes the files (the caller holds {@link #lock} and the
    * writable checker). Records the indexes hold already are met as themselves and skipped, so a
-   * replay twice adds nothing twice; each is judged by the keep policy against the index as it is
-   * now.
+   * replay twice adds nothing twice. Every logged record was answered {@code added: true}, so each
+   * joins the index whatever it meets now: judged again, one of two copies logged in the same
+   * window (neither saw the other) would be left out although its client was told it is in; the
+   * next run removes the copy the keep policy drops, as it does for any twin kept over another.
    */
   private void replayLog() {
     List<Path> files = log == null ? AddLog.pending(config.indexDir()) : log.seal();
@@ -257,7 +284,7 @@ public final class Deduplicator implements AutoCloseable {
     for (Path file : files) {
       for (Record record : AddLog.read(file)) {
         OnlineChecker.Verdict found = checker.check(record.id(), record.fields(), null);
-        if (KeepDecision.keepsNew(config.table().keepPolicy(), record, found) && !found.indexed()) {
+        if (!found.indexed()) {
           checker.add(record.id(), record.time(), record.fields(), found);
           addedSinceOpen++;
           replayed++;
@@ -274,6 +301,9 @@ public final class Deduplicator implements AutoCloseable {
    */
   private void closeChecker() {
     if (checker == null) {
+      // None, or its close failed: the log files it left are replayed at the next open for writing.
+      owed = null;
+      logOnly = false;
       return;
     }
     lifecycle.writeLock().lock();
@@ -287,8 +317,17 @@ public final class Deduplicator implements AutoCloseable {
     }
     commits.allCommitted(); // close() committed everything added
     if (writable && log != null) {
-      AddLog.delete(log.seal()); // every logged add is in the commit close() made
+      if (logOnly) { // the files written since the hand-over's seal hold adds the writer never took
+        log.seal();
+        if (owed != null) {
+          AddLog.delete(owed);
+        }
+      } else {
+        AddLog.delete(log.seal()); // every logged add is in the commit close() made
+      }
     }
+    owed = null;
+    logOnly = false;
   }
 
   /** The methods asked, in order. */
@@ -462,7 +501,7 @@ public final class Deduplicator implements AutoCloseable {
             "adding needs the id column '" + config.table().idColumn() + "' in each record");
       }
       if (!found.indexed()) { // else an earlier try of this add indexed it: not twice
-        if (writable) {
+        if (writable && !logOnly) {
           checker.add(record.id(), record.time(), record.fields(), found);
           addedSinceOpen++;
         } // else another process writes the indexes: logged only, added when it is done
@@ -503,27 +542,54 @@ public final class Deduplicator implements AutoCloseable {
    * which bounds the log's replay after a crash.
    */
   public boolean commitIndex() {
-    List<Path> covered;
-    lock.lock();
-    try {
-      if (checker == null || !writable || log == null || log.isEmpty()) {
-        return false;
+    return commit(false);
+  }
+
+  /**
+   * {@link #commitIndex}; with {@code handingOver}, adds stop going to the writer ({@link
+   * #logOnly}) in the same turn of {@link #lock} as the seal, so that the commit holds every add it
+   * took.
+   */
+  private boolean commit(boolean handingOver) {
+    synchronized (committing) {
+      List<Path> covered;
+      lock.lock();
+      try {
+        if (checker == null || !writable) {
+          return false;
+        }
+        if (!logOnly && log != null && !log.isEmpty()) {
+          owed = log.seal(); // the records of these files are all in the writers now
+        }
+        logOnly |= handingOver && !options.writable();
+        if (owed == null) {
+          return false;
+        }
+        covered = owed; // until a commit succeeds (a failed one is tried again)
+      } finally {
+        lock.unlock();
       }
-      covered = log.seal(); // the records of these files are all in the writers now
-    } finally {
-      lock.unlock();
-    }
-    lifecycle.readLock().lock();
-    try {
-      if (checker == null || !writable) {
-        return false; // closed meanwhile, which committed and deleted the files
+      lifecycle.readLock().lock();
+      try {
+        if (checker == null || !writable) {
+          return false; // closed meanwhile, which committed and deleted the files
+        }
+        beforeCommit.run();
+        checker.commit();
+      } finally {
+        lifecycle.readLock().unlock();
       }
-      checker.commit();
-    } finally {
-      lifecycle.readLock().unlock();
+      lock.lock();
+      try {
+        if (owed == covered) {
+          owed = null;
+        }
+      } finally {
+        lock.unlock();
+      }
+      AddLog.delete(covered);
+      return true;
     }
-    AddLog.delete(covered);
-    return true;
   }
 
   /**
@@ -628,7 +694,9 @@ public final class Deduplicator implements AutoCloseable {
         () ->
             writable
                 && !options.writable()
-                && System.nanoTime() - lastAddNanos >= TimeUnit.MILLISECONDS.toNanos(idleMillis)
+                && (logOnly // a hand-over began, and the run that asked is gone
+                    || System.nanoTime() - lastAddNanos
+                        >= TimeUnit.MILLISECONDS.toNanos(idleMillis))
                 && commits.idle();
     if (!lock.tryLock()) {
       return false;
@@ -657,7 +725,10 @@ public final class Deduplicator implements AutoCloseable {
     long added;
     lock.lock();
     try {
-      if (!due.getAsBoolean() || checker == null || (log != null && !log.isEmpty())) {
+      if (!due.getAsBoolean()
+          || checker == null
+          || owed != null
+          || (!logOnly && log != null && !log.isEmpty())) {
         return false; // adds not committed yet: the next commitIndex commits them
       }
       writing = checker;
@@ -675,16 +746,18 @@ public final class Deduplicator implements AutoCloseable {
    * Gives the indexes' write lock back at once when another process asks for it ({@link
    * IndexHandOver}: a run), committing what was added; returns whether it did. Until that process
    * is done, adds are logged only ({@link AddLog}: durable and answered as ever) and {@link
-   * #addLogged} adds them to the index afterwards. The reading checker is opened beside the writing
-   * one ({@link #readBesideWriter}); when adds go on meanwhile, the writer is closed and the reader
-   * opened in one turn of {@link #lock} instead, so that the run does not wait for a pause.
+   * #addLogged} adds them to the index afterwards; so are the adds from its commit on ({@link
+   * #logOnly}), so that the reading checker opened beside the writing one ({@link
+   * #readBesideWriter}) holds every add the writer took and is swapped in though adds keep coming:
+   * no request waits for the open. When that open fails, the writer is closed and the reader opened
+   * in one turn of {@link #lock} instead.
    */
   public boolean handOverIfAsked() {
     if (!IndexHandOver.requested(config.indexDir())) {
       return false;
     }
     BooleanSupplier due = () -> writable && !options.writable();
-    commitIndex();
+    commit(true); // adds from here on are logged only: they join the index once the run is done
     boolean handedOver;
     try {
       handedOver = readBesideWriter(due);
@@ -700,7 +773,7 @@ public final class Deduplicator implements AutoCloseable {
       if (!due.getAsBoolean()) {
         return false;
       }
-      // Added to since its last commit: closed and reopened in one turn, the run waiting.
+      // The reader's open beside failed: closed and reopened in one turn, the run waiting.
       closeChecker();
       reopenForReading();
       writerRetryNanos = System.nanoTime() + WRITER_RETRY_NANOS;
@@ -763,6 +836,11 @@ public final class Deduplicator implements AutoCloseable {
   /** Runs {@code hook} each time a checker was opened beside the serving one, before the swap. */
   void whenOpenedBeside(Runnable hook) {
     openedBeside = hook;
+  }
+
+  /** Runs {@code hook} before each background commit ({@link #commitIndex}). */
+  void beforeEachCommit(Runnable hook) {
+    beforeCommit = hook;
   }
 
   /** Whether to try to take the write lock now (the caller holds {@link #lock}). */

@@ -1,6 +1,7 @@
 package org.xiaochong.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -190,6 +191,114 @@ class DeduplicatorTest {
       assertThat(reopened.check(record(12L, "求购山东大白菜")).keptId())
           .as("committed at close")
           .isEqualTo(2L);
+    }
+  }
+
+  /** A background commit that fails, as on a full disk, while {@code failing[0]}. */
+  private static Runnable failWhile(boolean[] failing) {
+    return () -> {
+      if (failing[0]) {
+        throw new java.io.UncheckedIOException(new java.io.IOException("No space left on device"));
+      }
+    };
+  }
+
+  @Test
+  void commitIndex_failed_noCheckerOpensOnTheCommitMissingTheAnsweredAdd(@TempDir Path dir)
+      throws Exception {
+    DedupConfig config = recordIndexOnly(dir, "");
+    try (Deduplicator dedup = Deduplicator.open(config, READING)) {
+      assertThat(dedup.add(List.of(record(1L, "供应红富士苹果"))).get(0).added()).isTrue();
+      boolean[] failing = {true};
+      dedup.beforeEachCommit(failWhile(failing));
+      assertThatThrownBy(dedup::commitIndex).hasMessageContaining("No space left");
+
+      // The add is sealed out of the log, not committed: reading on from the last commit would
+      // answer its copy `new` until the next reopen.
+      assertThat(dedup.releaseWriter(0)).as("adds stopped, but a commit is owed").isFalse();
+      java.nio.file.Files.writeString(
+          config.indexDir().resolve(org.xiaochong.run.IndexHandOver.FILE),
+          Long.toString(ProcessHandle.current().pid())); // a run asks for the index
+      assertThatThrownBy(dedup::handOverIfAsked).hasMessageContaining("No space left");
+      assertThat(dedup.writing()).isTrue();
+      assertThat(dedup.check(record(11L, "供应红富士苹果")).keptId()).isEqualTo(1L);
+
+      failing[0] = false;
+      assertThat(dedup.handOverIfAsked()).as("the owed commit made, then handed over").isTrue();
+      assertThat(dedup.writing()).isFalse();
+      assertThat(dedup.check(record(11L, "供应红富士苹果")).keptId())
+          .as("read from a commit holding the add")
+          .isEqualTo(1L);
+    }
+  }
+
+  @Test
+  void commitIndex_failedOnce_triedAgainAndTheReaderOpenedBesideHoldsTheAdd(@TempDir Path dir) {
+    DedupConfig config = recordIndexOnly(dir, "");
+    try (Deduplicator dedup = Deduplicator.open(config, READING)) {
+      dedup.add(List.of(record(1L, "供应红富士苹果")));
+      boolean[] failing = {true};
+      dedup.beforeEachCommit(failWhile(failing));
+      assertThatThrownBy(dedup::commitIndex).isInstanceOf(java.io.UncheckedIOException.class);
+
+      failing[0] = false;
+      assertThat(dedup.commitIndex()).as("tried again, though nothing was added since").isTrue();
+      assertThat(dedup.commitIndex()).as("nothing owed any more").isFalse();
+      assertThat(dedup.releaseWriter(0)).isTrue();
+      assertThat(dedup.check(record(11L, "供应红富士苹果")).keptId()).isEqualTo(1L);
+    }
+  }
+
+  @Test
+  void addLogged_twoCopiesLoggedWhileARunWrote_bothJoinTheIndexAsTheirAnswersSaid(@TempDir Path dir)
+      throws Exception {
+    DedupConfig config = recordIndexOnly(dir, "");
+    try (Deduplicator dedup = Deduplicator.open(config, READING)) {
+      try (FingerprintIndex run =
+          FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), false)) {
+        // The newer copy first: the older one, judged against the last commit, does not see it.
+        assertThat(dedup.add(List.of(record(2L, "供应红富士苹果"))).get(0).added()).isTrue();
+        assertThat(dedup.add(List.of(record(1L, "供应红富士苹果"))).get(0).added()).isTrue();
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!dedup.addLogged()) { // the writer is tried again a second after it was found taken
+        assertThat(System.nanoTime()).as("the logged adds taken in").isLessThan(deadline);
+        Thread.sleep(100);
+      }
+    }
+    try (FingerprintIndex index =
+            FingerprintIndex.openReadOnly(config.indexDir(), config.fieldsDigest());
+        org.apache.lucene.index.DirectoryReader reader = index.openReader()) {
+      assertThat(FingerprintIndex.liveIdsSorted(reader)).containsExactly(1L, 2L);
+    }
+  }
+
+  @Test
+  void handOverIfAsked_addsGoingOn_theReaderOpenedBesideIsSwappedIn_theAddsFollowTheRun(
+      @TempDir Path dir) throws Exception {
+    DedupConfig config = recordIndexOnly(dir, "");
+    try (Deduplicator dedup = Deduplicator.open(config, READING)) {
+      dedup.add(List.of(record(1L, "供应红富士苹果")));
+      Path request = config.indexDir().resolve(org.xiaochong.run.IndexHandOver.FILE);
+      java.nio.file.Files.writeString(request, Long.toString(ProcessHandle.current().pid()));
+      List<Deduplicator.Verdict> meanwhile = new ArrayList<>();
+      dedup.whenOpenedBeside(() -> meanwhile.addAll(dedup.add(List.of(record(2L, "求购山东大白菜")))));
+
+      assertThat(dedup.handOverIfAsked()).isTrue();
+      assertThat(dedup.writing()).isFalse();
+      assertThat(meanwhile.get(0).added()).isTrue();
+      // Served from the reader opened beside, not one opened after closing the writer (which would
+      // hold the add made meanwhile): that add is logged only, as while the run writes.
+      assertThat(dedup.check(record(11L, "供应红富士苹果")).keptId()).isEqualTo(1L);
+      assertThat(dedup.check(record(12L, "求购山东大白菜")).isNew()).isTrue();
+
+      java.nio.file.Files.delete(request); // the run, done
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!dedup.addLogged()) {
+        assertThat(System.nanoTime()).as("the logged add taken in").isLessThan(deadline);
+        Thread.sleep(100);
+      }
+      assertThat(dedup.check(record(12L, "求购山东大白菜")).keptId()).isEqualTo(2L);
     }
   }
 

@@ -106,6 +106,48 @@ final class ServeBenchCommand implements Callable<Integer> {
   int besideTimes;
 
   @Option(
+      names = "--nightly",
+      description = {
+        "Issue 34's nightly target instead of the timings: on copies of the data folder, `dedup serve`",
+        "takes the held-out posts as adds at --add-rate while `run --apply` runs beside it; checks the",
+        "run's exit, the refusals, the adds in the index after and the decisions against the same run",
+        "with no service, and a --sample of the table's rows checked against the next run (exit 1 on",
+        "any failure)."
+      })
+  boolean nightly;
+
+  @Option(
+      names = "--add-rate",
+      defaultValue = "50",
+      description = "Adds per second of --nightly (default ${DEFAULT-VALUE}).")
+  double addRate;
+
+  @Option(
+      names = "--sample",
+      defaultValue = "1000",
+      description =
+          "Rows of the table --nightly checks against the next run (default ${DEFAULT-VALUE}).")
+  int sample;
+
+  @Option(
+      names = "--run-method",
+      defaultValue = "exact,near",
+      description = "The --method of --nightly's runs (default ${DEFAULT-VALUE}).")
+  String runMethod;
+
+  @Option(
+      names = "--before",
+      defaultValue = "20",
+      description = "Seconds of --nightly's adds before the run starts (default ${DEFAULT-VALUE}).")
+  int secondsBefore;
+
+  @Option(
+      names = "--after",
+      defaultValue = "15",
+      description = "Seconds of --nightly's adds after the run ended (default ${DEFAULT-VALUE}).")
+  int secondsAfter;
+
+  @Option(
       names = "--seed",
       defaultValue = "20081118",
       description = "Random seed (default ${DEFAULT-VALUE}).")
@@ -144,6 +186,12 @@ final class ServeBenchCommand implements Callable<Integer> {
       ServeBenchSetup.prepare(out, config, checkFile, records, checks, seed);
     }
     Files.writeString(configFile, "data.dir=" + dataDir.toAbsolutePath() + "\n");
+    if (nightly) {
+      ServeNightly.Settings settings =
+          new ServeNightly.Settings(
+              launcher, runMethod, addRate, sample, secondsBefore, secondsAfter);
+      return new ServeNightly(out, settings).run(dataDir) == 0 ? ExitCodes.OK : 1;
+    }
     List<String> lines = Files.readAllLines(checkFile, StandardCharsets.UTF_8);
     List<ObjectNode> input = new ArrayList<>(lines.size());
     for (String line : lines) {

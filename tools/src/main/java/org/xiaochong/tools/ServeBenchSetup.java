@@ -51,33 +51,9 @@ final class ServeBenchSetup {
             stage,
             post -> {});
       }
-      List<String> columns = config.table().fingerprintColumns();
       String id = config.table().idColumn();
-      String time = config.table().timeColumn();
       List<String> lines =
-          database
-              .jdbi()
-              .withHandle(
-                  h ->
-                      h.createQuery(
-                              "SELECT * FROM "
-                                  + config.table().table()
-                                  + " ORDER BY "
-                                  + id
-                                  + " DESC LIMIT "
-                                  + checks)
-                          .map(
-                              (rs, ctx) -> {
-                                ObjectNode record = JSON.createObjectNode();
-                                record.put(id, rs.getLong(id));
-                                for (String column : columns) {
-                                  record.put(column, rs.getString(column));
-                                }
-                                LocalDateTime at = rs.getObject(time, LocalDateTime.class);
-                                record.put(time, at == null ? null : at.toString());
-                                return record.toString();
-                              })
-                          .list());
+          recordLines(database, config, "ORDER BY " + id + " DESC LIMIT " + checks);
       List<String> ordered = new ArrayList<>(lines);
       java.util.Collections.reverse(ordered);
       Files.write(checkFile, ordered, StandardCharsets.UTF_8);
@@ -98,5 +74,32 @@ final class ServeBenchSetup {
           "index: %,d rows by run --method exact,near in %.1f s; %,d records to check in %s%n",
           records, (System.nanoTime() - start) / 1e9, ordered.size(), checkFile);
     }
+  }
+
+  /**
+   * Rows of the table as the records a client sends (JSON: the id, the fingerprint columns, the
+   * time), in the order of {@code clause} (what follows {@code SELECT * FROM table}).
+   */
+  static List<String> recordLines(Database database, DedupConfig config, String clause) {
+    List<String> columns = config.table().fingerprintColumns();
+    String id = config.table().idColumn();
+    String time = config.table().timeColumn();
+    return database
+        .jdbi()
+        .withHandle(
+            h ->
+                h.createQuery("SELECT * FROM " + config.table().table() + " " + clause)
+                    .map(
+                        (rs, ctx) -> {
+                          ObjectNode record = JSON.createObjectNode();
+                          record.put(id, rs.getLong(id));
+                          for (String column : columns) {
+                            record.put(column, rs.getString(column));
+                          }
+                          LocalDateTime at = rs.getObject(time, LocalDateTime.class);
+                          record.put(time, at == null ? null : at.toString());
+                          return record.toString();
+                        })
+                    .list());
   }
 }
