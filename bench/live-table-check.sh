@@ -174,6 +174,18 @@ dry_run() {
   plan_pairs "$2/dry" >"$2/plan.tsv"
 }
 
+# Trial $1 (a3, b1, …): sets t (its table, a fresh copy), dir (its work folder), planned (the rows a
+# dry run plans to remove; the plan in $dir/plan.tsv) and cfg (its config, index in $dir/idx).
+new_trial() {
+  t="${P}$1"
+  dir="$work/$1"
+  mkdir -p "$dir"
+  fresh_table "$t"
+  dry_run "$t" "$dir"
+  planned=$(wc -l <"$dir/plan.tsv")
+  cfg=$(config "$t" "$dir/idx")
+}
+
 result() { # $1 = 0 pass / else fail, $2 = the line
   if [ "$1" = 0 ]; then
     passed=$((passed + 1))
@@ -253,13 +265,7 @@ stage_of_run() { # $1 = table, $2 = planned count, $3 = index dir: where the kil
 i=0
 for delay in $(moments "$KILL_TRIALS" "$apply_seconds"); do
   i=$((i + 1))
-  t="${P}a$i"
-  dir="$work/a$i"
-  mkdir -p "$dir"
-  fresh_table "$t"
-  dry_run "$t" "$dir"
-  planned=$(wc -l <"$dir/plan.tsv")
-  cfg=$(config "$t" "$dir/idx")
+  new_trial "a$i"
   # bin/dedup itself, not the function: it execs java, so $! is the process to kill
   "$root/bin/dedup" run --apply --config "$cfg" >"$dir/apply1.out" 2>&1 &
   pid=$!
@@ -312,13 +318,7 @@ fi
 i=0
 for delay in $(moments "$RESTORE_TRIALS" "$restore_seconds"); do
   i=$((i + 1))
-  t="${P}b$i"
-  dir="$work/b$i"
-  mkdir -p "$dir"
-  fresh_table "$t"
-  dry_run "$t" "$dir"
-  planned=$(wc -l <"$dir/plan.tsv")
-  cfg=$(config "$t" "$dir/idx")
+  new_trial "b$i"
   ok=0
   why=""
   dedup run --apply --config "$cfg" >"$dir/apply.out" 2>&1 || { ok=1; why="apply failed: $(tail -1 "$dir/apply.out")"; }
@@ -451,13 +451,7 @@ fi
 # its next step with exit 1 and nothing moved, and the next run --apply completes the plan.
 lock_holder() { sql "SELECT COALESCE(IS_USED_LOCK('xiaochong.$schema.$1'), 0)"; }
 for ((i = 1; i <= LOCK_KILL_TRIALS; i++)); do
-  t="${P}e$i"
-  dir="$work/e$i"
-  mkdir -p "$dir"
-  fresh_table "$t"
-  dry_run "$t" "$dir"
-  planned=$(wc -l <"$dir/plan.tsv")
-  cfg=$(config "$t" "$dir/idx")
+  new_trial "e$i"
   ok=0
   why=""
   "$root/bin/dedup" run --apply --config "$cfg" >"$dir/apply1.out" 2>&1 &

@@ -3,27 +3,18 @@ package org.xiaochong.tools;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.xiaochong.cli.DedupCommand;
 import org.xiaochong.simhash.ContentSeen;
+import org.xiaochong.tools.ToolCommandsTest.Run;
 
 class SimilarityCommandTest {
   @TempDir Path dir;
 
-  record Run(int exitCode, String out, String err) {}
-
-  static Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code =
-        DedupCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
-            .execute(args);
-    return new Run(code, out.toString(), err.toString());
+  private static Run run(String... args) {
+    return ToolCommandsTest.dedup(args);
   }
 
   @Test
