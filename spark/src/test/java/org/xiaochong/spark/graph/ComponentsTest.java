@@ -40,10 +40,10 @@ class ComponentsTest {
   }
 
   /**
-   * Several shapes at once, ids drawn at random: long paths (which need the most rounds), chains,
-   * stars, cliques, sparse random pieces and lone pairs; edges in either direction, some twice. The
-   * input in one partition (the union-find does it all), in many, and in the default ones with
-   * union-finds of a few nodes only.
+   * Several shapes at once, ids drawn at random: long paths (which need the most rounds), one along
+   * increasing ids, chains, stars, cliques, sparse random pieces and lone pairs; edges in either
+   * direction, some twice. The input in one partition (the union-find does it all), in many, and in
+   * the default ones with union-finds of a few nodes only.
    */
   @Test
   void of_randomShapes_givesUnionFindsComponents() {
@@ -64,7 +64,7 @@ class ComponentsTest {
   private static List<long[]> shapes(Random random) {
     List<Long> ids = new ArrayList<>();
     Set<Long> drawn = new HashSet<>();
-    while (ids.size() < 3_000) {
+    while (ids.size() < 4_000) {
       long id = random.nextLong(1, Long.MAX_VALUE);
       if (drawn.add(id)) {
         ids.add(id);
@@ -75,6 +75,14 @@ class ComponentsTest {
     for (int path = 0; path < 2; path++) {
       chain(next, 300 + random.nextInt(300), pairs);
     }
+    // A path along increasing ids: after large-star each node has one smaller neighbour, which is
+    // not yet the path's smallest id.
+    List<Long> increasing = new ArrayList<>();
+    for (int i = 200 + random.nextInt(100); i > 0; i--) {
+      increasing.add(next.next());
+    }
+    Collections.sort(increasing);
+    chain(increasing.iterator(), increasing.size(), pairs);
     for (int chain = 0; chain < 30; chain++) {
       chain(next, 2 + random.nextInt(20), pairs);
     }
