@@ -23,7 +23,9 @@ import org.xiaochong.policy.KeepPolicy;
  *   <li>linked records form groups (connected components, as Splink clusters at a threshold): a
  *       copy that drifted twice from its original still joins it through the copy in between. Of
  *       each group the most preferred record ({@link KeepPolicy}) is kept and the others are
- *       removed in its favour, each scored by its own match probability with the kept record.
+ *       removed in its favour, each scored by its own match probability with the kept record; a
+ *       member that comparison says differs stays, and those that stayed are grouped again among
+ *       themselves ({@link #REGROUP_ROUNDS}).
  * </ol>
  *
  * <p>Records already in the plan (removed by an earlier method of the run) take no part. Two
@@ -45,7 +47,8 @@ final class LinkagePass {
    * @param links pairs at or above the threshold
    * @param groups groups of two or more records
    * @param indirect group members kept because their own comparison with the kept record says they
-   *     differ (probability below {@value #MIN_DIRECT_PROBABILITY})
+   *     differ (probability below {@value #MIN_DIRECT_PROBABILITY}), and so does their comparison
+   *     with every record kept when those left were regrouped ({@value #REGROUP_ROUNDS} rounds)
    * @param postings postings read by the candidate lookups
    */
   record Result(
@@ -65,6 +68,15 @@ final class LinkagePass {
    * …) can walk from one entity to another; the direct comparison stops it.
    */
   static final double MIN_DIRECT_PROBABILITY = 0.5;
+
+  /**
+   * Rounds of regrouping the members a group's kept record did not take: each round, the preferred
+   * of those left is kept and takes those of them whose own comparison with it does not say they
+   * differ. A chain that walked from one entity to another leaves the second entity's records
+   * behind together; without this they would all stay, duplicates of each other. Bounded so that a
+   * group costs at most this many comparisons per member.
+   */
+  static final int REGROUP_ROUNDS = 10;
 
   private final IndexSnapshot snapshot;
   private final LinkageSettings settings;
@@ -209,6 +221,9 @@ final class LinkagePass {
         groups++;
       }
     }
+    int[] leftHead = new int[maxDoc];
+    Arrays.fill(leftHead, -1);
+    int[] leftNext = new int[maxDoc];
     for (int doc = 0; doc < maxDoc; doc++) {
       if (!live.get(doc) || taken.get(doc)) {
         continue;
@@ -223,7 +238,8 @@ final class LinkagePass {
       }
       double direct = model.probability(levels(doc, kept));
       if (direct < MIN_DIRECT_PROBABILITY) {
-        indirect++;
+        leftNext[doc] = leftHead[root];
+        leftHead[root] = doc;
         continue;
       }
       plan.add(
@@ -234,6 +250,53 @@ final class LinkagePass {
           snapshot.state(doc),
           snapshot.state(kept));
       removed++;
+    }
+    // The members too far from their group's kept record, regrouped among themselves.
+    for (int root = 0; root < maxDoc; root++) {
+      if (leftHead[root] < 0) {
+        continue;
+      }
+      int[] left = new int[16];
+      int n = 0;
+      for (int doc = leftHead[root]; doc >= 0; doc = leftNext[doc]) {
+        if (n == left.length) {
+          left = Arrays.copyOf(left, n * 2);
+        }
+        left[n++] = doc;
+      }
+      for (int round = 0; n > 1 && round < REGROUP_ROUNDS; round++) {
+        int center = left[0];
+        for (int i = 1; i < n; i++) {
+          if (preferred(left[i], center)) {
+            center = left[i];
+          }
+        }
+        int still = 0;
+        for (int i = 0; i < n; i++) {
+          int doc = left[i];
+          if (doc == center) {
+            continue;
+          }
+          double direct =
+              apart.keepsApart(snapshot.id(doc), snapshot.id(center))
+                  ? 0
+                  : model.probability(levels(doc, center));
+          if (direct >= MIN_DIRECT_PROBABILITY) {
+            plan.add(
+                snapshot.id(doc),
+                snapshot.id(center),
+                rule,
+                direct,
+                snapshot.state(doc),
+                snapshot.state(center));
+            removed++;
+          } else {
+            left[still++] = doc;
+          }
+        }
+        n = still;
+      }
+      indirect += n;
     }
     return new Result(
         examined.cardinality(),
