@@ -251,7 +251,34 @@ final class LinkagePass {
           snapshot.state(kept));
       removed++;
     }
-    // The members too far from their group's kept record, regrouped among themselves.
+    // The members too far from their group's kept record, grouped again among themselves.
+    long[] regrouped = {0};
+    Regrouping regrouping =
+        new Regrouping() {
+          @Override
+          public boolean preferred(int a, int b) {
+            return LinkagePass.this.preferred(a, b);
+          }
+
+          @Override
+          public double probability(int member, int kept) {
+            return apart.keepsApart(snapshot.id(member), snapshot.id(kept))
+                ? 0
+                : model.probability(levels(member, kept));
+          }
+
+          @Override
+          public void remove(int member, int kept, double probability) {
+            plan.add(
+                snapshot.id(member),
+                snapshot.id(kept),
+                rule,
+                probability,
+                snapshot.state(member),
+                snapshot.state(kept));
+            regrouped[0]++;
+          }
+        };
     for (int root = 0; root < maxDoc; root++) {
       if (leftHead[root] < 0) {
         continue;
@@ -264,40 +291,9 @@ final class LinkagePass {
         }
         left[n++] = doc;
       }
-      for (int round = 0; n > 1 && round < REGROUP_ROUNDS; round++) {
-        int center = left[0];
-        for (int i = 1; i < n; i++) {
-          if (preferred(left[i], center)) {
-            center = left[i];
-          }
-        }
-        int still = 0;
-        for (int i = 0; i < n; i++) {
-          int doc = left[i];
-          if (doc == center) {
-            continue;
-          }
-          double direct =
-              apart.keepsApart(snapshot.id(doc), snapshot.id(center))
-                  ? 0
-                  : model.probability(levels(doc, center));
-          if (direct >= MIN_DIRECT_PROBABILITY) {
-            plan.add(
-                snapshot.id(doc),
-                snapshot.id(center),
-                rule,
-                direct,
-                snapshot.state(doc),
-                snapshot.state(center));
-            removed++;
-          } else {
-            left[still++] = doc;
-          }
-        }
-        n = still;
-      }
-      indirect += n;
+      indirect += regroup(left, n, regrouping);
     }
+    removed += regrouped[0];
     return new Result(
         examined.cardinality(),
         removed,
@@ -307,6 +303,51 @@ final class LinkagePass {
         groups,
         indirect,
         finder.postings());
+  }
+
+  /** What {@link #regroup} asks of the pass. */
+  interface Regrouping {
+    /** Whether record {@code a} is kept over record {@code b} (the keep policy). */
+    boolean preferred(int a, int b);
+
+    /** The match probability of {@code member} with {@code kept}; 0 when they are marked apart. */
+    double probability(int member, int kept);
+
+    /** Plans the removal of {@code member} in favour of {@code kept}. */
+    void remove(int member, int kept, double probability);
+  }
+
+  /**
+   * Groups again the members {@code left[0, n)} that their group's kept record did not take: the
+   * most preferred of them is kept and takes those whose own match probability with it is at least
+   * {@value #MIN_DIRECT_PROBABILITY}; the rest go on to the next round, at most {@value
+   * #REGROUP_ROUNDS}. Returns how many stayed without being taken or kept ({@code left} is
+   * reordered).
+   */
+  static int regroup(int[] left, int n, Regrouping group) {
+    for (int round = 0; n > 1 && round < REGROUP_ROUNDS; round++) {
+      int kept = left[0];
+      for (int i = 1; i < n; i++) {
+        if (group.preferred(left[i], kept)) {
+          kept = left[i];
+        }
+      }
+      int still = 0;
+      for (int i = 0; i < n; i++) {
+        int member = left[i];
+        if (member == kept) {
+          continue;
+        }
+        double probability = group.probability(member, kept);
+        if (probability >= MIN_DIRECT_PROBABILITY) {
+          group.remove(member, kept, probability);
+        } else {
+          left[still++] = member;
+        }
+      }
+      n = still;
+    }
+    return n;
   }
 
   private boolean preferred(int a, int b) {
