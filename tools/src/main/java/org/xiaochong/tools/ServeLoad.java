@@ -31,6 +31,20 @@ final class ServeLoad {
   private final HttpClient http = HttpClient.newBuilder().build();
   private final int clients;
 
+  /**
+   * The {@code p}th percentile of {@code values} by nearest rank (p 100: the largest); NaN when
+   * there are none.
+   */
+  static double percentile(double[] values, double p) {
+    if (values.length == 0) {
+      return Double.NaN;
+    }
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    int at = (int) Math.ceil(p / 100 * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, at))];
+  }
+
   ServeLoad(int clients) {
     this.clients = clients;
   }
@@ -43,10 +57,7 @@ final class ServeLoad {
       double load,
       double[] latencyMillis) {
     double percentile(double p) {
-      double[] sorted = latencyMillis.clone();
-      Arrays.sort(sorted);
-      int at = (int) Math.ceil(p / 100 * sorted.length) - 1;
-      return sorted[Math.max(0, Math.min(sorted.length - 1, at))];
+      return ServeLoad.percentile(latencyMillis, p);
     }
 
     /** Prints and counts the records whose verdict differs from the CLI's (every field). */

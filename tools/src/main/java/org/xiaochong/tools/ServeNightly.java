@@ -603,12 +603,7 @@ final class ServeNightly {
   }
 
   private static double percentile(List<Add> adds, double p) {
-    double[] sorted = adds.stream().mapToDouble(a -> a.latencyMillis).sorted().toArray();
-    if (sorted.length == 0) {
-      return Double.NaN;
-    }
-    int at = (int) Math.ceil(p / 100 * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, at))];
+    return ServeLoad.percentile(adds.stream().mapToDouble(a -> a.latencyMillis).toArray(), p);
   }
 
   /** One add sent: its post's id, when (s since the start), its answer. */
