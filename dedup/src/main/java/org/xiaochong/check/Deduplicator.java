@@ -349,7 +349,7 @@ public final class Deduplicator implements AutoCloseable {
     } finally {
       lock.unlock();
     }
-    return onDurableRecords(List.of(verdict)).get(0);
+    return onDurableRecord(verdict);
   }
 
   /**
@@ -360,13 +360,18 @@ public final class Deduplicator implements AutoCloseable {
    * #sync}); a check naming none, or made when every add is durable, waits for nothing.
    */
   private List<Verdict> onDurableRecords(List<Verdict> verdicts) {
-    for (Verdict verdict : verdicts) {
-      if (!verdict.isNew()) {
-        sync();
-        break;
-      }
+    if (verdicts.stream().anyMatch(verdict -> !verdict.isNew())) {
+      sync();
     }
     return verdicts;
+  }
+
+  /** {@link #onDurableRecords} for one verdict. */
+  private Verdict onDurableRecord(Verdict verdict) {
+    if (!verdict.isNew()) {
+      sync();
+    }
+    return verdict;
   }
 
   /**
@@ -615,7 +620,7 @@ public final class Deduplicator implements AutoCloseable {
     } finally {
       lock.unlock();
     }
-    onDurableRecords(List.of(explanation.verdict()));
+    onDurableRecord(explanation.verdict());
     return explanation;
   }
 
