@@ -181,6 +181,6 @@ public final class PlanTable {
   /** Appends a plan time as the INSERT path binds it ({@link SqlTime#text}), NULL as \N. */
   private static StringBuilder appendTime(StringBuilder rows, long millis) {
     LocalDateTime time = RecordSource.fromMillis(millis);
-    return time == null ? rows.append("\\N") : rows.append(SqlTime.text(time));
+    return time == null ? rows.append("\\N") : SqlTime.appendText(rows, time);
   }
 }
