@@ -214,6 +214,11 @@ public final class Deduplicator implements AutoCloseable {
    */
   private boolean logOnly;
 
+  /**
+   * One open of the writing checker beside the reading one at a time ({@link #openWriterBeside}).
+   */
+  private final Object openingWriter = new Object();
+
   /** One background commit at a time, so that a commit clears {@link #owed} for its seal. */
   private final Object committing = new Object();
 
@@ -431,6 +436,7 @@ public final class Deduplicator implements AutoCloseable {
             "adding needs the id column '" + config.table().idColumn() + "' in each record");
       }
     }
+    openWriterBeside();
     KeysAhead.Ahead ahead = keysAhead.compute(checker, records);
     List<Verdict> verdicts = new ArrayList<>(records.size());
     lock.lock();
@@ -443,6 +449,54 @@ public final class Deduplicator implements AutoCloseable {
     }
     sync();
     return verdicts;
+  }
+
+  /**
+   * Takes the indexes' write lock for the adds of a reading service: the writing checker is opened
+   * beside the reading one, without {@link #lock}, and swapped in under it. Checks are answered by
+   * the reading checker meanwhile (on 100k posts the open takes over a second, during which they
+   * all used to wait); adds wait for the swap, one open at a time ({@link #openingWriter}), so an
+   * add is answered by the writer that holds it and every check after its answer sees it. When a
+   * run holds the lock, or asks for it meanwhile, nothing is swapped in and the adds are logged as
+   * before.
+   */
+  private void openWriterBeside() {
+    if (options.writable()) {
+      return;
+    }
+    synchronized (openingWriter) {
+      lock.lock();
+      try {
+        if (writable || closed || checker == null || !mayTakeWriter()) {
+          return;
+        }
+      } finally {
+        lock.unlock();
+      }
+      OpenedChecker opened;
+      try {
+        opened = OpenedChecker.open(config, options, true, false);
+      } catch (IndexBusyException busy) { // a run writes: the adds are logged until it is done
+        lock.lock();
+        try {
+          writerRetryNanos = System.nanoTime() + WRITER_RETRY_NANOS;
+        } finally {
+          lock.unlock();
+        }
+        return;
+      }
+      openedBeside.run();
+      lock.lock();
+      try {
+        if (writable || closed || IndexHandOver.requested(config.indexDir())) {
+          discard(opened); // a run asked for the lock meanwhile
+          return;
+        }
+        install(opened, true);
+      } finally {
+        lock.unlock();
+      }
+    }
   }
 
   /**

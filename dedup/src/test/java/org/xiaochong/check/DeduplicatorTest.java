@@ -176,6 +176,71 @@ class DeduplicatorTest {
   }
 
   @Test
+  void add_toAReadingService_theWriterOpensBeside_checksAnsweredByTheReaderMeanwhile(
+      @TempDir Path dir) throws Exception {
+    DedupConfig config = recordIndexOnly(dir, "");
+    addElsewhere(config, record(1L, "供应红富士苹果"));
+    ExecutorService adder = Executors.newSingleThreadExecutor();
+    try (Deduplicator dedup = Deduplicator.open(config, READING)) {
+      assertThat(dedup.writing()).isFalse();
+      CountDownLatch opened = new CountDownLatch(1);
+      CountDownLatch checked = new CountDownLatch(1);
+      dedup.whenOpenedBeside(holdSwapUntil(opened, checked));
+      Future<List<Deduplicator.Verdict>> added =
+          adder.submit(() -> dedup.add(List.of(record(2L, "求购山东大白菜"))));
+      assertThat(opened.await(30, TimeUnit.SECONDS)).as("the writer opened beside").isTrue();
+
+      // Answered while the add holds the writer opened beside, by the reading checker.
+      Deduplicator.Verdict known = dedup.check(record(11L, "供应红富士苹果"));
+      Deduplicator.Verdict notAnsweredYet = dedup.check(record(12L, "求购山东大白菜"));
+      boolean writingMeanwhile = dedup.writing();
+      checked.countDown();
+
+      assertThat(added.get(30, TimeUnit.SECONDS).get(0).added()).isTrue();
+      assertThat(known.keptId()).isEqualTo(1L);
+      assertThat(notAnsweredYet.isNew()).as("the add was not answered yet").isTrue();
+      assertThat(writingMeanwhile).as("answered by the reading checker").isFalse();
+      assertThat(dedup.writing()).isTrue();
+      assertThat(dedup.check(record(12L, "求购山东大白菜")).keptId())
+          .as("every check after the add's answer sees it")
+          .isEqualTo(2L);
+    } finally {
+      adder.shutdownNow();
+    }
+  }
+
+  @Test
+  void add_aRunAsksForTheLockWhileTheWriterOpensBeside_theAddIsLoggedForAfterTheRun(
+      @TempDir Path dir) throws Exception {
+    DedupConfig config = recordIndexOnly(dir, "");
+    Path request = config.indexDir().resolve(org.xiaochong.run.IndexHandOver.FILE);
+    try (Deduplicator dedup = Deduplicator.open(config, READING)) {
+      dedup.whenOpenedBeside(
+          () -> {
+            try {
+              java.nio.file.Files.writeString(
+                  request, Long.toString(ProcessHandle.current().pid()));
+            } catch (java.io.IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          });
+      assertThat(dedup.add(List.of(record(2L, "求购山东大白菜"))).get(0).added()).isTrue();
+      assertThat(dedup.writing()).as("the writer opened beside was given back").isFalse();
+      try (FingerprintIndex run =
+          FingerprintIndex.open(config.indexDir(), config.fieldsDigest(), false)) {
+        assertThat(run.path()).as("the run takes the lock").isEqualTo(config.indexDir());
+      }
+      java.nio.file.Files.delete(request); // the run, done
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!dedup.addLogged()) {
+        assertThat(System.nanoTime()).as("the logged add taken in").isLessThan(deadline);
+        Thread.sleep(100);
+      }
+      assertThat(dedup.check(record(12L, "求购山东大白菜")).keptId()).isEqualTo(2L);
+    }
+  }
+
+  @Test
   void releaseWriter_anAddWhileTheReaderOpened_keepsTheWriterAndTheAdd(@TempDir Path dir) {
     DedupConfig config = recordIndexOnly(dir, "");
     try (Deduplicator dedup = Deduplicator.open(config, READING)) {
