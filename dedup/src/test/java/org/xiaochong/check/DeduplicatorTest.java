@@ -82,6 +82,15 @@ class DeduplicatorTest {
     }
   }
 
+  /** Waits (at most 30 s) until the service takes the lock again and adds what it logged. */
+  private static void awaitAddLogged(Deduplicator dedup) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!dedup.addLogged()) {
+      assertThat(System.nanoTime()).as("the logged adds taken in").isLessThan(deadline);
+      Thread.sleep(100);
+    }
+  }
+
   /**
    * Holds the swap after a checker was opened beside the serving one until {@code checked} counts
    * down (a test's checks answered meanwhile); fails the swap when they do not come.
@@ -231,11 +240,7 @@ class DeduplicatorTest {
         assertThat(run.path()).as("the run takes the lock").isEqualTo(config.indexDir());
       }
       java.nio.file.Files.delete(request); // the run, done
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (!dedup.addLogged()) {
-        assertThat(System.nanoTime()).as("the logged add taken in").isLessThan(deadline);
-        Thread.sleep(100);
-      }
+      awaitAddLogged(dedup); // the writer is tried again a second after it was found taken
       assertThat(dedup.check(record(12L, "求购山东大白菜")).keptId()).isEqualTo(2L);
     }
   }
@@ -325,11 +330,7 @@ class DeduplicatorTest {
         assertThat(dedup.add(List.of(record(2L, "供应红富士苹果"))).get(0).added()).isTrue();
         assertThat(dedup.add(List.of(record(1L, "供应红富士苹果"))).get(0).added()).isTrue();
       }
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (!dedup.addLogged()) { // the writer is tried again a second after it was found taken
-        assertThat(System.nanoTime()).as("the logged adds taken in").isLessThan(deadline);
-        Thread.sleep(100);
-      }
+      awaitAddLogged(dedup); // the writer is tried again a second after it was found taken
     }
     try (FingerprintIndex index =
             FingerprintIndex.openReadOnly(config.indexDir(), config.fieldsDigest());
@@ -358,11 +359,7 @@ class DeduplicatorTest {
       assertThat(dedup.check(record(12L, "求购山东大白菜")).isNew()).isTrue();
 
       java.nio.file.Files.delete(request); // the run, done
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (!dedup.addLogged()) {
-        assertThat(System.nanoTime()).as("the logged add taken in").isLessThan(deadline);
-        Thread.sleep(100);
-      }
+      awaitAddLogged(dedup); // the writer is tried again a second after it was found taken
       assertThat(dedup.check(record(12L, "求购山东大白菜")).keptId()).isEqualTo(2L);
     }
   }
