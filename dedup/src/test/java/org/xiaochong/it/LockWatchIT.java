@@ -19,7 +19,9 @@ import org.xiaochong.run.TableLock;
 /**
  * The table lock's session is watched through the sync and the passes: a {@code KILL} of it is
  * noticed by the watcher within its interval (well under a minute), the run stops at its next step
- * with the documented message and nothing moved, and the next run completes.
+ * with the documented message and nothing moved, and the next run completes; and the watcher's
+ * questions keep the session from sitting idle long enough for an idle killer ({@code pt-kill
+ * --idle-time}, a proxy's idle timeout) to end it.
  */
 @Tag("db")
 class LockWatchIT extends DbTestSupport {
@@ -95,5 +97,52 @@ class LockWatchIT extends DbTestSupport {
           .run(new DedupRunner.Options("exact", null, null, true, false));
     }
     assertThat(ids(table)).containsExactly(2L);
+  }
+
+  @Test
+  void lock_sessionKeptBusyByItsWatcher_anIdleKillerBesideTheServerNeverFindsItIdle()
+      throws Exception {
+    String table = "lock_idle";
+    createPostsTable(table);
+    try (TableLock lock =
+        TableLock.acquire(database(), spec(table), "run --apply", Duration.ofMillis(500))) {
+      long session = lockSession(table);
+      // An idle killer, as `pt-kill --idle-time 2 --match-command Sleep --kill` beside a site's
+      // server (or a proxy's idle timeout): every 200 ms for 5 s, it kills the lock's session once
+      // that has been idle for 2 s. The command itself runs no statement on it meanwhile.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      long longestIdle = 0;
+      while (System.nanoTime() < deadline) {
+        long idle =
+            withHandle(
+                h ->
+                    h.createQuery(
+                            "SELECT time FROM information_schema.processlist WHERE id = ? AND command = 'Sleep'")
+                        .bind(0, session)
+                        .mapTo(Long.class)
+                        .findOne()
+                        .orElse(0L));
+        longestIdle = Math.max(longestIdle, idle);
+        if (idle >= 2) {
+          useHandle(h -> h.execute("KILL CONNECTION " + session));
+        }
+        Thread.sleep(200);
+      }
+
+      assertThat(longestIdle).as("seconds the lock's session sat idle").isLessThan(2);
+      assertThat(lock.isLost()).isFalse();
+      lock.requireHeld();
+      assertThat(lockSession(table)).isEqualTo(session);
+    }
+  }
+
+  /** The connection id of the session holding the table's lock (null when none does). */
+  private static Long lockSession(String table) {
+    return withHandle(
+        h ->
+            h.createQuery("SELECT IS_USED_LOCK(CONCAT('xiaochong.', DATABASE(), '.', ?))")
+                .bind(0, table)
+                .mapTo(Long.class)
+                .one());
   }
 }
