@@ -31,7 +31,8 @@ CREATE TABLE IF NOT EXISTS dedup_run_removed (
 
 -- Child rows that a merge (apply.referenced=merge) re-pointed from a removed row to its kept row, one
 -- row each, so that `restore` puts them back (only where they still point to the kept row); deleted as
--- they are put back. child_key is a JSON array of the child row's primary key values (child_key_columns).
+-- they are put back. child_key is a JSON array of the child row's primary key values (child_key_columns),
+-- each as {"hex": the hex of its bytes} (records of older versions hold the values themselves).
 CREATE TABLE IF NOT EXISTS dedup_repoint (
   id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
   run_id BIGINT NOT NULL,

@@ -187,8 +187,12 @@ record BatchSql(
                 + " c ON c."
                 + column
                 + " = p.removed_id";
+        // Each key value as the hex of its bytes ({"hex": …}): a binary key (a hash) is no text
+        // for the JSON column, and the bytes find the row again whatever the column's type.
         String childKey =
-            key.childKey().stream().map(k -> "c." + q(k)).collect(Collectors.joining(", "));
+            key.childKey().stream()
+                .map(k -> "JSON_OBJECT('hex', HEX(CAST(c." + q(k) + " AS BINARY)))")
+                .collect(Collectors.joining(", "));
         repoints.add(
             new Repoint(
                 "SELECT c." + column + " FROM" + children + batch + " FOR UPDATE",

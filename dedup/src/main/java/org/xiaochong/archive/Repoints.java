@@ -103,9 +103,19 @@ final class Repoints {
       if (keyColumn.equalsIgnoreCase(row.column())) {
         continue; // the re-pointed column is part of the key: it holds `at` now, not its old value
       }
-      sql.append(" AND ").append(q(keyColumn)).append(" = ?");
       JsonNode value = key.get(i);
-      values.add(value.isIntegralNumber() ? value.decimalValue() : value.asText());
+      if (value.isObject()) { // {"hex": the bytes of the value}, or null for SQL NULL
+        JsonNode hex = value.get("hex");
+        if (hex == null || hex.isNull()) {
+          sql.append(" AND ").append(q(keyColumn)).append(" IS NULL");
+        } else {
+          sql.append(" AND HEX(CAST(").append(q(keyColumn)).append(" AS BINARY)) = ?");
+          values.add(hex.asText());
+        }
+      } else { // the value itself, as records made before the hex form hold it
+        sql.append(" AND ").append(q(keyColumn)).append(" = ?");
+        values.add(value.isIntegralNumber() ? value.decimalValue() : value.asText());
+      }
     }
     var update = handle.createUpdate(sql.toString()).bind(0, row.oldId()).bind(1, at);
     for (int i = 0; i < values.size(); i++) {

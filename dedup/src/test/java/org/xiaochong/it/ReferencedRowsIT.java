@@ -364,6 +364,99 @@ class ReferencedRowsIT extends DbTestSupport {
     assertThat(repointed(run)).as("the record of the tag that is gone stays").isEqualTo(1);
   }
 
+  @Test
+  void restore_twoRunsMergingThreeKindsOfChildKeys_eitherOrder_everyTableBackByteForByte() {
+    for (boolean laterRunFirst : new boolean[] {false, true}) {
+      String table = laterRunFirst ? "fk_keys_b" : "fk_keys_a";
+      // Three child tables, each keyed its own way: tags by (post, tag), inquiries by their own id,
+      // photos by a binary hash.
+      useHandle(
+          h -> {
+            h.execute("DROP TABLE IF EXISTS `" + table + "_inquiry`");
+            h.execute("DROP TABLE IF EXISTS `" + table + "_photo`");
+          });
+      postsWithTags(table, "", () -> {}, "(1, 'fruit'), (2, 'red'), (3, 'green')");
+      useHandle(
+          h -> {
+            h.execute(
+                "CREATE TABLE `"
+                    + table
+                    + "_inquiry` (id BIGINT PRIMARY KEY, post_id BIGINT NOT NULL, note VARCHAR(64),"
+                    + " FOREIGN KEY (post_id) REFERENCES `"
+                    + table
+                    + "` (id)) ENGINE=InnoDB");
+            h.execute(
+                "INSERT INTO `"
+                    + table
+                    + "_inquiry` VALUES (101, 1, 'a'), (102, 1, 'b'), (103, 2, 'c'), (104, 7, 'd')");
+            h.execute(
+                "CREATE TABLE `"
+                    + table
+                    + "_photo` (hash VARBINARY(16) PRIMARY KEY, post_id BIGINT NOT NULL,"
+                    + " FOREIGN KEY (post_id) REFERENCES `"
+                    + table
+                    + "` (id)) ENGINE=InnoDB");
+            h.execute(
+                "INSERT INTO `"
+                    + table
+                    + "_photo` VALUES (UNHEX('00FF'), 1), (UNHEX('A0'), 2), (UNHEX('0A0B22'), 3)");
+          });
+      List<String> tables = List.of(table, table + "_tag", table + "_inquiry", table + "_photo");
+      useHandle(
+          h -> {
+            for (String t : tables) {
+              h.execute("DROP TABLE IF EXISTS `" + t + "_ref`");
+              h.execute("CREATE TABLE `" + t + "_ref` LIKE `" + t + "`");
+              h.execute("INSERT INTO `" + t + "_ref` SELECT * FROM `" + t + "`");
+            }
+          });
+      Runnable post9 = // a newer twin of posts 1 and 2
+          () ->
+              insert(
+                  table,
+                  9,
+                  "供应红富士苹果0",
+                  "苹果",
+                  "13800138000",
+                  "本人有红富士苹果约3000斤，果面光洁，口感脆甜，欢迎来电",
+                  NEW.plusDays(1));
+      insert(
+          table + "_ref",
+          9,
+          "供应红富士苹果0",
+          "苹果",
+          "13800138000",
+          "本人有红富士苹果约3000斤，果面光洁，口感脆甜，欢迎来电",
+          NEW.plusDays(1));
+      Map<String, String> merge = Map.of("apply.referenced", "merge");
+
+      CliRun first = apply(table, merge); // run N: 1 -> 2, 3 -> 4, 5 -> 6
+      assertThat(first.exitCode()).as(first.err() + first.out()).isZero();
+      long runN = lastRunId(table);
+      post9.run();
+      assertThat(apply(table, merge).exitCode()).isZero(); // run N+1: 2 -> 9, with 1's children
+      long runN1 = lastRunId(table);
+      assertThat(inquiries(table)).containsEntry(101L, 9L).containsEntry(103L, 9L);
+
+      for (long run : laterRunFirst ? new long[] {runN1, runN} : new long[] {runN, runN1}) {
+        CliRun restore =
+            cli(
+                "restore",
+                "--config",
+                config(table, merge).toString(),
+                "--run",
+                String.valueOf(run));
+        assertThat(restore.exitCode()).as(restore.err()).isZero();
+        assertThat(restore.out()).doesNotContain("left as they are");
+      }
+
+      for (String t : tables) {
+        assertThat(checksum(t)).as(t).isEqualTo(checksum(t + "_ref"));
+      }
+      assertThat(repointed(runN) + repointed(runN1)).isZero();
+    }
+  }
+
   private static long checksum(String table) {
     return withHandle(
         h -> h.createQuery("CHECKSUM TABLE `" + table + "`").map((rs, ctx) -> rs.getLong(2)).one());
