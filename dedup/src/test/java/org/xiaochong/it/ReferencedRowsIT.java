@@ -273,6 +273,59 @@ class ReferencedRowsIT extends DbTestSupport {
     assertThat(statuses(table)).isEmpty();
   }
 
+  @Test
+  void apply_deleteTriggerAddedDuringTheRun_stopsBeforeTheFirstBatch_theTriggerNeverFires()
+      throws Exception {
+    String table = "trig_late";
+    useHandle(
+        h -> {
+          h.execute("DROP TABLE IF EXISTS `trig_late_audit`");
+          h.execute("CREATE TABLE `trig_late_audit` (id BIGINT) ENGINE=InnoDB");
+        });
+    posts(table);
+    org.xiaochong.progress.Progress addTriggerDuringSync =
+        (task, total) -> {
+          if (task.equals("index")) { // a site's audit trigger, added while the run reads
+            useHandle(
+                h ->
+                    h.execute(
+                        "CREATE TRIGGER `trig_late_del` AFTER DELETE ON `trig_late` FOR EACH ROW"
+                            + " INSERT INTO `trig_late_audit` VALUES (OLD.id)"));
+          }
+          return org.xiaochong.progress.Progress.NONE.start(task, total);
+        };
+
+    Throwable thrown =
+        org.assertj.core.api.Assertions.catchThrowable(
+            () -> {
+              try (org.xiaochong.index.FingerprintIndex index =
+                  org.xiaochong.index.FingerprintIndex.open(
+                      dir.resolve("index-trig"), "it-trig", false)) {
+                new org.xiaochong.run.DedupRunner(
+                        database(),
+                        spec(table),
+                        index,
+                        "0123456789abcdef0123456789abcdef",
+                        2,
+                        addTriggerDuringSync)
+                    .run(
+                        new org.xiaochong.run.DedupRunner.Options(
+                            "exact", null, null, true, false));
+              }
+            });
+
+    assertThat(thrown)
+        .isInstanceOf(org.xiaochong.source.BadInputException.class)
+        .hasMessageContaining("--apply")
+        .hasMessageContaining("trig_late");
+    assertThat(ids(table)).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
+    long fired =
+        withHandle(
+            h -> h.createQuery("SELECT COUNT(*) FROM `trig_late_audit`").mapTo(Long.class).one());
+    assertThat(fired).as("the trigger never fired").isZero();
+    assertThat(statuses(table)).isEmpty();
+  }
+
   /**
    * Issue 35's reproduction: tags keyed (post_id, tag), merged into the kept post by run N, then
    * moved on to a newer twin of the kept post by run N+1. Restoring the two runs in either order
