@@ -671,6 +671,38 @@ class ReferencedRowsIT extends DbTestSupport {
             Map.entry(101L, 1L), Map.entry(102L, 1L), Map.entry(103L, 2L), Map.entry(104L, 7L));
   }
 
+  @Test
+  void runApply_mergeWithoutUpdateOnTheChildTable_exitsWithOneLineEveryTime_nothingMoved() {
+    DbSettings server =
+        hiddenCascadeChild("fk_noupd_cli", "fk_noupd_cli_schema", "fk_noupd_cli", "PROCESS");
+    // The child table may be read, not updated: a merge could re-point none of its rows.
+    useHandle(h -> h.execute("GRANT SELECT ON fk_noupd_cli_schema.inquiry TO 'fk_noupd_cli'@'%'"));
+    Map<String, String> merge =
+        Map.of(
+            "db.user",
+            "fk_noupd_cli",
+            "db.password",
+            "hidden-pw-1",
+            "db.url",
+            server.url(),
+            "apply.referenced",
+            "merge");
+
+    for (int attempt = 1; attempt <= 2; attempt++) {
+      CliRun run = apply("fk_noupd_cli", merge);
+      assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+      assertThat(run.errLines())
+          .singleElement()
+          .asString()
+          .contains("may not UPDATE")
+          .contains("inquiry");
+    }
+
+    assertThat(ids("fk_noupd_cli")).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
+    assertThat(hiddenInquiries("fk_noupd_cli_schema")).containsExactly("101:1", "102:1", "103:2");
+    assertThat(statuses("fk_noupd_cli")).isEmpty();
+  }
+
   /**
    * {@code <table>} as {@link #posts}, and {@code <schema>.inquiry} with inquiries 101 and 102 on
    * the removed post 1 and 103 on post 2, through an ON DELETE CASCADE key; and {@code login}, who
