@@ -238,13 +238,7 @@ public final class SparkRun {
       options.methods().forEach(m -> reports.put(m.name(), MethodReport.notRun()));
     }
     int droppedApart = plan.dropApart(apart);
-    long keptAndRemoved = plan.keptAndRemoved();
-    if (keptAndRemoved >= 0) { // the stages' merged plan must never archive a kept row
-      throw new IllegalStateException(
-          "the job's plan removes row "
-              + keptAndRemoved
-              + " and keeps other rows in favour of it; stopped before the apply, nothing moved");
-    }
+    requireNoKeptRowRemoved(plan);
     Map<String, Long> removed = RunSummaries.removedByRule(options.methods(), plan);
     PlanApply.Result applied = PlanApply.NOT_APPLIED;
     if (options.apply()) {
@@ -335,5 +329,19 @@ public final class SparkRun {
 
   static double elapsed(long startNanos) {
     return Math.round((System.nanoTime() - startNanos) / 1e6) / 1e3;
+  }
+
+  /**
+   * Stops the job before its apply when its plan removes a row that it keeps other rows in favour
+   * of: the stages' merged plan must never archive a kept row (its chains are collapsed first).
+   */
+  static void requireNoKeptRowRemoved(DeletionPlan plan) {
+    long keptAndRemoved = plan.keptAndRemoved();
+    if (keptAndRemoved >= 0) {
+      throw new IllegalStateException(
+          "the job's plan removes row "
+              + keptAndRemoved
+              + " and keeps other rows in favour of it; stopped before the apply, nothing moved");
+    }
   }
 }
