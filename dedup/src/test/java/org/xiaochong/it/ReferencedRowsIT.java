@@ -229,41 +229,17 @@ class ReferencedRowsIT extends DbTestSupport {
    * found right before the first batch: the apply stops with one line, nothing moved, no run.
    */
   @Test
-  void apply_foreignKeyAddedDuringTheRun_stopsBeforeTheFirstBatch() throws Exception {
+  void apply_foreignKeyAddedDuringTheRun_stopsBeforeTheFirstBatch() {
     String table = "fk_late";
     useHandle(h -> h.execute("DROP TABLE IF EXISTS `fk_late_inquiry`"));
     posts(table);
-    org.xiaochong.progress.Progress addKeyDuringSync =
-        (task, total) -> {
-          if (task.equals("index")) {
-            useHandle(
-                h ->
-                    h.execute(
-                        "CREATE TABLE `fk_late_inquiry` (id BIGINT PRIMARY KEY, post_id BIGINT,"
-                            + " FOREIGN KEY (post_id) REFERENCES `fk_late` (id) ON DELETE CASCADE)"
-                            + " ENGINE=InnoDB"));
-          }
-          return org.xiaochong.progress.Progress.NONE.start(task, total);
-        };
 
     Throwable thrown =
-        org.assertj.core.api.Assertions.catchThrowable(
-            () -> {
-              try (org.xiaochong.index.FingerprintIndex index =
-                  org.xiaochong.index.FingerprintIndex.open(
-                      dir.resolve("index-late"), "it-late", false)) {
-                new org.xiaochong.run.DedupRunner(
-                        database(),
-                        spec(table),
-                        index,
-                        "0123456789abcdef0123456789abcdef",
-                        2,
-                        addKeyDuringSync)
-                    .run(
-                        new org.xiaochong.run.DedupRunner.Options(
-                            "exact", null, null, true, false));
-              }
-            });
+        applyInProcess(
+            table,
+            "CREATE TABLE `fk_late_inquiry` (id BIGINT PRIMARY KEY, post_id BIGINT,"
+                + " FOREIGN KEY (post_id) REFERENCES `fk_late` (id) ON DELETE CASCADE)"
+                + " ENGINE=InnoDB");
 
     assertThat(thrown)
         .isInstanceOf(org.xiaochong.source.BadInputException.class)
@@ -274,8 +250,7 @@ class ReferencedRowsIT extends DbTestSupport {
   }
 
   @Test
-  void apply_deleteTriggerAddedDuringTheRun_stopsBeforeTheFirstBatch_theTriggerNeverFires()
-      throws Exception {
+  void apply_deleteTriggerAddedDuringTheRun_stopsBeforeTheFirstBatch_theTriggerNeverFires() {
     String table = "trig_late";
     useHandle(
         h -> {
@@ -283,36 +258,12 @@ class ReferencedRowsIT extends DbTestSupport {
           h.execute("CREATE TABLE `trig_late_audit` (id BIGINT) ENGINE=InnoDB");
         });
     posts(table);
-    org.xiaochong.progress.Progress addTriggerDuringSync =
-        (task, total) -> {
-          if (task.equals("index")) { // a site's audit trigger, added while the run reads
-            useHandle(
-                h ->
-                    h.execute(
-                        "CREATE TRIGGER `trig_late_del` AFTER DELETE ON `trig_late` FOR EACH ROW"
-                            + " INSERT INTO `trig_late_audit` VALUES (OLD.id)"));
-          }
-          return org.xiaochong.progress.Progress.NONE.start(task, total);
-        };
 
-    Throwable thrown =
-        org.assertj.core.api.Assertions.catchThrowable(
-            () -> {
-              try (org.xiaochong.index.FingerprintIndex index =
-                  org.xiaochong.index.FingerprintIndex.open(
-                      dir.resolve("index-trig"), "it-trig", false)) {
-                new org.xiaochong.run.DedupRunner(
-                        database(),
-                        spec(table),
-                        index,
-                        "0123456789abcdef0123456789abcdef",
-                        2,
-                        addTriggerDuringSync)
-                    .run(
-                        new org.xiaochong.run.DedupRunner.Options(
-                            "exact", null, null, true, false));
-              }
-            });
+    Throwable thrown = // a site's audit trigger, added while the run reads
+        applyInProcess(
+            table,
+            "CREATE TRIGGER `trig_late_del` AFTER DELETE ON `trig_late` FOR EACH ROW"
+                + " INSERT INTO `trig_late_audit` VALUES (OLD.id)");
 
     assertThat(thrown)
         .isInstanceOf(org.xiaochong.source.BadInputException.class)
@@ -327,6 +278,30 @@ class ReferencedRowsIT extends DbTestSupport {
   }
 
   /**
+   * An exact {@code run --apply} on {@code table} in this process, with {@code duringSync} executed
+   * by another session as soon as its index sync starts; what it threw (null: nothing).
+   */
+  private Throwable applyInProcess(String table, String duringSync) {
+    org.xiaochong.progress.Progress progress =
+        (task, total) -> {
+          if (task.equals("index")) {
+            useHandle(h -> h.execute(duringSync));
+          }
+          return org.xiaochong.progress.Progress.NONE.start(task, total);
+        };
+    return org.assertj.core.api.Assertions.catchThrowable(
+        () -> {
+          try (org.xiaochong.index.FingerprintIndex index =
+              org.xiaochong.index.FingerprintIndex.open(
+                  dir.resolve("index-" + table), "it-" + table, false)) {
+            new org.xiaochong.run.DedupRunner(
+                    database(), spec(table), index, "0123456789abcdef0123456789abcdef", 2, progress)
+                .run(new org.xiaochong.run.DedupRunner.Options("exact", null, null, true, false));
+          }
+        });
+  }
+
+  /**
    * Issue 35's reproduction: tags keyed (post_id, tag), merged into the kept post by run N, then
    * moved on to a newer twin of the kept post by run N+1. Restoring the two runs in either order
    * gives the posts and their tags back byte for byte (CHECKSUM TABLE against copies made before).
@@ -336,57 +311,14 @@ class ReferencedRowsIT extends DbTestSupport {
     for (boolean laterRunFirst : new boolean[] {false, true}) {
       String table = laterRunFirst ? "fk_undo_b" : "fk_undo_a";
       postsWithTags(table, "", () -> {}, "(1, 'fruit'), (2, 'red'), (3, 'green')");
-      Runnable post9 = // a newer twin of posts 1 and 2
-          () ->
-              insert(
-                  table,
-                  9,
-                  "供应红富士苹果0",
-                  "苹果",
-                  "13800138000",
-                  "本人有红富士苹果约3000斤，果面光洁，口感脆甜，欢迎来电",
-                  NEW.plusDays(1));
-      useHandle(
-          h -> {
-            for (String t : List.of(table, table + "_tag")) {
-              h.execute("DROP TABLE IF EXISTS `" + t + "_ref`");
-              h.execute("CREATE TABLE `" + t + "_ref` LIKE `" + t + "`");
-              h.execute("INSERT INTO `" + t + "_ref` SELECT * FROM `" + t + "`");
-            }
-          });
-      insert(
-          table + "_ref",
-          9,
-          "供应红富士苹果0",
-          "苹果",
-          "13800138000",
-          "本人有红富士苹果约3000斤，果面光洁，口感脆甜，欢迎来电",
-          NEW.plusDays(1));
-      Map<String, String> merge = Map.of("apply.referenced", "merge");
 
-      assertThat(apply(table, merge).exitCode()).isZero(); // run N: 1 -> 2, its tag with it
-      long runN = lastRunId(table);
-      post9.run();
-      assertThat(apply(table, merge).exitCode()).isZero(); // run N+1: 2 -> 9, both tags with it
-      long runN1 = lastRunId(table);
-      assertThat(tags(table)).containsExactly("4:green", "9:fruit", "9:red");
-
-      for (long run : laterRunFirst ? new long[] {runN1, runN} : new long[] {runN, runN1}) {
-        CliRun restore =
-            cli(
-                "restore",
-                "--config",
-                config(table, merge).toString(),
-                "--run",
-                String.valueOf(run));
-        assertThat(restore.exitCode()).as(restore.err()).isZero();
-        assertThat(restore.out()).doesNotContain("left as they are");
-      }
+      mergeTwiceThenRestore( // run N: 1 -> 2, its tag with it; run N+1: 2 -> 9, both tags with it
+          table,
+          List.of(table, table + "_tag"),
+          laterRunFirst,
+          () -> assertThat(tags(table)).containsExactly("4:green", "9:fruit", "9:red"));
 
       assertThat(tags(table)).as(table).containsExactly("1:fruit", "2:red", "3:green");
-      assertThat(checksum(table)).as(table).isEqualTo(checksum(table + "_ref"));
-      assertThat(checksum(table + "_tag")).as(table).isEqualTo(checksum(table + "_tag_ref"));
-      assertThat(repointed(runN) + repointed(runN1)).isZero();
     }
   }
 
@@ -454,60 +386,66 @@ class ReferencedRowsIT extends DbTestSupport {
                     + table
                     + "_photo` VALUES (UNHEX('00FF'), 1), (UNHEX('A0'), 2), (UNHEX('0A0B22'), 3)");
           });
-      List<String> tables = List.of(table, table + "_tag", table + "_inquiry", table + "_photo");
-      useHandle(
-          h -> {
-            for (String t : tables) {
-              h.execute("DROP TABLE IF EXISTS `" + t + "_ref`");
-              h.execute("CREATE TABLE `" + t + "_ref` LIKE `" + t + "`");
-              h.execute("INSERT INTO `" + t + "_ref` SELECT * FROM `" + t + "`");
-            }
-          });
-      Runnable post9 = // a newer twin of posts 1 and 2
-          () ->
-              insert(
-                  table,
-                  9,
-                  "供应红富士苹果0",
-                  "苹果",
-                  "13800138000",
-                  "本人有红富士苹果约3000斤，果面光洁，口感脆甜，欢迎来电",
-                  NEW.plusDays(1));
-      insert(
-          table + "_ref",
-          9,
-          "供应红富士苹果0",
-          "苹果",
-          "13800138000",
-          "本人有红富士苹果约3000斤，果面光洁，口感脆甜，欢迎来电",
-          NEW.plusDays(1));
-      Map<String, String> merge = Map.of("apply.referenced", "merge");
-
-      CliRun first = apply(table, merge); // run N: 1 -> 2, 3 -> 4, 5 -> 6
-      assertThat(first.exitCode()).as(first.err() + first.out()).isZero();
-      long runN = lastRunId(table);
-      post9.run();
-      assertThat(apply(table, merge).exitCode()).isZero(); // run N+1: 2 -> 9, with 1's children
-      long runN1 = lastRunId(table);
-      assertThat(inquiries(table)).containsEntry(101L, 9L).containsEntry(103L, 9L);
-
-      for (long run : laterRunFirst ? new long[] {runN1, runN} : new long[] {runN, runN1}) {
-        CliRun restore =
-            cli(
-                "restore",
-                "--config",
-                config(table, merge).toString(),
-                "--run",
-                String.valueOf(run));
-        assertThat(restore.exitCode()).as(restore.err()).isZero();
-        assertThat(restore.out()).doesNotContain("left as they are");
-      }
-
-      for (String t : tables) {
-        assertThat(checksum(t)).as(t).isEqualTo(checksum(t + "_ref"));
-      }
-      assertThat(repointed(runN) + repointed(runN1)).isZero();
+      mergeTwiceThenRestore( // run N: 1 -> 2, 3 -> 4, 5 -> 6; run N+1: 2 -> 9, with 1's children
+          table,
+          List.of(table, table + "_tag", table + "_inquiry", table + "_photo"),
+          laterRunFirst,
+          () -> assertThat(inquiries(table)).containsEntry(101L, 9L).containsEntry(103L, 9L));
     }
+  }
+
+  /**
+   * Issue 35's two merging runs on {@code table} as set up: run N, then post 9 (a newer twin of
+   * posts 1 and 2) arrives and run N+1 moves post 2 and every child row on it, merged ones
+   * included, on to 9 ({@code afterBothRuns} checks them there); then both runs are restored, the
+   * later first when {@code laterRunFirst}. Each of {@code tables} (the posts and their child
+   * tables) must equal a copy made before the runs (post 9 added) byte for byte, and no re-pointing
+   * record be left.
+   */
+  private void mergeTwiceThenRestore(
+      String table, List<String> tables, boolean laterRunFirst, Runnable afterBothRuns) {
+    useHandle(
+        h -> {
+          for (String t : tables) {
+            h.execute("DROP TABLE IF EXISTS `" + t + "_ref`");
+            h.execute("CREATE TABLE `" + t + "_ref` LIKE `" + t + "`");
+            h.execute("INSERT INTO `" + t + "_ref` SELECT * FROM `" + t + "`");
+          }
+        });
+    insertPost9(table + "_ref");
+    Map<String, String> merge = Map.of("apply.referenced", "merge");
+
+    CliRun first = apply(table, merge);
+    assertThat(first.exitCode()).as(first.err() + first.out()).isZero();
+    long runN = lastRunId(table);
+    insertPost9(table);
+    CliRun second = apply(table, merge);
+    assertThat(second.exitCode()).as(second.err() + second.out()).isZero();
+    long runN1 = lastRunId(table);
+    afterBothRuns.run();
+
+    for (long run : laterRunFirst ? new long[] {runN1, runN} : new long[] {runN, runN1}) {
+      CliRun restore =
+          cli("restore", "--config", config(table, merge).toString(), "--run", String.valueOf(run));
+      assertThat(restore.exitCode()).as(restore.err()).isZero();
+      assertThat(restore.out()).doesNotContain("left as they are");
+    }
+    for (String t : tables) {
+      assertThat(checksum(t)).as(t).isEqualTo(checksum(t + "_ref"));
+    }
+    assertThat(repointed(runN) + repointed(runN1)).isZero();
+  }
+
+  /** Post 9: a newer twin of posts 1 and 2 of {@link #posts}. */
+  private static void insertPost9(String table) {
+    insert(
+        table,
+        9,
+        "供应红富士苹果0",
+        "苹果",
+        "13800138000",
+        "本人有红富士苹果约3000斤，果面光洁，口感脆甜，欢迎来电",
+        NEW.plusDays(1));
   }
 
   private static long checksum(String table) {
