@@ -210,10 +210,22 @@ class GentleApplyIT extends DbTestSupport {
     assertThat(moved).isBetween(1L, 11L);
     assertThat(count(table)).isEqualTo(24 - moved);
 
+    long interrupted =
+        withHandle(
+            h ->
+                h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = ?")
+                    .bind(0, table)
+                    .mapTo(Long.class)
+                    .one());
     CliRun next = cli("run", "--config", config.toString(), "--apply");
     assertThat(next.exitCode()).as(next.err()).isZero();
     assertThat(ids(table)).containsExactly(2L, 4L, 6L, 8L, 10L, 12L, 14L, 16L, 18L, 20L, 22L, 24L);
     assertThat(archived(table)).isEqualTo(12);
+    // `stats` shows the resumed run with its count per method, moved before and after the stop.
+    CliRun stats = cli("stats", "--config", config.toString());
+    assertThat(stats.exitCode()).as(stats.err()).isZero();
+    assertThat(stats.out())
+        .containsPattern("(?m)^\\s+" + interrupted + "\\s.*\\bapplied\\b.*\\bexact 12\\s*$");
   }
 
   /**
