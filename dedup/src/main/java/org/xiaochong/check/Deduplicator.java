@@ -168,7 +168,12 @@ public final class Deduplicator implements AutoCloseable {
   /** Read outside {@link #lock} only to compute keys ahead ({@link KeysAhead}). */
   private volatile OnlineChecker checker;
 
-  private boolean writable;
+  /**
+   * Whether the serving checker holds the write lock. Written under {@link #lock}; read outside it
+   * only by {@link #openWriterBeside}, to let the adds through at once while the writer is open.
+   */
+  private volatile boolean writable;
+
   private String generations;
   private volatile long indexedAtOpen;
 
@@ -461,8 +466,8 @@ public final class Deduplicator implements AutoCloseable {
    * before.
    */
   private void openWriterBeside() {
-    if (options.writable()) {
-      return;
+    if (options.writable() || writable) {
+      return; // the usual case, an add while the writer is open: no monitor, no extra lock turn
     }
     synchronized (openingWriter) {
       lock.lock();
