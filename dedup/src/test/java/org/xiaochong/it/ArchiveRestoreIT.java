@@ -112,13 +112,7 @@ class ArchiveRestoreIT extends DbTestSupport {
     CliRun run = cli("run", "--config", config.toString(), "--apply");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
-    long runId =
-        withHandle(
-            h ->
-                h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = ?")
-                    .bind(0, table)
-                    .mapTo(Long.class)
-                    .one());
+    long runId = lastRunId(table);
     assertThat(runId).isGreaterThan(nextId);
     CliRun restore = cli("restore", "--config", config.toString(), "--run", Long.toString(runId));
     assertThat(restore.exitCode()).as(restore.err()).isZero();

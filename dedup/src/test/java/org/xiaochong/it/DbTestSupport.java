@@ -190,6 +190,16 @@ abstract class DbTestSupport {
         .isEmpty();
   }
 
+  /** The latest run on {@code table}, from {@code dedup_run}. */
+  static long lastRunId(String table) {
+    return withHandle(
+        h ->
+            h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = ?")
+                .bind(0, table)
+                .mapTo(Long.class)
+                .one());
+  }
+
   static List<Long> ids(String table) {
     return database()
         .jdbi()

@@ -155,13 +155,7 @@ class GentleApplyIT extends DbTestSupport {
     assertThat(movedBeforeTheStop).isBetween(1L, 11L);
     assertThat(stopped.rows()).isEqualTo(movedBeforeTheStop);
     assertThat(count(table)).isEqualTo(24 - movedBeforeTheStop);
-    long runId =
-        withHandle(
-            h ->
-                h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = ?")
-                    .bind(0, table)
-                    .mapTo(Long.class)
-                    .one());
+    long runId = lastRunId(table);
     assertThat(status(runId)).isEqualTo("applying");
 
     try (TableLock next = TableLock.acquire(database(), spec(table), "run --apply")) {
@@ -210,13 +204,7 @@ class GentleApplyIT extends DbTestSupport {
     assertThat(moved).isBetween(1L, 11L);
     assertThat(count(table)).isEqualTo(24 - moved);
 
-    long interrupted =
-        withHandle(
-            h ->
-                h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = ?")
-                    .bind(0, table)
-                    .mapTo(Long.class)
-                    .one());
+    long interrupted = lastRunId(table);
     CliRun next = cli("run", "--config", config.toString(), "--apply");
     assertThat(next.exitCode()).as(next.err()).isZero();
     assertThat(ids(table)).containsExactly(2L, 4L, 6L, 8L, 10L, 12L, 14L, 16L, 18L, 20L, 22L, 24L);

@@ -107,16 +107,6 @@ class ReferencedRowsIT extends DbTestSupport {
                 .list());
   }
 
-  /** The latest run on the table. */
-  private static long lastRunId(String table) {
-    return withHandle(
-        h ->
-            h.createQuery("SELECT MAX(id) FROM dedup_run WHERE source_table = ?")
-                .bind(0, table)
-                .mapTo(Long.class)
-                .one());
-  }
-
   /** Inquiry id → the post it points to. */
   private static Map<Long, Long> inquiries(String table) {
     Map<Long, Long> byId = new HashMap<>();
