@@ -190,6 +190,22 @@ abstract class DbTestSupport {
         .isEmpty();
   }
 
+  /** The connection id of the session holding {@code table}'s dedup lock (null when none does). */
+  static Long lockSession(String table) {
+    return withHandle(
+        h ->
+            h.createQuery("SELECT IS_USED_LOCK(CONCAT('xiaochong.', DATABASE(), '.', ?))")
+                .bind(0, table)
+                .mapTo(Long.class)
+                .one());
+  }
+
+  /** Ends the session holding {@code table}'s dedup lock, as pt-kill or a proxy would. */
+  static void killLockSession(String table) {
+    long holder = lockSession(table);
+    useHandle(h -> h.execute("KILL CONNECTION " + holder));
+  }
+
   /** The latest run on {@code table}, from {@code dedup_run}. */
   static long lastRunId(String table) {
     return withHandle(

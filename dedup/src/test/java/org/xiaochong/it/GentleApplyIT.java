@@ -233,15 +233,7 @@ class GentleApplyIT extends DbTestSupport {
           while (!moved.getAsBoolean() && System.nanoTime() < deadline) {
             Thread.onSpinWait();
           }
-          useHandle(
-              h -> {
-                long holder =
-                    h.createQuery("SELECT IS_USED_LOCK(CONCAT('xiaochong.', DATABASE(), '.', ?))")
-                        .bind(0, table)
-                        .mapTo(Long.class)
-                        .one();
-                h.execute("KILL CONNECTION " + holder);
-              });
+          killLockSession(table);
         },
         sessions);
   }
@@ -256,14 +248,7 @@ class GentleApplyIT extends DbTestSupport {
         ArchiveTables.ensure(
             database(), spec(table), new RecordSource(database(), spec(table)).checkSchema());
     TableLock lock = TableLock.acquire(database(), spec(table), "restore --run " + runId);
-    useHandle(
-        h ->
-            h.execute(
-                "KILL CONNECTION "
-                    + h.createQuery("SELECT IS_USED_LOCK(CONCAT('xiaochong.', DATABASE(), '.', ?))")
-                        .bind(0, table)
-                        .mapTo(Long.class)
-                        .one()));
+    killLockSession(table);
 
     assertThatThrownBy(() -> new Restorer(archive).withLockCheck(lock::requireHeld).restore(runId))
         .isInstanceOf(IllegalStateException.class)

@@ -43,15 +43,7 @@ class LockWatchIT extends DbTestSupport {
         (task, total) -> {
           if (task.equals("index")) { // the sync has started: another session kills the lock's
             killedAt[0] = System.nanoTime();
-            useHandle(
-                h ->
-                    h.execute(
-                        "KILL CONNECTION "
-                            + h.createQuery(
-                                    "SELECT IS_USED_LOCK(CONCAT('xiaochong.', DATABASE(), '.', ?))")
-                                .bind(0, table)
-                                .mapTo(Long.class)
-                                .one()));
+            killLockSession(table);
             noticedAt.join(); // a long sync: the watcher notices while it still runs
           }
           return Progress.NONE.start(task, total);
@@ -134,15 +126,5 @@ class LockWatchIT extends DbTestSupport {
       lock.requireHeld();
       assertThat(lockSession(table)).isEqualTo(session);
     }
-  }
-
-  /** The connection id of the session holding the table's lock (null when none does). */
-  private static Long lockSession(String table) {
-    return withHandle(
-        h ->
-            h.createQuery("SELECT IS_USED_LOCK(CONCAT('xiaochong.', DATABASE(), '.', ?))")
-                .bind(0, table)
-                .mapTo(Long.class)
-                .one());
   }
 }
