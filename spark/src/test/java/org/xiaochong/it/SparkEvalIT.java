@@ -17,7 +17,8 @@ import org.xiaochong.eval.EvalDatasets;
 /**
  * {@code dedup-spark run} against {@code dedup run --full} on eval's labelled real data sets
  * (loaded as {@code dedup eval} loads them, with its fields): the same decisions, byte for byte,
- * for exact, simhash and exact,near. Skipped when the labelled data (../shared/data or
+ * for exact, simhash, exact,near, linkage and exact,linkage (linkage from the weights the single
+ * machine froze with its index). Skipped when the labelled data (../shared/data or
  * /work/shared/data) is absent.
  */
 @Tag("db")
@@ -45,7 +46,7 @@ class SparkEvalIT extends DbTestSupport {
 
   @ParameterizedTest
   @MethodSource("datasets")
-  void labelledSet_exactSimhashAndNear_decideAsTheSingleMachine(String name) throws IOException {
+  void labelledSet_everyMethod_decidesAsTheSingleMachine(String name) throws IOException {
     Path shared = shared();
     assumeTrue(Files.isDirectory(shared), "no labelled data at " + shared.toAbsolutePath());
     EvalDatasets.Loaded loaded = new EvalDatasets(1L, 0, 0.6, 0).load(database(), name, shared);
@@ -60,7 +61,8 @@ class SparkEvalIT extends DbTestSupport {
                   String.join(",", loaded.exact()),
                   "fields.near",
                   String.join(",", loaded.near())));
-      for (String method : new String[] {"exact", "simhash", "exact,near"}) {
+      for (String method :
+          new String[] {"exact", "simhash", "exact,near", "linkage", "exact,linkage"}) {
         String single = singleDry(config, method);
         String job = sparkDry(config, method);
         if (!method.equals("exact")) {

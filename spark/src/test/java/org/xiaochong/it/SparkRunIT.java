@@ -243,6 +243,67 @@ class SparkRunIT extends DbTestSupport {
     assertThat(both[1]).isEqualTo(both[0]);
   }
 
+  /**
+   * Linkage decides with the weights the single machine froze with its index: refused in one line
+   * before there are any; then, after an exact stage (before and after a run that indexed the rows
+   * exact removes) and in a time window, with pairs marked apart, and applied and restored, the
+   * single machine's decisions and counts.
+   */
+  @Test
+  void linkage_frozenWeights_windowMarksAndApply_decideAsTheSingleMachine() throws IOException {
+    load(3_000);
+    Path config = config(Map.of("linkage.columns", "title,contact,phone,region"));
+    CliRun refused =
+        spark("run", "--config", config.toString(), "--master", "local[2]", "--method", "linkage");
+    assertThat(refused.exitCode()).as(refused.err()).isEqualTo(2);
+    assertThat(refused.err().strip())
+        .startsWith("dedup-spark: the linkage method decides with the column kinds and weights")
+        .endsWith("run it once on one machine first")
+        .doesNotContain("\n");
+
+    String[] window =
+        bothDry(config, "exact,linkage", "--since", "2025-06-01", "--until", "2025-12-31");
+    assertThat(window[0]).contains("\"rule\":\"linkage\"").contains("\"rule\":\"exact\"");
+    assertThat(window[1]).isEqualTo(window[0]);
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.JsonNode single =
+        json.readTree(lastReports[0].resolve("summary.json").toFile()).get("linkage");
+    com.fasterxml.jackson.databind.JsonNode job =
+        json.readTree(lastReports[1].resolve("summary.json").toFile()).get("linkage");
+    assertThat(single.get("skipped").asLong()).as("records exact removed").isPositive();
+    for (String field :
+        List.of(
+            "removed",
+            "examined",
+            "skipped",
+            "candidates",
+            "links",
+            "groups",
+            "kept_indirect",
+            "postings",
+            "repointed",
+            "model")) {
+      assertThat(job.get(field)).as(field).isEqualTo(single.get(field));
+    }
+
+    // Whether an earlier run indexed the rows exact removes does not change the decisions.
+    String[] full = bothDry(config, "exact,linkage");
+    assertThat(full[1]).isEqualTo(full[0]);
+    String unmarked = bothDry(config, "linkage")[0];
+    assertThat(bothDry(config, "exact,linkage")).containsExactly(full[0], full[0]);
+    markApart(
+        unmarked
+            .lines()
+            .filter(l -> l.contains("\"rule\":\"linkage\""))
+            .reduce("", (a, b) -> a + b + "\n"),
+        5);
+    String[] marked = bothDry(config, "linkage");
+    assertThat(marked[0]).as("the marks keep pairs apart").isNotEqualTo(unmarked);
+    assertThat(marked[1]).isEqualTo(marked[0]);
+    applyAndRestore(config, "linkage");
+  }
+
   /** Exact alone; exact then near is applied under a column policy below. */
   @Test
   void apply_archivesExactlyTheSingleMachinesRemovalsAndRestoreBringsThemBack() throws IOException {

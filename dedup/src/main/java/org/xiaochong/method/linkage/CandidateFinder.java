@@ -52,6 +52,7 @@ final class CandidateFinder {
   private final float[] score;
   private int[] touched = new int[256];
   private final int[] keyHolders;
+  private final boolean deletions;
   private long postings;
 
   /**
@@ -94,6 +95,30 @@ final class CandidateFinder {
     }
     this.score = new float[Math.max(1, ids.length)];
     this.keyHolders = new int[maxHolders + 1];
+    this.deletions = leaves.stream().anyMatch(leaf -> leaf.reader().hasDeletions());
+  }
+
+  /**
+   * The live holders of a key, or any number above {@code maxHolders} for a commoner key. The term
+   * dictionary's count, which is exact while no document is deleted, counts deleted documents until
+   * their segment is merged: with deletions the live holders are counted (up to one more than
+   * {@code maxHolders}), so that the candidates do not depend on which deletes were merged away.
+   */
+  private int frequency(BytesRef term) throws IOException {
+    if (!deletions) {
+      return holders.docFreq(term);
+    }
+    int[] ranks = commonHolders.get(term);
+    if (ranks != null) {
+      return ranks.length;
+    }
+    int n = 0;
+    for (int doc = holders.first(term);
+        doc != TermHolders.NO_MORE_DOCS && n <= maxHolders;
+        doc = holders.next()) {
+      n++;
+    }
+    return n;
   }
 
   /**
@@ -153,7 +178,7 @@ final class CandidateFinder {
       List<Integer> frequencies = new java.util.ArrayList<>(keys.size());
       for (String key : keys) {
         BytesRef term = new BytesRef(key);
-        int frequency = holders.docFreq(term);
+        int frequency = frequency(term);
         if (frequency >= 2 && frequency <= maxHolders) {
           usable.add(term);
           frequencies.add(frequency);

@@ -21,7 +21,8 @@ import org.xiaochong.source.TableSpec;
  * @param notes warnings about the columns (mostly empty, one repeated value), one line each
  */
 record ColumnSet(
-    List<String> columns, List<ColumnKind> kinds, List<String> lines, List<String> notes) {
+    List<String> columns, List<ColumnKind> kinds, List<String> lines, List<String> notes)
+    implements java.io.Serializable {
   static final String FILE = "linkage-columns.json";
 
   /** Rows sampled to infer kinds. */

@@ -33,7 +33,8 @@ record LinkageModel(
     double[][] m,
     double[][] u,
     double lambda,
-    List<String> notes) {
+    List<String> notes)
+    implements java.io.Serializable {
   /** The model's file in the method's index folder. */
   static final String FILE = "linkage-model.json";
 

@@ -25,12 +25,13 @@ import org.xiaochong.policy.KeepPolicy;
  *       each group the most preferred record ({@link KeepPolicy}) is kept and the others are
  *       removed in its favour, each scored by its own match probability with the kept record; a
  *       member that comparison says differs stays, and those that stayed are grouped again among
- *       themselves ({@link #REGROUP_ROUNDS}).
+ *       themselves ({@link LinkageGroups#regroup}).
  * </ol>
  *
- * <p>Records already in the plan (removed by an earlier method of the run) take no part. Two
- * records marked apart ({@link ApartPairs}) are never linked, and a record marked apart from its
- * group's kept record stays. Not thread-safe.
+ * <p>Records already in the plan (removed by an earlier method of the run) are not in the index:
+ * the method takes them out before the pass, as a sync leaves them out ({@link LinkageMethod}), so
+ * they take no part and decide nothing. Two records marked apart ({@link ApartPairs}) are never
+ * linked, and a record marked apart from its group's kept record stays. Not thread-safe.
  */
 final class LinkagePass {
   /** Random pairs drawn for u (the mixture training refines it among the candidates). */
@@ -47,8 +48,9 @@ final class LinkagePass {
    * @param links pairs at or above the threshold
    * @param groups groups of two or more records
    * @param indirect group members kept because their own comparison with the kept record says they
-   *     differ (probability below {@value #MIN_DIRECT_PROBABILITY}), and so does their comparison
-   *     with every record kept when those left were regrouped ({@value #REGROUP_ROUNDS} rounds)
+   *     differ (probability below {@value LinkageGroups#MIN_DIRECT_PROBABILITY}), and so does their
+   *     comparison with every record kept when those left were regrouped ({@value
+   *     LinkageGroups#REGROUP_ROUNDS} rounds)
    * @param postings postings read by the candidate lookups
    */
   record Result(
@@ -60,23 +62,6 @@ final class LinkagePass {
       long groups,
       long indirect,
       long postings) {}
-
-  /**
-   * The match probability a group member needs with the group's kept record itself to be removed in
-   * its favour: a member joined through a chain of links is removed only when its own comparison
-   * with the kept record does not say they differ (weight >= 0). A chain of close pairs (A~B, B~C,
-   * …) can walk from one entity to another; the direct comparison stops it.
-   */
-  static final double MIN_DIRECT_PROBABILITY = 0.5;
-
-  /**
-   * Rounds of regrouping the members a group's kept record did not take: each round, the preferred
-   * of those left is kept and takes those of them whose own comparison with it does not say they
-   * differ. A chain that walked from one entity to another leaves the second entity's records
-   * behind together; without this they would all stay, duplicates of each other. Bounded so that a
-   * group costs at most this many comparisons per member.
-   */
-  static final int REGROUP_ROUNDS = 10;
 
   private final IndexSnapshot snapshot;
   private final LinkageSettings settings;
@@ -156,38 +141,32 @@ final class LinkagePass {
     return training.fit(settings.training());
   }
 
-  Result run(Window window, DeletionPlan plan, LinkageModel model) {
-    long[] planned = plan.removedIdsSorted();
+  /**
+   * Links and groups the records of {@code window}, adding the removals to {@code plan}.
+   *
+   * @param skipped records of the window an earlier method of the run removed (the caller took them
+   *     out of the index first)
+   */
+  Result run(Window window, DeletionPlan plan, LinkageModel model, long skipped) {
     FixedBitSet examined = snapshot.windowDocs(window);
     int maxDoc = Math.max(1, snapshot.maxDoc());
     int[] parent = new int[maxDoc];
     for (int i = 0; i < maxDoc; i++) {
       parent[i] = i;
     }
-    FixedBitSet taken = new FixedBitSet(maxDoc); // removed by an earlier method
     CandidateFinder finder = finder();
     int[] found = new int[settings.candidates()];
-    long skipped = 0;
     long candidates = 0;
     long links = 0;
-    for (int doc : liveDocs()) {
-      if (Arrays.binarySearch(planned, snapshot.id(doc)) >= 0) {
-        taken.set(doc);
-      }
-    }
     int[] examinedDocs = docs(examined);
     for (int doc : examinedDocs) {
       if (!live.get(doc)) {
         continue;
       }
-      if (taken.get(doc)) {
-        skipped++;
-        continue;
-      }
       int n = finder.find(doc, ids[doc], values[doc], found);
       for (int j = 0; j < n; j++) {
         int other = found[j];
-        if (taken.get(other) || !live.get(other)) {
+        if (!live.get(other)) {
           continue;
         }
         candidates++;
@@ -203,7 +182,7 @@ final class LinkagePass {
     Arrays.fill(best, -1);
     int[] members = new int[maxDoc];
     for (int doc = 0; doc < maxDoc; doc++) {
-      if (!live.get(doc) || taken.get(doc)) {
+      if (!live.get(doc)) {
         continue;
       }
       int root = find(parent, doc);
@@ -217,7 +196,7 @@ final class LinkagePass {
     long groups = 0;
     long indirect = 0;
     for (int doc = 0; doc < maxDoc; doc++) {
-      if (live.get(doc) && !taken.get(doc) && find(parent, doc) == doc && members[doc] > 1) {
+      if (live.get(doc) && find(parent, doc) == doc && members[doc] > 1) {
         groups++;
       }
     }
@@ -225,7 +204,7 @@ final class LinkagePass {
     Arrays.fill(leftHead, -1);
     int[] leftNext = new int[maxDoc];
     for (int doc = 0; doc < maxDoc; doc++) {
-      if (!live.get(doc) || taken.get(doc)) {
+      if (!live.get(doc)) {
         continue;
       }
       int root = find(parent, doc);
@@ -237,7 +216,7 @@ final class LinkagePass {
         continue;
       }
       double direct = model.probability(levels(doc, kept));
-      if (direct < MIN_DIRECT_PROBABILITY) {
+      if (direct < LinkageGroups.MIN_DIRECT_PROBABILITY) {
         leftNext[doc] = leftHead[root];
         leftHead[root] = doc;
         continue;
@@ -253,8 +232,8 @@ final class LinkagePass {
     }
     // The members too far from their group's kept record, grouped again among themselves.
     long[] regrouped = {0};
-    Regrouping regrouping =
-        new Regrouping() {
+    LinkageGroups.Regrouping regrouping =
+        new LinkageGroups.Regrouping() {
           @Override
           public boolean preferred(int a, int b) {
             return LinkagePass.this.preferred(a, b);
@@ -291,7 +270,7 @@ final class LinkagePass {
         }
         left[n++] = doc;
       }
-      indirect += regroup(left, n, regrouping);
+      indirect += LinkageGroups.regroup(left, n, regrouping);
     }
     removed += regrouped[0];
     return new Result(
@@ -303,51 +282,6 @@ final class LinkagePass {
         groups,
         indirect,
         finder.postings());
-  }
-
-  /** What {@link #regroup} asks of the pass. */
-  interface Regrouping {
-    /** Whether record {@code a} is kept over record {@code b} (the keep policy). */
-    boolean preferred(int a, int b);
-
-    /** The match probability of {@code member} with {@code kept}; 0 when they are marked apart. */
-    double probability(int member, int kept);
-
-    /** Plans the removal of {@code member} in favour of {@code kept}. */
-    void remove(int member, int kept, double probability);
-  }
-
-  /**
-   * Groups again the members {@code left[0, n)} that their group's kept record did not take: the
-   * most preferred of them is kept and takes those whose own match probability with it is at least
-   * {@value #MIN_DIRECT_PROBABILITY}; the rest go on to the next round, at most {@value
-   * #REGROUP_ROUNDS}. Returns how many stayed without being taken or kept ({@code left} is
-   * reordered).
-   */
-  static int regroup(int[] left, int n, Regrouping group) {
-    for (int round = 0; n > 1 && round < REGROUP_ROUNDS; round++) {
-      int kept = left[0];
-      for (int i = 1; i < n; i++) {
-        if (group.preferred(left[i], kept)) {
-          kept = left[i];
-        }
-      }
-      int still = 0;
-      for (int i = 0; i < n; i++) {
-        int member = left[i];
-        if (member == kept) {
-          continue;
-        }
-        double probability = group.probability(member, kept);
-        if (probability >= MIN_DIRECT_PROBABILITY) {
-          group.remove(member, kept, probability);
-        } else {
-          left[still++] = member;
-        }
-      }
-      n = still;
-    }
-    return n;
   }
 
   private boolean preferred(int a, int b) {

@@ -26,7 +26,8 @@ record LinkageSettings(
     double threshold,
     int candidates,
     int maxHolders,
-    ModelTraining.Style training) {
+    ModelTraining.Style training)
+    implements java.io.Serializable {
   /** Keys and defaults. */
   static final Map<String, String> DEFAULTS =
       Map.of(

@@ -9,13 +9,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The members a group's kept record did not take, grouped again among themselves ({@link
- * LinkagePass#regroup}): records 0..n, the lower number preferred, each pair's probability given.
+ * LinkageGroups#regroup}): records 0..n, the lower number preferred, each pair's probability given.
  */
 class RegroupTest {
   private final List<String> removals = new ArrayList<>();
 
-  private LinkagePass.Regrouping pairs(Map<String, Double> probabilities) {
-    return new LinkagePass.Regrouping() {
+  private LinkageGroups.Regrouping pairs(Map<String, Double> probabilities) {
+    return new LinkageGroups.Regrouping() {
       @Override
       public boolean preferred(int a, int b) {
         return a < b;
@@ -39,7 +39,7 @@ class RegroupTest {
     // A chain reached two other entities: {1, 3} and {2, 4}; 1 is preferred over 2, 2 over 3.
     int[] left = {4, 3, 2, 1};
 
-    int alone = LinkagePass.regroup(left, 4, pairs(Map.of("1~3", 0.9, "2~4", 0.8, "1~2", 0.2)));
+    int alone = LinkageGroups.regroup(left, 4, pairs(Map.of("1~3", 0.9, "2~4", 0.8, "1~2", 0.2)));
 
     assertThat(removals).containsExactly("3->1", "4->2");
     assertThat(alone).isZero();
@@ -49,7 +49,7 @@ class RegroupTest {
   void memberLikeOnlyOneTakenBefore_staysAlone() {
     int[] left = {1, 2, 3};
 
-    int alone = LinkagePass.regroup(left, 3, pairs(Map.of("1~2", 0.99, "2~3", 0.99)));
+    int alone = LinkageGroups.regroup(left, 3, pairs(Map.of("1~2", 0.99, "2~3", 0.99)));
 
     // 3 is like 2, but 2 was taken by 1 first and 3 is not like 1: 3 stays, on its own.
     assertThat(removals).containsExactly("2->1");
@@ -58,23 +58,23 @@ class RegroupTest {
 
   @Test
   void atMostTheRoundsAllowed_theRestStays() {
-    int n = LinkagePass.REGROUP_ROUNDS + 3;
+    int n = LinkageGroups.REGROUP_ROUNDS + 3;
     int[] left = new int[n];
     for (int i = 0; i < n; i++) {
       left[i] = i;
     }
 
-    int alone = LinkagePass.regroup(left, n, pairs(Map.of()));
+    int alone = LinkageGroups.regroup(left, n, pairs(Map.of()));
 
     assertThat(removals).isEmpty();
-    assertThat(alone).isEqualTo(n - LinkagePass.REGROUP_ROUNDS);
+    assertThat(alone).isEqualTo(n - LinkageGroups.REGROUP_ROUNDS);
   }
 
   @Test
   void probabilityAtTheGuard_isTaken() {
     int[] left = {2, 1};
 
-    LinkagePass.regroup(left, 2, pairs(Map.of("1~2", LinkagePass.MIN_DIRECT_PROBABILITY)));
+    LinkageGroups.regroup(left, 2, pairs(Map.of("1~2", LinkageGroups.MIN_DIRECT_PROBABILITY)));
 
     assertThat(removals).containsExactly("2->1");
   }

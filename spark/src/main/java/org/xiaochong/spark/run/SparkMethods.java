@@ -3,6 +3,7 @@ package org.xiaochong.spark.run;
 import java.util.List;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.spark.exact.ExactSparkMethod;
+import org.xiaochong.spark.linkage.LinkageSparkMethod;
 import org.xiaochong.spark.near.NearSparkMethod;
 import org.xiaochong.spark.simhash.SimhashSparkMethod;
 
@@ -12,7 +13,11 @@ import org.xiaochong.spark.simhash.SimhashSparkMethod;
  */
 public final class SparkMethods {
   private static final List<SparkMethod> ALL =
-      List.of(new ExactSparkMethod(), new NearSparkMethod(), new SimhashSparkMethod());
+      List.of(
+          new ExactSparkMethod(),
+          new NearSparkMethod(),
+          new SimhashSparkMethod(),
+          new LinkageSparkMethod());
 
   private SparkMethods() {}
 

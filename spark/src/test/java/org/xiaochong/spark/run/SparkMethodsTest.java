@@ -11,10 +11,10 @@ import org.xiaochong.source.BadInputException;
 
 class SparkMethodsTest {
   @Test
-  void names_areSingleMachineMethodsInRegistryOrder() {
+  void names_areEverySingleMachineMethodInRegistryOrder() {
     List<String> known = FingerprintMethods.known().stream().map(FingerprintMethod::name).toList();
-    assertThat(SparkMethods.names()).containsExactly("exact", "near", "simhash");
-    assertThat(known).containsAll(SparkMethods.names());
+    assertThat(SparkMethods.names()).containsExactly("exact", "near", "simhash", "linkage");
+    assertThat(SparkMethods.names()).containsExactlyElementsOf(known);
   }
 
   @Test
@@ -28,6 +28,6 @@ class SparkMethodsTest {
   void of_unknownName_refusesInOneLineNamingTheMethods() {
     assertThatThrownBy(() -> SparkMethods.of("minhash"))
         .isInstanceOf(BadInputException.class)
-        .hasMessage("dedup-spark runs the methods [exact, near, simhash], not minhash");
+        .hasMessage("dedup-spark runs the methods [exact, near, simhash, linkage], not minhash");
   }
 }
