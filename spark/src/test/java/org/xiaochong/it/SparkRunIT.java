@@ -304,6 +304,26 @@ class SparkRunIT extends DbTestSupport {
     applyAndRestore(config, "linkage");
   }
 
+  /** {@code dedup-spark bench} on the configured table: both runs timed, the same decisions. */
+  @Test
+  void bench_onTheConfiguredTable_timesBothAndFindsTheSameDecisions() {
+    load(3_000);
+    CliRun bench =
+        spark(
+            "bench",
+            "--config",
+            config().toString(),
+            "--master",
+            "local[2]",
+            "--method",
+            "exact,near");
+
+    assertThat(bench.exitCode()).as(bench.err() + bench.out()).isZero();
+    assertThat(bench.out())
+        .containsPattern("(?m)^near +\\d+\\.\\d +\\d+\\.\\d$")
+        .containsPattern("decisions: ([1-9][\\d,]*) single machine, \\1 Spark, identical");
+  }
+
   /** Exact alone; exact then near is applied under a column policy below. */
   @Test
   void apply_archivesExactlyTheSingleMachinesRemovalsAndRestoreBringsThemBack() throws IOException {

@@ -12,11 +12,8 @@ import org.xiaochong.command.ExitCodes;
 import org.xiaochong.config.ConfiguredIndex;
 import org.xiaochong.config.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
-import org.xiaochong.posts.PostGenerator;
-import org.xiaochong.posts.PostLoader;
 import org.xiaochong.progress.Progress;
 import org.xiaochong.run.DedupRunner;
-import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
 import org.xiaochong.spark.read.JobConfig;
 import org.xiaochong.spark.run.SparkRun;
@@ -25,17 +22,18 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code dedup-spark bench}: loads N generated posts, runs {@code dedup run --full} (a fresh index)
- * and the Spark job on them, dry, and prints each stage's seconds side by side and whether the
- * decisions are the same.
+ * {@code dedup-spark bench}: runs {@code dedup run --full} (a fresh index) and the Spark job on the
+ * configured table, dry, and prints each stage's seconds side by side and whether the decisions are
+ * the same. The table is the user's own, or generated posts loaded with {@code dedup generate} and
+ * {@code dedup load}: the generator is not part of the job.
  */
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
     description = {
-      "Loads N generated posts into supply_demand (recreated) of the configured server, then times a dry",
-      "`dedup run --full` (index built from empty) and the Spark job on them, per stage, and compares their",
-      "decisions."
+      "Times a dry `dedup run --full` (index built from empty) and the Spark job on the configured table,",
+      "per stage, and compares their decisions. For generated posts: `dedup generate --records N",
+      "--vocabulary realistic --out posts.jsonl`, then `dedup load posts.jsonl --table T --format jsonl`."
     })
 public final class SparkBenchCommand implements Callable<Integer> {
   @picocli.CommandLine.Mixin ExitCodes.Help exitCodes;
@@ -45,32 +43,12 @@ public final class SparkBenchCommand implements Callable<Integer> {
       paramLabel = "FILE",
       required = true,
       description =
-          "Java properties file; db.url must name a server, source.table must be supply_demand.")
+          "Java properties file; db.url must name a server. The table is read, not changed; the"
+              + " index at index.dir is built from empty (give it a scratch folder).")
   java.nio.file.Path config;
 
   @Option(names = "--verbose", description = "Print stack traces of errors.")
   boolean verbose;
-
-  @Option(
-      names = "--records",
-      required = true,
-      paramLabel = "N",
-      description = "Posts to generate and load.")
-  long records;
-
-  @Option(
-      names = "--seed",
-      defaultValue = "20081118",
-      paramLabel = "S",
-      description = "Random seed (default ${DEFAULT-VALUE}).")
-  long seed;
-
-  @Option(
-      names = "--vocabulary",
-      defaultValue = "realistic",
-      paramLabel = "legacy|realistic",
-      description = "The generator's words (default ${DEFAULT-VALUE}).")
-  String vocabulary;
 
   @Option(
       names = "--method",
@@ -85,11 +63,6 @@ public final class SparkBenchCommand implements Callable<Integer> {
       description = "Spark master (default: spark-submit's, else local[*]).")
   String master;
 
-  @Option(
-      names = "--skip-load",
-      description = "Use the table as it is (loaded by an earlier bench).")
-  boolean skipLoad;
-
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -97,26 +70,7 @@ public final class SparkBenchCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     JobConfig job = JobConfig.load(config, System.getenv());
     DedupConfig dedup = job.config();
-    if (!dedup.table().table().equals("supply_demand")) {
-      throw new BadInputException(
-          "bench loads the generated posts into supply_demand: set source.table=supply_demand");
-    }
-    if (records < 1) {
-      throw new BadInputException("--records must be at least 1");
-    }
     try (Database database = Database.open(dedup.db())) {
-      if (!skipLoad) {
-        long t = System.nanoTime();
-        PostLoader.reload(
-            database,
-            seed,
-            records,
-            PostGenerator.Vocabulary.parse(vocabulary),
-            null,
-            n -> {},
-            p -> {});
-        out.printf("loaded %,d posts in %.1f s%n", records, seconds(t));
-      }
       DedupRunner.Outcome single;
       long t = System.nanoTime();
       try (FingerprintIndex index = ConfiguredIndex.open(dedup, true)) {
