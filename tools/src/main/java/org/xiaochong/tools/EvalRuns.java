@@ -47,11 +47,18 @@ final class EvalRuns {
     this.overrides = overrides;
   }
 
-  /** Up to five wrong removals of a plan, each with both rows' compared values, for diagnosis. */
+  /**
+   * Up to five wrong removals of a plan, the lowest removed ids first (the plan's own order follows
+   * the index's documents, which the indexing threads order), each with both rows' compared values,
+   * for diagnosis.
+   */
   private static List<String> wrongRemovals(
       Database database, String table, EvalDatasets.Loaded loaded, DeletionPlan plan) {
     List<String> lines = new ArrayList<>();
-    for (int i = 0; i < plan.size() && lines.size() < 5; i++) {
+    for (int i : plan.orderByRemovedId()) {
+      if (lines.size() == 5) {
+        break;
+      }
       long removed = plan.removedId(i);
       long kept = plan.keptId(i);
       if (loaded.truth().sameCluster(removed, kept)) {
