@@ -1,6 +1,6 @@
 @echo off
 rem Launcher for the xiaochong dedup CLI on Windows, in a clone (built with the Maven wrapper on first
-rem use) and in the release archive (lib\). Needs a Java 17+ runtime: %JAVA_HOME%\bin\java.exe when
+rem use) and in the release archive (lib\). Needs a Java 21+ runtime: %JAVA_HOME%\bin\java.exe when
 rem JAVA_HOME is set, else java on the PATH. JAVA_OPTS is passed to the JVM (e.g. set JAVA_OPTS=-Xmx1g).
 rem Passwords go in the config file or in DEDUP_DB_PASSWORD, never on the command line.
 setlocal

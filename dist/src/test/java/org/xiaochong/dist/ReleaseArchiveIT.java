@@ -15,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -79,6 +80,7 @@ class ReleaseArchiveIT {
       for (String file :
           List.of(
               "bin/dedup",
+              "bin/java-21",
               "bin/dedup.cmd",
               "README.md",
               "LICENSE",
@@ -245,6 +247,45 @@ class ReleaseArchiveIT {
     assertThat(out).startsWith("xiaochong " + VERSION + "\n").contains("Java ");
   }
 
+  /**
+   * Without a Java 21+ (JAVA_HOME a Java 17, nothing else on the PATH or in JAVA_SEARCH), the
+   * launcher says what it found in one line and exits 2, before any Java starts.
+   */
+  @Test
+  void launcher_withoutJava21_saysWhatItFoundInOneLine() throws Exception {
+    Path old = Files.createDirectories(outside.resolve("jdk-17/bin"));
+    Files.writeString(old.resolveSibling("release"), "JAVA_VERSION=\"17.0.15\"\n");
+    Files.createSymbolicLink(old.resolve("java"), Path.of("/bin/false"));
+    Path tools = Files.createDirectories(outside.resolve("tools-without-java"));
+    for (String tool : List.of("bash", "readlink", "dirname", "sed", "sort", "ls")) {
+      Path found =
+          Stream.of("/usr/bin", "/bin")
+              .map(dir -> Path.of(dir, tool))
+              .filter(Files::isExecutable)
+              .findFirst()
+              .orElseThrow();
+      Files.createSymbolicLink(tools.resolve(tool), found);
+    }
+
+    Result result =
+        exec(
+            outside,
+            List.of(dedup(slim), "--version"),
+            "",
+            60,
+            Map.of(
+                "JAVA_HOME", old.getParent().toString(),
+                "JAVA_SEARCH", outside.resolve("no-jdks").toString(),
+                "PATH", tools.toString()));
+
+    assertThat(result.exitCode()).as(result.output()).isEqualTo(2);
+    assertThat(result.output())
+        .isEqualTo(
+            "xiaochong needs Java 21 or newer (Lucene 10); found 17 at "
+                + old.getParent()
+                + ": install one (e.g. apt-get install openjdk-21-jre-headless) or set JAVA_HOME\n");
+  }
+
   @Test
   void slimArchive_runAndCheck_againstAMariaDbServerOfItsOwn() throws Exception {
     int port = startServer();
@@ -375,12 +416,20 @@ class ReleaseArchiveIT {
    */
   private static Result exec(Path dir, List<String> command, String stdin, int seconds)
       throws Exception {
+    return exec(dir, command, stdin, seconds, Map.of());
+  }
+
+  /** {@link #exec} with {@code env} set in the environment. */
+  private static Result exec(
+      Path dir, List<String> command, String stdin, int seconds, Map<String, String> env)
+      throws Exception {
     ProcessBuilder builder =
         new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
     builder.environment().remove("MAVEN_OPTS");
     builder.environment().remove("MAVEN_HOME");
     builder.environment().remove("DEDUP_DB_PASSWORD");
     builder.environment().put("JAVA_OPTS", "-Xmx512m");
+    builder.environment().putAll(env);
     Process process = builder.start();
     try (OutputStream in = process.getOutputStream()) {
       in.write(stdin.getBytes(StandardCharsets.UTF_8));

@@ -1,7 +1,7 @@
 package org.xiaochong.index;
 
 import org.apache.lucene.index.ByteVectorValues;
-import org.apache.lucene.index.Fields;
+import org.apache.lucene.index.DocValuesSkipper;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.NumericDocValues;
@@ -12,6 +12,7 @@ import org.apache.lucene.index.SortedSetDocValues;
 import org.apache.lucene.index.StoredFieldVisitor;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.TermVectors;
+import org.apache.lucene.search.AcceptDocs;
 import org.apache.lucene.search.KnnCollector;
 import org.apache.lucene.util.Bits;
 
@@ -59,11 +60,16 @@ abstract class BulkLoadLeafReader extends LeafReader {
 
   @Override
   public void searchNearestVectors(
-      String field, float[] target, KnnCollector collector, Bits acceptDocs) {}
+      String field, float[] target, KnnCollector collector, AcceptDocs acceptDocs) {}
 
   @Override
   public void searchNearestVectors(
-      String field, byte[] target, KnnCollector collector, Bits acceptDocs) {}
+      String field, byte[] target, KnnCollector collector, AcceptDocs acceptDocs) {}
+
+  @Override
+  public DocValuesSkipper getDocValuesSkipper(String field) {
+    return null;
+  }
 
   @Override
   public PointValues getPointValues(String field) {
@@ -71,19 +77,9 @@ abstract class BulkLoadLeafReader extends LeafReader {
   }
 
   @Override
-  @Deprecated
-  public Fields getTermVectors(int docID) {
-    return null;
-  }
-
-  @Override
   public TermVectors termVectors() {
     return TermVectors.EMPTY;
   }
-
-  @Override
-  @Deprecated
-  public void document(int docID, StoredFieldVisitor visitor) {}
 
   @Override
   public StoredFields storedFields() {

@@ -168,8 +168,8 @@ final class RealisticPosts {
     boolean sameSeller =
         switch (kind) {
           case HARD_NEGATIVE_SELLER,
-                  HARD_NEGATIVE_PLACE_SAME_SELLER,
-                  HARD_NEGATIVE_GRADE_SAME_SELLER ->
+              HARD_NEGATIVE_PLACE_SAME_SELLER,
+              HARD_NEGATIVE_GRADE_SAME_SELLER ->
               true;
           default -> false;
         };
