@@ -7,22 +7,31 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexFileNames;
+import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.Lock;
 import org.apache.lucene.store.LockObtainFailedException;
+import org.apache.lucene.util.Version;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.xiaochong.fingerprint.FingerprintVersion;
 import org.xiaochong.source.BadInputException;
 
 /**
  * Opens the index folder of a {@link FingerprintIndex}: creates it, checks that an existing index
  * was built by this fingerprint version for these fields (else says to rebuild), sets up the writer
- * and reads the commit user data. Stateless.
+ * and reads the commit user data. An index of an older Lucene is dropped with one line and built
+ * again from the table by the sync that follows. Stateless.
  */
 final class IndexOpener {
+  private static final Logger LOG = LoggerFactory.getLogger(IndexOpener.class);
+
   private IndexOpener() {}
 
   /** See {@link FingerprintIndex#open}. */
@@ -39,6 +48,15 @@ final class IndexOpener {
     try {
       directory = FSDirectory.open(path);
       boolean exists = DirectoryReader.indexExists(directory);
+      if (exists && olderLucene(directory)) {
+        LOG.warn(
+            "index {} was written by an older Lucene (xiaochong before its move to Lucene {}):"
+                + " rebuilding it from the table, once",
+            path,
+            Version.LATEST.major);
+        dropLuceneFiles(directory);
+        exists = false;
+      }
       if (exists && !rebuild) {
         checkCompatible(path, directory, fieldsDigest);
       }
@@ -67,6 +85,39 @@ final class IndexOpener {
     }
   }
 
+  /**
+   * Whether the index was written by a Lucene of an earlier major version, whose codecs this one
+   * does not carry (Lucene reads the previous major's indexes only with its backward-codecs, which
+   * a derived index does not need: it is rebuilt from the table instead).
+   */
+  private static boolean olderLucene(Directory directory) throws IOException {
+    try {
+      return SegmentInfos.readLatestCommit(directory).getIndexCreatedVersionMajor()
+          < Version.LATEST.major;
+    } catch (IndexFormatTooOldException e) {
+      return true;
+    } catch (IllegalArgumentException e) {
+      // A segment names a codec this Lucene does not have: the previous major's.
+      return e.getMessage() != null && e.getMessage().contains("Codec");
+    }
+  }
+
+  /**
+   * Deletes the files of the Lucene index in {@code directory} (segments and their parts), under
+   * its write lock, leaving the folder's other files and the methods' own index folders.
+   *
+   * @throws LockObtainFailedException when another process has the index open
+   */
+  private static void dropLuceneFiles(Directory directory) throws IOException {
+    try (Lock lock = directory.obtainLock(IndexWriter.WRITE_LOCK_NAME)) {
+      for (String file : directory.listAll()) {
+        if (file.startsWith(IndexFileNames.SEGMENTS) || file.startsWith("_")) {
+          directory.deleteFile(file);
+        }
+      }
+    }
+  }
+
   /** See {@link FingerprintIndex#openReadOnly}. */
   static FingerprintIndex openReadOnly(Path path, String fieldsDigest) {
     if (!exists(path)) {
@@ -75,6 +126,14 @@ final class IndexOpener {
     Directory directory = null;
     try {
       directory = FSDirectory.open(path);
+      if (olderLucene(directory)) {
+        throw new BadInputException(
+            "index "
+                + path
+                + " was written by an older Lucene (xiaochong before its move to Lucene "
+                + Version.LATEST.major
+                + "): run `dedup index` once to rebuild it");
+      }
       checkCompatible(path, directory, fieldsDigest);
       return new FingerprintIndex(
           path,
