@@ -27,5 +27,5 @@ set "GC=-XX:+UseParallelGC"
 set "JIT=-XX:CompileThresholdScaling=2"
 echo.%JAVA_OPTS% | findstr /r /c:"-XX:+Use[A-Za-z0-9]*GC" >nul && set "GC="
 echo.%JAVA_OPTS% | findstr /c:"-XX:CompileThresholdScaling=" >nul && set "JIT="
-"%JAVA%" %GC% %JIT% %JAVA_OPTS% -cp "%CP%" org.xiaochong.cli.DedupCommand %*
+"%JAVA%" --enable-native-access=ALL-UNNAMED %GC% %JIT% %JAVA_OPTS% -cp "%CP%" org.xiaochong.cli.DedupCommand %*
 exit /b %ERRORLEVEL%

