@@ -80,7 +80,9 @@ public final class SparkBenchCommand implements Callable<Integer> {
       }
       double singleWall = seconds(t);
       t = System.nanoTime();
+      boolean ownSession = SparkSession.getDefaultSession().isEmpty();
       SparkSession spark = Sessions.open(master);
+      String sparkMaster = spark.sparkContext().master();
       double start = seconds(t);
       DedupRunner.Outcome job2;
       try {
@@ -96,13 +98,15 @@ public final class SparkBenchCommand implements Callable<Integer> {
                         null,
                         500_000));
       } finally {
-        spark.stop();
+        if (ownSession) { // a session of the caller's (a test's) stays open
+          spark.stop();
+        }
       }
       double sparkWall = seconds(t);
       print(out, single.summary().seconds(), job2.summary().seconds(), start);
       out.printf(
           "wall (start-up included): single machine %.1f s, Spark %s %.1f s (%.2fx)%n",
-          singleWall, spark.sparkContext().master(), sparkWall, sparkWall / singleWall);
+          singleWall, sparkMaster, sparkWall, sparkWall / singleWall);
       boolean same = same(single.plan(), job2.plan());
       out.printf(
           "decisions: %,d single machine, %,d Spark, %s%n",
