@@ -103,25 +103,13 @@ public final class FrozenLinkage implements Serializable {
     return settings.maxHolders();
   }
 
-  /** The pass's report from what a job counted, as the single machine's pass reports it. */
-  public MethodReport report(
-      long examined,
-      long removed,
-      long skipped,
-      long candidates,
-      long links,
-      long groups,
-      long indirect,
-      long postings,
-      long repointed) {
-    return new LinkageReport(
-        new LinkagePass.Result(
-            examined, removed, skipped, candidates, links, groups, indirect, postings),
-        repointed,
-        0,
-        settings,
-        model,
-        columns,
-        false);
+  /**
+   * The pass's report from what a job counted, as the single machine's pass reports it.
+   *
+   * @param repointed earlier removals re-pointed to this pass's survivors ({@link
+   *     org.xiaochong.archive.DeletionPlan#collapseChains})
+   */
+  public MethodReport report(LinkageCounts counts, long repointed) {
+    return new LinkageReport(counts, repointed, 0, settings, model, columns, false);
   }
 }

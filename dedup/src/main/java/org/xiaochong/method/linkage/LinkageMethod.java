@@ -207,7 +207,7 @@ public final class LinkageMethod implements FingerprintMethod {
       if (columns == null) {
         columns = ColumnSet.load(index.path());
       }
-      LinkagePass.Result result;
+      LinkageCounts result;
       LinkageModel model;
       boolean trained = false;
       long skipped = 0;
@@ -275,7 +275,7 @@ public final class LinkageMethod implements FingerprintMethod {
       }
     }
     lines.add(weights.toString());
-    LinkagePass.Result r = linkage.result();
+    LinkageCounts r = linkage.result();
     lines.add(
         String.format(
             java.util.Locale.ROOT,

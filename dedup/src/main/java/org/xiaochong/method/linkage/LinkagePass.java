@@ -40,29 +40,6 @@ final class LinkagePass {
   /** Records whose candidate pairs train m and λ: a deterministic sample beyond this. */
   static final int TRAINING_RECORDS = 20_000;
 
-  /**
-   * @param examined live records of the window
-   * @param removed removals this pass added
-   * @param skipped records of the window an earlier method of the run had removed
-   * @param candidates candidate pairs scored
-   * @param links pairs at or above the threshold
-   * @param groups groups of two or more records
-   * @param indirect group members kept because their own comparison with the kept record says they
-   *     differ (probability below {@value LinkageGroups#MIN_DIRECT_PROBABILITY}), and so does their
-   *     comparison with every record kept when those left were regrouped ({@value
-   *     LinkageGroups#REGROUP_ROUNDS} rounds)
-   * @param postings postings read by the candidate lookups
-   */
-  record Result(
-      long examined,
-      long removed,
-      long skipped,
-      long candidates,
-      long links,
-      long groups,
-      long indirect,
-      long postings) {}
-
   private final IndexSnapshot snapshot;
   private final LinkageSettings settings;
   private final List<ColumnKind> kinds;
@@ -147,7 +124,7 @@ final class LinkagePass {
    * @param skipped records of the window an earlier method of the run removed (the caller took them
    *     out of the index first)
    */
-  Result run(Window window, DeletionPlan plan, LinkageModel model, long skipped) {
+  LinkageCounts run(Window window, DeletionPlan plan, LinkageModel model, long skipped) {
     FixedBitSet examined = snapshot.windowDocs(window);
     int maxDoc = Math.max(1, snapshot.maxDoc());
     int[] parent = new int[maxDoc];
@@ -273,7 +250,7 @@ final class LinkagePass {
       indirect += LinkageGroups.regroup(left, n, regrouping);
     }
     removed += regrouped[0];
-    return new Result(
+    return new LinkageCounts(
         examined.cardinality(),
         removed,
         skipped,

@@ -8,7 +8,7 @@ import org.xiaochong.method.MethodReport;
 
 /** What the linkage pass did, and the model it decided with, for summary.json and the console. */
 record LinkageReport(
-    LinkagePass.Result result,
+    LinkageCounts result,
     long repointed,
     long indexAdded,
     LinkageSettings settings,

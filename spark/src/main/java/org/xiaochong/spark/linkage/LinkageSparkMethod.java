@@ -69,19 +69,10 @@ public final class LinkageSparkMethod implements SparkMethod {
         return new Stage(
             outcome.decisions(),
             honoured,
-            plan -> {
-              LinkageStage.Counts counts = outcome.counts().get();
-              return rules.report(
-                  counts.examined(),
-                  plan.count(DeletionPlan.Rule.of(name())),
-                  counts.skipped(),
-                  counts.candidates(),
-                  counts.links(),
-                  counts.groups(),
-                  counts.indirect(),
-                  counts.postings(),
-                  plan.collapseChains());
-            });
+            plan ->
+                rules.report(
+                    outcome.counts().apply(plan.count(DeletionPlan.Rule.of(name()))),
+                    plan.collapseChains()));
       }
     };
   }

@@ -23,6 +23,7 @@ import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.CollectionAccumulator;
 import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.method.linkage.FrozenLinkage;
+import org.xiaochong.method.linkage.LinkageCounts;
 import org.xiaochong.method.linkage.LinkageGroups;
 import org.xiaochong.method.linkage.LinkageMethod;
 import org.xiaochong.spark.count.PartitionCounter;
@@ -72,18 +73,11 @@ final class LinkageStage {
 
   private LinkageStage() {}
 
-  /** What the stage counted, for the report. */
-  record Counts(
-      long examined,
-      long skipped,
-      long candidates,
-      long links,
-      long groups,
-      long indirect,
-      long postings) {}
-
-  /** The stage's decisions (rows of {@link Decisions#SCHEMA}) and, once computed, its counts. */
-  record Outcome(Dataset<Row> decisions, java.util.function.Supplier<Counts> counts) {}
+  /**
+   * The stage's decisions (rows of {@link Decisions#SCHEMA}) and, once they are computed, its
+   * counts given the removals the run's plan holds of them.
+   */
+  record Outcome(Dataset<Row> decisions, java.util.function.LongFunction<LinkageCounts> counts) {}
 
   /**
    * The decisions over {@code live} (the records no earlier stage removed, with id, time, crc, the
@@ -214,7 +208,7 @@ final class LinkageStage {
                 Encoders.row(Decisions.SCHEMA));
     return new Outcome(
         decisions,
-        () -> {
+        removed -> {
           Row sums =
               candidates
                   .agg(
@@ -222,9 +216,10 @@ final class LinkageStage {
                           org.apache.spark.sql.functions.when(col("b").geq(0), 1).otherwise(0)),
                       org.apache.spark.sql.functions.sum("postings"))
                   .first();
-          Counts counts =
-              new Counts(
+          LinkageCounts counts =
+              new LinkageCounts(
                   inWindow,
+                  removed,
                   examined - inWindow,
                   sums.isNullAt(0) ? 0 : sums.getLong(0),
                   links.count(),
