@@ -12,11 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.xiaochong.fingerprint.NearConfig;
-import org.xiaochong.fingerprint.TopTermsMd5;
 import org.xiaochong.index.FingerprintIndex;
-import org.xiaochong.index.NearSchema;
 import org.xiaochong.method.near.NearKeyFilter;
+import org.xiaochong.method.near.fingerprint.NearConfig;
+import org.xiaochong.method.near.fingerprint.TopTermsMd5;
+import org.xiaochong.method.near.index.NearSchema;
 
 class IndexKeyFilterTest {
   @TempDir Path dir;

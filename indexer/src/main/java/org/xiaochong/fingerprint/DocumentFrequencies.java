@@ -1,9 +1,10 @@
 package org.xiaochong.fingerprint;
 
 /**
- * Corpus statistics for tf * idf ranking in {@link TopTermsMd5}. The pipeline can answer from a
- * Lucene index that stores the ranked terms as a field ({@code IndexReader.docFreq(new Term(field,
- * term))} and {@code IndexReader.numDocs()}), or from a frozen snapshot.
+ * Corpus statistics for tf * idf ranking (the near method's term ranking, simhash's idf weights).
+ * The pipeline can answer from a Lucene index that stores the ranked terms as a field ({@code
+ * IndexReader.docFreq(new Term(field, term))} and {@code IndexReader.numDocs()}), or from a frozen
+ * snapshot.
  *
  * <p>Implementations must be safe to call from every thread that fingerprints. Use a snapshot for
  * one run: the ranking, and so the top-pre candidate keys, changes when the statistics change.

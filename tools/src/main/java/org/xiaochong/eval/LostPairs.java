@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Map;
 import org.apache.lucene.index.DirectoryReader;
 import org.xiaochong.archive.DeletionPlan;
-import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.near.NearExplain;
+import org.xiaochong.method.near.fingerprint.NearConfig;
 import org.xiaochong.posts.PostGenerator;
 
 /** Why the near pass left true pairs apart, for eval: the next step of recall work made visible. */

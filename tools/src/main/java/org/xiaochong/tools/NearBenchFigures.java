@@ -3,8 +3,8 @@ package org.xiaochong.tools;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.xiaochong.fingerprint.NearKeyTimes;
 import org.xiaochong.method.near.NearStats;
+import org.xiaochong.method.near.fingerprint.NearKeyTimes;
 import org.xiaochong.posts.GroundTruth;
 import org.xiaochong.run.RunSummary;
 

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.commons.text.similarity.DamerauLevenshteinDistance;
 import org.apache.commons.text.similarity.JaroWinklerSimilarity;
-import org.xiaochong.fingerprint.NearSimilarity;
+import org.xiaochong.method.near.fingerprint.NearSimilarity;
 
 /**
  * What a column holds, and so how two of its values are compared: each kind has a short list of

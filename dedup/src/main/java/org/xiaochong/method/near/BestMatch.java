@@ -1,8 +1,8 @@
 package org.xiaochong.method.near;
 
-import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.method.Excluded;
 import org.xiaochong.method.MethodCheck.Match;
+import org.xiaochong.method.near.fingerprint.NearConfig;
 
 /**
  * The most similar near duplicate among the candidates {@link NearCheck} considers (ties: {@link

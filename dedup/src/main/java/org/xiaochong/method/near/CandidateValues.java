@@ -8,7 +8,7 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.ReaderUtil;
 import org.xiaochong.index.IndexSchema;
-import org.xiaochong.index.NearSchema;
+import org.xiaochong.method.near.index.NearSchema;
 
 /**
  * One thread's doc values iterators over the near index, for reading a few fields of many

@@ -15,14 +15,14 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.FixedBitSet;
-import org.xiaochong.fingerprint.Fingerprints;
-import org.xiaochong.fingerprint.NearConfig;
-import org.xiaochong.fingerprint.NearOutcome;
-import org.xiaochong.fingerprint.NearSimilarity;
 import org.xiaochong.index.IndexSchema;
-import org.xiaochong.index.NearSchema;
 import org.xiaochong.index.TermHolders;
 import org.xiaochong.method.Excluded;
+import org.xiaochong.method.near.fingerprint.Fingerprints;
+import org.xiaochong.method.near.fingerprint.NearConfig;
+import org.xiaochong.method.near.fingerprint.NearOutcome;
+import org.xiaochong.method.near.fingerprint.NearSimilarity;
+import org.xiaochong.method.near.index.NearSchema;
 import org.xiaochong.policy.KeepPolicy;
 
 /**

@@ -7,8 +7,8 @@ import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.ReaderUtil;
-import org.xiaochong.fingerprint.Evidence;
-import org.xiaochong.index.NearSchema;
+import org.xiaochong.method.near.fingerprint.Evidence;
+import org.xiaochong.method.near.index.NearSchema;
 
 /**
  * The stored keys of one document of the near index, for {@link NearRule}: the key set is given

@@ -10,8 +10,8 @@ import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.BitUtil;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
-import org.xiaochong.fingerprint.NearSimilarity;
-import org.xiaochong.index.NearSchema;
+import org.xiaochong.method.near.fingerprint.NearSimilarity;
+import org.xiaochong.method.near.index.NearSchema;
 
 /**
  * Document frequency of every near key of the index: an open-addressing map from the 64-bit key to

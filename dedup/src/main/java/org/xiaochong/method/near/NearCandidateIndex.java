@@ -7,8 +7,8 @@ import java.util.function.IntConsumer;
 import java.util.function.LongToIntFunction;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.util.FixedBitSet;
-import org.xiaochong.index.NearSchema;
 import org.xiaochong.index.TermHolders;
+import org.xiaochong.method.near.index.NearSchema;
 
 /**
  * Which records of one near pass meet ({@link NearCandidates#select}, {@link NearCandidates#meet}),

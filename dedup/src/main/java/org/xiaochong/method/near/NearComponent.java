@@ -3,7 +3,7 @@ package org.xiaochong.method.near;
 import java.io.IOException;
 import java.util.function.IntConsumer;
 import org.xiaochong.archive.ApartPairs;
-import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.method.near.fingerprint.NearConfig;
 
 /**
  * The sequential decisions of the near pass ({@link NearPass}, step 3 and the average-linkage merge

@@ -10,11 +10,11 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.util.Bits;
-import org.xiaochong.fingerprint.NearConfig;
-import org.xiaochong.fingerprint.NearOutcome;
-import org.xiaochong.fingerprint.NearSimilarity;
 import org.xiaochong.index.IndexSchema;
-import org.xiaochong.index.NearSchema;
+import org.xiaochong.method.near.fingerprint.NearConfig;
+import org.xiaochong.method.near.fingerprint.NearOutcome;
+import org.xiaochong.method.near.fingerprint.NearSimilarity;
+import org.xiaochong.method.near.index.NearSchema;
 
 /**
  * Why the near rule did not join two records of a near index, for {@code eval}'s report of the true

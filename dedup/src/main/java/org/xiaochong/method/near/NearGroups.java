@@ -1,7 +1,7 @@
 package org.xiaochong.method.near;
 
 import java.util.function.IntFunction;
-import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.method.near.fingerprint.NearConfig;
 
 /**
  * The groups of one near pass ({@link NearPass}): for each removed record the record it points to

@@ -13,10 +13,10 @@ import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.xiaochong.bloom.CountingBloomFilter;
 import org.xiaochong.bloom.FilterShape;
-import org.xiaochong.fingerprint.Fingerprints;
 import org.xiaochong.index.LongList;
-import org.xiaochong.index.NearSchema;
 import org.xiaochong.index.TermHolders;
+import org.xiaochong.method.near.fingerprint.Fingerprints;
+import org.xiaochong.method.near.index.NearSchema;
 import org.xiaochong.prefilter.IndexKeyFilter;
 import org.xiaochong.prefilter.RecordKeyFilter;
 

@@ -1,10 +1,10 @@
 package org.xiaochong.method.near;
 
 import org.xiaochong.archive.PairCheck;
-import org.xiaochong.fingerprint.Fingerprints;
-import org.xiaochong.fingerprint.NearConfig;
-import org.xiaochong.fingerprint.TopTermsMd5;
-import org.xiaochong.index.NearDocumentMaker;
+import org.xiaochong.method.near.fingerprint.Fingerprints;
+import org.xiaochong.method.near.fingerprint.NearConfig;
+import org.xiaochong.method.near.fingerprint.TopTermsMd5;
+import org.xiaochong.method.near.index.NearDocumentMaker;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 

@@ -2,8 +2,8 @@ package org.xiaochong.method.near;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.xiaochong.fingerprint.NearKeyTimes;
 import org.xiaochong.method.MethodReport;
+import org.xiaochong.method.near.fingerprint.NearKeyTimes;
 
 /**
  * The pass's work, and near.min-similarity: the least score of a near decision, the report's

@@ -1,11 +1,11 @@
 package org.xiaochong.method.near;
 
 import java.util.function.LongToDoubleFunction;
-import org.xiaochong.fingerprint.Evidence;
-import org.xiaochong.fingerprint.Fingerprints;
-import org.xiaochong.fingerprint.NearConfig;
-import org.xiaochong.fingerprint.NearSimilarity;
-import org.xiaochong.index.NearSchema;
+import org.xiaochong.method.near.fingerprint.Evidence;
+import org.xiaochong.method.near.fingerprint.Fingerprints;
+import org.xiaochong.method.near.fingerprint.NearConfig;
+import org.xiaochong.method.near.fingerprint.NearSimilarity;
+import org.xiaochong.method.near.index.NearSchema;
 import org.xiaochong.policy.KeepPolicy;
 
 /**

@@ -2,7 +2,7 @@ package org.xiaochong.method.near;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.method.near.fingerprint.NearConfig;
 import org.xiaochong.normalize.ChineseFolding;
 import org.xiaochong.source.BadInputException;
 

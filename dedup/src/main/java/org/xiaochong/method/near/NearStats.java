@@ -1,7 +1,7 @@
 package org.xiaochong.method.near;
 
 import java.util.Map;
-import org.xiaochong.fingerprint.NearKeyTimes;
+import org.xiaochong.method.near.fingerprint.NearKeyTimes;
 
 /**
  * The near pass's work in one run.

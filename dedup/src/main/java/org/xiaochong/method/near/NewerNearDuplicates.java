@@ -7,8 +7,8 @@ import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.util.FixedBitSet;
-import org.xiaochong.fingerprint.NearConfig;
-import org.xiaochong.index.NearSchema;
+import org.xiaochong.method.near.fingerprint.NearConfig;
+import org.xiaochong.method.near.index.NearSchema;
 import org.xiaochong.pass.IndexSnapshot;
 
 /**

@@ -8,9 +8,9 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.FixedBitSet;
-import org.xiaochong.fingerprint.NearOutcome;
 import org.xiaochong.index.IntArrays;
-import org.xiaochong.index.NearSchema;
+import org.xiaochong.method.near.fingerprint.NearOutcome;
+import org.xiaochong.method.near.index.NearSchema;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.policy.KeepPolicy;
 

@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.IntConsumer;
 import org.apache.lucene.util.FixedBitSet;
-import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.method.near.fingerprint.NearConfig;
 import org.xiaochong.pass.IndexSnapshot;
 
 /**

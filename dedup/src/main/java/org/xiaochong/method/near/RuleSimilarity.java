@@ -2,10 +2,10 @@ package org.xiaochong.method.near;
 
 import java.util.Arrays;
 import java.util.function.LongToDoubleFunction;
-import org.xiaochong.fingerprint.Evidence;
-import org.xiaochong.fingerprint.Fingerprints;
-import org.xiaochong.fingerprint.NearSimilarity;
 import org.xiaochong.method.near.NearRule.Keys;
+import org.xiaochong.method.near.fingerprint.Evidence;
+import org.xiaochong.method.near.fingerprint.Fingerprints;
+import org.xiaochong.method.near.fingerprint.NearSimilarity;
 
 /**
  * The similarity of two posts in the near rule ({@link NearRule#similarity}): {@link

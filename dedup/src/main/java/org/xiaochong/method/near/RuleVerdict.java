@@ -1,13 +1,13 @@
 package org.xiaochong.method.near;
 
 import java.util.Arrays;
-import org.xiaochong.fingerprint.Evidence;
-import org.xiaochong.fingerprint.NearConfig;
-import org.xiaochong.fingerprint.NearSimilarity;
-import org.xiaochong.index.NearSchema;
 import org.xiaochong.method.near.NearRule.Failure;
 import org.xiaochong.method.near.NearRule.KeyWeights;
 import org.xiaochong.method.near.NearRule.Keys;
+import org.xiaochong.method.near.fingerprint.Evidence;
+import org.xiaochong.method.near.fingerprint.NearConfig;
+import org.xiaochong.method.near.fingerprint.NearSimilarity;
+import org.xiaochong.method.near.index.NearSchema;
 
 /**
  * The near-duplicate decision ({@link NearRule#isNearDuplicate}), test by test, and the first test

@@ -1,9 +1,9 @@
 package org.xiaochong.method.near;
 
 import java.util.Arrays;
-import org.xiaochong.fingerprint.Evidence;
-import org.xiaochong.fingerprint.NearSimilarity;
 import org.xiaochong.method.near.NearRule.Keys;
+import org.xiaochong.method.near.fingerprint.Evidence;
+import org.xiaochong.method.near.fingerprint.NearSimilarity;
 
 /**
  * Whether two posts are the same seller's repost of one offer, whose price or lot may have moved
@@ -29,9 +29,9 @@ import org.xiaochong.method.near.NearRule.Keys;
  *
  * Without a known shared seller the amounts still count: a price more than 10 % off keeps two
  * housing ads apart, which carry no seller identity. Another place or another grade or size named
- * in both texts ({@link org.xiaochong.fingerprint.Grades}: 一级 against 二级, 精品 against 特级, 70mm
- * against 80mm) contradicts outright, seller or not: the same seller's other grade is often priced
- * within 10 %, so no amount tells it apart. Stateless and thread-safe.
+ * in both texts ({@link org.xiaochong.method.near.fingerprint.Grades}: 一级 against 二级, 精品 against
+ * 特级, 70mm against 80mm) contradicts outright, seller or not: the same seller's other grade is
+ * often priced within 10 %, so no amount tells it apart. Stateless and thread-safe.
  */
 final class SellerRepost {
   private SellerRepost() {}

@@ -1,6 +1,6 @@
 package org.xiaochong.method.near;
 
-import org.xiaochong.fingerprint.Evidence;
+import org.xiaochong.method.near.fingerprint.Evidence;
 
 /**
  * Hand-made key sets for the near rule's tests ({@link NearRule.Stored}): every family empty, the

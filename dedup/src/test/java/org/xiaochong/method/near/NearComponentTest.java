@@ -7,7 +7,7 @@ import java.util.Arrays;
 import java.util.function.IntConsumer;
 import org.junit.jupiter.api.Test;
 import org.xiaochong.archive.ApartPairs;
-import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.method.near.fingerprint.NearConfig;
 
 /**
  * {@link NearComponent#decide}: the greedy step over given near lists, and the property a

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.method.near.fingerprint.NearConfig;
 
 class NearGroupsTest {
 

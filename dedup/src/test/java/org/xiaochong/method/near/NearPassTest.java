@@ -18,12 +18,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.archive.DeletionPlan;
-import org.xiaochong.fingerprint.Fingerprints;
-import org.xiaochong.fingerprint.NearConfig;
-import org.xiaochong.fingerprint.NearOutcome;
-import org.xiaochong.fingerprint.TopTermsMd5;
 import org.xiaochong.index.FingerprintIndex;
-import org.xiaochong.index.NearSchema;
+import org.xiaochong.method.near.fingerprint.Fingerprints;
+import org.xiaochong.method.near.fingerprint.NearConfig;
+import org.xiaochong.method.near.fingerprint.NearOutcome;
+import org.xiaochong.method.near.fingerprint.TopTermsMd5;
+import org.xiaochong.method.near.index.NearSchema;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.pass.Window;
 

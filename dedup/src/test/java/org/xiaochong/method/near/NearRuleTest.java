@@ -7,8 +7,8 @@ import static org.xiaochong.method.near.HandMadeKeys.range;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.xiaochong.fingerprint.Evidence;
-import org.xiaochong.fingerprint.NearConfig;
+import org.xiaochong.method.near.fingerprint.Evidence;
+import org.xiaochong.method.near.fingerprint.NearConfig;
 
 /**
  * The shared near-duplicate rule on hand-made key sets (keys are small numbers: the rule only
@@ -115,7 +115,7 @@ class NearRuleTest {
     NearRule.Stored various = new NearRule.Stored(new long[] {7, 1995}, new long[0], new long[0]);
     NearRule.KeyWeights commonKeys =
         NearRule.KeyWeights.idf(
-            k -> org.xiaochong.fingerprint.NearSimilarity.idf(300, 10_000), 10_000);
+            k -> org.xiaochong.method.near.fingerprint.NearSimilarity.idf(300, 10_000), 10_000);
     NearRule.Stored twin = new NearRule.Stored(new long[] {7, 1995}, new long[0], new long[0]);
 
     assertThat(NearRule.why(various, twin, CONFIG, NearRule.UNIT_WEIGHTS))
@@ -127,10 +127,11 @@ class NearRuleTest {
     // One key only the two of them hold is enough.
     NearRule.KeyWeights rarePair =
         NearRule.KeyWeights.idf(
-            k -> org.xiaochong.fingerprint.NearSimilarity.idf(k == 7 ? 2 : 300, 10_000), 10_000);
+            k -> org.xiaochong.method.near.fingerprint.NearSimilarity.idf(k == 7 ? 2 : 300, 10_000),
+            10_000);
     assertThat(NearRule.why(various, twin, CONFIG, rarePair)).isNull();
     assertThat(rarePair.leastShared())
-        .isEqualTo(org.xiaochong.fingerprint.NearSimilarity.idf(2, 10_000));
+        .isEqualTo(org.xiaochong.method.near.fingerprint.NearSimilarity.idf(2, 10_000));
   }
 
   @Test
@@ -145,7 +146,8 @@ class NearRuleTest {
     // agrees.
     NearRule.KeyWeights rareShared =
         NearRule.KeyWeights.idf(
-            k -> org.xiaochong.fingerprint.NearSimilarity.idf(k <= 6 ? 2 : 900, 1000), 1000);
+            k -> org.xiaochong.method.near.fingerprint.NearSimilarity.idf(k <= 6 ? 2 : 900, 1000),
+            1000);
     assertThat(NearRule.isNearDuplicate(a, b, CONFIG, rareShared)).isTrue();
     assertThat(NearRule.why(a, b, CONFIG, NearRule.UNIT_WEIGHTS))
         .isEqualTo(NearRule.Failure.SIMILARITY);
@@ -276,10 +278,10 @@ class NearRuleTest {
     // 9 of 11 keys shared (Jaccard 0.82 with unit weights); the two regions (keys 100, 200, outside
     // the
     // key sets) contradict each other and add their weights to the union: 9 / (11 + 2) = 0.69.
-    org.xiaochong.fingerprint.Evidence henan =
-        new org.xiaochong.fingerprint.Evidence.Builder().addPlace(0, 100).build();
-    org.xiaochong.fingerprint.Evidence hebei =
-        new org.xiaochong.fingerprint.Evidence.Builder().addPlace(0, 200).build();
+    org.xiaochong.method.near.fingerprint.Evidence henan =
+        new org.xiaochong.method.near.fingerprint.Evidence.Builder().addPlace(0, 100).build();
+    org.xiaochong.method.near.fingerprint.Evidence hebei =
+        new org.xiaochong.method.near.fingerprint.Evidence.Builder().addPlace(0, 200).build();
     long[] keys = range(1, 10);
     long[] other = new long[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 11};
     NearRule.Stored a = keys(keys).evidence(henan).stored();

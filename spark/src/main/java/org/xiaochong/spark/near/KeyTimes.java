@@ -5,7 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.apache.spark.SparkContext;
 import org.apache.spark.util.CollectionAccumulator;
-import org.xiaochong.fingerprint.NearKeyTimes;
+import org.xiaochong.method.near.fingerprint.NearKeyTimes;
 
 /**
  * Where the near fingerprinting time went, per key family, summed over the read's partitions: the

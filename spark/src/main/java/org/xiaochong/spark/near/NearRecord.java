@@ -9,14 +9,14 @@ import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.function.Function;
 import org.xiaochong.config.DedupConfig;
-import org.xiaochong.fingerprint.Evidence;
-import org.xiaochong.fingerprint.Fingerprints;
-import org.xiaochong.fingerprint.NearConfig;
-import org.xiaochong.fingerprint.NearOutcome;
-import org.xiaochong.fingerprint.TopTermsMd5;
-import org.xiaochong.index.NearDocumentMaker;
 import org.xiaochong.method.near.NearRule;
 import org.xiaochong.method.near.NearSettings;
+import org.xiaochong.method.near.fingerprint.Evidence;
+import org.xiaochong.method.near.fingerprint.Fingerprints;
+import org.xiaochong.method.near.fingerprint.NearConfig;
+import org.xiaochong.method.near.fingerprint.NearOutcome;
+import org.xiaochong.method.near.fingerprint.TopTermsMd5;
+import org.xiaochong.method.near.index.NearDocumentMaker;
 import org.xiaochong.source.SourceRecord;
 
 /**

@@ -2,8 +2,8 @@ package org.xiaochong.spark.near;
 
 import java.io.Serializable;
 import java.util.HashMap;
-import org.xiaochong.fingerprint.NearConfig;
 import org.xiaochong.method.near.NearSettings;
+import org.xiaochong.method.near.fingerprint.NearConfig;
 
 /** The near settings as shipped to the executors, read once per executor. */
 final class ShippedSettings implements Serializable {

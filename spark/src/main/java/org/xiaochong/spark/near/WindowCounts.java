@@ -3,7 +3,7 @@ package org.xiaochong.spark.near;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.xiaochong.fingerprint.NearOutcome;
+import org.xiaochong.method.near.fingerprint.NearOutcome;
 
 /**
  * What the near report counts of the records of the window in {@code live}, as the single machine's

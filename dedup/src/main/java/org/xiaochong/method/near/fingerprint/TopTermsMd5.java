@@ -1,6 +1,6 @@
-package org.xiaochong.fingerprint;
+package org.xiaochong.method.near.fingerprint;
 
-import static org.xiaochong.fingerprint.NearTermKeys.shingleKeys;
+import static org.xiaochong.method.near.fingerprint.NearTermKeys.shingleKeys;
 
 import java.io.Closeable;
 import java.io.UncheckedIOException;
@@ -12,6 +12,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import org.apache.lucene.util.BitUtil;
+import org.xiaochong.fingerprint.DocumentFrequencies;
+import org.xiaochong.fingerprint.TermText;
 import org.xiaochong.normalize.ChineseFolding;
 import org.xiaochong.normalize.Mojibake;
 import org.xiaochong.normalize.TextNormalizer;

@@ -1,12 +1,14 @@
-package org.xiaochong.index;
+package org.xiaochong.method.near.index;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.lucene.document.Document;
-import org.xiaochong.fingerprint.Evidence;
-import org.xiaochong.fingerprint.Fingerprints;
-import org.xiaochong.fingerprint.TopTermsMd5;
+import org.xiaochong.index.DocumentMaker;
+import org.xiaochong.index.IndexSchema;
+import org.xiaochong.method.near.fingerprint.Evidence;
+import org.xiaochong.method.near.fingerprint.Fingerprints;
+import org.xiaochong.method.near.fingerprint.TopTermsMd5;
 import org.xiaochong.normalize.TextNormalizer;
 import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
@@ -68,10 +70,10 @@ public final class NearDocumentMaker implements DocumentMaker {
 
   /**
    * What the record says about its item ({@link Evidence}): the amounts of its text and the grades
-   * its near text columns name ({@link org.xiaochong.fingerprint.Grades}), then per place column
-   * the key of its folded value and per number column its first number (slots in the order
-   * fields.place then fields.number), and its seller: per phone column the key of its digits, per
-   * fields.seller column the key of its folded value.
+   * its near text columns name ({@link org.xiaochong.method.near.fingerprint.Grades}), then per
+   * place column the key of its folded value and per number column its first number (slots in the
+   * order fields.place then fields.number), and its seller: per phone column the key of its digits,
+   * per fields.seller column the key of its folded value.
    */
   public Evidence evidence(SourceRecord record, Fingerprints fingerprints) {
     Evidence.Builder builder = new Evidence.Builder().addText(fingerprints);

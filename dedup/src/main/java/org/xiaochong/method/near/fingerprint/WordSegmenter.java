@@ -1,6 +1,6 @@
-package org.xiaochong.fingerprint;
+package org.xiaochong.method.near.fingerprint;
 
-import static org.xiaochong.fingerprint.NearTermKeys.breakSentences;
+import static org.xiaochong.method.near.fingerprint.NearTermKeys.breakSentences;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -16,6 +16,7 @@ import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
+import org.xiaochong.fingerprint.TermText;
 import org.xiaochong.normalize.ChineseFolding;
 import org.xiaochong.normalize.TextNormalizer;
 import org.xiaochong.normalize.WordLists;

@@ -1,4 +1,4 @@
-package org.xiaochong.fingerprint;
+package org.xiaochong.method.near.fingerprint;
 
 /**
  * Why a near-duplicate fingerprint set is what it is. Only {@link #OK} carries fingerprints; the

@@ -1,10 +1,10 @@
-package org.xiaochong.fingerprint;
+package org.xiaochong.method.near.fingerprint;
 
-import static org.xiaochong.fingerprint.NearTermKeys.SHORT_FIELD_WORDS;
-import static org.xiaochong.fingerprint.NearTermKeys.gramKeys;
-import static org.xiaochong.fingerprint.NearTermKeys.hasHan;
-import static org.xiaochong.fingerprint.NearTermKeys.isIdNumber;
-import static org.xiaochong.fingerprint.NearTermKeys.words;
+import static org.xiaochong.method.near.fingerprint.NearTermKeys.SHORT_FIELD_WORDS;
+import static org.xiaochong.method.near.fingerprint.NearTermKeys.gramKeys;
+import static org.xiaochong.method.near.fingerprint.NearTermKeys.hasHan;
+import static org.xiaochong.method.near.fingerprint.NearTermKeys.isIdNumber;
+import static org.xiaochong.method.near.fingerprint.NearTermKeys.words;
 
 import java.util.Arrays;
 import java.util.Collection;

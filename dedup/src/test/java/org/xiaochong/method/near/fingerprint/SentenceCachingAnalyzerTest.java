@@ -1,4 +1,4 @@
-package org.xiaochong.fingerprint;
+package org.xiaochong.method.near.fingerprint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

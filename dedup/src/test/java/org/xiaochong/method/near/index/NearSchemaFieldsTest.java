@@ -1,10 +1,10 @@
-package org.xiaochong.index;
+package org.xiaochong.method.near.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.Test;
-import org.xiaochong.fingerprint.Fingerprints;
+import org.xiaochong.method.near.fingerprint.Fingerprints;
 
 /** The field masks of {@link NearSchema#FIELDS}: one byte per key for up to 8 fields, else four. */
 class NearSchemaFieldsTest {

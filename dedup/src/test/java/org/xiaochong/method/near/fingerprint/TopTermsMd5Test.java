@@ -1,4 +1,4 @@
-package org.xiaochong.fingerprint;
+package org.xiaochong.method.near.fingerprint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,6 +14,7 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.xiaochong.fingerprint.DocumentFrequencies;
 
 class TopTermsMd5Test {
 

@@ -1,4 +1,4 @@
-package org.xiaochong.fingerprint;
+package org.xiaochong.method.near.fingerprint;
 
 import java.util.ArrayList;
 import java.util.List;

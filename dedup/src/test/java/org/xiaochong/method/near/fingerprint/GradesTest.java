@@ -1,4 +1,4 @@
-package org.xiaochong.fingerprint;
+package org.xiaochong.method.near.fingerprint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.LongToDoubleFunction;
 import org.junit.jupiter.api.Test;
-import org.xiaochong.fingerprint.Grades.Family;
+import org.xiaochong.method.near.fingerprint.Grades.Family;
 import org.xiaochong.normalize.TextNormalizer;
 
 class GradesTest {

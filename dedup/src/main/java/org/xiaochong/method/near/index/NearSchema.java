@@ -1,4 +1,4 @@
-package org.xiaochong.index;
+package org.xiaochong.method.near.index;
 
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
@@ -7,9 +7,11 @@ import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.util.BitUtil;
 import org.apache.lucene.util.BytesRef;
-import org.xiaochong.fingerprint.Evidence;
-import org.xiaochong.fingerprint.Fingerprints;
-import org.xiaochong.fingerprint.NearOutcome;
+import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.index.IndexSchema;
+import org.xiaochong.method.near.fingerprint.Evidence;
+import org.xiaochong.method.near.fingerprint.Fingerprints;
+import org.xiaochong.method.near.fingerprint.NearOutcome;
 
 /**
  * The fields of the near-duplicate index (a separate Lucene index, by default {@code

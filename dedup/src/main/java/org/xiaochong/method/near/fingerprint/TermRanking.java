@@ -1,9 +1,10 @@
-package org.xiaochong.fingerprint;
+package org.xiaochong.method.near.fingerprint;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.xiaochong.fingerprint.DocumentFrequencies;
 
 /**
  * Ranks a post's terms for {@link TopTermsMd5}: weight desc, then term asc ({@link
