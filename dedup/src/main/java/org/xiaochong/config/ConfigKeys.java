@@ -40,11 +40,9 @@ final class ConfigKeys {
     DEFAULTS.put("apply.delete-triggers", "refuse");
     DEFAULTS.put("fields.exact", String.join(",", TableSpec.SAMPLE_TEXT_COLUMNS));
     DEFAULTS.put("fields.phone", "phone");
-    DEFAULTS.put("fields.near", "title,product,content");
-    DEFAULTS.put("fields.must-match", "product");
-    DEFAULTS.put("fields.place", "region");
-    DEFAULTS.put("fields.number", "price");
-    DEFAULTS.put("fields.seller", "contact");
+    // The keys naming the columns of methods that read columns of their own (fields.near, …).
+    FingerprintMethods.known()
+        .forEach(method -> method.columns().ifPresent(c -> DEFAULTS.putAll(c.defaults())));
     DEFAULTS.put("index.dir", "");
     DEFAULTS.put("index.read-chunk-rows", Integer.toString(RecordSource.DEFAULT_CHUNK_ROWS));
     DEFAULTS.put("prefilter.enabled", "true");

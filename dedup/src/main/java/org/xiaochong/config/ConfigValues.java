@@ -14,20 +14,22 @@ final class ConfigValues {
   private ConfigValues() {}
 
   /**
-   * The key's columns; when the key is left at its default, only those in fields.exact or
-   * fields.near.
+   * The key's columns; when the key is left at its default, only those the table reads anyway: in
+   * fields.exact or {@code mainColumns} (a method's main columns).
    */
   static List<String> columnsInUse(
       Properties props,
       Map<String, String> values,
       String key,
       List<String> exactFields,
-      List<String> nearFields) {
+      List<String> mainColumns) {
     List<String> columns = list(values.get(key));
     if (props.containsKey(key)) {
       return columns;
     }
-    return columns.stream().filter(f -> exactFields.contains(f) || nearFields.contains(f)).toList();
+    return columns.stream()
+        .filter(f -> exactFields.contains(f) || mainColumns.contains(f))
+        .toList();
   }
 
   static boolean bool(Map<String, String> values, String key) {

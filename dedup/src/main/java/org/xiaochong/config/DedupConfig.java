@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,7 @@ import org.xiaochong.archive.ReferencedRows;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.FingerprintMethods;
+import org.xiaochong.method.MethodColumns;
 import org.xiaochong.method.MethodContext;
 import org.xiaochong.policy.KeepPolicy;
 import org.xiaochong.prefilter.PrefilterSettings;
@@ -90,18 +92,28 @@ public record DedupConfig(
     DbSettings db =
         new DbSettings(values.get("db.url"), user.isEmpty() ? null : user, password, dataDir);
     List<String> exactFields = list(values.get("fields.exact"));
-    List<String> nearFields = list(values.get("fields.near"));
-    // fields.phone, fields.must-match, fields.place, fields.number and fields.seller default to
-    // columns of the sample table (phone, product, region, price, contact); a default applies only
-    // where that column is used, so another table's config need not clear them.
-    List<String> phoneFields = columnsInUse(props, values, "fields.phone", exactFields, nearFields);
-    List<String> mustMatchFields =
-        columnsInUse(props, values, "fields.must-match", exactFields, nearFields);
-    List<String> placeFields = columnsInUse(props, values, "fields.place", exactFields, nearFields);
-    List<String> numberFields =
-        columnsInUse(props, values, "fields.number", exactFields, nearFields);
-    List<String> sellerFields =
-        columnsInUse(props, values, "fields.seller", exactFields, nearFields);
+    // Each method's main columns as set; its role columns (and fields.phone) default to columns
+    // of the sample table (phone, product, region, …), a default applying only where the table
+    // reads that column anyway, so another table's config need not clear them.
+    List<String> mainColumns = new ArrayList<>();
+    for (FingerprintMethod method : FingerprintMethods.known()) {
+      method.columns().ifPresent(c -> mainColumns.addAll(list(values.get(c.main()))));
+    }
+    List<String> phoneFields =
+        columnsInUse(props, values, "fields.phone", exactFields, mainColumns);
+    Map<String, List<String>> methodColumns = new LinkedHashMap<>();
+    for (FingerprintMethod method : FingerprintMethods.known()) {
+      method
+          .columns()
+          .ifPresent(
+              c -> {
+                List<String> main = list(values.get(c.main()));
+                methodColumns.put(c.main(), main);
+                for (String role : c.roles().keySet()) {
+                  methodColumns.put(role, columnsInUse(props, values, role, exactFields, main));
+                }
+              });
+    }
     TableSpec table =
         new TableSpec(
             values.get("source.table"),
@@ -109,16 +121,16 @@ public record DedupConfig(
             values.get("source.time-column"),
             exactFields,
             phoneFields,
-            nearFields,
-            mustMatchFields,
-            placeFields,
-            numberFields,
-            sellerFields,
+            methodColumns,
             KeepPolicy.parse(values.get("keep.policy"), values.get("source.time-column")));
     for (String phone : table.phoneFields()) {
-      if (!table.exactFields().contains(phone) && !table.nearFields().contains(phone)) {
+      if (!table.exactFields().contains(phone) && !mainColumns.contains(phone)) {
         throw new BadInputException(
-            "fields.phone names '" + phone + "', which is in neither fields.exact nor fields.near");
+            "fields.phone names '"
+                + phone
+                + "', which is in neither fields.exact nor a method's columns ("
+                + String.join(", ", mainKeys())
+                + ")");
       }
     }
     String indexDir = values.get("index.dir");
@@ -213,12 +225,25 @@ public record DedupConfig(
             table.timeColumn(),
             String.join(",", table.exactFields()),
             String.join(",", table.phoneFields()),
-            String.join(",", table.nearFields()));
+            String.join(",", mainColumns(table)));
     // The index keeps each record's rank under the keep policy: another policy needs another index.
     // latest ranks by the time the index holds anyway, so its digest is the one of indexes made
     // before keep.policy existed, and they stay usable.
     return DigestUtils.md5Hex(
         table.keepPolicy().isLatest() ? digest : digest + "|keep.policy=" + table.keepPolicy());
+  }
+
+  /** The methods' main column keys ({@link MethodColumns#main()}), in the registry's order. */
+  private static List<String> mainKeys() {
+    return FingerprintMethods.known().stream()
+        .flatMap(method -> method.columns().stream())
+        .map(MethodColumns::main)
+        .toList();
+  }
+
+  /** The columns of every method's main key, in the registry's order. */
+  private static List<String> mainColumns(TableSpec table) {
+    return mainKeys().stream().flatMap(key -> table.columns(key).stream()).toList();
   }
 
   /**

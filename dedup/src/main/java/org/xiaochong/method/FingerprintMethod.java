@@ -40,6 +40,16 @@ public interface FingerprintMethod {
   }
 
   /**
+   * The config keys naming the columns this method reads, beyond the ones every method shares
+   * ({@code fields.exact}, {@code fields.phone}); empty (the default) for a method that reads only
+   * those. The config accepts the keys and puts their columns in {@link TableSpec#methodColumns()}
+   * under them, where the method finds them again ({@link TableSpec#columns(String)}).
+   */
+  default Optional<MethodColumns> columns() {
+    return Optional.empty();
+  }
+
+  /**
    * Checks the values of {@link #settingDefaults}' keys when the config loads, so a bad value fails
    * every command at once, whichever method it runs.
    *

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.LocalDateTime;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.SourceRecord;
@@ -14,7 +15,13 @@ import org.xiaochong.source.TableSpec;
 class RecordJsonTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final TableSpec TABLE =
-      new TableSpec("posts", "id", "reg_time", List.of("title"), List.of(), List.of("title"));
+      new TableSpec(
+          "posts",
+          "id",
+          "reg_time",
+          List.of("title"),
+          List.of(),
+          Map.of("fields.near", List.of("title")));
   private static final long NOW = 1_700_000_000_000L;
 
   private static Deduplicator.Record parse(String json, boolean idRequired) throws Exception {

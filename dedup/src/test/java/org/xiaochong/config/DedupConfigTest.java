@@ -8,6 +8,7 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -158,19 +159,19 @@ class DedupConfigTest {
   @Test
   void fromProperties_placeAndNumberFields_defaultToTheSampleColumnsInUse_andAreValidated() {
     DedupConfig defaults = DedupConfig.fromProperties(new Properties(), Map.of());
-    assertThat(defaults.table().placeFields()).containsExactly("region");
-    assertThat(defaults.table().numberFields()).containsExactly("price");
+    assertThat(defaults.table().columns("fields.place")).containsExactly("region");
+    assertThat(defaults.table().columns("fields.number")).containsExactly("price");
     // Another table without those columns: the defaults do not apply.
     Properties other = new Properties();
     other.setProperty("fields.exact", "title,estate,area");
     other.setProperty("fields.near", "title");
     DedupConfig ads = DedupConfig.fromProperties(other, Map.of());
-    assertThat(ads.table().placeFields()).isEmpty();
-    assertThat(ads.table().numberFields()).isEmpty();
+    assertThat(ads.table().columns("fields.place")).isEmpty();
+    assertThat(ads.table().columns("fields.number")).isEmpty();
     other.setProperty("fields.place", "estate");
     other.setProperty("fields.number", "area");
     ads = DedupConfig.fromProperties(other, Map.of());
-    assertThat(ads.table().placeFields()).containsExactly("estate");
+    assertThat(ads.table().columns("fields.place")).containsExactly("estate");
     assertThat(ads.table().fingerprintColumns()).contains("estate", "area");
 
     Properties bad = new Properties();
@@ -184,6 +185,33 @@ class DedupConfigTest {
     assertThatThrownBy(() -> DedupConfig.fromProperties(both, Map.of()))
         .isInstanceOf(BadInputException.class)
         .hasMessage("column 'region' is in both fields.place and fields.number: name it in one");
+  }
+
+  @Test
+  void methodColumns_areReadUnderTheKeysTheMethodsDeclare_andKeepTheDigestOfIndexesMadeBefore() {
+    Properties props = new Properties();
+    props.setProperty("source.table", "posts");
+    props.setProperty("fields.exact", "title,body");
+    props.setProperty("fields.near", "body");
+    props.setProperty("fields.seller", "who");
+    DedupConfig config = DedupConfig.fromProperties(props, Map.of());
+    // The near method's keys, in the order it declares them; role defaults the table does not read
+    // (product, region, price) are dropped, a role set by hand is read even when no other key names
+    // its column.
+    assertThat(config.table().methodColumns())
+        .containsExactly(
+            Map.entry("fields.near", List.of("body")),
+            Map.entry("fields.must-match", List.of()),
+            Map.entry("fields.place", List.of()),
+            Map.entry("fields.number", List.of()),
+            Map.entry("fields.seller", List.of("who")));
+    assertThat(config.table().fingerprintColumns()).containsExactly("title", "body", "who");
+    // The digest is the one builds wrote before the near columns moved out of the table's model:
+    // the main columns (fields.near) stay in it, so those indexes stay usable.
+    assertThat(config.fieldsDigest())
+        .isEqualTo(
+            org.apache.commons.codec.digest.DigestUtils.md5Hex(
+                "posts|id|reg_time|title,body||body"));
   }
 
   @Test

@@ -140,7 +140,7 @@ abstract class DbTestSupport {
         "reg_time",
         TableSpec.SAMPLE_TEXT_COLUMNS,
         List.of("phone"),
-        List.of("title", "product", "content"));
+        Map.of("fields.near", List.of("title", "product", "content")));
   }
 
   /** Inserts one row of the sample schema (null values stay NULL). */

@@ -336,7 +336,7 @@ class KeepPolicyIT extends DbTestSupport {
             "seen, paid, reg_time asc")) {
       KeepPolicy policy = KeepPolicy.parse(text, "reg_time");
       TableSpec spec =
-          new TableSpec("keep_sql", "id", "reg_time", List.of("title"), List.of(), List.of())
+          new TableSpec("keep_sql", "id", "reg_time", List.of("title"), List.of())
               .withKeepPolicy(policy);
       RecordSource source = new RecordSource(database(), spec);
       source.checkSchema();

@@ -78,7 +78,7 @@ class TimestampZoneIT extends DbTestSupport {
             timeColumn,
             TableSpec.SAMPLE_TEXT_COLUMNS,
             List.of("phone"),
-            List.of("title", "product", "content"));
+            Map.of("fields.near", List.of("title", "product", "content")));
     Map<Long, Long> times = new TreeMap<>();
     new RecordSource(database(), spec).forEachRecord(r -> times.put(r.id(), r.regTime()));
     return times;

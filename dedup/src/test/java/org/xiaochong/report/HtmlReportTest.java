@@ -61,7 +61,7 @@ class HtmlReportTest {
           "reg_time",
           TableSpec.SAMPLE_TEXT_COLUMNS,
           List.of("phone"),
-          List.of("title", "product", "content"));
+          Map.of("fields.near", List.of("title", "product", "content")));
 
   private static RunSummary summary(long runId, boolean applied, Map<String, Long> removed) {
     return summary(runId, applied, removed, Map.of());

@@ -7,6 +7,7 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import org.jdbi.v3.core.Handle;
 
@@ -47,8 +48,10 @@ final class SchemaCheck {
                 for (String field : spec.exactFields()) {
                   requireColumn("fields.exact", field, lower, all);
                 }
-                for (String field : spec.nearFields()) {
-                  requireColumn("fields.near", field, lower, all);
+                for (Map.Entry<String, List<String>> key : spec.methodColumns().entrySet()) {
+                  for (String field : key.getValue()) {
+                    requireColumn(key.getKey(), field, lower, all);
+                  }
                 }
                 requireType(
                     "source.id-column",

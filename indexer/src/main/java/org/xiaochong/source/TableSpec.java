@@ -1,7 +1,10 @@
 package org.xiaochong.source;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.xiaochong.policy.KeepPolicy;
@@ -11,25 +14,19 @@ import org.xiaochong.policy.KeepPolicy;
  * because table and column names cannot be bound as parameters: they are quoted with backticks
  * after validation, never concatenated raw.
  *
+ * <p>The table knows the columns every method shares (id, time, the exact key's, phones) and, under
+ * their config keys, the columns the methods declare for themselves ({@code
+ * FingerprintMethod.columns()}: e.g. the near method's {@code fields.near}); it does not know what
+ * a method does with them.
+ *
  * @param table the source table
  * @param idColumn a unique, non-null integer column (the primary key)
  * @param timeColumn the DATETIME/TIMESTAMP/DATE column that orders versions; NULL counts as the
  *     oldest
  * @param exactFields the columns hashed into the exact (single MD5) key, in this order
  * @param phoneFields the subset of columns holding phone numbers, compared by their digits only
- * @param nearFields the columns segmented into multi-MD5 fingerprints (may be empty)
- * @param mustMatchFields columns whose values (normalized and folded) must be equal for two records
- *     to be near duplicates, when both are non-empty: a blocking rule, like dedupe's and Splink's
- *     (may be empty)
- * @param placeFields columns naming where the item is (region, address, estate) or exactly what it
- *     is (a year, a model): when two records both have a value and the values differ (normalized
- *     and folded), the difference counts against them in the near rule's similarity (may be empty)
- * @param numberFields columns whose first number identifies the item (quantity, area, price): when
- *     two records both have one, of the same unit, and they differ by more than 20 %, the
- *     difference counts against them (may be empty)
- * @param sellerFields columns naming who offers the item (a contact name), compared when two
- *     records have no phone to compare: the same seller's repost of an offer at a new price or lot
- *     is a near duplicate (may be empty)
+ * @param methodColumns the columns the methods read, under the config key that names them, in the
+ *     order the methods declare the keys (a key may name no column)
  * @param keepPolicy which record of a group is kept ({@code keep.policy}); its columns other than
  *     the time column are read with the fingerprint columns
  */
@@ -39,11 +36,7 @@ public record TableSpec(
     String timeColumn,
     List<String> exactFields,
     List<String> phoneFields,
-    List<String> nearFields,
-    List<String> mustMatchFields,
-    List<String> placeFields,
-    List<String> numberFields,
-    List<String> sellerFields,
+    Map<String, List<String>> methodColumns,
     KeepPolicy keepPolicy) {
 
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]{0,63}");
@@ -58,27 +51,15 @@ public record TableSpec(
     requireIdentifier("source.time-column", timeColumn);
     exactFields = List.copyOf(exactFields);
     phoneFields = List.copyOf(phoneFields);
-    nearFields = List.copyOf(nearFields);
-    mustMatchFields = List.copyOf(mustMatchFields);
-    placeFields = List.copyOf(placeFields);
-    numberFields = List.copyOf(numberFields);
-    sellerFields = List.copyOf(sellerFields);
+    Map<String, List<String>> columns = new LinkedHashMap<>();
+    methodColumns.forEach((key, names) -> columns.put(key, List.copyOf(names)));
+    methodColumns = Collections.unmodifiableMap(columns);
     if (exactFields.isEmpty()) {
       throw new BadInputException("fields.exact is empty: name at least one column to hash");
     }
     exactFields.forEach(f -> requireIdentifier("fields.exact", f));
     phoneFields.forEach(f -> requireIdentifier("fields.phone", f));
-    nearFields.forEach(f -> requireIdentifier("fields.near", f));
-    mustMatchFields.forEach(f -> requireIdentifier("fields.must-match", f));
-    placeFields.forEach(f -> requireIdentifier("fields.place", f));
-    numberFields.forEach(f -> requireIdentifier("fields.number", f));
-    sellerFields.forEach(f -> requireIdentifier("fields.seller", f));
-    for (String place : placeFields) {
-      if (numberFields.contains(place)) {
-        throw new BadInputException(
-            "column '" + place + "' is in both fields.place and fields.number: name it in one");
-      }
-    }
+    methodColumns.forEach((key, names) -> names.forEach(f -> requireIdentifier(key, f)));
     if (new LinkedHashSet<>(exactFields).size() != exactFields.size()) {
       throw new BadInputException("fields.exact " + exactFields + " names a column twice");
     }
@@ -102,32 +83,6 @@ public record TableSpec(
     }
   }
 
-  /** A table without seller columns. */
-  public TableSpec(
-      String table,
-      String idColumn,
-      String timeColumn,
-      List<String> exactFields,
-      List<String> phoneFields,
-      List<String> nearFields,
-      List<String> mustMatchFields,
-      List<String> placeFields,
-      List<String> numberFields,
-      KeepPolicy keepPolicy) {
-    this(
-        table,
-        idColumn,
-        timeColumn,
-        exactFields,
-        phoneFields,
-        nearFields,
-        mustMatchFields,
-        placeFields,
-        numberFields,
-        List.of(),
-        keepPolicy);
-  }
-
   /** A table kept by {@code latest} ({@link KeepPolicy#latest}). */
   public TableSpec(
       String table,
@@ -135,88 +90,42 @@ public record TableSpec(
       String timeColumn,
       List<String> exactFields,
       List<String> phoneFields,
-      List<String> nearFields,
-      List<String> mustMatchFields,
-      List<String> placeFields,
-      List<String> numberFields) {
-    this(
-        table,
-        idColumn,
-        timeColumn,
-        exactFields,
-        phoneFields,
-        nearFields,
-        mustMatchFields,
-        placeFields,
-        numberFields,
-        null);
+      Map<String, List<String>> methodColumns) {
+    this(table, idColumn, timeColumn, exactFields, phoneFields, methodColumns, null);
+  }
+
+  /** A table whose methods read no columns of their own, kept by {@code latest}. */
+  public TableSpec(
+      String table,
+      String idColumn,
+      String timeColumn,
+      List<String> exactFields,
+      List<String> phoneFields) {
+    this(table, idColumn, timeColumn, exactFields, phoneFields, Map.of(), null);
   }
 
   /** This table with another keep policy. */
   public TableSpec withKeepPolicy(KeepPolicy policy) {
     return new TableSpec(
-        table,
-        idColumn,
-        timeColumn,
-        exactFields,
-        phoneFields,
-        nearFields,
-        mustMatchFields,
-        placeFields,
-        numberFields,
-        sellerFields,
-        policy);
+        table, idColumn, timeColumn, exactFields, phoneFields, methodColumns, policy);
   }
 
-  /** A table without place or number fields. */
-  public TableSpec(
-      String table,
-      String idColumn,
-      String timeColumn,
-      List<String> exactFields,
-      List<String> phoneFields,
-      List<String> nearFields,
-      List<String> mustMatchFields) {
-    this(
-        table,
-        idColumn,
-        timeColumn,
-        exactFields,
-        phoneFields,
-        nearFields,
-        mustMatchFields,
-        List.of(),
-        List.of());
-  }
-
-  /** A table without must-match, place or number fields. */
-  public TableSpec(
-      String table,
-      String idColumn,
-      String timeColumn,
-      List<String> exactFields,
-      List<String> phoneFields,
-      List<String> nearFields) {
-    this(table, idColumn, timeColumn, exactFields, phoneFields, nearFields, List.of());
-  }
-
-  /**
-   * The sample table with every text column in the exact key and the default near, must-match,
-   * place, number and seller fields.
-   */
-  public static TableSpec sample() {
+  /** This table with {@code key}'s columns set to {@code columns} (added last when new). */
+  public TableSpec withColumns(String key, List<String> columns) {
+    Map<String, List<String>> changed = new LinkedHashMap<>(methodColumns);
+    changed.put(key, columns);
     return new TableSpec(
-        "supply_demand",
-        "id",
-        "reg_time",
-        SAMPLE_TEXT_COLUMNS,
-        List.of("phone"),
-        List.of("title", "product", "content"),
-        List.of("product"),
-        List.of("region"),
-        List.of("price"),
-        List.of("contact"),
-        null);
+        table, idColumn, timeColumn, exactFields, phoneFields, changed, keepPolicy);
+  }
+
+  /** The columns a method declared under the config key {@code key}; empty when none. */
+  public List<String> columns(String key) {
+    return methodColumns.getOrDefault(key, List.of());
+  }
+
+  /** The sample table with every text column in the exact key and {@code phone} as its phone. */
+  public static TableSpec sample() {
+    return new TableSpec("supply_demand", "id", "reg_time", SAMPLE_TEXT_COLUMNS, List.of("phone"));
   }
 
   /** The name of the archive table: {@code <table>_removed}. */
@@ -225,18 +134,14 @@ public record TableSpec(
   }
 
   /**
-   * Columns to read for fingerprints: the exact fields, then near, must-match, place, number and
-   * seller fields not already in them, then the keep policy's columns other than the time column
-   * (so the row checksum covers them: a row whose policy value changed is indexed again with its
-   * new rank).
+   * Columns to read for fingerprints: the exact fields, then the methods' columns not already in
+   * them (in {@link #methodColumns}' order), then the keep policy's columns other than the time
+   * column (so the row checksum covers them: a row whose policy value changed is indexed again with
+   * its new rank).
    */
   public List<String> fingerprintColumns() {
     Set<String> columns = new LinkedHashSet<>(exactFields);
-    columns.addAll(nearFields);
-    columns.addAll(mustMatchFields);
-    columns.addAll(placeFields);
-    columns.addAll(numberFields);
-    columns.addAll(sellerFields);
+    methodColumns.values().forEach(columns::addAll);
     columns.addAll(keepPolicy.valueColumns());
     return List.copyOf(columns);
   }

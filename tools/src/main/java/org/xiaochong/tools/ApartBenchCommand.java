@@ -64,8 +64,7 @@ final class ApartBenchCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     DedupConfig config = DedupConfig.forDataDir(dataDir);
     String table = "apart_bench";
-    TableSpec tableSpec =
-        new TableSpec(table, "id", "reg_time", List.of("content"), List.of(), List.of());
+    TableSpec tableSpec = new TableSpec(table, "id", "reg_time", List.of("content"), List.of());
     Path snapshot = Files.createDirectories(dataDir).resolve(ApartPairs.FILE);
     try (Database database = Database.open(config.db())) {
       RunLog.ensureTables(database);

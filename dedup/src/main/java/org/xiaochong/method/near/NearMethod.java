@@ -15,6 +15,7 @@ import org.xiaochong.archive.PairCheck;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.MethodCheck;
+import org.xiaochong.method.MethodColumns;
 import org.xiaochong.method.MethodContext;
 import org.xiaochong.method.MethodReport;
 import org.xiaochong.method.MethodRun;
@@ -52,8 +53,14 @@ public final class NearMethod implements FingerprintMethod {
   }
 
   @Override
+  public Optional<MethodColumns> columns() {
+    return Optional.of(NearColumns.KEYS);
+  }
+
+  @Override
   public void checkSettings(Map<String, String> settings, TableSpec table) {
     NearSettings.of(settings);
+    NearColumns.of(table);
   }
 
   /** The near settings of {@code context} ({@code near.*}). */
@@ -71,7 +78,7 @@ public final class NearMethod implements FingerprintMethod {
   public static Optional<FingerprintIndex> openReadOnlyIfBuilt(
       Path indexDir, String recordDigest, TableSpec table, Map<String, String> settings) {
     Path nearDir = indexDir.resolve(NAME);
-    if (table.nearFields().isEmpty() || !FingerprintIndex.exists(nearDir)) {
+    if (NearColumns.of(table).isEmpty() || !FingerprintIndex.exists(nearDir)) {
       return Optional.empty();
     }
     return Optional.of(
@@ -90,15 +97,16 @@ public final class NearMethod implements FingerprintMethod {
    * near.min-similarity, which only the pass reads, so they can be tuned without a rebuild).
    */
   public static String indexDigest(String recordDigest, TableSpec table, NearConfig near) {
+    NearColumns columns = NearColumns.of(table);
     return DigestUtils.md5Hex(
         String.join(
             "|",
             recordDigest,
             new NearMethod().formatVersion(),
-            String.join(",", table.mustMatchFields()),
-            String.join(",", table.placeFields()),
-            String.join(",", table.numberFields()),
-            String.join(",", table.sellerFields()),
+            String.join(",", columns.mustMatch()),
+            String.join(",", columns.place()),
+            String.join(",", columns.number()),
+            String.join(",", columns.seller()),
             String.valueOf(near.pre()),
             String.valueOf(near.maxChars()),
             String.valueOf(near.useIdf()),
@@ -111,7 +119,7 @@ public final class NearMethod implements FingerprintMethod {
 
   @Override
   public MethodRun open(MethodContext context) {
-    if (context.spec().nearFields().isEmpty()) {
+    if (NearColumns.of(context.spec()).isEmpty()) {
       throw new BadInputException("--method near needs fields.near (it is empty)");
     }
     return new Run(
@@ -124,7 +132,8 @@ public final class NearMethod implements FingerprintMethod {
 
   @Override
   public Optional<MethodRun> openIfBuilt(MethodContext context) {
-    if (context.spec().nearFields().isEmpty() || !FingerprintIndex.exists(context.indexDir(this))) {
+    if (NearColumns.of(context.spec()).isEmpty()
+        || !FingerprintIndex.exists(context.indexDir(this))) {
       return Optional.empty();
     }
     return Optional.of(
@@ -139,7 +148,7 @@ public final class NearMethod implements FingerprintMethod {
   /** Near applies to a table with {@code fields.near}; the exact check answers without it. */
   @Override
   public Optional<String> notBuiltNote(TableSpec table) {
-    return table.nearFields().isEmpty()
+    return NearColumns.of(table).isEmpty()
         ? Optional.empty()
         : Optional.of(
             "no near index yet (`dedup run --method near|both` builds it): exact verdicts only");
@@ -147,7 +156,8 @@ public final class NearMethod implements FingerprintMethod {
 
   @Override
   public Optional<MethodCheck<?>> openCheck(MethodContext context, boolean writable) {
-    if (context.spec().nearFields().isEmpty() || !FingerprintIndex.exists(context.indexDir(this))) {
+    if (NearColumns.of(context.spec()).isEmpty()
+        || !FingerprintIndex.exists(context.indexDir(this))) {
       return Optional.empty();
     }
     String digest = indexDigest(context.recordDigest(), context.spec(), config(context));
@@ -168,7 +178,7 @@ public final class NearMethod implements FingerprintMethod {
   /** The near rule on fresh fingerprints of both rows ({@link NearPairCheck}). */
   @Override
   public PairCheck openPairCheck(MethodContext context) {
-    if (context.spec().nearFields().isEmpty()) {
+    if (NearColumns.of(context.spec()).isEmpty()) {
       return PairCheck.EXACT_KEY;
     }
     return new NearPairCheck(context.spec(), config(context));

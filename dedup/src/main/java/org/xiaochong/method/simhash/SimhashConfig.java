@@ -57,7 +57,7 @@ public record SimhashConfig(
       }
     }
     if (fields.isEmpty()) {
-      fields.addAll(table.nearFields());
+      fields.addAll(table.columns("fields.near")); // documented: simhash.fields defaults to them
     }
     List<String> readable = table.fingerprintColumns();
     for (String field : fields) {

@@ -128,8 +128,7 @@ class KeepPolicyPassTest {
   void segmentIndexer_keepsTheRankOfEachRecord() throws Exception {
     KeepPolicy policy = KeepPolicy.parse("paid desc, reg_time desc", "reg_time");
     TableSpec spec =
-        new TableSpec("t", "id", "reg_time", List.of("title"), List.of(), List.of())
-            .withKeepPolicy(policy);
+        new TableSpec("t", "id", "reg_time", List.of("title"), List.of()).withKeepPolicy(policy);
     assertThat(spec.fingerprintColumns()).containsExactly("title", "paid");
     try (FingerprintIndex index = FingerprintIndex.open(dir.resolve("segments"), "test", true)) {
       RecordSegmentIndexer indexer = new RecordSegmentIndexer(index, spec);

@@ -78,7 +78,7 @@ public final class MinHashMethod implements FingerprintMethod {
 
   @Override
   public MethodRun open(MethodContext context) {
-    if (context.spec().nearFields().isEmpty()) {
+    if (context.spec().columns("fields.near").isEmpty()) {
       throw new BadInputException("--method minhash needs fields.near (it is empty)");
     }
     return new Run(
@@ -87,7 +87,8 @@ public final class MinHashMethod implements FingerprintMethod {
 
   @Override
   public Optional<MethodRun> openIfBuilt(MethodContext context) {
-    if (context.spec().nearFields().isEmpty() || !FingerprintIndex.exists(context.indexDir(this))) {
+    if (context.spec().columns("fields.near").isEmpty()
+        || !FingerprintIndex.exists(context.indexDir(this))) {
       return Optional.empty();
     }
     return Optional.of(
@@ -96,7 +97,8 @@ public final class MinHashMethod implements FingerprintMethod {
 
   @Override
   public Optional<MethodCheck<?>> openCheck(MethodContext context, boolean writable) {
-    if (context.spec().nearFields().isEmpty() || !FingerprintIndex.exists(context.indexDir(this))) {
+    if (context.spec().columns("fields.near").isEmpty()
+        || !FingerprintIndex.exists(context.indexDir(this))) {
       return Optional.empty();
     }
     FingerprintIndex index =
@@ -114,7 +116,7 @@ public final class MinHashMethod implements FingerprintMethod {
   /** Like near, minhash reads {@code fields.near}: a table without them needs no word. */
   @Override
   public Optional<String> notBuiltNote(TableSpec table) {
-    return table.nearFields().isEmpty()
+    return table.columns("fields.near").isEmpty()
         ? Optional.empty()
         : Optional.of("no minhash index yet (`dedup run --method minhash` builds it)");
   }
@@ -124,7 +126,7 @@ public final class MinHashMethod implements FingerprintMethod {
    */
   @Override
   public PairCheck openPairCheck(MethodContext context) {
-    if (context.spec().nearFields().isEmpty()) {
+    if (context.spec().columns("fields.near").isEmpty()) {
       return PairCheck.EXACT_KEY;
     }
     MinHashSignatures signatures = new MinHashSignatures(context.spec());

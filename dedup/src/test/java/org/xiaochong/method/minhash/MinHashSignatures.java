@@ -48,7 +48,7 @@ final class MinHashSignatures implements DocumentMaker {
     List<String> readable = spec.fingerprintColumns();
     this.readable = readable;
     this.keepPolicy = spec.keepPolicy();
-    this.fields = spec.nearFields();
+    this.fields = spec.columns("fields.near");
     this.columns = fields.stream().mapToInt(readable::indexOf).toArray();
   }
 

@@ -32,6 +32,18 @@ import org.xiaochong.source.TableSpec;
  * so no phone veto tells them apart.
  */
 class NearEvidenceTest {
+  /** The near columns of the default config. */
+  private static final NearColumns SAMPLE_COLUMNS =
+      new NearColumns(
+          List.of("title", "product", "content"),
+          List.of("product"),
+          List.of("region"),
+          List.of("price"),
+          List.of("contact"));
+
+  /** The sample table with the near columns of the default config. */
+  private static final TableSpec SAMPLE_TABLE = SAMPLE_COLUMNS.on(TableSpec.sample());
+
   private static final String[] PRODUCTS = {"葡萄", "苹果", "梨", "桃子"};
   private static final String[] PLACES = {"河南灵宝", "河北围场", "山东烟台", "陕西洛川", "辽宁大连"};
   private static final String[] PACKING = {"按客户要求包装", "散装", "纸箱包装"};
@@ -180,9 +192,9 @@ class NearEvidenceTest {
     posts.add(post(101, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "13812345678"));
     posts.add(post(102, "出售", "葡萄", "河北围场", 100, "3.5元/斤", "散装", "13987654321"));
     // Without the evidence the pair merges (only the place words and the quantity differ) ...
-    assertThat(run(TableSpec.sample(), false, posts)).containsEntry(101L, 102L);
+    assertThat(run(SAMPLE_TABLE, false, posts)).containsEntry(101L, 102L);
     // ... with it, another place and another lot keep them apart.
-    assertThat(run(TableSpec.sample(), true, posts)).doesNotContainKeys(101L, 102L);
+    assertThat(run(SAMPLE_TABLE, true, posts)).doesNotContainKeys(101L, 102L);
   }
 
   @Test
@@ -193,7 +205,7 @@ class NearEvidenceTest {
     posts.add(post(102, "供应", "葡萄", "河南灵宝", 280, "8.5元/斤", "按客户要求包装", "138-1234-5678"));
     // The title reworded (供应 → 出售), price 8 → 8.8 元 (10 %).
     posts.add(post(103, "出售", "葡萄", "河南灵宝", 300, "8.8元/斤", "按客户要求包装", "13812345678"));
-    Map<Long, Long> removed = run(TableSpec.sample(), true, posts);
+    Map<Long, Long> removed = run(SAMPLE_TABLE, true, posts);
     assertThat(removed).containsEntry(101L, 103L).containsEntry(102L, 103L);
   }
 
@@ -204,14 +216,13 @@ class NearEvidenceTest {
     // the pair merges; with it, the contradicted lot keeps it apart on its own
     // (Evidence#contradicts).
     TableSpec textOnly =
-        new TableSpec(
-            "supply_demand",
-            "id",
-            "reg_time",
-            TableSpec.SAMPLE_TEXT_COLUMNS,
-            List.of("phone"),
-            List.of("title", "product", "content"),
-            List.of("product"));
+        new NearColumns(
+                List.of("title", "product", "content"),
+                List.of("product"),
+                List.of(),
+                List.of(),
+                List.of())
+            .on(TableSpec.sample());
     List<SourceRecord> posts = others(1);
     posts.add(post(101, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "13812345678"));
     posts.add(post(102, "供应", "葡萄", "河南灵宝", 100, "3.5元/斤", "散装", "13987654321"));
@@ -234,14 +245,14 @@ class NearEvidenceTest {
     posts.add(post(101, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "13812345678"));
     posts.add(post(102, "供应", "葡萄", "河南灵宝", 100, "5.0元/斤", "按客户要求包装", "138-1234-5678"));
     posts.add(post(103, "供应", "葡萄", "河南灵宝", 20, "2.5元/斤", "按客户要求包装", "13987654321"));
-    Map<Long, Long> removed = run(TableSpec.sample(), true, posts);
+    Map<Long, Long> removed = run(SAMPLE_TABLE, true, posts);
     assertThat(removed).containsEntry(101L, 102L).doesNotContainKeys(102L, 103L);
     // The score is the keys' similarity: the lifted price and lot do not count against the pair.
     double score = scores.get(101L);
     posts.set(
         posts.size() - 2,
         post(102, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "138-1234-5678", RARE + "。"));
-    run(TableSpec.sample(), true, posts);
+    run(SAMPLE_TABLE, true, posts);
     assertThat(scores.get(101L)).as("the same post again").isGreaterThan(score);
     assertThat(score).isGreaterThan(NearConfig.defaults().minSimilarity());
   }
@@ -252,18 +263,18 @@ class NearEvidenceTest {
     posts.add(post(101, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "13812345678"));
     // Another place, the same seller, another price: another offer.
     posts.add(post(102, "供应", "葡萄", "河北围场", 20, "5.0元/斤", "按客户要求包装", "13812345678"));
-    assertThat(run(TableSpec.sample(), true, posts)).doesNotContainKeys(101L, 102L);
+    assertThat(run(SAMPLE_TABLE, true, posts)).doesNotContainKeys(101L, 102L);
     // Another grade in the text (特级 for 一级), the same seller, another price: another offer.
     posts = others(1);
     posts.add(post(103, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "13600001111", "一级" + RARE));
     posts.add(post(104, "供应", "葡萄", "河南灵宝", 20, "5.0元/斤", "按客户要求包装", "13600001111", "特级" + RARE));
-    assertThat(run(TableSpec.sample(), true, posts)).doesNotContainKeys(103L, 104L);
+    assertThat(run(SAMPLE_TABLE, true, posts)).doesNotContainKeys(103L, 104L);
     // 精品 is a stop word, no near key, but still a grade of the text: 精品 against 特级 is another
     // offer.
     posts.set(
         posts.size() - 2,
         post(103, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "13600001111", "精品" + RARE));
-    assertThat(run(TableSpec.sample(), true, posts)).doesNotContainKeys(103L, 104L);
+    assertThat(run(SAMPLE_TABLE, true, posts)).doesNotContainKeys(103L, 104L);
     // The same grade: a repost at a new price.
     posts.set(
         posts.size() - 2,
@@ -271,7 +282,7 @@ class NearEvidenceTest {
     posts.set(
         posts.size() - 1,
         post(104, "供应", "葡萄", "河南灵宝", 20, "5.0元/斤", "按客户要求包装", "13600001111", "一级" + RARE));
-    assertThat(run(TableSpec.sample(), true, posts)).containsEntry(103L, 104L);
+    assertThat(run(SAMPLE_TABLE, true, posts)).containsEntry(103L, 104L);
   }
 
   /**
@@ -286,14 +297,14 @@ class NearEvidenceTest {
     posts.add(post(101, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "13600001111", "一级" + RARE));
     posts.add(post(102, "供应", "葡萄", "河南灵宝", 20, "3.6元/斤", "按客户要求包装", "13600001111", "二级" + RARE));
     posts.add(post(103, "供应", "葡萄", "河南灵宝", 20, "3.6元/斤", "按客户要求包装", "13600002222", "统货" + RARE));
-    Map<Long, Long> removed = run(TableSpec.sample(), true, posts);
+    Map<Long, Long> removed = run(SAMPLE_TABLE, true, posts);
     assertThat(removed).doesNotContainKeys(101L, 102L, 103L);
     // The seller's second post without a grade: a repost of the first at a new price.
     posts.remove(posts.size() - 1);
     posts.set(
         posts.size() - 1,
         post(102, "供应", "葡萄", "河南灵宝", 20, "3.6元/斤", "按客户要求包装", "13600001111", RARE));
-    assertThat(run(TableSpec.sample(), true, posts)).containsEntry(101L, 102L);
+    assertThat(run(SAMPLE_TABLE, true, posts)).containsEntry(101L, 102L);
     // Another size in the text (大果 for 中果): another offer too.
     posts.set(
         posts.size() - 2,
@@ -301,24 +312,15 @@ class NearEvidenceTest {
     posts.set(
         posts.size() - 1,
         post(102, "供应", "葡萄", "河南灵宝", 20, "3.6元/斤", "按客户要求包装", "13600001111", "中果" + RARE));
-    assertThat(run(TableSpec.sample(), true, posts)).doesNotContainKeys(101L, 102L);
+    assertThat(run(SAMPLE_TABLE, true, posts)).doesNotContainKeys(101L, 102L);
   }
 
   @Test
   void run_noPhoneColumn_theSameContactIsTheSameSeller() throws Exception {
     TableSpec noPhone =
-        new TableSpec(
-            "supply_demand",
-            "id",
-            "reg_time",
-            TableSpec.SAMPLE_TEXT_COLUMNS,
-            List.of(),
-            List.of("title", "product", "content"),
-            List.of("product"),
-            List.of("region"),
-            List.of("price"),
-            List.of("contact"),
-            null);
+        SAMPLE_COLUMNS.on(
+            new TableSpec(
+                "supply_demand", "id", "reg_time", TableSpec.SAMPLE_TEXT_COLUMNS, List.of()));
     List<SourceRecord> posts = others(1);
     posts.add(post(101, "供应", "葡萄", "河南灵宝", 20, "3.5元/斤", "按客户要求包装", "", RARE, "王先生"));
     posts.add(post(102, "供应", "葡萄", "河南灵宝", 100, "5.0元/斤", "按客户要求包装", "", RARE, "王先生"));

@@ -17,7 +17,7 @@ class FeatureFrequenciesTest {
           "reg_time",
           List.of("title", "content"),
           List.of(),
-          List.of("title", "content"));
+          Map.of("fields.near", List.of("title", "content")));
 
   private static final List<SourceRecord> ROWS =
       List.of(

@@ -18,7 +18,7 @@ class SimhashConfigTest {
           "reg_time",
           List.of("title", "content"),
           List.of(),
-          List.of("title", "content"));
+          Map.of("fields.near", List.of("title", "content")));
 
   @Test
   void defaults_areTheNearFields_shingles_tf_andDistance3() {

@@ -17,7 +17,7 @@ class SimhashDocumentMakerTest {
           "reg_time",
           List.of("title", "content"),
           List.of(),
-          List.of("title", "content"));
+          Map.of("fields.near", List.of("title", "content")));
 
   @Test
   void fingerprint_equalsSimhash64WithTfWeights() {

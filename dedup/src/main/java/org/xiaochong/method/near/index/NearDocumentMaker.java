@@ -6,6 +6,7 @@ import java.util.List;
 import org.apache.lucene.document.Document;
 import org.xiaochong.index.DocumentMaker;
 import org.xiaochong.index.IndexSchema;
+import org.xiaochong.method.near.NearColumns;
 import org.xiaochong.method.near.fingerprint.Evidence;
 import org.xiaochong.method.near.fingerprint.Fingerprints;
 import org.xiaochong.method.near.fingerprint.TopTermsMd5;
@@ -45,23 +46,24 @@ public final class NearDocumentMaker implements DocumentMaker {
     this.keepPolicy = spec.keepPolicy();
     List<Integer> text = new ArrayList<>();
     List<Integer> phone = new ArrayList<>();
-    for (String field : spec.nearFields()) {
+    NearColumns near = NearColumns.of(spec);
+    for (String field : near.near()) {
       (spec.phoneFields().contains(field) ? phone : text).add(columns.indexOf(field));
     }
     this.textColumns = text.stream().mapToInt(Integer::intValue).toArray();
     this.phoneColumns = phone.stream().mapToInt(Integer::intValue).toArray();
     this.texts = new String[textColumns.length];
     this.phones = new String[phoneColumns.length];
-    this.mustMatchColumns = spec.mustMatchFields().stream().mapToInt(columns::indexOf).toArray();
-    this.placeFields = spec.placeFields();
+    this.mustMatchColumns = near.mustMatch().stream().mapToInt(columns::indexOf).toArray();
+    this.placeFields = near.place();
     this.placeColumns = placeFields.stream().mapToInt(columns::indexOf).toArray();
-    this.numberFields = spec.numberFields();
+    this.numberFields = near.number();
     this.numberColumns = numberFields.stream().mapToInt(columns::indexOf).toArray();
     // The seller: phone columns first (compared by their digits), then fields.seller.
     List<String> sellers = new ArrayList<>();
     spec.phoneFields().stream().filter(columns::contains).forEach(sellers::add);
     this.sellerPhones = sellers.size();
-    spec.sellerFields().stream()
+    near.seller().stream()
         .filter(f -> columns.contains(f) && !sellers.contains(f))
         .forEach(sellers::add);
     this.sellerFields = sellers;
