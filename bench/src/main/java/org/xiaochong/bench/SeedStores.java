@@ -27,8 +27,8 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.NIOFSDirectory;
 import org.apache.lucene.util.BytesRef;
+import org.xiaochong.bench.impcb.Fingerprint;
 import org.xiaochong.bloom.CountingBloomFilter;
-import org.xiaochong.bloom.Fingerprint;
 
 /**
  * The fingerprint stores of {@link SeedExperiment}: Lucene on disk (the seed's store) and a

@@ -19,7 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
-import org.xiaochong.bloom.Fingerprint;
+import org.xiaochong.bench.impcb.Fingerprint;
 import org.xiaochong.urls.UrlCanonicalizer;
 
 /**

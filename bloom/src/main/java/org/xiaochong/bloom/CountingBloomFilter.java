@@ -123,7 +123,7 @@ public final class CountingBloomFilter {
   }
 
   /** Writes the key's k counter positions to {@code out[0..k)}. */
-  void positions(byte[] md5, int[] out) {
+  public void positions(byte[] md5, int[] out) {
     positions(high(md5), low(md5), out);
   }
 
@@ -176,7 +176,7 @@ public final class CountingBloomFilter {
   }
 
   /** As {@link #positions(byte[], int[])}. */
-  void positions(long h1, long h2, int[] out) {
+  public void positions(long h1, long h2, int[] out) {
     if (out.length < k) {
       throw new IllegalArgumentException(
           "out.length (" + out.length + ") must be >= k (" + k + ")");
@@ -231,16 +231,17 @@ public final class CountingBloomFilter {
         + "}";
   }
 
-  // ---- package-private internals (PrefilterSnapshot; ImpCbFilter of the bench module, which
-  // shares this package on purpose: its counter-by-counter repair needs them, and no product code
-  // may) ----
+  // ---- Counter by counter: for a filter kept beside an exact store of its keys (IMP-CBFilter,
+  // seed 000, in the bench module), which repairs a saturated counter from the store on delete.
+  // The prefilters of dedup and urls use only the key-level methods above. ----
 
   /** Lemire fast range: floor((g >>> 32) * m / 2^32), in [0, m). Depends on m < 2^31. */
   int index(long g) {
     return (int) (((g >>> 32) * m) >>> 32);
   }
 
-  int counter(int position) {
+  /** The value of the counter at {@code position}, in [0, 2^n - 1]. */
+  public int counter(int position) {
     long word = words[position >>> slotShift];
     return (int) ((word >>> ((position & slotMask) << bitsShift)) & counterMask);
   }
@@ -262,7 +263,7 @@ public final class CountingBloomFilter {
   }
 
   /** Decrement that leaves sticky counters alone and counts an underflow at 0. */
-  void decrement(int position) {
+  public void decrement(int position) {
     int w = position >>> slotShift;
     int shift = (position & slotMask) << bitsShift;
     long word = words[w];
@@ -276,7 +277,7 @@ public final class CountingBloomFilter {
   }
 
   /** Sets a counter (recount of a saturated counter); the value is capped at 2^n - 1. */
-  void setCounter(int position, long value) {
+  public void setCounter(int position, long value) {
     if (value < 0) {
       throw new IllegalArgumentException("counter value (" + value + ") must be >= 0");
     }
@@ -289,7 +290,7 @@ public final class CountingBloomFilter {
   }
 
   /** Bookkeeping for a removal done counter by counter (ImpCbFilter#delete). */
-  void countRemoval() {
+  public void countRemoval() {
     netInsertions--;
   }
 
@@ -320,13 +321,13 @@ public final class CountingBloomFilter {
   }
 
   /** MD5 bytes 0-7, big-endian. */
-  static long high(byte[] md5) {
+  public static long high(byte[] md5) {
     checkKey(md5);
     return (long) BitUtil.VH_BE_LONG.get(md5, 0);
   }
 
   /** MD5 bytes 8-15, big-endian. */
-  static long low(byte[] md5) {
+  public static long low(byte[] md5) {
     return (long) BitUtil.VH_BE_LONG.get(md5, 8);
   }
 

@@ -13,7 +13,7 @@ public final class PrefilterFormatException extends IOException {
 
   private final Path file;
 
-  PrefilterFormatException(Path file, String problem, String header, Throwable cause) {
+  public PrefilterFormatException(Path file, String problem, String header, Throwable cause) {
     super(
         "prefilter file " + file + ": " + problem + (header.isEmpty() ? "" : " (" + header + ")"),
         cause);

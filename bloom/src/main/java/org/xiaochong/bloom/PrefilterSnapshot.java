@@ -59,7 +59,7 @@ public final class PrefilterSnapshot {
   private static final int ENTRY_BYTES = 32;
 
   /** A key stored beside the filter: its two halves, its reference count (>= 1) and kept id. */
-  record StoredKey(long high, long low, long refCount, long keptId) {}
+  public record StoredKey(long high, long low, long refCount, long keptId) {}
 
   private final CountingBloomFilter filter;
   private final List<StoredKey> storedKeys;
@@ -77,12 +77,12 @@ public final class PrefilterSnapshot {
   }
 
   /** The stored keys, in file order, if the file holds a store. */
-  Optional<List<StoredKey>> storedKeys() {
+  public Optional<List<StoredKey>> storedKeys() {
     return Optional.ofNullable(storedKeys);
   }
 
   /** The header fields read, for the message of a caller that refuses what the file holds. */
-  String describeHeader() {
+  public String describeHeader() {
     return header.describe();
   }
 
@@ -222,7 +222,7 @@ public final class PrefilterSnapshot {
   }
 
   /** Writes the filter and, unless {@code store} is null, the keys stored beside it. */
-  static void write(Path file, CountingBloomFilter filter, Collection<StoredKey> store)
+  public static void write(Path file, CountingBloomFilter filter, Collection<StoredKey> store)
       throws IOException {
     Path dir = file.toAbsolutePath().getParent();
     Files.createDirectories(dir);

@@ -5,10 +5,10 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /** Test helpers: MD5 keys and the reproducible seed. */
-final class TestKeys {
+public final class TestKeys {
   private TestKeys() {}
 
-  static byte[] md5(String text) {
+  public static byte[] md5(String text) {
     try {
       return MessageDigest.getInstance("MD5").digest(text.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {
@@ -17,7 +17,7 @@ final class TestKeys {
   }
 
   /** -Dprefilter.seed=N replays a failing run; otherwise a fresh seed, logged in the messages. */
-  static long seed() {
+  public static long seed() {
     String fixed = System.getProperty("prefilter.seed");
     return fixed != null ? Long.parseLong(fixed) : System.nanoTime();
   }

@@ -1,10 +1,14 @@
-package org.xiaochong.bloom;
+package org.xiaochong.bench.impcb;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import org.xiaochong.bloom.CountingBloomFilter;
+import org.xiaochong.bloom.FilterShape;
+import org.xiaochong.bloom.PrefilterFormatException;
+import org.xiaochong.bloom.PrefilterSnapshot;
 
 /**
  * IMP-CBFilter (seed 000, section 2.3): a {@link CountingBloomFilter} in front of an exact {@link

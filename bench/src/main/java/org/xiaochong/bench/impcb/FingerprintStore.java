@@ -1,4 +1,4 @@
-package org.xiaochong.bloom;
+package org.xiaochong.bench.impcb;
 
 import java.util.function.Consumer;
 

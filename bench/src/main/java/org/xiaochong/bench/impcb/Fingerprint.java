@@ -1,6 +1,7 @@
-package org.xiaochong.bloom;
+package org.xiaochong.bench.impcb;
 
 import java.util.HexFormat;
+import org.xiaochong.bloom.CountingBloomFilter;
 
 /**
  * A 128-bit fingerprint (an MD5 digest) as two big-endian halves: {@code high} = bytes 0-7, {@code

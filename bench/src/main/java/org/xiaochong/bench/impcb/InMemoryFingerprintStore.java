@@ -1,8 +1,9 @@
-package org.xiaochong.bloom;
+package org.xiaochong.bench.impcb;
 
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.xiaochong.bloom.CountingBloomFilter;
 
 /**
  * {@link FingerprintStore} in a {@link HashMap}. {@link #countEntriesAtPosition} scans all entries

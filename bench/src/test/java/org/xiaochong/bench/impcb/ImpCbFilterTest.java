@@ -1,4 +1,4 @@
-package org.xiaochong.bloom;
+package org.xiaochong.bench.impcb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,8 +10,10 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.xiaochong.bloom.ImpCbFilter.Deletion;
-import org.xiaochong.bloom.ImpCbFilter.Verdict;
+import org.xiaochong.bench.impcb.ImpCbFilter.Deletion;
+import org.xiaochong.bench.impcb.ImpCbFilter.Verdict;
+import org.xiaochong.bloom.FilterShape;
+import org.xiaochong.bloom.TestKeys;
 
 class ImpCbFilterTest {
 

@@ -1,4 +1,4 @@
-package org.xiaochong.bloom;
+package org.xiaochong.bench.impcb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,6 +7,11 @@ import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.xiaochong.bloom.CountingBloomFilter;
+import org.xiaochong.bloom.FilterShape;
+import org.xiaochong.bloom.PrefilterFormatException;
+import org.xiaochong.bloom.PrefilterSnapshot;
+import org.xiaochong.bloom.TestKeys;
 
 /** An IMP-CBFilter saved with its fingerprint store in a prefilter snapshot and loaded back. */
 class ImpCbSnapshotTest {
@@ -31,7 +36,7 @@ class ImpCbSnapshotTest {
 
     ImpCbFilter loaded = ImpCbFilter.load(file, original.shape());
 
-    assertThat(loaded.filter().words()).isEqualTo(original.filter().words());
+    assertThat(loaded.filter().sameCounters(original.filter())).isTrue();
     assertThat(loaded.filter().netInsertions()).isEqualTo(original.filter().netInsertions());
     assertThat(loaded.stats().storeSize()).isEqualTo(249);
     assertThat(loaded.lookup(TestKeys.md5("page-3"))).hasValue(3);
