@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -92,12 +93,15 @@ public record DedupConfig(
     DbSettings db =
         new DbSettings(values.get("db.url"), user.isEmpty() ? null : user, password, dataDir);
     List<String> exactFields = list(values.get("fields.exact"));
-    // Each method's main columns as set; its role columns (and fields.phone) default to columns
+    // Each method's main columns as set; its other columns (and fields.phone) default to columns
     // of the sample table (phone, product, region, …), a default applying only where the table
-    // reads that column anyway, so another table's config need not clear them.
+    // reads that column anyway, so another table's config need not clear them (MethodColumns).
     List<String> mainColumns = new ArrayList<>();
     for (FingerprintMethod method : FingerprintMethods.known()) {
-      method.columns().ifPresent(c -> mainColumns.addAll(list(values.get(c.main()))));
+      method
+          .columns()
+          .filter(c -> c.main() != null)
+          .ifPresent(c -> mainColumns.addAll(list(values.get(c.main()))));
     }
     List<String> phoneFields =
         columnsInUse(props, values, "fields.phone", exactFields, mainColumns);
@@ -107,10 +111,12 @@ public record DedupConfig(
           .columns()
           .ifPresent(
               c -> {
-                List<String> main = list(values.get(c.main()));
-                methodColumns.put(c.main(), main);
-                for (String role : c.roles().keySet()) {
-                  methodColumns.put(role, columnsInUse(props, values, role, exactFields, main));
+                List<String> main = c.main() == null ? List.of() : list(values.get(c.main()));
+                if (c.main() != null) {
+                  methodColumns.put(c.main(), main);
+                }
+                for (String key : c.keys().keySet()) {
+                  methodColumns.put(key, columnsInUse(props, values, key, exactFields, main));
                 }
               });
     }
@@ -238,6 +244,7 @@ public record DedupConfig(
     return FingerprintMethods.known().stream()
         .flatMap(method -> method.columns().stream())
         .map(MethodColumns::main)
+        .filter(Objects::nonNull)
         .toList();
   }
 

@@ -1,7 +1,9 @@
 package org.xiaochong.method;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The config keys that name the columns a method reads ({@link FingerprintMethod#columns()}), with
@@ -9,29 +11,47 @@ import java.util.Map;
  * reads these columns with each record, whichever methods it runs, so the row checksums and the
  * record index do not depend on the methods a run selects.
  *
- * <p>The {@code main} key names the columns the method fingerprints. They are part of the record
- * index's digest: an index built for other main columns is refused, as one built for another {@code
- * fields.exact} is. The {@code roles} keys name columns given a part in the method's rule (e.g.
- * must match, a place, a price). A role key left at its default keeps only the default columns the
- * table reads anyway (in {@code fields.exact} or the main columns), so a config for another table
- * need not clear the sample table's defaults.
+ * <p>A key left at its default keeps only the default columns the table reads anyway (in {@code
+ * fields.exact}, or in the method's main columns), so a config for another table need not clear the
+ * sample table's defaults. The one exception is a main key ({@link #withMain}): the near method's
+ * {@code fields.near}, whose default has always applied as it is. Its columns are also part of the
+ * record index's digest, so an index built for other main columns is refused, as one built for
+ * another {@code fields.exact} is. A new method declares its keys with {@link #of}.
  *
- * @param main the key of the columns the method fingerprints, e.g. {@code fields.near}
- * @param mainDefault its default columns
- * @param roles the keys of the columns with a role in the method's rule, with their defaults, in
- *     the order the config documents them
+ * @param main the key of the columns the method fingerprints, or null for none
+ * @param mainDefault its default columns (null when {@code main} is)
+ * @param keys the other keys with their defaults, in the order the config documents them
  */
-public record MethodColumns(String main, String mainDefault, Map<String, String> roles) {
+public record MethodColumns(String main, String mainDefault, Map<String, String> keys) {
 
   public MethodColumns {
-    roles = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(roles));
+    if ((main == null) != (mainDefault == null)) {
+      throw new IllegalArgumentException("a main key needs a default, and only a main key");
+    }
+    keys = Collections.unmodifiableMap(new LinkedHashMap<>(keys));
   }
 
-  /** Every key with its default: the main key first, then the roles in order. */
+  /** Keys whose defaults apply only where the table reads the column anyway. */
+  public static MethodColumns of(Map<String, String> keys) {
+    return new MethodColumns(null, null, keys);
+  }
+
+  /**
+   * A main key, its default applied as it is and its columns in the record index's digest, then
+   * {@code roles}: keys of columns with a part in the method's rule.
+   */
+  public static MethodColumns withMain(String main, String mainDefault, Map<String, String> roles) {
+    return new MethodColumns(
+        Objects.requireNonNull(main), Objects.requireNonNull(mainDefault), roles);
+  }
+
+  /** Every key with its default: the main key first, then the others in order. */
   public Map<String, String> defaults() {
     Map<String, String> defaults = new LinkedHashMap<>();
-    defaults.put(main, mainDefault);
-    defaults.putAll(roles);
+    if (main != null) {
+      defaults.put(main, mainDefault);
+    }
+    defaults.putAll(keys);
     return defaults;
   }
 }

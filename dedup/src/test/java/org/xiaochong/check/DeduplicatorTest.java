@@ -24,6 +24,7 @@ class DeduplicatorTest {
     Properties props = new Properties();
     props.setProperty("index.dir", index.toString());
     props.setProperty("fields.near", nearFields);
+    props.setProperty("minhash.fields", nearFields); // the tests' minhash reads the same columns
     return DedupConfig.fromProperties(props, Map.of());
   }
 

@@ -29,7 +29,11 @@ class DedupConfigTest {
     java.util.Set<String> pluginKeys = new java.util.HashSet<>();
     FingerprintMethods.known().stream()
         .filter(m -> !FingerprintMethods.isBuiltIn(m))
-        .forEach(m -> pluginKeys.addAll(m.settingDefaults().keySet()));
+        .forEach(
+            m -> {
+              pluginKeys.addAll(m.settingDefaults().keySet());
+              m.columns().ifPresent(c -> pluginKeys.addAll(c.defaults().keySet()));
+            });
     java.util.List<String> builtInKeys =
         ConfigKeys.knownKeys().stream().filter(k -> !pluginKeys.contains(k)).toList();
     assertThat(documented.stringPropertyNames()).containsExactlyInAnyOrderElementsOf(builtInKeys);
@@ -195,16 +199,19 @@ class DedupConfigTest {
     props.setProperty("fields.near", "body");
     props.setProperty("fields.seller", "who");
     DedupConfig config = DedupConfig.fromProperties(props, Map.of());
-    // The near method's keys, in the order it declares them; role defaults the table does not read
-    // (product, region, price) are dropped, a role set by hand is read even when no other key names
-    // its column.
+    // Each method's keys, in the order the methods declare them; near's role defaults the table
+    // does not read (product, region, price) are dropped, a role set by hand is read even when no
+    // other key names its column.
     assertThat(config.table().methodColumns())
         .containsExactly(
             Map.entry("fields.near", List.of("body")),
             Map.entry("fields.must-match", List.of()),
             Map.entry("fields.place", List.of()),
             Map.entry("fields.number", List.of()),
-            Map.entry("fields.seller", List.of("who")));
+            Map.entry("fields.seller", List.of("who")),
+            // the tests' minhash (MethodColumns.of): its default (title,product,content) keeps
+            // the one column the table reads anyway
+            Map.entry("minhash.fields", List.of("title")));
     assertThat(config.table().fingerprintColumns()).containsExactly("title", "body", "who");
     // The digest is the one builds wrote before the near columns moved out of the table's model:
     // the main columns (fields.near) stay in it, so those indexes stay usable.

@@ -133,6 +133,36 @@ class MethodContractIT extends DbTestSupport {
     assertThat(removedAgain).doesNotContainAnyElementsOf(removed);
   }
 
+  /**
+   * The columns a method declares ({@code FingerprintMethod.columns()}) are checked against the
+   * table like {@code fields.exact}: a missing one is refused in one line naming its key, before
+   * anything runs.
+   */
+  @ParameterizedTest
+  @MethodSource("declaredColumnKeys")
+  void everyDeclaredColumnKey_namingAColumnTheTableLacks_isRefusedInOneLineNamingTheKey(
+      String key, @TempDir Path dir) {
+    PostLoader.reload(database(), 17L, 10, null, n -> {}, p -> {});
+    Path config =
+        writeConfig(dir, "supply_demand", dir.resolve("index"), Map.of(key, "no_such_column"));
+    CliRun run = cli("run", "--config", config.toString());
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+    assertThat(run.err().strip().lines())
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .contains(
+                        key
+                            + " names column 'no_such_column' that table 'supply_demand' does not"
+                            + " have"));
+  }
+
+  static Stream<String> declaredColumnKeys() {
+    return FingerprintMethods.known().stream()
+        .flatMap(method -> method.columns().stream())
+        .flatMap(columns -> columns.defaults().keySet().stream());
+  }
+
   private static List<JsonNode> decisions(Path report) throws IOException {
     List<JsonNode> decisions = new ArrayList<>();
     for (String line :

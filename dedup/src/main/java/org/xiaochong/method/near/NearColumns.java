@@ -39,7 +39,7 @@ public record NearColumns(
   static final String SELLER = "fields.seller";
 
   /** The keys and their defaults: the sample table's columns. */
-  static final MethodColumns KEYS = new MethodColumns(NEAR, "title,product,content", roles());
+  static final MethodColumns KEYS = MethodColumns.withMain(NEAR, "title,product,content", roles());
 
   public NearColumns {
     near = List.copyOf(near);

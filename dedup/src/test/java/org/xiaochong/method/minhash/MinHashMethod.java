@@ -10,6 +10,7 @@ import org.xiaochong.archive.PairCheck;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.MethodCheck;
+import org.xiaochong.method.MethodColumns;
 import org.xiaochong.method.MethodContext;
 import org.xiaochong.method.MethodReport;
 import org.xiaochong.method.MethodRun;
@@ -22,20 +23,30 @@ import org.xiaochong.source.RecordSource;
 import org.xiaochong.source.TableSpec;
 
 /**
- * A fourth method, for tests only: MinHash-LSH over the character 3-shingles of {@code fields.near}
- * ({@link MinHashSignatures}), in an index of its own with one term per band of the signature, so
- * two records whose shingle sets are alike share a band term with high probability. Two records are
- * duplicates when the share of signature positions they agree on, an estimate of the Jaccard of
- * their shingle sets, is at least {@code minhash.threshold}. It exists to show that a method needs
- * one package and one registry line (here the test class path's {@code META-INF/services} entry):
- * {@code MethodContractIT} runs every registered method, this one included, through run, apply,
- * check, the apply's re-check, the report and restore.
+ * A fourth method, for tests only: MinHash-LSH over the character 3-shingles of its own columns
+ * ({@code minhash.fields}) ({@link MinHashSignatures}), in an index of its own with one term per
+ * band of the signature, so two records whose shingle sets are alike share a band term with high
+ * probability. Two records are duplicates when the share of signature positions they agree on, an
+ * estimate of the Jaccard of their shingle sets, is at least {@code minhash.threshold}. It exists
+ * to show that a method needs one package and one registry line (here the test class path's {@code
+ * META-INF/services} entry): {@code MethodContractIT} runs every registered method, this one
+ * included, through run, apply, check, the apply's re-check, the report and restore.
  */
 public final class MinHashMethod implements FingerprintMethod {
   /** The method's name: its rule label, summary section and index folder. */
   public static final String NAME = "minhash";
 
+  /** The key of the columns it reads. */
+  static final String FIELDS = "minhash.fields";
+
   private static final Map<String, String> DEFAULTS = Map.of("minhash.threshold", "0.75");
+
+  /**
+   * Its columns: {@code minhash.fields}, by default the sample table's text columns, wherever the
+   * table reads them anyway (in {@code fields.exact}); a table without them has no minhash.
+   */
+  private static final MethodColumns COLUMNS =
+      MethodColumns.of(Map.of(FIELDS, "title,product,content"));
 
   @Override
   public String name() {
@@ -45,6 +56,11 @@ public final class MinHashMethod implements FingerprintMethod {
   @Override
   public String formatVersion() {
     return "minhash/" + MinHashSignatures.HASHES + "x" + MinHashSignatures.ROWS;
+  }
+
+  @Override
+  public Optional<MethodColumns> columns() {
+    return Optional.of(COLUMNS);
   }
 
   @Override
@@ -72,14 +88,19 @@ public final class MinHashMethod implements FingerprintMethod {
     return threshold;
   }
 
+  /** Its index's digest: the record index's, its format and its columns (another set rebuilds). */
   private String digest(MethodContext context) {
-    return context.recordDigest() + "|" + formatVersion();
+    return context.recordDigest()
+        + "|"
+        + formatVersion()
+        + "|"
+        + String.join(",", context.spec().columns(FIELDS));
   }
 
   @Override
   public MethodRun open(MethodContext context) {
-    if (context.spec().columns("fields.near").isEmpty()) {
-      throw new BadInputException("--method minhash needs fields.near (it is empty)");
+    if (context.spec().columns(FIELDS).isEmpty()) {
+      throw new BadInputException("--method minhash needs " + FIELDS + " (it is empty)");
     }
     return new Run(
         context, FingerprintIndex.open(context.indexDir(this), digest(context), context.rebuild()));
@@ -87,7 +108,7 @@ public final class MinHashMethod implements FingerprintMethod {
 
   @Override
   public Optional<MethodRun> openIfBuilt(MethodContext context) {
-    if (context.spec().columns("fields.near").isEmpty()
+    if (context.spec().columns(FIELDS).isEmpty()
         || !FingerprintIndex.exists(context.indexDir(this))) {
       return Optional.empty();
     }
@@ -97,7 +118,7 @@ public final class MinHashMethod implements FingerprintMethod {
 
   @Override
   public Optional<MethodCheck<?>> openCheck(MethodContext context, boolean writable) {
-    if (context.spec().columns("fields.near").isEmpty()
+    if (context.spec().columns(FIELDS).isEmpty()
         || !FingerprintIndex.exists(context.indexDir(this))) {
       return Optional.empty();
     }
@@ -113,10 +134,10 @@ public final class MinHashMethod implements FingerprintMethod {
             threshold(context.settings())));
   }
 
-  /** Like near, minhash reads {@code fields.near}: a table without them needs no word. */
+  /** A table without minhash columns needs no word. */
   @Override
   public Optional<String> notBuiltNote(TableSpec table) {
-    return table.columns("fields.near").isEmpty()
+    return table.columns(FIELDS).isEmpty()
         ? Optional.empty()
         : Optional.of("no minhash index yet (`dedup run --method minhash` builds it)");
   }
@@ -126,7 +147,7 @@ public final class MinHashMethod implements FingerprintMethod {
    */
   @Override
   public PairCheck openPairCheck(MethodContext context) {
-    if (context.spec().columns("fields.near").isEmpty()) {
+    if (context.spec().columns(FIELDS).isEmpty()) {
       return PairCheck.EXACT_KEY;
     }
     MinHashSignatures signatures = new MinHashSignatures(context.spec());

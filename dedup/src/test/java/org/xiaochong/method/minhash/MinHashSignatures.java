@@ -23,8 +23,8 @@ import org.xiaochong.source.SourceRecord;
 import org.xiaochong.source.TableSpec;
 
 /**
- * MinHash signatures of a record's {@code fields.near} text and their index documents. The text is
- * the fields' non-empty values joined by a line break, lower-cased, white space dropped; its
+ * MinHash signatures of a record's {@code minhash.fields} text and their index documents. The text
+ * is the fields' non-empty values joined by a line break, lower-cased, white space dropped; its
  * features are its character 3-shingles (the whole text when shorter). Signature position i is the
  * least of {@code h1 + i * h2 mod 2^32} over the features, where h1 and h2 are two MurmurHash3
  * values of the feature (Kirsch and Mitzenmacher's two-hash family). The {@link #HASHES} positions
@@ -48,7 +48,7 @@ final class MinHashSignatures implements DocumentMaker {
     List<String> readable = spec.fingerprintColumns();
     this.readable = readable;
     this.keepPolicy = spec.keepPolicy();
-    this.fields = spec.columns("fields.near");
+    this.fields = spec.columns(MinHashMethod.FIELDS);
     this.columns = fields.stream().mapToInt(readable::indexOf).toArray();
   }
 
