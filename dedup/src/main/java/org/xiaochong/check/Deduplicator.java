@@ -557,7 +557,17 @@ public final class Deduplicator implements AutoCloseable {
    * (the caller holds {@link #lock} then, or the read lock of {@link #turns} when not adding).
    */
   private Verdict decide(Record record, OnlineChecker.Verdict found, boolean add) {
-    boolean keepNew = KeepDecision.keepsNew(config.table().keepPolicy(), record, found);
+    KeepPolicy policy = config.table().keepPolicy();
+    boolean keepNew = KeepDecision.keepsNew(policy, record, found);
+    if (keepNew && !found.isNew()) { // kept over the first twin: as a run, a later method may not
+      found =
+          checker.laterTwin(
+              record.id(),
+              record.fields(),
+              found,
+              (otherId, otherRank) -> !KeepDecision.keepsOver(policy, record, otherRank, otherId));
+      keepNew = KeepDecision.keepsNew(policy, record, found);
+    }
     boolean added = false;
     if (add && keepNew) {
       if (record.id() == null) {

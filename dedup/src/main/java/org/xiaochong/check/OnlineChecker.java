@@ -186,24 +186,69 @@ public final class OnlineChecker implements AutoCloseable {
         heldBy.add(check);
       }
       if (match != null) {
-        return new Verdict(
-            check.name(),
-            match.id(),
-            match.rank(),
-            match.score(),
-            List.copyOf(probes),
-            List.copyOf(heldBy),
-            heldBy.size() == checks.size());
+        return verdict(check.name(), match, probes, heldBy);
       }
     }
+    return verdict(NEW, null, probes, heldBy);
+  }
+
+  /** The verdict of {@code method} with its twin {@code match} (null: new). */
+  private Verdict verdict(
+      String method, MethodCheck.Match match, List<Probed<?>> probes, List<MethodCheck<?>> heldBy) {
     return new Verdict(
-        NEW,
-        null,
-        new long[0],
-        0.0,
+        method,
+        match == null ? null : match.id(),
+        match == null ? new long[0] : match.rank(),
+        match == null ? 0.0 : match.score(),
         List.copyOf(probes),
         List.copyOf(heldBy),
         heldBy.size() == checks.size());
+  }
+
+  /**
+   * The answer a run gives a record that {@code found}'s twin does not outrank (the keep policy
+   * keeps the record over it). A run's methods decide in turn, each among the records the ones
+   * before it kept: the record survives the first method's group and a later method may still join
+   * it to a record the policy prefers, and then removes it. So the methods from the one that found
+   * the twin on are asked in order, and the first twin that {@code outranks} the record gives the
+   * verdict ({@code keep existing}); without one, {@code found} stands. The method that found the
+   * twin is asked again first, for a twin among those that outrank the record only. Its probes and
+   * the methods that met the record itself grow with the methods asked.
+   *
+   * @param outranks whether the keep policy prefers a record (id, rank) over the incoming one: a
+   *     later method looks for its twin among those only ({@link Excluded#onlyOutranking})
+   */
+  public Verdict laterTwin(
+      Long id, Map<String, String> fields, Verdict found, Excluded.Outranks outranks) {
+    int first = methods().indexOf(found.verdict());
+    if (found.isNew() || first < 0) {
+      return found;
+    }
+    java.util.function.LongPredicate marked = markedApart(id);
+    List<Probed<?>> probes = new ArrayList<>(found.probes());
+    List<MethodCheck<?>> heldBy = new ArrayList<>(found.heldBy());
+    // The first method too: its most similar twin may be one the record outranks while another
+    // of its twins outranks the record (the run's group then drops the record).
+    for (int i = first; i < checks.size(); i++) {
+      MethodCheck<?> check = checks.get(i);
+      Excluded excluded = Excluded.of(id, marked).onlyOutranking(outranks);
+      Probed<?> probed = i == first ? probes.get(first) : probe(check, fields);
+      if (i > first) {
+        probes.add(probed);
+      }
+      MethodCheck.Match match = probed.find(excluded);
+      if (excluded.selfSeen() && !heldBy.contains(check)) {
+        heldBy.add(check);
+      }
+      if (match != null && outranks.test(match.id(), match.rank())) {
+        return verdict(check.name(), match, probes, heldBy);
+      }
+    }
+    return verdict(
+        found.verdict(),
+        new MethodCheck.Match(found.keptId(), found.keptRank(), found.score()),
+        probes,
+        heldBy);
   }
 
   /** What one method compared a record with ({@link MethodCheck#explain}). */

@@ -17,22 +17,34 @@ import java.util.function.LongPredicate;
  * <p>It also notes whether a method met the record itself ({@link #selfSeen}): then the record is
  * indexed already, and an add does not index it twice. One instance per incoming record and thread;
  * not thread-safe.
+ *
+ * <p>A check may also want only the twins the keep policy prefers over the incoming record ({@link
+ * #onlyOutranking}): a method that weighs several candidates ({@code near}) then passes over the
+ * others ({@link #passedOver}) and answers the best of the rest.
  */
 public final class Excluded {
   private final boolean hasSelf;
   private final long self;
   private final LongPredicate markedApart;
+  private final Outranks outranks; // null: every candidate counts
   private boolean selfSeen;
 
-  private Excluded(boolean hasSelf, long self, LongPredicate markedApart) {
+  /** Whether the keep policy prefers the record of that id and keep rank over the incoming one. */
+  @FunctionalInterface
+  public interface Outranks {
+    boolean test(long id, long[] rank);
+  }
+
+  private Excluded(boolean hasSelf, long self, LongPredicate markedApart, Outranks outranks) {
     this.hasSelf = hasSelf;
     this.self = self;
     this.markedApart = markedApart;
+    this.outranks = outranks;
   }
 
   /** Nothing excluded: a record without an id and without marks. */
   public static Excluded none() {
-    return new Excluded(false, 0, other -> false);
+    return new Excluded(false, 0, other -> false, null);
   }
 
   /**
@@ -40,7 +52,20 @@ public final class Excluded {
    * @param markedApart the records it is marked apart from
    */
   public static Excluded of(Long self, LongPredicate markedApart) {
-    return new Excluded(self != null, self == null ? 0 : self, markedApart);
+    return new Excluded(self != null, self == null ? 0 : self, markedApart, null);
+  }
+
+  /** This exclusion that also passes over every candidate that does not outrank the record. */
+  public Excluded onlyOutranking(Outranks outranks) {
+    return new Excluded(hasSelf, self, markedApart, outranks);
+  }
+
+  /**
+   * Whether a candidate of that id and keep rank is passed over because it does not outrank the
+   * incoming record ({@link #onlyOutranking}); never without it.
+   */
+  public boolean passedOver(long id, long[] rank) {
+    return outranks != null && !outranks.test(id, rank);
   }
 
   /** Whether {@code id} is the incoming record itself (noted: {@link #selfSeen}). */

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -94,11 +96,79 @@ class CheckIT extends DbTestSupport {
   }
 
   private static String line(long id, Map<String, String> columns) {
+    return line(id, columns, "2030-01-01T08:00");
+  }
+
+  private static String line(long id, Map<String, String> columns, String regTime) {
     ObjectNode node = JSON.createObjectNode();
     node.put("id", id);
     columns.forEach(node::put);
-    node.put("reg_time", "2030-01-01T08:00");
+    node.put("reg_time", regTime);
     return node.toString();
+  }
+
+  /** Inserts a row of the sample table with these columns. */
+  private static void insert(long id, Map<String, String> columns, String regTime) {
+    withHandle(
+        h ->
+            h.createUpdate(
+                    "INSERT INTO supply_demand (id, "
+                        + String.join(", ", COLUMNS)
+                        + ", reg_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                .bind(0, id)
+                .bind(1, columns.get("title"))
+                .bind(2, columns.get("category"))
+                .bind(3, columns.get("product"))
+                .bind(4, columns.get("region"))
+                .bind(5, columns.get("price"))
+                .bind(6, columns.get("contact"))
+                .bind(7, columns.get("phone"))
+                .bind(8, columns.get("content"))
+                .bind(9, regTime)
+                .execute());
+  }
+
+  /**
+   * A row the exact pass keeps over its older copy, which the near pass then removes for a newer
+   * repost: the run removes it, and check answers the same (drop it for the repost), not "keep it
+   * over the exact copy". Before, check stopped at the first method that found a twin.
+   */
+  @Test
+  void check_aRowKeptOverItsExactCopy_butNearANewerRepost_isAnsweredAsTheRunDecides()
+      throws Exception {
+    insert(900_001, TRUFFLE, "2030-01-01 08:00:00");
+    insert(900_002, TRUFFLE_REPOST, "2030-01-03 08:00:00");
+    insert(900_003, TRUFFLE, "2030-01-02 08:00:00");
+    Path report = dir.resolve("dry");
+    CliRun run =
+        cli(
+            "run",
+            "--config",
+            config.toString(),
+            "--method",
+            "both",
+            "--report",
+            report.toString());
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    Map<Long, JsonNode> removed = new HashMap<>();
+    for (String line : Files.readAllLines(report.resolve("decisions.jsonl"))) {
+      JsonNode decision = JSON.readTree(line);
+      removed.put(decision.get("removed_id").asLong(), decision);
+    }
+    assertThat(removed.get(900_001L).get("kept_id").asLong()).isEqualTo(900_002L);
+    assertThat(removed.get(900_003L).get("rule").asText()).isEqualTo("near");
+    assertThat(removed.get(900_003L).get("kept_id").asLong()).isEqualTo(900_002L);
+
+    JsonNode verdict =
+        check(List.of(line(900_003, TRUFFLE, "2030-01-02T08:00")), new ArrayList<>()).get(0);
+    assertThat(verdict.get("verdict").asText()).isEqualTo("near");
+    assertThat(verdict.get("kept_id").asLong()).isEqualTo(900_002L);
+    assertThat(verdict.get("keep").asText()).isEqualTo("existing");
+    // Its exact copy, older than both: dropped for the copy as before (the run re-points it).
+    JsonNode older =
+        check(List.of(line(900_001, TRUFFLE, "2030-01-01T08:00")), new ArrayList<>()).get(0);
+    assertThat(older.get("verdict").asText()).isEqualTo("exact");
+    assertThat(older.get("keep").asText()).isEqualTo("existing");
   }
 
   /** The sample columns of rows of a table (NULL kept as null), by id. */

@@ -6,9 +6,9 @@ import org.xiaochong.method.near.fingerprint.NearConfig;
 
 /**
  * The most similar near duplicate among the candidates {@link NearCheck} considers (ties: {@link
- * NearRule#isBetter}), never the incoming record itself, or none when it is marked apart from the
- * incoming record: as in the pass, a record whose closest match a person rejected is new. One
- * instance per incoming record.
+ * NearRule#isBetter}), never the incoming record itself nor one {@link Excluded#passedOver}, or
+ * none when it is marked apart from the incoming record: as in the pass, a record whose closest
+ * match a person rejected is new. One instance per incoming record.
  */
 final class BestMatch {
   private final NearConfig config;
@@ -30,6 +30,7 @@ final class BestMatch {
       long[] candidateRank,
       NearRule.KeyWeights weight) {
     if (excluded.isSelf(candidateId)
+        || excluded.passedOver(candidateId, candidateRank)
         || !NearRule.isNearDuplicate(record, candidate, config, weight)) {
       return;
     }
