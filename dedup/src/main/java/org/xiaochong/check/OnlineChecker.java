@@ -212,8 +212,9 @@ public final class OnlineChecker implements AutoCloseable {
    * it to a record the policy prefers, and then removes it. So the methods from the one that found
    * the twin on are asked in order, and the first twin that {@code outranks} the record gives the
    * verdict ({@code keep existing}); without one, {@code found} stands. The method that found the
-   * twin is asked again first, for a twin among those that outrank the record only. Its probes and
-   * the methods that met the record itself grow with the methods asked.
+   * twin is asked again first when it can look among those that outrank the record only ({@link
+   * MethodCheck#findsAmongOutranking}). Its probes and the methods that met the record itself grow
+   * with the methods asked.
    *
    * @param outranks whether the keep policy prefers a record (id, rank) over the incoming one: a
    *     later method looks for its twin among those only ({@link Excluded#onlyOutranking})
@@ -227,9 +228,11 @@ public final class OnlineChecker implements AutoCloseable {
     java.util.function.LongPredicate marked = markedApart(id);
     List<Probed<?>> probes = new ArrayList<>(found.probes());
     List<MethodCheck<?>> heldBy = new ArrayList<>(found.heldBy());
-    // The first method too: its most similar twin may be one the record outranks while another
-    // of its twins outranks the record (the run's group then drops the record).
-    for (int i = first; i < checks.size(); i++) {
+    // The first method too, when it can pass over the twins the record outranks: its most similar
+    // twin may be one of those while another outranks the record (the run's group drops the
+    // record).
+    int from = checks.get(first).findsAmongOutranking() ? first : first + 1;
+    for (int i = from; i < checks.size(); i++) {
       MethodCheck<?> check = checks.get(i);
       Excluded excluded = Excluded.of(id, marked).onlyOutranking(outranks);
       Probed<?> probed = i == first ? probes.get(first) : probe(check, fields);

@@ -47,6 +47,16 @@ public interface MethodCheck<P> extends Closeable {
   /** The method's name: the verdict it gives. */
   String name();
 
+  /**
+   * Whether {@link #find} weighs several candidates and passes over those {@link
+   * Excluded#passedOver} says to: then {@code check} asks it again for a twin among those that
+   * outrank the incoming record, when the keep policy keeps the record over the twin it found
+   * first. False by default: asked again, the method would answer the same twin.
+   */
+  default boolean findsAmongOutranking() {
+    return false;
+  }
+
   /** The record's keys (columns it does not read are ignored; a missing column is NULL). */
   P probe(Map<String, String> fields);
 

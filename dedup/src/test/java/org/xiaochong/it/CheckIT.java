@@ -129,6 +129,41 @@ class CheckIT extends DbTestSupport {
   }
 
   /**
+   * A row whose most similar near twin is older, in a near group whose kept row is newer: the run
+   * removes it for the newer one, and check answers the same, passing over the twin it outranks.
+   */
+  @Test
+  void check_aRowWhoseClosestNearTwinIsOlder_butAnotherIsNewer_isAnsweredAsTheRunDecides()
+      throws Exception {
+    insert(900_001, post("800元/斤", "约310斤"), "2030-01-01 08:00:00"); // closest, older
+    insert(900_002, TRUFFLE_REPOST, "2030-01-03 08:00:00"); // less close, newer
+    insert(900_003, TRUFFLE, "2030-01-02 08:00:00");
+    Path report = dir.resolve("dry");
+    CliRun run =
+        cli(
+            "run",
+            "--config",
+            config.toString(),
+            "--method",
+            "both",
+            "--report",
+            report.toString());
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    Map<Long, JsonNode> removed = new HashMap<>();
+    for (String line : Files.readAllLines(report.resolve("decisions.jsonl"))) {
+      JsonNode decision = JSON.readTree(line);
+      removed.put(decision.get("removed_id").asLong(), decision);
+    }
+    assertThat(removed.get(900_003L).get("kept_id").asLong()).isEqualTo(900_002L);
+
+    JsonNode verdict =
+        check(List.of(line(900_003, TRUFFLE, "2030-01-02T08:00")), new ArrayList<>()).get(0);
+    assertThat(verdict.get("verdict").asText()).isEqualTo("near");
+    assertThat(verdict.get("kept_id").asLong()).isEqualTo(900_002L);
+    assertThat(verdict.get("keep").asText()).isEqualTo("existing");
+  }
+
+  /**
    * A row the exact pass keeps over its older copy, which the near pass then removes for a newer
    * repost: the run removes it, and check answers the same (drop it for the repost), not "keep it
    * over the exact copy". Before, check stopped at the first method that found a twin.

@@ -113,6 +113,12 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     return "near";
   }
 
+  /** Its best match passes over the candidates {@link Excluded#passedOver} names. */
+  @Override
+  public boolean findsAmongOutranking() {
+    return true;
+  }
+
   @Override
   public Post probe(Map<String, String> fields) {
     return post(maker, columns, fields);
