@@ -13,6 +13,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.xiaochong.config.DedupConfig;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.method.Excluded;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.MethodCheck;
 import org.xiaochong.policy.KeepPolicy;
@@ -400,7 +401,9 @@ public final class Deduplicator implements AutoCloseable {
             verdicts.add(
                 decide(
                     record,
-                    ahead.probers().check(record.id(), record.fields(), ahead.probes()[i]),
+                    ahead
+                        .probers()
+                        .check(record.id(), record.fields(), ahead.probes()[i], outranks(record)),
                     false));
           }
           return onDurableRecords(verdicts);
@@ -544,7 +547,8 @@ public final class Deduplicator implements AutoCloseable {
         writerRetryNanos = System.nanoTime() + WRITER_RETRY_NANOS;
       }
     }
-    OnlineChecker.Verdict found = checker.check(record.id(), record.fields(), probes);
+    OnlineChecker.Verdict found =
+        checker.check(record.id(), record.fields(), probes, outranks(record));
     Verdict verdict = decide(record, found, add);
     if (add && record.id() != null) {
       answeredAdds.answered(record, verdict);
@@ -553,21 +557,22 @@ public final class Deduplicator implements AutoCloseable {
   }
 
   /**
+   * Whether the keep policy prefers a record (id, keep rank) over {@code record}: check then
+   * answers as a run decides ({@link OnlineChecker#check(Long, Map, Object[], Excluded.Outranks)}).
+   */
+  private Excluded.Outranks outranks(Record record) {
+    KeepPolicy policy = config.table().keepPolicy();
+    long[] rank = policy.rank(record.time(), record.fields());
+    long id = record.id() == null ? Long.MAX_VALUE : record.id();
+    return (otherId, otherRank) -> !KeepPolicy.isPreferred(rank, id, otherRank, otherId);
+  }
+
+  /**
    * The keep policy on the record and its twin; adds the record when {@code add} and it is kept
    * (the caller holds {@link #lock} then, or the read lock of {@link #turns} when not adding).
    */
   private Verdict decide(Record record, OnlineChecker.Verdict found, boolean add) {
-    KeepPolicy policy = config.table().keepPolicy();
-    boolean keepNew = KeepDecision.keepsNew(policy, record, found);
-    if (keepNew && !found.isNew()) { // kept over the first twin: as a run, a later method may not
-      found =
-          checker.laterTwin(
-              record.id(),
-              record.fields(),
-              found,
-              (otherId, otherRank) -> !KeepDecision.keepsOver(policy, record, otherRank, otherId));
-      keepNew = KeepDecision.keepsNew(policy, record, found);
-    }
+    boolean keepNew = KeepDecision.keepsNew(config.table().keepPolicy(), record, found);
     boolean added = false;
     if (add && keepNew) {
       if (record.id() == null) {

@@ -18,17 +18,12 @@ final class KeepDecision {
    */
   static boolean keepsNew(
       KeepPolicy policy, Deduplicator.Record record, OnlineChecker.Verdict found) {
-    return found.isNew() || keepsOver(policy, record, found.keptRank(), found.keptId());
-  }
-
-  /** Whether the keep policy keeps the incoming record over the record of that rank and id. */
-  static boolean keepsOver(
-      KeepPolicy policy, Deduplicator.Record record, long[] otherRank, long otherId) {
-    return KeepPolicy.isPreferred(
-        policy.rank(record.time(), record.fields()),
-        record.id() == null ? Long.MAX_VALUE : record.id(),
-        otherRank,
-        otherId);
+    return found.isNew()
+        || KeepPolicy.isPreferred(
+            policy.rank(record.time(), record.fields()),
+            record.id() == null ? Long.MAX_VALUE : record.id(),
+            found.keptRank(),
+            found.keptId());
   }
 
   /** The verdict for the record: what the check found, what is kept, whether it was added. */

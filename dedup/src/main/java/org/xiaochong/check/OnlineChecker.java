@@ -155,18 +155,38 @@ public final class OnlineChecker implements AutoCloseable {
    * computed (null: none, or null entries: computed here). The verdict is the same either way.
    */
   public Verdict check(Long id, Map<String, String> fields, Object[] precomputed) {
-    return check(id, fields, precomputed, null);
+    return check(id, fields, precomputed, null, null);
   }
 
   /**
-   * As {@link #check(Long, Map, Object[])}, each method finding with {@code finders}' cursor of the
-   * same index (one per check, in order), or with its own when {@code finders} is null.
+   * As {@link #check(Long, Map, Object[])}, answering as a run decides when {@code outranks} is
+   * given. A run's methods decide in turn, each among the records the ones before it kept: a record
+   * the keep policy keeps over the first twin found survives that method, and a later method may
+   * still join it to a record the policy prefers, and then removes it. So when the record outranks
+   * the first twin, the methods from that one on are asked in order for a twin among those that
+   * outrank the record ({@link Excluded#onlyOutranking}; the method that found the first twin only
+   * when it can pass over the others, {@link MethodCheck#findsAmongOutranking}), and the first
+   * found gives the verdict; without one, the first twin stands.
+   *
+   * @param outranks whether the keep policy prefers a record (id, keep rank) over the incoming one,
+   *     or null to answer with the first twin found
+   */
+  public Verdict check(
+      Long id, Map<String, String> fields, Object[] precomputed, Excluded.Outranks outranks) {
+    return check(id, fields, precomputed, null, outranks);
+  }
+
+  /**
+   * As {@link #check(Long, Map, Object[], Excluded.Outranks)}, each method finding with {@code
+   * finders}' cursor of the same index (one per check, in order), or with its own when {@code
+   * finders} is null.
    */
   Verdict check(
       Long id,
       Map<String, String> fields,
       Object[] precomputed,
-      List<MethodCheck.Finder<?>> finders) {
+      List<MethodCheck.Finder<?>> finders,
+      Excluded.Outranks outranks) {
     java.util.function.LongPredicate marked = markedApart(id);
     List<Probed<?>> probes = new ArrayList<>(checks.size());
     // Per method: the indexes commit one after the other, so after a crash one may hold the record
@@ -175,21 +195,67 @@ public final class OnlineChecker implements AutoCloseable {
     for (int i = 0; i < checks.size(); i++) {
       MethodCheck<?> check = checks.get(i);
       Excluded excluded = Excluded.of(id, marked);
-      Probed<?> probed =
-          precomputed == null || precomputed[i] == null
-              ? probe(check, fields)
-              : probed(check, precomputed[i], fields);
+      Probed<?> probed = probed(i, fields, precomputed);
       probes.add(probed);
-      MethodCheck.Match match =
-          finders == null ? probed.find(excluded) : find(finders.get(i), probed.probe(), excluded);
+      MethodCheck.Match match = find(i, probed, excluded, finders);
       if (excluded.selfSeen()) {
         heldBy.add(check);
       }
       if (match != null) {
+        if (outranks != null && !outranks.test(match.id(), match.rank())) {
+          return laterTwin(i, match, id, fields, precomputed, finders, outranks, probes, heldBy);
+        }
         return verdict(check.name(), match, probes, heldBy);
       }
     }
     return verdict(NEW, null, probes, heldBy);
+  }
+
+  /**
+   * The rest of {@link #check(Long, Map, Object[], List, Excluded.Outranks)} for a record that
+   * outranks {@code first}, the twin method {@code at} found.
+   */
+  private Verdict laterTwin(
+      int at,
+      MethodCheck.Match first,
+      Long id,
+      Map<String, String> fields,
+      Object[] precomputed,
+      List<MethodCheck.Finder<?>> finders,
+      Excluded.Outranks outranks,
+      List<Probed<?>> probes,
+      List<MethodCheck<?>> heldBy) {
+    java.util.function.LongPredicate marked = markedApart(id);
+    int from = checks.get(at).findsAmongOutranking() ? at : at + 1;
+    for (int i = from; i < checks.size(); i++) {
+      MethodCheck<?> check = checks.get(i);
+      Excluded excluded = Excluded.of(id, marked).onlyOutranking(outranks);
+      Probed<?> probed = i == at ? probes.get(at) : probed(i, fields, precomputed);
+      if (i > at) {
+        probes.add(probed);
+      }
+      MethodCheck.Match match = find(i, probed, excluded, finders);
+      if (excluded.selfSeen() && !heldBy.contains(check)) {
+        heldBy.add(check);
+      }
+      if (match != null && outranks.test(match.id(), match.rank())) {
+        return verdict(check.name(), match, probes, heldBy);
+      }
+    }
+    return verdict(checks.get(at).name(), first, probes, heldBy);
+  }
+
+  /** Method {@code i}'s keys of the record: computed ahead, or now. */
+  private Probed<?> probed(int i, Map<String, String> fields, Object[] precomputed) {
+    return precomputed == null || precomputed[i] == null
+        ? probe(checks.get(i), fields)
+        : probed(checks.get(i), precomputed[i], fields);
+  }
+
+  /** Method {@code i}'s twin: with this thread's cursor when {@code finders} is given. */
+  private static MethodCheck.Match find(
+      int i, Probed<?> probed, Excluded excluded, List<MethodCheck.Finder<?>> finders) {
+    return finders == null ? probed.find(excluded) : find(finders.get(i), probed.probe(), excluded);
   }
 
   /** The verdict of {@code method} with its twin {@code match} (null: new). */
@@ -203,55 +269,6 @@ public final class OnlineChecker implements AutoCloseable {
         List.copyOf(probes),
         List.copyOf(heldBy),
         heldBy.size() == checks.size());
-  }
-
-  /**
-   * The answer a run gives a record that {@code found}'s twin does not outrank (the keep policy
-   * keeps the record over it). A run's methods decide in turn, each among the records the ones
-   * before it kept: the record survives the first method's group and a later method may still join
-   * it to a record the policy prefers, and then removes it. So the methods from the one that found
-   * the twin on are asked in order, and the first twin that {@code outranks} the record gives the
-   * verdict ({@code keep existing}); without one, {@code found} stands. The method that found the
-   * twin is asked again first when it can look among those that outrank the record only ({@link
-   * MethodCheck#findsAmongOutranking}). Its probes and the methods that met the record itself grow
-   * with the methods asked.
-   *
-   * @param outranks whether the keep policy prefers a record (id, rank) over the incoming one: a
-   *     later method looks for its twin among those only ({@link Excluded#onlyOutranking})
-   */
-  public Verdict laterTwin(
-      Long id, Map<String, String> fields, Verdict found, Excluded.Outranks outranks) {
-    int first = methods().indexOf(found.verdict());
-    if (found.isNew() || first < 0) {
-      return found;
-    }
-    java.util.function.LongPredicate marked = markedApart(id);
-    List<Probed<?>> probes = new ArrayList<>(found.probes());
-    List<MethodCheck<?>> heldBy = new ArrayList<>(found.heldBy());
-    // The first method too, when it can pass over the twins the record outranks: its most similar
-    // twin may be one of those while another outranks the record (the run's group drops the
-    // record).
-    int from = checks.get(first).findsAmongOutranking() ? first : first + 1;
-    for (int i = from; i < checks.size(); i++) {
-      MethodCheck<?> check = checks.get(i);
-      Excluded excluded = Excluded.of(id, marked).onlyOutranking(outranks);
-      Probed<?> probed = i == first ? probes.get(first) : probe(check, fields);
-      if (i > first) {
-        probes.add(probed);
-      }
-      MethodCheck.Match match = probed.find(excluded);
-      if (excluded.selfSeen() && !heldBy.contains(check)) {
-        heldBy.add(check);
-      }
-      if (match != null && outranks.test(match.id(), match.rank())) {
-        return verdict(check.name(), match, probes, heldBy);
-      }
-    }
-    return verdict(
-        found.verdict(),
-        new MethodCheck.Match(found.keptId(), found.keptRank(), found.score()),
-        probes,
-        heldBy);
   }
 
   /** What one method compared a record with ({@link MethodCheck#explain}). */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.xiaochong.method.Excluded;
 import org.xiaochong.method.MethodCheck;
 
 /**
@@ -41,15 +42,16 @@ final class ThreadProbers {
   }
 
   /**
-   * As {@link OnlineChecker#check(Long, Map, Object[])}, with this thread's cursors; only when
-   * {@link #concurrent}, and while no thread adds.
+   * As {@link OnlineChecker#check(Long, Map, Object[], Excluded.Outranks)}, with this thread's
+   * cursors; only when {@link #concurrent}, and while no thread adds.
    */
-  OnlineChecker.Verdict check(Long id, Map<String, String> fields, Object[] precomputed) {
+  OnlineChecker.Verdict check(
+      Long id, Map<String, String> fields, Object[] precomputed, Excluded.Outranks outranks) {
     if (!concurrent) {
       throw new IllegalStateException(
           "a method of " + checker.methods() + " finds one record at a time");
     }
-    return checker.check(id, fields, precomputed, finders);
+    return checker.check(id, fields, precomputed, finders, outranks);
   }
 
   /** The record's keys for each method that computes them elsewhere (null for the others). */

@@ -59,7 +59,8 @@ record LinkageSettings(
         throw new BadInputException(
             "linkage.columns names '"
                 + column
-                + "', which is in neither fields.exact nor fields.near (the columns a run reads)");
+                + "', which a run does not read: name it in fields.exact or in a method's"
+                + " columns (fields.near, …)");
       }
     }
     Map<String, ColumnKind> kinds = new LinkedHashMap<>();

@@ -65,8 +65,8 @@ public record SimhashConfig(
         throw new BadInputException(
             "simhash.fields names '"
                 + field
-                + "', which is in neither fields.exact nor"
-                + " fields.near (the columns a run reads)");
+                + "', which a run does not read: name it in fields.exact or in a method's"
+                + " columns (fields.near, …)");
       }
     }
     String tokenizer = value(values, "simhash.tokenizer").toLowerCase(Locale.ROOT);
