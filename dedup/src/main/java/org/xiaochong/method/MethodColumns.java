@@ -16,7 +16,9 @@ import java.util.Objects;
  * sample table's defaults. The one exception is a main key ({@link #withMain}): the near method's
  * {@code fields.near}, whose default has always applied as it is. Its columns are also part of the
  * record index's digest, so an index built for other main columns is refused, as one built for
- * another {@code fields.exact} is. A new method declares its keys with {@link #of}.
+ * another {@code fields.exact} is. A new method declares its keys with {@link #of}. A key may also
+ * be one of the method's settings ({@code simhash.fields}, {@code linkage.columns}), read there
+ * with the method's own default and checks.
  *
  * @param main the key of the columns the method fingerprints, or null for none
  * @param mainDefault its default columns (null when {@code main} is)

@@ -198,6 +198,7 @@ class DedupConfigTest {
     props.setProperty("fields.exact", "title,body");
     props.setProperty("fields.near", "body");
     props.setProperty("fields.seller", "who");
+    props.setProperty("linkage.columns", "title,city");
     DedupConfig config = DedupConfig.fromProperties(props, Map.of());
     // Each method's keys, in the order the methods declare them; near's role defaults the table
     // does not read (product, region, price) are dropped, a role set by hand is read even when no
@@ -209,10 +210,13 @@ class DedupConfigTest {
             Map.entry("fields.place", List.of()),
             Map.entry("fields.number", List.of()),
             Map.entry("fields.seller", List.of("who")),
+            Map.entry("simhash.fields", List.of()),
+            // linkage.columns, set by hand: read even where no other key names the column (city)
+            Map.entry("linkage.columns", List.of("title", "city")),
             // the tests' minhash (MethodColumns.of): its default (title,product,content) keeps
             // the one column the table reads anyway
             Map.entry("minhash.fields", List.of("title")));
-    assertThat(config.table().fingerprintColumns()).containsExactly("title", "body", "who");
+    assertThat(config.table().fingerprintColumns()).containsExactly("title", "body", "who", "city");
     // The digest is the one builds wrote before the near columns moved out of the table's model:
     // the main columns (fields.near) stay in it, so those indexes stay usable.
     assertThat(config.fieldsDigest())

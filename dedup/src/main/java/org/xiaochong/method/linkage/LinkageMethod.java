@@ -13,6 +13,7 @@ import org.xiaochong.archive.PairCheck;
 import org.xiaochong.index.FingerprintIndex;
 import org.xiaochong.method.FingerprintMethod;
 import org.xiaochong.method.MethodCheck;
+import org.xiaochong.method.MethodColumns;
 import org.xiaochong.method.MethodContext;
 import org.xiaochong.method.MethodReport;
 import org.xiaochong.method.MethodRun;
@@ -56,6 +57,16 @@ public final class LinkageMethod implements FingerprintMethod {
   @Override
   public Map<String, String> settingDefaults() {
     return LinkageSettings.DEFAULTS;
+  }
+
+  /**
+   * {@code linkage.columns}, also one of its settings: a run reads the columns it names even when
+   * neither {@code fields.exact} nor another method's columns do. Empty by default (then the method
+   * takes the columns of fields.exact), which adds no column.
+   */
+  @Override
+  public Optional<MethodColumns> columns() {
+    return Optional.of(MethodColumns.of(Map.of("linkage.columns", "")));
   }
 
   @Override
