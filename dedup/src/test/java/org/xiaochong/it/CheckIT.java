@@ -128,16 +128,8 @@ class CheckIT extends DbTestSupport {
                 .execute());
   }
 
-  /**
-   * A row whose most similar near twin is older, in a near group whose kept row is newer: the run
-   * removes it for the newer one, and check answers the same, passing over the twin it outranks.
-   */
-  @Test
-  void check_aRowWhoseClosestNearTwinIsOlder_butAnotherIsNewer_isAnsweredAsTheRunDecides()
-      throws Exception {
-    insert(900_001, post("800元/斤", "约310斤"), "2030-01-01 08:00:00"); // closest, older
-    insert(900_002, TRUFFLE_REPOST, "2030-01-03 08:00:00"); // less close, newer
-    insert(900_003, TRUFFLE, "2030-01-02 08:00:00");
+  /** A dry `run --method both` of the table: its decisions by removed id. */
+  private Map<Long, JsonNode> dryRunRemovals() throws Exception {
     Path report = dir.resolve("dry");
     CliRun run =
         cli(
@@ -154,6 +146,20 @@ class CheckIT extends DbTestSupport {
       JsonNode decision = JSON.readTree(line);
       removed.put(decision.get("removed_id").asLong(), decision);
     }
+    return removed;
+  }
+
+  /**
+   * A row whose most similar near twin is older, in a near group whose kept row is newer: the run
+   * removes it for the newer one, and check answers the same, passing over the twin it outranks.
+   */
+  @Test
+  void check_aRowWhoseClosestNearTwinIsOlder_butAnotherIsNewer_isAnsweredAsTheRunDecides()
+      throws Exception {
+    insert(900_001, post("800元/斤", "约310斤"), "2030-01-01 08:00:00"); // closest, older
+    insert(900_002, TRUFFLE_REPOST, "2030-01-03 08:00:00"); // less close, newer
+    insert(900_003, TRUFFLE, "2030-01-02 08:00:00");
+    Map<Long, JsonNode> removed = dryRunRemovals();
     assertThat(removed.get(900_003L).get("kept_id").asLong()).isEqualTo(900_002L);
 
     JsonNode verdict =
@@ -174,22 +180,7 @@ class CheckIT extends DbTestSupport {
     insert(900_001, TRUFFLE, "2030-01-01 08:00:00");
     insert(900_002, TRUFFLE_REPOST, "2030-01-03 08:00:00");
     insert(900_003, TRUFFLE, "2030-01-02 08:00:00");
-    Path report = dir.resolve("dry");
-    CliRun run =
-        cli(
-            "run",
-            "--config",
-            config.toString(),
-            "--method",
-            "both",
-            "--report",
-            report.toString());
-    assertThat(run.exitCode()).as(run.err()).isZero();
-    Map<Long, JsonNode> removed = new HashMap<>();
-    for (String line : Files.readAllLines(report.resolve("decisions.jsonl"))) {
-      JsonNode decision = JSON.readTree(line);
-      removed.put(decision.get("removed_id").asLong(), decision);
-    }
+    Map<Long, JsonNode> removed = dryRunRemovals();
     assertThat(removed.get(900_001L).get("kept_id").asLong()).isEqualTo(900_002L);
     assertThat(removed.get(900_003L).get("rule").asText()).isEqualTo("near");
     assertThat(removed.get(900_003L).get("kept_id").asLong()).isEqualTo(900_002L);
