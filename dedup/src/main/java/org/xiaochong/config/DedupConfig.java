@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -96,15 +95,6 @@ public record DedupConfig(
     // Each method's main columns as set; its other columns (and fields.phone) default to columns
     // of the sample table (phone, product, region, …), a default applying only where the table
     // reads that column anyway, so another table's config need not clear them (MethodColumns).
-    List<String> mainColumns = new ArrayList<>();
-    for (FingerprintMethod method : FingerprintMethods.known()) {
-      method
-          .columns()
-          .filter(c -> c.main() != null)
-          .ifPresent(c -> mainColumns.addAll(list(values.get(c.main()))));
-    }
-    List<String> phoneFields =
-        columnsInUse(props, values, "fields.phone", exactFields, mainColumns);
     Map<String, List<String>> methodColumns = new LinkedHashMap<>();
     for (FingerprintMethod method : FingerprintMethods.known()) {
       method
@@ -120,6 +110,9 @@ public record DedupConfig(
                 }
               });
     }
+    List<String> mainColumns = mainColumns(methodColumns);
+    List<String> phoneFields =
+        columnsInUse(props, values, "fields.phone", exactFields, mainColumns);
     TableSpec table =
         new TableSpec(
             values.get("source.table"),
@@ -231,7 +224,7 @@ public record DedupConfig(
             table.timeColumn(),
             String.join(",", table.exactFields()),
             String.join(",", table.phoneFields()),
-            String.join(",", mainColumns(table)));
+            String.join(",", mainColumns(table.methodColumns())));
     // The index keeps each record's rank under the keep policy: another policy needs another index.
     // latest ranks by the time the index holds anyway, so its digest is the one of indexes made
     // before keep.policy existed, and they stay usable.
@@ -249,8 +242,10 @@ public record DedupConfig(
   }
 
   /** The columns of every method's main key, in the registry's order. */
-  private static List<String> mainColumns(TableSpec table) {
-    return mainKeys().stream().flatMap(key -> table.columns(key).stream()).toList();
+  private static List<String> mainColumns(Map<String, List<String>> methodColumns) {
+    return mainKeys().stream()
+        .flatMap(key -> methodColumns.getOrDefault(key, List.of()).stream())
+        .toList();
   }
 
   /**
