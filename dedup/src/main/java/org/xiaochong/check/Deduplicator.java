@@ -398,12 +398,14 @@ public final class Deduplicator implements AutoCloseable {
         if (checker == ahead.checker()) { // not reopened since the keys were computed
           for (int i = 0; i < records.size(); i++) {
             Record record = records.get(i);
+            Excluded.Outranks outranks = KeepDecision.outranks(config.table().keepPolicy(), record);
             verdicts.add(
                 decide(
                     record,
                     ahead
                         .probers()
-                        .check(record.id(), record.fields(), ahead.probes()[i], outranks(record)),
+                        .check(record.id(), record.fields(), ahead.probes()[i], outranks),
+                    outranks,
                     false));
           }
           return onDurableRecords(verdicts);
@@ -547,9 +549,10 @@ public final class Deduplicator implements AutoCloseable {
         writerRetryNanos = System.nanoTime() + WRITER_RETRY_NANOS;
       }
     }
-    OnlineChecker.Verdict found =
-        checker.check(record.id(), record.fields(), probes, outranks(record));
-    Verdict verdict = decide(record, found, add);
+    // Check answers as a run decides (OnlineChecker#check): it asks who outranks the record.
+    Excluded.Outranks outranks = KeepDecision.outranks(config.table().keepPolicy(), record);
+    OnlineChecker.Verdict found = checker.check(record.id(), record.fields(), probes, outranks);
+    Verdict verdict = decide(record, found, outranks, add);
     if (add && record.id() != null) {
       answeredAdds.answered(record, verdict);
     }
@@ -557,22 +560,12 @@ public final class Deduplicator implements AutoCloseable {
   }
 
   /**
-   * Whether the keep policy prefers a record (id, keep rank) over {@code record}: check then
-   * answers as a run decides ({@link OnlineChecker#check(Long, Map, Object[], Excluded.Outranks)}).
-   */
-  private Excluded.Outranks outranks(Record record) {
-    KeepPolicy policy = config.table().keepPolicy();
-    long[] rank = policy.rank(record.time(), record.fields());
-    long id = record.id() == null ? Long.MAX_VALUE : record.id();
-    return (otherId, otherRank) -> !KeepPolicy.isPreferred(rank, id, otherRank, otherId);
-  }
-
-  /**
    * The keep policy on the record and its twin; adds the record when {@code add} and it is kept
    * (the caller holds {@link #lock} then, or the read lock of {@link #turns} when not adding).
    */
-  private Verdict decide(Record record, OnlineChecker.Verdict found, boolean add) {
-    boolean keepNew = KeepDecision.keepsNew(config.table().keepPolicy(), record, found);
+  private Verdict decide(
+      Record record, OnlineChecker.Verdict found, Excluded.Outranks outranks, boolean add) {
+    boolean keepNew = KeepDecision.keepsNew(outranks, found);
     boolean added = false;
     if (add && keepNew) {
       if (record.id() == null) {

@@ -1,6 +1,7 @@
 package org.xiaochong.check;
 
 import java.util.List;
+import org.xiaochong.method.Excluded;
 import org.xiaochong.policy.KeepPolicy;
 
 /**
@@ -13,17 +14,29 @@ final class KeepDecision {
   private KeepDecision() {}
 
   /**
-   * Whether the keep policy keeps the incoming record over its twin (always for a new one). A
-   * record without an id (not stored yet) is the latest insert: on a tie of times it is kept.
+   * Whether the keep policy prefers a record (id, keep rank) over the incoming {@code record}. A
+   * record without an id (not stored yet) is the latest insert: on a tie of times it is kept. The
+   * record's rank is computed at the first question, once: most records have no twin to ask about.
+   * For one record and thread.
    */
-  static boolean keepsNew(
-      KeepPolicy policy, Deduplicator.Record record, OnlineChecker.Verdict found) {
-    return found.isNew()
-        || KeepPolicy.isPreferred(
-            policy.rank(record.time(), record.fields()),
-            record.id() == null ? Long.MAX_VALUE : record.id(),
-            found.keptRank(),
-            found.keptId());
+  static Excluded.Outranks outranks(KeepPolicy policy, Deduplicator.Record record) {
+    long id = record.id() == null ? Long.MAX_VALUE : record.id();
+    return new Excluded.Outranks() {
+      private long[] rank;
+
+      @Override
+      public boolean test(long otherId, long[] otherRank) {
+        if (rank == null) {
+          rank = policy.rank(record.time(), record.fields());
+        }
+        return !KeepPolicy.isPreferred(rank, id, otherRank, otherId);
+      }
+    };
+  }
+
+  /** Whether the keep policy keeps the incoming record over its twin (always for a new one). */
+  static boolean keepsNew(Excluded.Outranks outranks, OnlineChecker.Verdict found) {
+    return found.isNew() || !outranks.test(found.keptId(), found.keptRank());
   }
 
   /** The verdict for the record: what the check found, what is kept, whether it was added. */
