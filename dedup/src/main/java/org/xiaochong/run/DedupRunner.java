@@ -1,7 +1,6 @@
 package org.xiaochong.run;
 
 import java.time.LocalDateTime;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -158,6 +157,7 @@ public final class DedupRunner {
   private ApplySettings applySettings = ApplySettings.DEFAULTS;
   private Runnable lockCheck = () -> {};
   private int readChunkRows = RecordSource.DEFAULT_CHUNK_ROWS;
+  private StageClock.Listener stageListener = StageClock.Listener.NONE;
 
   public DedupRunner(
       Database database,
@@ -231,6 +231,15 @@ public final class DedupRunner {
    */
   public DedupRunner withLockCheck(Runnable lockCheck) {
     this.lockCheck = lockCheck;
+    return this;
+  }
+
+  /**
+   * Tells {@code listener} of each stage of a run as it ends, with where it began and ended (a
+   * profile of the stages' CPU, as the bench prints it). Default: nobody.
+   */
+  public DedupRunner withStageListener(StageClock.Listener listener) {
+    this.stageListener = listener;
     return this;
   }
 
@@ -311,7 +320,7 @@ public final class DedupRunner {
 
   private Outcome runOnce(Options options) {
     Window window = options.window(); // validates the window before any work
-    Map<String, Double> seconds = new LinkedHashMap<>();
+    StageClock clock = new StageClock(stageListener);
     long start = System.nanoTime();
     RecordSource source = new RecordSource(database, spec).withChunkRows(readChunkRows);
     List<String> columns = source.checkSchema();
@@ -332,7 +341,7 @@ public final class DedupRunner {
         MethodRuns.open(
             options.methods(), options.apply(), context(options.rebuildIndex(), apart))) {
       if (opened != null) {
-        seconds.put("prefilter", elapsed(t));
+        clock.ended("prefilter", t);
       }
       PlanMover mover = null;
       List<Long> resumed = List.of();
@@ -353,14 +362,14 @@ public final class DedupRunner {
       lockCheck.run(); // a lock lost during the sync stops the run before its passes
       IndexSync.Result sync = synced.sync();
       RecordKeyFilter prefilter = synced.filter();
-      seconds.put("index", elapsed(t));
+      clock.ended("index", t);
       long syncSeqReached = index.syncSeq();
       ChosenWindow chosen = ChosenWindow.choose(options, watermark, index, runs.newIndexOf());
       window = chosen.window();
 
       DeletionPlan plan = new DeletionPlan();
       Map<String, MethodReport> reports =
-          runs.passes(source, new RecordKeys(index, prefilter), plan, window, seconds);
+          runs.passes(source, new RecordKeys(index, prefilter), plan, window, clock);
       lockCheck.run(); // and one lost during the passes before anything is written
       // Each pass honours the marks; a chain collapsed across methods (a kept row that a later
       // method removed) can still point a removal to a row it is marked apart from: that row stays.
@@ -380,7 +389,7 @@ public final class DedupRunner {
                     plan,
                     removed,
                     source,
-                    seconds);
+                    clock);
       }
       if (options.apply() && window.isAll() || options.apply() && chosen.sinceRun() > 0) {
         // Every record indexed up to syncSeqReached has now been examined by an applied run (a time
@@ -393,7 +402,7 @@ public final class DedupRunner {
         records.save(prefilter);
         runs.save();
       }
-      seconds.put("total", elapsed(start));
+      clock.ended("total", start);
       RunSummary summary =
           RunSummaries.of(
               options,
@@ -403,7 +412,7 @@ public final class DedupRunner {
               applied,
               resumed,
               movedByResume,
-              seconds,
+              clock.seconds(),
               prefilter,
               runs,
               chosen,
@@ -427,13 +436,5 @@ public final class DedupRunner {
       }
     }
     return evidence;
-  }
-
-  static double elapsed(long startNanos) {
-    return elapsed(startNanos, System.nanoTime());
-  }
-
-  static double elapsed(long startNanos, long endNanos) {
-    return Math.round((endNanos - startNanos) / 1e6) / 1e3;
   }
 }

@@ -88,11 +88,7 @@ final class MethodRuns implements AutoCloseable {
    * reports by method name, in run order.
    */
   Map<String, MethodReport> passes(
-      RecordSource source,
-      RecordKeys records,
-      DeletionPlan plan,
-      Window window,
-      Map<String, Double> seconds) {
+      RecordSource source, RecordKeys records, DeletionPlan plan, Window window, StageClock clock) {
     Map<String, MethodReport> reports = new LinkedHashMap<>();
     for (Map.Entry<FingerprintMethod, MethodRun> e : selected.entrySet()) {
       String name = e.getKey().name();
@@ -100,11 +96,11 @@ final class MethodRuns implements AutoCloseable {
       long t = System.nanoTime();
       if (run.ownsIndex()) {
         run.sync(source, plan.removedIdsSorted());
-        seconds.put(name + "_index", DedupRunner.elapsed(t));
+        clock.ended(name + "_index", t);
         t = System.nanoTime();
       }
       reports.put(name, run.pass(records, plan, window));
-      seconds.put(name, DedupRunner.elapsed(t));
+      clock.ended(name, t);
     }
     return reports;
   }

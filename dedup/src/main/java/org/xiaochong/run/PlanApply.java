@@ -73,7 +73,7 @@ public final class PlanApply {
 
   /**
    * Applies {@code plan}. On return {@code removed} (planned removals per method) holds the rows
-   * moved per method, and {@code seconds} the stages {@code plan} and {@code apply}.
+   * moved per method, and {@code clock} the stages {@code plan} and {@code apply}.
    */
   public Result apply(
       String method,
@@ -84,7 +84,7 @@ public final class PlanApply {
       DeletionPlan plan,
       Map<String, Long> removed,
       RecordSource source,
-      Map<String, Double> seconds) {
+      StageClock clock) {
     long t = System.nanoTime();
     mover.requireReferencesUnchanged(); // a key or trigger added during the passes stops it here
     long runId = runLog.startRun(method, true, configDigest, since, until);
@@ -97,7 +97,7 @@ public final class PlanApply {
       try (Progress.Stage stage = progress.start("apply", plan.size())) {
         applied = mover.writePlanAndApply(runId, plan, stage);
       }
-      seconds.put("plan", DedupRunner.elapsed(t, applied.planWrittenNanos()));
+      clock.ended("plan", t, applied.planWrittenNanos());
       t = applied.planWrittenNanos();
       // Read before the plan rows are dropped below; only when some planned rows did not move.
       long leftInPlace = applied.skippedChanged() + applied.keptReferenced();
@@ -178,7 +178,7 @@ public final class PlanApply {
       records.save(synced.filter());
       runs.syncAndSave(source);
     }
-    seconds.put("apply", DedupRunner.elapsed(t));
+    clock.ended("apply", t);
     return new Result(runId, applied.skippedChanged(), applied.decidedAgain(), counts, notMoved);
   }
 

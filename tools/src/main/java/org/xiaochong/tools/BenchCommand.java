@@ -33,10 +33,11 @@ import picocli.CommandLine.Option;
  * {@code dedup bench}: generate → load → index → run --apply on generated posts, and beside it, on
  * a copy of the same table in the same server, the same exact dedup done in SQL (an
  * MD5(CONCAT_WS(…)) column, an index on it, a SELECT of the rows with a newer twin, a DELETE).
- * Prints rows/s per stage, peak heap, and the ratio of the two; with the near pass, the figures of
- * issue 22's targets (near candidates per examined record, near pass and near index build times,
- * near precision and recall, hard-negative merges by kind, whole run time). Writes them to {@code
- * bench.json} in the data folder.
+ * Prints rows/s per stage, where each stage's seconds go (CPU of the JVM, the server and the rest,
+ * disk waits: {@link StageProfile}), peak heap, and the ratio of the two; with the near pass, the
+ * figures of issue 22's targets (near candidates per examined record, near pass and near index
+ * build times, near precision and recall, hard-negative merges by kind, whole run time). Writes
+ * them to {@code bench.json} in the data folder.
  */
 @Command(
     name = "bench",
@@ -138,10 +139,13 @@ final class BenchCommand implements Callable<Integer> {
       }
       System.gc();
       DedupRunner.Outcome outcome;
-      try (FingerprintIndex index = ConfiguredIndex.open(config, true)) {
+      StageProfile profile = StageProfile.start(database);
+      try (profile;
+          FingerprintIndex index = ConfiguredIndex.open(config, true)) {
         DedupRunner runner =
             ConfigOptions.runner(
-                config, database, index, progress, spec.commandLine().getOut()::println);
+                    config, database, index, progress, spec.commandLine().getOut()::println)
+                .withStageListener(profile);
         outcome = runner.run(new DedupRunner.Options(methods, null, null, true, true, false));
       }
       long peakHeap =
@@ -180,6 +184,7 @@ final class BenchCommand implements Callable<Integer> {
       out.printf(
           "  apply: %,d planned rows decided again on their rows (%,d left in place)%n",
           summary.decidedAgain(), summary.skippedChanged());
+      profile.print(out, Runtime.getRuntime().availableProcessors());
       Map<String, Object> json = new LinkedHashMap<>();
       json.put("records", summary.recordsRead());
       json.put("vocabulary", words.label());
@@ -190,6 +195,7 @@ final class BenchCommand implements Callable<Integer> {
       json.put("peak_heap_mb", peakHeap >> 20);
       json.put("run_seconds", summary.totalSeconds());
       json.put("seconds", summary.seconds());
+      json.put("profile", profile.toJson());
       Map<String, Object> exact = new LinkedHashMap<>();
       exact.put("removed", summary.removed("exact"));
       exact.put("truth", check.expected());

@@ -30,6 +30,7 @@ import org.xiaochong.run.DedupRunner;
 import org.xiaochong.run.PlanApply;
 import org.xiaochong.run.RunSummaries;
 import org.xiaochong.run.RunSummary;
+import org.xiaochong.run.StageClock;
 import org.xiaochong.source.BadInputException;
 import org.xiaochong.source.Database;
 import org.xiaochong.source.RecordSource;
@@ -128,7 +129,7 @@ public final class SparkRun {
     for (FingerprintMethod method : options.methods()) {
       SparkMethods.of(method.name()); // a method the job does not run: refused before anything runs
     }
-    Map<String, Double> seconds = new LinkedHashMap<>();
+    StageClock clock = new StageClock();
     long start = System.nanoTime();
     RecordSource source = new RecordSource(database, spec).withChunkRows(config.readChunkRows());
     List<String> columns = source.checkSchema();
@@ -155,7 +156,7 @@ public final class SparkRun {
     }
     try {
       return decideAndApply(
-          options, config, window, source, apart, mover, resumed, movedByResume, seconds, start);
+          options, config, window, source, apart, mover, resumed, movedByResume, clock, start);
     } catch (RowsMovedException e) {
       throw e;
     } catch (RuntimeException e) {
@@ -178,7 +179,7 @@ public final class SparkRun {
       PlanMover mover,
       List<Long> resumed,
       long movedByResume,
-      Map<String, Double> seconds,
+      StageClock clock,
       long start) {
     TableSpec spec = config.table();
     JavaSparkContext context = JavaSparkContext.fromSparkContext(spark.sparkContext());
@@ -213,7 +214,7 @@ public final class SparkRun {
                             .col("time")
                             .between(window.since(), window.until()))
                     .count();
-        seconds.put("read", elapsed(t));
+        clock.ended("read", t);
         List<Dataset<Row>> staged = new ArrayList<>();
         Dataset<Row> live = records;
         for (FingerprintMethod method : options.methods()) {
@@ -223,7 +224,7 @@ public final class SparkRun {
           stage.honoured().forEach(apart::recordHonoured);
           addAll(plan, own);
           reports.put(method.name(), stage.report(plan));
-          seconds.put(method.name(), elapsed(t));
+          clock.ended(method.name(), t);
           if (options.methods().size() > 1) {
             live = stages.survivors(live, own);
           }
@@ -254,12 +255,12 @@ public final class SparkRun {
                     plan,
                     removed,
                     source,
-                    seconds);
+                    clock);
       } finally {
         StagingTable.drop(database, jobId);
       }
     }
-    seconds.put("total", elapsed(start));
+    clock.ended("total", start);
     Map<String, Long> removedByKnown = RunSummaries.removedByKnown(removed);
     RunSummary summary =
         new RunSummary(
@@ -276,7 +277,7 @@ public final class SparkRun {
             resumed,
             applied.skippedChanged(),
             applied.decidedAgain(),
-            seconds,
+            clock.seconds(),
             List.of(),
             null,
             describe(options),
@@ -325,10 +326,6 @@ public final class SparkRun {
             ? ""
             : "from " + options.since().toString().replace('T', ' ') + " ")
         + (options.until() == null ? "" : "until " + options.until().toString().replace('T', ' '));
-  }
-
-  static double elapsed(long startNanos) {
-    return Math.round((System.nanoTime() - startNanos) / 1e6) / 1e3;
   }
 
   /**
