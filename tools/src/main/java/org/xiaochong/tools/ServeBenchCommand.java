@@ -34,7 +34,8 @@ import picocli.CommandLine.Option;
  *       it;
  *   <li>the service (in this JVM, loopback HTTP), {@code --clients} clients sending arrays of
  *       {@code --batch} records: records per second;
- *   <li>the same clients sending one record per request: latency percentiles;
+ *   <li>the same clients sending one record per request: latency percentiles, once cold and once
+ *       warm (the JIT has compiled the request path, as in a service that has run for minutes);
  *   <li>with {@code --beside}, the same again while another dedup process (a rebuild, a run)
  *       commits to the index beside the service and the service reopens on its commits, over and
  *       over until that process has run {@code --beside-times} times: latency percentiles and
@@ -85,7 +86,8 @@ final class ServeBenchCommand implements Callable<Integer> {
       defaultValue = "2000",
       description = {
         "Records added last, one per request from the clients, to time durable adds (default ${DEFAULT-VALUE};",
-        "0: none). They join the index: a later --reuse run checks against them too."
+        "0: none): the first half cold, the second warm. They join the index: a later --reuse run checks",
+        "against them too."
       })
   int adds;
 
@@ -289,23 +291,26 @@ final class ServeBenchCommand implements Callable<Integer> {
               arrays.load());
           json.put("arrays_" + pass, arrays.toJson(input.size()));
         }
-        // 3. One record per request.
-        ServeLoad.Timing single = load.run(uri, input, 1);
-        mismatches += single.mismatches(out, "single", expected);
-        out.printf(
-            "service, %d clients, one record per request: %,d records in %.2f s = %,.0f records/s,"
-                + " %.1f CPU s; latency p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.1f ms; load %.1f%n",
-            clients,
-            input.size(),
-            single.seconds(),
-            input.size() / single.seconds(),
-            single.cpuSeconds(),
-            single.percentile(50),
-            single.percentile(90),
-            single.percentile(99),
-            single.percentile(100),
-            single.load());
-        json.put("single", single.toJson(input.size()));
+        // 3. One record per request, twice: cold, then warm (the figure of a running service).
+        for (String pass : List.of("cold", "warm")) {
+          ServeLoad.Timing single = load.run(uri, input, 1);
+          mismatches += single.mismatches(out, "single " + pass, expected);
+          out.printf(
+              "service, %d clients, one record per request (%s): %,d records in %.2f s = %,.0f records/s,"
+                  + " %.1f CPU s; latency p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.1f ms; load %.1f%n",
+              clients,
+              pass,
+              input.size(),
+              single.seconds(),
+              input.size() / single.seconds(),
+              single.cpuSeconds(),
+              single.percentile(50),
+              single.percentile(90),
+              single.percentile(99),
+              single.percentile(100),
+              single.load());
+          json.put(pass.equals("warm") ? "single" : "single_cold", single.toJson(input.size()));
+        }
         if (beside != null) {
           int reopensBefore = reopens.get();
           BesideTiming during = besidePass(load, uri, input, configFile);
@@ -336,8 +341,8 @@ final class ServeBenchCommand implements Callable<Integer> {
         }
         if (adds > 0) {
           // 4. Durable adds: copies of the first records under new ids, so that each is kept over
-          // its
-          // twin and added; each answer waits for a commit, which concurrent requests share.
+          // its twin and added; each answer waits for the add log's fsync, which concurrent
+          // requests share.
           List<ObjectNode> toAdd = new ArrayList<>();
           for (ObjectNode record : input.subList(0, Math.min(adds, input.size()))) {
             ObjectNode copy = record.deepCopy();
@@ -346,26 +351,33 @@ final class ServeBenchCommand implements Callable<Integer> {
                 record.get(config.table().idColumn()).asLong() + 1_000_000_000L);
             toAdd.add(copy);
           }
-          long commitsBefore = dedup.commits();
-          ServeLoad.Timing added = load.run(URI.create(uri + "?add=true"), toAdd, 1);
-          long commits = dedup.commits() - commitsBefore;
-          out.printf(
-              "service, %d clients, one record per request with ?add=true: %,d records added in %.2f s = %,.0f"
-                  + " records/s, %.1f CPU s; %,d commits (%.1f requests each); latency p50 %.2f ms, p99 %.2f ms;"
-                  + " load %.1f%n",
-              clients,
-              toAdd.size(),
-              added.seconds(),
-              toAdd.size() / added.seconds(),
-              added.cpuSeconds(),
-              commits,
-              toAdd.size() / (double) Math.max(1, commits),
-              added.percentile(50),
-              added.percentile(99),
-              added.load());
-          Map<String, Object> addJson = added.toJson(toAdd.size());
-          addJson.put("commits", commits);
-          json.put("adds", addJson);
+          // Half of them cold, then the other half warm: each is a new record either way.
+          int half = toAdd.size() / 2;
+          for (String pass : List.of("cold", "warm")) {
+            List<ObjectNode> part =
+                pass.equals("cold") ? toAdd.subList(0, half) : toAdd.subList(half, toAdd.size());
+            long commitsBefore = dedup.commits();
+            ServeLoad.Timing added = load.run(URI.create(uri + "?add=true"), part, 1);
+            long commits = dedup.commits() - commitsBefore;
+            out.printf(
+                "service, %d clients, one record per request with ?add=true (%s): %,d records added in %.2f s"
+                    + " = %,.0f records/s, %.1f CPU s; %,d commits (%.1f requests each); latency p50 %.2f ms,"
+                    + " p99 %.2f ms; load %.1f%n",
+                clients,
+                pass,
+                part.size(),
+                added.seconds(),
+                part.size() / added.seconds(),
+                added.cpuSeconds(),
+                commits,
+                part.size() / (double) Math.max(1, commits),
+                added.percentile(50),
+                added.percentile(99),
+                added.load());
+            Map<String, Object> addJson = added.toJson(part.size());
+            addJson.put("commits", commits);
+            json.put(pass.equals("warm") ? "adds" : "adds_cold", addJson);
+          }
         }
       } finally {
         service.stop();
