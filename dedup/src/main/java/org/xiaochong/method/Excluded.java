@@ -68,6 +68,11 @@ public final class Excluded {
     return outranks != null && !outranks.test(id, rank);
   }
 
+  /** The incoming record's id; empty for a record not stored yet. */
+  public java.util.OptionalLong self() {
+    return hasSelf ? java.util.OptionalLong.of(self) : java.util.OptionalLong.empty();
+  }
+
   /** Whether {@code id} is the incoming record itself (noted: {@link #selfSeen}). */
   public boolean isSelf(long id) {
     if (hasSelf && id == self) {

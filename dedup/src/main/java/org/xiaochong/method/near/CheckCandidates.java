@@ -60,6 +60,9 @@ final class CheckCandidates {
   /** The docs of the reader with phone keys ({@link NearSchema#TEL} not empty). */
   private final FixedBitSet withTel;
 
+  /** The docs of the reader by record id: where a record checked with its id is. */
+  private final DocsById docsById;
+
   private long lookups;
 
   /**
@@ -74,6 +77,7 @@ final class CheckCandidates {
     this.keepPolicy = keepPolicy;
     try {
       this.withTel = withTel(leaves, reader.maxDoc());
+      this.docsById = DocsById.of(leaves);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -198,8 +202,9 @@ final class CheckCandidates {
    * phones ({@link #withTel}) that holds none of the record's phone keys (their postings: a
    * candidate's phone keys are among its keys) is left out without a read, and the others' key sets
    * are read with the cursor's forward iterators (candidates in doc order), where the rule reads a
-   * dozen doc values and weighs every key. Each candidate's id is still told to {@code excluded}
-   * ({@link Excluded#isSelf}), left out or not.
+   * dozen doc values and weighs every key. The record's own docs (found by its id, {@link
+   * DocsById}) are told to {@code excluded} ({@link Excluded#isSelf}) whether or not they would
+   * pass, and only the candidates that pass have their id read.
    */
   void compareLikely(NearCheck.Post post, Excluded excluded, Comparison comparison, Cursor cursor) {
     Found found = find(post, cursor);
@@ -217,11 +222,13 @@ final class CheckCandidates {
     int[] docs = found.docs();
     Arrays.sort(docs); // the cursor's iterators only move forward
     CandidateValues values = cursor.values;
+    java.util.OptionalLong self = excluded.self();
+    int[] selfDocs = self.isPresent() ? docsById.docsOf(self.getAsLong()) : null;
     try {
       int[] telHolders = tel.length == 0 ? null : telHolders(tel, cursor);
       for (int doc : docs) {
-        long id = values.id(doc);
-        if (excluded.isSelf(id)) {
+        if (selfDocs != null && Arrays.binarySearch(selfDocs, doc) >= 0) {
+          excluded.isSelf(self.getAsLong()); // noted: the index holds the record already
           continue;
         }
         if (tel.length > 0
@@ -236,6 +243,10 @@ final class CheckCandidates {
         }
         long[] candidateKeys = values.keys(doc);
         if (RuleVerdict.tooFewShared(keys, candidateKeys, config)) {
+          continue;
+        }
+        long id = values.id(doc);
+        if (excluded.isSelf(id)) {
           continue;
         }
         comparison.consider(
