@@ -6,8 +6,8 @@ import java.util.List;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.search.DocIdSetIterator;
-import org.apache.lucene.util.IntroSorter;
 import org.xiaochong.index.IndexSchema;
+import org.xiaochong.index.IntArrays;
 
 /**
  * The docs of a reader by their record id ({@link IndexSchema#ID}, a doc value the index does not
@@ -46,31 +46,17 @@ final class DocsById {
         docs[n++] = leaf.docBase + doc;
       }
     }
-    long[] sortedIds = Arrays.copyOf(ids, n);
-    int[] sortedDocs = Arrays.copyOf(docs, n);
-    new IntroSorter() {
-      private long pivot;
-
-      @Override
-      protected void swap(int i, int j) {
-        long id = sortedIds[i];
-        sortedIds[i] = sortedIds[j];
-        sortedIds[j] = id;
-        int doc = sortedDocs[i];
-        sortedDocs[i] = sortedDocs[j];
-        sortedDocs[j] = doc;
-      }
-
-      @Override
-      protected void setPivot(int i) {
-        pivot = sortedIds[i];
-      }
-
-      @Override
-      protected int comparePivot(int j) {
-        return Long.compare(pivot, sortedIds[j]);
-      }
-    }.sort(0, n);
+    int[] order = new int[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    IntArrays.sort(order, 0, n, (a, b) -> Long.compare(ids[a], ids[b]));
+    long[] sortedIds = new long[n];
+    int[] sortedDocs = new int[n];
+    for (int i = 0; i < n; i++) {
+      sortedIds[i] = ids[order[i]];
+      sortedDocs[i] = docs[order[i]];
+    }
     return new DocsById(sortedIds, sortedDocs);
   }
 
