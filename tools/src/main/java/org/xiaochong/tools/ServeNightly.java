@@ -119,7 +119,7 @@ final class ServeNightly {
     Thread logReader =
         timestamped(serve, served.resolve("serve.err"), serveLog, served.resolve("serve.log"));
     URI base = URI.create("http://127.0.0.1:" + port);
-    awaitHealth(base, serve);
+    awaitHealth(base, serve, served.resolve("serve.err"));
 
     int failures = 0;
     int sampleUnlike = compareSample(base, sample, dry, served.resolve("sample-unlike.txt"));
@@ -503,11 +503,19 @@ final class ServeNightly {
         HttpResponse.BodyHandlers.ofString());
   }
 
-  private void awaitHealth(URI base, Process serve) throws Exception {
+  /**
+   * Waits until the service answers /v1/health; when it exits first, says why with the last line of
+   * its stderr ({@code err}).
+   */
+  private void awaitHealth(URI base, Process serve, Path err) throws Exception {
     long deadline = System.nanoTime() + 300_000_000_000L;
     while (System.nanoTime() < deadline) {
       if (!serve.isAlive()) {
-        throw new IllegalStateException("dedup serve exited " + serve.exitValue());
+        List<String> lines = Files.exists(err) ? Files.readAllLines(err) : List.of();
+        String why =
+            lines.stream().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse("no output");
+        throw new IllegalStateException(
+            "dedup serve exited " + serve.exitValue() + ": " + why + " (all of it in " + err + ")");
       }
       try {
         HttpResponse<String> health =
