@@ -1,5 +1,6 @@
 package org.xiaochong.method;
 
+import java.util.OptionalLong;
 import java.util.function.LongPredicate;
 
 /**
@@ -69,8 +70,8 @@ public final class Excluded {
   }
 
   /** The incoming record's id; empty for a record not stored yet. */
-  public java.util.OptionalLong self() {
-    return hasSelf ? java.util.OptionalLong.of(self) : java.util.OptionalLong.empty();
+  public OptionalLong self() {
+    return hasSelf ? OptionalLong.of(self) : OptionalLong.empty();
   }
 
   /** Whether {@code id} is the incoming record itself (noted: {@link #selfSeen}). */

@@ -95,8 +95,8 @@ final class ServeLoad {
 
   /**
    * {@code clients} threads send the records in requests of {@code perRequest}, taking the next
-   * request in turn. The answers are parsed once the clock and the CPU count stop: checking them
-   * is the bench's work, not the service's.
+   * request in turn. The answers are parsed once the clock and the CPU count stop: checking them is
+   * the bench's work, not the service's.
    */
   Timing run(URI uri, List<ObjectNode> input, int perRequest) throws Exception {
     int requests = (input.size() + perRequest - 1) / perRequest;

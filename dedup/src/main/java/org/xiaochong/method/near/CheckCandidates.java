@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DirectoryReader;
@@ -222,7 +223,7 @@ final class CheckCandidates {
     int[] docs = found.docs();
     Arrays.sort(docs); // the cursor's iterators only move forward
     CandidateValues values = cursor.values;
-    java.util.OptionalLong self = excluded.self();
+    OptionalLong self = excluded.self();
     int[] selfDocs = self.isPresent() ? docsById.docsOf(self.getAsLong()) : null;
     try {
       int[] telHolders = tel.length == 0 ? null : telHolders(tel, cursor);
