@@ -3,7 +3,6 @@ package org.xiaochong.tools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -56,6 +55,9 @@ final class ServeBenchCommand implements Callable<Integer> {
   @Mixin ExitCodes.Help exitCodes;
 
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** This process's /proc stat: the CPU of the `check` CLI it runs and waits for. */
+  private static final Path SELF = Path.of("/proc/self/stat");
 
   @Option(
       names = "--records",
@@ -202,7 +204,7 @@ final class ServeBenchCommand implements Callable<Integer> {
 
     // 1. The CLI as a whole process.
     Path cliOut = dataDir.resolve("check-verdicts.jsonl");
-    double childCpuBefore = childrenCpuSeconds();
+    double childCpuBefore = ProcStat.childrenCpuSeconds(SELF);
     long t = System.nanoTime();
     Process cli =
         new ProcessBuilder(launcher.toString(), "check", "--config", configFile.toString())
@@ -212,7 +214,7 @@ final class ServeBenchCommand implements Callable<Integer> {
             .start();
     int cliExit = cli.waitFor();
     double cliSeconds = (System.nanoTime() - t) / 1e9;
-    double cliCpu = childrenCpuSeconds() - childCpuBefore;
+    double cliCpu = ProcStat.childrenCpuSeconds(SELF) - childCpuBefore;
     if (cliExit != 0) {
       throw new IllegalStateException(
           "dedup check exited " + cliExit + ": see " + dataDir.resolve("check.err"));
@@ -436,20 +438,5 @@ final class ServeBenchCommand implements Callable<Integer> {
         passes,
         new ServeLoad.Timing(
             List.of(), seconds, cpu, passes.get(passes.size() - 1).load(), latencies));
-  }
-
-  /**
-   * CPU seconds (user + system) of this process's waited-for children, from /proc/self/stat
-   * (cutime, cstime: fields 16 and 17, in clock ticks of 1/100 s on Linux); NaN elsewhere.
-   */
-  private static double childrenCpuSeconds() {
-    try {
-      String stat = Files.readString(Path.of("/proc/self/stat"));
-      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      return (Long.parseLong(fields[13]) + Long.parseLong(fields[14]))
-          / 100.0; // fields 16, 17 (1-based, pid first)
-    } catch (IOException | RuntimeException e) {
-      return Double.NaN;
-    }
   }
 }

@@ -35,8 +35,8 @@ import org.xiaochong.source.Database;
 final class StageProfile implements StageClock.Listener, AutoCloseable {
   static final int SAMPLE_MILLIS = 50;
 
-  /** Linux counts CPU in /proc in ticks of 1/100 s (USER_HZ) on every architecture we run on. */
-  private static final long NANOS_PER_TICK = 10_000_000L;
+  /** The CPU counters of /proc count ticks of this many nanoseconds. */
+  private static final long NANOS_PER_TICK = Math.round(ProcStat.SECONDS_PER_TICK * 1e9);
 
   /** One stage: seconds of wall time, CPU and waiting; a figure not known is NaN. */
   record Stage(
@@ -48,8 +48,11 @@ final class StageProfile implements StageClock.Listener, AutoCloseable {
       double diskWait,
       double gc) {
     double coresBusy() {
-      double all = jvmCpu + (Double.isNaN(serverCpu) ? 0 : serverCpu);
-      return (all + (Double.isNaN(otherCpu) ? 0 : otherCpu)) / wall;
+      return (jvmCpu + known(serverCpu) + known(otherCpu)) / wall;
+    }
+
+    private static double known(double seconds) {
+      return Double.isNaN(seconds) ? 0 : seconds;
     }
   }
 
@@ -183,7 +186,7 @@ final class StageProfile implements StageClock.Listener, AutoCloseable {
         new Sample(
             System.nanoTime(),
             os.getProcessCpuTime(),
-            serverStat == null ? 0 : processTicks(serverStat) * NANOS_PER_TICK,
+            serverStat == null ? 0 : serverCpuNanos(),
             machine[0] * NANOS_PER_TICK,
             machine[1] * NANOS_PER_TICK,
             gc));
@@ -235,16 +238,10 @@ final class StageProfile implements StageClock.Listener, AutoCloseable {
     }
   }
 
-  /** A process's user and system ticks from its /proc/PID/stat, 0 when gone. */
-  private static long processTicks(Path stat) {
-    try {
-      String line = Files.readString(stat);
-      // After the command in parentheses: state (field 3) … utime (14), stime (15).
-      String[] f = line.substring(line.lastIndexOf(')') + 2).split(" ");
-      return Long.parseLong(f[11]) + Long.parseLong(f[12]);
-    } catch (IOException | RuntimeException e) {
-      return 0;
-    }
+  /** The server's CPU so far, 0 when its process is gone. */
+  private long serverCpuNanos() {
+    double seconds = ProcStat.cpuSeconds(serverStat);
+    return Double.isNaN(seconds) ? 0 : Math.round(seconds * 1e9);
   }
 
   /**
