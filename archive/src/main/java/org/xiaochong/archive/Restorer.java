@@ -164,6 +164,8 @@ public final class Restorer {
     TableSpec spec = tables.spec();
     String id = q(spec.idColumn());
     String removed = q(spec.removedTable());
+    // The batch's archived rows: bound to the run, lo and upTo, in this order.
+    String batchRows = " WHERE dedup_run_id = ? AND " + id + " > ? AND " + id + " <= ?";
     for (int attempt = 1; ; attempt++) {
       try {
         return database
@@ -186,11 +188,7 @@ public final class Restorer {
                                     + plainColumns
                                     + " FROM "
                                     + removed
-                                    + " WHERE dedup_run_id = ? AND "
-                                    + id
-                                    + " > ? AND "
-                                    + id
-                                    + " <= ?")
+                                    + batchRows)
                             .bind(0, runId)
                             .bind(1, lo)
                             .bind(2, upTo)
@@ -213,14 +211,7 @@ public final class Restorer {
                   }
                   int deleted =
                       handle
-                          .createUpdate(
-                              "DELETE FROM "
-                                  + removed
-                                  + " WHERE dedup_run_id = ? AND "
-                                  + id
-                                  + " > ? AND "
-                                  + id
-                                  + " <= ?")
+                          .createUpdate("DELETE FROM " + removed + batchRows)
                           .bind(0, runId)
                           .bind(1, lo)
                           .bind(2, upTo)
