@@ -16,6 +16,8 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.xiaochong.config.DedupConfig;
+import org.xiaochong.method.linkage.LinkageExplain;
 
 /**
  * {@code run --method linkage} on a table of people, as the febrl sets are made: 400 people and 120
@@ -163,6 +165,7 @@ class LinkageMethodIT extends DbTestSupport {
 
     int found = 0;
     int wrong = 0;
+    long[] linked = null;
     for (String line :
         Files.readAllLines(report.resolve("decisions.jsonl"), StandardCharsets.UTF_8)) {
       JsonNode decision = JSON.readTree(line);
@@ -170,6 +173,7 @@ class LinkageMethodIT extends DbTestSupport {
       long kept = decision.get("kept_id").asLong();
       if (copyOf.get(removed) != null && copyOf.get(removed) == kept) {
         found++;
+        linked = new long[] {removed, kept};
       } else {
         wrong++;
       }
@@ -188,6 +192,22 @@ class LinkageMethodIT extends DbTestSupport {
         .containsPattern("<tr><td>surname</td><td>[^<]+</td>")
         .containsPattern("<tr><td>date_of_birth</td><td>[^<]+</td>")
         .containsPattern("match probability (0\\.9[5-9]|1\\.0)");
+    // Why two records were not joined, as eval reports the true pairs a run lost.
+    DedupConfig loaded = DedupConfig.load(config, Map.of());
+    try (LinkageExplain explain =
+        LinkageExplain.open(
+                dir.resolve("index").resolve("linkage"), loaded.table(), loaded.methodSettings())
+            .orElseThrow()) {
+      assertThat(explain.reason(linked[0], linked[1])).isEqualTo("linked, grouped apart");
+      assertThat(explain.reason(1, 999_999)).isEqualTo("not indexed");
+      Map<String, Long> reasons = explain.reasons(List.of(new long[] {1, 2}, new long[] {3, 4}));
+      assertThat(reasons.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(2);
+      assertThat(reasons.keySet())
+          .allMatch(
+              reason ->
+                  reason.equals("not a candidate")
+                      || reason.startsWith("probability below the threshold, most against: "));
+    }
     // The model was saved with the index and is reused as it is by the next run.
     Path model = dir.resolve("index").resolve("linkage").resolve("linkage-model.json");
     String saved = Files.readString(model);

@@ -32,28 +32,15 @@ public final class LostPairs {
       int topReasons) {
     List<String> extra = new ArrayList<>();
     Truth.UnionFind merged = Truth.UnionFind.of(plan);
-    List<long[]> lost = new ArrayList<>();
-    long pairs = 0;
-    for (List<Long> cluster : loaded.truth().clusters()) {
-      for (int i = 0; i < cluster.size(); i++) {
-        for (int j = i + 1; j < cluster.size(); j++) {
-          pairs++;
-          if (!merged.same(cluster.get(i), cluster.get(j))) {
-            lost.add(new long[] {cluster.get(i), cluster.get(j)});
-          }
-        }
-      }
-    }
+    List<long[]> lost = lost(loaded, plan);
     try (DirectoryReader reader = nearIndex.openReader()) {
-      Map<String, Long> reasons = new NearExplain(reader, near).reasons(lost);
-      StringBuilder line =
-          new StringBuilder(
-              String.format("true pairs method 3 lost: %,d of %,d", lost.size(), pairs));
-      reasons.entrySet().stream()
-          .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-          .limit(topReasons)
-          .forEach(e -> line.append(String.format("; %s %,d", e.getKey(), e.getValue())));
-      extra.add(line.toString());
+      extra.add(
+          line(
+              "method 3",
+              lost.size(),
+              loaded,
+              new NearExplain(reader, near).reasons(lost),
+              topReasons));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -92,5 +79,44 @@ public final class LostPairs {
                     kind, c[1], c[0], c[0] == 0 ? 0.0 : (double) c[1] / c[0], c[2])));
     extra.add(line.toString());
     return extra;
+  }
+
+  /** The true pairs (record ids) a plan's groups do not join. */
+  public static List<long[]> lost(EvalDatasets.Loaded loaded, DeletionPlan plan) {
+    Truth.UnionFind merged = Truth.UnionFind.of(plan);
+    List<long[]> lost = new ArrayList<>();
+    for (List<Long> cluster : loaded.truth().clusters()) {
+      for (int i = 0; i < cluster.size(); i++) {
+        for (int j = i + 1; j < cluster.size(); j++) {
+          if (!merged.same(cluster.get(i), cluster.get(j))) {
+            lost.add(new long[] {cluster.get(i), cluster.get(j)});
+          }
+        }
+      }
+    }
+    return lost;
+  }
+
+  /**
+   * The line eval prints for a method's lost pairs: how many of the true pairs, then the {@code
+   * topReasons} most frequent first reasons with their counts.
+   */
+  public static String line(
+      String method,
+      int lost,
+      EvalDatasets.Loaded loaded,
+      Map<String, Long> reasons,
+      int topReasons) {
+    long pairs = 0;
+    for (List<Long> cluster : loaded.truth().clusters()) {
+      pairs += (long) cluster.size() * (cluster.size() - 1) / 2;
+    }
+    StringBuilder line =
+        new StringBuilder(String.format("true pairs %s lost: %,d of %,d", method, lost, pairs));
+    reasons.entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .limit(topReasons)
+        .forEach(e -> line.append(String.format("; %s %,d", e.getKey(), e.getValue())));
+    return line.toString();
   }
 }

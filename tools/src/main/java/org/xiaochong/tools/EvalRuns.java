@@ -15,6 +15,7 @@ import org.xiaochong.eval.EvalDatasets;
 import org.xiaochong.eval.LostPairs;
 import org.xiaochong.eval.Truth;
 import org.xiaochong.index.FingerprintIndex;
+import org.xiaochong.method.linkage.LinkageExplain;
 import org.xiaochong.method.linkage.LinkageMethod;
 import org.xiaochong.method.near.NearMethod;
 import org.xiaochong.method.near.NearSettings;
@@ -90,6 +91,24 @@ final class EvalRuns {
               rows.size() < 2 ? "?" : rows.get(1)));
     }
     return lines;
+  }
+
+  /** The true pairs a linkage run lost, by first reason ({@link LinkageExplain}). */
+  private static List<String> linkageLosses(
+      DedupConfig config, EvalDatasets.Loaded loaded, DeletionPlan plan) {
+    List<long[]> lost = LostPairs.lost(loaded, plan);
+    try (LinkageExplain explain =
+        LinkageExplain.open(
+                config.indexDir().resolve(LinkageMethod.NAME),
+                config.table(),
+                config.methodSettings())
+            .orElse(null)) {
+      if (explain == null) {
+        return List.of();
+      }
+      return List.of(
+          LostPairs.line("method 5", lost.size(), loaded, explain.reasons(lost), TOP_REASONS));
+    }
   }
 
   /** The lines the runs added since the last call, to print under the table. */
@@ -171,6 +190,7 @@ final class EvalRuns {
               extra.addAll(LinkageMethod.describe(report));
               if (loaded.pairs() == null) {
                 extra.addAll(wrongRemovals(database, copy, loaded, outcome.plan()));
+                extra.addAll(linkageLosses(config, loaded, outcome.plan()));
               }
             });
     EvalDatasets.drop(database, copy);
