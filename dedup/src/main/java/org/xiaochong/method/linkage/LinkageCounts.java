@@ -10,10 +10,9 @@ package org.xiaochong.method.linkage;
  * @param candidates candidate pairs scored
  * @param links pairs at or above the threshold
  * @param groups groups of two or more records
- * @param indirect group members kept because their own comparison with the kept record says they
- *     differ (probability below {@value LinkageGroups#MIN_DIRECT_PROBABILITY}), and so does their
- *     comparison with every record kept when those left were regrouped ({@value
- *     LinkageGroups#REGROUP_ROUNDS} rounds)
+ * @param indirect group members kept because their own match probability with the kept record is
+ *     below the threshold, and so is their probability with every record kept when those left were
+ *     regrouped ({@value LinkageGroups#REGROUP_ROUNDS} rounds)
  * @param postings postings read by the candidate lookups
  */
 public record LinkageCounts(

@@ -4,16 +4,16 @@ package org.xiaochong.method.linkage;
  * How the linkage pass decides a group of linked records, after its kept record took the members
  * close enough to it: the rule shared by the single machine's pass ({@link LinkagePass}) and the
  * Spark job, so that both decide alike. Stateless.
+ *
+ * <p>A member is removed in favour of a kept record only when its own match probability with that
+ * record reaches the threshold ({@code linkage.threshold}), as a directly linked pair does. A chain
+ * of close pairs (A~B, B~C, …) can walk from one entity to another, one author's two papers with
+ * near-identical titles; the direct comparison stops it, and every removal's own score meets the
+ * threshold the user set. (With a laxer direct test, probability 0.5, cora's precision was .860
+ * against .929 now, and its recall .864 against .921: the members a strict test leaves are grouped
+ * again among themselves, which keeps each entity's copies together.)
  */
 public final class LinkageGroups {
-  /**
-   * The match probability a group member needs with the group's kept record itself to be removed in
-   * its favour: a member joined through a chain of links is removed only when its own comparison
-   * with the kept record does not say they differ (weight >= 0). A chain of close pairs (A~B, B~C,
-   * …) can walk from one entity to another; the direct comparison stops it.
-   */
-  public static final double MIN_DIRECT_PROBABILITY = 0.5;
-
   /**
    * Rounds of regrouping the members a group's kept record did not take: each round, the preferred
    * of those left is kept and takes those of them whose own comparison with it does not say they
@@ -40,11 +40,10 @@ public final class LinkageGroups {
   /**
    * Groups again the members {@code left[0, n)} that their group's kept record did not take: the
    * most preferred of them is kept and takes those whose own match probability with it is at least
-   * {@value #MIN_DIRECT_PROBABILITY}; the rest go on to the next round, at most {@value
-   * #REGROUP_ROUNDS}. Returns how many stayed without being taken or kept ({@code left} is
-   * reordered).
+   * {@code threshold}; the rest go on to the next round, at most {@value #REGROUP_ROUNDS}. Returns
+   * how many stayed without being taken or kept ({@code left} is reordered).
    */
-  public static int regroup(int[] left, int n, Regrouping group) {
+  public static int regroup(int[] left, int n, double threshold, Regrouping group) {
     for (int round = 0; n > 1 && round < REGROUP_ROUNDS; round++) {
       int kept = left[0];
       for (int i = 1; i < n; i++) {
@@ -59,7 +58,7 @@ public final class LinkageGroups {
           continue;
         }
         double probability = group.probability(member, kept);
-        if (probability >= MIN_DIRECT_PROBABILITY) {
+        if (probability >= threshold) {
           group.remove(member, kept, probability);
         } else {
           left[still++] = member;

@@ -24,8 +24,8 @@ import org.xiaochong.policy.KeepPolicy;
  *       copy that drifted twice from its original still joins it through the copy in between. Of
  *       each group the most preferred record ({@link KeepPolicy}) is kept and the others are
  *       removed in its favour, each scored by its own match probability with the kept record; a
- *       member that comparison says differs stays, and those that stayed are grouped again among
- *       themselves ({@link LinkageGroups#regroup}).
+ *       member whose own probability with it is below the threshold stays, and those that stayed
+ *       are grouped again among themselves ({@link LinkageGroups#regroup}).
  * </ol>
  *
  * <p>Records already in the plan (removed by an earlier method of the run) are not in the index:
@@ -193,7 +193,7 @@ final class LinkagePass {
         continue;
       }
       double direct = model.probability(levels(doc, kept));
-      if (direct < LinkageGroups.MIN_DIRECT_PROBABILITY) {
+      if (direct < settings.threshold()) {
         leftNext[doc] = leftHead[root];
         leftHead[root] = doc;
         continue;
@@ -247,7 +247,7 @@ final class LinkagePass {
         }
         left[n++] = doc;
       }
-      indirect += LinkageGroups.regroup(left, n, regrouping);
+      indirect += LinkageGroups.regroup(left, n, settings.threshold(), regrouping);
     }
     removed += regrouped[0];
     return new LinkageCounts(

@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
  * LinkageGroups#regroup}): records 0..n, the lower number preferred, each pair's probability given.
  */
 class RegroupTest {
+  private static final double THRESHOLD = 0.8;
+
   private final List<String> removals = new ArrayList<>();
 
   private LinkageGroups.Regrouping pairs(Map<String, Double> probabilities) {
@@ -39,7 +41,9 @@ class RegroupTest {
     // A chain reached two other entities: {1, 3} and {2, 4}; 1 is preferred over 2, 2 over 3.
     int[] left = {4, 3, 2, 1};
 
-    int alone = LinkageGroups.regroup(left, 4, pairs(Map.of("1~3", 0.9, "2~4", 0.8, "1~2", 0.2)));
+    int alone =
+        LinkageGroups.regroup(
+            left, 4, THRESHOLD, pairs(Map.of("1~3", 0.9, "2~4", 0.8, "1~2", 0.2)));
 
     assertThat(removals).containsExactly("3->1", "4->2");
     assertThat(alone).isZero();
@@ -49,7 +53,7 @@ class RegroupTest {
   void memberLikeOnlyOneTakenBefore_staysAlone() {
     int[] left = {1, 2, 3};
 
-    int alone = LinkageGroups.regroup(left, 3, pairs(Map.of("1~2", 0.99, "2~3", 0.99)));
+    int alone = LinkageGroups.regroup(left, 3, THRESHOLD, pairs(Map.of("1~2", 0.99, "2~3", 0.99)));
 
     // 3 is like 2, but 2 was taken by 1 first and 3 is not like 1: 3 stays, on its own.
     assertThat(removals).containsExactly("2->1");
@@ -64,18 +68,21 @@ class RegroupTest {
       left[i] = i;
     }
 
-    int alone = LinkageGroups.regroup(left, n, pairs(Map.of()));
+    int alone = LinkageGroups.regroup(left, n, THRESHOLD, pairs(Map.of()));
 
     assertThat(removals).isEmpty();
     assertThat(alone).isEqualTo(n - LinkageGroups.REGROUP_ROUNDS);
   }
 
   @Test
-  void probabilityAtTheGuard_isTaken() {
-    int[] left = {2, 1};
+  void probabilityAtTheThreshold_isTaken_justBelow_isNot() {
+    int[] left = {3, 2, 1};
 
-    LinkageGroups.regroup(left, 2, pairs(Map.of("1~2", LinkageGroups.MIN_DIRECT_PROBABILITY)));
+    int alone =
+        LinkageGroups.regroup(
+            left, 3, THRESHOLD, pairs(Map.of("1~2", THRESHOLD, "1~3", Math.nextDown(THRESHOLD))));
 
     assertThat(removals).containsExactly("2->1");
+    assertThat(alone).isEqualTo(1);
   }
 }

@@ -44,8 +44,8 @@ import org.xiaochong.spark.plan.Decisions;
  *   <li>links: candidate pairs whose match probability reaches the threshold, unless marked apart;
  *   <li>groups: connected components of the links ({@link Components}), each decided in one task as
  *       the single machine decides a group: its most preferred record keeps the members whose own
- *       probability with it is at least {@value LinkageGroups#MIN_DIRECT_PROBABILITY}, and the
- *       others are grouped again ({@link LinkageGroups#regroup}).
+ *       probability with it reaches the threshold ({@link LinkageGroups}), and the others are
+ *       grouped again ({@link LinkageGroups#regroup}).
  * </ol>
  */
 final class LinkageStage {
@@ -285,8 +285,8 @@ final class LinkageStage {
   /**
    * One group, as the single machine's pass decides it: its most preferred member is kept; each
    * other member not marked apart from it is removed in its favour when their own match probability
-   * is at least {@value LinkageGroups#MIN_DIRECT_PROBABILITY}, and the rest are grouped again.
-   * Returns the members left alone.
+   * reaches the threshold ({@link LinkageGroups}), and the rest are grouped again. Returns the
+   * members left alone.
    */
   private static long decideGroup(
       List<Row> group, Keep.Columns keep, FrozenLinkage rules, ApartPairs apart, List<Row> out) {
@@ -306,7 +306,7 @@ final class LinkageStage {
         continue;
       }
       double direct = rules.probability(values[i], values[kept]);
-      if (direct < LinkageGroups.MIN_DIRECT_PROBABILITY) {
+      if (direct < rules.threshold()) {
         left[n++] = i;
       } else {
         out.add(decision(members[i], members[kept], direct));
@@ -315,6 +315,7 @@ final class LinkageStage {
     return LinkageGroups.regroup(
         left,
         n,
+        rules.threshold(),
         new LinkageGroups.Regrouping() {
           @Override
           public boolean preferred(int a, int b) {
