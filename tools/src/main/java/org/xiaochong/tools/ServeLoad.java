@@ -7,9 +7,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -19,6 +16,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hc.client5.http.classic.methods.HttpPost;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.http.io.entity.StringEntity;
 
 /**
  * The load of {@code dedup bench serve}: concurrent clients posting records to a running service
@@ -28,10 +32,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class ServeLoad {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  // HTTP/1.1, as the service speaks: the JDK client's default offers an h2c upgrade on each new
-  // connection.
-  private final HttpClient http =
-      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private final int clients;
 
   /**
@@ -114,9 +114,11 @@ final class ServeLoad {
     com.sun.management.OperatingSystemMXBean os =
         (com.sun.management.OperatingSystemMXBean)
             java.lang.management.ManagementFactory.getOperatingSystemMXBean();
-    long cpuStart = os.getProcessCpuTime();
-    long start = System.nanoTime();
-    try {
+    long cpuStart;
+    long start;
+    try (CloseableHttpClient http = client()) {
+      cpuStart = os.getProcessCpuTime();
+      start = System.nanoTime();
       List<Future<?>> done = new ArrayList<>();
       for (int c = 0; c < clients; c++) {
         done.add(
@@ -124,13 +126,8 @@ final class ServeLoad {
                 () -> {
                   for (int r = next.getAndIncrement(); r < requests; r = next.getAndIncrement()) {
                     long sent = System.nanoTime();
-                    HttpResponse<String> response = send(uri, bodies[r]);
+                    answers[r] = send(http, uri, bodies[r], r); // parsed after the clock stops
                     latency[r] = (System.nanoTime() - sent) / 1e6;
-                    if (response.statusCode() != 200) {
-                      throw new IllegalStateException(
-                          "request " + r + ": " + response.statusCode() + " " + response.body());
-                    }
-                    answers[r] = response.body(); // read after the clock stops
                   }
                   return null;
                 }));
@@ -159,31 +156,53 @@ final class ServeLoad {
   }
 
   /**
-   * Sends one request; sent again once when the connection broke before an answer (the JDK client
-   * does not retry a POST on a kept-alive connection the server closed meanwhile). A check or an
-   * add answers the same when sent twice (adds are idempotent by id).
+   * One blocking HTTP/1.1 connection per client, kept alive: each request is written and its answer
+   * read on the client's own thread, so the clients' CPU is the requests' and little else (the JDK
+   * client hands every exchange to a selector thread and back).
    */
-  private HttpResponse<String> send(URI uri, String body) {
+  private CloseableHttpClient client() {
+    return HttpClients.custom()
+        .setConnectionManager(
+            PoolingHttpClientConnectionManagerBuilder.create()
+                .setMaxConnTotal(clients)
+                .setMaxConnPerRoute(clients)
+                .build())
+        .disableAutomaticRetries()
+        .disableCookieManagement()
+        .disableRedirectHandling()
+        .build();
+  }
+
+  /**
+   * Sends request {@code r} and returns the answer's body; sent again once when the connection
+   * broke before an answer (a kept-alive connection the server closed meanwhile). A check or an add
+   * answers the same when sent twice (adds are idempotent by id). Any answer but a 200 fails the
+   * pass.
+   */
+  private static String send(CloseableHttpClient http, URI uri, String body, int r) {
     try {
-      return sendOnce(uri, body);
+      return sendOnce(http, uri, body, r);
     } catch (UncheckedIOException brokenConnection) {
-      return sendOnce(uri, body);
+      return sendOnce(http, uri, body, r);
     }
   }
 
-  private HttpResponse<String> sendOnce(URI uri, String body) {
+  private static String sendOnce(CloseableHttpClient http, URI uri, String body, int r) {
+    HttpPost post = new HttpPost(uri);
+    post.setEntity(new StringEntity(body, ContentType.APPLICATION_JSON));
     try {
-      return http.send(
-          HttpRequest.newBuilder(uri)
-              .POST(HttpRequest.BodyPublishers.ofString(body))
-              .header("Content-Type", "application/json")
-              .build(),
-          HttpResponse.BodyHandlers.ofString());
+      return http.execute(
+          post,
+          response -> {
+            String answer = EntityUtils.toString(response.getEntity());
+            if (response.getCode() != 200) {
+              throw new IllegalStateException(
+                  "request " + r + ": " + response.getCode() + " " + answer);
+            }
+            return answer;
+          });
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
     }
   }
 }
