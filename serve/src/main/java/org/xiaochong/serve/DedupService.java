@@ -223,6 +223,10 @@ public final class DedupService implements AutoCloseable {
         Javalin.create(
             config -> {
               config.startup.showJavalinBanner = false;
+              // A virtual thread per request: a request mostly waits (for the add log's fsync,
+              // for the checker's turn), and parking a virtual thread costs less CPU than Jetty's
+              // hand-offs between pooled threads. The cap on requests in flight is ours (permits).
+              config.concurrency.useVirtualThreads = true;
               // The body is read by RequestBody, with its own limit and error.
               config.http.maxRequestSize = settings.maxBodyBytes();
               config.routes.post(
