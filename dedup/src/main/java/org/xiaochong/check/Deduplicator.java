@@ -391,6 +391,14 @@ public final class Deduplicator implements AutoCloseable {
    */
   public List<Verdict> check(List<Record> records) {
     KeysAhead.Ahead ahead = keysAhead.compute(checker, records);
+    try {
+      return check(records, ahead);
+    } finally {
+      keysAhead.release(ahead);
+    }
+  }
+
+  private List<Verdict> check(List<Record> records, KeysAhead.Ahead ahead) {
     List<Verdict> verdicts = new ArrayList<>(records.size());
     if (ahead.probers() != null && ahead.probers().concurrent()) {
       turns.readLock().lock();
@@ -456,6 +464,7 @@ public final class Deduplicator implements AutoCloseable {
       }
     } finally {
       lock.unlock();
+      keysAhead.release(ahead);
     }
     sync();
     return verdicts;
