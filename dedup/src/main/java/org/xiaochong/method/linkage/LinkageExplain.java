@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.store.FSDirectory;
+import org.xiaochong.archive.ApartPairs;
 import org.xiaochong.method.PairEvidence;
 import org.xiaochong.pass.IndexSnapshot;
 import org.xiaochong.source.TableSpec;
@@ -35,37 +36,26 @@ import org.xiaochong.source.TableSpec;
 public final class LinkageExplain implements AutoCloseable {
   private final DirectoryReader reader;
   private final LinkageModel model;
-  private final LinkageSettings settings;
-  private final String[][] values;
-  private final long[] ids;
-  private final Map<Long, Integer> docOfId = new HashMap<>();
+  private final double threshold;
+  private final LinkagePass pass;
   private final CandidateFinder finder;
   private final int[] found;
+  private final Map<Long, Integer> docOfId = new HashMap<>();
 
   private LinkageExplain(
       DirectoryReader reader, ColumnSet columns, LinkageModel model, LinkageSettings settings) {
     this.reader = reader;
     this.model = model;
-    this.settings = settings;
-    List<ColumnKind> kinds = columns.kinds();
-    this.values = LinkageIndex.loadValues(reader.leaves(), reader.maxDoc(), kinds.size());
+    this.threshold = settings.threshold();
     IndexSnapshot snapshot = new IndexSnapshot(reader);
-    this.ids = new long[Math.max(1, reader.maxDoc())];
+    this.pass = new LinkagePass(snapshot, settings, columns.kinds(), ApartPairs.NONE);
+    this.finder = pass.finder();
+    this.found = new int[settings.candidates()];
     for (int doc = 0; doc < reader.maxDoc(); doc++) {
-      ids[doc] = snapshot.id(doc);
-      if (values[doc] != null) {
-        docOfId.put(ids[doc], doc);
+      if (pass.isLive(doc)) {
+        docOfId.put(snapshot.id(doc), doc);
       }
     }
-    this.finder =
-        new CandidateFinder(
-            reader.leaves(),
-            ids,
-            reader.numDocs(),
-            kinds,
-            settings.maxHolders(),
-            settings.candidates());
-    this.found = new int[settings.candidates()];
   }
 
   /**
@@ -90,7 +80,7 @@ public final class LinkageExplain implements AutoCloseable {
     }
   }
 
-  /** The pairs (record ids) counted by their first reason, most frequent first in print order. */
+  /** The pairs (record ids) counted by their first reason. */
   public Map<String, Long> reasons(List<long[]> pairs) {
     Map<String, Long> counts = new TreeMap<>();
     for (long[] pair : pairs) {
@@ -109,8 +99,8 @@ public final class LinkageExplain implements AutoCloseable {
     if (!finds(docA, docB) && !finds(docB, docA)) {
       return "not a candidate";
     }
-    int[] levels = ColumnKind.levels(model.kinds(), values[docA], values[docB]);
-    if (model.probability(levels) >= settings.threshold()) {
+    int[] levels = pass.levels(docA, docB);
+    if (model.probability(levels) >= threshold) {
       return "linked, grouped apart";
     }
     String against = "none";
@@ -125,7 +115,7 @@ public final class LinkageExplain implements AutoCloseable {
   }
 
   private boolean finds(int self, int other) {
-    int n = finder.find(self, ids[self], values[self], found);
+    int n = pass.candidates(finder, self, found);
     for (int i = 0; i < n; i++) {
       if (found[i] == other) {
         return true;

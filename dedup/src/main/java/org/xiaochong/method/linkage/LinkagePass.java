@@ -72,9 +72,20 @@ final class LinkagePass {
     }
   }
 
-  private CandidateFinder finder() {
+  /** A candidate lookup as the pass makes it (the same holders, caps and live-record count). */
+  CandidateFinder finder() {
     return new CandidateFinder(
         snapshot.leaves(), ids, liveCount, kinds, settings.maxHolders(), settings.candidates());
+  }
+
+  /** The candidates {@code finder} gives the live record {@code doc}; returns how many it wrote. */
+  int candidates(CandidateFinder finder, int doc, int[] out) {
+    return finder.find(doc, ids[doc], values[doc], out);
+  }
+
+  /** Whether {@code doc} is a live record with compared values: one the pass takes part. */
+  boolean isLive(int doc) {
+    return live.get(doc);
   }
 
   /** The levels of two records' columns. */
