@@ -194,7 +194,8 @@ public final class OnlineChecker implements AutoCloseable {
     List<MethodCheck<?>> heldBy = new ArrayList<>();
     for (int i = 0; i < checks.size(); i++) {
       MethodCheck<?> check = checks.get(i);
-      Excluded excluded = Excluded.of(id, marked);
+      Excluded excluded =
+          outranks == null ? Excluded.of(id, marked) : Excluded.of(id, marked).rankedBy(outranks);
       Probed<?> probed = probed(i, fields, precomputed);
       probes.add(probed);
       MethodCheck.Match match = find(i, probed, excluded, finders);

@@ -21,13 +21,16 @@ import java.util.function.LongPredicate;
  *
  * <p>A check may also want only the twins the keep policy prefers over the incoming record ({@link
  * #onlyOutranking}): a method that weighs several candidates ({@code near}) then passes over the
- * others ({@link #passedOver}) and answers the best of the rest.
+ * others ({@link #passedOver}) and answers the best of the rest. A check that only tells which
+ * candidates outrank the record ({@link #rankedBy}, {@link #outranks}) lets such a method answer as
+ * the run decides: a twin that outranks the record counts only when the run keeps it.
  */
 public final class Excluded {
   private final boolean hasSelf;
   private final long self;
   private final LongPredicate markedApart;
-  private final Outranks outranks; // null: every candidate counts
+  private final Outranks outranks; // null: not known
+  private final boolean onlyOutranking;
   private boolean selfSeen;
 
   /** Whether the keep policy prefers the record of that id and keep rank over the incoming one. */
@@ -36,16 +39,22 @@ public final class Excluded {
     boolean test(long id, long[] rank);
   }
 
-  private Excluded(boolean hasSelf, long self, LongPredicate markedApart, Outranks outranks) {
+  private Excluded(
+      boolean hasSelf,
+      long self,
+      LongPredicate markedApart,
+      Outranks outranks,
+      boolean onlyOutranking) {
     this.hasSelf = hasSelf;
     this.self = self;
     this.markedApart = markedApart;
     this.outranks = outranks;
+    this.onlyOutranking = onlyOutranking;
   }
 
   /** Nothing excluded: a record without an id and without marks. */
   public static Excluded none() {
-    return new Excluded(false, 0, other -> false, null);
+    return new Excluded(false, 0, other -> false, null, false);
   }
 
   /**
@@ -53,12 +62,17 @@ public final class Excluded {
    * @param markedApart the records it is marked apart from
    */
   public static Excluded of(Long self, LongPredicate markedApart) {
-    return new Excluded(self != null, self == null ? 0 : self, markedApart, null);
+    return new Excluded(self != null, self == null ? 0 : self, markedApart, null, false);
   }
 
   /** This exclusion that also passes over every candidate that does not outrank the record. */
   public Excluded onlyOutranking(Outranks outranks) {
-    return new Excluded(hasSelf, self, markedApart, outranks);
+    return new Excluded(hasSelf, self, markedApart, outranks, true);
+  }
+
+  /** This exclusion knowing which candidates outrank the record ({@link #outranks}). */
+  public Excluded rankedBy(Outranks outranks) {
+    return new Excluded(hasSelf, self, markedApart, outranks, false);
   }
 
   /**
@@ -66,7 +80,15 @@ public final class Excluded {
    * incoming record ({@link #onlyOutranking}); never without it.
    */
   public boolean passedOver(long id, long[] rank) {
-    return outranks != null && !outranks.test(id, rank);
+    return onlyOutranking && !outranks.test(id, rank);
+  }
+
+  /**
+   * Whether the keep policy prefers a candidate of that id and keep rank over the incoming record;
+   * false when not known ({@link #rankedBy}, {@link #onlyOutranking}).
+   */
+  public boolean outranks(long id, long[] rank) {
+    return outranks != null && outranks.test(id, rank);
   }
 
   /** The incoming record's id; empty for a record not stored yet. */

@@ -197,6 +197,53 @@ class CheckIT extends DbTestSupport {
     assertThat(older.get("keep").asText()).isEqualTo("existing");
   }
 
+  /**
+   * A chain of two hops: a row's only newer near twin is removed by the run for a still newer post
+   * that is no near duplicate of the row (another phone). The run keeps the row, and check answers
+   * the same ("new"), not "drop it for the twin the run removes".
+   */
+  @Test
+  void check_aRowWhoseNewerTwinTheRunRemovesForAnother_isNew_asTheRunKeepsIt() throws Exception {
+    insert(900_001, withPhones("137 1234 5678", "13712345678"), "2030-01-01 08:00:00");
+    insert(
+        900_002,
+        withPhones("137 1234 5678，139 8765 4321", "13712345678、13987654321"),
+        "2030-01-02 08:00:00");
+    insert(900_003, withPhones("139 8765 4321", "13987654321"), "2030-01-03 08:00:00");
+    Map<Long, JsonNode> removed = dryRunRemovals();
+    assertThat(removed.get(900_002L).get("kept_id").asLong()).isEqualTo(900_003L);
+    assertThat(removed).doesNotContainKey(900_001L);
+
+    JsonNode oldest =
+        check(
+                List.of(
+                    line(900_001, withPhones("137 1234 5678", "13712345678"), "2030-01-01T08:00")),
+                new ArrayList<>())
+            .get(0);
+    assertThat(oldest.get("verdict").asText()).isEqualTo("new");
+    // The middle one goes to the newest, as in the run.
+    JsonNode middle =
+        check(
+                List.of(
+                    line(
+                        900_002,
+                        withPhones("137 1234 5678，139 8765 4321", "13712345678、13987654321"),
+                        "2030-01-02T08:00")),
+                new ArrayList<>())
+            .get(0);
+    assertThat(middle.get("verdict").asText()).isEqualTo("near");
+    assertThat(middle.get("kept_id").asLong()).isEqualTo(900_003L);
+    assertThat(middle.get("keep").asText()).isEqualTo("existing");
+  }
+
+  /** {@link #TRUFFLE} with these phones in its phone column and its text. */
+  private static Map<String, String> withPhones(String phoneColumn, String inText) {
+    Map<String, String> post = new LinkedHashMap<>(TRUFFLE);
+    post.put("phone", phoneColumn);
+    post.put("content", post.get("content").replace("13712345678", inText));
+    return post;
+  }
+
   /** The sample columns of rows of a table (NULL kept as null), by id. */
   private static Map<Long, Map<String, String>> rows(String sql) {
     return withHandle(

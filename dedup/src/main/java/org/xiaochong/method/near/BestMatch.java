@@ -1,26 +1,42 @@
 package org.xiaochong.method.near;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.xiaochong.method.Excluded;
 import org.xiaochong.method.MethodCheck.Match;
 import org.xiaochong.method.near.fingerprint.NearConfig;
 
 /**
- * The most similar near duplicate among the candidates {@link NearCheck} considers (ties: {@link
- * NearRule#isBetter}), never the incoming record itself nor one {@link Excluded#passedOver}, or
- * none when it is marked apart from the incoming record: as in the pass, a record whose closest
- * match a person rejected is new. One instance per incoming record.
+ * The near duplicate a record goes to among the candidates {@link NearCheck} considers: the most
+ * similar (ties: {@link NearRule#isBetter}), never the incoming record itself nor one {@link
+ * Excluded#passedOver}, or none when it is marked apart from the incoming record: as in the pass, a
+ * record whose closest match a person rejected is new.
+ *
+ * <p>As in the pass, a record goes to a near duplicate that outranks it only when the run keeps
+ * that one ({@link NextRunKeeps}): a twin the run removes for a newer record of its own is passed
+ * over, and the next one is asked. One instance per incoming record.
  */
 final class BestMatch {
+  /** A near duplicate of the incoming record. */
+  private record Twin(long id, long[] rank, double similarity, NearRule.Keys keys) {
+    boolean isBetterThan(Twin other) {
+      return NearRule.isBetter(similarity, rank, id, other.similarity, other.rank, other.id);
+    }
+  }
+
   private final NearConfig config;
   private final Excluded excluded;
-  private boolean found;
-  private long id;
-  private long[] rank;
-  private double similarity;
+  private final NextRunKeeps keeps;
+  private final List<Twin> twins = new ArrayList<>(2);
 
-  BestMatch(NearConfig config, Excluded excluded) {
+  /**
+   * @param keeps whether the run keeps a twin that outranks the record ({@link Excluded#outranks});
+   *     null: every twin counts
+   */
+  BestMatch(NearConfig config, Excluded excluded, NextRunKeeps keeps) {
     this.config = config;
     this.excluded = excluded;
+    this.keeps = keeps;
   }
 
   void consider(
@@ -34,17 +50,33 @@ final class BestMatch {
         || !NearRule.isNearDuplicate(record, candidate, config, weight)) {
       return;
     }
-    double s = NearRule.similarity(record, candidate, weight);
-    if (!found || NearRule.isBetter(s, candidateRank, candidateId, similarity, rank, id)) {
-      found = true;
-      id = candidateId;
-      rank = candidateRank;
-      similarity = s;
-    }
+    twins.add(
+        new Twin(
+            candidateId, candidateRank, NearRule.similarity(record, candidate, weight), candidate));
   }
 
-  /** The best near duplicate, or null when none was found or it is marked apart. */
+  /**
+   * The best near duplicate the record goes to, or null when none was found or it is marked apart.
+   * Takes the twins best first; one that outranks the record and that the run removes is passed
+   * over.
+   */
   Match match() {
-    return found && !excluded.markedApart(id) ? new Match(id, rank, similarity) : null;
+    while (!twins.isEmpty()) {
+      Twin best = twins.get(0);
+      for (Twin twin : twins) {
+        if (twin.isBetterThan(best)) {
+          best = twin;
+        }
+      }
+      if (keeps == null
+          || !excluded.outranks(best.id(), best.rank())
+          || keeps.keeps(best.id(), best.rank(), best.keys())) {
+        return excluded.markedApart(best.id())
+            ? null
+            : new Match(best.id(), best.rank(), best.similarity());
+      }
+      twins.remove(best);
+    }
+    return null;
   }
 }

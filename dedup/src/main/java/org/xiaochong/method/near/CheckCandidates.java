@@ -19,7 +19,6 @@ import org.apache.lucene.util.FixedBitSet;
 import org.xiaochong.index.IndexSchema;
 import org.xiaochong.index.TermHolders;
 import org.xiaochong.method.Excluded;
-import org.xiaochong.method.near.fingerprint.Fingerprints;
 import org.xiaochong.method.near.fingerprint.NearConfig;
 import org.xiaochong.method.near.fingerprint.NearOutcome;
 import org.xiaochong.method.near.fingerprint.NearSimilarity;
@@ -165,10 +164,10 @@ final class CheckCandidates {
    * of its candidate keys among the indexed and the added records, with the pass's key weights.
    */
   void compare(NearCheck.Post post, Comparison comparison, Cursor cursor) {
-    Found found = find(post, cursor);
-    if (found == null) {
-      return;
+    if (post.fingerprints().outcome() != NearOutcome.OK) {
+      return; // no keys: only the exact check applies (as in the pass)
     }
+    Found found = find(stored(post), cursor);
     try {
       for (int doc : found.docs()) {
         comparison.consider(
@@ -208,10 +207,15 @@ final class CheckCandidates {
    * pass, and only the candidates that pass have their id read.
    */
   void compareLikely(NearCheck.Post post, Excluded excluded, Comparison comparison, Cursor cursor) {
-    Found found = find(post, cursor);
-    if (found == null) {
-      return;
+    if (post.fingerprints().outcome() == NearOutcome.OK) { // else only the exact check applies
+      compareLikely(stored(post), excluded, comparison, cursor);
     }
+  }
+
+  /** As {@link #compareLikely(NearCheck.Post, Excluded, Comparison, Cursor)}, for stored keys. */
+  void compareLikely(
+      NearRule.Stored stored, Excluded excluded, Comparison comparison, Cursor cursor) {
+    Found found = find(stored, cursor);
     NearRule.Stored record = found.record();
     long[] keys = record.keys();
     long[] tel = record.tel();
@@ -294,19 +298,17 @@ final class CheckCandidates {
     return docs;
   }
 
+  private NearRule.Stored stored(NearCheck.Post post) {
+    return NearRule.Stored.of(post.fingerprints(), config.pre(), post.matchKeys(), post.evidence());
+  }
+
   /**
-   * The record's keys, its candidates as the pass selects them (the holders of its candidate keys
-   * among the indexed and the added records) and the pass's key weights; null when it has no keys.
+   * The record's candidates as the pass selects them (the holders of its candidate keys among the
+   * indexed and the added records) and the pass's key weights.
    */
-  private Found find(NearCheck.Post post, Cursor cursor) {
-    Fingerprints fingerprints = post.fingerprints();
-    if (fingerprints.outcome() != NearOutcome.OK) {
-      return null; // no keys: only the exact check applies (as in the pass)
-    }
+  private Found find(NearRule.Stored record, Cursor cursor) {
     TermHolders keyHolders = cursor.keyHolders;
     cursor.take(); // nothing left by a record that failed
-    NearRule.Stored record =
-        NearRule.Stored.of(fingerprints, config.pre(), post.matchKeys(), post.evidence());
     long[] keys = record.keys();
     int[] holders = new int[keys.length];
     try {

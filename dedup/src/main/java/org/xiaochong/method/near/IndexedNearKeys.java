@@ -43,19 +43,7 @@ public final class IndexedNearKeys implements NearRule.Keys {
 
   /** Every key of the document read into memory at once, for a record compared many times. */
   static NearRule.Stored stored(List<LeafReaderContext> leaves, int doc) {
-    IndexedNearKeys indexed = of(leaves, doc);
-    return new NearRule.Stored(
-        indexed.keys,
-        indexed.top(),
-        indexed.tel(),
-        indexed.numbers(),
-        indexed.matches(),
-        indexed.grams(),
-        indexed.shingles(),
-        indexed.presentFields(),
-        indexed.keyFields(),
-        indexed.shortFields(),
-        indexed.evidence());
+    return NearRule.Stored.copyOf(of(leaves, doc));
   }
 
   @Override

@@ -54,6 +54,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   private final List<String> columns;
   private final org.xiaochong.policy.KeepPolicy keepPolicy;
   private final CheckCandidates candidates;
+  private final org.xiaochong.archive.ApartPairs apart;
   private long addedDocuments;
 
   /**
@@ -61,6 +62,8 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
    * failure) and its filter, saved beside the record index's ({@code recordIndex}).
    *
    * @param config the near settings the near index was built with
+   * @param apart the pairs marked as not duplicates, for whether the run keeps a twin ({@link
+   *     NextRunKeeps})
    */
   NearCheck(
       FingerprintIndex nearIndex,
@@ -68,8 +71,10 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
       TableSpec spec,
       NearConfig config,
       PrefilterSettings settings,
+      org.xiaochong.archive.ApartPairs apart,
       Consumer<String> notes) {
     this.nearIndex = nearIndex;
+    this.apart = apart;
     this.filterDir = recordIndex.path().resolve(FilterFile.DIR);
     this.config = config;
     this.columns = spec.fingerprintColumns();
@@ -147,14 +152,20 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
   }
 
   /**
-   * The most similar near duplicate other than the incoming record itself, or null when it is
-   * marked apart from the incoming record: as in the pass, a record whose closest match a person
-   * rejected is new.
+   * The near duplicate the record goes to ({@link BestMatch}): the most similar other than the
+   * incoming record itself and, of those that outrank it, one the run keeps ({@link NextRunKeeps});
+   * null when it is marked apart from the incoming record: as in the pass, a record whose closest
+   * match a person rejected is new.
    */
   @Override
   public Match find(Post post, Excluded excluded) {
-    BestMatch best = new BestMatch(config, excluded);
-    candidates.compareLikely(post, excluded, best::consider, cursor);
+    return find(post, excluded, cursor);
+  }
+
+  private Match find(Post post, Excluded excluded, CheckCandidates.Cursor with) {
+    BestMatch best =
+        new BestMatch(config, excluded, new NextRunKeeps(candidates, with, config, apart));
+    candidates.compareLikely(post, excluded, best::consider, with);
     return best.match();
   }
 
@@ -167,11 +178,7 @@ final class NearCheck implements MethodCheck<NearCheck.Post> {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return (post, excluded) -> {
-      BestMatch best = new BestMatch(config, excluded);
-      candidates.compareLikely(post, excluded, best::consider, own);
-      return best.match();
-    };
+    return (post, excluded) -> find(post, excluded, own);
   }
 
   /**

@@ -172,6 +172,7 @@ public final class NearMethod implements FingerprintMethod {
             context.spec(),
             config(context),
             context.prefilter(),
+            context.apart(),
             context.notes()));
   }
 

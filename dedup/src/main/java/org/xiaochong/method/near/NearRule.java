@@ -173,6 +173,24 @@ public final class NearRule {
      * NearSchema#document}), with the amounts of the text as the only evidence (no place or number
      * columns).
      */
+    /** Every key of {@code keys} read into memory at once (itself when it is held already). */
+    public static Stored copyOf(Keys keys) {
+      return keys instanceof Stored stored
+          ? stored
+          : new Stored(
+              keys.keys(),
+              keys.top(),
+              keys.tel(),
+              keys.numbers(),
+              keys.matches(),
+              keys.grams(),
+              keys.shingles(),
+              keys.presentFields(),
+              keys.keyFields(),
+              keys.shortFields(),
+              keys.evidence());
+    }
+
     public static Stored of(Fingerprints fingerprints, int pre, long[] matchKeys) {
       return of(fingerprints, pre, matchKeys, Evidence.ofText(fingerprints));
     }
