@@ -16,8 +16,8 @@ package org.xiaochong.method.linkage;
 public final class LinkageGroups {
   /**
    * Rounds of regrouping the members a group's kept record did not take: each round, the preferred
-   * of those left is kept and takes those of them whose own comparison with it does not say they
-   * differ. A chain that walked from one entity to another leaves the second entity's records
+   * of those left is kept and takes those of them whose own match probability with it reaches the
+   * threshold. A chain that walked from one entity to another leaves the second entity's records
    * behind together; without this they would all stay, duplicates of each other. Bounded so that a
    * group costs at most this many comparisons per member.
    */

@@ -61,21 +61,15 @@ final class BestMatch {
    * over.
    */
   Match match() {
-    while (!twins.isEmpty()) {
-      Twin best = twins.get(0);
-      for (Twin twin : twins) {
-        if (twin.isBetterThan(best)) {
-          best = twin;
-        }
-      }
+    twins.sort((a, b) -> a.isBetterThan(b) ? -1 : b.isBetterThan(a) ? 1 : 0);
+    for (Twin twin : twins) {
       if (keeps == null
-          || !excluded.outranks(best.id(), best.rank())
-          || keeps.keeps(best.id(), best.rank(), best.keys())) {
-        return excluded.markedApart(best.id())
+          || !excluded.outranks(twin.id(), twin.rank())
+          || keeps.keeps(twin.id(), twin.rank(), twin.keys())) {
+        return excluded.markedApart(twin.id())
             ? null
-            : new Match(best.id(), best.rank(), best.similarity());
+            : new Match(twin.id(), twin.rank(), twin.similarity());
       }
-      twins.remove(best);
     }
     return null;
   }
