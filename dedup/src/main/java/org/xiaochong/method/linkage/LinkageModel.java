@@ -38,6 +38,13 @@ record LinkageModel(
   /** The model's file in the method's index folder. */
   static final String FILE = "linkage-model.json";
 
+  /** This model with one more line in its notes. */
+  LinkageModel withNote(String line) {
+    List<String> more = new java.util.ArrayList<>(notes);
+    more.add(line);
+    return new LinkageModel(columns, kinds, m, u, lambda, List.copyOf(more));
+  }
+
   /** The weight, log2(m / u), of column {@code c} at {@code level}; 0 for no evidence. */
   double weight(int c, int level) {
     return level == ColumnKind.NO_EVIDENCE ? 0 : log2(m[c][level] / u[c][level]);

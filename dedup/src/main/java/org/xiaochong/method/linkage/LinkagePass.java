@@ -40,6 +40,12 @@ final class LinkagePass {
   /** Records whose candidate pairs train m and λ: a deterministic sample beyond this. */
   static final int TRAINING_RECORDS = 20_000;
 
+  /**
+   * A record's links (its candidates a model matches) whose pairs are tested for closing: the first
+   * this many, so that the test costs at most 28 comparisons a training record.
+   */
+  static final int CLOSURE_LINKS = 8;
+
   private final IndexSnapshot snapshot;
   private final LinkageSettings settings;
   private final List<ColumnKind> kinds;
@@ -126,7 +132,39 @@ final class LinkagePass {
         training.addCandidatePair(levels(doc, found[j]));
       }
     }
-    return training.fit(settings.training());
+    return training.fit(settings.training(), model -> closure(model, docs, step));
+  }
+
+  /**
+   * How often the links {@code model} makes among the training records' candidates close: for each
+   * training record A and two of its candidates B, C that the model matches (probability over one
+   * half), whether it matches B and C too.
+   */
+  private ModelTraining.Closure closure(LinkageModel model, int[] docs, int step) {
+    CandidateFinder finder = finder();
+    int[] found = new int[settings.candidates()];
+    int[] linked = new int[CLOSURE_LINKS];
+    long closed = 0;
+    long paths = 0;
+    for (int i = 0; i < docs.length; i += step) {
+      int doc = docs[i];
+      int n = finder.find(doc, ids[doc], values[doc], found);
+      int links = 0;
+      for (int j = 0; j < n && links < CLOSURE_LINKS; j++) {
+        if (model.probability(levels(doc, found[j])) > 0.5) {
+          linked[links++] = found[j];
+        }
+      }
+      for (int x = 0; x < links; x++) {
+        for (int y = x + 1; y < links; y++) {
+          paths++;
+          if (model.probability(levels(linked[x], linked[y])) > 0.5) {
+            closed++;
+          }
+        }
+      }
+    }
+    return new ModelTraining.Closure(closed, paths);
   }
 
   /**

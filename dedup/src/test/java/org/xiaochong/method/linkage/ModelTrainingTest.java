@@ -3,6 +3,7 @@ package org.xiaochong.method.linkage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -51,6 +52,98 @@ class ModelTrainingTest {
     assertThat(model.probability(new int[] {4, 3})).isGreaterThan(0.999);
     assertThat(model.probability(new int[] {0, 0})).isLessThan(0.001);
     assertThat(model.probability(new int[] {-1, -1})).isEqualTo(model.lambda(), within());
+  }
+
+  /**
+   * Candidate pairs shaped as patstat's: 8,000 pairs of one company's rows (the same name, 20 %
+   * sharing co-inventors), 1,000 pairs of other companies that share co-inventors, 4,000 that share
+   * neither. EM from the priors and from the warm start settle on two different fits.
+   */
+  private static ModelTraining companies() {
+    ModelTraining training =
+        new ModelTraining(
+            List.of("name", "coauthor", "class"),
+            List.of(ColumnKind.NAME, ColumnKind.TEXT, ColumnKind.TEXT));
+    SplittableRandom random = new SplittableRandom(3);
+    for (int i = 0; i < 20_000; i++) {
+      training.addRandomPair(
+          new int[] {
+            random.nextDouble() < 0.01 ? 4 : 0,
+            random.nextDouble() < 0.01 ? 5 : 0,
+            random.nextDouble() < 0.05 ? 5 : 0
+          });
+    }
+    for (int i = 0; i < 8_000; i++) {
+      training.addCandidatePair(
+          new int[] {4, random.nextDouble() < 0.2 ? 5 : 0, random.nextDouble() < 0.5 ? 5 : 0});
+    }
+    for (int i = 0; i < 1_000; i++) {
+      training.addCandidatePair(new int[] {0, 5, random.nextDouble() < 0.3 ? 5 : 0});
+    }
+    for (int i = 0; i < 4_000; i++) {
+      training.addCandidatePair(new int[] {0, 0, random.nextDouble() < 0.05 ? 5 : 0});
+    }
+    return training;
+  }
+
+  @Test
+  void ofTwoFitsTheOneWhoseLinksCloseIsUsedAndTheNotesSayWhy() {
+    List<LinkageModel> asked = new ArrayList<>();
+    LinkageModel model =
+        companies()
+            .fit(
+                ModelTraining.Style.MIXTURE,
+                fit -> {
+                  asked.add(fit);
+                  // The first fit asked is the one from the priors.
+                  return new ModelTraining.Closure(asked.size() == 1 ? 700 : 950, 1_000);
+                });
+    assertThat(asked).hasSize(2);
+    assertThat(asked.get(0).lambda()).isBetween(0.3, 0.45);
+    assertThat(asked.get(1).lambda()).isBetween(0.6, 0.75); // the company is the match
+    assertThat(model.lambda()).isEqualTo(asked.get(1).lambda());
+    assertThat(model.weight(0, 4)).isGreaterThan(5); // the same name identifies
+    assertThat(model.notes())
+        .anyMatch(
+            line -> line.startsWith("EM from two starts") && line.endsWith("second fit is used"));
+
+    LinkageModel fromPriors =
+        companies()
+            .fit(
+                ModelTraining.Style.MIXTURE,
+                fit -> new ModelTraining.Closure(fit.lambda() < 0.5 ? 950 : 700, 1_000));
+    assertThat(fromPriors.lambda()).isEqualTo(asked.get(0).lambda());
+    assertThat(fromPriors.notes()).anyMatch(line -> line.endsWith("first fit is used"));
+  }
+
+  @Test
+  void closingMoreDecidesOnlyPastTheMarginAndTheNoise_elseTheFitFurtherFromRandomPairs() {
+    ModelTraining.Closure few = new ModelTraining.Closure(187, 224); // freedb from the priors: .83
+    ModelTraining.Closure more = new ModelTraining.Closure(28_909, 33_102); // its warm fit: .87
+    assertThat(ModelTraining.usesSecond(few, more, 32.2, 2.7)).isFalse(); // within the noise
+    assertThat(ModelTraining.usesSecond(few, more, 2.7, 32.2)).isTrue();
+    ModelTraining.Closure close = new ModelTraining.Closure(22_731, 23_983); // childcare: .948
+    ModelTraining.Closure closer = new ModelTraining.Closure(25_869, 27_043); // .957, significant
+    assertThat(ModelTraining.usesSecond(close, closer, 26.7, 24.1)).isFalse(); // below the margin
+    ModelTraining.Closure open = new ModelTraining.Closure(8_080, 10_916); // patstat: .74
+    ModelTraining.Closure closed = new ModelTraining.Closure(59_869, 62_559); // .96
+    assertThat(ModelTraining.usesSecond(open, closed, 10.8, 5.2)).isTrue();
+    assertThat(ModelTraining.usesSecond(closed, open, 5.2, 10.8)).isFalse();
+  }
+
+  @Test
+  void whenBothStartsReachTheSameFitItIsUsedWithoutAsking() {
+    LinkageModel model =
+        mixture(0.3)
+            .fit(
+                ModelTraining.Style.MIXTURE,
+                fit -> {
+                  throw new AssertionError("the fits agree: nothing to choose");
+                });
+    LinkageModel alone = mixture(0.3).fit();
+    assertThat(model.lambda()).isEqualTo(alone.lambda());
+    assertThat(model.m()).isDeepEqualTo(alone.m());
+    assertThat(model.notes()).noneMatch(line -> line.startsWith("EM from two starts"));
   }
 
   private static org.assertj.core.data.Offset<Double> within() {
