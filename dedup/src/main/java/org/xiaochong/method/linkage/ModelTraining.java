@@ -63,14 +63,17 @@ final class ModelTraining {
 
   /**
    * Of {@code paths} pairs of links A–B, A–C the model makes, {@code closed} had B–C linked too.
+   * The share is estimated with one closed and one open pair added (Laplace's rule of succession),
+   * so a fit that makes no two-step links does not close "all" of them: its share is one half, give
+   * or take a half, and cannot outweigh another fit's.
    */
   record Closure(long closed, long paths) {
     double share() {
-      return paths == 0 ? 1 : (double) closed / paths;
+      return (closed + 1.0) / (paths + 2.0);
     }
 
     double variance() {
-      return share() * (1 - share()) / Math.max(1, paths);
+      return share() * (1 - share()) / (paths + 1.0);
     }
   }
 

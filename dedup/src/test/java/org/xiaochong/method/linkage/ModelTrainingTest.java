@@ -129,6 +129,10 @@ class ModelTrainingTest {
     ModelTraining.Closure closed = new ModelTraining.Closure(59_869, 62_559); // .96
     assertThat(ModelTraining.usesSecond(open, closed, 10.8, 5.2)).isTrue();
     assertThat(ModelTraining.usesSecond(closed, open, 5.2, 10.8)).isFalse();
+    // A fit that links nothing closes nothing: it wins only by its separation.
+    ModelTraining.Closure none = new ModelTraining.Closure(0, 0);
+    assertThat(ModelTraining.usesSecond(open, none, 10.8, 0.5)).isFalse();
+    assertThat(ModelTraining.usesSecond(none, closed, 0.5, 5.2)).isTrue();
   }
 
   @Test
