@@ -204,23 +204,8 @@ class CheckIT extends DbTestSupport {
    */
   @Test
   void check_aRowWhoseNewerTwinTheRunRemovesForAnother_isNew_asTheRunKeepsIt() throws Exception {
-    insert(900_001, withPhones("137 1234 5678", "13712345678"), "2030-01-01 08:00:00");
-    insert(
-        900_002,
-        withPhones("137 1234 5678，139 8765 4321", "13712345678、13987654321"),
-        "2030-01-02 08:00:00");
-    insert(900_003, withPhones("139 8765 4321", "13987654321"), "2030-01-03 08:00:00");
-    Map<Long, JsonNode> removed = dryRunRemovals();
-    assertThat(removed.get(900_002L).get("kept_id").asLong()).isEqualTo(900_003L);
-    assertThat(removed).doesNotContainKey(900_001L);
-
-    JsonNode oldest =
-        check(
-                List.of(
-                    line(900_001, withPhones("137 1234 5678", "13712345678"), "2030-01-01T08:00")),
-                new ArrayList<>())
-            .get(0);
-    assertThat(oldest.get("verdict").asText()).isEqualTo("new");
+    checkTheOldestOfAChainIsNew(
+        withPhones("137 1234 5678，139 8765 4321", "13712345678、13987654321"));
     // The middle one goes to the newest, as in the run.
     JsonNode middle =
         check(
@@ -234,6 +219,42 @@ class CheckIT extends DbTestSupport {
     assertThat(middle.get("verdict").asText()).isEqualTo("near");
     assertThat(middle.get("kept_id").asLong()).isEqualTo(900_003L);
     assertThat(middle.get("keep").asText()).isEqualTo("existing");
+  }
+
+  /**
+   * The chain above, where the middle row also holds words no other row has (a lot number, a
+   * grower's code). The pass looks a record's candidates up by its rarest keys held by another
+   * record too; asked whether the run keeps the indexed middle row, check must do the same, not
+   * spend its lookups on the keys only that row holds and miss the newer row it goes to.
+   */
+  @Test
+  void check_aRowWhoseNewerTwinHoldsWordsOfItsOwn_isNew_asTheRunKeepsIt() throws Exception {
+    Map<String, String> middle =
+        withPhones("137 1234 5678，139 8765 4321", "13712345678、13987654321");
+    middle.put("content", middle.get("content") + "批号xqkm，产区编号zrtw，品控kplv。");
+    checkTheOldestOfAChainIsNew(middle);
+  }
+
+  /**
+   * Rows 900_001 (one phone), {@code middle} (that phone and another) and 900_003 (the other), a
+   * day apart: the run removes the middle row for the newest and keeps the oldest, and check of the
+   * oldest answers "new".
+   */
+  private void checkTheOldestOfAChainIsNew(Map<String, String> middle) throws Exception {
+    insert(900_001, withPhones("137 1234 5678", "13712345678"), "2030-01-01 08:00:00");
+    insert(900_002, middle, "2030-01-02 08:00:00");
+    insert(900_003, withPhones("139 8765 4321", "13987654321"), "2030-01-03 08:00:00");
+    Map<Long, JsonNode> removed = dryRunRemovals();
+    assertThat(removed.get(900_002L).get("kept_id").asLong()).isEqualTo(900_003L);
+    assertThat(removed).doesNotContainKey(900_001L);
+
+    JsonNode oldest =
+        check(
+                List.of(
+                    line(900_001, withPhones("137 1234 5678", "13712345678"), "2030-01-01T08:00")),
+                new ArrayList<>())
+            .get(0);
+    assertThat(oldest.get("verdict").asText()).isEqualTo("new");
   }
 
   /** {@link #TRUFFLE} with these phones in its phone column and its text. */

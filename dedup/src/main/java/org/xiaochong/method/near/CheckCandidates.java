@@ -167,7 +167,7 @@ final class CheckCandidates {
     if (post.fingerprints().outcome() != NearOutcome.OK) {
       return; // no keys: only the exact check applies (as in the pass)
     }
-    Found found = find(stored(post), cursor);
+    Found found = find(stored(post), false, cursor);
     try {
       for (int doc : found.docs()) {
         comparison.consider(
@@ -208,14 +208,23 @@ final class CheckCandidates {
    */
   void compareLikely(NearCheck.Post post, Excluded excluded, Comparison comparison, Cursor cursor) {
     if (post.fingerprints().outcome() == NearOutcome.OK) { // else only the exact check applies
-      compareLikely(stored(post), excluded, comparison, cursor);
+      compareLikely(stored(post), false, excluded, comparison, cursor);
     }
   }
 
-  /** As {@link #compareLikely(NearCheck.Post, Excluded, Comparison, Cursor)}, for stored keys. */
+  /**
+   * As {@link #compareLikely(NearCheck.Post, Excluded, Comparison, Cursor)}, for stored keys.
+   *
+   * @param indexed whether the record is a holder of its own keys already (a record of the index or
+   *     added in this session, as {@link NextRunKeeps} asks about), not a new post
+   */
   void compareLikely(
-      NearRule.Stored stored, Excluded excluded, Comparison comparison, Cursor cursor) {
-    Found found = find(stored, cursor);
+      NearRule.Stored stored,
+      boolean indexed,
+      Excluded excluded,
+      Comparison comparison,
+      Cursor cursor) {
+    Found found = find(stored, indexed, cursor);
     NearRule.Stored record = found.record();
     long[] keys = record.keys();
     long[] tel = record.tel();
@@ -304,9 +313,14 @@ final class CheckCandidates {
 
   /**
    * The record's candidates as the pass selects them (the holders of its candidate keys among the
-   * indexed and the added records) and the pass's key weights.
+   * indexed and the added records) and the pass's key weights. The pass's record is in its index:
+   * it counts once among the holders of each of its keys, and a key only it holds leads nowhere. A
+   * new post is not among the holders, so it is counted in; an {@code indexed} record is among them
+   * already, and is not counted twice (its keys held by it alone would otherwise be taken for the
+   * rarest, and its lookups would find only itself).
    */
-  private Found find(NearRule.Stored record, Cursor cursor) {
+  private Found find(NearRule.Stored record, boolean indexed, Cursor cursor) {
+    int self = indexed ? 0 : 1;
     TermHolders keyHolders = cursor.keyHolders;
     cursor.take(); // nothing left by a record that failed
     long[] keys = record.keys();
@@ -319,11 +333,14 @@ final class CheckCandidates {
       }
       long[] candidateKeys =
           NearCandidates.candidateKeys(
-              record, key -> holders[Arrays.binarySearch(keys, key)], 1, config.pre());
+              record,
+              key -> holders[Arrays.binarySearch(keys, key)],
+              indexed ? 2 : 1,
+              config.pre());
       // Key weights as in the pass: the idf of each key among the indexed and added records, the
-      // record itself counted in (the pass's record is in its index). Keys of a candidate the
+      // record itself counted in once (the pass's record is in its index). Keys of a candidate the
       // record lacks are looked up once each.
-      long records = reader.maxDoc() + session.size() + 1;
+      long records = reader.maxDoc() + session.size() + self;
       Map<Long, Double> weights = new HashMap<>();
       NearRule.KeyWeights weight =
           NearRule.KeyWeights.idf(
@@ -334,7 +351,7 @@ final class CheckCandidates {
                         int at = Arrays.binarySearch(keys, k);
                         long df =
                             at >= 0
-                                ? holders[at] + 1L
+                                ? holders[at] + (long) self
                                 : sessionHolders.getOrDefault(k, List.of()).size()
                                     + indexFrequency(k, keyHolders);
                         return NearSimilarity.idf(df, records);

@@ -56,7 +56,8 @@ final class NextRunKeeps {
             .onlyOutranking(
                 (otherId, otherRank) -> !KeepPolicy.isPreferred(rank, id, otherRank, otherId));
     BestMatch goesTo = new BestMatch(config, excluded, this);
-    candidates.compareLikely(NearRule.Stored.copyOf(keys), excluded, goesTo::consider, cursor);
+    candidates.compareLikely(
+        NearRule.Stored.copyOf(keys), true, excluded, goesTo::consider, cursor);
     boolean kept = goesTo.match() == null;
     known.put(id, kept);
     return kept;
