@@ -1,5 +1,6 @@
 package org.xiaochong.method.linkage;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -125,14 +126,21 @@ final class LinkagePass {
     CandidateFinder finder = finder();
     int[] found = new int[settings.candidates()];
     training.records(docs.length, (docs.length + step - 1) / step);
+    // Each training record with its candidates: the pairs EM learns from, and the links whose
+    // closing chooses between its fits (looked up once, for both).
+    List<int[]> trainingCandidates = new ArrayList<>();
     for (int i = 0; i < docs.length; i += step) {
       int doc = docs[i];
       int n = finder.find(doc, ids[doc], values[doc], found);
+      int[] recordAndCandidates = new int[n + 1];
+      recordAndCandidates[0] = doc;
+      System.arraycopy(found, 0, recordAndCandidates, 1, n);
+      trainingCandidates.add(recordAndCandidates);
       for (int j = 0; j < n; j++) {
         training.addCandidatePair(levels(doc, found[j]));
       }
     }
-    return training.fit(settings.training(), model -> closure(model, docs, step));
+    return training.fit(settings.training(), model -> closure(model, trainingCandidates));
   }
 
   /**
@@ -140,19 +148,16 @@ final class LinkagePass {
    * training record A and two of its candidates B, C that the model matches (probability over one
    * half), whether it matches B and C too.
    */
-  private ModelTraining.Closure closure(LinkageModel model, int[] docs, int step) {
-    CandidateFinder finder = finder();
-    int[] found = new int[settings.candidates()];
+  private ModelTraining.Closure closure(LinkageModel model, List<int[]> trainingCandidates) {
     int[] linked = new int[CLOSURE_LINKS];
     long closed = 0;
     long paths = 0;
-    for (int i = 0; i < docs.length; i += step) {
-      int doc = docs[i];
-      int n = finder.find(doc, ids[doc], values[doc], found);
+    for (int[] recordAndCandidates : trainingCandidates) {
+      int doc = recordAndCandidates[0];
       int links = 0;
-      for (int j = 0; j < n && links < CLOSURE_LINKS; j++) {
-        if (model.probability(levels(doc, found[j])) > 0.5) {
-          linked[links++] = found[j];
+      for (int j = 1; j < recordAndCandidates.length && links < CLOSURE_LINKS; j++) {
+        if (model.probability(levels(doc, recordAndCandidates[j])) > 0.5) {
+          linked[links++] = recordAndCandidates[j];
         }
       }
       for (int x = 0; x < links; x++) {
